@@ -1,0 +1,40 @@
+//! Non-Rust files (Cargo manifests, READMEs, the reference) rendered from `templates/` with
+//! minijinja. Templates are compiled into the binary, so output never depends on the working
+//! directory.
+
+use crate::model::Api;
+use minijinja::{Environment, Value};
+use std::sync::OnceLock;
+
+/// Every template, by name, embedded at build time.
+const TEMPLATES: &[(&str, &str)] = &[("gitattributes.j2", include_str!("../../../templates/gitattributes.j2"))];
+
+fn environment() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        let syntax = minijinja::syntax::SyntaxConfig::builder()
+            .trim_blocks(true)
+            .lstrip_blocks(true)
+            .keep_trailing_newline(true)
+            .build()
+            .expect("the default delimiters are valid");
+        env.set_syntax(syntax);
+        for (name, source) in TEMPLATES {
+            // A template that does not parse is a bug in this crate, caught by every test.
+            env.add_template(name, source).expect("embedded templates parse");
+        }
+        env
+    })
+}
+
+/// Renders a template. Rendering errors are bugs in a template, caught by the tests.
+pub fn render(name: &str, context: Value) -> String {
+    let template = environment().get_template(name).expect("template exists");
+    template.render(context).unwrap_or_else(|error| panic!("template {name} failed: {error:#}"))
+}
+
+/// The marker file at the top of the output directory.
+pub fn gitattributes(api: &Api) -> String {
+    render("gitattributes.j2", minijinja::context! { header => super::header_text(api) })
+}

@@ -1,0 +1,35 @@
+//! apigen: a YAML description of an HTTP+JSON API in, checked-in Rust and docs out.
+//!
+//! The pipeline is load → lower → emit, with diagnostics collected in each phase and checked
+//! at its boundary, so a broken spec reports every problem at once:
+//!
+//! - [`spec`] reads the YAML files into raw structures (the only serde_yaml user);
+//! - [`model`] checks them and lowers them into the [`model::Api`] every emitter reads;
+//! - [`emit`] turns the model into an [`emit::Output`], written or checked byte for byte.
+
+pub mod diag;
+pub mod emit;
+pub mod model;
+pub mod spec;
+
+use diag::Diagnostics;
+use std::path::Path;
+
+/// Loads and validates the spec in `spec_dir`. On success, also returns the warnings.
+pub fn load(spec_dir: &Path) -> Result<(model::Api, Diagnostics), Diagnostics> {
+    let mut diags = Diagnostics::new();
+    let spec = spec::load(spec_dir, &mut diags);
+    if !spec.complete {
+        return Err(diags); // Lowering would report references to what could not be read.
+    }
+    match model::lower::lower(&spec, &mut diags) {
+        Some(api) => Ok((api, diags)),
+        None => Err(diags),
+    }
+}
+
+/// Runs the whole pipeline in memory: the files the spec produces, and the warnings.
+pub fn generate(spec_dir: &Path) -> Result<(emit::Output, Diagnostics), Diagnostics> {
+    let (api, warnings) = load(spec_dir)?;
+    Ok((emit::emit(&api), warnings))
+}

@@ -1,0 +1,474 @@
+//! The validated model of an API: what every emitter works from.
+//!
+//! Built by [`lower::lower`] from the raw spec, after every semantic check has passed. Every
+//! reference resolves, every name is computed (and collision-checked) once, inline shapes are
+//! lifted to named types, and collections are ordered deterministically: maps are `BTreeMap`s,
+//! lists keep the order of the spec text, which is read in sorted file order. Nothing here
+//! knows how code is emitted.
+
+pub mod lower;
+pub mod names;
+pub mod path;
+pub mod typeref;
+
+use crate::diag::Location;
+use serde_json::{Number, Value};
+use std::collections::BTreeMap;
+
+pub use path::{PathSegment, PathTemplate};
+pub use typeref::TypeRef;
+
+/// The whole API.
+#[derive(Debug, Clone)]
+pub struct Api {
+    /// Crate-name prefix (`docs-api`).
+    pub name: String,
+    /// Human title.
+    pub title: String,
+    /// Version.
+    pub version: String,
+    /// What the API does.
+    pub description: Option<String>,
+    /// Where it is described.
+    pub source: Option<String>,
+    /// Groups, in the order declared.
+    pub tags: Vec<Tag>,
+    /// Every type, named or lifted from an inline shape, by name.
+    pub types: BTreeMap<String, TypeDef>,
+    /// Operations, in spec order (files sorted by path, then document order).
+    pub operations: Vec<Operation>,
+    /// Gaps by id.
+    pub gaps: BTreeMap<String, Gap>,
+    /// The list convention.
+    pub pagination: Pagination,
+    /// Hash of the spec files, for generated headers.
+    pub spec_hash: String,
+}
+
+impl Api {
+    /// The type named `name`. Lowering guarantees every reference resolves.
+    pub fn ty(&self, name: &str) -> &TypeDef {
+        &self.types[name]
+    }
+
+    /// Operations of a tag, in spec order.
+    pub fn operations_of<'a>(&'a self, tag: &'a str) -> impl Iterator<Item = &'a Operation> + 'a {
+        self.operations.iter().filter(move |op| op.tag == tag)
+    }
+}
+
+/// A group of operations.
+#[derive(Debug, Clone)]
+pub struct Tag {
+    /// Name as used in the spec (`site-structure`).
+    pub name: String,
+    /// Title for humans.
+    pub title: String,
+    /// What the group covers.
+    pub description: Option<String>,
+    /// Where in the documents.
+    pub source: Option<String>,
+    /// Rust snake-case name (`site_structure`).
+    pub rust: String,
+    /// Rust Pascal-case name (`SiteStructure`).
+    pub rust_type: String,
+}
+
+/// Something the documents do not show, and what was decided.
+#[derive(Debug, Clone)]
+pub struct Gap {
+    /// Id (`limit-default`).
+    pub id: String,
+    /// Where the documents say "not shown".
+    pub source: String,
+    /// What is not shown.
+    pub gap: String,
+    /// The decision.
+    pub decision: String,
+    /// The elements that depend on it (`operation listSpaces`, `field Space.language`).
+    pub used_by: Vec<String>,
+}
+
+/// The list convention: which parameters page, what the envelope holds.
+#[derive(Debug, Clone, Default)]
+pub struct Pagination {
+    /// Shared parameters every paginated operation takes.
+    pub params: Vec<String>,
+    /// Gaps of the convention.
+    pub gaps: Vec<String>,
+    /// What the envelope is.
+    pub description: Option<String>,
+}
+
+/// Which way a type travels, which decides how lenient its decoding is and whether fields
+/// that are both optional and nullable are tri-state.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Reachable from a request body.
+    pub input: bool,
+    /// Reachable from a response body.
+    pub output: bool,
+}
+
+/// A type.
+#[derive(Debug, Clone)]
+pub struct TypeDef {
+    /// Name in the spec (`Collection`, or a derived name such as `OrganizationBilling`).
+    pub name: String,
+    /// Rust name.
+    pub rust: String,
+    /// What it is.
+    pub description: Option<String>,
+    /// Where in the documents.
+    pub source: Option<String>,
+    /// Object, enumeration or union.
+    pub kind: TypeKind,
+    /// Gaps it depends on.
+    pub gaps: Vec<String>,
+    /// Where it is declared.
+    pub origin: Location,
+    /// For a lifted inline shape, the element it was declared in (`Organization.billing`).
+    pub inline_of: Option<String>,
+    /// Which way it travels.
+    pub usage: Usage,
+}
+
+/// The kinds of type.
+#[derive(Debug, Clone)]
+pub enum TypeKind {
+    /// A JSON object with known fields.
+    Object(Object),
+    /// A string with listed values.
+    Enum(Enum),
+    /// One of several types.
+    Union(Union),
+}
+
+/// An object type.
+#[derive(Debug, Clone, Default)]
+pub struct Object {
+    /// Fields in wire order.
+    pub fields: Vec<Field>,
+    /// Type of the values of keys beyond `fields`, when they are kept.
+    pub additional: Option<TypeRef>,
+}
+
+impl Object {
+    /// The field with this wire name.
+    pub fn field(&self, wire: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.wire == wire)
+    }
+
+    /// Fields that must be present for the object to decode.
+    pub fn required_fields(&self) -> impl Iterator<Item = &Field> {
+        self.fields.iter().filter(|f| !f.optional)
+    }
+}
+
+/// A field of an object.
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// Name on the wire, exactly as the documents spell it.
+    pub wire: String,
+    /// Rust name.
+    pub rust: String,
+    /// Type.
+    pub ty: TypeRef,
+    /// May be absent.
+    pub optional: bool,
+    /// May be null.
+    pub nullable: bool,
+    /// Value when absent.
+    pub default: Option<Value>,
+    /// Sample value.
+    pub sample: Option<Value>,
+    /// The constant the field always holds (`object`, union tags).
+    pub constant: Option<String>,
+    /// Constraints on the value.
+    pub constraints: Constraints,
+    /// Holds a secret.
+    pub sensitive: bool,
+    /// What it means.
+    pub description: Option<String>,
+    /// Gaps it depends on.
+    pub gaps: Vec<String>,
+    /// Needs a `Box` to break a cycle of types containing each other.
+    pub boxed: bool,
+}
+
+/// How a field is represented, decided once from optional, nullable, default and usage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presence {
+    /// Always present with a value (or a constant).
+    Required,
+    /// Absent gives the default; always present after decoding.
+    Defaulted,
+    /// `Option<T>`: absent or null give `None`.
+    Optional,
+    /// Required but may be null: `Option<T>`, serialized as `null` when `None`.
+    Nullable,
+    /// Absent, null or a value, each kept: a request field that is optional and nullable.
+    TriState,
+}
+
+impl Field {
+    /// How this field is represented in a type travelling the given way.
+    pub fn presence(&self, usage: Usage) -> Presence {
+        match (self.optional, self.nullable, self.default.is_some()) {
+            (true, true, _) if usage.input => Presence::TriState,
+            (true, _, true) if !self.nullable => Presence::Defaulted,
+            (true, _, _) => Presence::Optional,
+            (false, true, _) => Presence::Nullable,
+            (false, false, _) => Presence::Required,
+        }
+    }
+}
+
+/// Constraints on a value.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Constraints {
+    /// Fewest characters.
+    pub min_length: Option<u64>,
+    /// Most characters.
+    pub max_length: Option<u64>,
+    /// Regular expression the whole value matches.
+    pub pattern: Option<String>,
+    /// Smallest number.
+    pub minimum: Option<Number>,
+    /// Largest number.
+    pub maximum: Option<Number>,
+    /// Fewest items.
+    pub min_items: Option<u64>,
+    /// Most items.
+    pub max_items: Option<u64>,
+    /// Exact item count.
+    pub exact_items: Option<u64>,
+}
+
+impl Constraints {
+    /// True when nothing is constrained.
+    pub fn is_empty(&self) -> bool {
+        *self == Constraints::default()
+    }
+}
+
+/// An enumeration.
+#[derive(Debug, Clone)]
+pub struct Enum {
+    /// Values in the order listed.
+    pub values: Vec<EnumValue>,
+    /// Values beyond those listed may appear.
+    pub open: bool,
+    /// Rust name of the variant that keeps a value not listed (`Unknown` unless a listed
+    /// value took that name).
+    pub fallback: String,
+}
+
+/// One value of an enumeration.
+#[derive(Debug, Clone)]
+pub struct EnumValue {
+    /// As sent on the wire.
+    pub wire: String,
+    /// Rust variant name.
+    pub rust: String,
+    /// What it means.
+    pub description: Option<String>,
+}
+
+/// A union of types.
+#[derive(Debug, Clone)]
+pub struct Union {
+    /// Field naming the variant; `None` for an untagged union.
+    pub tag: Option<String>,
+    /// Variants in the order listed.
+    pub variants: Vec<Variant>,
+    /// Variants beyond those listed may appear and are kept as raw JSON.
+    pub open: bool,
+    /// Rust name of the variant that keeps a variant not listed.
+    pub fallback: String,
+}
+
+/// A variant of a union.
+#[derive(Debug, Clone)]
+pub struct Variant {
+    /// The variant's type.
+    pub ty: TypeRef,
+    /// The tag value naming it (tagged unions).
+    pub tag_value: Option<String>,
+    /// Rust variant name.
+    pub rust: String,
+}
+
+/// HTTP methods the spec may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Method {
+    /// GET
+    Get,
+    /// POST
+    Post,
+    /// PUT
+    Put,
+    /// PATCH
+    Patch,
+    /// DELETE
+    Delete,
+}
+
+impl Method {
+    /// Upper-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+}
+
+/// An operation.
+#[derive(Debug, Clone)]
+pub struct Operation {
+    /// Name (`listOrganizationCollections`).
+    pub name: String,
+    /// Rust snake-case name.
+    pub rust: String,
+    /// Rust Pascal-case name.
+    pub rust_type: String,
+    /// Tag name.
+    pub tag: String,
+    /// Method.
+    pub method: Method,
+    /// Path template.
+    pub path: PathTemplate,
+    /// One line.
+    pub summary: String,
+    /// The rest.
+    pub description: Option<String>,
+    /// Where in the documents.
+    pub source: Option<String>,
+    /// Path parameters in path order, then query parameters in declared order.
+    pub params: Vec<Param>,
+    /// Request body.
+    pub body: Option<Body>,
+    /// Success response.
+    pub response: Response,
+    /// Failure cases.
+    pub errors: Vec<ErrorCase>,
+    /// Deprecation.
+    pub deprecated: Option<Deprecated>,
+    /// Gaps it depends on (its own and its response's).
+    pub gaps: Vec<String>,
+    /// Where it is declared.
+    pub origin: Location,
+}
+
+impl Operation {
+    /// Path parameters, in path order.
+    pub fn path_params(&self) -> impl Iterator<Item = &Param> {
+        self.params.iter().filter(|p| p.location == ParamIn::Path)
+    }
+
+    /// Query parameters, in declared order.
+    pub fn query_params(&self) -> impl Iterator<Item = &Param> {
+        self.params.iter().filter(|p| p.location == ParamIn::Query)
+    }
+
+    /// True when the response is a page of a list.
+    pub fn is_paginated(&self) -> bool {
+        matches!(self.response.body, ResponseBody::Page { .. })
+    }
+}
+
+/// Where a parameter travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamIn {
+    /// In the path.
+    Path,
+    /// In the query string.
+    Query,
+}
+
+/// A parameter.
+#[derive(Debug, Clone)]
+pub struct Param {
+    /// Name on the wire.
+    pub wire: String,
+    /// Rust name.
+    pub rust: String,
+    /// Path or query.
+    pub location: ParamIn,
+    /// Type (a scalar, an enumeration, or a list of those for repeated query keys).
+    pub ty: TypeRef,
+    /// Must be given.
+    pub required: bool,
+    /// Value when absent.
+    pub default: Option<Value>,
+    /// Sample value.
+    pub sample: Option<Value>,
+    /// Constraints.
+    pub constraints: Constraints,
+    /// What it means.
+    pub description: Option<String>,
+    /// Gaps it depends on.
+    pub gaps: Vec<String>,
+    /// Holds a secret.
+    pub sensitive: bool,
+}
+
+/// A request body.
+#[derive(Debug, Clone)]
+pub struct Body {
+    /// Its type.
+    pub ty: TypeRef,
+    /// May be omitted.
+    pub optional: bool,
+    /// What it is.
+    pub description: Option<String>,
+}
+
+/// A success response.
+#[derive(Debug, Clone)]
+pub struct Response {
+    /// Status code.
+    pub status: u16,
+    /// What it means.
+    pub description: Option<String>,
+    /// What the body holds.
+    pub body: ResponseBody,
+}
+
+/// The body of a success response.
+#[derive(Debug, Clone)]
+pub enum ResponseBody {
+    /// No body (204).
+    Empty,
+    /// A value of this type.
+    Value(TypeRef),
+    /// A page of a list of `item`, in the standard envelope or a named one adding fields.
+    Page {
+        /// The item type.
+        item: TypeRef,
+        /// The named envelope, when the list adds fields to the standard one.
+        envelope: Option<String>,
+    },
+}
+
+/// A failure case.
+#[derive(Debug, Clone)]
+pub struct ErrorCase {
+    /// Status code.
+    pub status: u16,
+    /// When it happens.
+    pub when: String,
+}
+
+/// Deprecation of an operation.
+#[derive(Debug, Clone)]
+pub struct Deprecated {
+    /// Name of the replacement.
+    pub replacement: Option<String>,
+    /// Anything else.
+    pub note: Option<String>,
+}

@@ -1,0 +1,171 @@
+//! Rust names: the one place a spec name becomes an identifier, and where collisions are
+//! caught.
+//!
+//! [`sanitize`] recases with heck, drops characters an identifier cannot hold, prefixes a
+//! leading digit and suffixes keywords with `_` (`type` gives `type_`, `Self` gives `Self_`;
+//! raw identifiers would fail for `self`, `Self`, `super` and `crate`). [`Scope`] records
+//! which spec element took each Rust name so a collision names both places.
+
+use crate::diag::{Diagnostics, Location};
+use heck::{ToPascalCase, ToSnakeCase};
+use std::collections::BTreeMap;
+
+/// The case an identifier is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Case {
+    /// `snake_case`: fields, methods, modules.
+    Snake,
+    /// `PascalCase`: types, variants.
+    Pascal,
+}
+
+/// Rust's keywords in the 2024 edition, strict and reserved, plus the weak ones that cannot
+/// name items in every position.
+const KEYWORDS: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",
+    "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl",
+    "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub",
+    "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "try",
+    "type", "typeof", "union", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+];
+
+/// Turns any spec name into a valid Rust identifier in the given case.
+pub fn sanitize(name: &str, case: Case) -> String {
+    // heck splits words on case changes and on non-alphanumeric characters, so `share-link`,
+    // `builtin:openapi` and `entityID` all split where a reader expects.
+    let cased = match case {
+        Case::Snake => name.to_snake_case(),
+        Case::Pascal => name.to_pascal_case(),
+    };
+    let mut ident: String = cased.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    if ident.is_empty() {
+        ident = match case {
+            Case::Snake => "empty".into(),
+            Case::Pascal => "Empty".into(),
+        };
+    }
+    if ident.starts_with(|c: char| c.is_ascii_digit()) {
+        ident.insert_str(0, if case == Case::Snake { "n" } else { "N" });
+    }
+    if KEYWORDS.contains(&ident.as_str()) {
+        ident.push('_');
+    }
+    ident
+}
+
+/// The Rust names taken in one namespace (fields of a type, types of a crate, ...), with the
+/// element that took each.
+#[derive(Debug, Default)]
+pub struct Scope {
+    taken: BTreeMap<String, (String, Location)>,
+}
+
+impl Scope {
+    /// An empty namespace.
+    pub fn new() -> Self {
+        Scope::default()
+    }
+
+    /// A namespace whose names are already taken by the generator itself.
+    pub fn reserving(names: &[&str], by: &str) -> Self {
+        let mut scope = Scope::new();
+        for name in names {
+            scope.taken.insert((*name).to_owned(), (by.to_owned(), Location::default()));
+        }
+        scope
+    }
+
+    /// Takes `rust` for `element` (a description such as "field `fooBar`"), or reports the
+    /// collision naming both elements and places. Returns false on collision.
+    pub fn claim(&mut self, rust: &str, element: &str, at: &Location, diags: &mut Diagnostics) -> bool {
+        match self.taken.get(rust) {
+            None => {
+                self.taken.insert(rust.to_owned(), (element.to_owned(), at.clone()));
+                true
+            }
+            Some((first, first_at)) => {
+                let place = if first_at.file.is_empty() { String::new() } else { format!(" at {first_at}") };
+                diags
+                    .error(
+                        at.clone(),
+                        format!("{element} becomes the Rust name `{rust}`, already taken by {first}{place}"),
+                    )
+                    .hint("rename one of them in the spec (for an inline type, set `type_name`)");
+                false
+            }
+        }
+    }
+
+    /// True when `rust` is taken.
+    pub fn contains(&self, rust: &str) -> bool {
+        self.taken.contains_key(rust)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitize_table() {
+        let cases: &[(&str, Case, &str)] = &[
+            ("ssoURL", Case::Snake, "sso_url"),
+            ("entityID", Case::Snake, "entity_id"),
+            ("photoURL", Case::Snake, "photo_url"),
+            ("internal_billingMigration", Case::Snake, "internal_billing_migration"),
+            ("toggeable", Case::Snake, "toggeable"),
+            ("space_selection", Case::Snake, "space_selection"),
+            ("type", Case::Snake, "type_"),
+            ("ref", Case::Snake, "ref_"),
+            ("self", Case::Snake, "self_"),
+            ("crate", Case::Snake, "crate_"),
+            ("gen", Case::Snake, "gen_"),
+            ("async", Case::Snake, "async_"),
+            ("default", Case::Snake, "default"),
+            ("Self", Case::Pascal, "Self_"),
+            ("self", Case::Pascal, "Self_"),
+            ("share-link", Case::Pascal, "ShareLink"),
+            ("in-app", Case::Pascal, "InApp"),
+            ("builtin:openapi", Case::Pascal, "BuiltinOpenapi"),
+            ("FETCH_TIMEOUT", Case::Pascal, "FetchTimeout"),
+            ("free_2024", Case::Pascal, "Free2024"),
+            ("2024", Case::Pascal, "N2024"),
+            ("3d", Case::Snake, "n3d"),
+            ("a.b-c", Case::Snake, "a_b_c"),
+            ("", Case::Pascal, "Empty"),
+            ("---", Case::Snake, "empty"),
+            ("Box", Case::Pascal, "Box"),
+            ("Result", Case::Pascal, "Result"),
+            ("listOrgCollections", Case::Snake, "list_org_collections"),
+            ("site-structure", Case::Snake, "site_structure"),
+            ("émoji", Case::Snake, "moji"),
+        ];
+        for (input, case, expected) in cases {
+            assert_eq!(sanitize(input, *case), *expected, "sanitize({input:?}, {case:?})");
+        }
+    }
+
+    #[test]
+    fn every_keyword_is_escaped_in_both_cases() {
+        for keyword in KEYWORDS {
+            let snake = sanitize(keyword, Case::Snake);
+            assert!(!KEYWORDS.contains(&snake.as_str()), "{keyword} -> {snake}");
+            let pascal = sanitize(keyword, Case::Pascal);
+            assert!(!KEYWORDS.contains(&pascal.as_str()), "{keyword} -> {pascal}");
+        }
+    }
+
+    #[test]
+    fn a_collision_names_both_elements() {
+        let mut diags = Diagnostics::new();
+        let mut scope = Scope::new();
+        let first = Location { file: "spec/a.yaml".into(), line: Some(3), ..Location::default() };
+        let second = Location { file: "spec/a.yaml".into(), line: Some(4), ..Location::default() };
+        assert!(scope.claim("foo_bar", "field `fooBar`", &first, &mut diags));
+        assert!(!scope.claim("foo_bar", "field `foo_bar`", &second, &mut diags));
+        assert_eq!(
+            diags.render(),
+            "error: spec/a.yaml:4: field `foo_bar` becomes the Rust name `foo_bar`, already taken by field `fooBar` at spec/a.yaml:3\n  hint: rename one of them in the spec (for an inline type, set `type_name`)\n1 error(s), 0 warning(s)\n"
+        );
+    }
+}

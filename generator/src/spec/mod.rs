@@ -1,0 +1,308 @@
+//! Loading: reads every YAML file of a spec directory into raw structures.
+//!
+//! This is the only module that touches serde_yaml (feature-frozen, so kept behind one door).
+//! Files are read in sorted path order, so the result never depends on directory listing
+//! order. Each file is parsed once for syntax (errors carry line and column), then each entry
+//! (a type, an operation, a gap, ...) is decoded on its own: a broken entry does not hide the
+//! problems of the others, and every unknown key is reported, not only the first.
+
+pub mod locate;
+pub mod raw;
+
+use crate::diag::{Diagnostics, Location, SpecPath};
+use raw::*;
+use serde::de::DeserializeOwned;
+use std::path::{Path, PathBuf};
+
+/// A spec file as read: where it is and its text (for locating diagnostics).
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// The path as shown to the user (`spec/spaces.yaml`).
+    pub display: String,
+    /// The text, line endings normalized to `\n`.
+    pub text: String,
+    /// The file's default tag for its operations.
+    pub tag: Option<String>,
+}
+
+/// Where an entry comes from: a file and a path inside it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Origin {
+    /// Index into [`Spec::files`].
+    pub file: usize,
+    /// The entry's path in the file (`types.Collection`).
+    pub path: SpecPath,
+}
+
+impl Origin {
+    /// The same file, a path below this one.
+    pub fn key(&self, key: impl Into<String>) -> Origin {
+        Origin { file: self.file, path: self.path.key(key) }
+    }
+
+    /// The same file, an item of the list at this path.
+    pub fn index(&self, index: usize) -> Origin {
+        Origin { file: self.file, path: self.path.index(index) }
+    }
+}
+
+/// A named entry of a section, with its origin.
+#[derive(Debug)]
+pub struct Entry<T> {
+    /// The key it was declared under.
+    pub name: String,
+    /// Where it was declared.
+    pub origin: Origin,
+    /// Its content.
+    pub value: T,
+}
+
+/// Every file of a spec, decoded into raw structures, in file order then document order.
+#[derive(Debug, Default)]
+pub struct Spec {
+    /// The files read.
+    pub files: Vec<SourceFile>,
+    /// `api:` sections (exactly one is valid).
+    pub api: Vec<Entry<RawApi>>,
+    /// Tags.
+    pub tags: Vec<Entry<RawTag>>,
+    /// Shared parameters.
+    pub parameters: Vec<Entry<RawField>>,
+    /// `pagination:` sections (at most one is valid).
+    pub pagination: Vec<Entry<RawPagination>>,
+    /// Named types.
+    pub types: Vec<Entry<RawType>>,
+    /// Operations.
+    pub operations: Vec<Entry<RawOperation>>,
+    /// Gaps.
+    pub gaps: Vec<Entry<RawGap>>,
+    /// A hash of every file's path and text, shown in generated headers.
+    pub hash: String,
+    /// False when a file or an entry could not be decoded at all (syntax or type error):
+    /// lowering would then report references to what is missing, so the pipeline stops.
+    /// Unknown keys leave it true; the entry decoded and later checks still run.
+    pub complete: bool,
+}
+
+impl Spec {
+    /// The location of `origin` for a diagnostic: file, line and column found in the text,
+    /// and the spec path.
+    pub fn locate(&self, origin: &Origin) -> Location {
+        let file = &self.files[origin.file];
+        let (line, column) = match locate::locate(&file.text, &origin.path) {
+            Some((line, column)) => (Some(line), Some(column)),
+            None => (None, None),
+        };
+        Location { file: file.display.clone(), line, column, path: Some(origin.path.clone()) }
+    }
+}
+
+/// Reads and decodes every `.yaml` file under `dir`. Problems are added to `diags`; entries
+/// that could not be decoded are left out of the result.
+pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
+    let mut spec = Spec { complete: true, ..Spec::default() };
+    let paths = match yaml_files(dir) {
+        Ok(paths) if !paths.is_empty() => paths,
+        Ok(_) => {
+            diags
+                .error(Location::file(dir.display().to_string()), "no .yaml file in the spec directory")
+                .hint("pass the directory holding api.yaml with --spec");
+            spec.complete = false;
+            return spec;
+        }
+        Err(error) => {
+            diags.error(
+                Location::file(dir.display().to_string()),
+                format!("cannot read the spec directory: {error}"),
+            );
+            spec.complete = false;
+            return spec;
+        }
+    };
+    let mut hasher = Fnv64::new();
+    for path in paths {
+        let display = path.display().to_string();
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text.replace("\r\n", "\n"),
+            Err(error) => {
+                diags.error(Location::file(&display), format!("cannot read the file: {error}"));
+                spec.complete = false;
+                continue;
+            }
+        };
+        let relative = path.strip_prefix(dir).unwrap_or(&path);
+        hasher.write(relative.to_string_lossy().replace('\\', "/").as_bytes());
+        hasher.write(&[0]);
+        hasher.write(text.as_bytes());
+        hasher.write(&[0]);
+        let index = spec.files.len();
+        spec.files.push(SourceFile { display, text, tag: None });
+        load_file(&mut spec, index, diags);
+    }
+    spec.hash = format!("{:016x}", hasher.finish());
+    spec
+}
+
+/// Every `.yaml` file below `dir`, sorted by path.
+fn yaml_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(current) = pending.pop() {
+        for entry in std::fs::read_dir(&current)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+fn load_file(spec: &mut Spec, index: usize, diags: &mut Diagnostics) {
+    let file = &spec.files[index];
+    let value: serde_yaml::Value = match serde_yaml::from_str(&file.text) {
+        Ok(value) => value,
+        Err(error) => {
+            let location = error.location();
+            diags.error(
+                Location {
+                    file: file.display.clone(),
+                    line: location.as_ref().map(|l| l.line()),
+                    column: location.as_ref().map(|l| l.column()),
+                    path: None,
+                },
+                format!("YAML syntax error: {}", strip_position(&error.to_string())),
+            );
+            spec.complete = false;
+            return;
+        }
+    };
+    if value.is_null() {
+        return; // An empty file declares nothing.
+    }
+    let root = Origin { file: index, path: SpecPath::root() };
+    let mut complete = true;
+    load_root(spec, &root, value, &mut complete, diags);
+    spec.complete &= complete;
+}
+
+/// Decodes the sections of one file; `complete` turns false when an entry is dropped.
+fn load_root(spec: &mut Spec, root: &Origin, value: serde_yaml::Value, complete: &mut bool, diags: &mut Diagnostics) {
+    let index = root.file;
+    let Some(raw) = decode::<RawFile>(spec, root, value, complete, diags) else { return };
+    spec.files[index].tag = raw.tag;
+    if let Some(api) = raw.api {
+        if let Some(value) = decode(spec, &root.key("api"), api, complete, diags) {
+            spec.api.push(Entry { name: "api".into(), origin: root.key("api"), value });
+        }
+    }
+    if let Some(pagination) = raw.pagination {
+        let origin = root.key("pagination");
+        if let Some(value) = decode(spec, &origin, pagination, complete, diags) {
+            spec.pagination.push(Entry { name: "pagination".into(), origin, value });
+        }
+    }
+    let mut tags = decode_entries(spec, root, "tags", raw.tags, complete, diags);
+    let mut parameters = decode_entries(spec, root, "parameters", raw.parameters, complete, diags);
+    let mut types = decode_entries(spec, root, "types", raw.types, complete, diags);
+    let mut operations = decode_entries(spec, root, "operations", raw.operations, complete, diags);
+    let mut gaps = decode_entries(spec, root, "gaps", raw.gaps, complete, diags);
+    spec.tags.append(&mut tags);
+    spec.parameters.append(&mut parameters);
+    spec.types.append(&mut types);
+    spec.operations.append(&mut operations);
+    spec.gaps.append(&mut gaps);
+}
+
+/// Decodes each entry of a section on its own.
+fn decode_entries<T: DeserializeOwned>(
+    spec: &Spec,
+    root: &Origin,
+    section: &str,
+    mapping: Option<serde_yaml::Mapping>,
+    complete: &mut bool,
+    diags: &mut Diagnostics,
+) -> Vec<Entry<T>> {
+    let mut entries = Vec::new();
+    for (key, value) in mapping.into_iter().flatten() {
+        let section_origin = root.key(section);
+        let Some(name) = key.as_str().map(str::to_owned) else {
+            diags
+                .error(spec.locate(&section_origin), format!("a key of `{section}` is not a string: {key:?}"))
+                .hint("names are plain strings");
+            *complete = false;
+            continue;
+        };
+        let origin = section_origin.key(&name);
+        if let Some(value) = decode(spec, &origin, value, complete, diags) {
+            entries.push(Entry { name, origin, value });
+        }
+    }
+    entries
+}
+
+/// Decodes one value, reporting every unknown key and the first type error with its path.
+fn decode<T: DeserializeOwned>(
+    spec: &Spec,
+    origin: &Origin,
+    value: serde_yaml::Value,
+    complete: &mut bool,
+    diags: &mut Diagnostics,
+) -> Option<T> {
+    let mut unknown = Vec::new();
+    let mut track = serde_path_to_error::Track::new();
+    let result = {
+        let tracked = serde_path_to_error::Deserializer::new(value, &mut track);
+        serde_ignored::deserialize(tracked, |path| unknown.push(path.to_string()))
+    };
+    for path in unknown {
+        let at = Origin { file: origin.file, path: origin.path.join_serde(&path) };
+        diags
+            .error(spec.locate(&at), format!("unknown key `{}`", last_key(&path)))
+            .hint("spec/README.md lists the keys each element accepts");
+    }
+    match result {
+        Ok(value) => Some(value),
+        Err(error) => {
+            let path = track.path().to_string();
+            let at = Origin { file: origin.file, path: origin.path.join_serde(&path) };
+            diags.error(spec.locate(&at), strip_position(&error.to_string()));
+            *complete = false;
+            None
+        }
+    }
+}
+
+/// The last key of a serde path (`fields.title.max_lenght` gives `max_lenght`).
+fn last_key(path: &str) -> &str {
+    path.rsplit('.').next().unwrap_or(path)
+}
+
+/// serde_yaml appends " at line L column C" to messages; the location is shown separately.
+fn strip_position(message: &str) -> String {
+    match message.find(" at line ") {
+        Some(at) => message[..at].to_owned(),
+        None => message.to_owned(),
+    }
+}
+
+/// 64-bit FNV-1a: a small, stable hash for the generated header (not for security).
+struct Fnv64(u64);
+
+impl Fnv64 {
+    fn new() -> Self {
+        Fnv64(0xcbf2_9ce4_8422_2325)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 ^= u64::from(byte);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}

@@ -1,0 +1,327 @@
+//! Raw spec structures: the YAML, one to one, before any meaning is checked.
+//!
+//! Every key a spec file may contain is a field here. Keys that are not are reported by the
+//! loader (all of them, not only the first). Which keys make sense together (`in` only on
+//! parameters, `default` only on optional fields, ...) is checked later, in `model::lower`,
+//! where the meaning is known.
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::fmt;
+
+/// The top of a spec file. `api` appears in exactly one file (by convention `api.yaml`);
+/// every other section may appear in any file and is merged across files.
+#[derive(Debug, Default, Deserialize)]
+pub struct RawFile {
+    /// What the API is: name, title, version, description.
+    pub api: Option<serde_yaml::Value>,
+    /// The groups operations belong to, in the order the reference shows them.
+    pub tags: Option<serde_yaml::Mapping>,
+    /// Parameters shared by name between operations.
+    pub parameters: Option<serde_yaml::Mapping>,
+    /// Pagination conventions.
+    pub pagination: Option<serde_yaml::Value>,
+    /// The tag of every operation of this file that names none.
+    pub tag: Option<String>,
+    /// Named types.
+    pub types: Option<serde_yaml::Mapping>,
+    /// Operations.
+    pub operations: Option<serde_yaml::Mapping>,
+    /// Gaps: what the documents do not show, and the decision taken.
+    pub gaps: Option<serde_yaml::Mapping>,
+}
+
+/// `api:` the API itself.
+#[derive(Debug, Deserialize)]
+pub struct RawApi {
+    /// Crate-name prefix of the generated crates (`docs-api` gives `docs-api-types`).
+    pub name: String,
+    /// Human title.
+    pub title: String,
+    /// Version string.
+    pub version: String,
+    /// What the API does.
+    pub description: Option<String>,
+    /// Where the API is described, for the reference.
+    pub source: Option<String>,
+}
+
+/// `tags.<name>:` a group of operations.
+#[derive(Debug, Deserialize)]
+pub struct RawTag {
+    /// Title shown in the reference.
+    pub title: String,
+    /// What the group covers.
+    pub description: Option<String>,
+    /// Where in the documents the group is described.
+    pub source: Option<String>,
+}
+
+/// `pagination:` how paginated operations page.
+#[derive(Debug, Deserialize)]
+pub struct RawPagination {
+    /// Names of shared parameters added to every paginated operation.
+    pub params: Vec<String>,
+    /// Gaps of the list convention (last page, ...).
+    #[serde(default)]
+    pub gaps: Vec<String>,
+    /// What the list envelope is, for the reference.
+    pub description: Option<String>,
+}
+
+/// `gaps.<id>:` one thing the documents do not show that the code depends on.
+#[derive(Debug, Deserialize)]
+pub struct RawGap {
+    /// Where the documents say "not shown".
+    pub source: String,
+    /// What is not shown, close to the documents' words.
+    pub gap: String,
+    /// The decision taken and why.
+    pub decision: String,
+}
+
+/// `types.<Name>:` a named type. Exactly one of `fields`, `enum` and `union` says which kind.
+#[derive(Debug, Default, Deserialize)]
+pub struct RawType {
+    /// What the type is.
+    pub description: Option<String>,
+    /// Where in the documents the type is described.
+    pub source: Option<String>,
+    /// Object: the fields, in wire order.
+    pub fields: Option<IndexMap<String, RawField>>,
+    /// Object: the type of keys beyond `fields`, kept rather than dropped.
+    pub additional_properties: Option<String>,
+    /// Enumeration: the values.
+    #[serde(rename = "enum")]
+    pub enum_values: Option<Vec<RawEnumValue>>,
+    /// Enumeration: true when values beyond those listed may appear.
+    pub open: Option<bool>,
+    /// Union: the variants.
+    pub union: Option<RawUnion>,
+    /// Gaps this type depends on.
+    #[serde(default)]
+    pub gaps: Vec<String>,
+}
+
+/// `union:` a value that is one of several object types.
+#[derive(Debug, Deserialize)]
+pub struct RawUnion {
+    /// The field naming the variant; absent for an untagged union.
+    pub tag: Option<String>,
+    /// The variant types, by name.
+    pub variants: Vec<String>,
+    /// True when variants beyond those listed may appear (kept as raw JSON).
+    pub open: bool,
+}
+
+/// An enumeration value: `admin` or `admin: what it means`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawEnumValue {
+    /// The value as sent on the wire.
+    pub value: String,
+    /// What it means.
+    pub description: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for RawEnumValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct EnumValueVisitor;
+        impl<'de> Visitor<'de> for EnumValueVisitor {
+            type Value = RawEnumValue;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a value (`admin`) or a value with its meaning (`admin: what it means`)")
+            }
+            fn visit_str<E: de::Error>(self, value: &str) -> Result<RawEnumValue, E> {
+                Ok(RawEnumValue { value: value.to_owned(), description: None })
+            }
+            fn visit_bool<E: de::Error>(self, value: bool) -> Result<RawEnumValue, E> {
+                Err(E::custom(format!(
+                    "enumeration value `{value}` is a YAML boolean; quote it: \"{value}\""
+                )))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawEnumValue, A::Error> {
+                let Some((value, description)) = map.next_entry::<String, String>()? else {
+                    return Err(de::Error::custom("an enumeration value needs a name"));
+                };
+                if map.next_key::<de::IgnoredAny>()?.is_some() {
+                    return Err(de::Error::custom(
+                        "an enumeration value is one `value: meaning` pair; put each value in its own list item",
+                    ));
+                }
+                Ok(RawEnumValue { value, description: Some(description) })
+            }
+        }
+        deserializer.deserialize_any(EnumValueVisitor)
+    }
+}
+
+/// A field of an object, a parameter, or a request body. The keys that only make sense in one
+/// of these places (`in`, `required`, `name` for parameters) are checked by the lowering.
+#[derive(Debug, Default, Deserialize)]
+pub struct RawField {
+    /// Parameter: its name (inline parameters only).
+    pub name: Option<String>,
+    /// Parameter: `path` or `query`.
+    #[serde(rename = "in")]
+    pub location: Option<String>,
+    /// Parameter: must the caller give it.
+    pub required: Option<bool>,
+    /// Type expression: `string`, `integer`, `number`, `boolean`, `date-time`, `url`, `json`,
+    /// a type name, `list<T>`, `map<T>`, `object` (with `fields`), `enum` (with `enum`).
+    #[serde(rename = "type")]
+    pub ty: Option<String>,
+    /// Inline type: its Rust name, when the derived one reads badly.
+    pub type_name: Option<String>,
+    /// What it means.
+    pub description: Option<String>,
+    /// May be absent.
+    #[serde(default)]
+    pub optional: bool,
+    /// May be null.
+    #[serde(default)]
+    pub nullable: bool,
+    /// Value assumed when absent.
+    pub default: Option<serde_json::Value>,
+    /// A sample value, used in docs and round-trip tests.
+    pub sample: Option<serde_json::Value>,
+    /// A string constant the field always holds (`object: { const: collection }`).
+    #[serde(rename = "const")]
+    pub constant: Option<String>,
+    /// Minimum length in characters.
+    pub min_length: Option<u64>,
+    /// Maximum length in characters.
+    pub max_length: Option<u64>,
+    /// Regular expression the whole string must match.
+    pub pattern: Option<String>,
+    /// Smallest allowed number.
+    pub minimum: Option<serde_json::Number>,
+    /// Largest allowed number.
+    pub maximum: Option<serde_json::Number>,
+    /// Fewest list items.
+    pub min_items: Option<u64>,
+    /// Most list items.
+    pub max_items: Option<u64>,
+    /// Exact number of list items.
+    pub exact_items: Option<u64>,
+    /// Carries a secret: redacted in `Debug` and logs.
+    #[serde(default)]
+    pub sensitive: bool,
+    /// Inline object: its fields.
+    pub fields: Option<IndexMap<String, RawField>>,
+    /// Inline object: the type of keys beyond `fields`.
+    pub additional_properties: Option<String>,
+    /// Inline enumeration: its values.
+    #[serde(rename = "enum")]
+    pub enum_values: Option<Vec<RawEnumValue>>,
+    /// Inline enumeration: open or closed.
+    pub open: Option<bool>,
+    /// Gaps this element depends on.
+    #[serde(default)]
+    pub gaps: Vec<String>,
+}
+
+/// `operations.<name>:` one HTTP operation.
+#[derive(Debug, Deserialize)]
+pub struct RawOperation {
+    /// `GET`, `POST`, `PUT`, `PATCH` or `DELETE`.
+    pub method: String,
+    /// The path, with `{param}` placeholders, as the documents spell it.
+    pub path: String,
+    /// The group; defaults to the file's `tag`.
+    pub tag: Option<String>,
+    /// One line saying what it does.
+    pub summary: String,
+    /// Everything else the documents say about it.
+    pub description: Option<String>,
+    /// Where in the documents it is described.
+    pub source: Option<String>,
+    /// Parameters: names of shared parameters, or inline definitions.
+    #[serde(default)]
+    pub params: Vec<RawParam>,
+    /// The request body.
+    pub body: Option<RawField>,
+    /// The success response.
+    pub response: RawResponse,
+    /// Failure cases.
+    #[serde(default)]
+    pub errors: Vec<RawError>,
+    /// Set when the operation is deprecated.
+    pub deprecated: Option<RawDeprecated>,
+    /// Gaps this operation depends on.
+    #[serde(default)]
+    pub gaps: Vec<String>,
+}
+
+/// A parameter of an operation: the name of a shared parameter, or an inline definition.
+#[derive(Debug)]
+pub enum RawParam {
+    /// A parameter declared under `parameters:`.
+    Shared(String),
+    /// A parameter declared here.
+    Inline(Box<RawField>),
+}
+
+impl<'de> Deserialize<'de> for RawParam {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ParamVisitor;
+        impl<'de> Visitor<'de> for ParamVisitor {
+            type Value = RawParam;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("the name of a shared parameter or a parameter definition")
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<RawParam, E> {
+                Ok(RawParam::Shared(name.to_owned()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawParam, A::Error> {
+                let field = RawField::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(RawParam::Inline(Box::new(field)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, _seq: A) -> Result<RawParam, A::Error> {
+                Err(de::Error::custom("a parameter is a name or a mapping, not a list"))
+            }
+        }
+        deserializer.deserialize_any(ParamVisitor)
+    }
+}
+
+/// `response:` the success response of an operation.
+#[derive(Debug, Default, Deserialize)]
+pub struct RawResponse {
+    /// The success status code.
+    pub status: u16,
+    /// What the response means.
+    pub description: Option<String>,
+    /// The body type (absent for a response without body).
+    #[serde(rename = "type")]
+    pub ty: Option<String>,
+    /// Inline body object: its fields.
+    pub fields: Option<IndexMap<String, RawField>>,
+    /// Inline body object: its Rust name.
+    pub type_name: Option<String>,
+    /// Paginated: the item type of the list envelope.
+    pub items: Option<String>,
+    /// Paginated: a named envelope that adds fields to the standard one.
+    pub envelope: Option<String>,
+    /// Gaps this response depends on (a success code the documents leave as "—").
+    #[serde(default)]
+    pub gaps: Vec<String>,
+}
+
+/// One failure case of an operation.
+#[derive(Debug, Deserialize)]
+pub struct RawError {
+    /// The status code answered.
+    pub status: u16,
+    /// When it happens, in the documents' words.
+    pub when: String,
+}
+
+/// `deprecated:` what replaces a deprecated operation.
+#[derive(Debug, Deserialize)]
+pub struct RawDeprecated {
+    /// The name of the operation that replaces it (it may be one the documents do not show).
+    pub replacement: Option<String>,
+    /// Anything else worth saying.
+    pub note: Option<String>,
+}

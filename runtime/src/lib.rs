@@ -1,0 +1,1 @@
+//! Hand-written support shared by generated crates.

@@ -1,0 +1,1 @@
+//! Workspace-level tests live in `tests/`; this library holds their shared helpers.
