@@ -252,17 +252,24 @@ fn decode<T: DeserializeOwned>(
     complete: &mut bool,
     diags: &mut Diagnostics,
 ) -> Option<T> {
-    let mut unknown = Vec::new();
+    let mut unknown: Vec<SpecPath> = Vec::new();
     let mut track = serde_path_to_error::Track::new();
     let result = {
         let tracked = serde_path_to_error::Deserializer::new(value, &mut track);
-        serde_ignored::deserialize(tracked, |path| unknown.push(path.to_string()))
+        serde_ignored::deserialize(tracked, |path| unknown.push(ignored_path(&origin.path, &path)))
     };
     for path in unknown {
-        let at = Origin { file: origin.file, path: origin.path.join_serde(&path) };
-        diags
-            .error(spec.locate(&at), format!("unknown key `{}`", last_key(&path)))
-            .hint("spec/README.md lists the keys each element accepts");
+        let key = match path.segments().last() {
+            Some(crate::diag::Segment::Key(key)) => key.clone(),
+            _ => String::new(),
+        };
+        let at = Origin { file: origin.file, path };
+        let hint = if key.contains(' ') {
+            "a comma inside `{ ... }` starts a new entry: quote text holding commas or `: `"
+        } else {
+            "spec/README.md lists the keys each element accepts"
+        };
+        diags.error(spec.locate(&at), format!("unknown key `{key}`")).hint(hint);
     }
     match result {
         Ok(value) => Some(value),
@@ -276,9 +283,17 @@ fn decode<T: DeserializeOwned>(
     }
 }
 
-/// The last key of a serde path (`fields.title.max_lenght` gives `max_lenght`).
-fn last_key(path: &str) -> &str {
-    path.rsplit('.').next().unwrap_or(path)
+/// `base` followed by the structured path serde_ignored reports (keys may hold dots).
+fn ignored_path(base: &SpecPath, path: &serde_ignored::Path<'_>) -> SpecPath {
+    use serde_ignored::Path;
+    match path {
+        Path::Root => base.clone(),
+        Path::Seq { parent, index } => ignored_path(base, parent).index(*index),
+        Path::Map { parent, key } => ignored_path(base, parent).key(key.clone()),
+        Path::Some { parent } | Path::NewtypeStruct { parent } | Path::NewtypeVariant { parent } => {
+            ignored_path(base, parent)
+        }
+    }
 }
 
 /// serde_yaml appends " at line L column C" to messages; the location is shown separately.
