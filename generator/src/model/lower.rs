@@ -1094,9 +1094,11 @@ impl<'a> Lowerer<'a> {
                 .hint("failures go under `errors:`");
             return None;
         }
-        let shapes = [raw.ty.is_some(), raw.fields.is_some(), raw.items.is_some()];
+        let shapes = [raw.ty.is_some(), raw.fields.is_some(), raw.items.is_some(), raw.empty];
         if shapes.iter().filter(|s| **s).count() > 1 {
-            self.diags.error(at, "a response has one of `type`, `fields` and `items`").hint("keep the one that describes the body");
+            self.diags
+                .error(at, "a response has one of `type`, `fields`, `items` and `empty`")
+                .hint("keep the one that describes the body");
             return None;
         }
         if raw.envelope.is_some() && raw.items.is_none() {
@@ -1132,10 +1134,10 @@ impl<'a> Lowerer<'a> {
             ResponseBody::Empty
         };
         match (&body, raw.status) {
-            (ResponseBody::Empty, status) if status != 204 => {
+            (ResponseBody::Empty, status) if status != 204 && !raw.empty => {
                 self.diags
                     .error(at, format!("status {status} needs a body (`type`, `fields` or `items`)"))
-                    .hint("a response without body answers 204");
+                    .hint("a response without body answers 204, or says `empty: true`");
                 return None;
             }
             (ResponseBody::Value(_) | ResponseBody::Page { .. }, 204) => {

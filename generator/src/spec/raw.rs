@@ -303,6 +303,9 @@ pub struct RawResponse {
     pub items: Option<String>,
     /// Paginated: a named envelope that adds fields to the standard one.
     pub envelope: Option<String>,
+    /// A response other than 204 that has no body (the documents' "201 no content").
+    #[serde(default)]
+    pub empty: bool,
     /// Gaps this response depends on (a success code the documents leave as "—").
     #[serde(default)]
     pub gaps: Vec<String>,
