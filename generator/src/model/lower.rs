@@ -53,6 +53,8 @@ struct Lowerer<'a> {
     gap_uses: Vec<GapUse>,
     value_checks: Vec<ValueCheck>,
     shared_params: BTreeMap<String, Param>,
+    /// Where each union variant is listed, by union name and index.
+    variant_at: BTreeMap<(String, usize), Location>,
 }
 
 /// What a [`RawField`] is being read as.
@@ -75,6 +77,7 @@ impl<'a> Lowerer<'a> {
             gap_uses: Vec::new(),
             value_checks: Vec::new(),
             shared_params: BTreeMap::new(),
+            variant_at: BTreeMap::new(),
         }
     }
 
@@ -97,9 +100,8 @@ impl<'a> Lowerer<'a> {
             }
         }
         let operations = self.lower_operations(&tags, &pagination);
-        self.check_refs();
-        if self.diags.has_errors() {
-            return None; // The passes below need every reference to resolve.
+        if !self.check_refs() {
+            return None; // The passes below need every reference to resolve to a lowered type.
         }
         self.check_unions();
         self.check_envelopes(&operations);
@@ -130,6 +132,7 @@ impl<'a> Lowerer<'a> {
     #[allow(clippy::type_complexity)]
     fn lower_api(&mut self) -> Option<(String, String, String, Option<String>, Option<String>)> {
         let first = match self.spec.api.as_slice() {
+            [] if self.spec.was_dropped("api", "api") => return None,
             [] => {
                 let file = self.spec.files.first().map(|f| f.display.clone()).unwrap_or_default();
                 self.diags
@@ -239,6 +242,11 @@ impl<'a> Lowerer<'a> {
 
     /// Records every named type before any is lowered, so references may point anywhere.
     fn declare_types(&mut self) {
+        // Types that failed to decode were reported by the loader; knowing their names keeps
+        // references to them from being reported again as unknown.
+        for name in self.spec.dropped.get("types").into_iter().flatten() {
+            self.declared.insert(name.clone(), Location::default());
+        }
         let spec = self.spec;
         for entry in &spec.types {
             let at = self.at(&entry.origin);
@@ -649,6 +657,7 @@ impl<'a> Lowerer<'a> {
         for (i, text) in raw.variants.iter().enumerate() {
             let at = self.at(&origin.key("variants").index(i));
             let Some(ty) = self.complete_ref(text, &at) else { continue };
+            self.variant_at.insert((name.to_owned(), variants.len()), at);
             // Variant names are settled in `check_unions`, when tag values are known.
             variants.push(Variant { ty, tag_value: None, rust: String::new() });
         }
@@ -893,6 +902,7 @@ impl<'a> Lowerer<'a> {
         let file_tag = self.spec.files[origin.file].tag.clone();
         let tag = match raw.tag.clone().or(file_tag) {
             Some(tag) if tags.iter().any(|t| t.name == tag) => Some(tag),
+            Some(tag) if self.spec.was_dropped("tags", &tag) => None,
             Some(tag) => {
                 let at = self.at(&origin.key("tag"));
                 let known: Vec<&str> = tags.iter().map(|t| t.name.as_str()).collect();
@@ -966,6 +976,7 @@ impl<'a> Lowerer<'a> {
                     }
                     match self.shared_params.get(name) {
                         Some(param) => declared.push((param.clone(), param_origin)),
+                        None if self.spec.was_dropped("parameters", name) => ok = false,
                         None => {
                             let at = self.at(&param_origin);
                             let known = self.shared_params.keys().map(String::as_str);
@@ -1151,17 +1162,24 @@ impl<'a> Lowerer<'a> {
 
     // ---- whole-picture checks -------------------------------------------------------------
 
-    fn check_refs(&mut self) {
+    /// Reports references to undeclared types. True when every reference reaches a type that
+    /// was lowered (a declared type may have failed to lower, with its own error).
+    fn check_refs(&mut self) -> bool {
         let refs = std::mem::take(&mut self.refs);
+        let mut resolved = true;
         for (ty, at) in refs {
-            if let Some(name) = ty.named() {
-                if !self.types.contains_key(name) && !self.declared.contains_key(name) {
-                    let hint = suggest(name, self.declared.keys().map(String::as_str))
-                        .unwrap_or_else(|| "declare it under `types:` in any spec file".into());
-                    self.diags.error(at, format!("unknown type `{name}`")).hint(hint);
-                }
+            let Some(name) = ty.named() else { continue };
+            if self.types.contains_key(name) {
+                continue;
+            }
+            resolved = false;
+            if !self.declared.contains_key(name) {
+                let hint = suggest(name, self.declared.keys().map(String::as_str))
+                    .unwrap_or_else(|| "declare it under `types:` in any spec file".into());
+                self.diags.error(at, format!("unknown type `{name}`")).hint(hint);
             }
         }
+        resolved
     }
 
     /// Settles variant names and tag values; checks that tagged variants carry their tag and
@@ -1179,15 +1197,17 @@ impl<'a> Lowerer<'a> {
             let (at, mut union) = (def.origin.clone(), union.clone());
             let mut scope = Scope::new();
             let mut tags_seen: BTreeMap<String, String> = BTreeMap::new();
-            for variant in &mut union.variants {
+            for (i, variant) in union.variants.iter_mut().enumerate() {
                 let label = variant.ty.to_string();
+                let at = self.variant_at.get(&(name.clone(), i)).cloned().unwrap_or_else(|| at.clone());
                 match &union.tag {
                     Some(tag) => {
                         let Some(value) = self.tag_value(&variant.ty, tag, &name, &at) else { continue };
                         if let Some(first) = tags_seen.get(&value) {
                             self.diags
-                                .error(at.clone(), format!("variants `{first}` and `{label}` of union `{name}` share the tag value `{value}`"))
+                                .error(at, format!("variants `{first}` and `{label}` of union `{name}` share the tag value `{value}`"))
                                 .hint("each variant needs its own tag value");
+                            continue;
                         }
                         tags_seen.insert(value.clone(), label.clone());
                         variant.rust = sanitize(&value, Case::Pascal);
@@ -1456,6 +1476,7 @@ impl<'a> Lowerer<'a> {
                         gap.used_by.push(used.element);
                     }
                 }
+                None if self.spec.was_dropped("gaps", &used.id) => {}
                 None => {
                     let hint = suggest(&used.id, gaps.keys().map(String::as_str))
                         .unwrap_or_else(|| "declare it under `gaps:` with its source, gap and decision".into());

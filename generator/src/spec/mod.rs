@@ -12,6 +12,7 @@ pub mod raw;
 use crate::diag::{Diagnostics, Location, SpecPath};
 use raw::*;
 use serde::de::DeserializeOwned;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// A spec file as read: where it is and its text (for locating diagnostics).
@@ -78,10 +79,19 @@ pub struct Spec {
     pub gaps: Vec<Entry<RawGap>>,
     /// A hash of every file's path and text, shown in generated headers.
     pub hash: String,
-    /// False when a file or an entry could not be decoded at all (syntax or type error):
-    /// lowering would then report references to what is missing, so the pipeline stops.
-    /// Unknown keys leave it true; the entry decoded and later checks still run.
+    /// False when a whole file could not be read or parsed: lowering would report
+    /// references to everything it declares, so the pipeline stops after loading.
     pub complete: bool,
+    /// Entries that could not be decoded (a value of the wrong type), by section then name.
+    /// Lowering knows they exist, so references to them are not reported as unknown.
+    pub dropped: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl Spec {
+    /// True when an entry of `section` named `name` exists but could not be decoded.
+    pub fn was_dropped(&self, section: &str, name: &str) -> bool {
+        self.dropped.get(section).is_some_and(|names| names.contains(name))
+    }
 }
 
 impl Spec {
@@ -184,32 +194,45 @@ fn load_file(spec: &mut Spec, index: usize, diags: &mut Diagnostics) {
         return; // An empty file declares nothing.
     }
     let root = Origin { file: index, path: SpecPath::root() };
-    let mut complete = true;
-    load_root(spec, &root, value, &mut complete, diags);
-    spec.complete &= complete;
+    let mut dropped = Vec::new();
+    load_root(spec, &root, value, &mut dropped, diags);
+    for (section, name) in dropped {
+        spec.dropped.entry(section).or_default().insert(name);
+    }
 }
 
 /// Decodes the sections of one file; `complete` turns false when an entry is dropped.
-fn load_root(spec: &mut Spec, root: &Origin, value: serde_yaml::Value, complete: &mut bool, diags: &mut Diagnostics) {
+fn load_root(
+    spec: &mut Spec,
+    root: &Origin,
+    value: serde_yaml::Value,
+    dropped: &mut Vec<(String, String)>,
+    diags: &mut Diagnostics,
+) {
     let index = root.file;
-    let Some(raw) = decode::<RawFile>(spec, root, value, complete, diags) else { return };
+    let Some(raw) = decode::<RawFile>(spec, root, value, diags) else {
+        spec.complete = false; // The file's sections are not even mappings.
+        return;
+    };
     spec.files[index].tag = raw.tag;
     if let Some(api) = raw.api {
-        if let Some(value) = decode(spec, &root.key("api"), api, complete, diags) {
-            spec.api.push(Entry { name: "api".into(), origin: root.key("api"), value });
+        match decode(spec, &root.key("api"), api, diags) {
+            Some(value) => spec.api.push(Entry { name: "api".into(), origin: root.key("api"), value }),
+            None => dropped.push(("api".into(), "api".into())),
         }
     }
     if let Some(pagination) = raw.pagination {
         let origin = root.key("pagination");
-        if let Some(value) = decode(spec, &origin, pagination, complete, diags) {
-            spec.pagination.push(Entry { name: "pagination".into(), origin, value });
+        match decode(spec, &origin, pagination, diags) {
+            Some(value) => spec.pagination.push(Entry { name: "pagination".into(), origin, value }),
+            None => dropped.push(("pagination".into(), "pagination".into())),
         }
     }
-    let mut tags = decode_entries(spec, root, "tags", raw.tags, complete, diags);
-    let mut parameters = decode_entries(spec, root, "parameters", raw.parameters, complete, diags);
-    let mut types = decode_entries(spec, root, "types", raw.types, complete, diags);
-    let mut operations = decode_entries(spec, root, "operations", raw.operations, complete, diags);
-    let mut gaps = decode_entries(spec, root, "gaps", raw.gaps, complete, diags);
+    let mut tags = decode_entries(spec, root, "tags", raw.tags, dropped, diags);
+    let mut parameters = decode_entries(spec, root, "parameters", raw.parameters, dropped, diags);
+    let mut types = decode_entries(spec, root, "types", raw.types, dropped, diags);
+    let mut operations = decode_entries(spec, root, "operations", raw.operations, dropped, diags);
+    let mut gaps = decode_entries(spec, root, "gaps", raw.gaps, dropped, diags);
     spec.tags.append(&mut tags);
     spec.parameters.append(&mut parameters);
     spec.types.append(&mut types);
@@ -223,7 +246,7 @@ fn decode_entries<T: DeserializeOwned>(
     root: &Origin,
     section: &str,
     mapping: Option<serde_yaml::Mapping>,
-    complete: &mut bool,
+    dropped: &mut Vec<(String, String)>,
     diags: &mut Diagnostics,
 ) -> Vec<Entry<T>> {
     let mut entries = Vec::new();
@@ -233,12 +256,12 @@ fn decode_entries<T: DeserializeOwned>(
             diags
                 .error(spec.locate(&section_origin), format!("a key of `{section}` is not a string: {key:?}"))
                 .hint("names are plain strings");
-            *complete = false;
             continue;
         };
         let origin = section_origin.key(&name);
-        if let Some(value) = decode(spec, &origin, value, complete, diags) {
-            entries.push(Entry { name, origin, value });
+        match decode(spec, &origin, value, diags) {
+            Some(value) => entries.push(Entry { name, origin, value }),
+            None => dropped.push((section.to_owned(), name)),
         }
     }
     entries
@@ -249,7 +272,6 @@ fn decode<T: DeserializeOwned>(
     spec: &Spec,
     origin: &Origin,
     value: serde_yaml::Value,
-    complete: &mut bool,
     diags: &mut Diagnostics,
 ) -> Option<T> {
     let mut unknown: Vec<SpecPath> = Vec::new();
@@ -277,7 +299,6 @@ fn decode<T: DeserializeOwned>(
             let path = track.path().to_string();
             let at = Origin { file: origin.file, path: origin.path.join_serde(&path) };
             diags.error(spec.locate(&at), strip_position(&error.to_string()));
-            *complete = false;
             None
         }
     }
