@@ -1,1 +1,30 @@
-//! Hand-written support shared by generated crates.
+//! Hand-written support shared by the crates apigen generates.
+//!
+//! Generated code is mostly declarations; the logic lives here, compiled once:
+//!
+//! - [`json`]: decoding from JSON with every problem located (lenient for responses,
+//!   strict for requests) and the helper generated `Serialize` impls write through;
+//! - [`validate`]: the spec's constraints, checked with every violation reported;
+//! - [`Patch`]: absent / null / value for request fields where each means something;
+//! - [`Page`]: the list envelope of paginated operations;
+//! - [`ErrorBody`]: the error body of every failure;
+//! - [`Redacted`]: secrets in `Debug` output.
+
+pub mod error;
+pub mod json;
+pub mod page;
+pub mod patch;
+pub mod redact;
+#[doc(hidden)]
+pub mod testing;
+pub mod validate;
+
+pub use error::{ErrorBody, ErrorDetail};
+pub use json::{Decoder, FromJson, Mode};
+pub use page::{Page, PageNext, Paginated};
+pub use patch::Patch;
+pub use redact::Redacted;
+pub use validate::{Pattern, Validate, Validator, Violation, Violations};
+
+/// Re-exported so generated crates name one version of each.
+pub use {chrono, serde, serde_json};

@@ -1,7 +1,13 @@
-//! Printing generated Rust: tokens from `quote` are parsed with `syn` and printed with
-//! `prettyplease`, so every generated Rust file parses by construction.
+//! Shared pieces of Rust emission: printing, doc comments, type paths.
+//!
+//! Tokens from `quote` are parsed with `syn` and printed with `prettyplease`, so every
+//! generated Rust file parses by construction. Generated code names everything by absolute
+//! path (`::std::string::String`, `crate::Collection`), so a spec type called `Result`,
+//! `Box` or `Option` cannot shadow what the code means.
 
-use proc_macro2::TokenStream;
+use crate::model::{Api, Constraints, Field, Presence, TypeRef, Usage};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
 
 /// Prints a file of Rust items under the generated header.
 pub fn print_file(header: &str, tokens: TokenStream) -> String {
@@ -11,4 +17,129 @@ pub fn print_file(header: &str, tokens: TokenStream) -> String {
         Err(error) => panic!("generated tokens do not parse: {error}\n{tokens}"),
     };
     format!("// {header}\n\n{}", prettyplease::unparse(&file))
+}
+
+/// An identifier. Names come from `model::names::sanitize`, so they are always valid.
+pub fn ident(name: &str) -> Ident {
+    Ident::new(name, Span::call_site())
+}
+
+/// `#[doc = ...]` attributes for a text, one per line, as `///` comments print.
+pub fn doc(text: &str) -> TokenStream {
+    let lines = text.trim_end().lines().map(|line| {
+        let line = if line.is_empty() {
+            String::new()
+        } else {
+            format!(" {line}")
+        };
+        quote! { #[doc = #line] }
+    });
+    quote! { #(#lines)* }
+}
+
+/// Inner `#![doc = ...]` attributes (module and crate docs).
+pub fn inner_doc(text: &str) -> TokenStream {
+    let lines = text.trim_end().lines().map(|line| {
+        let line = if line.is_empty() {
+            String::new()
+        } else {
+            format!(" {line}")
+        };
+        quote! { #![doc = #line] }
+    });
+    quote! { #(#lines)* }
+}
+
+/// How generated code reaches the types crate: `crate` inside it, the crate name elsewhere.
+#[derive(Clone)]
+pub struct Paths {
+    /// The path of the types crate's root (`crate` or `::docs_api_types`).
+    pub types: TokenStream,
+}
+
+impl Paths {
+    /// Paths for code inside the types crate.
+    pub fn in_types_crate() -> Self {
+        Paths {
+            types: quote!(crate),
+        }
+    }
+
+    /// Paths for code in another generated crate.
+    pub fn from_crate(crate_name: &str) -> Self {
+        let name = ident(&crate_name.replace('-', "_"));
+        Paths {
+            types: quote!(::#name),
+        }
+    }
+
+    /// The Rust type of a type reference.
+    pub fn ty(&self, api: &Api, ty: &TypeRef) -> TokenStream {
+        match ty {
+            TypeRef::String | TypeRef::Url => quote!(::std::string::String),
+            TypeRef::Integer => quote!(i64),
+            TypeRef::Number => quote!(f64),
+            TypeRef::Boolean => quote!(bool),
+            TypeRef::DateTime => {
+                quote!(::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>)
+            }
+            TypeRef::Json => quote!(::apigen_runtime::serde_json::Value),
+            TypeRef::Named(name) => {
+                let root = &self.types;
+                let rust = ident(&api.ty(name).rust);
+                quote!(#root::#rust)
+            }
+            TypeRef::List(inner) => {
+                let inner = self.ty(api, inner);
+                quote!(::std::vec::Vec<#inner>)
+            }
+            TypeRef::Map(inner) => {
+                let inner = self.ty(api, inner);
+                quote!(::std::collections::BTreeMap<::std::string::String, #inner>)
+            }
+        }
+    }
+
+    /// The Rust type of a field, with its presence (`Option`, `Patch`) and box.
+    pub fn field_ty(&self, api: &Api, field: &Field, usage: Usage) -> TokenStream {
+        let mut inner = self.ty(api, &field.ty);
+        if field.boxed {
+            inner = quote!(::std::boxed::Box<#inner>);
+        }
+        match field.presence(usage) {
+            Presence::Required | Presence::Defaulted => inner,
+            Presence::Optional | Presence::Nullable => quote!(::core::option::Option<#inner>),
+            Presence::TriState => quote!(::apigen_runtime::Patch<#inner>),
+        }
+    }
+}
+
+/// The constraints in words, for doc comments (`at most 50 characters; pattern ...`).
+pub fn describe_constraints(c: &Constraints) -> Option<String> {
+    let mut parts = Vec::new();
+    match (c.min_length, c.max_length) {
+        (Some(min), Some(max)) => parts.push(format!("{min} to {max} characters")),
+        (Some(min), None) => parts.push(format!("at least {min} characters")),
+        (None, Some(max)) => parts.push(format!("at most {max} characters")),
+        (None, None) => {}
+    }
+    if let Some(pattern) = &c.pattern {
+        parts.push(format!("matches `{pattern}`"));
+    }
+    match (&c.minimum, &c.maximum) {
+        (Some(min), Some(max)) => parts.push(format!("from {min} to {max}")),
+        (Some(min), None) => parts.push(format!("at least {min}")),
+        (None, Some(max)) => parts.push(format!("at most {max}")),
+        (None, None) => {}
+    }
+    if let Some(exact) = c.exact_items {
+        parts.push(format!("exactly {exact} items"));
+    }
+    match (c.min_items, c.max_items) {
+        (Some(min), Some(max)) => parts.push(format!("{min} to {max} items")),
+        (Some(min), None) => parts.push(format!("at least {min} items")),
+        (None, Some(max)) => parts.push(format!("at most {max} items")),
+        (None, None) => {}
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
 }

@@ -9,6 +9,7 @@
 pub mod lower;
 pub mod names;
 pub mod path;
+pub mod sample;
 pub mod typeref;
 
 use crate::diag::Location;

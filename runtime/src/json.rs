@@ -1,0 +1,665 @@
+//! JSON decoding and encoding for generated types, without serde derive.
+//!
+//! Generated types decode from a [`serde_json::Value`] through [`FromJson`], a trait whose
+//! implementations are short and non-generic: each field is one call on an [`Object`] reader.
+//! The [`Decoder`] tracks the JSON pointer of the value being read and collects every problem
+//! instead of stopping at the first, in one of two modes:
+//!
+//! - [`Mode::Lenient`] reads what a service sends: unknown fields are ignored, a wrong
+//!   `object` constant is tolerated, `null` reads as absent. Used by `Deserialize` and the
+//!   client.
+//! - [`Mode::Strict`] reads what a caller sends: unknown fields, wrong constants, `null` where
+//!   the spec does not allow it and missing required fields are all violations. Used by the
+//!   server before a handler runs.
+//!
+//! Values the spec does not list (enumeration values, union variants) are kept in both modes;
+//! `validate()` rejects them where the spec says the list is closed.
+
+use crate::validate::{Violation, Violations};
+use serde::Serialize;
+use serde::ser::SerializeMap;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// How strictly to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Read responses: tolerate what a newer service may add.
+    Lenient,
+    /// Read requests: enforce the shape the spec gives.
+    Strict,
+    /// Like lenient, but unknown fields are rejected: used to choose between untagged
+    /// variants, so that an object is matched by the variant that knows all its fields.
+    Exact,
+}
+
+/// One step of a JSON pointer.
+#[derive(Debug, Clone)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// Reads JSON values into generated types, collecting every problem with its JSON pointer.
+#[derive(Debug)]
+pub struct Decoder {
+    mode: Mode,
+    path: Vec<Step>,
+    violations: Vec<Violation>,
+}
+
+/// Decodes a value of type `T` in the given mode.
+pub fn decode<T: FromJson>(value: Value, mode: Mode) -> Result<T, Violations> {
+    let mut decoder = Decoder::new(mode);
+    match T::from_json(value, &mut decoder) {
+        Some(decoded) if decoder.violations.is_empty() => Ok(decoded),
+        _ => Err(decoder.into_error()),
+    }
+}
+
+/// Decodes bytes holding JSON into `T`, reading leniently (a response).
+pub fn from_slice<T: FromJson>(bytes: &[u8]) -> Result<T, Violations> {
+    let value: Value = serde_json::from_slice(bytes)
+        .map_err(|e| Violations(vec![Violation::new("", format!("invalid JSON: {e}"))]))?;
+    decode(value, Mode::Lenient)
+}
+
+/// The body of a generated `Deserialize` impl: reads any self-describing format into a JSON
+/// value, then decodes it leniently. Errors name the JSON pointer of each problem.
+pub fn deserialize<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: FromJson,
+{
+    let value = Value::deserialize(deserializer)?;
+    decode(value, Mode::Lenient).map_err(serde::de::Error::custom)
+}
+
+use serde::Deserialize;
+
+impl Decoder {
+    /// A decoder in the given mode.
+    pub fn new(mode: Mode) -> Self {
+        Decoder {
+            mode,
+            path: Vec::new(),
+            violations: Vec::new(),
+        }
+    }
+
+    /// The mode.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The problems found so far, as an error.
+    pub fn into_error(self) -> Violations {
+        let mut violations = self.violations;
+        if violations.is_empty() {
+            violations.push(Violation::new("", "the value could not be decoded"));
+        }
+        Violations(violations)
+    }
+
+    /// The JSON pointer of the value being read.
+    pub fn pointer(&self) -> String {
+        let mut pointer = String::new();
+        for step in &self.path {
+            pointer.push('/');
+            match step {
+                Step::Key(key) => pointer.push_str(&key.replace('~', "~0").replace('/', "~1")),
+                Step::Index(index) => pointer.push_str(&index.to_string()),
+            }
+        }
+        pointer
+    }
+
+    /// Records a problem at the current position. Always returns `None`, for `?` chains.
+    pub fn fail<T>(&mut self, message: impl Into<String>) -> Option<T> {
+        let pointer = self.pointer();
+        self.violations.push(Violation::new(pointer, message));
+        None
+    }
+
+    /// Reads `value` as the element at `key` of the current object.
+    pub fn at_key<T: FromJson>(&mut self, key: &str, value: Value) -> Option<T> {
+        self.path.push(Step::Key(key.to_owned()));
+        let result = T::from_json(value, self);
+        self.path.pop();
+        result
+    }
+
+    /// Reads `value` as the element at `index` of the current array.
+    pub fn at_index<T: FromJson>(&mut self, index: usize, value: Value) -> Option<T> {
+        self.path.push(Step::Index(index));
+        let result = T::from_json(value, self);
+        self.path.pop();
+        result
+    }
+
+    /// Starts reading an object; records a problem when `value` is not one.
+    pub fn object(&mut self, value: Value) -> Option<Object<'_>> {
+        match value {
+            Value::Object(map) => {
+                let before = self.violations.len();
+                Some(Object {
+                    map,
+                    decoder: self,
+                    before,
+                })
+            }
+            other => self.fail(format!("expected an object, found {}", kind(&other))),
+        }
+    }
+
+    /// Reads a string.
+    pub fn string(&mut self, value: Value) -> Option<String> {
+        match value {
+            Value::String(s) => Some(s),
+            other => self.fail(format!("expected a string, found {}", kind(&other))),
+        }
+    }
+}
+
+/// A short description of a JSON value for messages: its kind, and small scalars in full.
+pub fn kind(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) if s.chars().count() <= 40 => format!("the string {s:?}"),
+        Value::String(_) => "a string".into(),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// A type that can be read from JSON by a [`Decoder`].
+pub trait FromJson: Sized {
+    /// Reads `value`. On failure the problems are recorded in `decoder` and `None` returned.
+    fn from_json(value: Value, decoder: &mut Decoder) -> Option<Self>;
+}
+
+impl FromJson for String {
+    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+        d.string(value)
+    }
+}
+
+impl FromJson for bool {
+    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+        match value {
+            Value::Bool(b) => Some(b),
+            other => d.fail(format!("expected a boolean, found {}", kind(&other))),
+        }
+    }
+}
+
+impl FromJson for i64 {
+    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+        match &value {
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => Some(i),
+                None => d.fail(format!("expected a whole number, found {}", kind(&value))),
+            },
+            other => d.fail(format!("expected an integer, found {}", kind(other))),
+        }
+    }
+}
+
+impl FromJson for f64 {
+    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+        match &value {
+            Value::Number(n) => n.as_f64().or_else(|| d.fail("the number is out of range")),
+            other => d.fail(format!("expected a number, found {}", kind(other))),
+        }
+    }
+}
+
+impl FromJson for Value {
+    fn from_json(value: Value, _: &mut Decoder) -> Option<Self> {
+        Some(value)
+    }
+}
+
+impl FromJson for chrono::DateTime<chrono::Utc> {
+    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+        let text = d.string(value)?;
+        match chrono::DateTime::parse_from_rfc3339(&text) {
+            Ok(at) => Some(at.with_timezone(&chrono::Utc)),
+            Err(_) => d.fail(format!("expected an RFC 3339 date-time, found {text:?}")),
+        }
+    }
+}
+
+impl<T: FromJson> FromJson for Box<T> {
+    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+        T::from_json(value, d).map(Box::new)
+    }
+}
+
+impl<T: FromJson> FromJson for Vec<T> {
+    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+        let items = match value {
+            Value::Array(items) => items,
+            other => return d.fail(format!("expected an array, found {}", kind(&other))),
+        };
+        let mut decoded = Vec::with_capacity(items.len());
+        let mut ok = true;
+        for (i, item) in items.into_iter().enumerate() {
+            match d.at_index(i, item) {
+                Some(item) => decoded.push(item),
+                None => ok = false,
+            }
+        }
+        ok.then_some(decoded)
+    }
+}
+
+impl<T: FromJson> FromJson for BTreeMap<String, T> {
+    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+        let map = match value {
+            Value::Object(map) => map,
+            other => return d.fail(format!("expected an object, found {}", kind(&other))),
+        };
+        read_map(map, d)
+    }
+}
+
+fn read_map<T: FromJson>(map: Map<String, Value>, d: &mut Decoder) -> Option<BTreeMap<String, T>> {
+    let mut decoded = BTreeMap::new();
+    let mut ok = true;
+    for (key, item) in map {
+        match d.at_key(&key, item) {
+            Some(item) => {
+                decoded.insert(key, item);
+            }
+            None => ok = false,
+        }
+    }
+    ok.then_some(decoded)
+}
+
+/// Reads the fields of one JSON object. Every `read` removes its key; [`Object::finish`]
+/// reports the keys left (in strict and exact modes) and whether the object decoded.
+pub struct Object<'d> {
+    map: Map<String, Value>,
+    decoder: &'d mut Decoder,
+    before: usize,
+}
+
+impl Object<'_> {
+    fn take(&mut self, key: &str) -> Option<Value> {
+        self.map.remove(key)
+    }
+
+    fn missing<T>(&mut self, key: &str) -> Option<T> {
+        self.decoder.path.push(Step::Key(key.to_owned()));
+        let result = self.decoder.fail("is required");
+        self.decoder.path.pop();
+        result
+    }
+
+    /// Checks a constant field (`object`, a union tag). Strict: it must be present and equal.
+    pub fn constant(&mut self, key: &str, expected: &str) {
+        let found = self.take(key);
+        if self.decoder.mode != Mode::Strict {
+            return;
+        }
+        match found {
+            Some(Value::String(s)) if s == expected => {}
+            Some(other) => {
+                self.decoder.path.push(Step::Key(key.to_owned()));
+                self.decoder
+                    .fail::<()>(format!("must be {expected:?}, found {}", kind(&other)));
+                self.decoder.path.pop();
+            }
+            None => {
+                self.missing::<()>(key);
+            }
+        }
+    }
+
+    /// A field that must be present and not null.
+    pub fn required<T: FromJson>(&mut self, key: &str) -> Option<T> {
+        match self.take(key) {
+            Some(value) => self.decoder.at_key(key, value),
+            None => self.missing(key),
+        }
+    }
+
+    /// A field that may be absent. Lenient: `null` reads as absent; strict: `null` is a
+    /// violation (the spec does not allow it).
+    pub fn optional<T: FromJson>(&mut self, key: &str) -> Option<Option<T>> {
+        match self.take(key) {
+            None => Some(None),
+            Some(Value::Null) if self.decoder.mode == Mode::Strict => {
+                self.decoder.at_key::<Never>(key, Value::Null).map(|_| None)
+            }
+            Some(Value::Null) => Some(None),
+            Some(value) => self.decoder.at_key(key, value).map(Some),
+        }
+    }
+
+    /// A field that must be present but may be null. Lenient: absent reads as null.
+    pub fn nullable<T: FromJson>(&mut self, key: &str) -> Option<Option<T>> {
+        match self.take(key) {
+            None if self.decoder.mode == Mode::Strict => self.missing(key),
+            None | Some(Value::Null) => Some(None),
+            Some(value) => self.decoder.at_key(key, value).map(Some),
+        }
+    }
+
+    /// A field that may be absent, with a default; `null` reads as absent when lenient.
+    pub fn defaulted<T: FromJson>(&mut self, key: &str, default: fn() -> T) -> Option<T> {
+        self.optional(key)
+            .map(|value| value.unwrap_or_else(default))
+    }
+
+    /// A field that may be absent or null, each kept apart.
+    pub fn patch<T: FromJson>(&mut self, key: &str) -> Option<crate::Patch<T>> {
+        match self.take(key) {
+            None => Some(crate::Patch::Absent),
+            Some(Value::Null) => Some(crate::Patch::Null),
+            Some(value) => self.decoder.at_key(key, value).map(crate::Patch::Value),
+        }
+    }
+
+    /// The keys not read so far, kept as additional properties.
+    pub fn rest<T: FromJson>(&mut self) -> Option<BTreeMap<String, T>> {
+        let map = std::mem::take(&mut self.map);
+        read_map(map, self.decoder)
+    }
+
+    /// Ends the object: in strict and exact modes every key not read is a violation. Returns
+    /// `Some` when nothing in this object failed.
+    pub fn finish(self) -> Option<()> {
+        if self.decoder.mode != Mode::Lenient {
+            for key in self.map.keys() {
+                self.decoder.path.push(Step::Key(key.clone()));
+                self.decoder.fail::<()>("is not a field of this object");
+                self.decoder.path.pop();
+            }
+        }
+        (self.decoder.violations.len() == self.before).then_some(())
+    }
+}
+
+/// Reads nothing: every value is a violation (used for `null` where the spec forbids it).
+enum Never {}
+
+impl FromJson for Never {
+    fn from_json(_: Value, d: &mut Decoder) -> Option<Self> {
+        d.fail("must not be null")
+    }
+}
+
+/// How a union variant is decoded, for the union helpers: `(name, decode)`.
+pub type Variant<U> = (&'static str, fn(Value, &mut Decoder) -> Option<U>);
+
+/// Decodes a union tagged by `tag`. `variants` pairs each tag value with the decoding of its
+/// variant; `unknown` wraps a value whose tag is not listed (kept, unless `open` is false and
+/// the mode is strict).
+pub fn tagged<U>(
+    value: Value,
+    d: &mut Decoder,
+    tag: &str,
+    variants: &[Variant<U>],
+    unknown: fn(Value) -> U,
+    open: bool,
+) -> Option<U> {
+    let found = match &value {
+        Value::Object(map) => map.get(tag).and_then(Value::as_str).map(str::to_owned),
+        other => return d.fail(format!("expected an object, found {}", kind(other))),
+    };
+    let strict = d.mode == Mode::Strict;
+    match found {
+        Some(found) => match variants.iter().find(|(name, _)| *name == found) {
+            Some((_, decode)) => decode(value, d),
+            None if strict && !open => {
+                let names: Vec<&str> = variants.iter().map(|(n, _)| *n).collect();
+                d.path.push(Step::Key(tag.to_owned()));
+                let failed = d.fail(format!("{found:?} is not one of: {}", names.join(", ")));
+                d.path.pop();
+                failed
+            }
+            None => Some(unknown(value)),
+        },
+        None if strict => {
+            d.path.push(Step::Key(tag.to_owned()));
+            let failed = d.fail("is required (it names the variant)");
+            d.path.pop();
+            failed
+        }
+        None => Some(unknown(value)),
+    }
+}
+
+/// Decodes an untagged union: each variant is tried in order and the first that fits wins.
+/// While choosing, objects must not carry fields a variant does not declare, so the variant
+/// that knows every field is chosen. In lenient mode a second round tolerates unknown
+/// fields; a value no variant fits is kept as `unknown` (lenient, or open), or reported with
+/// why each variant failed.
+pub fn untagged<U>(
+    value: Value,
+    d: &mut Decoder,
+    variants: &[Variant<U>],
+    unknown: fn(Value) -> U,
+    open: bool,
+) -> Option<U> {
+    let choosing = if d.mode == Mode::Strict {
+        Mode::Strict
+    } else {
+        Mode::Exact
+    };
+    let mut reasons = Vec::new();
+    for (name, decode) in variants {
+        let mut trial = Decoder {
+            mode: choosing,
+            path: d.path.clone(),
+            violations: Vec::new(),
+        };
+        match decode(value.clone(), &mut trial) {
+            Some(decoded) if trial.violations.is_empty() => return Some(decoded),
+            _ => reasons.push(format!("{name}: {}", trial.into_error())),
+        }
+    }
+    if d.mode == Mode::Lenient {
+        for (_, decode) in variants {
+            let mut trial = Decoder {
+                mode: Mode::Lenient,
+                path: d.path.clone(),
+                violations: Vec::new(),
+            };
+            if let Some(decoded) = decode(value.clone(), &mut trial)
+                && trial.violations.is_empty()
+            {
+                return Some(decoded);
+            }
+        }
+        return Some(unknown(value));
+    }
+    if open {
+        return Some(unknown(value));
+    }
+    d.fail(format!("matches no variant ({})", reasons.join("; ")))
+}
+
+/// Writes the fields of a generated object through a serde map serializer, skipping absent
+/// optional fields and writing `null` for null ones.
+pub struct Fields<M> {
+    map: M,
+}
+
+impl<M: SerializeMap> Fields<M> {
+    /// Starts an object.
+    pub fn begin<S>(serializer: S) -> Result<Self, S::Error>
+    where
+        S: serde::Serializer<SerializeMap = M, Error = M::Error>,
+    {
+        Ok(Fields {
+            map: serializer.serialize_map(None)?,
+        })
+    }
+
+    /// A field that is always written.
+    pub fn put<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), M::Error> {
+        self.map.serialize_entry(key, value)
+    }
+
+    /// A field written only when present.
+    pub fn optional<T: Serialize>(&mut self, key: &str, value: &Option<T>) -> Result<(), M::Error> {
+        match value {
+            Some(value) => self.map.serialize_entry(key, value),
+            None => Ok(()),
+        }
+    }
+
+    /// A tri-state field: absent is skipped, null written as `null`.
+    pub fn patch<T: Serialize>(
+        &mut self,
+        key: &str,
+        value: &crate::Patch<T>,
+    ) -> Result<(), M::Error> {
+        match value {
+            crate::Patch::Absent => Ok(()),
+            crate::Patch::Null => self.map.serialize_entry(key, &()),
+            crate::Patch::Value(value) => self.map.serialize_entry(key, value),
+        }
+    }
+
+    /// Additional properties, after the declared fields.
+    pub fn rest<T: Serialize>(&mut self, extra: &BTreeMap<String, T>) -> Result<(), M::Error> {
+        for (key, value) in extra {
+            self.map.serialize_entry(key, value)?;
+        }
+        Ok(())
+    }
+
+    /// Ends the object.
+    pub fn end(self) -> Result<M::Ok, M::Error> {
+        self.map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A hand-written type shaped like generated code, to test the machinery.
+    #[derive(Debug, PartialEq)]
+    struct Thing {
+        id: String,
+        size: Option<i64>,
+        owner: Option<String>,
+        tags: Vec<String>,
+    }
+
+    impl FromJson for Thing {
+        fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+            let mut o = d.object(value)?;
+            o.constant("object", "thing");
+            let id = o.required("id");
+            let size = o.optional("size");
+            let owner = o.nullable("owner");
+            let tags = o.defaulted("tags", Vec::new);
+            o.finish()?;
+            Some(Thing {
+                id: id?,
+                size: size?,
+                owner: owner?,
+                tags: tags?,
+            })
+        }
+    }
+
+    fn violations(result: Result<Thing, Violations>) -> Vec<String> {
+        result
+            .unwrap_err()
+            .0
+            .iter()
+            .map(|v| v.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn lenient_reading_ignores_what_a_newer_service_adds() {
+        let thing: Thing = decode(
+            json!({"object": "other", "id": "t", "size": null, "extra": 1}),
+            Mode::Lenient,
+        )
+        .unwrap();
+        assert_eq!(
+            thing,
+            Thing {
+                id: "t".into(),
+                size: None,
+                owner: None,
+                tags: vec![]
+            }
+        );
+    }
+
+    #[test]
+    fn strict_reading_reports_every_problem_with_its_pointer() {
+        let result = decode::<Thing>(
+            json!({"object": "other", "size": null, "tags": ["a", 2], "extra": 1}),
+            Mode::Strict,
+        );
+        assert_eq!(
+            violations(result),
+            [
+                "/object: must be \"thing\", found the string \"other\"",
+                "/id: is required",
+                "/size: must not be null",
+                "/owner: is required",
+                "/tags/1: expected a string, found the number 2",
+                "/extra: is not a field of this object",
+            ]
+        );
+    }
+
+    #[test]
+    fn type_errors_fail_in_every_mode() {
+        let result = decode::<Thing>(json!({"id": 7}), Mode::Lenient);
+        assert_eq!(
+            violations(result),
+            ["/id: expected a string, found the number 7"]
+        );
+        let result = decode::<Thing>(json!([1]), Mode::Lenient);
+        assert_eq!(
+            violations(result),
+            ["(root): expected an object, found an array"]
+        );
+    }
+
+    #[test]
+    fn pointers_escape_slashes_and_tildes() {
+        let result = decode::<BTreeMap<String, i64>>(json!({"a/b~c": "x"}), Mode::Lenient);
+        let messages: Vec<String> = result
+            .unwrap_err()
+            .0
+            .iter()
+            .map(|v| v.to_string())
+            .collect();
+        assert_eq!(
+            messages,
+            ["/a~1b~0c: expected an integer, found the string \"x\""]
+        );
+    }
+
+    #[test]
+    fn integers_reject_fractions_and_date_times_parse_rfc3339() {
+        assert!(decode::<i64>(json!(1.5), Mode::Lenient).is_err());
+        let at: chrono::DateTime<chrono::Utc> =
+            decode(json!("2024-01-02T03:04:05+01:00"), Mode::Lenient).unwrap();
+        assert_eq!(at.to_rfc3339(), "2024-01-02T02:04:05+00:00");
+        let err =
+            decode::<chrono::DateTime<chrono::Utc>>(json!("yesterday"), Mode::Lenient).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "(root): expected an RFC 3339 date-time, found \"yesterday\""
+        );
+    }
+}

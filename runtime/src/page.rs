@@ -1,0 +1,109 @@
+//! The list envelope of paginated operations: `{ next?: { page }, count, items }`.
+
+use crate::json::{Decoder, Fields, FromJson};
+use crate::validate::{Validate, Validator};
+use serde::Serialize;
+use serde_json::Value;
+
+/// One page of a paginated list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page<T> {
+    /// Where the next page starts; absent on the last page.
+    pub next: Option<PageNext>,
+    /// The count the service reports with the page.
+    pub count: i64,
+    /// The items of this page.
+    pub items: Vec<T>,
+}
+
+/// The cursor of the next page.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PageNext {
+    /// The value to pass as the `page` query parameter to read the next page.
+    pub page: String,
+}
+
+/// A page of a list, standard or with fields of its own: what a pagination stream needs.
+pub trait Paginated {
+    /// The item type.
+    type Item;
+    /// The cursor of the next page, `None` on the last page.
+    fn next_page(&self) -> Option<&str>;
+    /// The items of this page.
+    fn into_items(self) -> Vec<Self::Item>;
+}
+
+impl<T> Paginated for Page<T> {
+    type Item = T;
+    fn next_page(&self) -> Option<&str> {
+        self.next.as_ref().map(|next| next.page.as_str())
+    }
+    fn into_items(self) -> Vec<T> {
+        self.items
+    }
+}
+
+impl<T> Page<T> {
+    /// A page holding `items`, with `count` their number, and `next` when more follow.
+    pub fn new(items: Vec<T>, next: Option<String>) -> Self {
+        Page {
+            next: next.map(|page| PageNext { page }),
+            count: items.len() as i64,
+            items,
+        }
+    }
+}
+
+impl FromJson for PageNext {
+    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+        let mut o = d.object(value)?;
+        let page = o.required("page");
+        o.finish()?;
+        Some(PageNext { page: page? })
+    }
+}
+
+impl<T: FromJson> FromJson for Page<T> {
+    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+        let mut o = d.object(value)?;
+        let next = o.optional("next");
+        let count = o.required("count");
+        let items = o.required("items");
+        o.finish()?;
+        Some(Page {
+            next: next?,
+            count: count?,
+            items: items?,
+        })
+    }
+}
+
+impl Serialize for PageNext {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut fields = Fields::begin(serializer)?;
+        fields.put("page", &self.page)?;
+        fields.end()
+    }
+}
+
+impl<T: Serialize> Serialize for Page<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut fields = Fields::begin(serializer)?;
+        fields.optional("next", &self.next)?;
+        fields.put("count", &self.count)?;
+        fields.put("items", &self.items)?;
+        fields.end()
+    }
+}
+
+impl<'de, T: FromJson> serde::Deserialize<'de> for Page<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        crate::json::deserialize(deserializer)
+    }
+}
+
+impl<T: Validate> Validate for Page<T> {
+    fn validate_into(&self, v: &mut Validator) {
+        v.field("items", &self.items);
+    }
+}

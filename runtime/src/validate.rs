@@ -1,0 +1,381 @@
+//! Validation: the constraints of the spec, checked on values already decoded.
+//!
+//! Generated types implement [`Validate`] with one call per constrained field; the
+//! [`Validator`] keeps the JSON pointer of the value being checked and collects every
+//! violation. The server runs it on every request before a handler; the client can run it
+//! on a request body before sending it.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+/// One problem with a value: where (a JSON pointer, empty for the whole value) and what.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Violation {
+    /// JSON pointer to the offending value (`/title`, `/items/3/name`; empty for the root).
+    pub path: String,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl Violation {
+    /// A violation at `path`.
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Violation {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = if self.path.is_empty() {
+            "(root)"
+        } else {
+            &self.path
+        };
+        write!(f, "{path}: {}", self.message)
+    }
+}
+
+/// Every violation found in a value: at least one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violations(pub Vec<Violation>);
+
+impl fmt::Display for Violations {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, violation) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{violation}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Violations {}
+
+/// A value whose constraints can be checked.
+pub trait Validate {
+    /// Records the violations of this value (and of the values it holds) in `v`.
+    fn validate_into(&self, v: &mut Validator);
+
+    /// Checks this value: `Err` lists every violation with its JSON pointer.
+    fn validate(&self) -> Result<(), Violations> {
+        let mut validator = Validator::default();
+        self.validate_into(&mut validator);
+        validator.finish()
+    }
+}
+
+/// Collects violations while walking a value.
+#[derive(Debug, Default)]
+pub struct Validator {
+    path: Vec<String>,
+    violations: Vec<Violation>,
+}
+
+impl Validator {
+    /// The violations found, as a result.
+    pub fn finish(self) -> Result<(), Violations> {
+        if self.violations.is_empty() {
+            Ok(())
+        } else {
+            Err(Violations(self.violations))
+        }
+    }
+
+    fn pointer(&self) -> String {
+        self.path
+            .iter()
+            .map(|segment| format!("/{segment}"))
+            .collect()
+    }
+
+    /// Records a violation at the current position.
+    pub fn fail(&mut self, message: impl Into<String>) {
+        let pointer = self.pointer();
+        self.violations.push(Violation::new(pointer, message));
+    }
+
+    fn at(&mut self, key: &str, check: impl FnOnce(&mut Self)) {
+        self.path.push(key.replace('~', "~0").replace('/', "~1"));
+        check(self);
+        self.path.pop();
+    }
+
+    /// Checks a value held in field `key`.
+    pub fn field(&mut self, key: &str, value: &dyn Validate) {
+        self.at(key, |v| value.validate_into(v));
+    }
+
+    /// Length of `value` in characters, within `min..=max`.
+    pub fn length(&mut self, key: &str, value: &str, min: Option<u64>, max: Option<u64>) {
+        let found = value.chars().count() as u64;
+        self.at(key, |v| {
+            if let Some(min) = min.filter(|min| found < *min) {
+                v.fail(format!(
+                    "must be at least {min} characters long (found {found})"
+                ));
+            }
+            if let Some(max) = max.filter(|max| found > *max) {
+                v.fail(format!(
+                    "must be at most {max} characters long (found {found})"
+                ));
+            }
+        });
+    }
+
+    /// `value` matches `pattern`.
+    pub fn pattern(&mut self, key: &str, value: &str, pattern: &Pattern) {
+        if !pattern.is_match(value) {
+            self.at(key, |v| {
+                v.fail(format!("must match the pattern {}", pattern.source()))
+            });
+        }
+    }
+
+    /// `value` within `min..=max`.
+    pub fn range_i64(&mut self, key: &str, value: i64, min: Option<i64>, max: Option<i64>) {
+        self.at(key, |v| {
+            if let Some(min) = min.filter(|min| value < *min) {
+                v.fail(format!("must be at least {min} (found {value})"));
+            }
+            if let Some(max) = max.filter(|max| value > *max) {
+                v.fail(format!("must be at most {max} (found {value})"));
+            }
+        });
+    }
+
+    /// `value` within `min..=max`.
+    pub fn range_f64(&mut self, key: &str, value: f64, min: Option<f64>, max: Option<f64>) {
+        self.at(key, |v| {
+            if let Some(min) = min.filter(|min| value < *min) {
+                v.fail(format!("must be at least {min} (found {value})"));
+            }
+            if let Some(max) = max.filter(|max| value > *max) {
+                v.fail(format!("must be at most {max} (found {value})"));
+            }
+        });
+    }
+
+    /// Number of items within `min..=max`, or exactly `exact`.
+    pub fn items(
+        &mut self,
+        key: &str,
+        found: usize,
+        min: Option<u64>,
+        max: Option<u64>,
+        exact: Option<u64>,
+    ) {
+        let found = found as u64;
+        self.at(key, |v| {
+            if let Some(exact) = exact.filter(|exact| found != *exact) {
+                v.fail(format!("must hold exactly {exact} items (found {found})"));
+            }
+            if let Some(min) = min.filter(|min| found < *min) {
+                v.fail(format!("must hold at least {min} items (found {found})"));
+            }
+            if let Some(max) = max.filter(|max| found > *max) {
+                v.fail(format!("must hold at most {max} items (found {found})"));
+            }
+        });
+    }
+
+    /// `value` is an absolute URL (a scheme, `:`, and no white space).
+    pub fn url(&mut self, key: &str, value: &str) {
+        if !is_absolute_url(value) {
+            self.at(key, |v| v.fail("must be an absolute URL"));
+        }
+    }
+
+    /// For a value of a closed enumeration that is not listed.
+    pub fn not_listed(&mut self, found: &str, allowed: &[&str]) {
+        self.fail(format!("{found:?} is not one of: {}", allowed.join(", ")));
+    }
+}
+
+/// A scheme (`[a-zA-Z][a-zA-Z0-9+.-]*`), `:`, something after it, no white space.
+pub fn is_absolute_url(value: &str) -> bool {
+    let Some((scheme, rest)) = value.split_once(':') else {
+        return false;
+    };
+    let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    scheme_ok && !rest.is_empty() && !value.chars().any(char::is_whitespace)
+}
+
+/// A regular expression compiled on first use, shared by every check of one field.
+pub struct Pattern {
+    source: &'static str,
+    compiled: OnceLock<Option<regex_lite::Regex>>,
+}
+
+impl Pattern {
+    /// A pattern; it is compiled the first time it is used.
+    pub const fn new(source: &'static str) -> Self {
+        Pattern {
+            source,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// The expression.
+    pub fn source(&self) -> &'static str {
+        self.source
+    }
+
+    /// True when `value` matches. apigen checks every pattern compiles when it reads the spec,
+    /// with the same engine; if one ever did not, nothing would match.
+    pub fn is_match(&self, value: &str) -> bool {
+        self.compiled
+            .get_or_init(|| regex_lite::Regex::new(self.source).ok())
+            .as_ref()
+            .is_some_and(|re| re.is_match(value))
+    }
+}
+
+impl fmt::Debug for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Pattern").field(&self.source).finish()
+    }
+}
+
+impl<T: Validate> Validate for Option<T> {
+    fn validate_into(&self, v: &mut Validator) {
+        if let Some(value) = self {
+            value.validate_into(v);
+        }
+    }
+}
+
+impl<T: Validate> Validate for Box<T> {
+    fn validate_into(&self, v: &mut Validator) {
+        (**self).validate_into(v);
+    }
+}
+
+impl<T: Validate> Validate for Vec<T> {
+    fn validate_into(&self, v: &mut Validator) {
+        for (i, item) in self.iter().enumerate() {
+            v.at(&i.to_string(), |v| item.validate_into(v));
+        }
+    }
+}
+
+impl<T: Validate> Validate for BTreeMap<String, T> {
+    fn validate_into(&self, v: &mut Validator) {
+        for (key, item) in self {
+            v.at(key, |v| item.validate_into(v));
+        }
+    }
+}
+
+impl<T: Validate> Validate for crate::Patch<T> {
+    fn validate_into(&self, v: &mut Validator) {
+        if let crate::Patch::Value(value) = self {
+            value.validate_into(v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Thing {
+        title: String,
+        pulse: Vec<i64>,
+        size: i64,
+        slug: String,
+        site: String,
+    }
+
+    impl Validate for Thing {
+        fn validate_into(&self, v: &mut Validator) {
+            static SLUG: Pattern = Pattern::new("^[a-z0-9]+(?:-[a-z0-9]+)*$");
+            v.length("title", &self.title, Some(2), Some(5));
+            v.items("weeklyPulse", self.pulse.len(), None, None, Some(13));
+            v.range_i64("size", self.size, Some(1), Some(1000));
+            v.pattern("slug", &self.slug, &SLUG);
+            v.url("site", &self.site);
+        }
+    }
+
+    #[test]
+    fn every_violation_is_reported_with_its_pointer() {
+        let thing = Thing {
+            title: "héllo!".into(),
+            pulse: vec![1; 12],
+            size: 1001,
+            slug: "Not A Slug".into(),
+            site: "example.com/x".into(),
+        };
+        let messages: Vec<String> = thing
+            .validate()
+            .unwrap_err()
+            .0
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "/title: must be at most 5 characters long (found 6)",
+                "/weeklyPulse: must hold exactly 13 items (found 12)",
+                "/size: must be at most 1000 (found 1001)",
+                "/slug: must match the pattern ^[a-z0-9]+(?:-[a-z0-9]+)*$",
+                "/site: must be an absolute URL",
+            ]
+        );
+    }
+
+    #[test]
+    fn lengths_count_characters_not_bytes() {
+        let thing = Thing {
+            title: "ééééé".into(),
+            pulse: vec![0; 13],
+            size: 5,
+            slug: "a-b".into(),
+            site: "https://x".into(),
+        };
+        assert_eq!(thing.validate(), Ok(()));
+    }
+
+    #[test]
+    fn nested_values_extend_the_pointer() {
+        struct Outer(Vec<Option<Thing>>);
+        impl Validate for Outer {
+            fn validate_into(&self, v: &mut Validator) {
+                v.field("things", &self.0);
+            }
+        }
+        let bad = Thing {
+            title: "x".into(),
+            pulse: vec![0; 13],
+            size: 0,
+            slug: "ok".into(),
+            site: "mailto:a@b".into(),
+        };
+        let outer = Outer(vec![None, Some(bad)]);
+        let messages: Vec<String> = outer
+            .validate()
+            .unwrap_err()
+            .0
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "/things/1/title: must be at least 2 characters long (found 1)",
+                "/things/1/size: must be at least 1 (found 0)"
+            ]
+        );
+    }
+}
