@@ -64,9 +64,7 @@ impl SpecPath {
             for index in rest.split('[').filter(|s| !s.is_empty()) {
                 match index.trim_end_matches(']').parse() {
                     Ok(i) => next.0.push(Segment::Index(i)),
-                    Err(_) => next
-                        .0
-                        .push(Segment::Key(index.trim_end_matches(']').to_owned())),
+                    Err(_) => next.0.push(Segment::Key(index.trim_end_matches(']').to_owned())),
                 }
             }
         }
@@ -103,10 +101,7 @@ pub struct Location {
 impl Location {
     /// A whole file.
     pub fn file(file: impl Into<String>) -> Self {
-        Location {
-            file: file.into(),
-            ..Location::default()
-        }
+        Location { file: file.into(), ..Location::default() }
     }
 }
 
@@ -188,12 +183,7 @@ impl Diagnostics {
     }
 
     fn push(&mut self, location: Location, severity: Severity, message: String) -> &mut Diagnostic {
-        self.items.push(Diagnostic {
-            location,
-            severity,
-            message,
-            hint: None,
-        });
+        self.items.push(Diagnostic { location, severity, message, hint: None });
         self.items.last_mut().expect("just pushed")
     }
 
@@ -209,18 +199,12 @@ impl Diagnostics {
 
     /// Number of errors.
     pub fn error_count(&self) -> usize {
-        self.items
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count()
+        self.items.iter().filter(|d| d.severity == Severity::Error).count()
     }
 
     /// Number of warnings.
     pub fn warning_count(&self) -> usize {
-        self.items
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
-            .count()
+        self.items.iter().filter(|d| d.severity == Severity::Warning).count()
     }
 
     /// True when nothing was recorded.
@@ -273,53 +257,25 @@ mod tests {
 
     #[test]
     fn spec_paths_render_like_the_yaml_they_point_into() {
-        let path = SpecPath::root()
-            .key("operations")
-            .key("listSpaces")
-            .key("params")
-            .index(2);
+        let path = SpecPath::root().key("operations").key("listSpaces").key("params").index(2);
         assert_eq!(path.to_string(), "operations.listSpaces.params[2]");
     }
 
     #[test]
     fn serde_paths_are_split_into_keys_and_indexes() {
         let base = SpecPath::root().key("operations").key("x");
-        assert_eq!(
-            base.join_serde("params[1].type").to_string(),
-            "operations.x.params[1].type"
-        );
-        assert_eq!(
-            base.join_serde("errors[0][1]").to_string(),
-            "operations.x.errors[0][1]"
-        );
-        assert_eq!(
-            base.join_serde("?.fields").to_string(),
-            "operations.x.fields"
-        );
+        assert_eq!(base.join_serde("params[1].type").to_string(), "operations.x.params[1].type");
+        assert_eq!(base.join_serde("errors[0][1]").to_string(), "operations.x.errors[0][1]");
+        assert_eq!(base.join_serde("?.fields").to_string(), "operations.x.fields");
         assert_eq!(base.join_serde(".").to_string(), "operations.x");
     }
 
     #[test]
     fn rendering_sorts_by_location_and_counts() {
         let mut diags = Diagnostics::new();
-        diags.error(
-            Location {
-                file: "b.yaml".into(),
-                line: Some(1),
-                ..Location::default()
-            },
-            "second",
-        );
+        diags.error(Location { file: "b.yaml".into(), line: Some(1), ..Location::default() }, "second");
         diags
-            .error(
-                Location {
-                    file: "a.yaml".into(),
-                    line: Some(9),
-                    column: Some(3),
-                    path: None,
-                },
-                "first",
-            )
+            .error(Location { file: "a.yaml".into(), line: Some(9), column: Some(3), path: None }, "first")
             .hint("fix it");
         diags.warning(Location::file("b.yaml"), "third");
         assert_eq!(

@@ -51,12 +51,7 @@ fn main() -> ExitCode {
     }
     match cli.command {
         Command::Lint => {
-            println!(
-                "ok: {} operations, {} types, {} gaps",
-                api.operations.len(),
-                api.types.len(),
-                api.gaps.len()
-            );
+            println!("ok: {} operations, {} types, {} gaps", api.operations.len(), api.types.len(), api.gaps.len());
             ExitCode::SUCCESS
         }
         Command::List { types: false } => print_lines(operation_lines(&api)),
@@ -77,9 +72,7 @@ fn print_lines(lines: Vec<String>) -> ExitCode {
 fn operation_lines(api: &Api) -> Vec<String> {
     let mut ops: Vec<_> = api.operations.iter().collect();
     ops.sort_by(|a, b| (&a.path.raw, a.method.as_str()).cmp(&(&b.path.raw, b.method.as_str())));
-    ops.iter()
-        .map(|op| format!("{:<6} {} {}", op.method.as_str(), op.path.raw, op.name))
-        .collect()
+    ops.iter().map(|op| format!("{:<6} {} {}", op.method.as_str(), op.path.raw, op.name)).collect()
 }
 
 fn type_lines(api: &Api) -> Vec<String> {
@@ -94,16 +87,9 @@ fn type_lines(api: &Api) -> Vec<String> {
             }
             TypeKind::Union(u) => {
                 let variants: Vec<String> = u.variants.iter().map(|v| v.ty.to_string()).collect();
-                let tag = u
-                    .tag
-                    .as_ref()
-                    .map_or("untagged".to_owned(), |t| format!("tag `{t}`"));
+                let tag = u.tag.as_ref().map_or("untagged".to_owned(), |t| format!("tag `{t}`"));
                 let openness = if u.open { "open" } else { "closed" };
-                format!(
-                    "union  {} ({tag}, {openness}: {})",
-                    t.name,
-                    variants.join(", ")
-                )
+                format!("union  {} ({tag}, {openness}: {})", t.name, variants.join(", "))
             }
         })
         .collect()

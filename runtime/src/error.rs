@@ -26,23 +26,11 @@ pub struct ErrorDetail {
 impl ErrorBody {
     /// An error body with no violations.
     pub fn new(code: u16, message: impl Into<String>) -> Self {
-        ErrorBody {
-            error: ErrorDetail {
-                code,
-                message: message.into(),
-                violations: Vec::new(),
-            },
-        }
+        ErrorBody { error: ErrorDetail { code, message: message.into(), violations: Vec::new() } }
     }
 
     /// A 400 listing every violation.
     pub fn invalid(message: impl Into<String>, violations: Vec<Violation>) -> Self {
-        ErrorBody {
-            error: ErrorDetail {
-                code: 400,
-                message: message.into(),
-                violations,
-            },
-        }
+        ErrorBody { error: ErrorDetail { code: 400, message: message.into(), violations } }
     }
 }

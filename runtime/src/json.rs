@@ -80,11 +80,7 @@ use serde::Deserialize;
 impl Decoder {
     /// A decoder in the given mode.
     pub fn new(mode: Mode) -> Self {
-        Decoder {
-            mode,
-            path: Vec::new(),
-            violations: Vec::new(),
-        }
+        Decoder { mode, path: Vec::new(), violations: Vec::new() }
     }
 
     /// The mode.
@@ -142,11 +138,7 @@ impl Decoder {
         match value {
             Value::Object(map) => {
                 let before = self.violations.len();
-                Some(Object {
-                    map,
-                    decoder: self,
-                    before,
-                })
+                Some(Object { map, decoder: self, before })
             }
             other => self.fail(format!("expected an object, found {}", kind(&other))),
         }
@@ -310,8 +302,7 @@ impl Object<'_> {
             Some(Value::String(s)) if s == expected => {}
             Some(other) => {
                 self.decoder.path.push(Step::Key(key.to_owned()));
-                self.decoder
-                    .fail::<()>(format!("must be {expected:?}, found {}", kind(&other)));
+                self.decoder.fail::<()>(format!("must be {expected:?}, found {}", kind(&other)));
                 self.decoder.path.pop();
             }
             None => {
@@ -352,8 +343,7 @@ impl Object<'_> {
 
     /// A field that may be absent, with a default; `null` reads as absent when lenient.
     pub fn defaulted<T: FromJson>(&mut self, key: &str, default: fn() -> T) -> Option<T> {
-        self.optional(key)
-            .map(|value| value.unwrap_or_else(default))
+        self.optional(key).map(|value| value.unwrap_or_else(default))
     }
 
     /// A field that may be absent or null, each kept apart.
@@ -447,18 +437,10 @@ pub fn untagged<U>(
     unknown: fn(Value) -> U,
     open: bool,
 ) -> Option<U> {
-    let choosing = if d.mode == Mode::Strict {
-        Mode::Strict
-    } else {
-        Mode::Exact
-    };
+    let choosing = if d.mode == Mode::Strict { Mode::Strict } else { Mode::Exact };
     let mut reasons = Vec::new();
     for (name, decode) in variants {
-        let mut trial = Decoder {
-            mode: choosing,
-            path: d.path.clone(),
-            violations: Vec::new(),
-        };
+        let mut trial = Decoder { mode: choosing, path: d.path.clone(), violations: Vec::new() };
         match decode(value.clone(), &mut trial) {
             Some(decoded) if trial.violations.is_empty() => return Some(decoded),
             _ => reasons.push(format!("{name}: {}", trial.into_error())),
@@ -466,11 +448,7 @@ pub fn untagged<U>(
     }
     if d.mode == Mode::Lenient {
         for (_, decode) in variants {
-            let mut trial = Decoder {
-                mode: Mode::Lenient,
-                path: d.path.clone(),
-                violations: Vec::new(),
-            };
+            let mut trial = Decoder { mode: Mode::Lenient, path: d.path.clone(), violations: Vec::new() };
             if let Some(decoded) = decode(value.clone(), &mut trial)
                 && trial.violations.is_empty()
             {
@@ -497,9 +475,7 @@ impl<M: SerializeMap> Fields<M> {
     where
         S: serde::Serializer<SerializeMap = M, Error = M::Error>,
     {
-        Ok(Fields {
-            map: serializer.serialize_map(None)?,
-        })
+        Ok(Fields { map: serializer.serialize_map(None)? })
     }
 
     /// A field that is always written.
@@ -516,11 +492,7 @@ impl<M: SerializeMap> Fields<M> {
     }
 
     /// A tri-state field: absent is skipped, null written as `null`.
-    pub fn patch<T: Serialize>(
-        &mut self,
-        key: &str,
-        value: &crate::Patch<T>,
-    ) -> Result<(), M::Error> {
+    pub fn patch<T: Serialize>(&mut self, key: &str, value: &crate::Patch<T>) -> Result<(), M::Error> {
         match value {
             crate::Patch::Absent => Ok(()),
             crate::Patch::Null => self.map.serialize_entry(key, &()),
@@ -565,48 +537,25 @@ mod tests {
             let owner = o.nullable("owner");
             let tags = o.defaulted("tags", Vec::new);
             o.finish()?;
-            Some(Thing {
-                id: id?,
-                size: size?,
-                owner: owner?,
-                tags: tags?,
-            })
+            Some(Thing { id: id?, size: size?, owner: owner?, tags: tags? })
         }
     }
 
     fn violations(result: Result<Thing, Violations>) -> Vec<String> {
-        result
-            .unwrap_err()
-            .0
-            .iter()
-            .map(|v| v.to_string())
-            .collect()
+        result.unwrap_err().0.iter().map(|v| v.to_string()).collect()
     }
 
     #[test]
     fn lenient_reading_ignores_what_a_newer_service_adds() {
-        let thing: Thing = decode(
-            json!({"object": "other", "id": "t", "size": null, "extra": 1}),
-            Mode::Lenient,
-        )
-        .unwrap();
-        assert_eq!(
-            thing,
-            Thing {
-                id: "t".into(),
-                size: None,
-                owner: None,
-                tags: vec![]
-            }
-        );
+        let thing: Thing =
+            decode(json!({"object": "other", "id": "t", "size": null, "extra": 1}), Mode::Lenient).unwrap();
+        assert_eq!(thing, Thing { id: "t".into(), size: None, owner: None, tags: vec![] });
     }
 
     #[test]
     fn strict_reading_reports_every_problem_with_its_pointer() {
-        let result = decode::<Thing>(
-            json!({"object": "other", "size": null, "tags": ["a", 2], "extra": 1}),
-            Mode::Strict,
-        );
+        let result =
+            decode::<Thing>(json!({"object": "other", "size": null, "tags": ["a", 2], "extra": 1}), Mode::Strict);
         assert_eq!(
             violations(result),
             [
@@ -623,43 +572,24 @@ mod tests {
     #[test]
     fn type_errors_fail_in_every_mode() {
         let result = decode::<Thing>(json!({"id": 7}), Mode::Lenient);
-        assert_eq!(
-            violations(result),
-            ["/id: expected a string, found the number 7"]
-        );
+        assert_eq!(violations(result), ["/id: expected a string, found the number 7"]);
         let result = decode::<Thing>(json!([1]), Mode::Lenient);
-        assert_eq!(
-            violations(result),
-            ["(root): expected an object, found an array"]
-        );
+        assert_eq!(violations(result), ["(root): expected an object, found an array"]);
     }
 
     #[test]
     fn pointers_escape_slashes_and_tildes() {
         let result = decode::<BTreeMap<String, i64>>(json!({"a/b~c": "x"}), Mode::Lenient);
-        let messages: Vec<String> = result
-            .unwrap_err()
-            .0
-            .iter()
-            .map(|v| v.to_string())
-            .collect();
-        assert_eq!(
-            messages,
-            ["/a~1b~0c: expected an integer, found the string \"x\""]
-        );
+        let messages: Vec<String> = result.unwrap_err().0.iter().map(|v| v.to_string()).collect();
+        assert_eq!(messages, ["/a~1b~0c: expected an integer, found the string \"x\""]);
     }
 
     #[test]
     fn integers_reject_fractions_and_date_times_parse_rfc3339() {
         assert!(decode::<i64>(json!(1.5), Mode::Lenient).is_err());
-        let at: chrono::DateTime<chrono::Utc> =
-            decode(json!("2024-01-02T03:04:05+01:00"), Mode::Lenient).unwrap();
+        let at: chrono::DateTime<chrono::Utc> = decode(json!("2024-01-02T03:04:05+01:00"), Mode::Lenient).unwrap();
         assert_eq!(at.to_rfc3339(), "2024-01-02T02:04:05+00:00");
-        let err =
-            decode::<chrono::DateTime<chrono::Utc>>(json!("yesterday"), Mode::Lenient).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "(root): expected an RFC 3339 date-time, found \"yesterday\""
-        );
+        let err = decode::<chrono::DateTime<chrono::Utc>>(json!("yesterday"), Mode::Lenient).unwrap_err();
+        assert_eq!(err.to_string(), "(root): expected an RFC 3339 date-time, found \"yesterday\"");
     }
 }

@@ -46,11 +46,7 @@ impl<T> Paginated for Page<T> {
 impl<T> Page<T> {
     /// A page holding `items`, with `count` their number, and `next` when more follow.
     pub fn new(items: Vec<T>, next: Option<String>) -> Self {
-        Page {
-            next: next.map(|page| PageNext { page }),
-            count: items.len() as i64,
-            items,
-        }
+        Page { next: next.map(|page| PageNext { page }), count: items.len() as i64, items }
     }
 }
 
@@ -70,11 +66,7 @@ impl<T: FromJson> FromJson for Page<T> {
         let count = o.required("count");
         let items = o.required("items");
         o.finish()?;
-        Some(Page {
-            next: next?,
-            count: count?,
-            items: items?,
-        })
+        Some(Page { next: next?, count: count?, items: items? })
     }
 }
 

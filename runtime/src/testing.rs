@@ -7,13 +7,9 @@ use serde_json::Value;
 pub fn json_eq(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_eq(x, y))
-        }
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_eq(x, y)),
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(key, value)| y.get(key).is_some_and(|other| json_eq(value, other)))
+            x.len() == y.len() && x.iter().all(|(key, value)| y.get(key).is_some_and(|other| json_eq(value, other)))
         }
         _ => a == b,
     }
@@ -26,10 +22,7 @@ mod tests {
 
     #[test]
     fn numbers_compare_by_value_and_keys_by_set() {
-        assert!(json_eq(
-            &json!({"a": 1, "b": [2.0]}),
-            &json!({"b": [2], "a": 1.0})
-        ));
+        assert!(json_eq(&json!({"a": 1, "b": [2.0]}), &json!({"b": [2], "a": 1.0})));
         assert!(!json_eq(&json!({"a": 1}), &json!({"a": 1, "b": null})));
         assert!(!json_eq(&json!([1, 2]), &json!([2, 1])));
     }

@@ -22,20 +22,13 @@ pub struct Violation {
 impl Violation {
     /// A violation at `path`.
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
-        Violation {
-            path: path.into(),
-            message: message.into(),
-        }
+        Violation { path: path.into(), message: message.into() }
     }
 }
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = if self.path.is_empty() {
-            "(root)"
-        } else {
-            &self.path
-        };
+        let path = if self.path.is_empty() { "(root)" } else { &self.path };
         write!(f, "{path}: {}", self.message)
     }
 }
@@ -81,18 +74,11 @@ pub struct Validator {
 impl Validator {
     /// The violations found, as a result.
     pub fn finish(self) -> Result<(), Violations> {
-        if self.violations.is_empty() {
-            Ok(())
-        } else {
-            Err(Violations(self.violations))
-        }
+        if self.violations.is_empty() { Ok(()) } else { Err(Violations(self.violations)) }
     }
 
     fn pointer(&self) -> String {
-        self.path
-            .iter()
-            .map(|segment| format!("/{segment}"))
-            .collect()
+        self.path.iter().map(|segment| format!("/{segment}")).collect()
     }
 
     /// Records a violation at the current position.
@@ -117,14 +103,10 @@ impl Validator {
         let found = value.chars().count() as u64;
         self.at(key, |v| {
             if let Some(min) = min.filter(|min| found < *min) {
-                v.fail(format!(
-                    "must be at least {min} characters long (found {found})"
-                ));
+                v.fail(format!("must be at least {min} characters long (found {found})"));
             }
             if let Some(max) = max.filter(|max| found > *max) {
-                v.fail(format!(
-                    "must be at most {max} characters long (found {found})"
-                ));
+                v.fail(format!("must be at most {max} characters long (found {found})"));
             }
         });
     }
@@ -132,9 +114,7 @@ impl Validator {
     /// `value` matches `pattern`.
     pub fn pattern(&mut self, key: &str, value: &str, pattern: &Pattern) {
         if !pattern.is_match(value) {
-            self.at(key, |v| {
-                v.fail(format!("must match the pattern {}", pattern.source()))
-            });
+            self.at(key, |v| v.fail(format!("must match the pattern {}", pattern.source())));
         }
     }
 
@@ -163,14 +143,7 @@ impl Validator {
     }
 
     /// Number of items within `min..=max`, or exactly `exact`.
-    pub fn items(
-        &mut self,
-        key: &str,
-        found: usize,
-        min: Option<u64>,
-        max: Option<u64>,
-        exact: Option<u64>,
-    ) {
+    pub fn items(&mut self, key: &str, found: usize, min: Option<u64>, max: Option<u64>, exact: Option<u64>) {
         let found = found as u64;
         self.at(key, |v| {
             if let Some(exact) = exact.filter(|exact| found != *exact) {
@@ -204,9 +177,7 @@ pub fn is_absolute_url(value: &str) -> bool {
         return false;
     };
     let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-        && scheme
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+        && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
     scheme_ok && !rest.is_empty() && !value.chars().any(char::is_whitespace)
 }
 
@@ -219,10 +190,7 @@ pub struct Pattern {
 impl Pattern {
     /// A pattern; it is compiled the first time it is used.
     pub const fn new(source: &'static str) -> Self {
-        Pattern {
-            source,
-            compiled: OnceLock::new(),
-        }
+        Pattern { source, compiled: OnceLock::new() }
     }
 
     /// The expression.
@@ -316,13 +284,7 @@ mod tests {
             slug: "Not A Slug".into(),
             site: "example.com/x".into(),
         };
-        let messages: Vec<String> = thing
-            .validate()
-            .unwrap_err()
-            .0
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let messages: Vec<String> = thing.validate().unwrap_err().0.iter().map(ToString::to_string).collect();
         assert_eq!(
             messages,
             [
@@ -337,13 +299,10 @@ mod tests {
 
     #[test]
     fn lengths_count_characters_not_bytes() {
-        let thing = Thing {
-            title: "ééééé".into(),
-            pulse: vec![0; 13],
-            size: 5,
-            slug: "a-b".into(),
-            site: "https://x".into(),
-        };
+        let thing =
+            Thing {
+                title: "ééééé".into(), pulse: vec![0; 13], size: 5, slug: "a-b".into(), site: "https://x".into()
+            };
         assert_eq!(thing.validate(), Ok(()));
     }
 
@@ -355,21 +314,10 @@ mod tests {
                 v.field("things", &self.0);
             }
         }
-        let bad = Thing {
-            title: "x".into(),
-            pulse: vec![0; 13],
-            size: 0,
-            slug: "ok".into(),
-            site: "mailto:a@b".into(),
-        };
+        let bad =
+            Thing { title: "x".into(), pulse: vec![0; 13], size: 0, slug: "ok".into(), site: "mailto:a@b".into() };
         let outer = Outer(vec![None, Some(bad)]);
-        let messages: Vec<String> = outer
-            .validate()
-            .unwrap_err()
-            .0
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let messages: Vec<String> = outer.validate().unwrap_err().0.iter().map(ToString::to_string).collect();
         assert_eq!(
             messages,
             [

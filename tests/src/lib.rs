@@ -34,10 +34,5 @@ pub fn subdirs(dir: &Path) -> Vec<PathBuf> {
 
 /// Fails with every message collected, or passes when there is none.
 pub fn assert_all(failures: Vec<String>) {
-    assert!(
-        failures.is_empty(),
-        "{} failure(s):\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    assert!(failures.is_empty(), "{} failure(s):\n\n{}", failures.len(), failures.join("\n\n"));
 }

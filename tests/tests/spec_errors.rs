@@ -30,12 +30,7 @@ fn every_broken_fixture_reports_its_located_diagnostics() {
 fn the_valid_fixtures_load_without_any_diagnostic() {
     for dir in subdirs(Path::new("fixtures/valid")) {
         match apigen::load(&dir) {
-            Ok((_, warnings)) => assert!(
-                warnings.is_empty(),
-                "{}:\n{}",
-                dir.display(),
-                warnings.render()
-            ),
+            Ok((_, warnings)) => assert!(warnings.is_empty(), "{}:\n{}", dir.display(), warnings.render()),
             Err(diags) => panic!("{}:\n{}", dir.display(), diags.render()),
         }
     }
@@ -45,9 +40,7 @@ fn the_valid_fixtures_load_without_any_diagnostic() {
 fn a_missing_spec_directory_is_an_error_not_a_panic() {
     let diags = apigen::load(Path::new("fixtures/does-not-exist")).expect_err("no spec there");
     assert!(
-        diags
-            .render()
-            .starts_with("error: fixtures/does-not-exist: cannot read the spec directory:"),
+        diags.render().starts_with("error: fixtures/does-not-exist: cannot read the spec directory:"),
         "{}",
         diags.render()
     );

@@ -30,13 +30,15 @@ pub struct ChangeRequest {
     /// When the change request was created.
     ///
     /// JSON name: `createdAt`.
-    pub created_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub created_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// When the change request was last updated.
     ///
     /// JSON name: `updatedAt`.
-    pub updated_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub updated_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Id of the space.
     pub space: ::core::option::Option<::std::string::String>,
     /// Id of the active revision of the change request.
@@ -86,7 +88,8 @@ impl ::apigen_runtime::FromJson for ChangeRequest {
         let revision_merged = __reader.optional("revisionMerged");
         let comments = __reader.optional("comments");
         let outdated = __reader.optional("outdated");
-        let conversations_issues_cluster = __reader.optional("conversationsIssuesCluster");
+        let conversations_issues_cluster = __reader
+            .optional("conversationsIssuesCluster");
         let urls = __reader.optional("urls");
         __reader.finish()?;
         ::core::option::Option::Some(Self {
@@ -132,10 +135,8 @@ impl ::apigen_runtime::serde::Serialize for ChangeRequest {
         __fields.optional("revisionMerged", &self.revision_merged)?;
         __fields.optional("comments", &self.comments)?;
         __fields.optional("outdated", &self.outdated)?;
-        __fields.optional(
-            "conversationsIssuesCluster",
-            &self.conversations_issues_cluster,
-        )?;
+        __fields
+            .optional("conversationsIssuesCluster", &self.conversations_issues_cluster)?;
         __fields.optional("urls", &self.urls)?;
         __fields.end()
     }
@@ -178,9 +179,7 @@ impl ::apigen_runtime::FromJson for ChangeRequestMergeResult {
         let revision = __reader.optional("revision");
         __reader.constant("result", "merge");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            revision: revision?,
-        })
+        ::core::option::Option::Some(Self { revision: revision? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ChangeRequestMergeResult {
@@ -298,9 +297,7 @@ impl ::apigen_runtime::FromJson for ChangeRequestStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for ChangeRequestStatus {
@@ -342,9 +339,7 @@ impl ::apigen_runtime::FromJson for ChangeRequestUpdateResult {
         let revision = __reader.optional("revision");
         __reader.constant("result", "update");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            revision: revision?,
-        })
+        ::core::option::Option::Some(Self { revision: revision? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ChangeRequestUpdateResult {

@@ -442,12 +442,17 @@ impl ::apigen_runtime::FromJson for SpacePositionTarget {
             __value,
             __decoder,
             "type",
-            &[("space", |__value, __decoder| {
-                <::std::boxed::Box<
+            &[
+                (
+                    "space",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
                             crate::SpacePositionSpace,
                         > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
                             .map(Self::Space)
-            })],
+                    },
+                ),
+            ],
             Self::Unknown,
             true,
         )

@@ -23,13 +23,15 @@ pub struct Comment {
     /// When the comment was posted.
     ///
     /// JSON name: `postedAt`.
-    pub posted_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub posted_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// When the comment was last edited.
     ///
     /// JSON name: `editedAt`.
-    pub edited_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub edited_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Reactions to the comment.
     pub reactions: ::core::option::Option<::std::vec::Vec<crate::CommentReaction>>,
     /// Count of replies.
@@ -53,8 +55,9 @@ pub struct Comment {
     /// When the comment was resolved.
     ///
     /// JSON name: `resolvedAt`.
-    pub resolved_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub resolved_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// The user who resolved the comment.
     ///
     /// JSON name: `resolvedBy`.
@@ -185,18 +188,24 @@ impl ::apigen_runtime::FromJson for CommentBody {
             __value,
             __decoder,
             &[
-                ("Markdown", |__value, __decoder| {
-                    <::std::boxed::Box<
+                (
+                    "Markdown",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
                             crate::CommentBodyMarkdown,
                         > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
                             .map(Self::Markdown)
-                }),
-                ("Empty", |__value, __decoder| {
-                    <::std::boxed::Box<
+                    },
+                ),
+                (
+                    "Empty",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
                             crate::CommentBodyEmpty,
                         > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
                             .map(Self::Empty)
-                }),
+                    },
+                ),
             ],
             Self::Unknown,
             true,
@@ -275,9 +284,7 @@ impl ::apigen_runtime::FromJson for CommentBodyMarkdown {
         let mut __reader = __decoder.object(__value)?;
         let markdown = __reader.required("markdown");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            markdown: markdown?,
-        })
+        ::core::option::Option::Some(Self { markdown: markdown? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentBodyMarkdown {
@@ -316,9 +323,7 @@ impl ::apigen_runtime::FromJson for CommentContent {
         let mut __reader = __decoder.object(__value)?;
         let markdown = __reader.optional("markdown");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            markdown: markdown?,
-        })
+        ::core::option::Option::Some(Self { markdown: markdown? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentContent {
@@ -380,9 +385,7 @@ impl ::apigen_runtime::FromJson for CommentOrder {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentOrder {
@@ -528,8 +531,9 @@ pub struct CommentReactionUser {
     /// When the user reacted.
     ///
     /// JSON name: `reactedAt`.
-    pub reacted_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub reacted_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
 }
 impl ::apigen_runtime::FromJson for CommentReactionUser {
     fn from_json(
@@ -579,8 +583,9 @@ pub struct CommentReplier {
     /// When the user last replied.
     ///
     /// JSON name: `updatedAt`.
-    pub updated_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub updated_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Count of replies of the user.
     pub count: ::core::option::Option<i64>,
     /// The user.
@@ -647,13 +652,15 @@ pub struct CommentReply {
     /// When the reply was posted.
     ///
     /// JSON name: `postedAt`.
-    pub posted_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub posted_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// When the reply was last edited.
     ///
     /// JSON name: `editedAt`.
-    pub edited_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub edited_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Reactions to the reply.
     pub reactions: ::core::option::Option<::std::vec::Vec<crate::CommentReaction>>,
     /// Content of the reply.
@@ -770,9 +777,7 @@ impl ::apigen_runtime::FromJson for CommentStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentStatus {
@@ -836,9 +841,7 @@ impl ::apigen_runtime::FromJson for CommentStatusFilter {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentStatusFilter {
@@ -1078,9 +1081,7 @@ impl ::apigen_runtime::FromJson for CommentUrls {
         let mut __reader = __decoder.object(__value)?;
         let location = __reader.optional("location");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-        })
+        ::core::option::Option::Some(Self { location: location? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentUrls {
@@ -1222,7 +1223,9 @@ pub struct UpdateCommentBody {
     /// Emojis to remove from the reactions of the caller.
     ///
     /// JSON name: `removedReactions`.
-    pub removed_reactions: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub removed_reactions: ::core::option::Option<
+        ::std::vec::Vec<::std::string::String>,
+    >,
 }
 impl ::apigen_runtime::FromJson for UpdateCommentBody {
     fn from_json(
@@ -1282,7 +1285,9 @@ pub struct UpdateCommentReplyBody {
     /// Emojis to remove from the reactions of the caller.
     ///
     /// JSON name: `removedReactions`.
-    pub removed_reactions: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub removed_reactions: ::core::option::Option<
+        ::std::vec::Vec<::std::string::String>,
+    >,
 }
 impl ::apigen_runtime::FromJson for UpdateCommentReplyBody {
     fn from_json(

@@ -14,8 +14,10 @@ pub struct Document {
     /// The top-level nodes, in order.
     pub nodes: ::std::vec::Vec<crate::DocumentNode>,
     /// Keys the spec does not list, kept as they came so nothing is lost on a round trip.
-    pub extra:
-        ::std::collections::BTreeMap<::std::string::String, ::apigen_runtime::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::apigen_runtime::serde_json::Value,
+    >,
 }
 impl ::apigen_runtime::FromJson for Document {
     fn from_json(
@@ -72,8 +74,10 @@ pub struct DocumentData {
     /// JSON name: `schemaVersion`.
     pub schema_version: i64,
     /// Keys the spec does not list, kept as they came so nothing is lost on a round trip.
-    pub extra:
-        ::std::collections::BTreeMap<::std::string::String, ::apigen_runtime::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::apigen_runtime::serde_json::Value,
+    >,
 }
 impl ::apigen_runtime::FromJson for DocumentData {
     fn from_json(
@@ -139,8 +143,10 @@ pub struct DocumentNode {
     /// Node data, such as `{ align: 'start' }`.
     pub data: ::core::option::Option<::apigen_runtime::serde_json::Value>,
     /// Keys the spec does not list, kept as they came so nothing is lost on a round trip.
-    pub extra:
-        ::std::collections::BTreeMap<::std::string::String, ::apigen_runtime::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::apigen_runtime::serde_json::Value,
+    >,
 }
 impl ::apigen_runtime::FromJson for DocumentNode {
     fn from_json(
@@ -215,8 +221,14 @@ pub enum Role {
 }
 impl Role {
     /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] =
-        &["admin", "create", "review", "edit", "comment", "read"];
+    pub const VALUES: &'static [&'static str] = &[
+        "admin",
+        "create",
+        "review",
+        "edit",
+        "comment",
+        "read",
+    ];
     /// The value as sent on the wire.
     pub fn as_str(&self) -> &str {
         match self {
@@ -253,9 +265,7 @@ impl ::apigen_runtime::FromJson for Role {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for Role {
@@ -374,9 +384,7 @@ impl ::apigen_runtime::FromJson for UserUrls {
         let mut __reader = __decoder.object(__value)?;
         let location = __reader.optional("location");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-        })
+        ::core::option::Option::Some(Self { location: location? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for UserUrls {

@@ -20,10 +20,7 @@ impl ::apigen_runtime::FromJson for ApplySpaceContentTemplateBody {
         let id = __reader.required("id");
         let params = __reader.optional("params");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            params: params?,
-        })
+        ::core::option::Option::Some(Self { id: id?, params: params? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ApplySpaceContentTemplateBody {
@@ -75,12 +72,17 @@ impl ::apigen_runtime::FromJson for Backlink {
             __value,
             __decoder,
             "kind",
-            &[("file", |__value, __decoder| {
-                <::std::boxed::Box<crate::BacklinkFile> as ::apigen_runtime::FromJson>::from_json(
-                    __value, __decoder,
-                )
-                .map(Self::File)
-            })],
+            &[
+                (
+                    "file",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
+                            crate::BacklinkFile,
+                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
+                            .map(Self::File)
+                    },
+                ),
+            ],
             Self::Unknown,
             true,
         )
@@ -185,7 +187,8 @@ pub enum BacklinkVersionContext {
     ///A variant the spec does not list, kept as the JSON sent and written back unchanged.
     Unknown(::apigen_runtime::serde_json::Value),
 }
-impl ::core::convert::From<crate::BacklinkVersionContextRevision> for BacklinkVersionContext {
+impl ::core::convert::From<crate::BacklinkVersionContextRevision>
+for BacklinkVersionContext {
     fn from(value: crate::BacklinkVersionContextRevision) -> Self {
         Self::Revision(::std::boxed::Box::new(value))
     }
@@ -199,12 +202,17 @@ impl ::apigen_runtime::FromJson for BacklinkVersionContext {
             __value,
             __decoder,
             "type",
-            &[("revision", |__value, __decoder| {
-                <::std::boxed::Box<
+            &[
+                (
+                    "revision",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
                             crate::BacklinkVersionContextRevision,
                         > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
                             .map(Self::Revision)
-            })],
+                    },
+                ),
+            ],
             Self::Unknown,
             true,
         )
@@ -248,9 +256,7 @@ impl ::apigen_runtime::FromJson for BacklinkVersionContextRevision {
         __reader.constant("type", "revision");
         let revision = __reader.optional("revision");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            revision: revision?,
-        })
+        ::core::option::Option::Some(Self { revision: revision? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for BacklinkVersionContextRevision {
@@ -340,10 +346,7 @@ impl ::apigen_runtime::FromJson for ContentGitLocation {
         let oid = __reader.optional("oid");
         let path = __reader.optional("path");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            oid: oid?,
-            path: path?,
-        })
+        ::core::option::Option::Some(Self { oid: oid?, path: path? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ContentGitLocation {
@@ -404,18 +407,24 @@ impl ::apigen_runtime::FromJson for ContentRef {
             __decoder,
             "kind",
             &[
-                ("file", |__value, __decoder| {
-                    <::std::boxed::Box<
+                (
+                    "file",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
                             crate::ContentRefFile,
                         > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
                             .map(Self::File)
-                }),
-                ("openapi", |__value, __decoder| {
-                    <::std::boxed::Box<
+                    },
+                ),
+                (
+                    "openapi",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
                             crate::ContentRefOpenapi,
                         > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
                             .map(Self::Openapi)
-                }),
+                    },
+                ),
             ],
             Self::Unknown,
             true,
@@ -683,12 +692,17 @@ impl ::apigen_runtime::FromJson for Page {
             __value,
             __decoder,
             "type",
-            &[("document", |__value, __decoder| {
-                <::std::boxed::Box<crate::PageDocument> as ::apigen_runtime::FromJson>::from_json(
-                    __value, __decoder,
-                )
-                .map(Self::Document)
-            })],
+            &[
+                (
+                    "document",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
+                            crate::PageDocument,
+                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
+                            .map(Self::Document)
+                    },
+                ),
+            ],
             Self::Unknown,
             true,
         )
@@ -731,7 +745,10 @@ pub struct PageComputed {
     pub type_: ::core::option::Option<crate::PageComputedType>,
     /// The content the computation depends on, by name (such as `spec`).
     pub dependencies: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, crate::PageComputedDependency>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            crate::PageComputedDependency,
+        >,
     >,
     /// Properties of the computation; keys beyond `doc` are kept as they are.
     pub props: ::core::option::Option<crate::PageComputedProps>,
@@ -824,8 +841,10 @@ pub struct PageComputedProps {
     /// The document property.
     pub doc: ::core::option::Option<::std::string::String>,
     /// Keys the spec does not list, kept as they came so nothing is lost on a round trip.
-    pub extra:
-        ::std::collections::BTreeMap<::std::string::String, ::apigen_runtime::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::apigen_runtime::serde_json::Value,
+    >,
 }
 impl ::apigen_runtime::FromJson for PageComputedProps {
     fn from_json(
@@ -836,10 +855,7 @@ impl ::apigen_runtime::FromJson for PageComputedProps {
         let doc = __reader.optional("doc");
         let extra = __reader.rest();
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            doc: doc?,
-            extra: extra?,
-        })
+        ::core::option::Option::Some(Self { doc: doc?, extra: extra? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageComputedProps {
@@ -902,9 +918,7 @@ impl ::apigen_runtime::FromJson for PageComputedType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageComputedType {
@@ -1007,13 +1021,15 @@ pub struct PageDocument {
     /// When the page was created.
     ///
     /// JSON name: `createdAt`.
-    pub created_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub created_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// When the page was last updated.
     ///
     /// JSON name: `updatedAt`.
-    pub updated_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub updated_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Content of the page as Markdown.
     pub markdown: ::core::option::Option<::std::string::String>,
     /// Links of the page.
@@ -1207,9 +1223,7 @@ impl ::apigen_runtime::FromJson for PageEvaluation {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageEvaluation {
@@ -1360,9 +1374,7 @@ impl ::apigen_runtime::FromJson for PageLayoutCoverSize {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageLayoutCoverSize {
@@ -1422,9 +1434,7 @@ impl ::apigen_runtime::FromJson for PageLayoutWidth {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageLayoutWidth {
@@ -1518,12 +1528,17 @@ impl ::apigen_runtime::FromJson for Revision {
             __value,
             __decoder,
             "type",
-            &[("edits", |__value, __decoder| {
-                <::std::boxed::Box<crate::RevisionEdits> as ::apigen_runtime::FromJson>::from_json(
-                    __value, __decoder,
-                )
-                .map(Self::Edits)
-            })],
+            &[
+                (
+                    "edits",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
+                            crate::RevisionEdits,
+                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
+                            .map(Self::Edits)
+                    },
+                ),
+            ],
             Self::Unknown,
             true,
         )
@@ -1575,7 +1590,9 @@ pub struct RevisionEdits {
     /// The reusable contents of the revision.
     ///
     /// JSON name: `reusableContents`. Gap `required-fields-not-shown`.
-    pub reusable_contents: ::core::option::Option<::std::vec::Vec<crate::RevisionReusableContent>>,
+    pub reusable_contents: ::core::option::Option<
+        ::std::vec::Vec<crate::RevisionReusableContent>,
+    >,
     /// Variables of the revision (name to value).
     pub variables: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
@@ -1583,8 +1600,9 @@ pub struct RevisionEdits {
     /// When the revision was created.
     ///
     /// JSON name: `createdAt`.
-    pub created_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub created_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// The Git commit of the revision.
     ///
     /// Gap `required-fields-not-shown`.

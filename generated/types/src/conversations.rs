@@ -17,13 +17,15 @@ pub struct Conversation {
     /// When the conversation was created.
     ///
     /// JSON name: `createdAt`.
-    pub created_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub created_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// When the conversation was processed.
     ///
     /// JSON name: `processedAt`.
-    pub processed_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub processed_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Identifier of the source the conversation came from.
     pub source: ::core::option::Option<::std::string::String>,
     /// Links of the conversation.
@@ -126,9 +128,7 @@ impl ::apigen_runtime::FromJson for ConversationClusterOrder {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationClusterOrder {
@@ -188,9 +188,7 @@ impl ::apigen_runtime::FromJson for ConversationClusterOrderBy {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationClusterOrderBy {
@@ -355,13 +353,15 @@ pub struct ConversationIssue {
     /// When the issue was created.
     ///
     /// JSON name: `createdAt`.
-    pub created_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub created_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// When the conversation of the issue was ingested.
     ///
     /// JSON name: `ingestedAt`.
-    pub ingested_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub ingested_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Id of the conversation the issue was found in.
     pub conversation: ::core::option::Option<::std::string::String>,
     /// Id of the issues cluster the issue belongs to.
@@ -502,9 +502,7 @@ impl ::apigen_runtime::FromJson for ConversationIssueUrls {
         let mut __reader = __decoder.object(__value)?;
         let location = __reader.optional("location");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-        })
+        ::core::option::Option::Some(Self { location: location? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationIssueUrls {
@@ -549,8 +547,9 @@ pub struct ConversationMetadata {
     /// When the conversation took place.
     ///
     /// JSON name: `createdAt`.
-    pub created_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub created_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
 }
 impl ::apigen_runtime::FromJson for ConversationMetadata {
     fn from_json(
@@ -693,9 +692,7 @@ impl ::apigen_runtime::FromJson for ConversationPartRole {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationPartRole {
@@ -757,9 +754,7 @@ impl ::apigen_runtime::FromJson for ConversationPartType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationPartType {
@@ -862,12 +857,17 @@ impl ::apigen_runtime::FromJson for IngestConversationsBody {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
-            &[("ConversationInput", |__value, __decoder| {
-                <::std::boxed::Box<
+            &[
+                (
+                    "ConversationInput",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
                             crate::ConversationInput,
                         > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
                             .map(Self::ConversationInput)
-            })],
+                    },
+                ),
+            ],
             Self::Unknown,
             true,
         )
@@ -915,13 +915,15 @@ pub struct IssuesCluster {
     /// When the cluster was created.
     ///
     /// JSON name: `createdAt`.
-    pub created_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub created_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// When the cluster was last updated.
     ///
     /// JSON name: `updatedAt`.
-    pub updated_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub updated_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Icon of the cluster (at most 50 characters; required).
     ///
     /// Constraints: at most 50 characters.
@@ -933,7 +935,9 @@ pub struct IssuesCluster {
     /// JSON name: `weeklyPulse`. Constraints: exactly 13 items.
     pub weekly_pulse: ::core::option::Option<::std::vec::Vec<i64>>,
     /// Count of issues by conversation source.
-    pub sources: ::core::option::Option<::std::collections::BTreeMap<::std::string::String, i64>>,
+    pub sources: ::core::option::Option<
+        ::std::collections::BTreeMap<::std::string::String, i64>,
+    >,
     /// Counts of the cluster's issues, conversations and tasks.
     ///
     /// Gap `required-fields-not-shown`.

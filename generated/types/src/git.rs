@@ -35,8 +35,9 @@ pub struct ExportSpaceToGitBody {
     /// JSON name: `repoProjectDirectory`.
     pub repo_project_directory: ::core::option::Option<::std::string::String>,
     /// When the triggering event happened; keeps import and export in order between the service and the remote repository.
-    pub timestamp:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub timestamp: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Force the export (its effect is not shown).
     ///
     /// Gap `git-force-effect`.
@@ -121,8 +122,9 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ExportSpaceToGitBody {
 }
 impl ::apigen_runtime::Validate for ExportSpaceToGitBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        static PATTERN_0: ::apigen_runtime::Pattern =
-            ::apigen_runtime::Pattern::new("^refs/heads/.+$");
+        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+            "^refs/heads/.+$",
+        );
         {
             let __value = &self.url;
             __v.url("url", __value);
@@ -221,8 +223,9 @@ pub struct ImportSpaceFromGitBody {
     /// JSON name: `repoProjectDirectory`.
     pub repo_project_directory: ::core::option::Option<::std::string::String>,
     /// When the triggering event happened; keeps import and export in order between the service and the remote repository.
-    pub timestamp:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub timestamp: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Force the import (its effect is not shown).
     ///
     /// Gap `git-force-effect`.
@@ -309,8 +312,9 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ImportSpaceFromGitBody {
 }
 impl ::apigen_runtime::Validate for ImportSpaceFromGitBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        static PATTERN_0: ::apigen_runtime::Pattern =
-            ::apigen_runtime::Pattern::new("^refs/heads/.+$");
+        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+            "^refs/heads/.+$",
+        );
         {
             let __value = &self.url;
             __v.url("url", __value);

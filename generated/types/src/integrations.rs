@@ -65,18 +65,23 @@ pub struct Installation {
     pub spaces: ::core::option::Option<i64>,
     /// Account-level configuration of the installation, by property name.
     pub configuration: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::apigen_runtime::serde_json::Value>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::apigen_runtime::serde_json::Value,
+        >,
     >,
     /// When the installation was created.
     ///
     /// JSON name: `createdAt`.
-    pub created_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub created_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// When the installation was last updated.
     ///
     /// JSON name: `updatedAt`.
-    pub updated_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub updated_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Links of the installation.
     pub urls: ::core::option::Option<crate::InstallationUrls>,
     /// Ids of the installation in external systems.
@@ -196,9 +201,7 @@ impl ::apigen_runtime::FromJson for InstallationSiteSelection {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for InstallationSiteSelection {
@@ -260,9 +263,7 @@ impl ::apigen_runtime::FromJson for InstallationSpaceSelection {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for InstallationSpaceSelection {
@@ -326,9 +327,7 @@ impl ::apigen_runtime::FromJson for InstallationStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for InstallationStatus {
@@ -495,13 +494,17 @@ pub struct Integration {
     /// Content sources the integration provides.
     ///
     /// JSON name: `contentSources`.
-    pub content_sources: ::core::option::Option<::std::vec::Vec<crate::IntegrationContentSource>>,
+    pub content_sources: ::core::option::Option<
+        ::std::vec::Vec<crate::IntegrationContentSource>,
+    >,
     /// Configuration schemas of the integration, per installation level (account, space, site).
     pub configurations: ::core::option::Option<crate::IntegrationConfigurations>,
     /// Links to external pages about the integration.
     ///
     /// JSON name: `externalLinks`.
-    pub external_links: ::core::option::Option<::std::vec::Vec<crate::IntegrationExternalLink>>,
+    pub external_links: ::core::option::Option<
+        ::std::vec::Vec<crate::IntegrationExternalLink>,
+    >,
     /// The organization that owns (published) the integration.
     pub owner: ::core::option::Option<crate::Organization>,
     /// Links of the integration.
@@ -601,8 +604,9 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Integration {
 }
 impl ::apigen_runtime::Validate for Integration {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        static PATTERN_0: ::apigen_runtime::Pattern =
-            ::apigen_runtime::Pattern::new("^[a-zA-Z0-9-_.]+$");
+        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+            "^[a-zA-Z0-9-_.]+$",
+        );
         {
             let __value = &self.name;
             __v.pattern("name", __value, &PATTERN_0);
@@ -782,9 +786,7 @@ impl ::apigen_runtime::FromJson for IntegrationCategory {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationCategory {
@@ -928,7 +930,8 @@ impl ::apigen_runtime::serde::Serialize for IntegrationConfigurationProperty {
         __fields.end()
     }
 }
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationConfigurationProperty {
+impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+for IntegrationConfigurationProperty {
     fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
@@ -983,9 +986,7 @@ impl ::apigen_runtime::FromJson for IntegrationConfigurationPropertyType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationConfigurationPropertyType {
@@ -996,7 +997,8 @@ impl ::apigen_runtime::serde::Serialize for IntegrationConfigurationPropertyType
         serializer.serialize_str(self.as_str())
     }
 }
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationConfigurationPropertyType {
+impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+for IntegrationConfigurationPropertyType {
     fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
@@ -1091,7 +1093,9 @@ pub struct IntegrationContentSource {
     /// Configuration of the content source.
     ///
     /// Gap `required-fields-not-shown`.
-    pub configuration: ::core::option::Option<crate::IntegrationContentSourceConfiguration>,
+    pub configuration: ::core::option::Option<
+        crate::IntegrationContentSourceConfiguration,
+    >,
 }
 impl ::apigen_runtime::FromJson for IntegrationContentSource {
     fn from_json(
@@ -1171,7 +1175,8 @@ impl ::apigen_runtime::serde::Serialize for IntegrationContentSourceConfiguratio
         __fields.end()
     }
 }
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationContentSourceConfiguration {
+impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+for IntegrationContentSourceConfiguration {
     fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
@@ -1207,18 +1212,25 @@ impl ::apigen_runtime::FromJson for IntegrationEntrySite {
             __value,
             __decoder,
             &[
-                ("String", |__value, __decoder| {
-                    <::std::string::String as ::apigen_runtime::FromJson>::from_json(
-                        __value, __decoder,
-                    )
-                    .map(Self::String)
-                }),
-                ("Site", |__value, __decoder| {
-                    <::std::boxed::Box<crate::Site> as ::apigen_runtime::FromJson>::from_json(
-                        __value, __decoder,
-                    )
-                    .map(Self::Site)
-                }),
+                (
+                    "String",
+                    |__value, __decoder| {
+                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )
+                            .map(Self::String)
+                    },
+                ),
+                (
+                    "Site",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
+                            crate::Site,
+                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
+                            .map(Self::Site)
+                    },
+                ),
             ],
             Self::Unknown,
             false,
@@ -1279,18 +1291,25 @@ impl ::apigen_runtime::FromJson for IntegrationEntrySpace {
             __value,
             __decoder,
             &[
-                ("String", |__value, __decoder| {
-                    <::std::string::String as ::apigen_runtime::FromJson>::from_json(
-                        __value, __decoder,
-                    )
-                    .map(Self::String)
-                }),
-                ("Space", |__value, __decoder| {
-                    <::std::boxed::Box<crate::Space> as ::apigen_runtime::FromJson>::from_json(
-                        __value, __decoder,
-                    )
-                    .map(Self::Space)
-                }),
+                (
+                    "String",
+                    |__value, __decoder| {
+                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )
+                            .map(Self::String)
+                    },
+                ),
+                (
+                    "Space",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
+                            crate::Space,
+                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
+                            .map(Self::Space)
+                    },
+                ),
             ],
             Self::Unknown,
             false,
@@ -1347,8 +1366,9 @@ pub struct IntegrationEvent {
     /// When the event was created.
     ///
     /// JSON name: `createdAt`.
-    pub created_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub created_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Content of the event; its `type` names the event type.
     pub payload: ::core::option::Option<crate::IntegrationEventPayload>,
     /// Delivery status of the event.
@@ -1466,8 +1486,9 @@ pub struct IntegrationEventLog {
     /// Text of the log line.
     pub message: ::core::option::Option<::std::string::String>,
     /// When the line was logged.
-    pub timestamp:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub timestamp: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Severity of the log line.
     pub level: ::core::option::Option<crate::IntegrationEventLogLevel>,
 }
@@ -1553,9 +1574,7 @@ impl ::apigen_runtime::FromJson for IntegrationEventLogLevel {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationEventLogLevel {
@@ -1588,13 +1607,14 @@ impl ::apigen_runtime::Validate for IntegrationEventLogLevel {
 #[derive(Clone, Debug, PartialEq)]
 pub enum IntegrationEventPayload {
     /// `installation_setup`: An installation was set up or its configuration changed.
-    InstallationSetup(::std::boxed::Box<crate::IntegrationEventPayloadInstallationSetup>),
+    InstallationSetup(
+        ::std::boxed::Box<crate::IntegrationEventPayloadInstallationSetup>,
+    ),
     ///A variant the spec does not list, kept as the JSON sent and written back unchanged.
     Unknown(::apigen_runtime::serde_json::Value),
 }
 impl ::core::convert::From<crate::IntegrationEventPayloadInstallationSetup>
-    for IntegrationEventPayload
-{
+for IntegrationEventPayload {
     fn from(value: crate::IntegrationEventPayloadInstallationSetup) -> Self {
         Self::InstallationSetup(::std::boxed::Box::new(value))
     }
@@ -1608,12 +1628,17 @@ impl ::apigen_runtime::FromJson for IntegrationEventPayload {
             __value,
             __decoder,
             "type",
-            &[("installation_setup", |__value, __decoder| {
-                <::std::boxed::Box<
+            &[
+                (
+                    "installation_setup",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
                             crate::IntegrationEventPayloadInstallationSetup,
                         > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
                             .map(Self::InstallationSetup)
-            })],
+                    },
+                ),
+            ],
             Self::Unknown,
             true,
         )
@@ -1662,7 +1687,9 @@ pub struct IntegrationEventPayloadInstallationSetup {
     /// The installation as it was before the setup.
     ///
     /// Gap `required-fields-not-shown`.
-    pub previous: ::core::option::Option<crate::IntegrationEventPayloadInstallationSetupPrevious>,
+    pub previous: ::core::option::Option<
+        crate::IntegrationEventPayloadInstallationSetupPrevious,
+    >,
 }
 impl ::apigen_runtime::FromJson for IntegrationEventPayloadInstallationSetup {
     fn from_json(
@@ -1698,7 +1725,8 @@ impl ::apigen_runtime::serde::Serialize for IntegrationEventPayloadInstallationS
         __fields.end()
     }
 }
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEventPayloadInstallationSetup {
+impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+for IntegrationEventPayloadInstallationSetup {
     fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
@@ -1717,7 +1745,10 @@ pub struct IntegrationEventPayloadInstallationSetupPrevious {
     pub status: ::core::option::Option<crate::InstallationStatus>,
     /// Previous configuration of the installation, by property name.
     pub configuration: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::apigen_runtime::serde_json::Value>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::apigen_runtime::serde_json::Value,
+        >,
     >,
 }
 impl ::apigen_runtime::FromJson for IntegrationEventPayloadInstallationSetupPrevious {
@@ -1735,7 +1766,8 @@ impl ::apigen_runtime::FromJson for IntegrationEventPayloadInstallationSetupPrev
         })
     }
 }
-impl ::apigen_runtime::serde::Serialize for IntegrationEventPayloadInstallationSetupPrevious {
+impl ::apigen_runtime::serde::Serialize
+for IntegrationEventPayloadInstallationSetupPrevious {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
         &self,
         serializer: S,
@@ -1747,8 +1779,7 @@ impl ::apigen_runtime::serde::Serialize for IntegrationEventPayloadInstallationS
     }
 }
 impl<'de> ::apigen_runtime::serde::Deserialize<'de>
-    for IntegrationEventPayloadInstallationSetupPrevious
-{
+for IntegrationEventPayloadInstallationSetupPrevious {
     fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
@@ -1803,9 +1834,7 @@ impl ::apigen_runtime::FromJson for IntegrationEventStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationEventStatus {
@@ -1888,10 +1917,7 @@ impl ::apigen_runtime::FromJson for IntegrationExternalLink {
         let url = __reader.optional("url");
         let label = __reader.optional("label");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            url: url?,
-            label: label?,
-        })
+        ::core::option::Option::Some(Self { url: url?, label: label? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationExternalLink {
@@ -2001,9 +2027,7 @@ impl ::apigen_runtime::FromJson for IntegrationRuntime {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationRuntime {
@@ -2065,9 +2089,7 @@ impl ::apigen_runtime::FromJson for IntegrationScope {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationScope {
@@ -2105,7 +2127,10 @@ pub struct IntegrationSiteEntry {
     pub status: ::core::option::Option<crate::InstallationStatus>,
     /// Site-level configuration of the installation, by property name.
     pub configuration: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::apigen_runtime::serde_json::Value>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::apigen_runtime::serde_json::Value,
+        >,
     >,
     /// Ids of the site installation in external systems.
     ///
@@ -2246,7 +2271,10 @@ pub struct IntegrationSpaceEntry {
     pub status: ::core::option::Option<crate::InstallationStatus>,
     /// Space-level configuration of the installation, by property name.
     pub configuration: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::apigen_runtime::serde_json::Value>,
+        ::std::collections::BTreeMap<
+            ::std::string::String,
+            ::apigen_runtime::serde_json::Value,
+        >,
     >,
     /// Ids of the space installation in external systems.
     ///
@@ -2411,9 +2439,7 @@ impl ::apigen_runtime::FromJson for IntegrationTarget {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationTarget {
@@ -2554,9 +2580,7 @@ impl ::apigen_runtime::FromJson for IntegrationVisibility {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationVisibility {
@@ -2611,11 +2635,15 @@ pub struct PublishIntegrationBody {
     /// Content sources the integration provides.
     ///
     /// JSON name: `contentSources`.
-    pub content_sources: ::core::option::Option<::std::vec::Vec<crate::IntegrationContentSource>>,
+    pub content_sources: ::core::option::Option<
+        ::std::vec::Vec<crate::IntegrationContentSource>,
+    >,
     /// Links to external pages about the integration.
     ///
     /// JSON name: `externalLinks`.
-    pub external_links: ::core::option::Option<::std::vec::Vec<crate::IntegrationExternalLink>>,
+    pub external_links: ::core::option::Option<
+        ::std::vec::Vec<crate::IntegrationExternalLink>,
+    >,
     /// Configuration schemas per installation level.
     pub configurations: ::core::option::Option<crate::IntegrationConfigurations>,
     /// Content of the integration's script.
@@ -2652,10 +2680,7 @@ impl ::core::fmt::Debug for PublishIntegrationBody {
             .field("configurations", &self.configurations)
             .field("script", &self.script)
             .field("organization", &self.organization)
-            .field(
-                "secrets",
-                &::apigen_runtime::redact::redact_option(&self.secrets),
-            )
+            .field("secrets", &::apigen_runtime::redact::redact_option(&self.secrets))
             .field("content_security_policy", &self.content_security_policy)
             .finish()
     }

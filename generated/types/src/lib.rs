@@ -35,37 +35,57 @@
 #![forbid(unsafe_code)]
 /// The runtime these types are built on: `Patch`, `Page`, `Validate`, JSON decoding.
 pub use ::apigen_runtime as runtime;
+#[rustfmt::skip]
 mod change_requests;
 pub use change_requests::*;
+#[rustfmt::skip]
 mod collections;
 pub use collections::*;
+#[rustfmt::skip]
 mod comments;
 pub use comments::*;
+#[rustfmt::skip]
 mod common;
 pub use common::*;
+#[rustfmt::skip]
 mod content;
 pub use content::*;
+#[rustfmt::skip]
 mod conversations;
 pub use conversations::*;
+#[rustfmt::skip]
 mod git;
 pub use git::*;
+#[rustfmt::skip]
 mod integrations;
 pub use integrations::*;
+#[rustfmt::skip]
 mod members;
 pub use members::*;
+#[rustfmt::skip]
 mod openapi_specs;
 pub use openapi_specs::*;
+#[rustfmt::skip]
 mod organizations;
 pub use organizations::*;
+#[rustfmt::skip]
 mod site_structure;
 pub use site_structure::*;
+#[rustfmt::skip]
 mod sites;
 pub use sites::*;
+#[rustfmt::skip]
 mod spaces;
 pub use spaces::*;
+#[rustfmt::skip]
 mod sso;
 pub use sso::*;
+#[rustfmt::skip]
 mod teams;
 pub use teams::*;
+#[rustfmt::skip]
 mod translations;
 pub use translations::*;
+#[cfg(test)]
+#[rustfmt::skip]
+mod samples;

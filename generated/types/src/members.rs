@@ -21,13 +21,15 @@ pub struct Member {
     /// When the member joined the organization.
     ///
     /// JSON name: `joinedAt`.
-    pub joined_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub joined_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// When the member was last seen.
     ///
     /// JSON name: `lastSeenAt`.
-    pub last_seen_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub last_seen_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// True when the member is an SSO member.
     pub sso: ::core::option::Option<bool>,
     /// Number of spaces of the member.
@@ -147,9 +149,7 @@ impl ::apigen_runtime::FromJson for MemberOrder {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for MemberOrder {
@@ -215,9 +215,7 @@ impl ::apigen_runtime::FromJson for MemberSort {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for MemberSort {

@@ -48,8 +48,9 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateOpenApiSpecBody {
 }
 impl ::apigen_runtime::Validate for CreateOpenApiSpecBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        static PATTERN_0: ::apigen_runtime::Pattern =
-            ::apigen_runtime::Pattern::new("^[a-z0-9]+(?:-[a-z0-9]+)*$");
+        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+            "^[a-z0-9]+(?:-[a-z0-9]+)*$",
+        );
         {
             let __value = &self.slug;
             __v.length(
@@ -105,8 +106,9 @@ pub struct OpenApiSpec {
     /// When the spec was last processed.
     ///
     /// JSON name: `lastProcessedAt`.
-    pub last_processed_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub last_processed_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Error code of the last processing, when it failed.
     ///
     /// JSON name: `lastProcessErrorCode`.
@@ -114,8 +116,9 @@ pub struct OpenApiSpec {
     /// Errors of the last processing.
     ///
     /// JSON name: `lastProcessedErrors`. Gap `required-fields-not-shown`.
-    pub last_processed_errors:
-        ::core::option::Option<::std::vec::Vec<crate::OpenApiSpecProcessError>>,
+    pub last_processed_errors: ::core::option::Option<
+        ::std::vec::Vec<crate::OpenApiSpecProcessError>,
+    >,
     /// What the caller may do with the spec.
     pub permissions: ::core::option::Option<crate::OpenApiSpecPermissions>,
     /// Links of the spec.
@@ -191,8 +194,9 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpec {
 }
 impl ::apigen_runtime::Validate for OpenApiSpec {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        static PATTERN_0: ::apigen_runtime::Pattern =
-            ::apigen_runtime::Pattern::new("^[a-z0-9]+(?:-[a-z0-9]+)*$");
+        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+            "^[a-z0-9]+(?:-[a-z0-9]+)*$",
+        );
         {
             let __value = &self.slug;
             __v.length(
@@ -261,9 +265,7 @@ impl ::apigen_runtime::FromJson for OpenApiSpecErrorCode {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for OpenApiSpecErrorCode {
@@ -303,10 +305,7 @@ impl ::apigen_runtime::FromJson for OpenApiSpecPermissions {
         let view = __reader.optional("view");
         let edit = __reader.optional("edit");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            view: view?,
-            edit: edit?,
-        })
+        ::core::option::Option::Some(Self { view: view?, edit: edit? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for OpenApiSpecPermissions {
@@ -419,9 +418,7 @@ impl ::apigen_runtime::FromJson for OpenApiSpecProcessingState {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for OpenApiSpecProcessingState {
@@ -469,12 +466,17 @@ impl ::apigen_runtime::FromJson for OpenApiSpecSource {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
-            &[("Url", |__value, __decoder| {
-                <::std::boxed::Box<
+            &[
+                (
+                    "Url",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
                             crate::OpenApiSpecSourceUrl,
                         > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
                             .map(Self::Url)
-            })],
+                    },
+                ),
+            ],
             Self::Unknown,
             true,
         )
@@ -662,9 +664,7 @@ impl ::apigen_runtime::FromJson for OpenApiSpecVisibility {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for OpenApiSpecVisibility {
@@ -749,9 +749,7 @@ impl ::apigen_runtime::FromJson for UpdateOpenApiSpecBody {
         let mut __reader = __decoder.object(__value)?;
         let visibility = __reader.required("visibility");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            visibility: visibility?,
-        })
+        ::core::option::Option::Some(Self { visibility: visibility? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateOpenApiSpecBody {

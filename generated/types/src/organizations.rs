@@ -40,9 +40,7 @@ impl ::apigen_runtime::FromJson for BillingInterval {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for BillingInterval {
@@ -329,9 +327,7 @@ impl ::apigen_runtime::FromJson for BlockedSource {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for BlockedSource {
@@ -406,7 +402,9 @@ impl ::apigen_runtime::Validate for EmailDomainOrganizations {
 #[derive(Clone, Debug, PartialEq)]
 pub enum MergeRule {
     /// `require_specific_reviewers`: A merge requires a review by specific users.
-    RequireSpecificReviewers(::std::boxed::Box<crate::MergeRuleRequireSpecificReviewers>),
+    RequireSpecificReviewers(
+        ::std::boxed::Box<crate::MergeRuleRequireSpecificReviewers>,
+    ),
     ///A variant the spec does not list, kept as the JSON sent and written back unchanged.
     Unknown(::apigen_runtime::serde_json::Value),
 }
@@ -424,12 +422,17 @@ impl ::apigen_runtime::FromJson for MergeRule {
             __value,
             __decoder,
             "rule",
-            &[("require_specific_reviewers", |__value, __decoder| {
-                <::std::boxed::Box<
+            &[
+                (
+                    "require_specific_reviewers",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
                             crate::MergeRuleRequireSpecificReviewers,
                         > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
                             .map(Self::RequireSpecificReviewers)
-            })],
+                    },
+                ),
+            ],
             Self::Unknown,
             true,
         )
@@ -491,7 +494,8 @@ impl ::apigen_runtime::serde::Serialize for MergeRuleRequireSpecificReviewers {
         __fields.end()
     }
 }
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MergeRuleRequireSpecificReviewers {
+impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+for MergeRuleRequireSpecificReviewers {
     fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
@@ -538,18 +542,24 @@ impl ::apigen_runtime::FromJson for MergeRules {
             __decoder,
             "type",
             &[
-                ("inherit", |__value, __decoder| {
-                    <::std::boxed::Box<
+                (
+                    "inherit",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
                             crate::MergeRulesInherit,
                         > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
                             .map(Self::Inherit)
-                }),
-                ("rules", |__value, __decoder| {
-                    <::std::boxed::Box<
+                    },
+                ),
+                (
+                    "rules",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
                             crate::MergeRulesRules,
                         > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
                             .map(Self::Rules)
-                }),
+                    },
+                ),
             ],
             Self::Unknown,
             true,
@@ -689,8 +699,9 @@ pub struct Organization {
     /// When the organization was created.
     ///
     /// JSON name: `createdAt`.
-    pub created_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub created_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Email domains whose users, with a verified email, may join the organization.
     ///
     /// JSON name: `emailDomains`.
@@ -748,7 +759,9 @@ pub struct Organization {
     /// Internal state of a billing migration.
     ///
     /// JSON name: `internal_billingMigration`.
-    pub internal_billing_migration: ::core::option::Option<crate::OrganizationBillingMigration>,
+    pub internal_billing_migration: ::core::option::Option<
+        crate::OrganizationBillingMigration,
+    >,
     /// What the caller may do with the organization.
     pub permissions: ::core::option::Option<crate::OrganizationPermissions>,
 }
@@ -835,10 +848,8 @@ impl ::apigen_runtime::serde::Serialize for Organization {
         __fields.optional("trial", &self.trial)?;
         __fields.optional("customHostname", &self.custom_hostname)?;
         __fields.optional("blocked", &self.blocked)?;
-        __fields.optional(
-            "internal_billingMigration",
-            &self.internal_billing_migration,
-        )?;
+        __fields
+            .optional("internal_billingMigration", &self.internal_billing_migration)?;
         __fields.optional("permissions", &self.permissions)?;
         __fields.end()
     }
@@ -874,8 +885,9 @@ pub struct OrganizationAgentInstructions {
     /// When the instructions were last updated.
     ///
     /// JSON name: `updatedAt`.
-    pub updated_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub updated_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Who last updated the instructions (a user id).
     ///
     /// JSON name: `updatedBy`.
@@ -947,9 +959,7 @@ impl ::apigen_runtime::FromJson for OrganizationAgentInstructionsUrls {
         let mut __reader = __decoder.object(__value)?;
         let location = __reader.optional("location");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-        })
+        ::core::option::Option::Some(Self { location: location? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationAgentInstructionsUrls {
@@ -962,7 +972,8 @@ impl ::apigen_runtime::serde::Serialize for OrganizationAgentInstructionsUrls {
         __fields.end()
     }
 }
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationAgentInstructionsUrls {
+impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+for OrganizationAgentInstructionsUrls {
     fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
@@ -988,8 +999,9 @@ pub struct OrganizationBilling {
     /// End of the current billing period.
     ///
     /// JSON name: `endDate`.
-    pub end_date:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub end_date: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// True when a payment has failed.
     ///
     /// JSON name: `hasPaymentFailed`.
@@ -1061,8 +1073,9 @@ impl ::apigen_runtime::Validate for OrganizationBilling {
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct OrganizationBillingMigration {
     /// Deadline of the migration.
-    pub deadline:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub deadline: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Discount granted in percent.
     ///
     /// JSON name: `discountPercent`.
@@ -1070,8 +1083,9 @@ pub struct OrganizationBillingMigration {
     /// When the discount ends.
     ///
     /// JSON name: `discountEndDate`.
-    pub discount_end_date:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub discount_end_date: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
 }
 impl ::apigen_runtime::FromJson for OrganizationBillingMigration {
     fn from_json(
@@ -1199,9 +1213,7 @@ impl ::apigen_runtime::FromJson for OrganizationCommunityType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationCommunityType {
@@ -1238,7 +1250,8 @@ pub enum OrganizationDefaultContent {
     ///A variant the spec does not list, kept as the JSON sent and written back unchanged.
     Unknown(::apigen_runtime::serde_json::Value),
 }
-impl ::core::convert::From<crate::OrganizationDefaultContentSite> for OrganizationDefaultContent {
+impl ::core::convert::From<crate::OrganizationDefaultContentSite>
+for OrganizationDefaultContent {
     fn from(value: crate::OrganizationDefaultContentSite) -> Self {
         Self::Site(::std::boxed::Box::new(value))
     }
@@ -1252,12 +1265,17 @@ impl ::apigen_runtime::FromJson for OrganizationDefaultContent {
             __value,
             __decoder,
             "type",
-            &[("site", |__value, __decoder| {
-                <::std::boxed::Box<
+            &[
+                (
+                    "site",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
                             crate::OrganizationDefaultContentSite,
                         > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
                             .map(Self::Site)
-            })],
+                    },
+                ),
+            ],
             Self::Unknown,
             true,
         )
@@ -1516,8 +1534,9 @@ pub struct OrganizationTrial {
     /// When the trial ends.
     ///
     /// JSON name: `endDate`.
-    pub end_date:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub end_date: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// What happens when the trial ends; values beyond the sample `downgrade` are not shown.
     ///
     /// Gap `organization-enum-values`.
@@ -1604,9 +1623,7 @@ impl ::apigen_runtime::FromJson for OrganizationType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationType {
@@ -1727,9 +1744,7 @@ impl ::apigen_runtime::FromJson for OrganizationUseCase {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationUseCase {
@@ -1810,8 +1825,9 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Subdomain {
 }
 impl ::apigen_runtime::Validate for Subdomain {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        static PATTERN_0: ::apigen_runtime::Pattern =
-            ::apigen_runtime::Pattern::new("^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$");
+        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+            "^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$",
+        );
         if let ::core::option::Option::Some(__value) = &self.subdomain {
             __v.pattern("subdomain", __value, &PATTERN_0);
         }
@@ -1843,12 +1859,17 @@ impl ::apigen_runtime::FromJson for SubdomainTarget {
             __value,
             __decoder,
             "type",
-            &[("organization", |__value, __decoder| {
-                <::std::boxed::Box<
+            &[
+                (
+                    "organization",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
                             crate::SubdomainTargetOrganization,
                         > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
                             .map(Self::Organization)
-            })],
+                    },
+                ),
+            ],
             Self::Unknown,
             true,
         )
@@ -1957,9 +1978,7 @@ impl ::apigen_runtime::FromJson for TrialDecision {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for TrialDecision {
@@ -2019,9 +2038,7 @@ impl ::apigen_runtime::FromJson for TrialStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for TrialStatus {
@@ -2073,7 +2090,8 @@ impl ::apigen_runtime::serde::Serialize for UpdateOrganizationAgentInstructionsB
         __fields.end()
     }
 }
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateOrganizationAgentInstructionsBody {
+impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+for UpdateOrganizationAgentInstructionsBody {
     fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {

@@ -19,9 +19,7 @@ impl ::apigen_runtime::FromJson for AddSiteSectionGroupSectionBody {
         let mut __reader = __decoder.object(__value)?;
         let section_id = __reader.required("sectionId");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            section_id: section_id?,
-        })
+        ::core::option::Option::Some(Self { section_id: section_id? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for AddSiteSectionGroupSectionBody {
@@ -240,9 +238,7 @@ impl ::apigen_runtime::FromJson for MoveSiteSectionBody {
         let mut __reader = __decoder.object(__value)?;
         let position = __reader.optional("position");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            position: position?,
-        })
+        ::core::option::Option::Some(Self { position: position? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for MoveSiteSectionBody {
@@ -281,9 +277,7 @@ impl ::apigen_runtime::FromJson for MoveSiteSectionGroupBody {
         let mut __reader = __decoder.object(__value)?;
         let position = __reader.optional("position");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            position: position?,
-        })
+        ::core::option::Option::Some(Self { position: position? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for MoveSiteSectionGroupBody {
@@ -322,9 +316,7 @@ impl ::apigen_runtime::FromJson for MoveSiteSpaceBody {
         let mut __reader = __decoder.object(__value)?;
         let position = __reader.optional("position");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            position: position?,
-        })
+        ::core::option::Option::Some(Self { position: position? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for MoveSiteSpaceBody {
@@ -363,9 +355,7 @@ impl ::apigen_runtime::FromJson for SitePublishedUrls {
         let mut __reader = __decoder.object(__value)?;
         let published = __reader.optional("published");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            published: published?,
-        })
+        ::core::option::Option::Some(Self { published: published? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SitePublishedUrls {
@@ -846,8 +836,8 @@ impl ::apigen_runtime::FromJson for SiteSpace {
         let title = __reader.required("title");
         let default = __reader.optional("default");
         let condition = __reader.optional("condition");
-        let has_advanced_customization_feature =
-            __reader.optional("hasAdvancedCustomizationFeature");
+        let has_advanced_customization_feature = __reader
+            .optional("hasAdvancedCustomizationFeature");
         let urls = __reader.optional("urls");
         __reader.finish()?;
         ::core::option::Option::Some(Self {
@@ -877,10 +867,11 @@ impl ::apigen_runtime::serde::Serialize for SiteSpace {
         __fields.put("title", &self.title)?;
         __fields.optional("default", &self.default)?;
         __fields.optional("condition", &self.condition)?;
-        __fields.optional(
-            "hasAdvancedCustomizationFeature",
-            &self.has_advanced_customization_feature,
-        )?;
+        __fields
+            .optional(
+                "hasAdvancedCustomizationFeature",
+                &self.has_advanced_customization_feature,
+            )?;
         __fields.optional("urls", &self.urls)?;
         __fields.end()
     }
@@ -987,9 +978,7 @@ impl ::apigen_runtime::FromJson for SiteSpacePositionTarget {
         __reader.constant("type", "site-space");
         let site_space = __reader.required("siteSpace");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            site_space: site_space?,
-        })
+        ::core::option::Option::Some(Self { site_space: site_space? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteSpacePositionTarget {
@@ -1151,10 +1140,7 @@ impl ::apigen_runtime::FromJson for UpdateSiteSectionGroupBody {
         let title = __reader.optional("title");
         let icon = __reader.optional("icon");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            title: title?,
-            icon: icon?,
-        })
+        ::core::option::Option::Some(Self { title: title?, icon: icon? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionGroupBody {

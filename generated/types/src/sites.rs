@@ -23,9 +23,11 @@ impl ::apigen_runtime::FromJson for CreateSiteBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let type_ = __reader.defaulted("type", || {
-            <crate::SiteType as ::core::convert::From<&str>>::from("basic")
-        });
+        let type_ = __reader
+            .defaulted(
+                "type",
+                || <crate::SiteType as ::core::convert::From<&str>>::from("basic"),
+            );
         let title = __reader.optional("title");
         let visibility = __reader.optional("visibility");
         let spaces = __reader.optional("spaces");
@@ -213,7 +215,8 @@ pub enum PublishedSiteStructure {
     ///A variant the spec does not list, kept as the JSON sent and written back unchanged.
     Unknown(::apigen_runtime::serde_json::Value),
 }
-impl ::core::convert::From<crate::PublishedSiteStructureSections> for PublishedSiteStructure {
+impl ::core::convert::From<crate::PublishedSiteStructureSections>
+for PublishedSiteStructure {
     fn from(value: crate::PublishedSiteStructureSections) -> Self {
         Self::Sections(::std::boxed::Box::new(value))
     }
@@ -227,12 +230,17 @@ impl ::apigen_runtime::FromJson for PublishedSiteStructure {
             __value,
             __decoder,
             "type",
-            &[("sections", |__value, __decoder| {
-                <::std::boxed::Box<
+            &[
+                (
+                    "sections",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
                             crate::PublishedSiteStructureSections,
                         > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
                             .map(Self::Sections)
-            })],
+                    },
+                ),
+            ],
             Self::Unknown,
             true,
         )
@@ -281,9 +289,7 @@ impl ::apigen_runtime::FromJson for PublishedSiteStructureSections {
         __reader.constant("type", "sections");
         let structure = __reader.optional("structure");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            structure: structure?,
-        })
+        ::core::option::Option::Some(Self { structure: structure? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for PublishedSiteStructureSections {
@@ -352,8 +358,9 @@ pub struct Site {
     /// When the site was created.
     ///
     /// JSON name: `createdAt`.
-    pub created_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub created_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Adaptive content settings of the site.
     ///
     /// JSON name: `adaptiveContent`.
@@ -526,8 +533,9 @@ pub struct SiteAdaptiveSchema {
     /// When the schema was last updated.
     ///
     /// JSON name: `updatedAt`.
-    pub updated_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub updated_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
 }
 impl ::apigen_runtime::FromJson for SiteAdaptiveSchema {
     fn from_json(
@@ -654,9 +662,7 @@ impl ::apigen_runtime::FromJson for SiteAdsStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteAdsStatus {
@@ -720,9 +726,7 @@ impl ::apigen_runtime::FromJson for SiteAgentsContext {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteAgentsContext {
@@ -1174,10 +1178,7 @@ impl ::apigen_runtime::FromJson for SiteCustomizationHeader {
         let logo = __reader.optional("logo");
         let links = __reader.optional("links");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            logo: logo?,
-            links: links?,
-        })
+        ::core::option::Option::Some(Self { logo: logo?, links: links? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationHeader {
@@ -1679,7 +1680,9 @@ pub struct SiteFeature {
     /// Customizations the feature enables; values beyond the sample are not shown.
     ///
     /// Gap `site-enum-values`.
-    pub customizations: ::core::option::Option<::std::vec::Vec<crate::SiteFeatureCustomization>>,
+    pub customizations: ::core::option::Option<
+        ::std::vec::Vec<crate::SiteFeatureCustomization>,
+    >,
 }
 impl ::apigen_runtime::FromJson for SiteFeature {
     fn from_json(
@@ -1762,9 +1765,7 @@ impl ::apigen_runtime::FromJson for SiteFeatureCustomization {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteFeatureCustomization {
@@ -1824,9 +1825,7 @@ impl ::apigen_runtime::FromJson for SiteFeatureId {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteFeatureId {
@@ -1886,9 +1885,7 @@ impl ::apigen_runtime::FromJson for SiteFeaturePlan {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteFeaturePlan {
@@ -2088,10 +2085,7 @@ impl ::apigen_runtime::FromJson for SiteLink {
         let title = __reader.optional("title");
         let to = __reader.optional("to");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            title: title?,
-            to: to?,
-        })
+        ::core::option::Option::Some(Self { title: title?, to: to? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteLink {
@@ -2391,9 +2385,7 @@ impl ::apigen_runtime::FromJson for SiteType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteType {
@@ -2493,8 +2485,12 @@ pub enum SiteVisibility {
 }
 impl SiteVisibility {
     /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] =
-        &["public", "unlisted", "share-link", "visitor-auth"];
+    pub const VALUES: &'static [&'static str] = &[
+        "public",
+        "unlisted",
+        "share-link",
+        "visitor-auth",
+    ];
     /// The value as sent on the wire.
     pub fn as_str(&self) -> &str {
         match self {
@@ -2527,9 +2523,7 @@ impl ::apigen_runtime::FromJson for SiteVisibility {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteVisibility {
@@ -2573,10 +2567,7 @@ impl ::apigen_runtime::FromJson for ThemedColor {
         let light = __reader.optional("light");
         let dark = __reader.optional("dark");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            light: light?,
-            dark: dark?,
-        })
+        ::core::option::Option::Some(Self { light: light?, dark: dark? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ThemedColor {
@@ -2619,10 +2610,7 @@ impl ::apigen_runtime::FromJson for ThemedUrl {
         let light = __reader.optional("light");
         let dark = __reader.optional("dark");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            light: light?,
-            dark: dark?,
-        })
+        ::core::option::Option::Some(Self { light: light?, dark: dark? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ThemedUrl {
@@ -2671,9 +2659,7 @@ impl ::apigen_runtime::FromJson for UpdateSiteAdaptiveSchemaBody {
         let mut __reader = __decoder.object(__value)?;
         let json_schema = __reader.optional("jsonSchema");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            json_schema: json_schema?,
-        })
+        ::core::option::Option::Some(Self { json_schema: json_schema? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateSiteAdaptiveSchemaBody {

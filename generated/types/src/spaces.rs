@@ -42,9 +42,7 @@ impl ::apigen_runtime::FromJson for LinkRelation {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for LinkRelation {
@@ -135,8 +133,10 @@ pub struct LinkReportItem {
     /// JSON name: `targetReference`.
     pub target_reference: ::core::option::Option<crate::LinkTargetReference>,
     /// Keys the spec does not list, kept as they came so nothing is lost on a round trip.
-    pub extra:
-        ::std::collections::BTreeMap<::std::string::String, ::apigen_runtime::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::apigen_runtime::serde_json::Value,
+    >,
 }
 impl ::apigen_runtime::FromJson for LinkReportItem {
     fn from_json(
@@ -388,9 +388,7 @@ impl ::apigen_runtime::FromJson for LinkStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for LinkStatus {
@@ -459,9 +457,7 @@ impl ::apigen_runtime::FromJson for LinkTargetKind {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for LinkTargetKind {
@@ -506,8 +502,10 @@ pub struct LinkTargetReference {
     /// The space of the target.
     pub space: ::core::option::Option<crate::Space>,
     /// Keys the spec does not list, kept as they came so nothing is lost on a round trip.
-    pub extra:
-        ::std::collections::BTreeMap<::std::string::String, ::apigen_runtime::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::apigen_runtime::serde_json::Value,
+    >,
 }
 impl ::apigen_runtime::FromJson for LinkTargetReference {
     fn from_json(
@@ -637,8 +635,9 @@ pub struct Space {
     /// When the space was deleted; set only while the space is deleted.
     ///
     /// JSON name: `deletedAt`.
-    pub deleted_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub deleted_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Whether users edit the space directly or all edits are locked.
     ///
     /// JSON name: `editMode`.
@@ -859,9 +858,7 @@ impl ::apigen_runtime::FromJson for SpaceEditMode {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpaceEditMode {
@@ -912,8 +909,9 @@ pub struct SpaceGitInfo {
     /// When the synchronization was last updated.
     ///
     /// JSON name: `updatedAt`.
-    pub updated_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub updated_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
 }
 impl ::core::fmt::Debug for SpaceGitInfo {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -1012,9 +1010,7 @@ impl ::apigen_runtime::FromJson for SpaceLanguage {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpaceLanguage {
@@ -1270,9 +1266,7 @@ impl ::apigen_runtime::FromJson for SpaceVisibility {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpaceVisibility {
@@ -1326,12 +1320,17 @@ impl ::apigen_runtime::FromJson for SpaceVisitorAuth {
             __value,
             __decoder,
             "backend",
-            &[("custom", |__value, __decoder| {
-                <::std::boxed::Box<
+            &[
+                (
+                    "custom",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
                             crate::SpaceVisitorAuthCustom,
                         > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
                             .map(Self::Custom)
-            })],
+                    },
+                ),
+            ],
             Self::Unknown,
             true,
         )
@@ -1367,8 +1366,10 @@ impl ::apigen_runtime::Validate for SpaceVisitorAuth {
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct SpaceVisitorAuthCustom {
     /// Keys the spec does not list, kept as they came so nothing is lost on a round trip.
-    pub extra:
-        ::std::collections::BTreeMap<::std::string::String, ::apigen_runtime::serde_json::Value>,
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::apigen_runtime::serde_json::Value,
+    >,
 }
 impl ::apigen_runtime::FromJson for SpaceVisitorAuthCustom {
     fn from_json(

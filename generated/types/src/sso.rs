@@ -118,8 +118,9 @@ pub struct SamlProvider {
     /// When the provider was configured.
     ///
     /// JSON name: `createdAt`.
-    pub created_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub created_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// State of the provider; only `active` is shown.
     ///
     /// Gap `saml-provider-status`.
@@ -310,9 +311,7 @@ impl ::apigen_runtime::FromJson for SamlProviderStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for SamlProviderStatus {
@@ -349,9 +348,7 @@ impl ::apigen_runtime::FromJson for SamlProviderUrls {
         let mut __reader = __decoder.object(__value)?;
         let location = __reader.optional("location");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-        })
+        ::core::option::Option::Some(Self { location: location? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SamlProviderUrls {

@@ -67,8 +67,9 @@ pub struct Team {
     /// When the team was created.
     ///
     /// JSON name: `createdAt`.
-    pub created_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub created_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// What the caller may do with the team.
     pub permissions: ::core::option::Option<crate::TeamPermissions>,
 }
@@ -141,10 +142,7 @@ impl ::apigen_runtime::FromJson for TeamPermissions {
         let admin = __reader.optional("admin");
         let view = __reader.optional("view");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            admin: admin?,
-            view: view?,
-        })
+        ::core::option::Option::Some(Self { admin: admin?, view: view? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for TeamPermissions {

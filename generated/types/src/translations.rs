@@ -84,13 +84,15 @@ pub struct Translation {
     /// When the translation was created.
     ///
     /// JSON name: `createdAt`.
-    pub created_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub created_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// When the translation was last updated.
     ///
     /// JSON name: `updatedAt`.
-    pub updated_at:
-        ::core::option::Option<::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>>,
+    pub updated_at: ::core::option::Option<
+        ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
+    >,
     /// Statistics of the runs of the translation.
     ///
     /// Gap `required-fields-not-shown`. Gap `translation-duration-unit`.
@@ -210,9 +212,7 @@ impl ::apigen_runtime::FromJson for TranslationLanguage {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for TranslationLanguage {
@@ -252,10 +252,7 @@ impl ::apigen_runtime::FromJson for TranslationPermissions {
         let view = __reader.optional("view");
         let edit = __reader.optional("edit");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            view: view?,
-            edit: edit?,
-        })
+        ::core::option::Option::Some(Self { view: view?, edit: edit? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for TranslationPermissions {
@@ -501,9 +498,7 @@ impl ::apigen_runtime::FromJson for TranslationStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder
-            .string(__value)
-            .map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
     }
 }
 impl ::apigen_runtime::serde::Serialize for TranslationStatus {
@@ -540,9 +535,7 @@ impl ::apigen_runtime::FromJson for TranslationUrls {
         let mut __reader = __decoder.object(__value)?;
         let location = __reader.optional("location");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-        })
+        ::core::option::Option::Some(Self { location: location? })
     }
 }
 impl ::apigen_runtime::serde::Serialize for TranslationUrls {
@@ -600,7 +593,8 @@ impl ::apigen_runtime::serde::Serialize for UpdateTranslationInstructionsBody {
         __fields.end()
     }
 }
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateTranslationInstructionsBody {
+impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+for UpdateTranslationInstructionsBody {
     fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {

@@ -8,14 +8,8 @@ use std::sync::OnceLock;
 
 /// Every template, by name, embedded at build time.
 const TEMPLATES: &[(&str, &str)] = &[
-    (
-        "gitattributes.j2",
-        include_str!("../../../templates/gitattributes.j2"),
-    ),
-    (
-        "Cargo.toml.j2",
-        include_str!("../../../templates/Cargo.toml.j2"),
-    ),
+    ("gitattributes.j2", include_str!("../../../templates/gitattributes.j2")),
+    ("Cargo.toml.j2", include_str!("../../../templates/Cargo.toml.j2")),
 ];
 
 fn environment() -> &'static Environment<'static> {
@@ -31,8 +25,7 @@ fn environment() -> &'static Environment<'static> {
         env.set_syntax(syntax);
         for (name, source) in TEMPLATES {
             // A template that does not parse is a bug in this crate, caught by every test.
-            env.add_template(name, source)
-                .expect("embedded templates parse");
+            env.add_template(name, source).expect("embedded templates parse");
         }
         env
     })
@@ -41,30 +34,18 @@ fn environment() -> &'static Environment<'static> {
 /// Renders a template. Rendering errors are bugs in a template, caught by the tests.
 pub fn render(name: &str, context: Value) -> String {
     let template = environment().get_template(name).expect("template exists");
-    template
-        .render(context)
-        .unwrap_or_else(|error| panic!("template {name} failed: {error:#}"))
+    template.render(context).unwrap_or_else(|error| panic!("template {name} failed: {error:#}"))
 }
 
 /// The marker file at the top of the output directory.
 pub fn gitattributes(api: &Api) -> String {
-    render(
-        "gitattributes.j2",
-        minijinja::context! { header => super::header_text(api) },
-    )
+    render("gitattributes.j2", minijinja::context! { header => super::header_text(api) })
 }
 
 /// A generated crate's manifest. `dependencies` are extra `name = spec` lines.
-pub fn cargo_toml(
-    api: &Api,
-    name: &str,
-    description: &str,
-    dependencies: &[(&str, &str)],
-) -> String {
-    let dependencies: Vec<minijinja::Value> = dependencies
-        .iter()
-        .map(|&(name, spec)| minijinja::context! { name => name, spec => spec })
-        .collect();
+pub fn cargo_toml(api: &Api, name: &str, description: &str, dependencies: &[(&str, &str)]) -> String {
+    let dependencies: Vec<minijinja::Value> =
+        dependencies.iter().map(|&(name, spec)| minijinja::context! { name => name, spec => spec }).collect();
     render(
         "Cargo.toml.j2",
         minijinja::context! {
@@ -80,10 +61,7 @@ pub fn cargo_toml(
 /// A semver version for the generated crates from the API version (`1` gives `1.0.0`).
 fn crate_version(version: &str) -> String {
     let mut parts: Vec<&str> = version.split('.').collect();
-    if parts
-        .iter()
-        .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
-    {
+    if parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit())) {
         parts.resize(3, "0");
         parts.join(".")
     } else {

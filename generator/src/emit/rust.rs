@@ -27,11 +27,7 @@ pub fn ident(name: &str) -> Ident {
 /// `#[doc = ...]` attributes for a text, one per line, as `///` comments print.
 pub fn doc(text: &str) -> TokenStream {
     let lines = text.trim_end().lines().map(|line| {
-        let line = if line.is_empty() {
-            String::new()
-        } else {
-            format!(" {line}")
-        };
+        let line = if line.is_empty() { String::new() } else { format!(" {line}") };
         quote! { #[doc = #line] }
     });
     quote! { #(#lines)* }
@@ -40,11 +36,7 @@ pub fn doc(text: &str) -> TokenStream {
 /// Inner `#![doc = ...]` attributes (module and crate docs).
 pub fn inner_doc(text: &str) -> TokenStream {
     let lines = text.trim_end().lines().map(|line| {
-        let line = if line.is_empty() {
-            String::new()
-        } else {
-            format!(" {line}")
-        };
+        let line = if line.is_empty() { String::new() } else { format!(" {line}") };
         quote! { #![doc = #line] }
     });
     quote! { #(#lines)* }
@@ -60,17 +52,13 @@ pub struct Paths {
 impl Paths {
     /// Paths for code inside the types crate.
     pub fn in_types_crate() -> Self {
-        Paths {
-            types: quote!(crate),
-        }
+        Paths { types: quote!(crate) }
     }
 
     /// Paths for code in another generated crate.
     pub fn from_crate(crate_name: &str) -> Self {
         let name = ident(&crate_name.replace('-', "_"));
-        Paths {
-            types: quote!(::#name),
-        }
+        Paths { types: quote!(::#name) }
     }
 
     /// The Rust type of a type reference.

@@ -23,11 +23,7 @@ const FALLBACK_NAMES: &[&str] = &["Unknown", "UnknownValue", "Unrecognized"];
 pub fn lower(spec: &Spec, diags: &mut Diagnostics) -> Option<Api> {
     let mut lowerer = Lowerer::new(spec, diags);
     let api = lowerer.run();
-    if lowerer.diags.has_errors() {
-        None
-    } else {
-        api
-    }
+    if lowerer.diags.has_errors() { None } else { api }
 }
 
 /// A reference to a gap from an element.
@@ -138,12 +134,7 @@ impl<'a> Lowerer<'a> {
         let first = match self.spec.api.as_slice() {
             [] if self.spec.was_dropped("api", "api") => return None,
             [] => {
-                let file = self
-                    .spec
-                    .files
-                    .first()
-                    .map(|f| f.display.clone())
-                    .unwrap_or_default();
+                let file = self.spec.files.first().map(|f| f.display.clone()).unwrap_or_default();
                 self.diags
                     .error(Location::file(file), "no file declares `api:`")
                     .hint("add `api: { name, title, version }` to api.yaml");
@@ -154,10 +145,7 @@ impl<'a> Lowerer<'a> {
                     let at = self.at(&extra.origin);
                     let first_at = self.at(&first.origin);
                     self.diags
-                        .error(
-                            at,
-                            format!("`api` is declared again; it was declared at {first_at}"),
-                        )
+                        .error(at, format!("`api` is declared again; it was declared at {first_at}"))
                         .hint("keep one `api:` section, in api.yaml");
                 }
                 first
@@ -165,10 +153,7 @@ impl<'a> Lowerer<'a> {
         };
         let api = &first.value;
         let valid_name = !api.name.is_empty()
-            && api
-                .name
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && api.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
             && api.name.starts_with(|c: char| c.is_ascii_lowercase());
         if !valid_name {
             let at = self.at(&first.origin.key("name"));
@@ -176,13 +161,7 @@ impl<'a> Lowerer<'a> {
                 .error(at, format!("`{}` cannot prefix a crate name", api.name))
                 .hint("use lower-case letters, digits and dashes, starting with a letter (`docs-api`)");
         }
-        Some((
-            api.name.clone(),
-            api.title.clone(),
-            api.version.clone(),
-            api.description.clone(),
-            api.source.clone(),
-        ))
+        Some((api.name.clone(), api.title.clone(), api.version.clone(), api.description.clone(), api.source.clone()))
     }
 
     fn lower_gaps(&mut self) -> BTreeMap<String, (Gap, Location)> {
@@ -192,22 +171,16 @@ impl<'a> Lowerer<'a> {
             let at = self.at(&entry.origin);
             if let Some((_, first)) = gaps.get(&entry.name) {
                 self.diags
-                    .error(
-                        at,
-                        format!("gap `{}` is declared twice; first at {first}", entry.name),
-                    )
+                    .error(at, format!("gap `{}` is declared twice; first at {first}", entry.name))
                     .hint("gap ids are shared by every file; rename one");
                 continue;
             }
-            for (key, text) in [
-                ("source", &entry.value.source),
-                ("gap", &entry.value.gap),
-                ("decision", &entry.value.decision),
-            ] {
+            for (key, text) in
+                [("source", &entry.value.source), ("gap", &entry.value.gap), ("decision", &entry.value.decision)]
+            {
                 if text.trim().is_empty() {
                     let at = self.at(&entry.origin.key(key));
-                    self.diags
-                        .error(at, format!("gap `{}` has an empty `{key}`", entry.name));
+                    self.diags.error(at, format!("gap `{}` has an empty `{key}`", entry.name));
                 }
             }
             let gap = Gap {
@@ -230,10 +203,7 @@ impl<'a> Lowerer<'a> {
         for entry in &spec.tags {
             let at = self.at(&entry.origin);
             if let Some(first) = seen.get(&entry.name) {
-                self.diags.error(
-                    at,
-                    format!("tag `{}` is declared twice; first at {first}", entry.name),
-                );
+                self.diags.error(at, format!("tag `{}` is declared twice; first at {first}", entry.name));
                 continue;
             }
             seen.insert(entry.name.clone(), at.clone());
@@ -257,17 +227,11 @@ impl<'a> Lowerer<'a> {
         };
         for extra in rest {
             let at = self.at(&extra.origin);
-            self.diags
-                .error(at, "`pagination` is declared again")
-                .hint("keep one, in api.yaml");
+            self.diags.error(at, "`pagination` is declared again").hint("keep one, in api.yaml");
         }
         for (i, id) in first.value.gaps.iter().enumerate() {
             let at = self.at(&first.origin.key("gaps").index(i));
-            self.gap_uses.push(GapUse {
-                id: id.clone(),
-                element: "the list convention".into(),
-                at,
-            });
+            self.gap_uses.push(GapUse { id: id.clone(), element: "the list convention".into(), at });
         }
         Pagination {
             params: first.value.params.clone(),
@@ -290,10 +254,7 @@ impl<'a> Lowerer<'a> {
             let at = self.at(&entry.origin);
             if let Some(first) = self.declared.get(&entry.name) {
                 self.diags
-                    .error(
-                        at,
-                        format!("type `{}` is declared twice; first at {first}", entry.name),
-                    )
+                    .error(at, format!("type `{}` is declared twice; first at {first}", entry.name))
                     .hint("type names are shared by every file; rename or merge one");
                 continue;
             }
@@ -306,8 +267,7 @@ impl<'a> Lowerer<'a> {
             }
             self.declared.insert(entry.name.clone(), at.clone());
             let rust = sanitize(&entry.name, Case::Pascal);
-            self.type_scope
-                .claim(&rust, &format!("type `{}`", entry.name), &at, self.diags);
+            self.type_scope.claim(&rust, &format!("type `{}`", entry.name), &at, self.diags);
         }
     }
 
@@ -323,30 +283,17 @@ impl<'a> Lowerer<'a> {
         let kind = match kinds.iter().filter(|k| **k).count() {
             0 => {
                 self.diags
-                    .error(
-                        at,
-                        format!(
-                            "type `{}` declares none of `fields`, `enum` and `union`",
-                            entry.name
-                        ),
-                    )
+                    .error(at, format!("type `{}` declares none of `fields`, `enum` and `union`", entry.name))
                     .hint("an object has `fields`, an enumeration `enum`, a union `union`");
                 return;
             }
             1 if kinds[0] => {
                 if raw.open.is_some() {
                     let at = self.at(&origin.key("open"));
-                    self.diags
-                        .error(at, "`open` belongs to enumerations")
-                        .hint("remove it");
+                    self.diags.error(at, "`open` belongs to enumerations").hint("remove it");
                 }
                 let fields = raw.fields.as_ref();
-                let object = self.lower_object(
-                    &entry.name,
-                    fields,
-                    raw.additional_properties.as_deref(),
-                    origin,
-                );
+                let object = self.lower_object(&entry.name, fields, raw.additional_properties.as_deref(), origin);
                 TypeKind::Object(object)
             }
             1 if kinds[1] => {
@@ -368,13 +315,7 @@ impl<'a> Lowerer<'a> {
             }
             _ => {
                 self.diags
-                    .error(
-                        at,
-                        format!(
-                            "type `{}` declares more than one of `fields`, `enum` and `union`",
-                            entry.name
-                        ),
-                    )
+                    .error(at, format!("type `{}` declares more than one of `fields`, `enum` and `union`", entry.name))
                     .hint("split it into separate types");
                 return;
             }
@@ -382,8 +323,7 @@ impl<'a> Lowerer<'a> {
         self.use_gaps(&raw.gaps, &format!("type `{}`", entry.name), origin);
         if raw.description.is_none() {
             let at = self.at(origin);
-            self.diags
-                .warning(at, format!("type `{}` has no description", entry.name));
+            self.diags.warning(at, format!("type `{}` has no description", entry.name));
         }
         let def = TypeDef {
             name: entry.name.clone(),
@@ -422,10 +362,7 @@ impl<'a> Lowerer<'a> {
             scope.claim("extra", "the map of additional properties", &at, self.diags);
             self.complete_ref(expr, &at)
         });
-        Object {
-            fields: lowered,
-            additional,
-        }
+        Object { fields: lowered, additional }
     }
 
     fn lower_field(
@@ -447,8 +384,7 @@ impl<'a> Lowerer<'a> {
         let constraints = self.lower_constraints(raw, &ty, origin);
         if raw.description.is_none() {
             let at = self.at(origin);
-            self.diags
-                .warning(at, format!("{element} has no description"));
+            self.diags.warning(at, format!("{element} has no description"));
         }
         if raw.default.is_some() && !raw.optional {
             let at = self.at(&origin.key("default"));
@@ -494,10 +430,7 @@ impl<'a> Lowerer<'a> {
         for (key, present) in clashes {
             if present {
                 self.diags
-                    .error(
-                        at.clone(),
-                        format!("a constant field cannot also set `{key}`"),
-                    )
+                    .error(at.clone(), format!("a constant field cannot also set `{key}`"))
                     .hint("a `const` field is a required string that always holds that value");
             }
         }
@@ -524,41 +457,13 @@ impl<'a> Lowerer<'a> {
     /// Reports keys that make no sense for what the raw field is being read as.
     fn reject_misplaced(&mut self, raw: &RawField, role: Role, origin: &Origin) {
         let checks: [(&str, bool, &str); 7] = [
-            (
-                "name",
-                raw.name.is_some() && role != Role::Param,
-                "`name` names inline parameters",
-            ),
-            (
-                "in",
-                raw.location.is_some() && role != Role::Param,
-                "`in` belongs to parameters",
-            ),
-            (
-                "required",
-                raw.required.is_some() && role != Role::Param,
-                "fields are required unless `optional: true`",
-            ),
-            (
-                "optional",
-                raw.optional && role == Role::Param,
-                "parameters are optional unless `required: true`",
-            ),
-            (
-                "nullable",
-                raw.nullable && role != Role::Field,
-                "only object fields may be null",
-            ),
-            (
-                "const",
-                raw.constant.is_some() && role != Role::Field,
-                "only object fields hold constants",
-            ),
-            (
-                "sensitive",
-                raw.sensitive && role == Role::Body,
-                "mark the sensitive field of the body type instead",
-            ),
+            ("name", raw.name.is_some() && role != Role::Param, "`name` names inline parameters"),
+            ("in", raw.location.is_some() && role != Role::Param, "`in` belongs to parameters"),
+            ("required", raw.required.is_some() && role != Role::Param, "fields are required unless `optional: true`"),
+            ("optional", raw.optional && role == Role::Param, "parameters are optional unless `required: true`"),
+            ("nullable", raw.nullable && role != Role::Field, "only object fields may be null"),
+            ("const", raw.constant.is_some() && role != Role::Field, "only object fields hold constants"),
+            ("sensitive", raw.sensitive && role == Role::Body, "mark the sensitive field of the body type instead"),
         ];
         for (key, misplaced, why) in checks {
             if misplaced {
@@ -568,16 +473,11 @@ impl<'a> Lowerer<'a> {
                     Role::Param => "a parameter",
                     Role::Body => "a request body",
                 };
-                self.diags
-                    .error(at, format!("`{key}` is not allowed on {place}"))
-                    .hint(why);
+                self.diags.error(at, format!("`{key}` is not allowed on {place}")).hint(why);
             }
         }
         if role == Role::Body {
-            let value_keys = [
-                ("default", raw.default.is_some()),
-                ("sample", raw.sample.is_some()),
-            ];
+            let value_keys = [("default", raw.default.is_some()), ("sample", raw.sample.is_some())];
             for (key, present) in value_keys {
                 if present {
                     let at = self.at(&origin.key(key));
@@ -591,55 +491,34 @@ impl<'a> Lowerer<'a> {
 
     /// Resolves the type of a field, parameter or body, lifting an inline object or
     /// enumeration to a named type (`type_name` or `derived`).
-    fn lower_value_type(
-        &mut self,
-        raw: &RawField,
-        derived: &str,
-        inline_of: &str,
-        origin: &Origin,
-    ) -> Option<TypeRef> {
+    fn lower_value_type(&mut self, raw: &RawField, derived: &str, inline_of: &str, origin: &Origin) -> Option<TypeRef> {
         let at = self.at(origin);
         let inline_object = raw.fields.is_some() || raw.additional_properties.is_some();
         let inline_enum = raw.enum_values.is_some();
         if raw.open.is_some() && !inline_enum {
             let at = self.at(&origin.key("open"));
-            self.diags
-                .error(at, "`open` belongs to inline enumerations (next to `enum`)");
+            self.diags.error(at, "`open` belongs to inline enumerations (next to `enum`)");
         }
         if raw.type_name.is_some() && !inline_object && !inline_enum {
             let at = self.at(&origin.key("type_name"));
-            self.diags.error(
-                at,
-                "`type_name` names an inline object or enumeration, and there is none here",
-            );
+            self.diags.error(at, "`type_name` names an inline object or enumeration, and there is none here");
         }
         if inline_object && inline_enum {
-            self.diags
-                .error(at, "an element cannot declare both `fields` and `enum`");
+            self.diags.error(at, "an element cannot declare both `fields` and `enum`");
             return None;
         }
         let parsed = match raw.ty.as_deref() {
-            None if inline_object => Parsed::Inline {
-                placeholder: Placeholder::Object,
-                wrappers: Vec::new(),
-            },
-            None if inline_enum => Parsed::Inline {
-                placeholder: Placeholder::Enum,
-                wrappers: Vec::new(),
-            },
+            None if inline_object => Parsed::Inline { placeholder: Placeholder::Object, wrappers: Vec::new() },
+            None if inline_enum => Parsed::Inline { placeholder: Placeholder::Enum, wrappers: Vec::new() },
             None => {
-                self.diags
-                    .error(at, "no `type`")
-                    .hint(format!("a type is one of: {}", typeref::FORMS));
+                self.diags.error(at, "no `type`").hint(format!("a type is one of: {}", typeref::FORMS));
                 return None;
             }
             Some(text) => match typeref::parse(text) {
                 Ok(parsed) => parsed,
                 Err(message) => {
                     let at = self.at(&origin.key("type"));
-                    self.diags
-                        .error(at, message)
-                        .hint(format!("a type is one of: {}", typeref::FORMS));
+                    self.diags.error(at, message).hint(format!("a type is one of: {}", typeref::FORMS));
                     return None;
                 }
             },
@@ -657,10 +536,7 @@ impl<'a> Lowerer<'a> {
                 self.refs.push((ty.clone(), self.at(&origin.key("type"))));
                 Some(ty)
             }
-            Parsed::Inline {
-                placeholder,
-                wrappers,
-            } => {
+            Parsed::Inline { placeholder, wrappers } => {
                 let declared = match placeholder {
                     Placeholder::Object => inline_object,
                     Placeholder::Enum => inline_enum,
@@ -673,19 +549,14 @@ impl<'a> Lowerer<'a> {
                     let at = self.at(&origin.key("type"));
                     self.diags
                         .error(at, format!("`{word}` in the type needs `{key}` next to it"))
-                        .hint(format!(
-                            "declare the inline shape's `{key}`, or name a type"
-                        ));
+                        .hint(format!("declare the inline shape's `{key}`, or name a type"));
                     return None;
                 }
                 let suffix = wrappers.iter().fold(String::new(), |acc, w| match w {
                     typeref::Wrapper::List => acc + "Item",
                     typeref::Wrapper::Map => acc + "Value",
                 });
-                let name = raw
-                    .type_name
-                    .clone()
-                    .unwrap_or_else(|| format!("{derived}{suffix}"));
+                let name = raw.type_name.clone().unwrap_or_else(|| format!("{derived}{suffix}"));
                 let kind = match placeholder {
                     Placeholder::Object => TypeKind::Object(self.lower_object(
                         &name,
@@ -717,10 +588,7 @@ impl<'a> Lowerer<'a> {
         let element = format!("the inline type of `{inline_of}`");
         if let Some(first) = self.declared.get(name) {
             self.diags
-                .error(
-                    at,
-                    format!("{element} is named `{name}`, already the name of the type at {first}"),
-                )
+                .error(at, format!("{element} is named `{name}`, already the name of the type at {first}"))
                 .hint("set `type_name` on the inline shape to a free name");
             return None;
         }
@@ -754,29 +622,18 @@ impl<'a> Lowerer<'a> {
             }
             Ok(Parsed::Inline { .. }) => {
                 self.diags
-                    .error(
-                        at.clone(),
-                        format!("`{text}` needs an inline shape, which cannot be declared here"),
-                    )
+                    .error(at.clone(), format!("`{text}` needs an inline shape, which cannot be declared here"))
                     .hint("name a type declared under `types:`");
                 None
             }
             Err(message) => {
-                self.diags
-                    .error(at.clone(), message)
-                    .hint(format!("a type is one of: {}", typeref::FORMS));
+                self.diags.error(at.clone(), message).hint(format!("a type is one of: {}", typeref::FORMS));
                 None
             }
         }
     }
 
-    fn lower_enum(
-        &mut self,
-        name: &str,
-        values: &[RawEnumValue],
-        open: Option<bool>,
-        origin: &Origin,
-    ) -> Option<Enum> {
+    fn lower_enum(&mut self, name: &str, values: &[RawEnumValue], open: Option<bool>, origin: &Origin) -> Option<Enum> {
         let at = self.at(origin);
         let Some(open) = open else {
             self.diags
@@ -785,8 +642,7 @@ impl<'a> Lowerer<'a> {
             return None;
         };
         if values.is_empty() {
-            self.diags
-                .error(at, format!("enumeration `{name}` lists no value"));
+            self.diags.error(at, format!("enumeration `{name}` lists no value"));
             return None;
         }
         let mut scope = Scope::new();
@@ -798,40 +654,23 @@ impl<'a> Lowerer<'a> {
                 self.diags
                     .error(
                         value_at,
-                        format!(
-                            "enumeration `{name}` lists `{}` twice (items {first} and {i})",
-                            value.value
-                        ),
+                        format!("enumeration `{name}` lists `{}` twice (items {first} and {i})", value.value),
                     )
                     .hint("remove the repeated value");
                 continue;
             }
             seen.insert(&value.value, i);
             let rust = sanitize(&value.value, Case::Pascal);
-            scope.claim(
-                &rust,
-                &format!("value `{}`", value.value),
-                &value_at,
-                self.diags,
-            );
-            lowered.push(EnumValue {
-                wire: value.value.clone(),
-                rust,
-                description: value.description.clone(),
-            });
+            scope.claim(&rust, &format!("value `{}`", value.value), &value_at, self.diags);
+            lowered.push(EnumValue { wire: value.value.clone(), rust, description: value.description.clone() });
         }
-        Some(Enum {
-            values: lowered,
-            open,
-            fallback: fallback_name(&scope),
-        })
+        Some(Enum { values: lowered, open, fallback: fallback_name(&scope) })
     }
 
     fn lower_union(&mut self, name: &str, raw: &RawUnion, origin: &Origin) -> Union {
         if raw.variants.is_empty() {
             let at = self.at(origin);
-            self.diags
-                .error(at, format!("union `{name}` lists no variant"));
+            self.diags.error(at, format!("union `{name}` lists no variant"));
         }
         if raw.tag.as_deref() == Some("") {
             let at = self.at(&origin.key("tag"));
@@ -843,21 +682,11 @@ impl<'a> Lowerer<'a> {
             let Some(ty) = self.complete_ref(text, &at) else {
                 continue;
             };
-            self.variant_at
-                .insert((name.to_owned(), variants.len()), at);
+            self.variant_at.insert((name.to_owned(), variants.len()), at);
             // Variant names are settled in `check_unions`, when tag values are known.
-            variants.push(Variant {
-                ty,
-                tag_value: None,
-                rust: String::new(),
-            });
+            variants.push(Variant { ty, tag_value: None, rust: String::new() });
         }
-        Union {
-            tag: raw.tag.clone(),
-            variants,
-            open: raw.open,
-            fallback: String::new(),
-        }
+        Union { tag: raw.tag.clone(), variants, open: raw.open, fallback: String::new() }
     }
 
     fn lower_constraints(&mut self, raw: &RawField, ty: &TypeRef, origin: &Origin) -> Constraints {
@@ -902,50 +731,30 @@ impl<'a> Lowerer<'a> {
             }
         };
         let as_f64 = |n: &Option<u64>| n.map(|n| n as f64);
-        order(
-            as_f64(&c.min_length),
-            as_f64(&c.max_length),
-            "min_length",
-            "max_length",
-        );
+        order(as_f64(&c.min_length), as_f64(&c.max_length), "min_length", "max_length");
         order(
             c.minimum.as_ref().and_then(Number::as_f64),
             c.maximum.as_ref().and_then(Number::as_f64),
             "minimum",
             "maximum",
         );
-        order(
-            as_f64(&c.min_items),
-            as_f64(&c.max_items),
-            "min_items",
-            "max_items",
-        );
+        order(as_f64(&c.min_items), as_f64(&c.max_items), "min_items", "max_items");
         if c.exact_items.is_some() && (c.min_items.is_some() || c.max_items.is_some()) {
             let at = self.at(&origin.key("exact_items"));
-            self.diags.error(
-                at,
-                "`exact_items` cannot be combined with `min_items` or `max_items`",
-            );
+            self.diags.error(at, "`exact_items` cannot be combined with `min_items` or `max_items`");
         }
         if *ty == TypeRef::Integer {
             for (key, bound) in [("minimum", &c.minimum), ("maximum", &c.maximum)] {
                 if bound.as_ref().is_some_and(|n| !n.is_i64()) {
                     let at = self.at(&origin.key(key));
-                    self.diags
-                        .error(at, format!("`{key}` of an integer must be a whole number"));
+                    self.diags.error(at, format!("`{key}` of an integer must be a whole number"));
                 }
             }
         }
         if let Some(pattern) = &c.pattern {
             if let Err(error) = regex_lite::Regex::new(pattern) {
                 let at = self.at(&origin.key("pattern"));
-                let first_line = error
-                    .to_string()
-                    .lines()
-                    .last()
-                    .unwrap_or_default()
-                    .trim()
-                    .to_owned();
+                let first_line = error.to_string().lines().last().unwrap_or_default().trim().to_owned();
                 self.diags
                     .error(at, format!("the pattern `{pattern}` does not compile: {first_line}"))
                     .hint("patterns use the syntax of the regex crate (no look-around, no backreferences)");
@@ -958,33 +767,19 @@ impl<'a> Lowerer<'a> {
     fn is_string_enum(&self, ty: &TypeRef) -> bool {
         match ty {
             TypeRef::Named(name) => {
-                let raw_enum = self
-                    .spec
-                    .types
-                    .iter()
-                    .any(|t| &t.name == name && t.value.enum_values.is_some());
-                raw_enum
-                    || matches!(
-                        self.types.get(name).map(|t| &t.kind),
-                        Some(TypeKind::Enum(_))
-                    )
+                let raw_enum = self.spec.types.iter().any(|t| &t.name == name && t.value.enum_values.is_some());
+                raw_enum || matches!(self.types.get(name).map(|t| &t.kind), Some(TypeKind::Enum(_)))
             }
             _ => false,
         }
     }
 
-    fn queue_values(
-        &mut self,
-        raw: &RawField,
-        ty: &TypeRef,
-        constraints: &Constraints,
-        origin: &Origin,
-    ) {
+    fn queue_values(&mut self, raw: &RawField, ty: &TypeRef, constraints: &Constraints, origin: &Origin) {
         if constraints.pattern.is_some() && raw.sample.is_none() {
             let at = self.at(&origin.key("pattern"));
-            self.diags
-                .error(at, "a value with a `pattern` needs a `sample`")
-                .hint("samples feed the generated tests and docs, and no generator can invent a string matching any pattern");
+            self.diags.error(at, "a value with a `pattern` needs a `sample`").hint(
+                "samples feed the generated tests and docs, and no generator can invent a string matching any pattern",
+            );
         }
         for (what, value) in [("default", &raw.default), ("sample", &raw.sample)] {
             if let Some(value) = value {
@@ -1002,11 +797,7 @@ impl<'a> Lowerer<'a> {
     fn use_gaps(&mut self, ids: &[String], element: &str, origin: &Origin) {
         for (i, id) in ids.iter().enumerate() {
             let at = self.at(&origin.key("gaps").index(i));
-            self.gap_uses.push(GapUse {
-                id: id.clone(),
-                element: element.to_owned(),
-                at,
-            });
+            self.gap_uses.push(GapUse { id: id.clone(), element: element.to_owned(), at });
         }
     }
 
@@ -1017,25 +808,16 @@ impl<'a> Lowerer<'a> {
         for entry in &spec.parameters {
             if entry.value.name.is_some() {
                 let at = self.at(&entry.origin.key("name"));
-                self.diags
-                    .error(at, "a shared parameter is named by its key; remove `name`");
+                self.diags.error(at, "a shared parameter is named by its key; remove `name`");
             }
             let derived = sanitize(&entry.name, Case::Pascal);
-            if let Some(param) =
-                self.lower_param(&entry.name, &entry.value, &derived, &entry.origin)
-            {
+            if let Some(param) = self.lower_param(&entry.name, &entry.value, &derived, &entry.origin) {
                 self.shared_params.insert(entry.name.clone(), param);
             }
         }
     }
 
-    fn lower_param(
-        &mut self,
-        wire: &str,
-        raw: &RawField,
-        derived: &str,
-        origin: &Origin,
-    ) -> Option<Param> {
+    fn lower_param(&mut self, wire: &str, raw: &RawField, derived: &str, origin: &Origin) -> Option<Param> {
         self.reject_misplaced(raw, Role::Param, origin);
         let element = format!("parameter `{wire}`");
         self.use_gaps(&raw.gaps, &element, origin);
@@ -1045,9 +827,7 @@ impl<'a> Lowerer<'a> {
             other => {
                 let at = self.at(&origin.key("in"));
                 let found = other.map_or("nothing".to_owned(), |o| format!("`{o}`"));
-                self.diags
-                    .error(at, format!("{element} is in {found}"))
-                    .hint("set `in: path` or `in: query`");
+                self.diags.error(at, format!("{element} is in {found}")).hint("set `in: path` or `in: query`");
                 return None;
             }
         };
@@ -1060,8 +840,7 @@ impl<'a> Lowerer<'a> {
         let required = match (location, raw.required) {
             (ParamIn::Path, Some(false)) => {
                 let at = self.at(&origin.key("required"));
-                self.diags
-                    .error(at, format!("path {element} cannot be optional"));
+                self.diags.error(at, format!("path {element} cannot be optional"));
                 true
             }
             (ParamIn::Path, _) => true,
@@ -1075,8 +854,7 @@ impl<'a> Lowerer<'a> {
         }
         if raw.description.is_none() {
             let at = self.at(origin);
-            self.diags
-                .warning(at, format!("{element} has no description"));
+            self.diags.warning(at, format!("{element} has no description"));
         }
         self.queue_values(raw, &ty, &constraints, origin);
         Some(Param {
@@ -1105,24 +883,13 @@ impl<'a> Lowerer<'a> {
             let at = self.at(&entry.origin);
             if let Some(first) = seen.get(&entry.name) {
                 self.diags
-                    .error(
-                        at,
-                        format!(
-                            "operation `{}` is declared twice; first at {first}",
-                            entry.name
-                        ),
-                    )
+                    .error(at, format!("operation `{}` is declared twice; first at {first}", entry.name))
                     .hint("operation names are shared by every file; rename one");
                 continue;
             }
             seen.insert(entry.name.clone(), at.clone());
             let rust_type = sanitize(&entry.name, Case::Pascal);
-            if !scope.claim(
-                &rust_type,
-                &format!("operation `{}`", entry.name),
-                &at,
-                self.diags,
-            ) {
+            if !scope.claim(&rust_type, &format!("operation `{}`", entry.name), &at, self.diags) {
                 continue;
             }
             if let Some(op) = self.lower_operation(entry, rust_type, tags, pagination) {
@@ -1175,15 +942,10 @@ impl<'a> Lowerer<'a> {
             Some(tag) => {
                 let at = self.at(&origin.key("tag"));
                 let known: Vec<&str> = tags.iter().map(|t| t.name.as_str()).collect();
-                self.diags
-                    .error(
-                        at,
-                        format!("{element} names the tag `{tag}`, which is not declared"),
-                    )
-                    .hint(
-                        suggest(&tag, known.iter().copied())
-                            .unwrap_or_else(|| "declare it under `tags:` in api.yaml".into()),
-                    );
+                self.diags.error(at, format!("{element} names the tag `{tag}`, which is not declared")).hint(
+                    suggest(&tag, known.iter().copied())
+                        .unwrap_or_else(|| "declare it under `tags:` in api.yaml".into()),
+                );
                 None
             }
             None => {
@@ -1194,28 +956,15 @@ impl<'a> Lowerer<'a> {
                 None
             }
         };
-        let response =
-            self.lower_response(name, &rust_type, &raw.response, &origin.key("response"));
-        let params = self.lower_operation_params(
-            name,
-            &rust_type,
-            raw,
-            path.as_ref(),
-            response.as_ref(),
-            pagination,
-            origin,
-        );
-        let body = raw
-            .body
-            .as_ref()
-            .and_then(|body| self.lower_body(name, &rust_type, body, method, &origin.key("body")));
+        let response = self.lower_response(name, &rust_type, &raw.response, &origin.key("response"));
+        let params =
+            self.lower_operation_params(name, &rust_type, raw, path.as_ref(), response.as_ref(), pagination, origin);
+        let body =
+            raw.body.as_ref().and_then(|body| self.lower_body(name, &rust_type, body, method, &origin.key("body")));
         for (i, error) in raw.errors.iter().enumerate() {
             if !(400..=599).contains(&error.status) {
                 let at = self.at(&origin.key("errors").index(i).key("status"));
-                self.diags.error(
-                    at,
-                    format!("failure status {} is not a 4xx or 5xx code", error.status),
-                );
+                self.diags.error(at, format!("failure status {} is not a 4xx or 5xx code", error.status));
             }
         }
         let (method, path, tag, response, params) = (method?, path?, tag?, response?, params?);
@@ -1238,18 +987,11 @@ impl<'a> Lowerer<'a> {
                 description: raw.body.as_ref().and_then(|b| b.description.clone()),
             }),
             response,
-            errors: raw
-                .errors
-                .iter()
-                .map(|e| ErrorCase {
-                    status: e.status,
-                    when: e.when.clone(),
-                })
-                .collect(),
-            deprecated: raw.deprecated.as_ref().map(|d| Deprecated {
-                replacement: d.replacement.clone(),
-                note: d.note.clone(),
-            }),
+            errors: raw.errors.iter().map(|e| ErrorCase { status: e.status, when: e.when.clone() }).collect(),
+            deprecated: raw
+                .deprecated
+                .as_ref()
+                .map(|d| Deprecated { replacement: d.replacement.clone(), note: d.note.clone() }),
             gaps,
             origin: self.at(origin),
         })
@@ -1288,10 +1030,10 @@ impl<'a> Lowerer<'a> {
                         None => {
                             let at = self.at(&param_origin);
                             let known = self.shared_params.keys().map(String::as_str);
-                            let hint = suggest(name, known).unwrap_or_else(|| "declare it under `parameters:` in api.yaml, or define it inline".into());
-                            self.diags
-                                .error(at, format!("`{name}` is not a shared parameter"))
-                                .hint(hint);
+                            let hint = suggest(name, known).unwrap_or_else(|| {
+                                "declare it under `parameters:` in api.yaml, or define it inline".into()
+                            });
+                            self.diags.error(at, format!("`{name}` is not a shared parameter")).hint(hint);
                             ok = false;
                         }
                     }
@@ -1326,51 +1068,33 @@ impl<'a> Lowerer<'a> {
             if let Some((first_in, first)) = seen.get(&param.wire) {
                 let message = match (first_in, param.location) {
                     (ParamIn::Path, ParamIn::Query) | (ParamIn::Query, ParamIn::Path) => {
-                        format!(
-                            "query parameter `{}` repeats a path parameter of `{op}`",
-                            param.wire
-                        )
+                        format!("query parameter `{}` repeats a path parameter of `{op}`", param.wire)
                     }
-                    _ => format!(
-                        "parameter `{}` of `{op}` is declared twice (items {first} and {i})",
-                        param.wire
-                    ),
+                    _ => format!("parameter `{}` of `{op}` is declared twice (items {first} and {i})", param.wire),
                 };
-                self.diags
-                    .error(at, message)
-                    .hint("declare each parameter once");
+                self.diags.error(at, message).hint("declare each parameter once");
                 ok = false;
                 continue;
             }
             seen.insert(param.wire.clone(), (param.location, i));
-            ok &= scope.claim(
-                &param.rust,
-                &format!("parameter `{}`", param.wire),
-                &at,
-                self.diags,
-            );
+            ok &= scope.claim(&param.rust, &format!("parameter `{}`", param.wire), &at, self.diags);
         }
         if let Some(path) = path {
             let mut in_path: BTreeSet<&str> = BTreeSet::new();
             for name in path.params() {
                 if !in_path.insert(name) {
                     let at = self.at(&origin.key("path"));
-                    self.diags.error(
-                        at,
-                        format!("the path `{}` holds `{{{name}}}` twice", path.raw),
-                    );
+                    self.diags.error(at, format!("the path `{}` holds `{{{name}}}` twice", path.raw));
                     ok = false;
                 }
             }
             for name in &in_path {
-                let declared_here = declared
-                    .iter()
-                    .any(|(p, _)| p.location == ParamIn::Path && p.wire == *name);
+                let declared_here = declared.iter().any(|(p, _)| p.location == ParamIn::Path && p.wire == *name);
                 if !declared_here {
                     let at = self.at(&origin.key("path"));
-                    self.diags
-                        .error(at, format!("path parameter `{name}` of `{op}` is not declared"))
-                        .hint(format!("add `{name}` (shared) or `{{ name: {name}, in: path, description: ... }}` to `params`"));
+                    self.diags.error(at, format!("path parameter `{name}` of `{op}` is not declared")).hint(format!(
+                        "add `{name}` (shared) or `{{ name: {name}, in: path, description: ... }}` to `params`"
+                    ));
                     ok = false;
                 }
             }
@@ -1378,13 +1102,7 @@ impl<'a> Lowerer<'a> {
                 if param.location == ParamIn::Path && !in_path.contains(param.wire.as_str()) {
                     let at = self.at(param_origin);
                     self.diags
-                        .error(
-                            at,
-                            format!(
-                                "path parameter `{}` is missing from the path `{}`",
-                                param.wire, path.raw
-                            ),
-                        )
+                        .error(at, format!("path parameter `{}` is missing from the path `{}`", param.wire, path.raw))
                         .hint("add it to the path, or make it a query parameter");
                     ok = false;
                 }
@@ -1392,21 +1110,13 @@ impl<'a> Lowerer<'a> {
             // Path parameters in path order, then query parameters in declared order.
             let mut params: Vec<Param> = Vec::new();
             for name in path.params() {
-                if let Some((param, _)) = declared
-                    .iter()
-                    .find(|(p, _)| p.location == ParamIn::Path && p.wire == name)
-                {
+                if let Some((param, _)) = declared.iter().find(|(p, _)| p.location == ParamIn::Path && p.wire == name) {
                     if !params.iter().any(|p| p.wire == param.wire) {
                         params.push(param.clone());
                     }
                 }
             }
-            params.extend(
-                declared
-                    .iter()
-                    .filter(|(p, _)| p.location == ParamIn::Query)
-                    .map(|(p, _)| p.clone()),
-            );
+            params.extend(declared.iter().filter(|(p, _)| p.location == ParamIn::Query).map(|(p, _)| p.clone()));
             return ok.then_some(params);
         }
         None
@@ -1424,10 +1134,7 @@ impl<'a> Lowerer<'a> {
         if let Some(method @ (Method::Get | Method::Delete)) = method {
             let at = self.at(origin);
             self.diags
-                .error(
-                    at,
-                    format!("a {} operation cannot have a body", method.as_str()),
-                )
+                .error(at, format!("a {} operation cannot have a body", method.as_str()))
                 .hint("move the values to query parameters");
             return None;
         }
@@ -1441,64 +1148,36 @@ impl<'a> Lowerer<'a> {
             || raw.exact_items.is_some();
         if constraints_set {
             let at = self.at(origin);
-            self.diags.error(
-                at,
-                "constraints belong to the fields of the body type, not to the body",
-            );
+            self.diags.error(at, "constraints belong to the fields of the body type, not to the body");
         }
-        let ty = self.lower_value_type(
-            raw,
-            &format!("{op_type}Body"),
-            &format!("the body of `{op}`"),
-            origin,
-        )?;
+        let ty = self.lower_value_type(raw, &format!("{op_type}Body"), &format!("the body of `{op}`"), origin)?;
         self.use_gaps(&raw.gaps, &format!("the body of `{op}`"), origin);
         Some((ty, raw.optional))
     }
 
-    fn lower_response(
-        &mut self,
-        op: &str,
-        op_type: &str,
-        raw: &RawResponse,
-        origin: &Origin,
-    ) -> Option<Response> {
+    fn lower_response(&mut self, op: &str, op_type: &str, raw: &RawResponse, origin: &Origin) -> Option<Response> {
         let at = self.at(origin);
         if !(200..=299).contains(&raw.status) {
             let at = self.at(&origin.key("status"));
             self.diags
-                .error(
-                    at,
-                    format!("success status {} is not a 2xx code", raw.status),
-                )
+                .error(at, format!("success status {} is not a 2xx code", raw.status))
                 .hint("failures go under `errors:`");
             return None;
         }
-        let shapes = [
-            raw.ty.is_some(),
-            raw.fields.is_some(),
-            raw.items.is_some(),
-            raw.empty,
-        ];
+        let shapes = [raw.ty.is_some(), raw.fields.is_some(), raw.items.is_some(), raw.empty];
         if shapes.iter().filter(|s| **s).count() > 1 {
             self.diags
-                .error(
-                    at,
-                    "a response has one of `type`, `fields`, `items` and `empty`",
-                )
+                .error(at, "a response has one of `type`, `fields`, `items` and `empty`")
                 .hint("keep the one that describes the body");
             return None;
         }
         if raw.envelope.is_some() && raw.items.is_none() {
             let at = self.at(&origin.key("envelope"));
-            self.diags
-                .error(at, "`envelope` needs `items`")
-                .hint("an envelope wraps a page of `items`");
+            self.diags.error(at, "`envelope` needs `items`").hint("an envelope wraps a page of `items`");
         }
         if raw.type_name.is_some() && raw.fields.is_none() {
             let at = self.at(&origin.key("type_name"));
-            self.diags
-                .error(at, "`type_name` names inline `fields`, and there are none");
+            self.diags.error(at, "`type_name` names inline `fields`, and there are none");
         }
         let body = if let Some(item) = &raw.items {
             let item = self.complete_ref(item, &self.at(&origin.key("items")))?;
@@ -1507,10 +1186,7 @@ impl<'a> Lowerer<'a> {
                     TypeRef::Named(name) => Some(name),
                     other => {
                         let at = self.at(&origin.key("envelope"));
-                        self.diags.error(
-                            at,
-                            format!("an envelope is a named object type, not `{other}`"),
-                        );
+                        self.diags.error(at, format!("an envelope is a named object type, not `{other}`"));
                         return None;
                     }
                 },
@@ -1520,10 +1196,7 @@ impl<'a> Lowerer<'a> {
         } else if let Some(text) = &raw.ty {
             ResponseBody::Value(self.complete_ref(text, &self.at(&origin.key("type")))?)
         } else if let Some(fields) = &raw.fields {
-            let name = raw
-                .type_name
-                .clone()
-                .unwrap_or_else(|| format!("{op_type}Response"));
+            let name = raw.type_name.clone().unwrap_or_else(|| format!("{op_type}Response"));
             let object = self.lower_object(&name, Some(fields), None, origin);
             self.add_inline_type(
                 &name,
@@ -1539,26 +1212,17 @@ impl<'a> Lowerer<'a> {
         match (&body, raw.status) {
             (ResponseBody::Empty, status) if status != 204 && !raw.empty => {
                 self.diags
-                    .error(
-                        at,
-                        format!("status {status} needs a body (`type`, `fields` or `items`)"),
-                    )
+                    .error(at, format!("status {status} needs a body (`type`, `fields` or `items`)"))
                     .hint("a response without body answers 204, or says `empty: true`");
                 return None;
             }
             (ResponseBody::Value(_) | ResponseBody::Page { .. }, 204) => {
-                self.diags
-                    .error(at, "status 204 has no body")
-                    .hint("remove the body, or answer 200");
+                self.diags.error(at, "status 204 has no body").hint("remove the body, or answer 200");
                 return None;
             }
             _ => {}
         }
-        Some(Response {
-            status: raw.status,
-            description: raw.description.clone(),
-            body,
-        })
+        Some(Response { status: raw.status, description: raw.description.clone(), body })
     }
 
     // ---- whole-picture checks -------------------------------------------------------------
@@ -1577,9 +1241,7 @@ impl<'a> Lowerer<'a> {
             if !self.declared.contains_key(name) {
                 let hint = suggest(name, self.declared.keys().map(String::as_str))
                     .unwrap_or_else(|| "declare it under `types:` in any spec file".into());
-                self.diags
-                    .error(at, format!("unknown type `{name}`"))
-                    .hint(hint);
+                self.diags.error(at, format!("unknown type `{name}`")).hint(hint);
             }
         }
         resolved
@@ -1588,12 +1250,8 @@ impl<'a> Lowerer<'a> {
     /// Settles variant names and tag values; checks that tagged variants carry their tag and
     /// that untagged variants can be told apart.
     fn check_unions(&mut self) {
-        let names: Vec<String> = self
-            .types
-            .iter()
-            .filter(|(_, t)| matches!(t.kind, TypeKind::Union(_)))
-            .map(|(n, _)| n.clone())
-            .collect();
+        let names: Vec<String> =
+            self.types.iter().filter(|(_, t)| matches!(t.kind, TypeKind::Union(_))).map(|(n, _)| n.clone()).collect();
         for name in names {
             let def = &self.types[&name];
             let TypeKind::Union(union) = &def.kind else {
@@ -1604,11 +1262,7 @@ impl<'a> Lowerer<'a> {
             let mut tags_seen: BTreeMap<String, String> = BTreeMap::new();
             for (i, variant) in union.variants.iter_mut().enumerate() {
                 let label = variant.ty.to_string();
-                let at = self
-                    .variant_at
-                    .get(&(name.clone(), i))
-                    .cloned()
-                    .unwrap_or_else(|| at.clone());
+                let at = self.variant_at.get(&(name.clone(), i)).cloned().unwrap_or_else(|| at.clone());
                 match &union.tag {
                     Some(tag) => {
                         let Some(value) = self.tag_value(&variant.ty, tag, &name, &at) else {
@@ -1626,12 +1280,7 @@ impl<'a> Lowerer<'a> {
                     }
                     None => variant.rust = untagged_variant_name(&name, &variant.ty, &self.types),
                 }
-                scope.claim(
-                    &variant.rust,
-                    &format!("variant `{label}`"),
-                    &at,
-                    self.diags,
-                );
+                scope.claim(&variant.rust, &format!("variant `{label}`"), &at, self.diags);
             }
             if union.tag.is_none() {
                 self.check_distinct(&name, &union, &at);
@@ -1649,21 +1298,14 @@ impl<'a> Lowerer<'a> {
             TypeRef::Named(n) => match &self.types[n].kind {
                 TypeKind::Object(object) => object,
                 _ => {
-                    self.diags.error(
-                        at.clone(),
-                        format!("variant `{n}` of tagged union `{union}` is not an object type"),
-                    );
+                    self.diags
+                        .error(at.clone(), format!("variant `{n}` of tagged union `{union}` is not an object type"));
                     return None;
                 }
             },
             other => {
                 self.diags
-                    .error(
-                        at.clone(),
-                        format!(
-                            "variant `{other}` of tagged union `{union}` is not an object type"
-                        ),
-                    )
+                    .error(at.clone(), format!("variant `{other}` of tagged union `{union}` is not an object type"))
                     .hint("a tagged union's variants are object types carrying the tag field");
                 return None;
             }
@@ -1672,7 +1314,10 @@ impl<'a> Lowerer<'a> {
             Some(Some(value)) => Some(value.clone()),
             _ => {
                 self.diags
-                    .error(at.clone(), format!("variant `{ty}` of union `{union}` lacks its tag: it has no constant field `{tag}`"))
+                    .error(
+                        at.clone(),
+                        format!("variant `{ty}` of union `{union}` lacks its tag: it has no constant field `{tag}`"),
+                    )
                     .hint(format!("add `{tag}: {{ const: <value> }}` to the fields of `{ty}`"));
                 None
             }
@@ -1682,11 +1327,7 @@ impl<'a> Lowerer<'a> {
     /// Untagged variants must be told apart by their JSON kind or, for objects, by their
     /// fields: decoding tries each variant in order and rejects unknown fields while choosing.
     fn check_distinct(&mut self, union: &str, def: &Union, at: &Location) {
-        let shapes: Vec<(String, Shape)> = def
-            .variants
-            .iter()
-            .map(|v| (v.ty.to_string(), self.shape(&v.ty)))
-            .collect();
+        let shapes: Vec<(String, Shape)> = def.variants.iter().map(|v| (v.ty.to_string(), self.shape(&v.ty))).collect();
         for (i, (a_name, a)) in shapes.iter().enumerate() {
             for (b_name, b) in &shapes[i + 1..] {
                 if let Some(why) = overlap(a, b) {
@@ -1705,22 +1346,14 @@ impl<'a> Lowerer<'a> {
             TypeRef::Boolean => Shape::Boolean,
             TypeRef::Json => Shape::Any,
             TypeRef::List(_) => Shape::Array,
-            TypeRef::Map(_) => Shape::Object {
-                required: BTreeSet::new(),
-                known: None,
-            },
+            TypeRef::Map(_) => Shape::Object { required: BTreeSet::new(), known: None },
             TypeRef::Named(name) => match &self.types[name].kind {
-                TypeKind::Enum(e) if !e.open => {
-                    Shape::String(Some(e.values.iter().map(|v| v.wire.clone()).collect()))
-                }
+                TypeKind::Enum(e) if !e.open => Shape::String(Some(e.values.iter().map(|v| v.wire.clone()).collect())),
                 TypeKind::Enum(_) => Shape::String(None),
                 TypeKind::Union(_) => Shape::Any,
                 TypeKind::Object(o) => Shape::Object {
                     required: o.required_fields().map(|f| f.wire.clone()).collect(),
-                    known: o
-                        .additional
-                        .is_none()
-                        .then(|| o.fields.iter().map(|f| f.wire.clone()).collect()),
+                    known: o.additional.is_none().then(|| o.fields.iter().map(|f| f.wire.clone()).collect()),
                 },
             },
         }
@@ -1728,11 +1361,7 @@ impl<'a> Lowerer<'a> {
 
     fn check_envelopes(&mut self, operations: &[Operation]) {
         for op in operations {
-            let ResponseBody::Page {
-                item,
-                envelope: Some(envelope),
-            } = &op.response.body
-            else {
+            let ResponseBody::Page { item, envelope: Some(envelope) } = &op.response.body else {
                 continue;
             };
             let def = &self.types[envelope];
@@ -1741,9 +1370,7 @@ impl<'a> Lowerer<'a> {
                     Some(f) if f.ty == TypeRef::List(Box::new(item.clone())) && !f.optional => {
                         match object.field("next") {
                             Some(next) if next.optional => None,
-                            _ => Some(
-                                "an optional field `next` (absent on the last page)".to_owned(),
-                            ),
+                            _ => Some("an optional field `next` (absent on the last page)".to_owned()),
                         }
                     }
                     _ => Some(format!("a required field `items` of type `list<{item}>`")),
@@ -1753,7 +1380,9 @@ impl<'a> Lowerer<'a> {
             if let Some(needs) = problem {
                 self.diags
                     .error(op.origin.clone(), format!("the envelope `{envelope}` of `{}` needs {needs}", op.name))
-                    .hint("an envelope has the fields of the standard list (`next`, `count`, `items`) and adds its own");
+                    .hint(
+                        "an envelope has the fields of the standard list (`next`, `count`, `items`) and adds its own",
+                    );
             }
         }
     }
@@ -1795,21 +1424,13 @@ impl<'a> Lowerer<'a> {
                             .map(|p| self.spec.files[p.origin.file].display.clone())
                             .unwrap_or_default(),
                     );
-                    self.diags.error(
-                        at,
-                        format!(
-                            "pagination parameter `{name}` must be an optional query parameter"
-                        ),
-                    );
+                    self.diags.error(at, format!("pagination parameter `{name}` must be an optional query parameter"));
                 }
                 None => {
                     let first = &self.spec.pagination[0];
                     let at = self.at(&first.origin.key("params"));
                     self.diags
-                        .error(
-                            at,
-                            format!("pagination parameter `{name}` is not a shared parameter"),
-                        )
+                        .error(at, format!("pagination parameter `{name}` is not a shared parameter"))
                         .hint("declare it under `parameters:`");
                 }
             }
@@ -1855,19 +1476,12 @@ impl<'a> Lowerer<'a> {
 
     fn reachable(&self, roots: &[TypeRef]) -> BTreeSet<String> {
         let mut seen = BTreeSet::new();
-        let mut pending: Vec<String> = roots
-            .iter()
-            .filter_map(|r| r.named().map(str::to_owned))
-            .collect();
+        let mut pending: Vec<String> = roots.iter().filter_map(|r| r.named().map(str::to_owned)).collect();
         while let Some(name) = pending.pop() {
             if !seen.insert(name.clone()) {
                 continue;
             }
-            pending.extend(
-                self.children(&name)
-                    .into_iter()
-                    .filter_map(|r| r.named().map(str::to_owned)),
-            );
+            pending.extend(self.children(&name).into_iter().filter_map(|r| r.named().map(str::to_owned)));
         }
         seen
     }
@@ -1875,12 +1489,7 @@ impl<'a> Lowerer<'a> {
     /// The type references a type holds directly.
     fn children(&self, name: &str) -> Vec<TypeRef> {
         match &self.types[name].kind {
-            TypeKind::Object(o) => o
-                .fields
-                .iter()
-                .map(|f| f.ty.clone())
-                .chain(o.additional.clone())
-                .collect(),
+            TypeKind::Object(o) => o.fields.iter().map(|f| f.ty.clone()).chain(o.additional.clone()).collect(),
             TypeKind::Union(u) => u.variants.iter().map(|v| v.ty.clone()).collect(),
             TypeKind::Enum(_) => Vec::new(),
         }
@@ -1939,33 +1548,20 @@ impl<'a> Lowerer<'a> {
             };
             if check.what == "default" && !scalar {
                 self.diags
-                    .error(
-                        check.at,
-                        format!(
-                            "a default of type `{}` cannot be written as a literal",
-                            check.ty
-                        ),
-                    )
+                    .error(check.at, format!("a default of type `{}` cannot be written as a literal", check.ty))
                     .hint("defaults are for strings, numbers, booleans and enumeration values");
                 continue;
             }
             if let Err(problem) = checker.check(&check.value, &check.ty, &check.constraints, "") {
                 self.diags
-                    .error(
-                        check.at,
-                        format!("the {} {} does not fit: {problem}", check.what, check.value),
-                    )
-                    .hint(format!(
-                        "a {} must be a valid value of its type and constraints",
-                        check.what
-                    ));
+                    .error(check.at, format!("the {} {} does not fit: {problem}", check.what, check.value))
+                    .hint(format!("a {} must be a valid value of its type and constraints", check.what));
             }
         }
     }
 
     fn resolve_gaps(&mut self, gaps: BTreeMap<String, (Gap, Location)>) -> BTreeMap<String, Gap> {
-        let mut gaps: BTreeMap<String, Gap> =
-            gaps.into_iter().map(|(id, (gap, _))| (id, gap)).collect();
+        let mut gaps: BTreeMap<String, Gap> = gaps.into_iter().map(|(id, (gap, _))| (id, gap)).collect();
         let uses = std::mem::take(&mut self.gap_uses);
         for used in uses {
             match gaps.get_mut(&used.id) {
@@ -1976,15 +1572,10 @@ impl<'a> Lowerer<'a> {
                 }
                 None if self.spec.was_dropped("gaps", &used.id) => {}
                 None => {
-                    let hint =
-                        suggest(&used.id, gaps.keys().map(String::as_str)).unwrap_or_else(|| {
-                            "declare it under `gaps:` with its source, gap and decision".into()
-                        });
+                    let hint = suggest(&used.id, gaps.keys().map(String::as_str))
+                        .unwrap_or_else(|| "declare it under `gaps:` with its source, gap and decision".into());
                     self.diags
-                        .error(
-                            used.at,
-                            format!("{} refers to the unknown gap `{}`", used.element, used.id),
-                        )
+                        .error(used.at, format!("{} refers to the unknown gap `{}`", used.element, used.id))
                         .hint(hint);
                 }
             }
@@ -2031,33 +1622,20 @@ enum Shape {
 fn overlap(a: &Shape, b: &Shape) -> Option<String> {
     match (a, b) {
         (Shape::Any, _) | (_, Shape::Any) => Some("one of them accepts any JSON".into()),
-        (Shape::String(Some(x)), Shape::String(Some(y))) => x
-            .intersection(y)
-            .next()
-            .map(|v| format!("both accept the string `{v}`")),
+        (Shape::String(Some(x)), Shape::String(Some(y))) => {
+            x.intersection(y).next().map(|v| format!("both accept the string `{v}`"))
+        }
         (Shape::String(_), Shape::String(_)) => Some("both accept strings".into()),
         (Shape::Number, Shape::Number) => Some("both accept numbers".into()),
         (Shape::Boolean, Shape::Boolean) => Some("both accept booleans".into()),
         (Shape::Array, Shape::Array) => Some("both accept arrays".into()),
-        (
-            Shape::Object {
-                required: ra,
-                known: ka,
-            },
-            Shape::Object {
-                required: rb,
-                known: kb,
-            },
-        ) => {
+        (Shape::Object { required: ra, known: ka }, Shape::Object { required: rb, known: kb }) => {
             let fits = |required: &BTreeSet<String>, known: &Option<BTreeSet<String>>| {
                 known.as_ref().is_none_or(|k| required.is_subset(k))
             };
             if fits(ra, kb) && fits(rb, ka) {
                 let keys: Vec<&str> = ra.union(rb).map(String::as_str).collect();
-                Some(format!(
-                    "both accept an object with the keys {{{}}}",
-                    keys.join(", ")
-                ))
+                Some(format!("both accept an object with the keys {{{}}}", keys.join(", ")))
             } else {
                 None
             }
@@ -2073,11 +1651,7 @@ struct ValueChecker<'a> {
 
 impl ValueChecker<'_> {
     fn check(&self, value: &Value, ty: &TypeRef, c: &Constraints, at: &str) -> Result<(), String> {
-        let here = if at.is_empty() {
-            String::new()
-        } else {
-            format!(" at {at}")
-        };
+        let here = if at.is_empty() { String::new() } else { format!(" at {at}") };
         let wrong = |expected: &str| Err(format!("expected {expected}{here}, found {value}"));
         match (ty, value) {
             (TypeRef::Json, _) => Ok(()),
@@ -2115,14 +1689,7 @@ impl ValueChecker<'_> {
         }
     }
 
-    fn check_named(
-        &self,
-        value: &Value,
-        name: &str,
-        c: &Constraints,
-        at: &str,
-        here: &str,
-    ) -> Result<(), String> {
+    fn check_named(&self, value: &Value, name: &str, c: &Constraints, at: &str, here: &str) -> Result<(), String> {
         match (&self.types[name].kind, value) {
             (TypeKind::Enum(e), Value::String(s)) => {
                 if !e.open && !e.values.iter().any(|v| &v.wire == s) {
@@ -2141,27 +1708,17 @@ impl ValueChecker<'_> {
                         Some(v) => {
                             if let Some(constant) = &field.constant {
                                 if v.as_str() != Some(constant) {
-                                    return Err(format!(
-                                        "`{}` must be `{constant}`{here}",
-                                        field.wire
-                                    ));
+                                    return Err(format!("`{}` must be `{constant}`{here}", field.wire));
                                 }
                             }
-                            self.check(
-                                v,
-                                &field.ty,
-                                &field.constraints,
-                                &format!("{at}/{}", field.wire),
-                            )?;
+                            self.check(v, &field.ty, &field.constraints, &format!("{at}/{}", field.wire))?;
                         }
                     }
                 }
                 for (key, v) in map {
                     if o.field(key).is_none() {
                         match &o.additional {
-                            Some(ty) => {
-                                self.check(v, ty, &Constraints::default(), &format!("{at}/{key}"))?
-                            }
+                            Some(ty) => self.check(v, ty, &Constraints::default(), &format!("{at}/{key}"))?,
                             None => return Err(format!("`{name}` has no field `{key}`{here}")),
                         }
                     }
@@ -2179,10 +1736,7 @@ impl ValueChecker<'_> {
                 if u.open && value.is_object() {
                     return Ok(());
                 }
-                Err(format!(
-                    "no variant of `{name}` fits{here} ({})",
-                    reasons.join("; ")
-                ))
+                Err(format!("no variant of `{name}` fits{here} ({})", reasons.join("; ")))
             }
             (TypeKind::Enum(_), _) => Err(format!("expected a string{here}, found {value}")),
             (TypeKind::Object(_), _) => Err(format!("expected an object{here}, found {value}")),
@@ -2214,18 +1768,10 @@ fn check_string(s: &str, c: &Constraints, here: &str) -> Result<(), String> {
 
 fn check_range(n: &Number, c: &Constraints, here: &str) -> Result<(), String> {
     let v = n.as_f64().unwrap_or(f64::NAN);
-    if c.minimum
-        .as_ref()
-        .and_then(Number::as_f64)
-        .is_some_and(|min| v < min)
-    {
+    if c.minimum.as_ref().and_then(Number::as_f64).is_some_and(|min| v < min) {
         return Err(format!("{n} is below the minimum{here}"));
     }
-    if c.maximum
-        .as_ref()
-        .and_then(Number::as_f64)
-        .is_some_and(|max| v > max)
-    {
+    if c.maximum.as_ref().and_then(Number::as_f64).is_some_and(|max| v > max) {
         return Err(format!("{n} is above the maximum{here}"));
     }
     Ok(())
@@ -2236,20 +1782,13 @@ fn check_items(len: usize, c: &Constraints, here: &str) -> Result<(), String> {
     let fits = c.min_items.is_none_or(|m| len >= m)
         && c.max_items.is_none_or(|m| len <= m)
         && c.exact_items.is_none_or(|m| len == m);
-    if fits {
-        Ok(())
-    } else {
-        Err(format!("{len} items do not fit the item count{here}"))
-    }
+    if fits { Ok(()) } else { Err(format!("{len} items do not fit the item count{here}")) }
 }
 
 /// `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`, the form RFC 3339 gives.
 pub fn is_rfc3339(s: &str) -> bool {
     let b = s.as_bytes();
-    let digits = |range: std::ops::Range<usize>| {
-        b.get(range.clone())
-            .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
-    };
+    let digits = |range: std::ops::Range<usize>| b.get(range.clone()).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
     let fixed = b.len() >= 20
         && digits(0..4)
         && b[4] == b'-'
@@ -2298,9 +1837,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
         row[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             let current = row[j + 1];
-            row[j + 1] = (previous + usize::from(ca != *cb))
-                .min(row[j] + 1)
-                .min(current + 1);
+            row[j + 1] = (previous + usize::from(ca != *cb)).min(row[j] + 1).min(current + 1);
             previous = current;
         }
     }
@@ -2309,12 +1846,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 /// The first of [`FALLBACK_NAMES`] that no listed variant took.
 fn fallback_name(scope: &Scope) -> String {
-    FALLBACK_NAMES
-        .iter()
-        .find(|n| !scope.contains(n))
-        .copied()
-        .unwrap_or("UnknownVariant")
-        .to_owned()
+    FALLBACK_NAMES.iter().find(|n| !scope.contains(n)).copied().unwrap_or("UnknownVariant").to_owned()
 }
 
 #[cfg(test)]
@@ -2323,20 +1855,10 @@ mod tests {
 
     #[test]
     fn rfc3339_forms() {
-        for ok in [
-            "2024-01-01T00:00:00Z",
-            "2024-01-01T00:00:00.123Z",
-            "2024-01-01T00:00:00+02:00",
-        ] {
+        for ok in ["2024-01-01T00:00:00Z", "2024-01-01T00:00:00.123Z", "2024-01-01T00:00:00+02:00"] {
             assert!(is_rfc3339(ok), "{ok}");
         }
-        for bad in [
-            "2024-01-01",
-            "2024-01-01 00:00:00Z",
-            "2024-01-01T00:00:00",
-            "2024-01-01T00:00:00.Z",
-            "x",
-        ] {
+        for bad in ["2024-01-01", "2024-01-01 00:00:00Z", "2024-01-01T00:00:00", "2024-01-01T00:00:00.Z", "x"] {
             assert!(!is_rfc3339(bad), "{bad}");
         }
     }
@@ -2344,10 +1866,7 @@ mod tests {
     #[test]
     fn suggestions_find_near_misses_only() {
         let known = ["Collection", "Space", "Organization"];
-        assert_eq!(
-            suggest("Colection", known.iter().copied()),
-            Some("did you mean `Collection`?".into())
-        );
+        assert_eq!(suggest("Colection", known.iter().copied()), Some("did you mean `Collection`?".into()));
         assert_eq!(suggest("Widget", known.iter().copied()), None);
     }
 }

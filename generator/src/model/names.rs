@@ -22,11 +22,10 @@ pub enum Case {
 /// Rust's keywords in the 2024 edition, strict and reserved, plus the weak ones that cannot
 /// name items in every position.
 const KEYWORDS: &[&str] = &[
-    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",
-    "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl",
-    "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
-    "return", "self", "Self", "static", "struct", "super", "trait", "true", "try", "type",
-    "typeof", "union", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate", "do", "dyn", "else",
+    "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro", "match", "mod",
+    "move", "mut", "override", "priv", "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait",
+    "true", "try", "type", "typeof", "union", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
 ];
 
 /// Turns any spec name into a valid Rust identifier in the given case.
@@ -37,10 +36,7 @@ pub fn sanitize(name: &str, case: Case) -> String {
         Case::Snake => name.to_snake_case(),
         Case::Pascal => name.to_pascal_case(),
     };
-    let mut ident: String = cased
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
+    let mut ident: String = cased.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
     if ident.is_empty() {
         ident = match case {
             Case::Snake => "empty".into(),
@@ -73,34 +69,21 @@ impl Scope {
     pub fn reserving(names: &[&str], by: &str) -> Self {
         let mut scope = Scope::new();
         for name in names {
-            scope
-                .taken
-                .insert((*name).to_owned(), (by.to_owned(), Location::default()));
+            scope.taken.insert((*name).to_owned(), (by.to_owned(), Location::default()));
         }
         scope
     }
 
     /// Takes `rust` for `element` (a description such as "field `fooBar`"), or reports the
     /// collision naming both elements and places. Returns false on collision.
-    pub fn claim(
-        &mut self,
-        rust: &str,
-        element: &str,
-        at: &Location,
-        diags: &mut Diagnostics,
-    ) -> bool {
+    pub fn claim(&mut self, rust: &str, element: &str, at: &Location, diags: &mut Diagnostics) -> bool {
         match self.taken.get(rust) {
             None => {
-                self.taken
-                    .insert(rust.to_owned(), (element.to_owned(), at.clone()));
+                self.taken.insert(rust.to_owned(), (element.to_owned(), at.clone()));
                 true
             }
             Some((first, first_at)) => {
-                let place = if first_at.file.is_empty() {
-                    String::new()
-                } else {
-                    format!(" at {first_at}")
-                };
+                let place = if first_at.file.is_empty() { String::new() } else { format!(" at {first_at}") };
                 diags
                     .error(
                         at.clone(),
@@ -128,11 +111,7 @@ mod tests {
             ("ssoURL", Case::Snake, "sso_url"),
             ("entityID", Case::Snake, "entity_id"),
             ("photoURL", Case::Snake, "photo_url"),
-            (
-                "internal_billingMigration",
-                Case::Snake,
-                "internal_billing_migration",
-            ),
+            ("internal_billingMigration", Case::Snake, "internal_billing_migration"),
             ("toggeable", Case::Snake, "toggeable"),
             ("space_selection", Case::Snake, "space_selection"),
             ("type", Case::Snake, "type_"),
@@ -161,11 +140,7 @@ mod tests {
             ("émoji", Case::Snake, "moji"),
         ];
         for (input, case, expected) in cases {
-            assert_eq!(
-                sanitize(input, *case),
-                *expected,
-                "sanitize({input:?}, {case:?})"
-            );
+            assert_eq!(sanitize(input, *case), *expected, "sanitize({input:?}, {case:?})");
         }
     }
 
@@ -175,10 +150,7 @@ mod tests {
             let snake = sanitize(keyword, Case::Snake);
             assert!(!KEYWORDS.contains(&snake.as_str()), "{keyword} -> {snake}");
             let pascal = sanitize(keyword, Case::Pascal);
-            assert!(
-                !KEYWORDS.contains(&pascal.as_str()),
-                "{keyword} -> {pascal}"
-            );
+            assert!(!KEYWORDS.contains(&pascal.as_str()), "{keyword} -> {pascal}");
         }
     }
 
@@ -186,16 +158,8 @@ mod tests {
     fn a_collision_names_both_elements() {
         let mut diags = Diagnostics::new();
         let mut scope = Scope::new();
-        let first = Location {
-            file: "spec/a.yaml".into(),
-            line: Some(3),
-            ..Location::default()
-        };
-        let second = Location {
-            file: "spec/a.yaml".into(),
-            line: Some(4),
-            ..Location::default()
-        };
+        let first = Location { file: "spec/a.yaml".into(), line: Some(3), ..Location::default() };
+        let second = Location { file: "spec/a.yaml".into(), line: Some(4), ..Location::default() };
         assert!(scope.claim("foo_bar", "field `fooBar`", &first, &mut diags));
         assert!(!scope.claim("foo_bar", "field `foo_bar`", &second, &mut diags));
         assert_eq!(

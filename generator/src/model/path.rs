@@ -30,12 +30,9 @@ impl PathTemplate {
                 return Err(format!("the path `{raw}` has an empty segment"));
             }
             if let Some(name) = segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                let valid =
-                    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                let valid = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
                 if !valid {
-                    return Err(format!(
-                        "`{{{name}}}` in `{raw}` is not a valid parameter name"
-                    ));
+                    return Err(format!("`{{{name}}}` in `{raw}` is not a valid parameter name"));
                 }
                 segments.push(PathSegment::Param(name.to_owned()));
             } else if segment.contains(['{', '}']) {
@@ -46,10 +43,7 @@ impl PathTemplate {
                 segments.push(PathSegment::Literal(segment.to_owned()));
             }
         }
-        Ok(PathTemplate {
-            raw: raw.to_owned(),
-            segments,
-        })
+        Ok(PathTemplate { raw: raw.to_owned(), segments })
     }
 
     /// Parameter names in path order (a name may repeat; lowering reports that).
@@ -82,25 +76,13 @@ mod tests {
 
     #[test]
     fn rejects_malformed_paths() {
-        assert_eq!(
-            PathTemplate::parse("v1/x"),
-            Err("the path `v1/x` does not start with `/`".into())
-        );
-        assert_eq!(
-            PathTemplate::parse("/v1//x"),
-            Err("the path `/v1//x` has an empty segment".into())
-        );
-        assert_eq!(
-            PathTemplate::parse("/v1/"),
-            Err("the path `/v1/` has an empty segment".into())
-        );
+        assert_eq!(PathTemplate::parse("v1/x"), Err("the path `v1/x` does not start with `/`".into()));
+        assert_eq!(PathTemplate::parse("/v1//x"), Err("the path `/v1//x` has an empty segment".into()));
+        assert_eq!(PathTemplate::parse("/v1/"), Err("the path `/v1/` has an empty segment".into()));
         assert_eq!(
             PathTemplate::parse("/v1/{a}.json"),
             Err("the segment `{a}.json` of `/v1/{a}.json` mixes a parameter with text; a parameter fills a whole segment".into())
         );
-        assert_eq!(
-            PathTemplate::parse("/v1/{}"),
-            Err("`{}` in `/v1/{}` is not a valid parameter name".into())
-        );
+        assert_eq!(PathTemplate::parse("/v1/{}"), Err("`{}` in `/v1/{}` is not a valid parameter name".into()));
     }
 }

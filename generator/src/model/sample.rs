@@ -44,10 +44,7 @@ impl Sampler<'_> {
                 }
                 if let Some(extra) = &o.additional {
                     if depth < MAX_DEPTH {
-                        map.insert(
-                            "extraKey".into(),
-                            self.value(extra, &Constraints::default(), "extra", depth + 1),
-                        );
+                        map.insert("extraKey".into(), self.value(extra, &Constraints::default(), "extra", depth + 1));
                     }
                 }
                 Value::Object(map)
@@ -81,20 +78,12 @@ impl Sampler<'_> {
             TypeRef::DateTime => Value::String("2024-01-15T09:30:00Z".into()),
             TypeRef::Integer => {
                 let low = c.minimum.as_ref().and_then(Number::as_i64).unwrap_or(1);
-                let high = c
-                    .maximum
-                    .as_ref()
-                    .and_then(Number::as_i64)
-                    .unwrap_or(i64::MAX);
+                let high = c.maximum.as_ref().and_then(Number::as_i64).unwrap_or(i64::MAX);
                 json!(low.max(1).min(high))
             }
             TypeRef::Number => {
                 let low = c.minimum.as_ref().and_then(Number::as_f64).unwrap_or(1.5);
-                let high = c
-                    .maximum
-                    .as_ref()
-                    .and_then(Number::as_f64)
-                    .unwrap_or(f64::MAX);
+                let high = c.maximum.as_ref().and_then(Number::as_f64).unwrap_or(f64::MAX);
                 json!(low.max(1.5).min(high))
             }
             TypeRef::Boolean => Value::Bool(true),
@@ -112,10 +101,7 @@ impl Sampler<'_> {
             TypeRef::Map(inner) => {
                 let mut map = Map::new();
                 if depth < MAX_DEPTH {
-                    map.insert(
-                        "key".into(),
-                        self.value(inner, &Constraints::default(), hint, depth + 1),
-                    );
+                    map.insert("key".into(), self.value(inner, &Constraints::default(), hint, depth + 1));
                 }
                 Value::Object(map)
             }
@@ -125,11 +111,7 @@ impl Sampler<'_> {
 
 /// `hint` (a field name) stretched or cut to fit the length constraints.
 fn fit_length(hint: &str, c: &Constraints) -> String {
-    let mut text: String = if hint.is_empty() {
-        "sample".into()
-    } else {
-        hint.to_owned()
-    };
+    let mut text: String = if hint.is_empty() { "sample".into() } else { hint.to_owned() };
     let min = c.min_length.unwrap_or(0) as usize;
     while text.chars().count() < min {
         text.push('x');
@@ -146,16 +128,9 @@ mod tests {
 
     #[test]
     fn strings_fit_their_lengths() {
-        let c = Constraints {
-            min_length: Some(8),
-            max_length: Some(10),
-            ..Constraints::default()
-        };
+        let c = Constraints { min_length: Some(8), max_length: Some(10), ..Constraints::default() };
         assert_eq!(fit_length("id", &c), "idxxxxxx");
-        let c = Constraints {
-            max_length: Some(3),
-            ..Constraints::default()
-        };
+        let c = Constraints { max_length: Some(3), ..Constraints::default() };
         assert_eq!(fit_length("title", &c), "tit");
     }
 }

@@ -28,8 +28,7 @@ pub enum TypeRef {
 }
 
 /// The forms a type expression can take, for hints.
-pub const FORMS: &str =
-    "string, integer, number, boolean, date-time, url, json, a type name, list<T> or map<T>";
+pub const FORMS: &str = "string, integer, number, boolean, date-time, url, json, a type name, list<T> or map<T>";
 
 /// Placeholders an expression may hold where an inline shape is declared next to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,10 +46,7 @@ pub enum Parsed {
     Ref(TypeRef),
     /// `object`, `list<object>`, `enum`, ...: the wrappers around the placeholder, outermost
     /// first.
-    Inline {
-        placeholder: Placeholder,
-        wrappers: Vec<Wrapper>,
-    },
+    Inline { placeholder: Placeholder, wrappers: Vec<Wrapper> },
 }
 
 /// A collection around a placeholder.
@@ -65,13 +61,10 @@ pub enum Wrapper {
 impl Parsed {
     /// Wraps a resolved inline type in the same collections as the placeholder.
     pub fn complete(wrappers: &[Wrapper], inner: TypeRef) -> TypeRef {
-        wrappers
-            .iter()
-            .rev()
-            .fold(inner, |acc, wrapper| match wrapper {
-                Wrapper::List => TypeRef::List(Box::new(acc)),
-                Wrapper::Map => TypeRef::Map(Box::new(acc)),
-            })
+        wrappers.iter().rev().fold(inner, |acc, wrapper| match wrapper {
+            Wrapper::List => TypeRef::List(Box::new(acc)),
+            Wrapper::Map => TypeRef::Map(Box::new(acc)),
+        })
     }
 }
 
@@ -81,10 +74,7 @@ pub fn parse(text: &str) -> Result<Parsed, String> {
     let parsed = parser.expression()?;
     parser.skip_spaces();
     if parser.at != text.len() {
-        return Err(format!(
-            "unexpected `{}` after the type in `{text}`",
-            &text[parser.at..]
-        ));
+        return Err(format!("unexpected `{}` after the type in `{text}`", &text[parser.at..]));
     }
     Ok(parsed)
 }
@@ -104,9 +94,7 @@ impl Parser<'_> {
     fn word(&mut self) -> &str {
         self.skip_spaces();
         let rest = &self.text[self.at..];
-        let len = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
-            .unwrap_or(rest.len());
+        let len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')).unwrap_or(rest.len());
         self.at += len;
         &rest[..len]
     }
@@ -117,14 +105,8 @@ impl Parser<'_> {
             self.at += 1;
             Ok(())
         } else {
-            let found = self.text[self.at..]
-                .chars()
-                .next()
-                .map_or("the end".to_owned(), |c| format!("`{c}`"));
-            Err(format!(
-                "expected `{symbol}` but found {found} in `{}`",
-                self.text
-            ))
+            let found = self.text[self.at..].chars().next().map_or("the end".to_owned(), |c| format!("`{c}`"));
+            Err(format!("expected `{symbol}` but found {found} in `{}`", self.text))
         }
     }
 
@@ -140,34 +122,18 @@ impl Parser<'_> {
             "date-time" => simple(TypeRef::DateTime),
             "url" => simple(TypeRef::Url),
             "json" => simple(TypeRef::Json),
-            "object" => Ok(Parsed::Inline {
-                placeholder: Placeholder::Object,
-                wrappers: Vec::new(),
-            }),
-            "enum" => Ok(Parsed::Inline {
-                placeholder: Placeholder::Enum,
-                wrappers: Vec::new(),
-            }),
+            "object" => Ok(Parsed::Inline { placeholder: Placeholder::Object, wrappers: Vec::new() }),
+            "enum" => Ok(Parsed::Inline { placeholder: Placeholder::Enum, wrappers: Vec::new() }),
             "list" | "map" => {
                 self.expect('<')?;
                 let inner = self.expression()?;
                 self.expect('>')?;
-                let wrapper = if word == "list" {
-                    Wrapper::List
-                } else {
-                    Wrapper::Map
-                };
+                let wrapper = if word == "list" { Wrapper::List } else { Wrapper::Map };
                 Ok(match inner {
                     Parsed::Ref(r) => Parsed::Ref(Parsed::complete(&[wrapper], r)),
-                    Parsed::Inline {
-                        placeholder,
-                        mut wrappers,
-                    } => {
+                    Parsed::Inline { placeholder, mut wrappers } => {
                         wrappers.insert(0, wrapper);
-                        Parsed::Inline {
-                            placeholder,
-                            wrappers,
-                        }
+                        Parsed::Inline { placeholder, wrappers }
                     }
                 })
             }
@@ -230,47 +196,24 @@ mod tests {
         assert_eq!(parse("string"), Ok(Parsed::Ref(TypeRef::String)));
         assert_eq!(parse("date-time"), Ok(Parsed::Ref(TypeRef::DateTime)));
         assert_eq!(parse("Page"), Ok(Parsed::Ref(named("Page"))));
-        assert_eq!(
-            parse("list<Page>"),
-            Ok(Parsed::Ref(TypeRef::List(Box::new(named("Page")))))
-        );
+        assert_eq!(parse("list<Page>"), Ok(Parsed::Ref(TypeRef::List(Box::new(named("Page"))))));
         assert_eq!(
             parse("map< list<number> >"),
-            Ok(Parsed::Ref(TypeRef::Map(Box::new(TypeRef::List(
-                Box::new(TypeRef::Number)
-            )))))
+            Ok(Parsed::Ref(TypeRef::Map(Box::new(TypeRef::List(Box::new(TypeRef::Number))))))
         );
         assert_eq!(
             parse("list<map<object>>"),
-            Ok(Parsed::Inline {
-                placeholder: Placeholder::Object,
-                wrappers: vec![Wrapper::List, Wrapper::Map]
-            })
+            Ok(Parsed::Inline { placeholder: Placeholder::Object, wrappers: vec![Wrapper::List, Wrapper::Map] })
         );
-        assert_eq!(
-            parse("enum"),
-            Ok(Parsed::Inline {
-                placeholder: Placeholder::Enum,
-                wrappers: vec![]
-            })
-        );
+        assert_eq!(parse("enum"), Ok(Parsed::Inline { placeholder: Placeholder::Enum, wrappers: vec![] }));
     }
 
     #[test]
     fn reports_what_is_wrong() {
-        assert_eq!(
-            parse("list<Page"),
-            Err("expected `>` but found the end in `list<Page`".into())
-        );
+        assert_eq!(parse("list<Page"), Err("expected `>` but found the end in `list<Page`".into()));
         assert_eq!(parse("strin"), Err("`strin` is not a type".into()));
-        assert_eq!(
-            parse("list Page"),
-            Err("expected `<` but found `P` in `list Page`".into())
-        );
-        assert_eq!(
-            parse("Page>"),
-            Err("unexpected `>` after the type in `Page>`".into())
-        );
+        assert_eq!(parse("list Page"), Err("expected `<` but found `P` in `list Page`".into()));
+        assert_eq!(parse("Page>"), Err("unexpected `>` after the type in `Page>`".into()));
         assert_eq!(parse(""), Err("expected a type in ``".into()));
     }
 

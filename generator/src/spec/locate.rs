@@ -28,11 +28,7 @@ pub fn locate(text: &str, path: &SpecPath) -> Option<(usize, usize)> {
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 return None;
             }
-            Some(Line {
-                number: i + 1,
-                indent: raw.len() - trimmed.len(),
-                text: trimmed,
-            })
+            Some(Line { number: i + 1, indent: raw.len() - trimmed.len(), text: trimmed })
         })
         .collect();
 
@@ -61,10 +57,7 @@ pub fn locate(text: &str, path: &SpecPath) -> Option<(usize, usize)> {
         let child_end = lines[at + 1..end]
             .iter()
             // YAML lets a list sit at its key's own indent (`params:` then `- page`).
-            .position(|l| {
-                l.indent < block_indent
-                    || (l.indent == block_indent && !(is_key && l.text.starts_with('-')))
-            })
+            .position(|l| l.indent < block_indent || (l.indent == block_indent && !(is_key && l.text.starts_with('-'))))
             .map_or(end, |p| at + 1 + p);
         start = if is_key { at + 1 } else { at };
         end = child_end;
@@ -94,11 +87,7 @@ fn find_key(lines: &[Line<'_>], parent_indent: Option<usize>, key: &str) -> Opti
 
 /// Finds the `index`-th `- ` item among the direct children of a block; returns (line
 /// offset, column of its dash).
-fn find_item(
-    lines: &[Line<'_>],
-    parent_indent: Option<usize>,
-    index: usize,
-) -> Option<(usize, usize)> {
+fn find_item(lines: &[Line<'_>], parent_indent: Option<usize>, index: usize) -> Option<(usize, usize)> {
     let child_indent = lines
         .iter()
         .filter(|l| l.text.starts_with('-'))
@@ -114,10 +103,7 @@ fn find_item(
 
 /// The indentation of the first line that is a child of the block.
 fn direct_child_indent(lines: &[Line<'_>], parent_indent: Option<usize>) -> Option<usize> {
-    lines
-        .iter()
-        .map(|l| l.indent)
-        .find(|&i| parent_indent.is_none_or(|p| i > p))
+    lines.iter().map(|l| l.indent).find(|&i| parent_indent.is_none_or(|p| i > p))
 }
 
 /// The key of a `key: value` or `key:` line, unquoted.
@@ -166,20 +152,14 @@ operations:
 
     #[test]
     fn finds_nested_keys() {
-        let fields = SpecPath::root()
-            .key("types")
-            .key("Collection")
-            .key("fields");
+        let fields = SpecPath::root().key("types").key("Collection").key("fields");
         assert_eq!(at(&fields.key("id")), Some((5, 7)));
         assert_eq!(at(&fields.key("title").key("max_length")), Some((8, 9)));
     }
 
     #[test]
     fn finds_list_items_and_keys_inside_them() {
-        let params = SpecPath::root()
-            .key("operations")
-            .key("listThings")
-            .key("params");
+        let params = SpecPath::root().key("operations").key("listThings").key("params");
         assert_eq!(at(&params.index(0)), Some((12, 9)));
         assert_eq!(at(&params.index(1)), Some((13, 9)));
         assert_eq!(at(&params.index(1).key("in")), Some((14, 9)));
@@ -187,21 +167,9 @@ operations:
 
     #[test]
     fn stops_at_the_deepest_ancestor_found() {
-        let path = SpecPath::root()
-            .key("types")
-            .key("Collection")
-            .key("fields")
-            .key("id")
-            .key("type");
-        assert_eq!(
-            at(&path),
-            Some((5, 7)),
-            "a flow mapping is located by its line"
-        );
-        assert_eq!(
-            at(&SpecPath::root().key("types").key("Missing")),
-            Some((1, 1))
-        );
+        let path = SpecPath::root().key("types").key("Collection").key("fields").key("id").key("type");
+        assert_eq!(at(&path), Some((5, 7)), "a flow mapping is located by its line");
+        assert_eq!(at(&SpecPath::root().key("types").key("Missing")), Some((1, 1)));
         assert_eq!(at(&SpecPath::root().key("nothing")), None);
     }
 }

@@ -38,18 +38,12 @@ pub struct Origin {
 impl Origin {
     /// The same file, a path below this one.
     pub fn key(&self, key: impl Into<String>) -> Origin {
-        Origin {
-            file: self.file,
-            path: self.path.key(key),
-        }
+        Origin { file: self.file, path: self.path.key(key) }
     }
 
     /// The same file, an item of the list at this path.
     pub fn index(&self, index: usize) -> Origin {
-        Origin {
-            file: self.file,
-            path: self.path.index(index),
-        }
+        Origin { file: self.file, path: self.path.index(index) }
     }
 }
 
@@ -96,9 +90,7 @@ pub struct Spec {
 impl Spec {
     /// True when an entry of `section` named `name` exists but could not be decoded.
     pub fn was_dropped(&self, section: &str, name: &str) -> bool {
-        self.dropped
-            .get(section)
-            .is_some_and(|names| names.contains(name))
+        self.dropped.get(section).is_some_and(|names| names.contains(name))
     }
 }
 
@@ -111,39 +103,25 @@ impl Spec {
             Some((line, column)) => (Some(line), Some(column)),
             None => (None, None),
         };
-        Location {
-            file: file.display.clone(),
-            line,
-            column,
-            path: Some(origin.path.clone()),
-        }
+        Location { file: file.display.clone(), line, column, path: Some(origin.path.clone()) }
     }
 }
 
 /// Reads and decodes every `.yaml` file under `dir`. Problems are added to `diags`; entries
 /// that could not be decoded are left out of the result.
 pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
-    let mut spec = Spec {
-        complete: true,
-        ..Spec::default()
-    };
+    let mut spec = Spec { complete: true, ..Spec::default() };
     let paths = match yaml_files(dir) {
         Ok(paths) if !paths.is_empty() => paths,
         Ok(_) => {
             diags
-                .error(
-                    Location::file(dir.display().to_string()),
-                    "no .yaml file in the spec directory",
-                )
+                .error(Location::file(dir.display().to_string()), "no .yaml file in the spec directory")
                 .hint("pass the directory holding api.yaml with --spec");
             spec.complete = false;
             return spec;
         }
         Err(error) => {
-            diags.error(
-                Location::file(dir.display().to_string()),
-                format!("cannot read the spec directory: {error}"),
-            );
+            diags.error(Location::file(dir.display().to_string()), format!("cannot read the spec directory: {error}"));
             spec.complete = false;
             return spec;
         }
@@ -154,10 +132,7 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text.replace("\r\n", "\n"),
             Err(error) => {
-                diags.error(
-                    Location::file(&display),
-                    format!("cannot read the file: {error}"),
-                );
+                diags.error(Location::file(&display), format!("cannot read the file: {error}"));
                 spec.complete = false;
                 continue;
             }
@@ -168,11 +143,7 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
         hasher.write(text.as_bytes());
         hasher.write(&[0]);
         let index = spec.files.len();
-        spec.files.push(SourceFile {
-            display,
-            text,
-            tag: None,
-        });
+        spec.files.push(SourceFile { display, text, tag: None });
         load_file(&mut spec, index, diags);
     }
     spec.hash = format!("{:016x}", hasher.finish());
@@ -219,10 +190,7 @@ fn load_file(spec: &mut Spec, index: usize, diags: &mut Diagnostics) {
     if value.is_null() {
         return; // An empty file declares nothing.
     }
-    let root = Origin {
-        file: index,
-        path: SpecPath::root(),
-    };
+    let root = Origin { file: index, path: SpecPath::root() };
     let mut dropped = Vec::new();
     load_root(spec, &root, value, &mut dropped, diags);
     for (section, name) in dropped {
@@ -246,22 +214,14 @@ fn load_root(
     spec.files[index].tag = raw.tag;
     if let Some(api) = raw.api {
         match decode(spec, &root.key("api"), api, diags) {
-            Some(value) => spec.api.push(Entry {
-                name: "api".into(),
-                origin: root.key("api"),
-                value,
-            }),
+            Some(value) => spec.api.push(Entry { name: "api".into(), origin: root.key("api"), value }),
             None => dropped.push(("api".into(), "api".into())),
         }
     }
     if let Some(pagination) = raw.pagination {
         let origin = root.key("pagination");
         match decode(spec, &origin, pagination, diags) {
-            Some(value) => spec.pagination.push(Entry {
-                name: "pagination".into(),
-                origin,
-                value,
-            }),
+            Some(value) => spec.pagination.push(Entry { name: "pagination".into(), origin, value }),
             None => dropped.push(("pagination".into(), "pagination".into())),
         }
     }
@@ -291,20 +251,13 @@ fn decode_entries<T: DeserializeOwned>(
         let section_origin = root.key(section);
         let Some(name) = key.as_str().map(str::to_owned) else {
             diags
-                .error(
-                    spec.locate(&section_origin),
-                    format!("a key of `{section}` is not a string: {key:?}"),
-                )
+                .error(spec.locate(&section_origin), format!("a key of `{section}` is not a string: {key:?}"))
                 .hint("names are plain strings");
             continue;
         };
         let origin = section_origin.key(&name);
         match decode(spec, &origin, value, diags) {
-            Some(value) => entries.push(Entry {
-                name,
-                origin,
-                value,
-            }),
+            Some(value) => entries.push(Entry { name, origin, value }),
             None => dropped.push((section.to_owned(), name)),
         }
     }
@@ -322,36 +275,26 @@ fn decode<T: DeserializeOwned>(
     let mut track = serde_path_to_error::Track::new();
     let result = {
         let tracked = serde_path_to_error::Deserializer::new(value, &mut track);
-        serde_ignored::deserialize(tracked, |path| {
-            unknown.push(ignored_path(&origin.path, &path))
-        })
+        serde_ignored::deserialize(tracked, |path| unknown.push(ignored_path(&origin.path, &path)))
     };
     for path in unknown {
         let key = match path.segments().last() {
             Some(crate::diag::Segment::Key(key)) => key.clone(),
             _ => String::new(),
         };
-        let at = Origin {
-            file: origin.file,
-            path,
-        };
+        let at = Origin { file: origin.file, path };
         let hint = if key.contains(' ') {
             "a comma inside `{ ... }` starts a new entry: quote text holding commas or `: `"
         } else {
             "spec/README.md lists the keys each element accepts"
         };
-        diags
-            .error(spec.locate(&at), format!("unknown key `{key}`"))
-            .hint(hint);
+        diags.error(spec.locate(&at), format!("unknown key `{key}`")).hint(hint);
     }
     match result {
         Ok(value) => Some(value),
         Err(error) => {
             let path = track.path().to_string();
-            let at = Origin {
-                file: origin.file,
-                path: origin.path.join_serde(&path),
-            };
+            let at = Origin { file: origin.file, path: origin.path.join_serde(&path) };
             diags.error(spec.locate(&at), strip_position(&error.to_string()));
             None
         }
@@ -365,9 +308,9 @@ fn ignored_path(base: &SpecPath, path: &serde_ignored::Path<'_>) -> SpecPath {
         Path::Root => base.clone(),
         Path::Seq { parent, index } => ignored_path(base, parent).index(*index),
         Path::Map { parent, key } => ignored_path(base, parent).key(key.clone()),
-        Path::Some { parent }
-        | Path::NewtypeStruct { parent }
-        | Path::NewtypeVariant { parent } => ignored_path(base, parent),
+        Path::Some { parent } | Path::NewtypeStruct { parent } | Path::NewtypeVariant { parent } => {
+            ignored_path(base, parent)
+        }
     }
 }
 

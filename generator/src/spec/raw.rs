@@ -130,20 +130,13 @@ impl<'de> Deserialize<'de> for RawEnumValue {
         impl<'de> Visitor<'de> for EnumValueVisitor {
             type Value = RawEnumValue;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(
-                    "a value (`admin`) or a value with its meaning (`admin: what it means`)",
-                )
+                f.write_str("a value (`admin`) or a value with its meaning (`admin: what it means`)")
             }
             fn visit_str<E: de::Error>(self, value: &str) -> Result<RawEnumValue, E> {
-                Ok(RawEnumValue {
-                    value: value.to_owned(),
-                    description: None,
-                })
+                Ok(RawEnumValue { value: value.to_owned(), description: None })
             }
             fn visit_bool<E: de::Error>(self, value: bool) -> Result<RawEnumValue, E> {
-                Err(E::custom(format!(
-                    "enumeration value `{value}` is a YAML boolean; quote it: \"{value}\""
-                )))
+                Err(E::custom(format!("enumeration value `{value}` is a YAML boolean; quote it: \"{value}\"")))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawEnumValue, A::Error> {
                 let Some((value, description)) = map.next_entry::<String, String>()? else {
@@ -154,10 +147,7 @@ impl<'de> Deserialize<'de> for RawEnumValue {
                         "an enumeration value is one `value: meaning` pair; put each value in its own list item",
                     ));
                 }
-                Ok(RawEnumValue {
-                    value,
-                    description: Some(description),
-                })
+                Ok(RawEnumValue { value, description: Some(description) })
             }
         }
         deserializer.deserialize_any(EnumValueVisitor)
@@ -286,9 +276,7 @@ impl<'de> Deserialize<'de> for RawParam {
                 Ok(RawParam::Inline(Box::new(field)))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, _seq: A) -> Result<RawParam, A::Error> {
-                Err(de::Error::custom(
-                    "a parameter is a name or a mapping, not a list",
-                ))
+                Err(de::Error::custom("a parameter is a name or a mapping, not a list"))
             }
         }
         deserializer.deserialize_any(ParamVisitor)

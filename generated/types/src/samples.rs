@@ -2,13 +2,17 @@
 
 //! Every type of the spec, built from the spec's samples: it decodes leniently and
 //! strictly, passes `validate()`, and serializes back to the same JSON.
-use docs_api_types::runtime::{self, Mode, Validate};
-fn check<T>(name: &str, json: &str, failures: &mut ::std::vec::Vec<::std::string::String>)
+use crate::runtime::{self, Mode, Validate};
+fn check<T>(
+    name: &str,
+    json: &str,
+    failures: &mut ::std::vec::Vec<::std::string::String>,
+)
 where
     T: runtime::FromJson + runtime::serde::Serialize + Validate,
 {
-    let sample: runtime::serde_json::Value =
-        runtime::serde_json::from_str(json).expect("samples are JSON");
+    let sample: runtime::serde_json::Value = runtime::serde_json::from_str(json)
+        .expect("samples are JSON");
     let lenient: T = match runtime::json::decode(sample.clone(), Mode::Lenient) {
         Ok(value) => value,
         Err(error) => {
@@ -26,1394 +30,1716 @@ where
     }
     let written = runtime::serde_json::to_value(&lenient).expect("serializes");
     if !runtime::testing::json_eq(&written, &sample) {
-        failures.push(format!(
-            "{name}: round trip changed the JSON:\n  sample:  {sample}\n  written: {written}"
-        ));
+        failures
+            .push(
+                format!(
+                    "{name}: round trip changed the JSON:\n  sample:  {sample}\n  written: {written}"
+                ),
+            );
     }
 }
 #[test]
 fn every_type_round_trips_its_sample() {
     let mut failures = ::std::vec::Vec::new();
-    check::<docs_api_types::AddSiteSectionGroupSectionBody>(
-        "AddSiteSectionGroupSectionBody",
-        "{\"sectionId\":\"section_1\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::ApplySpaceContentTemplateBody>(
+    check::<
+        crate::AddSiteSectionGroupSectionBody,
+    >("AddSiteSectionGroupSectionBody", "{\"sectionId\":\"section_1\"}", &mut failures);
+    check::<
+        crate::ApplySpaceContentTemplateBody,
+    >(
         "ApplySpaceContentTemplateBody",
         "{\"id\":\"template_1\",\"params\":{\"contentRefs\":{\"key\":{\"kind\":\"file\",\"file\":\"file_1\"}}}}",
         &mut failures,
     );
-    check::<docs_api_types::Backlink>(
+    check::<
+        crate::Backlink,
+    >(
         "Backlink",
         "{\"kind\":\"file\",\"organization\":\"org_1\",\"space\":\"space_1\",\"versionContext\":{\"type\":\"revision\",\"revision\":\"rev_1\"},\"file\":\"file_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::BacklinkFile>(
+    check::<
+        crate::BacklinkFile,
+    >(
         "BacklinkFile",
         "{\"kind\":\"file\",\"organization\":\"org_1\",\"space\":\"space_1\",\"versionContext\":{\"type\":\"revision\",\"revision\":\"rev_1\"},\"file\":\"file_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::BacklinkVersionContext>(
+    check::<
+        crate::BacklinkVersionContext,
+    >(
         "BacklinkVersionContext",
         "{\"type\":\"revision\",\"revision\":\"rev_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::BacklinkVersionContextRevision>(
+    check::<
+        crate::BacklinkVersionContextRevision,
+    >(
         "BacklinkVersionContextRevision",
         "{\"type\":\"revision\",\"revision\":\"rev_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::BillingInterval>("BillingInterval", "\"monthly\"", &mut failures);
-    check::<docs_api_types::BillingMemberPricing>(
+    check::<crate::BillingInterval>("BillingInterval", "\"monthly\"", &mut failures);
+    check::<
+        crate::BillingMemberPricing,
+    >(
         "BillingMemberPricing",
         "{\"plus_2024\":{\"monthly\":8,\"yearly\":80},\"pro_2024\":{\"monthly\":8,\"yearly\":80}}",
         &mut failures,
     );
-    check::<docs_api_types::BillingPrice>(
-        "BillingPrice",
-        "{\"monthly\":8,\"yearly\":80}",
-        &mut failures,
-    );
-    check::<docs_api_types::BillingPricing>(
+    check::<
+        crate::BillingPrice,
+    >("BillingPrice", "{\"monthly\":8,\"yearly\":80}", &mut failures);
+    check::<
+        crate::BillingPricing,
+    >(
         "BillingPricing",
         "{\"members\":{\"plus_2024\":{\"monthly\":8,\"yearly\":80},\"pro_2024\":{\"monthly\":8,\"yearly\":80}},\"sites\":{\"premium\":{\"monthly\":8,\"yearly\":80},\"ultimate\":{\"monthly\":8,\"yearly\":80}}}",
         &mut failures,
     );
-    check::<docs_api_types::BillingSitePricing>(
+    check::<
+        crate::BillingSitePricing,
+    >(
         "BillingSitePricing",
         "{\"premium\":{\"monthly\":8,\"yearly\":80},\"ultimate\":{\"monthly\":8,\"yearly\":80}}",
         &mut failures,
     );
-    check::<docs_api_types::BillingUsageAddon>(
-        "BillingUsageAddon",
-        "{\"enabled\":true}",
-        &mut failures,
-    );
-    check::<docs_api_types::BlockedSource>("BlockedSource", "\"backoffice\"", &mut failures);
-    check::<docs_api_types::ChangeRequest>(
+    check::<
+        crate::BillingUsageAddon,
+    >("BillingUsageAddon", "{\"enabled\":true}", &mut failures);
+    check::<crate::BlockedSource>("BlockedSource", "\"backoffice\"", &mut failures);
+    check::<
+        crate::ChangeRequest,
+    >(
         "ChangeRequest",
         "{\"object\":\"change-request\",\"id\":\"cr_1\",\"number\":12,\"status\":\"draft\",\"subject\":\"Document the new API\",\"description\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"createdBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"space\":\"space_1\",\"revision\":\"rev_2\",\"revisionInitial\":\"rev_1\",\"revisionMergedAncestor\":\"rev_1\",\"revisionMerged\":\"rev_3\",\"comments\":3,\"outdated\":true,\"conversationsIssuesCluster\":\"cluster_1\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/changes/12\",\"location\":\"https://api.example.com/v1/spaces/space_1/change-requests/cr_1\"}}",
         &mut failures,
     );
-    check::<docs_api_types::ChangeRequestMergeResult>(
+    check::<
+        crate::ChangeRequestMergeResult,
+    >(
         "ChangeRequestMergeResult",
         "{\"revision\":\"rev_3\",\"result\":\"merge\"}",
         &mut failures,
     );
-    check::<docs_api_types::ChangeRequestPdf>(
+    check::<
+        crate::ChangeRequestPdf,
+    >(
         "ChangeRequestPdf",
         "{\"url\":\"https://files.example.com/cr_1.pdf\"}",
         &mut failures,
     );
-    check::<docs_api_types::ChangeRequestStatus>("ChangeRequestStatus", "\"draft\"", &mut failures);
-    check::<docs_api_types::ChangeRequestUpdateResult>(
+    check::<
+        crate::ChangeRequestStatus,
+    >("ChangeRequestStatus", "\"draft\"", &mut failures);
+    check::<
+        crate::ChangeRequestUpdateResult,
+    >(
         "ChangeRequestUpdateResult",
         "{\"revision\":\"rev_4\",\"result\":\"update\"}",
         &mut failures,
     );
-    check::<docs_api_types::ChangeRequestUrls>(
+    check::<
+        crate::ChangeRequestUrls,
+    >(
         "ChangeRequestUrls",
         "{\"app\":\"https://app.example.com/s/space_1/~/changes/12\",\"location\":\"https://api.example.com/v1/spaces/space_1/change-requests/cr_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::Collection>(
+    check::<
+        crate::Collection,
+    >(
         "Collection",
         "{\"object\":\"collection\",\"id\":\"col_1\",\"title\":\"Product guides\",\"description\":\"Guides for every product.\",\"organization\":\"org_1\",\"parent\":\"col_0\",\"defaultLevel\":\"admin\",\"urls\":{\"location\":\"https://api.example.com/v1/collections/col_1\",\"app\":\"https://app.example.com/c/col_1\"},\"permissions\":{\"view\":true,\"admin\":true,\"viewInviteLinks\":true,\"create\":true}}",
         &mut failures,
     );
-    check::<docs_api_types::CollectionPermissions>(
+    check::<
+        crate::CollectionPermissions,
+    >(
         "CollectionPermissions",
         "{\"view\":true,\"admin\":true,\"viewInviteLinks\":true,\"create\":true}",
         &mut failures,
     );
-    check::<docs_api_types::CollectionUrls>(
+    check::<
+        crate::CollectionUrls,
+    >(
         "CollectionUrls",
         "{\"location\":\"https://api.example.com/v1/collections/col_1\",\"app\":\"https://app.example.com/c/col_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::Comment>(
+    check::<
+        crate::Comment,
+    >(
         "Comment",
         "{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\"},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
         &mut failures,
     );
-    check::<docs_api_types::CommentBody>(
-        "CommentBody",
-        "{\"markdown\":\"Should this say **v2**?\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::CommentBodyEmpty>("CommentBodyEmpty", "{}", &mut failures);
-    check::<docs_api_types::CommentBodyMarkdown>(
+    check::<
+        crate::CommentBody,
+    >("CommentBody", "{\"markdown\":\"Should this say **v2**?\"}", &mut failures);
+    check::<crate::CommentBodyEmpty>("CommentBodyEmpty", "{}", &mut failures);
+    check::<
+        crate::CommentBodyMarkdown,
+    >(
         "CommentBodyMarkdown",
         "{\"markdown\":\"Should this say **v2**?\"}",
         &mut failures,
     );
-    check::<docs_api_types::CommentContent>(
-        "CommentContent",
-        "{\"markdown\":\"Should this say **v2**?\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::CommentOrder>("CommentOrder", "\"desc\"", &mut failures);
-    check::<docs_api_types::CommentPermissions>(
+    check::<
+        crate::CommentContent,
+    >("CommentContent", "{\"markdown\":\"Should this say **v2**?\"}", &mut failures);
+    check::<crate::CommentOrder>("CommentOrder", "\"desc\"", &mut failures);
+    check::<
+        crate::CommentPermissions,
+    >(
         "CommentPermissions",
         "{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true}",
         &mut failures,
     );
-    check::<docs_api_types::CommentReaction>(
+    check::<
+        crate::CommentReaction,
+    >(
         "CommentReaction",
         "{\"emoji\":\"👍\",\"count\":2,\"users\":[{\"user\":{\"object\":\"user\",\"id\":\"user_1\"},\"reactedAt\":\"2024-01-15T09:30:00Z\"}]}",
         &mut failures,
     );
-    check::<docs_api_types::CommentReactionUser>(
+    check::<
+        crate::CommentReactionUser,
+    >(
         "CommentReactionUser",
         "{\"user\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"reactedAt\":\"2024-01-15T09:30:00Z\"}",
         &mut failures,
     );
-    check::<docs_api_types::CommentReplier>(
+    check::<
+        crate::CommentReplier,
+    >(
         "CommentReplier",
         "{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
         &mut failures,
     );
-    check::<docs_api_types::CommentReply>(
+    check::<
+        crate::CommentReply,
+    >(
         "CommentReply",
         "{\"object\":\"comment-reply\",\"id\":\"reply_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"body\":{\"markdown\":\"Should this say **v2**?\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true}}",
         &mut failures,
     );
-    check::<docs_api_types::CommentStatus>("CommentStatus", "\"resolved\"", &mut failures);
-    check::<docs_api_types::CommentStatusFilter>("CommentStatusFilter", "\"all\"", &mut failures);
-    check::<docs_api_types::CommentTableCell>(
+    check::<crate::CommentStatus>("CommentStatus", "\"resolved\"", &mut failures);
+    check::<crate::CommentStatusFilter>("CommentStatusFilter", "\"all\"", &mut failures);
+    check::<
+        crate::CommentTableCell,
+    >(
         "CommentTableCell",
         "{\"record\":\"record_1\",\"definition\":\"def_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::CommentTarget>(
+    check::<
+        crate::CommentTarget,
+    >(
         "CommentTarget",
         "{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::CommentTargetNode>(
-        "CommentTargetNode",
-        "{\"id\":\"node_1\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::CommentTargetPage>(
-        "CommentTargetPage",
-        "{\"id\":\"page_1\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::CommentUrls>(
+    check::<
+        crate::CommentTargetNode,
+    >("CommentTargetNode", "{\"id\":\"node_1\"}", &mut failures);
+    check::<
+        crate::CommentTargetPage,
+    >("CommentTargetPage", "{\"id\":\"page_1\"}", &mut failures);
+    check::<
+        crate::CommentUrls,
+    >(
         "CommentUrls",
         "{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::ContentAppUrls>(
+    check::<
+        crate::ContentAppUrls,
+    >(
         "ContentAppUrls",
         "{\"app\":\"https://app.example.com/s/space_1/guides/start\"}",
         &mut failures,
     );
-    check::<docs_api_types::ContentGitLocation>(
+    check::<
+        crate::ContentGitLocation,
+    >(
         "ContentGitLocation",
         "{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"}",
         &mut failures,
     );
-    check::<docs_api_types::ContentRef>(
-        "ContentRef",
-        "{\"kind\":\"file\",\"file\":\"file_1\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::ContentRefFile>(
-        "ContentRefFile",
-        "{\"kind\":\"file\",\"file\":\"file_1\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::ContentRefOpenapi>(
-        "ContentRefOpenapi",
-        "{\"kind\":\"openapi\",\"spec\":\"spec_1\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::Conversation>(
+    check::<
+        crate::ContentRef,
+    >("ContentRef", "{\"kind\":\"file\",\"file\":\"file_1\"}", &mut failures);
+    check::<
+        crate::ContentRefFile,
+    >("ContentRefFile", "{\"kind\":\"file\",\"file\":\"file_1\"}", &mut failures);
+    check::<
+        crate::ContentRefOpenapi,
+    >("ContentRefOpenapi", "{\"kind\":\"openapi\",\"spec\":\"spec_1\"}", &mut failures);
+    check::<
+        crate::Conversation,
+    >(
         "Conversation",
         "{\"object\":\"conversation\",\"id\":\"conv_1\",\"subject\":\"Cannot configure SSO\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"processedAt\":\"2024-05-01T10:05:00Z\",\"source\":\"intercom\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations/conv_1\",\"source\":\"https://support.example.com/conversations/123\"}}",
         &mut failures,
     );
-    check::<docs_api_types::ConversationClusterOrder>(
-        "ConversationClusterOrder",
-        "\"asc\"",
-        &mut failures,
-    );
-    check::<docs_api_types::ConversationClusterOrderBy>(
-        "ConversationClusterOrderBy",
-        "\"updatedAt\"",
-        &mut failures,
-    );
-    check::<docs_api_types::ConversationDetail>(
+    check::<
+        crate::ConversationClusterOrder,
+    >("ConversationClusterOrder", "\"asc\"", &mut failures);
+    check::<
+        crate::ConversationClusterOrderBy,
+    >("ConversationClusterOrderBy", "\"updatedAt\"", &mut failures);
+    check::<
+        crate::ConversationDetail,
+    >(
         "ConversationDetail",
         "{\"conversation\":{\"object\":\"conversation\",\"id\":\"conv_1\",\"subject\":\"Cannot configure SSO\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"processedAt\":\"2024-05-01T10:05:00Z\",\"source\":\"intercom\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations/conv_1\",\"source\":\"https://support.example.com/conversations/123\"}},\"parts\":[{\"type\":\"message\",\"role\":\"user\",\"body\":\"How do I configure SAML single sign-on?\"}],\"metadata\":{\"url\":\"https://support.example.com/conversations/123\",\"attributes\":{\"plan\":\"business\"},\"createdAt\":\"2024-05-01T10:00:00Z\"}}",
         &mut failures,
     );
-    check::<docs_api_types::ConversationInput>(
+    check::<
+        crate::ConversationInput,
+    >(
         "ConversationInput",
         "{\"id\":\"123\",\"metadata\":{\"url\":\"https://support.example.com/conversations/123\",\"attributes\":{\"plan\":\"business\"},\"createdAt\":\"2024-05-01T10:00:00Z\"},\"subject\":\"Cannot configure SSO\",\"parts\":[{\"type\":\"message\",\"role\":\"user\",\"body\":\"How do I configure SAML single sign-on?\"}]}",
         &mut failures,
     );
-    check::<docs_api_types::ConversationIssue>(
+    check::<
+        crate::ConversationIssue,
+    >(
         "ConversationIssue",
         "{\"object\":\"conversation-issue\",\"id\":\"issue_1\",\"title\":\"SAML setup unclear\",\"summary\":\"The user could not find where to upload the certificate.\",\"createdAt\":\"2024-05-01T10:06:00Z\",\"ingestedAt\":\"2024-05-01T10:01:00Z\",\"conversation\":\"conv_1\",\"cluster\":\"cluster_1\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations-issues/issue_1\"}}",
         &mut failures,
     );
-    check::<docs_api_types::ConversationIssueEntry>(
+    check::<
+        crate::ConversationIssueEntry,
+    >(
         "ConversationIssueEntry",
         "{\"issue\":{\"object\":\"conversation-issue\",\"id\":\"issue_1\",\"title\":\"SAML setup unclear\",\"summary\":\"The user could not find where to upload the certificate.\",\"createdAt\":\"2024-05-01T10:06:00Z\",\"ingestedAt\":\"2024-05-01T10:01:00Z\",\"conversation\":\"conv_1\",\"cluster\":\"cluster_1\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations-issues/issue_1\"}},\"conversation\":{\"object\":\"conversation\",\"id\":\"conv_1\",\"subject\":\"Cannot configure SSO\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"processedAt\":\"2024-05-01T10:05:00Z\",\"source\":\"intercom\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations/conv_1\",\"source\":\"https://support.example.com/conversations/123\"}}}",
         &mut failures,
     );
-    check::<docs_api_types::ConversationIssueUrls>(
+    check::<
+        crate::ConversationIssueUrls,
+    >(
         "ConversationIssueUrls",
         "{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations-issues/issue_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::ConversationMetadata>(
+    check::<
+        crate::ConversationMetadata,
+    >(
         "ConversationMetadata",
         "{\"url\":\"https://support.example.com/conversations/123\",\"attributes\":{\"plan\":\"business\"},\"createdAt\":\"2024-05-01T10:00:00Z\"}",
         &mut failures,
     );
-    check::<docs_api_types::ConversationPart>(
+    check::<
+        crate::ConversationPart,
+    >(
         "ConversationPart",
         "{\"type\":\"message\",\"role\":\"user\",\"body\":\"How do I configure SAML single sign-on?\"}",
         &mut failures,
     );
-    check::<docs_api_types::ConversationPartRole>(
-        "ConversationPartRole",
-        "\"user\"",
-        &mut failures,
-    );
-    check::<docs_api_types::ConversationPartType>(
-        "ConversationPartType",
-        "\"message\"",
-        &mut failures,
-    );
-    check::<docs_api_types::ConversationUrls>(
+    check::<
+        crate::ConversationPartRole,
+    >("ConversationPartRole", "\"user\"", &mut failures);
+    check::<
+        crate::ConversationPartType,
+    >("ConversationPartType", "\"message\"", &mut failures);
+    check::<
+        crate::ConversationUrls,
+    >(
         "ConversationUrls",
         "{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations/conv_1\",\"source\":\"https://support.example.com/conversations/123\"}",
         &mut failures,
     );
-    check::<docs_api_types::CreateChangeRequestBody>(
+    check::<
+        crate::CreateChangeRequestBody,
+    >(
         "CreateChangeRequestBody",
         "{\"subject\":\"Document the new API\",\"agentTaskId\":\"task_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::CreateCollectionBody>(
+    check::<
+        crate::CreateCollectionBody,
+    >(
         "CreateCollectionBody",
         "{\"title\":\"Product guides\",\"parent\":\"col_0\"}",
         &mut failures,
     );
-    check::<docs_api_types::CreateCommentBody>(
+    check::<
+        crate::CreateCommentBody,
+    >(
         "CreateCommentBody",
         "{\"body\":{\"markdown\":\"Should this say **v2**?\"},\"node\":\"node_1\",\"page\":\"page_1\",\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"}}",
         &mut failures,
     );
-    check::<docs_api_types::CreateCommentReplyBody>(
+    check::<
+        crate::CreateCommentReplyBody,
+    >(
         "CreateCommentReplyBody",
         "{\"body\":{\"markdown\":\"Should this say **v2**?\"}}",
         &mut failures,
     );
-    check::<docs_api_types::CreateOpenApiSpecBody>(
+    check::<
+        crate::CreateOpenApiSpecBody,
+    >(
         "CreateOpenApiSpecBody",
         "{\"slug\":\"petstore\",\"source\":{\"url\":\"https://example.com/openapi.yaml\"}}",
         &mut failures,
     );
-    check::<docs_api_types::CreateSamlProviderBody>(
+    check::<
+        crate::CreateSamlProviderBody,
+    >(
         "CreateSamlProviderBody",
         "{\"label\":\"Okta\",\"entityID\":\"https://idp.example.com/metadata\",\"certificate\":\"MIIDpDCCAoygAwIBAgIGAV2ka\",\"ssoURL\":\"https://idp.example.com/sso/saml\",\"defaultTeam\":\"team_1\",\"defaultRole\":\"admin\"}",
         &mut failures,
     );
-    check::<docs_api_types::CreateSiteBody>(
+    check::<
+        crate::CreateSiteBody,
+    >(
         "CreateSiteBody",
         "{\"type\":\"basic\",\"title\":\"Acme Docs\",\"visibility\":\"public\",\"spaces\":[\"space_1\"]}",
         &mut failures,
     );
-    check::<docs_api_types::CreateSiteSectionBody>(
+    check::<
+        crate::CreateSiteSectionBody,
+    >(
         "CreateSiteSectionBody",
         "{\"spaceId\":\"space_1\",\"title\":\"Guides\",\"icon\":\"book\"}",
         &mut failures,
     );
-    check::<docs_api_types::CreateSiteSectionGroupBody>(
+    check::<
+        crate::CreateSiteSectionGroupBody,
+    >(
         "CreateSiteSectionGroupBody",
         "{\"title\":\"Products\",\"icon\":\"box\",\"sections\":[\"section_1\"],\"parent\":\"group_0\"}",
         &mut failures,
     );
-    check::<docs_api_types::CreateSiteSpaceBody>(
+    check::<
+        crate::CreateSiteSpaceBody,
+    >(
         "CreateSiteSpaceBody",
         "{\"spaceId\":\"space_1\",\"sectionId\":\"section_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::CreateTeamBody>(
+    check::<
+        crate::CreateTeamBody,
+    >(
         "CreateTeamBody",
         "{\"title\":\"Writers\",\"members\":[\"user_1\",\"user_2\"]}",
         &mut failures,
     );
-    check::<docs_api_types::CreateTranslationBody>(
+    check::<
+        crate::CreateTranslationBody,
+    >(
         "CreateTranslationBody",
         "{\"language\":\"en\",\"source\":{\"space\":\"space_1\",\"language\":\"en\"},\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}}}",
         &mut failures,
     );
-    check::<docs_api_types::Document>(
+    check::<
+        crate::Document,
+    >(
         "Document",
         "{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\",\"type\":\"paragraph\",\"key\":\"node_1\",\"nodes\":[],\"isVoid\":false,\"data\":{\"align\":\"start\"},\"extraKey\":{\"key\":\"value\"}}],\"extraKey\":{\"key\":\"value\"}}",
         &mut failures,
     );
-    check::<docs_api_types::DocumentData>(
+    check::<
+        crate::DocumentData,
+    >(
         "DocumentData",
         "{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}}",
         &mut failures,
     );
-    check::<docs_api_types::DocumentNode>(
+    check::<
+        crate::DocumentNode,
+    >(
         "DocumentNode",
         "{\"object\":\"block\",\"type\":\"paragraph\",\"key\":\"node_1\",\"nodes\":[{\"object\":\"block\",\"type\":\"paragraph\",\"key\":\"node_1\",\"nodes\":[],\"isVoid\":false,\"data\":{\"align\":\"start\"},\"extraKey\":{\"key\":\"value\"}}],\"isVoid\":false,\"data\":{\"align\":\"start\"},\"extraKey\":{\"key\":\"value\"}}",
         &mut failures,
     );
-    check::<docs_api_types::EmailDomainOrganizations>(
+    check::<
+        crate::EmailDomainOrganizations,
+    >(
         "EmailDomainOrganizations",
         "{\"organizations\":[{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{},\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{},\"trial\":{},\"customHostname\":\"docs.acme.com\",\"blocked\":{},\"internal_billingMigration\":{},\"permissions\":{}}]}",
         &mut failures,
     );
-    check::<docs_api_types::ExportSpaceToGitBody>(
+    check::<
+        crate::ExportSpaceToGitBody,
+    >(
         "ExportSpaceToGitBody",
         "{\"url\":\"https://github.com/example/docs.git\",\"ref\":\"refs/heads/main\",\"commitMessage\":\"Update documentation\",\"repoCacheID\":\"cache_1\",\"repoTreeURL\":\"https://github.com/example/docs/blob/main/\",\"repoCommitURL\":\"https://github.com/example/docs/commit/\",\"repoProjectDirectory\":\"docs\",\"timestamp\":\"2024-05-01T10:00:00Z\",\"force\":true,\"gitInfo\":{\"provider\":\"github\",\"url\":\"https://github.com/example/docs\"}}",
         &mut failures,
     );
-    check::<docs_api_types::File>(
+    check::<
+        crate::File,
+    >(
         "File",
         "{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{\"width\":800,\"height\":600},\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"}}",
         &mut failures,
     );
-    check::<docs_api_types::FileDimensions>(
-        "FileDimensions",
-        "{\"width\":800,\"height\":600}",
-        &mut failures,
-    );
-    check::<docs_api_types::GitInfo>(
+    check::<
+        crate::FileDimensions,
+    >("FileDimensions", "{\"width\":800,\"height\":600}", &mut failures);
+    check::<
+        crate::GitInfo,
+    >(
         "GitInfo",
         "{\"provider\":\"github\",\"url\":\"https://github.com/example/docs\"}",
         &mut failures,
     );
-    check::<docs_api_types::ImportSpaceFromGitBody>(
+    check::<
+        crate::ImportSpaceFromGitBody,
+    >(
         "ImportSpaceFromGitBody",
         "{\"url\":\"https://github.com/example/docs.git\",\"ref\":\"refs/heads/main\",\"repoCacheID\":\"cache_1\",\"repoTreeURL\":\"https://github.com/example/docs/blob/main/\",\"repoCommitURL\":\"https://github.com/example/docs/commit/\",\"repoProjectDirectory\":\"docs\",\"timestamp\":\"2024-05-01T10:00:00Z\",\"force\":true,\"standalone\":true,\"gitInfo\":{\"provider\":\"github\",\"url\":\"https://github.com/example/docs\"}}",
         &mut failures,
     );
-    check::<docs_api_types::IngestConversationsBody>(
+    check::<
+        crate::IngestConversationsBody,
+    >(
         "IngestConversationsBody",
         "{\"id\":\"123\",\"metadata\":{\"url\":\"https://support.example.com/conversations/123\",\"attributes\":{\"plan\":\"business\"},\"createdAt\":\"2024-05-01T10:00:00Z\"},\"subject\":\"Cannot configure SSO\",\"parts\":[{\"type\":\"message\",\"role\":\"user\",\"body\":\"How do I configure SAML single sign-on?\"}]}",
         &mut failures,
     );
-    check::<docs_api_types::InstallIntegrationBody>(
-        "InstallIntegrationBody",
-        "{\"organization\":\"org_1\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::Installation>(
+    check::<
+        crate::InstallIntegrationBody,
+    >("InstallIntegrationBody", "{\"organization\":\"org_1\"}", &mut failures);
+    check::<
+        crate::Installation,
+    >(
         "Installation",
         "{\"id\":\"inst_1\",\"status\":\"active\",\"space_selection\":\"all\",\"site_selection\":\"all\",\"spaces\":4,\"configuration\":{\"channel\":\"general\"},\"createdAt\":\"2024-05-01T10:00:00Z\",\"updatedAt\":\"2024-05-02T10:00:00Z\",\"urls\":{\"location\":\"https://api.example.com/v1/integrations/slack/installations/inst_1\",\"app\":\"https://app.example.com/integrations/slack/installations/inst_1\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1\"},\"externalIds\":[\"T0123456\"],\"target\":{\"organization\":\"org_1\"}}",
         &mut failures,
     );
-    check::<docs_api_types::InstallationSiteSelection>(
-        "InstallationSiteSelection",
-        "\"all\"",
-        &mut failures,
-    );
-    check::<docs_api_types::InstallationSpaceSelection>(
-        "InstallationSpaceSelection",
-        "\"all\"",
-        &mut failures,
-    );
-    check::<docs_api_types::InstallationStatus>("InstallationStatus", "\"active\"", &mut failures);
-    check::<docs_api_types::InstallationTarget>(
-        "InstallationTarget",
-        "{\"organization\":\"org_1\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::InstallationUrls>(
+    check::<
+        crate::InstallationSiteSelection,
+    >("InstallationSiteSelection", "\"all\"", &mut failures);
+    check::<
+        crate::InstallationSpaceSelection,
+    >("InstallationSpaceSelection", "\"all\"", &mut failures);
+    check::<
+        crate::InstallationStatus,
+    >("InstallationStatus", "\"active\"", &mut failures);
+    check::<
+        crate::InstallationTarget,
+    >("InstallationTarget", "{\"organization\":\"org_1\"}", &mut failures);
+    check::<
+        crate::InstallationUrls,
+    >(
         "InstallationUrls",
         "{\"location\":\"https://api.example.com/v1/integrations/slack/installations/inst_1\",\"app\":\"https://app.example.com/integrations/slack/installations/inst_1\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::Integration>(
+    check::<
+        crate::Integration,
+    >(
         "Integration",
         "{\"object\":\"integration\",\"name\":\"slack\",\"version\":3,\"title\":\"Slack\",\"description\":\"Notifications and link unfurling in Slack.\",\"summary\":\"# Slack\\n\\nGet notified in Slack.\",\"previewImages\":[\"https://example.com/preview-1.png\"],\"target\":\"all\",\"verified\":true,\"visibility\":\"public\",\"scopes\":[\"space:content:read\"],\"categories\":[\"analytics\"],\"blocks\":[{\"id\":\"message\",\"title\":\"Slack message\",\"description\":\"Embed a Slack message.\",\"icon\":\"slack.png\",\"urlUnfurl\":[\"https://slack.com/\"],\"markdown\":{}}],\"contentSources\":[{\"id\":\"openapi\",\"title\":\"OpenAPI pages\",\"description\":\"Generate pages from an OpenAPI file.\",\"icon\":\"openapi.png\",\"configuration\":{}}],\"configurations\":{\"account\":{\"properties\":{},\"required\":[\"channel\"]},\"space\":{\"properties\":{},\"required\":[\"channel\"]},\"site\":{\"properties\":{},\"required\":[\"channel\"]}},\"externalLinks\":[{\"url\":\"https://example.com/slack/docs\",\"label\":\"Documentation\"}],\"owner\":{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{},\"usageAddons\":{}},\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}},\"urls\":{\"location\":\"https://api.example.com/v1/integrations/slack\",\"icon\":\"https://example.com/slack/icon.png\",\"app\":\"https://app.example.com/integrations/slack\",\"assets\":\"https://example.com/slack/assets/\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/integration\"},\"permissions\":{\"admin\":true},\"contentSecurityPolicy\":\"default-src 'self'\"}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationBlock>(
+    check::<
+        crate::IntegrationBlock,
+    >(
         "IntegrationBlock",
         "{\"id\":\"message\",\"title\":\"Slack message\",\"description\":\"Embed a Slack message.\",\"icon\":\"slack.png\",\"urlUnfurl\":[\"https://slack.com/\"],\"markdown\":{\"codeblock\":\"slack\",\"body\":\"content\"}}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationBlockMarkdown>(
+    check::<
+        crate::IntegrationBlockMarkdown,
+    >(
         "IntegrationBlockMarkdown",
         "{\"codeblock\":\"slack\",\"body\":\"content\"}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationCategory>(
-        "IntegrationCategory",
-        "\"analytics\"",
-        &mut failures,
-    );
-    check::<docs_api_types::IntegrationConfiguration>(
+    check::<
+        crate::IntegrationCategory,
+    >("IntegrationCategory", "\"analytics\"", &mut failures);
+    check::<
+        crate::IntegrationConfiguration,
+    >(
         "IntegrationConfiguration",
         "{\"properties\":{\"key\":{\"title\":\"Channel\",\"description\":\"Channel to post notifications to.\",\"type\":\"string\",\"default\":\"general\",\"completion_url\":\"https://integrations.example.com/slack/channels\",\"enum\":[\"general\",\"random\"]}},\"required\":[\"channel\"]}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationConfigurationProperty>(
+    check::<
+        crate::IntegrationConfigurationProperty,
+    >(
         "IntegrationConfigurationProperty",
         "{\"title\":\"Channel\",\"description\":\"Channel to post notifications to.\",\"type\":\"string\",\"default\":\"general\",\"completion_url\":\"https://integrations.example.com/slack/channels\",\"enum\":[\"general\",\"random\"]}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationConfigurationPropertyType>(
-        "IntegrationConfigurationPropertyType",
-        "\"string\"",
-        &mut failures,
-    );
-    check::<docs_api_types::IntegrationConfigurations>(
+    check::<
+        crate::IntegrationConfigurationPropertyType,
+    >("IntegrationConfigurationPropertyType", "\"string\"", &mut failures);
+    check::<
+        crate::IntegrationConfigurations,
+    >(
         "IntegrationConfigurations",
         "{\"account\":{\"properties\":{\"key\":{}},\"required\":[\"channel\"]},\"space\":{\"properties\":{\"key\":{}},\"required\":[\"channel\"]},\"site\":{\"properties\":{\"key\":{}},\"required\":[\"channel\"]}}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationContentSource>(
+    check::<
+        crate::IntegrationContentSource,
+    >(
         "IntegrationContentSource",
         "{\"id\":\"openapi\",\"title\":\"OpenAPI pages\",\"description\":\"Generate pages from an OpenAPI file.\",\"icon\":\"openapi.png\",\"configuration\":{\"componentId\":\"configure\"}}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationContentSourceConfiguration>(
+    check::<
+        crate::IntegrationContentSourceConfiguration,
+    >(
         "IntegrationContentSourceConfiguration",
         "{\"componentId\":\"configure\"}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationEntrySite>(
-        "IntegrationEntrySite",
-        "\"IntegrationEntrySite\"",
-        &mut failures,
-    );
-    check::<docs_api_types::IntegrationEntrySpace>(
-        "IntegrationEntrySpace",
-        "\"IntegrationEntrySpace\"",
-        &mut failures,
-    );
-    check::<docs_api_types::IntegrationEvent>(
+    check::<
+        crate::IntegrationEntrySite,
+    >("IntegrationEntrySite", "\"IntegrationEntrySite\"", &mut failures);
+    check::<
+        crate::IntegrationEntrySpace,
+    >("IntegrationEntrySpace", "\"IntegrationEntrySpace\"", &mut failures);
+    check::<
+        crate::IntegrationEvent,
+    >(
         "IntegrationEvent",
         "{\"id\":\"event_1\",\"integrationId\":\"slack\",\"installationId\":\"inst_1\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"payload\":{\"type\":\"installation_setup\",\"eventId\":\"event_1\",\"installationId\":\"inst_1\",\"status\":\"active\",\"previous\":{\"status\":\"active\",\"configuration\":{\"channel\":\"random\"}}},\"status\":\"success\"}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationEventDetail>(
+    check::<
+        crate::IntegrationEventDetail,
+    >(
         "IntegrationEventDetail",
         "{\"event\":{\"id\":\"event_1\",\"integrationId\":\"slack\",\"installationId\":\"inst_1\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"payload\":{\"type\":\"installation_setup\",\"eventId\":\"event_1\",\"installationId\":\"inst_1\",\"status\":\"active\",\"previous\":{}},\"status\":\"success\"},\"trace\":{\"logs\":[{}]}}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationEventLog>(
+    check::<
+        crate::IntegrationEventLog,
+    >(
         "IntegrationEventLog",
         "{\"message\":\"Installation configured.\",\"timestamp\":\"2024-05-01T10:00:01Z\",\"level\":\"debug\"}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationEventLogLevel>(
-        "IntegrationEventLogLevel",
-        "\"debug\"",
-        &mut failures,
-    );
-    check::<docs_api_types::IntegrationEventPayload>(
+    check::<
+        crate::IntegrationEventLogLevel,
+    >("IntegrationEventLogLevel", "\"debug\"", &mut failures);
+    check::<
+        crate::IntegrationEventPayload,
+    >(
         "IntegrationEventPayload",
         "{\"type\":\"installation_setup\",\"eventId\":\"event_1\",\"installationId\":\"inst_1\",\"status\":\"active\",\"previous\":{\"status\":\"active\",\"configuration\":{\"channel\":\"random\"}}}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationEventPayloadInstallationSetup>(
+    check::<
+        crate::IntegrationEventPayloadInstallationSetup,
+    >(
         "IntegrationEventPayloadInstallationSetup",
         "{\"type\":\"installation_setup\",\"eventId\":\"event_1\",\"installationId\":\"inst_1\",\"status\":\"active\",\"previous\":{\"status\":\"active\",\"configuration\":{\"channel\":\"random\"}}}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationEventPayloadInstallationSetupPrevious>(
+    check::<
+        crate::IntegrationEventPayloadInstallationSetupPrevious,
+    >(
         "IntegrationEventPayloadInstallationSetupPrevious",
         "{\"status\":\"active\",\"configuration\":{\"channel\":\"random\"}}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationEventStatus>(
-        "IntegrationEventStatus",
-        "\"success\"",
-        &mut failures,
-    );
-    check::<docs_api_types::IntegrationEventTrace>(
+    check::<
+        crate::IntegrationEventStatus,
+    >("IntegrationEventStatus", "\"success\"", &mut failures);
+    check::<
+        crate::IntegrationEventTrace,
+    >(
         "IntegrationEventTrace",
         "{\"logs\":[{\"message\":\"Installation configured.\",\"timestamp\":\"2024-05-01T10:00:01Z\",\"level\":\"debug\"}]}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationExternalLink>(
+    check::<
+        crate::IntegrationExternalLink,
+    >(
         "IntegrationExternalLink",
         "{\"url\":\"https://example.com/slack/docs\",\"label\":\"Documentation\"}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationPermissions>(
-        "IntegrationPermissions",
-        "{\"admin\":true}",
-        &mut failures,
-    );
-    check::<docs_api_types::IntegrationRuntime>("IntegrationRuntime", "\"v1\"", &mut failures);
-    check::<docs_api_types::IntegrationScope>(
-        "IntegrationScope",
-        "\"space:content:read\"",
-        &mut failures,
-    );
-    check::<docs_api_types::IntegrationSiteEntry>(
+    check::<
+        crate::IntegrationPermissions,
+    >("IntegrationPermissions", "{\"admin\":true}", &mut failures);
+    check::<crate::IntegrationRuntime>("IntegrationRuntime", "\"v1\"", &mut failures);
+    check::<
+        crate::IntegrationScope,
+    >("IntegrationScope", "\"space:content:read\"", &mut failures);
+    check::<
+        crate::IntegrationSiteEntry,
+    >(
         "IntegrationSiteEntry",
         "{\"integration\":\"slack\",\"installation\":\"inst_1\",\"status\":\"active\",\"configuration\":{\"channel\":\"docs\"},\"externalIds\":[\"C0123456\"],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1/integrations/slack\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1/sites/site_1\"},\"site\":\"IntegrationEntrySite\"}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationSiteEntryUrls>(
+    check::<
+        crate::IntegrationSiteEntryUrls,
+    >(
         "IntegrationSiteEntryUrls",
         "{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1/integrations/slack\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1/sites/site_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationSpaceEntry>(
+    check::<
+        crate::IntegrationSpaceEntry,
+    >(
         "IntegrationSpaceEntry",
         "{\"integration\":\"slack\",\"installation\":\"inst_1\",\"status\":\"active\",\"configuration\":{\"channel\":\"docs\"},\"externalIds\":[\"C0123456\"],\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/integrations/slack\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1/spaces/space_1\"},\"space\":\"IntegrationEntrySpace\"}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationSpaceEntryUrls>(
+    check::<
+        crate::IntegrationSpaceEntryUrls,
+    >(
         "IntegrationSpaceEntryUrls",
         "{\"location\":\"https://api.example.com/v1/spaces/space_1/integrations/slack\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1/spaces/space_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationTarget>("IntegrationTarget", "\"all\"", &mut failures);
-    check::<docs_api_types::IntegrationUrls>(
+    check::<crate::IntegrationTarget>("IntegrationTarget", "\"all\"", &mut failures);
+    check::<
+        crate::IntegrationUrls,
+    >(
         "IntegrationUrls",
         "{\"location\":\"https://api.example.com/v1/integrations/slack\",\"icon\":\"https://example.com/slack/icon.png\",\"app\":\"https://app.example.com/integrations/slack\",\"assets\":\"https://example.com/slack/assets/\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/integration\"}",
         &mut failures,
     );
-    check::<docs_api_types::IntegrationVisibility>(
-        "IntegrationVisibility",
-        "\"public\"",
-        &mut failures,
-    );
-    check::<docs_api_types::IssuesCluster>(
+    check::<
+        crate::IntegrationVisibility,
+    >("IntegrationVisibility", "\"public\"", &mut failures);
+    check::<
+        crate::IssuesCluster,
+    >(
         "IssuesCluster",
         "{\"object\":\"issues-cluster\",\"id\":\"cluster_1\",\"label\":\"Single sign-on setup\",\"createdAt\":\"2024-04-01T10:00:00Z\",\"updatedAt\":\"2024-05-01T10:06:00Z\",\"icon\":\"key\",\"summary\":\"Users struggle to configure SAML.\",\"weeklyPulse\":[0,1,2,1,0,3,4,2,1,5,3,2,6],\"sources\":{\"intercom\":12,\"zendesk\":3},\"stats\":{\"issues\":15,\"conversations\":12,\"tasksTotal\":4,\"tasksBacklog\":1,\"tasksStarted\":1,\"tasksCompleted\":2,\"tasksCancelled\":0},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations-clusters/cluster_1\",\"app\":\"https://app.example.com/o/org_1/insights/cluster_1\"}}",
         &mut failures,
     );
-    check::<docs_api_types::IssuesClusterStats>(
+    check::<
+        crate::IssuesClusterStats,
+    >(
         "IssuesClusterStats",
         "{\"issues\":15,\"conversations\":12,\"tasksTotal\":4,\"tasksBacklog\":1,\"tasksStarted\":1,\"tasksCompleted\":2,\"tasksCancelled\":0}",
         &mut failures,
     );
-    check::<docs_api_types::IssuesClusterUrls>(
+    check::<
+        crate::IssuesClusterUrls,
+    >(
         "IssuesClusterUrls",
         "{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations-clusters/cluster_1\",\"app\":\"https://app.example.com/o/org_1/insights/cluster_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::LinkRelation>("LinkRelation", "\"reference\"", &mut failures);
-    check::<docs_api_types::LinkReportBrokenStats>(
-        "LinkReportBrokenStats",
-        "{\"total\":3,\"changeRequest\":1}",
-        &mut failures,
-    );
-    check::<docs_api_types::LinkReportItem>(
+    check::<crate::LinkRelation>("LinkRelation", "\"reference\"", &mut failures);
+    check::<
+        crate::LinkReportBrokenStats,
+    >("LinkReportBrokenStats", "{\"total\":3,\"changeRequest\":1}", &mut failures);
+    check::<
+        crate::LinkReportItem,
+    >(
         "LinkReportItem",
         "{\"status\":\"ok\",\"relation\":\"reference\",\"targetReference\":{\"kind\":\"file\",\"organization\":{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{},\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{},\"trial\":{},\"customHostname\":\"docs.acme.com\",\"blocked\":{},\"internal_billingMigration\":{},\"permissions\":{}},\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{},\"organization\":\"org_1\",\"parent\":\"col_1\",\"language\":\"en\",\"gitSync\":{},\"visitorAuth\":{\"backend\":\"custom\"},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{}},\"extraKey\":{\"key\":\"value\"}},\"extraKey\":{\"key\":\"value\"}}",
         &mut failures,
     );
-    check::<docs_api_types::LinkReportList>(
+    check::<
+        crate::LinkReportList,
+    >(
         "LinkReportList",
         "{\"next\":{\"page\":\"page_2\"},\"count\":42,\"items\":[{\"status\":\"ok\",\"relation\":\"reference\",\"targetReference\":{},\"extraKey\":{\"key\":\"value\"}}],\"stats\":{\"total\":42,\"broken\":{\"total\":3,\"changeRequest\":1}}}",
         &mut failures,
     );
-    check::<docs_api_types::LinkReportListNext>(
-        "LinkReportListNext",
-        "{\"page\":\"page_2\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::LinkReportStats>(
+    check::<
+        crate::LinkReportListNext,
+    >("LinkReportListNext", "{\"page\":\"page_2\"}", &mut failures);
+    check::<
+        crate::LinkReportStats,
+    >(
         "LinkReportStats",
         "{\"total\":42,\"broken\":{\"total\":3,\"changeRequest\":1}}",
         &mut failures,
     );
-    check::<docs_api_types::LinkStatus>("LinkStatus", "\"ok\"", &mut failures);
-    check::<docs_api_types::LinkTargetKind>("LinkTargetKind", "\"file\"", &mut failures);
-    check::<docs_api_types::LinkTargetReference>(
+    check::<crate::LinkStatus>("LinkStatus", "\"ok\"", &mut failures);
+    check::<crate::LinkTargetKind>("LinkTargetKind", "\"file\"", &mut failures);
+    check::<
+        crate::LinkTargetReference,
+    >(
         "LinkTargetReference",
         "{\"kind\":\"file\",\"organization\":{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{},\"usageAddons\":{}},\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}},\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"col_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}},\"extraKey\":{\"key\":\"value\"}}",
         &mut failures,
     );
-    check::<docs_api_types::Member>(
+    check::<
+        crate::Member,
+    >(
         "Member",
         "{\"object\":\"member\",\"id\":\"user_1\",\"role\":\"admin\",\"user\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"disabled\":true,\"joinedAt\":\"2024-01-15T09:30:00Z\",\"lastSeenAt\":\"2024-03-01T12:00:00Z\",\"sso\":true,\"spaces\":3,\"teams\":2}",
         &mut failures,
     );
-    check::<docs_api_types::MemberOrder>("MemberOrder", "\"asc\"", &mut failures);
-    check::<docs_api_types::MemberSort>("MemberSort", "\"joinedAt\"", &mut failures);
-    check::<docs_api_types::MemberSpace>(
+    check::<crate::MemberOrder>("MemberOrder", "\"asc\"", &mut failures);
+    check::<crate::MemberSort>("MemberSort", "\"joinedAt\"", &mut failures);
+    check::<
+        crate::MemberSpace,
+    >(
         "MemberSpace",
         "{\"permission\":\"admin\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"col_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}}}",
         &mut failures,
     );
-    check::<docs_api_types::MemberTeam>(
+    check::<
+        crate::MemberTeam,
+    >(
         "MemberTeam",
         "{\"team\":{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}},\"member\":{\"role\":\"owner\"}}",
         &mut failures,
     );
-    check::<docs_api_types::MemberTeamMembership>(
-        "MemberTeamMembership",
-        "{\"role\":\"owner\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::MergeRule>(
+    check::<
+        crate::MemberTeamMembership,
+    >("MemberTeamMembership", "{\"role\":\"owner\"}", &mut failures);
+    check::<
+        crate::MergeRule,
+    >(
         "MergeRule",
         "{\"rule\":\"require_specific_reviewers\",\"users\":[\"user_1\"]}",
         &mut failures,
     );
-    check::<docs_api_types::MergeRuleRequireSpecificReviewers>(
+    check::<
+        crate::MergeRuleRequireSpecificReviewers,
+    >(
         "MergeRuleRequireSpecificReviewers",
         "{\"rule\":\"require_specific_reviewers\",\"users\":[\"user_1\"]}",
         &mut failures,
     );
-    check::<docs_api_types::MergeRules>("MergeRules", "{\"type\":\"inherit\"}", &mut failures);
-    check::<docs_api_types::MergeRulesInherit>(
-        "MergeRulesInherit",
-        "{\"type\":\"inherit\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::MergeRulesRules>(
+    check::<crate::MergeRules>("MergeRules", "{\"type\":\"inherit\"}", &mut failures);
+    check::<
+        crate::MergeRulesInherit,
+    >("MergeRulesInherit", "{\"type\":\"inherit\"}", &mut failures);
+    check::<
+        crate::MergeRulesRules,
+    >(
         "MergeRulesRules",
         "{\"type\":\"rules\",\"rules\":[{\"rule\":\"require_specific_reviewers\",\"users\":[\"user_1\"]}]}",
         &mut failures,
     );
-    check::<docs_api_types::MoveCollectionBody>(
+    check::<
+        crate::MoveCollectionBody,
+    >(
         "MoveCollectionBody",
         "{\"parent\":\"col_0\",\"position\":{\"before\":{\"type\":\"space\",\"space\":\"space_2\"},\"after\":{\"type\":\"space\",\"space\":\"space_2\"}}}",
         &mut failures,
     );
-    check::<docs_api_types::MoveSiteSectionBody>(
+    check::<
+        crate::MoveSiteSectionBody,
+    >(
         "MoveSiteSectionBody",
         "{\"position\":{\"before\":{\"type\":\"site-section\",\"siteSection\":\"section_2\"},\"after\":{\"type\":\"site-section\",\"siteSection\":\"section_2\"}}}",
         &mut failures,
     );
-    check::<docs_api_types::MoveSiteSectionGroupBody>(
+    check::<
+        crate::MoveSiteSectionGroupBody,
+    >(
         "MoveSiteSectionGroupBody",
         "{\"position\":{\"before\":{\"type\":\"site-section\",\"id\":\"section_2\"},\"after\":{\"type\":\"site-section\",\"id\":\"section_2\"}}}",
         &mut failures,
     );
-    check::<docs_api_types::MoveSiteSpaceBody>(
+    check::<
+        crate::MoveSiteSpaceBody,
+    >(
         "MoveSiteSpaceBody",
         "{\"position\":{\"before\":{\"type\":\"site-space\",\"siteSpace\":\"sitesp_2\"},\"after\":{\"type\":\"site-space\",\"siteSpace\":\"sitesp_2\"}}}",
         &mut failures,
     );
-    check::<docs_api_types::MoveSpaceBody>(
+    check::<
+        crate::MoveSpaceBody,
+    >(
         "MoveSpaceBody",
         "{\"parent\":\"col_1\",\"position\":{\"before\":{\"type\":\"space\",\"space\":\"space_2\"},\"after\":{\"type\":\"space\",\"space\":\"space_2\"}}}",
         &mut failures,
     );
-    check::<docs_api_types::OpenApiSpec>(
+    check::<
+        crate::OpenApiSpec,
+    >(
         "OpenApiSpec",
         "{\"object\":\"openapi-spec\",\"id\":\"spec_1\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"slug\":\"petstore\",\"sourceURL\":\"https://example.com/openapi.yaml\",\"processingState\":\"pending\",\"visibility\":\"private\",\"lastVersion\":\"specver_1\",\"lastProcessedAt\":\"2024-01-15T09:30:00Z\",\"lastProcessErrorCode\":\"FETCH_TIMEOUT\",\"lastProcessedErrors\":[{\"message\":\"The spec could not be fetched in time.\",\"code\":\"FETCH_TIMEOUT\"}],\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/openapi/petstore\",\"app\":\"https://app.example.com/o/org_1/openapi/petstore\",\"published\":\"https://api.example.com/openapi/org_1/petstore\"}}",
         &mut failures,
     );
-    check::<docs_api_types::OpenApiSpecErrorCode>(
-        "OpenApiSpecErrorCode",
-        "\"FETCH_TIMEOUT\"",
-        &mut failures,
-    );
-    check::<docs_api_types::OpenApiSpecPermissions>(
-        "OpenApiSpecPermissions",
-        "{\"view\":true,\"edit\":true}",
-        &mut failures,
-    );
-    check::<docs_api_types::OpenApiSpecProcessError>(
+    check::<
+        crate::OpenApiSpecErrorCode,
+    >("OpenApiSpecErrorCode", "\"FETCH_TIMEOUT\"", &mut failures);
+    check::<
+        crate::OpenApiSpecPermissions,
+    >("OpenApiSpecPermissions", "{\"view\":true,\"edit\":true}", &mut failures);
+    check::<
+        crate::OpenApiSpecProcessError,
+    >(
         "OpenApiSpecProcessError",
         "{\"message\":\"The spec could not be fetched in time.\",\"code\":\"FETCH_TIMEOUT\"}",
         &mut failures,
     );
-    check::<docs_api_types::OpenApiSpecProcessingState>(
-        "OpenApiSpecProcessingState",
-        "\"pending\"",
-        &mut failures,
-    );
-    check::<docs_api_types::OpenApiSpecSource>(
+    check::<
+        crate::OpenApiSpecProcessingState,
+    >("OpenApiSpecProcessingState", "\"pending\"", &mut failures);
+    check::<
+        crate::OpenApiSpecSource,
+    >(
         "OpenApiSpecSource",
         "{\"url\":\"https://example.com/openapi.yaml\"}",
         &mut failures,
     );
-    check::<docs_api_types::OpenApiSpecSourceUrl>(
+    check::<
+        crate::OpenApiSpecSourceUrl,
+    >(
         "OpenApiSpecSourceUrl",
         "{\"url\":\"https://example.com/openapi.yaml\"}",
         &mut failures,
     );
-    check::<docs_api_types::OpenApiSpecUrls>(
+    check::<
+        crate::OpenApiSpecUrls,
+    >(
         "OpenApiSpecUrls",
         "{\"location\":\"https://api.example.com/v1/orgs/org_1/openapi/petstore\",\"app\":\"https://app.example.com/o/org_1/openapi/petstore\",\"published\":\"https://api.example.com/openapi/org_1/petstore\"}",
         &mut failures,
     );
-    check::<docs_api_types::OpenApiSpecVisibility>(
-        "OpenApiSpecVisibility",
-        "\"private\"",
-        &mut failures,
-    );
-    check::<docs_api_types::Organization>(
+    check::<
+        crate::OpenApiSpecVisibility,
+    >("OpenApiSpecVisibility", "\"private\"", &mut failures);
+    check::<
+        crate::Organization,
+    >(
         "Organization",
         "{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{\"members\":{},\"sites\":{}},\"usageAddons\":{\"key\":{}}},\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}}",
         &mut failures,
     );
-    check::<docs_api_types::OrganizationAgentInstructions>(
+    check::<
+        crate::OrganizationAgentInstructions,
+    >(
         "OrganizationAgentInstructions",
         "{\"object\":\"agent-instructions\",\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"updatedAt\":\"2024-03-01T12:00:00Z\",\"updatedBy\":\"user_1\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/agent-instructions\"}}",
         &mut failures,
     );
-    check::<docs_api_types::OrganizationAgentInstructionsUrls>(
+    check::<
+        crate::OrganizationAgentInstructionsUrls,
+    >(
         "OrganizationAgentInstructionsUrls",
         "{\"location\":\"https://api.example.com/v1/orgs/org_1/agent-instructions\"}",
         &mut failures,
     );
-    check::<docs_api_types::OrganizationBilling>(
+    check::<
+        crate::OrganizationBilling,
+    >(
         "OrganizationBilling",
         "{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{\"members\":{\"plus_2024\":{},\"pro_2024\":{}},\"sites\":{\"premium\":{},\"ultimate\":{}}},\"usageAddons\":{\"key\":{\"enabled\":true}}}",
         &mut failures,
     );
-    check::<docs_api_types::OrganizationBillingMigration>(
+    check::<
+        crate::OrganizationBillingMigration,
+    >(
         "OrganizationBillingMigration",
         "{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"}",
         &mut failures,
     );
-    check::<docs_api_types::OrganizationBlocked>(
+    check::<
+        crate::OrganizationBlocked,
+    >(
         "OrganizationBlocked",
         "{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"}",
         &mut failures,
     );
-    check::<docs_api_types::OrganizationCommunityType>(
-        "OrganizationCommunityType",
-        "\"nonProfit\"",
-        &mut failures,
-    );
-    check::<docs_api_types::OrganizationDefaultContent>(
+    check::<
+        crate::OrganizationCommunityType,
+    >("OrganizationCommunityType", "\"nonProfit\"", &mut failures);
+    check::<
+        crate::OrganizationDefaultContent,
+    >(
         "OrganizationDefaultContent",
         "{\"type\":\"site\",\"site\":\"site_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::OrganizationDefaultContentSite>(
+    check::<
+        crate::OrganizationDefaultContentSite,
+    >(
         "OrganizationDefaultContentSite",
         "{\"type\":\"site\",\"site\":\"site_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::OrganizationPermissions>(
+    check::<
+        crate::OrganizationPermissions,
+    >(
         "OrganizationPermissions",
         "{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}",
         &mut failures,
     );
-    check::<docs_api_types::OrganizationSearchResult>(
+    check::<
+        crate::OrganizationSearchResult,
+    >(
         "OrganizationSearchResult",
         "{\"id\":\"space_1\",\"title\":\"Product guides\",\"pages\":[{\"id\":\"page_1\",\"title\":\"Getting started\",\"path\":\"guides/getting-started\",\"sections\":[],\"urls\":{}}]}",
         &mut failures,
     );
-    check::<docs_api_types::OrganizationTrial>(
+    check::<
+        crate::OrganizationTrial,
+    >(
         "OrganizationTrial",
         "{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"}",
         &mut failures,
     );
-    check::<docs_api_types::OrganizationType>("OrganizationType", "\"business\"", &mut failures);
-    check::<docs_api_types::OrganizationUrls>(
+    check::<crate::OrganizationType>("OrganizationType", "\"business\"", &mut failures);
+    check::<
+        crate::OrganizationUrls,
+    >(
         "OrganizationUrls",
         "{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"}",
         &mut failures,
     );
-    check::<docs_api_types::OrganizationUseCase>(
-        "OrganizationUseCase",
-        "\"internalDocs\"",
-        &mut failures,
-    );
-    check::<docs_api_types::Page>(
+    check::<
+        crate::OrganizationUseCase,
+    >("OrganizationUseCase", "\"internalDocs\"", &mut failures);
+    check::<
+        crate::Page,
+    >(
         "Page",
         "{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"},\"layout\":{\"width\":\"default\",\"cover\":true,\"coverSize\":\"hero\",\"title\":true,\"description\":true,\"tableOfContents\":true,\"outline\":true,\"pagination\":true,\"metadata\":true},\"cover\":{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"},\"refDark\":{\"kind\":\"file\",\"file\":\"file_1\"},\"yPos\":0.5,\"height\":240},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\",\"dependencies\":{\"key\":{}},\"props\":{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}},\"computedSeed\":\"seed_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::PageComputed>(
+    check::<
+        crate::PageComputed,
+    >(
         "PageComputed",
         "{\"type\":\"builtin:openapi\",\"dependencies\":{\"key\":{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"}}},\"props\":{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}}",
         &mut failures,
     );
-    check::<docs_api_types::PageComputedDependency>(
+    check::<
+        crate::PageComputedDependency,
+    >(
         "PageComputedDependency",
         "{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"}}",
         &mut failures,
     );
-    check::<docs_api_types::PageComputedProps>(
+    check::<
+        crate::PageComputedProps,
+    >(
         "PageComputedProps",
         "{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}",
         &mut failures,
     );
-    check::<docs_api_types::PageComputedType>(
-        "PageComputedType",
-        "\"builtin:openapi\"",
-        &mut failures,
-    );
-    check::<docs_api_types::PageCover>(
+    check::<
+        crate::PageComputedType,
+    >("PageComputedType", "\"builtin:openapi\"", &mut failures);
+    check::<
+        crate::PageCover,
+    >(
         "PageCover",
         "{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"},\"refDark\":{\"kind\":\"file\",\"file\":\"file_1\"},\"yPos\":0.5,\"height\":240}",
         &mut failures,
     );
-    check::<docs_api_types::PageDocument>(
+    check::<
+        crate::PageDocument,
+    >(
         "PageDocument",
         "{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"},\"layout\":{\"width\":\"default\",\"cover\":true,\"coverSize\":\"hero\",\"title\":true,\"description\":true,\"tableOfContents\":true,\"outline\":true,\"pagination\":true,\"metadata\":true},\"cover\":{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"},\"refDark\":{\"kind\":\"file\",\"file\":\"file_1\"},\"yPos\":0.5,\"height\":240},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\",\"dependencies\":{\"key\":{}},\"props\":{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}},\"computedSeed\":\"seed_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::PageEvaluation>("PageEvaluation", "\"true\"", &mut failures);
-    check::<docs_api_types::PageLayout>(
+    check::<crate::PageEvaluation>("PageEvaluation", "\"true\"", &mut failures);
+    check::<
+        crate::PageLayout,
+    >(
         "PageLayout",
         "{\"width\":\"default\",\"cover\":true,\"coverSize\":\"hero\",\"title\":true,\"description\":true,\"tableOfContents\":true,\"outline\":true,\"pagination\":true,\"metadata\":true}",
         &mut failures,
     );
-    check::<docs_api_types::PageLayoutCoverSize>("PageLayoutCoverSize", "\"hero\"", &mut failures);
-    check::<docs_api_types::PageLayoutWidth>("PageLayoutWidth", "\"default\"", &mut failures);
-    check::<docs_api_types::PageList>(
+    check::<
+        crate::PageLayoutCoverSize,
+    >("PageLayoutCoverSize", "\"hero\"", &mut failures);
+    check::<crate::PageLayoutWidth>("PageLayoutWidth", "\"default\"", &mut failures);
+    check::<
+        crate::PageList,
+    >(
         "PageList",
         "{\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}]}",
         &mut failures,
     );
-    check::<docs_api_types::PingOrganizationResponse>(
+    check::<
+        crate::PingOrganizationResponse,
+    >(
         "PingOrganizationResponse",
         "{\"serviceVisitorClaims\":\"eyJhbGciOiJIUzI1NiJ9.e30.signature\"}",
         &mut failures,
     );
-    check::<docs_api_types::PublishIntegrationBody>(
+    check::<
+        crate::PublishIntegrationBody,
+    >(
         "PublishIntegrationBody",
         "{\"runtime\":\"v1\",\"icon\":\"iVBORw0KGgo=\",\"title\":\"Slack\",\"description\":\"Notifications and link unfurling in Slack.\",\"summary\":\"# Slack\\n\\nGet notified in Slack.\",\"previewImages\":[\"iVBORw0KGgo=\"],\"visibility\":\"public\",\"target\":\"all\",\"scopes\":[\"space:content:read\"],\"categories\":[\"analytics\"],\"blocks\":[{\"id\":\"message\",\"title\":\"Slack message\",\"description\":\"Embed a Slack message.\",\"icon\":\"slack.png\",\"urlUnfurl\":[\"https://slack.com/\"],\"markdown\":{}}],\"contentSources\":[{\"id\":\"openapi\",\"title\":\"OpenAPI pages\",\"description\":\"Generate pages from an OpenAPI file.\",\"icon\":\"openapi.png\",\"configuration\":{}}],\"externalLinks\":[{\"url\":\"https://example.com/slack/docs\",\"label\":\"Documentation\"}],\"configurations\":{\"account\":{\"properties\":{},\"required\":[\"channel\"]},\"space\":{\"properties\":{},\"required\":[\"channel\"]},\"site\":{\"properties\":{},\"required\":[\"channel\"]}},\"script\":\"export default createIntegration({});\",\"organization\":\"org_1\",\"secrets\":{\"API_KEY\":\"secret-value\"},\"contentSecurityPolicy\":\"default-src 'self'\"}",
         &mut failures,
     );
-    check::<docs_api_types::PublishedContentSite>(
+    check::<
+        crate::PublishedContentSite,
+    >(
         "PublishedContentSite",
         "{\"object\":\"published-content-site\",\"site\":{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\"}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}},\"structure\":{\"type\":\"sections\",\"structure\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"path\":\"guides\"}]},\"customizations\":{\"site\":{\"title\":\"Acme Docs\",\"styling\":{},\"favicon\":{},\"header\":{},\"footer\":{},\"announcement\":{},\"themes\":{},\"pdf\":{},\"feedback\":{},\"ai\":{},\"advancedCustomization\":{},\"git\":{},\"pageActions\":{},\"externalLinks\":{},\"pagination\":{},\"trademark\":{},\"privacyPolicy\":{},\"socialPreview\":{},\"insights\":{}},\"siteSpaces\":{\"key\":{}}},\"scripts\":[{\"script\":\"https://example.com/script.js\",\"contentSecurityPolicy\":\"script-src https://example.com\",\"cookies\":true}]}",
         &mut failures,
     );
-    check::<docs_api_types::PublishedSiteCustomizations>(
+    check::<
+        crate::PublishedSiteCustomizations,
+    >(
         "PublishedSiteCustomizations",
         "{\"site\":{\"title\":\"Acme Docs\",\"styling\":{\"theme\":\"theme\",\"primaryColor\":{},\"tint\":{},\"infoColor\":{},\"successColor\":{},\"warningColor\":{},\"dangerColor\":{},\"corners\":\"corners\",\"depth\":\"depth\",\"links\":\"links\",\"font\":\"font\",\"monospaceFont\":\"monospaceFont\",\"icons\":\"icons\",\"search\":\"search\",\"sidebar\":{}},\"favicon\":{\"icon\":{}},\"header\":{\"logo\":{},\"links\":[]},\"footer\":{\"logo\":{},\"groups\":[],\"copyright\":\"© Acme Inc.\"},\"announcement\":{\"enabled\":true,\"message\":\"Version 2 is out.\",\"link\":{\"key\":\"value\"},\"style\":\"style\"},\"themes\":{\"default\":\"default\",\"toggeable\":true},\"pdf\":{\"enabled\":true},\"feedback\":{\"enabled\":true},\"ai\":{\"mode\":\"mode\"},\"advancedCustomization\":{\"enabled\":true},\"git\":{\"showEditLink\":true},\"pageActions\":{\"externalAI\":true,\"markdown\":true,\"mcp\":true},\"externalLinks\":{\"target\":\"target\"},\"pagination\":{\"enabled\":true},\"trademark\":{\"enabled\":true},\"privacyPolicy\":{\"url\":\"https://example.com/privacy\"},\"socialPreview\":{\"url\":\"https://example.com/preview.png\"},\"insights\":{\"trackingCookie\":true}},\"siteSpaces\":{\"key\":{\"title\":\"Acme Docs\",\"styling\":{},\"favicon\":{},\"header\":{},\"footer\":{},\"announcement\":{},\"themes\":{},\"pdf\":{},\"feedback\":{},\"ai\":{},\"advancedCustomization\":{},\"git\":{},\"pageActions\":{},\"externalLinks\":{},\"pagination\":{},\"trademark\":{},\"privacyPolicy\":{},\"socialPreview\":{},\"insights\":{}}}}",
         &mut failures,
     );
-    check::<docs_api_types::PublishedSiteStructure>(
+    check::<
+        crate::PublishedSiteStructure,
+    >(
         "PublishedSiteStructure",
         "{\"type\":\"sections\",\"structure\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[],\"urls\":{}}]}",
         &mut failures,
     );
-    check::<docs_api_types::PublishedSiteStructureSections>(
+    check::<
+        crate::PublishedSiteStructureSections,
+    >(
         "PublishedSiteStructureSections",
         "{\"type\":\"sections\",\"structure\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[],\"urls\":{}}]}",
         &mut failures,
     );
-    check::<docs_api_types::PutOpenApiSpecBody>(
+    check::<
+        crate::PutOpenApiSpecBody,
+    >(
         "PutOpenApiSpecBody",
         "{\"source\":{\"url\":\"https://example.com/openapi.yaml\"}}",
         &mut failures,
     );
-    check::<docs_api_types::Revision>(
+    check::<
+        crate::Revision,
+    >(
         "Revision",
         "{\"type\":\"edits\",\"object\":\"revision\",\"id\":\"rev_1\",\"parents\":[\"rev_0\"],\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"files\":[{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{},\"git\":{}}],\"reusableContents\":[{\"id\":\"rc_1\",\"title\":\"Support footer\",\"git\":{}}],\"variables\":{\"version\":\"2.0\"},\"createdAt\":\"2024-01-15T09:30:00Z\",\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"message\":\"Update the guides\",\"createdByGitBook\":true,\"url\":\"https://github.com/acme/docs/commit/3b18e51\",\"ref\":\"refs/heads/main\"},\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/revisions/rev_1\",\"published\":\"https://docs.example.com/\",\"public\":\"https://docs.example.com/\"}}",
         &mut failures,
     );
-    check::<docs_api_types::RevisionEdits>(
+    check::<
+        crate::RevisionEdits,
+    >(
         "RevisionEdits",
         "{\"type\":\"edits\",\"object\":\"revision\",\"id\":\"rev_1\",\"parents\":[\"rev_0\"],\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"files\":[{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{},\"git\":{}}],\"reusableContents\":[{\"id\":\"rc_1\",\"title\":\"Support footer\",\"git\":{}}],\"variables\":{\"version\":\"2.0\"},\"createdAt\":\"2024-01-15T09:30:00Z\",\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"message\":\"Update the guides\",\"createdByGitBook\":true,\"url\":\"https://github.com/acme/docs/commit/3b18e51\",\"ref\":\"refs/heads/main\"},\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/revisions/rev_1\",\"published\":\"https://docs.example.com/\",\"public\":\"https://docs.example.com/\"}}",
         &mut failures,
     );
-    check::<docs_api_types::RevisionGit>(
+    check::<
+        crate::RevisionGit,
+    >(
         "RevisionGit",
         "{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"message\":\"Update the guides\",\"createdByGitBook\":true,\"url\":\"https://github.com/acme/docs/commit/3b18e51\",\"ref\":\"refs/heads/main\"}",
         &mut failures,
     );
-    check::<docs_api_types::RevisionReusableContent>(
+    check::<
+        crate::RevisionReusableContent,
+    >(
         "RevisionReusableContent",
         "{\"id\":\"rc_1\",\"title\":\"Support footer\",\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"}}",
         &mut failures,
     );
-    check::<docs_api_types::RevisionUrls>(
+    check::<
+        crate::RevisionUrls,
+    >(
         "RevisionUrls",
         "{\"app\":\"https://app.example.com/s/space_1/~/revisions/rev_1\",\"published\":\"https://docs.example.com/\",\"public\":\"https://docs.example.com/\"}",
         &mut failures,
     );
-    check::<docs_api_types::Role>("Role", "\"admin\"", &mut failures);
-    check::<docs_api_types::SamlProvider>(
+    check::<crate::Role>("Role", "\"admin\"", &mut failures);
+    check::<
+        crate::SamlProvider,
+    >(
         "SamlProvider",
         "{\"object\":\"saml-provider\",\"id\":\"saml_1\",\"label\":\"Okta\",\"ssoURL\":\"https://idp.example.com/sso/saml\",\"entityID\":\"https://idp.example.com/metadata\",\"certificate\":\"MIIDpDCCAoygAwIBAgIGAV2ka\",\"defaultTeam\":{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}},\"defaultRole\":\"admin\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"status\":\"active\",\"service\":{\"acsURL\":\"https://app.example.com/saml/saml_1/acs\",\"startURL\":\"https://app.example.com/saml/saml_1/start\",\"entityID\":\"https://app.example.com/saml/saml_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/saml/saml_1\"}}",
         &mut failures,
     );
-    check::<docs_api_types::SamlProviderService>(
+    check::<
+        crate::SamlProviderService,
+    >(
         "SamlProviderService",
         "{\"acsURL\":\"https://app.example.com/saml/saml_1/acs\",\"startURL\":\"https://app.example.com/saml/saml_1/start\",\"entityID\":\"https://app.example.com/saml/saml_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::SamlProviderStatus>("SamlProviderStatus", "\"active\"", &mut failures);
-    check::<docs_api_types::SamlProviderUrls>(
+    check::<
+        crate::SamlProviderStatus,
+    >("SamlProviderStatus", "\"active\"", &mut failures);
+    check::<
+        crate::SamlProviderUrls,
+    >(
         "SamlProviderUrls",
         "{\"location\":\"https://api.example.com/v1/orgs/org_1/saml/saml_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::SearchResult>(
+    check::<
+        crate::SearchResult,
+    >(
         "SearchResult",
         "{\"id\":\"page_1\",\"title\":\"Getting started\",\"path\":\"guides/getting-started\",\"sections\":[{\"id\":\"install\",\"title\":\"Install\",\"path\":\"guides/getting-started#install\",\"body\":\"Run the installer.\",\"urls\":{}}],\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"}}",
         &mut failures,
     );
-    check::<docs_api_types::SearchResultSection>(
+    check::<
+        crate::SearchResultSection,
+    >(
         "SearchResultSection",
         "{\"id\":\"install\",\"title\":\"Install\",\"path\":\"guides/getting-started#install\",\"body\":\"Run the installer.\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"}}",
         &mut failures,
     );
-    check::<docs_api_types::Site>(
+    check::<
+        crate::Site,
+    >(
         "Site",
         "{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\",\"plan\":\"basic\",\"frozen\":true,\"customizations\":[]}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}}",
         &mut failures,
     );
-    check::<docs_api_types::SiteAdaptiveContent>(
-        "SiteAdaptiveContent",
-        "{\"enabled\":true}",
-        &mut failures,
-    );
-    check::<docs_api_types::SiteAdaptiveSchema>(
+    check::<
+        crate::SiteAdaptiveContent,
+    >("SiteAdaptiveContent", "{\"enabled\":true}", &mut failures);
+    check::<
+        crate::SiteAdaptiveSchema,
+    >(
         "SiteAdaptiveSchema",
         "{\"object\":\"site-adaptive-schema\",\"jsonSchema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"isBetaUser\":{\"type\":\"boolean\",\"description\":\"The visitor is a beta user.\"},\"unsigned\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"isLoggedIn\":{\"type\":\"boolean\",\"description\":\"The visitor is logged in.\"}}}}},\"updatedAt\":\"2024-01-15T09:30:00Z\"}",
         &mut failures,
     );
-    check::<docs_api_types::SiteAds>(
-        "SiteAds",
-        "{\"status\":\"pending\",\"submittable\":true}",
-        &mut failures,
-    );
-    check::<docs_api_types::SiteAdsStatus>("SiteAdsStatus", "\"pending\"", &mut failures);
-    check::<docs_api_types::SiteAgentsContext>("SiteAgentsContext", "\"excluded\"", &mut failures);
-    check::<docs_api_types::SiteCustomization>(
+    check::<
+        crate::SiteAds,
+    >("SiteAds", "{\"status\":\"pending\",\"submittable\":true}", &mut failures);
+    check::<crate::SiteAdsStatus>("SiteAdsStatus", "\"pending\"", &mut failures);
+    check::<
+        crate::SiteAgentsContext,
+    >("SiteAgentsContext", "\"excluded\"", &mut failures);
+    check::<
+        crate::SiteCustomization,
+    >(
         "SiteCustomization",
         "{\"title\":\"Acme Docs\",\"styling\":{\"theme\":\"theme\",\"primaryColor\":{\"light\":\"#346DDB\",\"dark\":\"#5C8DEB\"},\"tint\":{\"color\":{}},\"infoColor\":{\"light\":\"#346DDB\",\"dark\":\"#5C8DEB\"},\"successColor\":{\"light\":\"#346DDB\",\"dark\":\"#5C8DEB\"},\"warningColor\":{\"light\":\"#346DDB\",\"dark\":\"#5C8DEB\"},\"dangerColor\":{\"light\":\"#346DDB\",\"dark\":\"#5C8DEB\"},\"corners\":\"corners\",\"depth\":\"depth\",\"links\":\"links\",\"font\":\"font\",\"monospaceFont\":\"monospaceFont\",\"icons\":\"icons\",\"search\":\"search\",\"sidebar\":{\"background\":\"background\",\"list\":\"list\"}},\"favicon\":{\"icon\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}},\"header\":{\"logo\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"},\"links\":[{}]},\"footer\":{\"logo\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"},\"groups\":[{}],\"copyright\":\"© Acme Inc.\"},\"announcement\":{\"enabled\":true,\"message\":\"Version 2 is out.\",\"link\":{\"key\":\"value\"},\"style\":\"style\"},\"themes\":{\"default\":\"default\",\"toggeable\":true},\"pdf\":{\"enabled\":true},\"feedback\":{\"enabled\":true},\"ai\":{\"mode\":\"mode\"},\"advancedCustomization\":{\"enabled\":true},\"git\":{\"showEditLink\":true},\"pageActions\":{\"externalAI\":true,\"markdown\":true,\"mcp\":true},\"externalLinks\":{\"target\":\"target\"},\"pagination\":{\"enabled\":true},\"trademark\":{\"enabled\":true},\"privacyPolicy\":{\"url\":\"https://example.com/privacy\"},\"socialPreview\":{\"url\":\"https://example.com/preview.png\"},\"insights\":{\"trackingCookie\":true}}",
         &mut failures,
     );
-    check::<docs_api_types::SiteCustomizationAi>(
-        "SiteCustomizationAi",
-        "{\"mode\":\"mode\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::SiteCustomizationAnnouncement>(
+    check::<
+        crate::SiteCustomizationAi,
+    >("SiteCustomizationAi", "{\"mode\":\"mode\"}", &mut failures);
+    check::<
+        crate::SiteCustomizationAnnouncement,
+    >(
         "SiteCustomizationAnnouncement",
         "{\"enabled\":true,\"message\":\"Version 2 is out.\",\"link\":{\"key\":\"value\"},\"style\":\"style\"}",
         &mut failures,
     );
-    check::<docs_api_types::SiteCustomizationExternalLinks>(
-        "SiteCustomizationExternalLinks",
-        "{\"target\":\"target\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::SiteCustomizationFooter>(
+    check::<
+        crate::SiteCustomizationExternalLinks,
+    >("SiteCustomizationExternalLinks", "{\"target\":\"target\"}", &mut failures);
+    check::<
+        crate::SiteCustomizationFooter,
+    >(
         "SiteCustomizationFooter",
         "{\"logo\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"},\"groups\":[{\"title\":\"Company\",\"links\":[]}],\"copyright\":\"© Acme Inc.\"}",
         &mut failures,
     );
-    check::<docs_api_types::SiteCustomizationGit>(
-        "SiteCustomizationGit",
-        "{\"showEditLink\":true}",
-        &mut failures,
-    );
-    check::<docs_api_types::SiteCustomizationHeader>(
+    check::<
+        crate::SiteCustomizationGit,
+    >("SiteCustomizationGit", "{\"showEditLink\":true}", &mut failures);
+    check::<
+        crate::SiteCustomizationHeader,
+    >(
         "SiteCustomizationHeader",
         "{\"logo\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"},\"links\":[{\"title\":\"Product\",\"style\":\"style\",\"to\":{\"kind\":\"file\",\"file\":\"file_1\"},\"links\":[],\"condition\":\"visitor.claims.isBetaUser\"}]}",
         &mut failures,
     );
-    check::<docs_api_types::SiteCustomizationInsights>(
-        "SiteCustomizationInsights",
-        "{\"trackingCookie\":true}",
-        &mut failures,
-    );
-    check::<docs_api_types::SiteCustomizationPageActions>(
+    check::<
+        crate::SiteCustomizationInsights,
+    >("SiteCustomizationInsights", "{\"trackingCookie\":true}", &mut failures);
+    check::<
+        crate::SiteCustomizationPageActions,
+    >(
         "SiteCustomizationPageActions",
         "{\"externalAI\":true,\"markdown\":true,\"mcp\":true}",
         &mut failures,
     );
-    check::<docs_api_types::SiteCustomizationPrivacyPolicy>(
+    check::<
+        crate::SiteCustomizationPrivacyPolicy,
+    >(
         "SiteCustomizationPrivacyPolicy",
         "{\"url\":\"https://example.com/privacy\"}",
         &mut failures,
     );
-    check::<docs_api_types::SiteCustomizationSidebar>(
+    check::<
+        crate::SiteCustomizationSidebar,
+    >(
         "SiteCustomizationSidebar",
         "{\"background\":\"background\",\"list\":\"list\"}",
         &mut failures,
     );
-    check::<docs_api_types::SiteCustomizationSocialPreview>(
+    check::<
+        crate::SiteCustomizationSocialPreview,
+    >(
         "SiteCustomizationSocialPreview",
         "{\"url\":\"https://example.com/preview.png\"}",
         &mut failures,
     );
-    check::<docs_api_types::SiteCustomizationStyling>(
+    check::<
+        crate::SiteCustomizationStyling,
+    >(
         "SiteCustomizationStyling",
         "{\"theme\":\"theme\",\"primaryColor\":{\"light\":\"#346DDB\",\"dark\":\"#5C8DEB\"},\"tint\":{\"color\":{\"light\":\"#346DDB\",\"dark\":\"#5C8DEB\"}},\"infoColor\":{\"light\":\"#346DDB\",\"dark\":\"#5C8DEB\"},\"successColor\":{\"light\":\"#346DDB\",\"dark\":\"#5C8DEB\"},\"warningColor\":{\"light\":\"#346DDB\",\"dark\":\"#5C8DEB\"},\"dangerColor\":{\"light\":\"#346DDB\",\"dark\":\"#5C8DEB\"},\"corners\":\"corners\",\"depth\":\"depth\",\"links\":\"links\",\"font\":\"font\",\"monospaceFont\":\"monospaceFont\",\"icons\":\"icons\",\"search\":\"search\",\"sidebar\":{\"background\":\"background\",\"list\":\"list\"}}",
         &mut failures,
     );
-    check::<docs_api_types::SiteCustomizationThemes>(
+    check::<
+        crate::SiteCustomizationThemes,
+    >(
         "SiteCustomizationThemes",
         "{\"default\":\"default\",\"toggeable\":true}",
         &mut failures,
     );
-    check::<docs_api_types::SiteCustomizationTint>(
+    check::<
+        crate::SiteCustomizationTint,
+    >(
         "SiteCustomizationTint",
         "{\"color\":{\"light\":\"#346DDB\",\"dark\":\"#5C8DEB\"}}",
         &mut failures,
     );
-    check::<docs_api_types::SiteFeature>(
+    check::<
+        crate::SiteFeature,
+    >(
         "SiteFeature",
         "{\"id\":\"sites-adaptive-content\",\"plan\":\"basic\",\"frozen\":true,\"customizations\":[\"header-logo\"]}",
         &mut failures,
     );
-    check::<docs_api_types::SiteFeatureCustomization>(
-        "SiteFeatureCustomization",
-        "\"header-logo\"",
-        &mut failures,
-    );
-    check::<docs_api_types::SiteFeatureId>(
-        "SiteFeatureId",
-        "\"sites-adaptive-content\"",
-        &mut failures,
-    );
-    check::<docs_api_types::SiteFeaturePlan>("SiteFeaturePlan", "\"basic\"", &mut failures);
-    check::<docs_api_types::SiteFooterGroup>(
+    check::<
+        crate::SiteFeatureCustomization,
+    >("SiteFeatureCustomization", "\"header-logo\"", &mut failures);
+    check::<
+        crate::SiteFeatureId,
+    >("SiteFeatureId", "\"sites-adaptive-content\"", &mut failures);
+    check::<crate::SiteFeaturePlan>("SiteFeaturePlan", "\"basic\"", &mut failures);
+    check::<
+        crate::SiteFooterGroup,
+    >(
         "SiteFooterGroup",
         "{\"title\":\"Company\",\"links\":[{\"title\":\"Pricing\",\"to\":{\"kind\":\"file\",\"file\":\"file_1\"}}]}",
         &mut failures,
     );
-    check::<docs_api_types::SiteHeaderLink>(
+    check::<
+        crate::SiteHeaderLink,
+    >(
         "SiteHeaderLink",
         "{\"title\":\"Product\",\"style\":\"style\",\"to\":{\"kind\":\"file\",\"file\":\"file_1\"},\"links\":[{\"title\":\"Pricing\",\"to\":{\"kind\":\"file\",\"file\":\"file_1\"}}],\"condition\":\"visitor.claims.isBetaUser\"}",
         &mut failures,
     );
-    check::<docs_api_types::SiteIcon>(
+    check::<
+        crate::SiteIcon,
+    >(
         "SiteIcon",
         "{\"icon\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}}",
         &mut failures,
     );
-    check::<docs_api_types::SiteLink>(
+    check::<
+        crate::SiteLink,
+    >(
         "SiteLink",
         "{\"title\":\"Pricing\",\"to\":{\"kind\":\"file\",\"file\":\"file_1\"}}",
         &mut failures,
     );
-    check::<docs_api_types::SiteProxy>(
+    check::<
+        crate::SiteProxy,
+    >(
         "SiteProxy",
         "{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"}",
         &mut failures,
     );
-    check::<docs_api_types::SitePublishedUrls>(
+    check::<
+        crate::SitePublishedUrls,
+    >(
         "SitePublishedUrls",
         "{\"published\":\"https://docs.example.com/guides\"}",
         &mut failures,
     );
-    check::<docs_api_types::SiteScript>(
+    check::<
+        crate::SiteScript,
+    >(
         "SiteScript",
         "{\"script\":\"https://example.com/script.js\",\"contentSecurityPolicy\":\"script-src https://example.com\",\"cookies\":true}",
         &mut failures,
     );
-    check::<docs_api_types::SiteSection>(
+    check::<
+        crate::SiteSection,
+    >(
         "SiteSection",
         "{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"mergeRules\":{\"type\":\"inherit\"},\"organization\":\"org_1\",\"revision\":\"rev_1\",\"defaultLevel\":null,\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{}}],\"urls\":{\"published\":\"https://docs.example.com/guides\"}}",
         &mut failures,
     );
-    check::<docs_api_types::SiteSectionGroup>(
+    check::<
+        crate::SiteSectionGroup,
+    >(
         "SiteSectionGroup",
         "{\"object\":\"site-section-group\",\"id\":\"group_1\",\"title\":\"Products\",\"sectionGroup\":\"group_0\",\"children\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[],\"urls\":{}}],\"icon\":\"box\"}",
         &mut failures,
     );
-    check::<docs_api_types::SiteSectionGroupPosition>(
+    check::<
+        crate::SiteSectionGroupPosition,
+    >(
         "SiteSectionGroupPosition",
         "{\"before\":{\"type\":\"site-section\",\"id\":\"section_2\"},\"after\":{\"type\":\"site-section\",\"id\":\"section_2\"}}",
         &mut failures,
     );
-    check::<docs_api_types::SiteSectionGroupPositionTarget>(
+    check::<
+        crate::SiteSectionGroupPositionTarget,
+    >(
         "SiteSectionGroupPositionTarget",
         "{\"type\":\"site-section\",\"id\":\"section_2\"}",
         &mut failures,
     );
-    check::<docs_api_types::SiteSectionPosition>(
+    check::<
+        crate::SiteSectionPosition,
+    >(
         "SiteSectionPosition",
         "{\"before\":{\"type\":\"site-section\",\"siteSection\":\"section_2\"},\"after\":{\"type\":\"site-section\",\"siteSection\":\"section_2\"}}",
         &mut failures,
     );
-    check::<docs_api_types::SiteSectionPositionTarget>(
+    check::<
+        crate::SiteSectionPositionTarget,
+    >(
         "SiteSectionPositionTarget",
         "{\"type\":\"site-section\",\"siteSection\":\"section_2\"}",
         &mut failures,
     );
-    check::<docs_api_types::SiteSpace>(
+    check::<
+        crate::SiteSpace,
+    >(
         "SiteSpace",
         "{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"col_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{\"published\":\"https://docs.example.com/guides\"}}",
         &mut failures,
     );
-    check::<docs_api_types::SiteSpacePosition>(
+    check::<
+        crate::SiteSpacePosition,
+    >(
         "SiteSpacePosition",
         "{\"before\":{\"type\":\"site-space\",\"siteSpace\":\"sitesp_2\"},\"after\":{\"type\":\"site-space\",\"siteSpace\":\"sitesp_2\"}}",
         &mut failures,
     );
-    check::<docs_api_types::SiteSpacePositionTarget>(
+    check::<
+        crate::SiteSpacePositionTarget,
+    >(
         "SiteSpacePositionTarget",
         "{\"type\":\"site-space\",\"siteSpace\":\"sitesp_2\"}",
         &mut failures,
     );
-    check::<docs_api_types::SiteTemplateCondition>(
+    check::<
+        crate::SiteTemplateCondition,
+    >(
         "SiteTemplateCondition",
         "{\"description\":\"Visitor is a beta user\",\"condition\":\"visitor.claims.isBetaUser\"}",
         &mut failures,
     );
-    check::<docs_api_types::SiteTemplateConditionList>(
+    check::<
+        crate::SiteTemplateConditionList,
+    >(
         "SiteTemplateConditionList",
         "{\"items\":[{\"description\":\"Visitor is a beta user\",\"condition\":\"visitor.claims.isBetaUser\"}]}",
         &mut failures,
     );
-    check::<docs_api_types::SiteToggle>("SiteToggle", "{\"enabled\":true}", &mut failures);
-    check::<docs_api_types::SiteType>("SiteType", "\"basic\"", &mut failures);
-    check::<docs_api_types::SiteUrls>(
+    check::<crate::SiteToggle>("SiteToggle", "{\"enabled\":true}", &mut failures);
+    check::<crate::SiteType>("SiteType", "\"basic\"", &mut failures);
+    check::<
+        crate::SiteUrls,
+    >(
         "SiteUrls",
         "{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}",
         &mut failures,
     );
-    check::<docs_api_types::SiteVisibility>("SiteVisibility", "\"public\"", &mut failures);
-    check::<docs_api_types::Space>(
+    check::<crate::SiteVisibility>("SiteVisibility", "\"public\"", &mut failures);
+    check::<
+        crate::Space,
+    >(
         "Space",
         "{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"col_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}}",
         &mut failures,
     );
-    check::<docs_api_types::SpaceContentTemplateParams>(
+    check::<
+        crate::SpaceContentTemplateParams,
+    >(
         "SpaceContentTemplateParams",
         "{\"contentRefs\":{\"key\":{\"kind\":\"file\",\"file\":\"file_1\"}}}",
         &mut failures,
     );
-    check::<docs_api_types::SpaceEditMode>("SpaceEditMode", "\"live\"", &mut failures);
-    check::<docs_api_types::SpaceGitInfo>(
+    check::<crate::SpaceEditMode>("SpaceEditMode", "\"live\"", &mut failures);
+    check::<
+        crate::SpaceGitInfo,
+    >(
         "SpaceGitInfo",
         "{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"}",
         &mut failures,
     );
-    check::<docs_api_types::SpaceLanguage>("SpaceLanguage", "\"en\"", &mut failures);
-    check::<docs_api_types::SpacePermissions>(
+    check::<crate::SpaceLanguage>("SpaceLanguage", "\"en\"", &mut failures);
+    check::<
+        crate::SpacePermissions,
+    >(
         "SpacePermissions",
         "{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}",
         &mut failures,
     );
-    check::<docs_api_types::SpacePosition>(
+    check::<
+        crate::SpacePosition,
+    >(
         "SpacePosition",
         "{\"before\":{\"type\":\"space\",\"space\":\"space_2\"},\"after\":{\"type\":\"space\",\"space\":\"space_2\"}}",
         &mut failures,
     );
-    check::<docs_api_types::SpacePositionSpace>(
-        "SpacePositionSpace",
-        "{\"type\":\"space\",\"space\":\"space_2\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::SpacePositionTarget>(
+    check::<
+        crate::SpacePositionSpace,
+    >("SpacePositionSpace", "{\"type\":\"space\",\"space\":\"space_2\"}", &mut failures);
+    check::<
+        crate::SpacePositionTarget,
+    >(
         "SpacePositionTarget",
         "{\"type\":\"space\",\"space\":\"space_2\"}",
         &mut failures,
     );
-    check::<docs_api_types::SpaceUrls>(
+    check::<
+        crate::SpaceUrls,
+    >(
         "SpaceUrls",
         "{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"}",
         &mut failures,
     );
-    check::<docs_api_types::SpaceVisibility>("SpaceVisibility", "\"public\"", &mut failures);
-    check::<docs_api_types::SpaceVisitorAuth>(
+    check::<crate::SpaceVisibility>("SpaceVisibility", "\"public\"", &mut failures);
+    check::<
+        crate::SpaceVisitorAuth,
+    >(
         "SpaceVisitorAuth",
         "{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}}",
         &mut failures,
     );
-    check::<docs_api_types::SpaceVisitorAuthCustom>(
+    check::<
+        crate::SpaceVisitorAuthCustom,
+    >(
         "SpaceVisitorAuthCustom",
         "{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}}",
         &mut failures,
     );
-    check::<docs_api_types::SsoProviderList>(
+    check::<
+        crate::SsoProviderList,
+    >(
         "SsoProviderList",
         "{\"items\":[{\"id\":\"saml_1\",\"label\":\"Okta\",\"startURL\":\"https://app.example.com/saml/saml_1/start\"}]}",
         &mut failures,
     );
-    check::<docs_api_types::SsoProviderSummary>(
+    check::<
+        crate::SsoProviderSummary,
+    >(
         "SsoProviderSummary",
         "{\"id\":\"saml_1\",\"label\":\"Okta\",\"startURL\":\"https://app.example.com/saml/saml_1/start\"}",
         &mut failures,
     );
-    check::<docs_api_types::Subdomain>(
+    check::<
+        crate::Subdomain,
+    >(
         "Subdomain",
         "{\"object\":\"subdomain\",\"subdomain\":\"acme\",\"target\":{\"type\":\"organization\",\"organization\":\"org_1\"},\"isActive\":true}",
         &mut failures,
     );
-    check::<docs_api_types::SubdomainTarget>(
+    check::<
+        crate::SubdomainTarget,
+    >(
         "SubdomainTarget",
         "{\"type\":\"organization\",\"organization\":\"org_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::SubdomainTargetOrganization>(
+    check::<
+        crate::SubdomainTargetOrganization,
+    >(
         "SubdomainTargetOrganization",
         "{\"type\":\"organization\",\"organization\":\"org_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::Team>(
+    check::<
+        crate::Team,
+    >(
         "Team",
         "{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}}",
         &mut failures,
     );
-    check::<docs_api_types::TeamPermissions>(
-        "TeamPermissions",
-        "{\"admin\":true,\"view\":true}",
-        &mut failures,
-    );
-    check::<docs_api_types::ThemedColor>(
-        "ThemedColor",
-        "{\"light\":\"#346DDB\",\"dark\":\"#5C8DEB\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::ThemedUrl>(
+    check::<
+        crate::TeamPermissions,
+    >("TeamPermissions", "{\"admin\":true,\"view\":true}", &mut failures);
+    check::<
+        crate::ThemedColor,
+    >("ThemedColor", "{\"light\":\"#346DDB\",\"dark\":\"#5C8DEB\"}", &mut failures);
+    check::<
+        crate::ThemedUrl,
+    >(
         "ThemedUrl",
         "{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}",
         &mut failures,
     );
-    check::<docs_api_types::TransferCollectionBody>(
-        "TransferCollectionBody",
-        "{\"organization\":\"org_2\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::TransferSpaceBody>(
+    check::<
+        crate::TransferCollectionBody,
+    >("TransferCollectionBody", "{\"organization\":\"org_2\"}", &mut failures);
+    check::<
+        crate::TransferSpaceBody,
+    >(
         "TransferSpaceBody",
         "{\"organization\":\"org_2\",\"collection\":\"col_2\"}",
         &mut failures,
     );
-    check::<docs_api_types::Translation>(
+    check::<
+        crate::Translation,
+    >(
         "Translation",
         "{\"object\":\"translation\",\"id\":\"tr_1\",\"status\":\"pending\",\"source\":{\"space\":\"space_1\",\"language\":\"en\"},\"language\":\"en\",\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"result\":{\"space\":\"space_2\",\"revision\":\"rev_1\"},\"createdAt\":\"2024-05-01T10:00:00Z\",\"updatedAt\":\"2024-05-02T10:00:00Z\",\"stats\":{\"runs\":3,\"totalWords\":12000,\"totalPages\":42,\"totalDuration\":360,\"latestRunDuration\":120,\"latestPages\":14,\"latestWords\":4000},\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/translations/tr_1\"}}",
         &mut failures,
     );
-    check::<docs_api_types::TranslationLanguage>("TranslationLanguage", "\"en\"", &mut failures);
-    check::<docs_api_types::TranslationPermissions>(
-        "TranslationPermissions",
-        "{\"view\":true,\"edit\":true}",
-        &mut failures,
-    );
-    check::<docs_api_types::TranslationResult>(
+    check::<crate::TranslationLanguage>("TranslationLanguage", "\"en\"", &mut failures);
+    check::<
+        crate::TranslationPermissions,
+    >("TranslationPermissions", "{\"view\":true,\"edit\":true}", &mut failures);
+    check::<
+        crate::TranslationResult,
+    >(
         "TranslationResult",
         "{\"space\":\"space_2\",\"revision\":\"rev_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::TranslationSource>(
-        "TranslationSource",
-        "{\"space\":\"space_1\",\"language\":\"en\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::TranslationStats>(
+    check::<
+        crate::TranslationSource,
+    >("TranslationSource", "{\"space\":\"space_1\",\"language\":\"en\"}", &mut failures);
+    check::<
+        crate::TranslationStats,
+    >(
         "TranslationStats",
         "{\"runs\":3,\"totalWords\":12000,\"totalPages\":42,\"totalDuration\":360,\"latestRunDuration\":120,\"latestPages\":14,\"latestWords\":4000}",
         &mut failures,
     );
-    check::<docs_api_types::TranslationStatus>("TranslationStatus", "\"pending\"", &mut failures);
-    check::<docs_api_types::TranslationUrls>(
+    check::<crate::TranslationStatus>("TranslationStatus", "\"pending\"", &mut failures);
+    check::<
+        crate::TranslationUrls,
+    >(
         "TranslationUrls",
         "{\"location\":\"https://api.example.com/v1/orgs/org_1/translations/tr_1\"}",
         &mut failures,
     );
-    check::<docs_api_types::TrialDecision>("TrialDecision", "\"downgrade\"", &mut failures);
-    check::<docs_api_types::TrialStatus>("TrialStatus", "\"notapplicable\"", &mut failures);
-    check::<docs_api_types::UpdateChangeRequestBody>(
+    check::<crate::TrialDecision>("TrialDecision", "\"downgrade\"", &mut failures);
+    check::<crate::TrialStatus>("TrialStatus", "\"notapplicable\"", &mut failures);
+    check::<
+        crate::UpdateChangeRequestBody,
+    >(
         "UpdateChangeRequestBody",
         "{\"subject\":\"Document the new API\",\"description\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"status\":\"draft\"}",
         &mut failures,
     );
-    check::<docs_api_types::UpdateCollectionBody>(
+    check::<
+        crate::UpdateCollectionBody,
+    >(
         "UpdateCollectionBody",
         "{\"title\":\"Product guides\",\"description\":\"Guides for every product.\",\"defaultLevel\":\"admin\"}",
         &mut failures,
     );
-    check::<docs_api_types::UpdateCommentBody>(
+    check::<
+        crate::UpdateCommentBody,
+    >(
         "UpdateCommentBody",
         "{\"resolved\":true,\"body\":{\"markdown\":\"Should this say **v2**?\"},\"addedReactions\":[\"👍\"],\"removedReactions\":[\"👀\"]}",
         &mut failures,
     );
-    check::<docs_api_types::UpdateCommentReplyBody>(
+    check::<
+        crate::UpdateCommentReplyBody,
+    >(
         "UpdateCommentReplyBody",
         "{\"body\":{\"markdown\":\"Should this say **v2**?\"},\"addedReactions\":[\"👍\"],\"removedReactions\":[\"👀\"]}",
         &mut failures,
     );
-    check::<docs_api_types::UpdateIntegrationDevModeBody>(
+    check::<
+        crate::UpdateIntegrationDevModeBody,
+    >(
         "UpdateIntegrationDevModeBody",
         "{\"tunnelUrl\":\"https://abc123.tunnel.example.com\",\"forwardAll\":false}",
         &mut failures,
     );
-    check::<docs_api_types::UpdateOpenApiSpecBody>(
-        "UpdateOpenApiSpecBody",
-        "{\"visibility\":\"private\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::UpdateOrganizationAgentInstructionsBody>(
+    check::<
+        crate::UpdateOpenApiSpecBody,
+    >("UpdateOpenApiSpecBody", "{\"visibility\":\"private\"}", &mut failures);
+    check::<
+        crate::UpdateOrganizationAgentInstructionsBody,
+    >(
         "UpdateOrganizationAgentInstructionsBody",
         "{\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}}}",
         &mut failures,
     );
-    check::<docs_api_types::UpdateOrganizationBody>(
+    check::<
+        crate::UpdateOrganizationBody,
+    >(
         "UpdateOrganizationBody",
         "{\"title\":\"Acme\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"logo\":\"https://example.com/acme-logo.png\",\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"mergeRules\":{\"type\":\"inherit\"}}",
         &mut failures,
     );
-    check::<docs_api_types::UpdateOrganizationMemberBody>(
-        "UpdateOrganizationMemberBody",
-        "{\"role\":\"admin\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::UpdateSamlProviderBody>(
+    check::<
+        crate::UpdateOrganizationMemberBody,
+    >("UpdateOrganizationMemberBody", "{\"role\":\"admin\"}", &mut failures);
+    check::<
+        crate::UpdateSamlProviderBody,
+    >(
         "UpdateSamlProviderBody",
         "{\"label\":\"Okta\",\"entityID\":\"https://idp.example.com/metadata\",\"certificate\":\"MIIDpDCCAoygAwIBAgIGAV2ka\",\"ssoURL\":\"https://idp.example.com/sso/saml\",\"defaultTeam\":\"team_1\",\"defaultRole\":\"admin\"}",
         &mut failures,
     );
-    check::<docs_api_types::UpdateSiteAdaptiveSchemaBody>(
+    check::<
+        crate::UpdateSiteAdaptiveSchemaBody,
+    >(
         "UpdateSiteAdaptiveSchemaBody",
         "{\"jsonSchema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"isBetaUser\":{\"type\":\"boolean\",\"description\":\"The visitor is a beta user.\"}}}}",
         &mut failures,
     );
-    check::<docs_api_types::UpdateSiteBody>(
+    check::<
+        crate::UpdateSiteBody,
+    >(
         "UpdateSiteBody",
         "{\"title\":\"Acme Docs\",\"visibility\":\"public\",\"basename\":\"docs\",\"adaptiveContent\":{\"enabled\":true},\"agentsContext\":\"excluded\",\"defaultSiteSpace\":\"sitesp_1\",\"defaultSiteSection\":\"section_1\",\"proxy\":\"company-domain/docs\"}",
         &mut failures,
     );
-    check::<docs_api_types::UpdateSiteSectionBody>(
+    check::<
+        crate::UpdateSiteSectionBody,
+    >(
         "UpdateSiteSectionBody",
         "{\"title\":\"Guides\",\"path\":\"guides\",\"defaultSiteSpace\":\"sitesp_1\",\"condition\":\"visitor.claims.isBetaUser\",\"icon\":\"book\",\"description\":\"Guides for every product.\"}",
         &mut failures,
     );
-    check::<docs_api_types::UpdateSiteSectionGroupBody>(
+    check::<
+        crate::UpdateSiteSectionGroupBody,
+    >(
         "UpdateSiteSectionGroupBody",
         "{\"title\":\"Products\",\"icon\":\"box\"}",
         &mut failures,
     );
-    check::<docs_api_types::UpdateSiteSpaceBody>(
+    check::<
+        crate::UpdateSiteSpaceBody,
+    >(
         "UpdateSiteSpaceBody",
         "{\"path\":\"v2\",\"condition\":\"visitor.claims.isBetaUser\",\"spaceId\":\"space_2\"}",
         &mut failures,
     );
-    check::<docs_api_types::UpdateSpaceBody>(
+    check::<
+        crate::UpdateSpaceBody,
+    >(
         "UpdateSpaceBody",
         "{\"editMode\":\"live\",\"title\":\"API reference\",\"defaultLevel\":\"admin\",\"language\":\"en\",\"mergeRules\":{\"type\":\"inherit\"},\"emoji\":\"📘\"}",
         &mut failures,
     );
-    check::<docs_api_types::UpdateTeamBody>(
-        "UpdateTeamBody",
-        "{\"title\":\"Writers\"}",
-        &mut failures,
-    );
-    check::<docs_api_types::UpdateTranslationInstructionsBody>(
+    check::<
+        crate::UpdateTeamBody,
+    >("UpdateTeamBody", "{\"title\":\"Writers\"}", &mut failures);
+    check::<
+        crate::UpdateTranslationInstructionsBody,
+    >(
         "UpdateTranslationInstructionsBody",
         "{\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}}}",
         &mut failures,
     );
-    check::<docs_api_types::User>(
+    check::<
+        crate::User,
+    >(
         "User",
         "{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}",
         &mut failures,
     );
-    check::<docs_api_types::UserUrls>(
+    check::<
+        crate::UserUrls,
+    >(
         "UserUrls",
         "{\"location\":\"https://api.example.com/v1/users/user_1\"}",
         &mut failures,
     );
     assert!(
-        failures.is_empty(),
-        "{} of {} types failed:\n{}",
-        failures.len(),
-        303usize,
+        failures.is_empty(), "{} of {} types failed:\n{}", failures.len(), 303usize,
         failures.join("\n")
     );
 }
