@@ -29,7 +29,7 @@ pub fn load(spec_dir: &Path) -> Result<(model::Api, Diagnostics), Diagnostics> {
 }
 
 /// Runs the whole pipeline in memory: the files the spec produces, and the warnings.
-pub fn generate(spec_dir: &Path) -> Result<(emit::Output, Diagnostics), Diagnostics> {
+pub fn generate(spec_dir: &Path, options: &emit::Options) -> Result<(emit::Output, Diagnostics), Diagnostics> {
     let (api, warnings) = load(spec_dir)?;
-    Ok((emit::emit(&api), warnings))
+    Ok((emit::emit(&api, options), warnings))
 }

@@ -1,5 +1,6 @@
 //! The `apigen` command line. Thin: parsing arguments and printing; the work is in the library.
 
+use apigen::emit::Options;
 use apigen::model::{Api, TypeKind};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -15,6 +16,10 @@ struct Cli {
     /// Directory the generated files go to.
     #[arg(long, global = true, default_value = "generated")]
     out: PathBuf,
+    /// Directory of the apigen-runtime crate, which generated manifests point to (relative
+    /// paths are taken from the same directory as --out).
+    #[arg(long, global = true, default_value = "runtime")]
+    runtime: PathBuf,
     #[command(subcommand)]
     command: Command,
 }
@@ -57,8 +62,8 @@ fn main() -> ExitCode {
         Command::List { types: false } => print_lines(operation_lines(&api)),
         Command::List { types: true } => print_lines(type_lines(&api)),
         Command::Gaps => print_lines(gap_lines(&api)),
-        Command::Generate => generate(&api, &cli.out),
-        Command::Check => check(&api, &cli.out),
+        Command::Generate => generate(&api, &cli.out, &Options::new(&cli.out, &cli.runtime)),
+        Command::Check => check(&api, &cli.out, &Options::new(&cli.out, &cli.runtime)),
     }
 }
 
@@ -109,8 +114,8 @@ fn gap_lines(api: &Api) -> Vec<String> {
     lines
 }
 
-fn generate(api: &Api, out: &std::path::Path) -> ExitCode {
-    let output = apigen::emit::emit(api);
+fn generate(api: &Api, out: &std::path::Path, options: &Options) -> ExitCode {
+    let output = apigen::emit::emit(api, options);
     match output.write(out) {
         Ok(report) => {
             for path in &report.written {
@@ -134,8 +139,8 @@ fn generate(api: &Api, out: &std::path::Path) -> ExitCode {
     }
 }
 
-fn check(api: &Api, out: &std::path::Path) -> ExitCode {
-    let output = apigen::emit::emit(api);
+fn check(api: &Api, out: &std::path::Path, options: &Options) -> ExitCode {
+    let output = apigen::emit::emit(api, options);
     match output.check(out) {
         Ok(drift) if drift.is_clean() => {
             println!("ok: {} files match the spec", output.files().len());

@@ -427,9 +427,10 @@ pub fn tagged<U>(
 
 /// Decodes an untagged union: each variant is tried in order and the first that fits wins.
 /// While choosing, objects must not carry fields a variant does not declare, so the variant
-/// that knows every field is chosen. In lenient mode a second round tolerates unknown
-/// fields; a value no variant fits is kept as `unknown` (lenient, or open), or reported with
-/// why each variant failed.
+/// that knows every field is chosen. A value no variant fits is kept as `unknown` when the
+/// union is open. When it is closed, lenient reading tries again tolerating unknown fields
+/// (a newer service may add one to a known variant) and keeps what still fits nothing;
+/// strict reading reports why each variant failed.
 pub fn untagged<U>(
     value: Value,
     d: &mut Decoder,
@@ -446,6 +447,9 @@ pub fn untagged<U>(
             _ => reasons.push(format!("{name}: {}", trial.into_error())),
         }
     }
+    if open {
+        return Some(unknown(value));
+    }
     if d.mode == Mode::Lenient {
         for (_, decode) in variants {
             let mut trial = Decoder { mode: Mode::Lenient, path: d.path.clone(), violations: Vec::new() };
@@ -455,9 +459,6 @@ pub fn untagged<U>(
                 return Some(decoded);
             }
         }
-        return Some(unknown(value));
-    }
-    if open {
         return Some(unknown(value));
     }
     d.fail(format!("matches no variant ({})", reasons.join("; ")))

@@ -43,7 +43,13 @@ pub fn gitattributes(api: &Api) -> String {
 }
 
 /// A generated crate's manifest. `dependencies` are extra `name = spec` lines.
-pub fn cargo_toml(api: &Api, name: &str, description: &str, dependencies: &[(&str, &str)]) -> String {
+pub fn cargo_toml(
+    api: &Api,
+    options: &super::Options,
+    name: &str,
+    description: &str,
+    dependencies: &[(&str, &str)],
+) -> String {
     let dependencies: Vec<minijinja::Value> =
         dependencies.iter().map(|&(name, spec)| minijinja::context! { name => name, spec => spec }).collect();
     render(
@@ -52,6 +58,7 @@ pub fn cargo_toml(api: &Api, name: &str, description: &str, dependencies: &[(&st
             header => super::header_text(api),
             name => name,
             version => crate_version(&api.version),
+            runtime => &options.runtime_from_crate,
             description => description,
             dependencies => dependencies,
         },

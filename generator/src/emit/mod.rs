@@ -24,12 +24,61 @@ pub struct Output {
     files: BTreeMap<String, String>,
 }
 
+/// What emission needs to know beyond the spec.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// Where `apigen-runtime` is, relative to a generated crate's directory (`../../runtime`
+    /// for `generated/types`), written into the generated manifests.
+    pub runtime_from_crate: String,
+}
+
+impl Options {
+    /// Options for output written to `out`, with the runtime crate at `runtime`; both
+    /// relative to the same directory (the repository root). The path written into manifests
+    /// is computed without touching the disk, so no absolute path leaks into the output.
+    pub fn new(out: &Path, runtime: &Path) -> Self {
+        Options { runtime_from_crate: relative_path(&out.join("crate"), runtime) }
+    }
+}
+
+impl Default for Options {
+    /// The repository layout: output in `generated/`, the runtime in `runtime/`.
+    fn default() -> Self {
+        Options::new(Path::new("generated"), Path::new("runtime"))
+    }
+}
+
 /// Runs every emitter.
-pub fn emit(api: &Api) -> Output {
+pub fn emit(api: &Api, options: &Options) -> Output {
     let mut output = Output::default();
     output.add(MARKER, files::gitattributes(api));
-    types::emit(api, &mut output);
+    types::emit(api, options, &mut output);
     output
+}
+
+/// The path of `to` seen from the directory `from`, both relative to one base (or both
+/// absolute), computed lexically: `relative_path("generated/types", "runtime")` is
+/// `../../runtime`.
+pub fn relative_path(from: &Path, to: &Path) -> String {
+    use std::path::Component;
+    let parts = |p: &Path| -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for component in p.components() {
+            match component {
+                Component::CurDir => {}
+                Component::ParentDir if out.last().is_some_and(|l| l != "..") => {
+                    out.pop();
+                }
+                other => out.push(other.as_os_str().to_string_lossy().into_owned()),
+            }
+        }
+        out
+    };
+    let (from, to) = (parts(from), parts(to));
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut path: Vec<String> = vec!["..".to_owned(); from.len() - common];
+    path.extend(to[common..].iter().cloned());
+    if path.is_empty() { ".".to_owned() } else { path.join("/") }
 }
 
 /// The one-line header every generated file starts with, in the comment syntax given.
@@ -220,5 +269,19 @@ fn remove_empty_parents(root: &Path, file: &Path) {
             break;
         }
         current = dir.parent();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_are_lexical() {
+        assert_eq!(relative_path(Path::new("generated/types"), Path::new("runtime")), "../../runtime");
+        assert_eq!(relative_path(Path::new("tests/fixtures/out/x/types"), Path::new("runtime")), "../../../../../runtime");
+        assert_eq!(relative_path(Path::new("./generated/./types"), Path::new("./runtime")), "../../runtime");
+        assert_eq!(relative_path(Path::new("a/b"), Path::new("a/c")), "../c");
+        assert_eq!(relative_path(Path::new("/abs/out/crate"), Path::new("/abs/runtime")), "../../runtime");
     }
 }

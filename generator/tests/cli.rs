@@ -1,0 +1,78 @@
+//! The `apigen` command as a user runs it: exit codes and what it prints.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Runs apigen from the repository root, as the README says to.
+fn apigen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_apigen"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .output()
+        .expect("apigen runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn lint_is_clean_on_the_spec_and_fails_on_a_broken_one() {
+    let ok = apigen(&["lint"]);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    assert!(stdout(&ok).starts_with("ok: 145 operations, "), "{}", stdout(&ok));
+    assert_eq!(stderr(&ok), "", "the spec has no warning");
+
+    let broken = apigen(&["lint", "--spec", "tests/fixtures/broken/path-params"]);
+    assert_eq!(broken.status.code(), Some(1));
+    assert!(stderr(&broken).contains("tests/fixtures/broken/path-params/things.yaml:5:5: operations.undeclared.path: path parameter `partId` of `undeclared` is not declared"), "{}", stderr(&broken));
+    assert!(stderr(&broken).ends_with("5 error(s), 0 warning(s)\n"), "{}", stderr(&broken));
+}
+
+#[test]
+fn list_prints_operations_sorted_by_path_then_method() {
+    let output = apigen(&["list", "--spec", "tests/fixtures/valid/petstore"]);
+    assert!(output.status.success());
+    assert_eq!(
+        stdout(&output),
+        "GET    /v2/pets listPets\nDELETE /v2/pets/{petId} deletePet\nGET    /v2/pets/{petId} getPet\nPATCH  /v2/pets/{petId} updatePet\n"
+    );
+}
+
+#[test]
+fn list_types_prints_one_line_per_type() {
+    let output = apigen(&["list", "--types", "--spec", "tests/fixtures/valid/petstore"]);
+    assert_eq!(
+        stdout(&output),
+        "object Owner (2 fields)\nobject Pet (7 fields)\nenum   PetKind (open: cat, dog)\nobject UpdatePetBody (2 fields)\n"
+    );
+}
+
+#[test]
+fn gaps_prints_each_gap_with_its_decision_and_users() {
+    let output = apigen(&["gaps", "--spec", "tests/fixtures/valid/petstore"]);
+    assert_eq!(
+        stdout(&output),
+        "pet-kinds (Pet store notes)\n  gap:      Kinds of pet other than cats and dogs are not shown.\n  decision: The kind is an open enumeration.\n  used by:  type `PetKind`\n1 gaps\n"
+    );
+}
+
+#[test]
+fn check_passes_on_the_repository_and_fails_with_a_diff_on_drift() {
+    let ok = apigen(&["check"]);
+    assert!(ok.status.success(), "{}{}", stdout(&ok), stderr(&ok));
+
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let spec = "tests/fixtures/valid/petstore";
+    assert!(apigen(&["generate", "--spec", spec, "--out", out]).status.success());
+    std::fs::write(dir.path().join("types/src/lib.rs"), "// edited\n").unwrap();
+    let drift = apigen(&["check", "--spec", spec, "--out", out]);
+    assert_eq!(drift.status.code(), Some(1));
+    assert!(stdout(&drift).contains("-// edited\n"), "{}", stdout(&drift));
+    assert!(stdout(&drift).ends_with("drift: 1 changed, 0 missing, 0 extra; run `cargo run -p apigen -- generate`\n"));
+}
