@@ -83,11 +83,17 @@ fn check_reports_an_edited_a_missing_and_an_extra_file_and_generate_repairs_them
     assert_eq!(drift.missing, [missing]);
     assert_eq!(drift.extra, ["types/src/extra/stale.rs"]);
     let rendered = drift.render();
-    assert!(rendered.contains("--- a/types/src/pets.rs (on disk)\n+++ b/types/src/pets.rs (from the spec)"), "{rendered}");
+    assert!(
+        rendered.contains("--- a/types/src/pets.rs (on disk)\n+++ b/types/src/pets.rs (from the spec)"),
+        "{rendered}"
+    );
     assert!(rendered.contains("-pub struct Pet { // hand edit\n+pub struct Pet {\n"), "{rendered}");
     assert!(rendered.contains("missing: types/Cargo.toml"), "{rendered}");
     assert!(rendered.contains("extra: types/src/extra/stale.rs"), "{rendered}");
-    assert!(rendered.ends_with("drift: 1 changed, 1 missing, 1 extra; run `cargo run -p apigen -- generate`\n"), "{rendered}");
+    assert!(
+        rendered.ends_with("drift: 1 changed, 1 missing, 1 extra; run `cargo run -p apigen -- generate`\n"),
+        "{rendered}"
+    );
 
     let report = output.write(&out).unwrap();
     assert_eq!(report.written, [missing, edited]);

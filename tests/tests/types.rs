@@ -29,7 +29,9 @@ fn unknown_enum_values_round_trip_and_only_closed_ones_fail_validation() {
     // Visibility is closed (every value listed); language is open (only a sample shown).
     assert_eq!(
         messages(space.validate().unwrap_err()),
-        ["/visibility: \"members-only\" is not one of: public, unlisted, share-link, visitor-auth, in-collection, private"]
+        [
+            "/visibility: \"members-only\" is not one of: public, unlisted, share-link, visitor-auth, in-collection, private"
+        ]
     );
 }
 
@@ -47,9 +49,10 @@ fn unknown_union_variants_are_kept_and_written_back_byte_for_byte() {
 
 #[test]
 fn known_union_variants_decode_by_tag() {
-    let rules: MergeRules =
-        serde_json::from_value(json!({"type": "rules", "rules": [{"rule": "require_specific_reviewers", "users": ["u1"]}]}))
-            .unwrap();
+    let rules: MergeRules = serde_json::from_value(
+        json!({"type": "rules", "rules": [{"rule": "require_specific_reviewers", "users": ["u1"]}]}),
+    )
+    .unwrap();
     let MergeRules::Rules(rules) = rules else { panic!("expected the `rules` variant, got {rules:?}") };
     let rule = &rules.rules.as_ref().unwrap()[0];
     assert_eq!(rule, &MergeRule::from(MergeRuleRequireSpecificReviewers { users: Some(vec!["u1".into()]) }));
@@ -136,10 +139,7 @@ fn exact_item_counts_patterns_and_nested_pointers_are_checked() {
     .unwrap();
     assert_eq!(
         messages(cluster.validate().unwrap_err()),
-        [
-            "/icon: must be at most 50 characters long (found 51)",
-            "/weeklyPulse: must hold exactly 13 items (found 3)",
-        ]
+        ["/icon: must be at most 50 characters long (found 51)", "/weeklyPulse: must hold exactly 13 items (found 3)",]
     );
     cluster.icon = "key".into();
     cluster.weekly_pulse = Some(vec![0; 13]);

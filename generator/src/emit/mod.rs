@@ -279,7 +279,10 @@ mod tests {
     #[test]
     fn relative_paths_are_lexical() {
         assert_eq!(relative_path(Path::new("generated/types"), Path::new("runtime")), "../../runtime");
-        assert_eq!(relative_path(Path::new("tests/fixtures/out/x/types"), Path::new("runtime")), "../../../../../runtime");
+        assert_eq!(
+            relative_path(Path::new("tests/fixtures/out/x/types"), Path::new("runtime")),
+            "../../../../../runtime"
+        );
         assert_eq!(relative_path(Path::new("./generated/./types"), Path::new("./runtime")), "../../runtime");
         assert_eq!(relative_path(Path::new("a/b"), Path::new("a/c")), "../c");
         assert_eq!(relative_path(Path::new("/abs/out/crate"), Path::new("/abs/runtime")), "../../runtime");
