@@ -114,10 +114,10 @@ impl fmt::Display for Location {
                 write!(f, ":{column}")?;
             }
         }
-        if let Some(path) = &self.path {
-            if !path.segments().is_empty() {
-                write!(f, ": {path}")?;
-            }
+        if let Some(path) = &self.path
+            && !path.segments().is_empty()
+        {
+            write!(f, ": {path}")?;
         }
         Ok(())
     }

@@ -8,13 +8,16 @@
 //! - [`Patch`]: absent / null / value for request fields where each means something;
 //! - [`Page`]: the list envelope of paginated operations;
 //! - [`ErrorBody`]: the error body of every failure;
-//! - [`Redacted`]: secrets in `Debug` output.
+//! - [`Redacted`]: secrets in `Debug` output;
+//! - `server` (feature `server`): what every generated axum router shares.
 
 pub mod error;
 pub mod json;
 pub mod page;
 pub mod patch;
 pub mod redact;
+#[cfg(feature = "server")]
+pub mod server;
 #[doc(hidden)]
 pub mod testing;
 pub mod validate;

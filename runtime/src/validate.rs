@@ -67,18 +67,30 @@ pub trait Validate {
 /// Collects violations while walking a value.
 #[derive(Debug, Default)]
 pub struct Validator {
+    root: String,
     path: Vec<String>,
     violations: Vec<Violation>,
 }
 
 impl Validator {
+    /// A validator whose violations are reported under `root` instead of a JSON pointer
+    /// (`query.limit` for a parameter).
+    pub fn rooted(root: impl Into<String>) -> Self {
+        Validator { root: root.into(), ..Validator::default() }
+    }
+
     /// The violations found, as a result.
     pub fn finish(self) -> Result<(), Violations> {
         if self.violations.is_empty() { Ok(()) } else { Err(Violations(self.violations)) }
     }
 
     fn pointer(&self) -> String {
-        self.path.iter().map(|segment| format!("/{segment}")).collect()
+        let mut pointer = self.root.clone();
+        for segment in &self.path {
+            pointer.push('/');
+            pointer.push_str(segment);
+        }
+        pointer
     }
 
     /// Records a violation at the current position.
@@ -98,71 +110,93 @@ impl Validator {
         self.at(key, |v| value.validate_into(v));
     }
 
-    /// Length of `value` in characters, within `min..=max`.
-    pub fn length(&mut self, key: &str, value: &str, min: Option<u64>, max: Option<u64>) {
+    /// Length of the current value in characters, within `min..=max`.
+    pub fn str_length(&mut self, value: &str, min: Option<u64>, max: Option<u64>) {
         let found = value.chars().count() as u64;
-        self.at(key, |v| {
-            if let Some(min) = min.filter(|min| found < *min) {
-                v.fail(format!("must be at least {min} characters long (found {found})"));
-            }
-            if let Some(max) = max.filter(|max| found > *max) {
-                v.fail(format!("must be at most {max} characters long (found {found})"));
-            }
-        });
+        if let Some(min) = min.filter(|min| found < *min) {
+            self.fail(format!("must be at least {min} characters long (found {found})"));
+        }
+        if let Some(max) = max.filter(|max| found > *max) {
+            self.fail(format!("must be at most {max} characters long (found {found})"));
+        }
     }
 
-    /// `value` matches `pattern`.
-    pub fn pattern(&mut self, key: &str, value: &str, pattern: &Pattern) {
+    /// Length of field `key` in characters, within `min..=max`.
+    pub fn length(&mut self, key: &str, value: &str, min: Option<u64>, max: Option<u64>) {
+        self.at(key, |v| v.str_length(value, min, max));
+    }
+
+    /// The current value matches `pattern`.
+    pub fn str_pattern(&mut self, value: &str, pattern: &Pattern) {
         if !pattern.is_match(value) {
-            self.at(key, |v| v.fail(format!("must match the pattern {}", pattern.source())));
+            self.fail(format!("must match the pattern {}", pattern.source()));
         }
     }
 
-    /// `value` within `min..=max`.
+    /// Field `key` matches `pattern`.
+    pub fn pattern(&mut self, key: &str, value: &str, pattern: &Pattern) {
+        self.at(key, |v| v.str_pattern(value, pattern));
+    }
+
+    /// The current value within `min..=max`.
+    pub fn int_range(&mut self, value: i64, min: Option<i64>, max: Option<i64>) {
+        if let Some(min) = min.filter(|min| value < *min) {
+            self.fail(format!("must be at least {min} (found {value})"));
+        }
+        if let Some(max) = max.filter(|max| value > *max) {
+            self.fail(format!("must be at most {max} (found {value})"));
+        }
+    }
+
+    /// Field `key` within `min..=max`.
     pub fn range_i64(&mut self, key: &str, value: i64, min: Option<i64>, max: Option<i64>) {
-        self.at(key, |v| {
-            if let Some(min) = min.filter(|min| value < *min) {
-                v.fail(format!("must be at least {min} (found {value})"));
-            }
-            if let Some(max) = max.filter(|max| value > *max) {
-                v.fail(format!("must be at most {max} (found {value})"));
-            }
-        });
+        self.at(key, |v| v.int_range(value, min, max));
     }
 
-    /// `value` within `min..=max`.
-    pub fn range_f64(&mut self, key: &str, value: f64, min: Option<f64>, max: Option<f64>) {
-        self.at(key, |v| {
-            if let Some(min) = min.filter(|min| value < *min) {
-                v.fail(format!("must be at least {min} (found {value})"));
-            }
-            if let Some(max) = max.filter(|max| value > *max) {
-                v.fail(format!("must be at most {max} (found {value})"));
-            }
-        });
-    }
-
-    /// Number of items within `min..=max`, or exactly `exact`.
-    pub fn items(&mut self, key: &str, found: usize, min: Option<u64>, max: Option<u64>, exact: Option<u64>) {
-        let found = found as u64;
-        self.at(key, |v| {
-            if let Some(exact) = exact.filter(|exact| found != *exact) {
-                v.fail(format!("must hold exactly {exact} items (found {found})"));
-            }
-            if let Some(min) = min.filter(|min| found < *min) {
-                v.fail(format!("must hold at least {min} items (found {found})"));
-            }
-            if let Some(max) = max.filter(|max| found > *max) {
-                v.fail(format!("must hold at most {max} items (found {found})"));
-            }
-        });
-    }
-
-    /// `value` is an absolute URL (a scheme, `:`, and no white space).
-    pub fn url(&mut self, key: &str, value: &str) {
-        if !is_absolute_url(value) {
-            self.at(key, |v| v.fail("must be an absolute URL"));
+    /// The current value within `min..=max`.
+    pub fn num_range(&mut self, value: f64, min: Option<f64>, max: Option<f64>) {
+        if let Some(min) = min.filter(|min| value < *min) {
+            self.fail(format!("must be at least {min} (found {value})"));
         }
+        if let Some(max) = max.filter(|max| value > *max) {
+            self.fail(format!("must be at most {max} (found {value})"));
+        }
+    }
+
+    /// Field `key` within `min..=max`.
+    pub fn range_f64(&mut self, key: &str, value: f64, min: Option<f64>, max: Option<f64>) {
+        self.at(key, |v| v.num_range(value, min, max));
+    }
+
+    /// Number of items of the current value within `min..=max`, or exactly `exact`.
+    pub fn item_count(&mut self, found: usize, min: Option<u64>, max: Option<u64>, exact: Option<u64>) {
+        let found = found as u64;
+        if let Some(exact) = exact.filter(|exact| found != *exact) {
+            self.fail(format!("must hold exactly {exact} items (found {found})"));
+        }
+        if let Some(min) = min.filter(|min| found < *min) {
+            self.fail(format!("must hold at least {min} items (found {found})"));
+        }
+        if let Some(max) = max.filter(|max| found > *max) {
+            self.fail(format!("must hold at most {max} items (found {found})"));
+        }
+    }
+
+    /// Number of items of field `key` within `min..=max`, or exactly `exact`.
+    pub fn items(&mut self, key: &str, found: usize, min: Option<u64>, max: Option<u64>, exact: Option<u64>) {
+        self.at(key, |v| v.item_count(found, min, max, exact));
+    }
+
+    /// The current value is an absolute URL.
+    pub fn url_value(&mut self, value: &str) {
+        if !is_absolute_url(value) {
+            self.fail("must be an absolute URL");
+        }
+    }
+
+    /// Field `key` is an absolute URL (a scheme, `:`, and no white space).
+    pub fn url(&mut self, key: &str, value: &str) {
+        self.at(key, |v| v.url_value(value));
     }
 
     /// For a value of a closed enumeration that is not listed.

@@ -36,3 +36,85 @@ pub fn subdirs(dir: &Path) -> Vec<PathBuf> {
 pub fn assert_all(failures: Vec<String>) {
     assert!(failures.is_empty(), "{} failure(s):\n\n{}", failures.len(), failures.join("\n\n"));
 }
+
+pub mod calls {
+    //! A sample HTTP call for every operation of a spec, built from its samples: what to send,
+    //! what the handler must receive, what the mock answers.
+
+    use apigen::model::{Api, Operation, ParamIn, PathSegment, sample};
+    use serde_json::{Map, Value};
+
+    /// One operation's sample call.
+    #[derive(Debug, Clone)]
+    pub struct SampleCall {
+        /// The operation.
+        pub op: Operation,
+        /// Path and query string to request.
+        pub uri: String,
+        /// The JSON body to send, if the operation takes one.
+        pub body: Option<Value>,
+        /// The request the handler must receive: parameters and `body` by wire name.
+        pub expected_request: Value,
+        /// What the mock answers (and the client must decode back).
+        pub response: Option<Value>,
+    }
+
+    /// A sample call for every operation, in spec order.
+    pub fn sample_calls(api: &Api) -> Vec<SampleCall> {
+        api.operations.iter().map(|op| sample_call(api, op)).collect()
+    }
+
+    fn sample_call(api: &Api, op: &Operation) -> SampleCall {
+        let mut expected = Map::new();
+        let mut path = String::new();
+        for segment in &op.path.segments {
+            path.push('/');
+            match segment {
+                PathSegment::Literal(text) => path.push_str(text),
+                PathSegment::Param(name) => {
+                    let param = op.params.iter().find(|p| &p.wire == name).expect("lowered");
+                    let value = sample::of_param(api, param);
+                    let text = value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+                    path.push_str(&encode(&text));
+                }
+            }
+        }
+        let mut query = Vec::new();
+        for param in &op.params {
+            let value = sample::of_param(api, param);
+            if param.location == ParamIn::Query {
+                let values = match &value {
+                    Value::Array(items) => items.clone(),
+                    other => vec![other.clone()],
+                };
+                for item in values {
+                    let text = item.as_str().map(str::to_owned).unwrap_or_else(|| item.to_string());
+                    query.push(format!("{}={}", encode(&param.wire), encode(&text)));
+                }
+            }
+            expected.insert(param.wire.clone(), value);
+        }
+        let body = sample::of_body(api, op);
+        if let Some(body) = &body {
+            expected.insert("body".into(), body.clone());
+        }
+        let uri = if query.is_empty() { path } else { format!("{path}?{}", query.join("&")) };
+        SampleCall {
+            op: op.clone(),
+            uri,
+            body,
+            expected_request: Value::Object(expected),
+            response: sample::of_response(api, op),
+        }
+    }
+
+    /// Percent-encodes everything but unreserved characters.
+    pub fn encode(text: &str) -> String {
+        text.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => (b as char).to_string(),
+                other => format!("%{other:02X}"),
+            })
+            .collect()
+    }
+}

@@ -256,6 +256,15 @@ impl ::apigen_runtime::Validate for LinkReportList {
         }
     }
 }
+impl ::apigen_runtime::Paginated for LinkReportList {
+    type Item = crate::LinkReportItem;
+    fn next_page(&self) -> ::core::option::Option<&str> {
+        self.next.as_ref().map(|next| next.page.as_str())
+    }
+    fn into_items(self) -> ::std::vec::Vec<crate::LinkReportItem> {
+        self.items
+    }
+}
 /// The next page; absent on the last page.
 ///
 /// The shape of `LinkReportList.next`.

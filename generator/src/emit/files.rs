@@ -42,25 +42,36 @@ pub fn gitattributes(api: &Api) -> String {
     render("gitattributes.j2", minijinja::context! { header => super::header_text(api) })
 }
 
-/// A generated crate's manifest. `dependencies` are extra `name = spec` lines.
-pub fn cargo_toml(
+/// A generated crate's manifest depending on the runtime only.
+pub fn cargo_toml(api: &Api, options: &super::Options, name: &str, description: &str) -> String {
+    cargo_toml_with(api, options, name, description, &[], &[], &[])
+}
+
+/// A generated crate's manifest: runtime features, extra dependencies (`name = spec` lines)
+/// and features of its own (`name = [..]` lines).
+pub fn cargo_toml_with(
     api: &Api,
     options: &super::Options,
     name: &str,
     description: &str,
+    runtime_features: &[&str],
     dependencies: &[(&str, &str)],
+    features: &[(&str, &str)],
 ) -> String {
-    let dependencies: Vec<minijinja::Value> =
-        dependencies.iter().map(|&(name, spec)| minijinja::context! { name => name, spec => spec }).collect();
+    let pairs = |items: &[(&str, &str)]| -> Vec<minijinja::Value> {
+        items.iter().map(|&(name, spec)| minijinja::context! { name => name, spec => spec }).collect()
+    };
     render(
         "Cargo.toml.j2",
         minijinja::context! {
             header => super::header_text(api),
             name => name,
             version => crate_version(&api.version),
-            runtime => &options.runtime_from_crate,
             description => description,
-            dependencies => dependencies,
+            runtime => &options.runtime_from_crate,
+            runtime_features => runtime_features.iter().map(|f| (*f).to_owned()).collect::<Vec<String>>(),
+            dependencies => pairs(dependencies),
+            features => pairs(features),
         },
     )
 }

@@ -7,6 +7,7 @@
 
 pub mod files;
 pub mod rust;
+pub mod server;
 pub mod types;
 
 use crate::model::Api;
@@ -53,6 +54,7 @@ pub fn emit(api: &Api, options: &Options) -> Output {
     let mut output = Output::default();
     output.add(MARKER, files::gitattributes(api));
     types::emit(api, options, &mut output);
+    server::emit(api, options, &mut output);
     output
 }
 

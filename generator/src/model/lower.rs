@@ -721,13 +721,13 @@ impl<'a> Lowerer<'a> {
             }
         }
         let mut order = |lo: Option<f64>, hi: Option<f64>, lo_key: &str, hi_key: &str| {
-            if let (Some(lo), Some(hi)) = (lo, hi) {
-                if lo > hi {
-                    let at = self.at(&origin.key(hi_key));
-                    self.diags
-                        .error(at, format!("`{lo_key}` ({lo}) is above `{hi_key}` ({hi})"))
-                        .hint("no value could satisfy both; fix whichever is wrong");
-                }
+            if let (Some(lo), Some(hi)) = (lo, hi)
+                && lo > hi
+            {
+                let at = self.at(&origin.key(hi_key));
+                self.diags
+                    .error(at, format!("`{lo_key}` ({lo}) is above `{hi_key}` ({hi})"))
+                    .hint("no value could satisfy both; fix whichever is wrong");
             }
         };
         let as_f64 = |n: &Option<u64>| n.map(|n| n as f64);
@@ -751,14 +751,14 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        if let Some(pattern) = &c.pattern {
-            if let Err(error) = regex_lite::Regex::new(pattern) {
-                let at = self.at(&origin.key("pattern"));
-                let first_line = error.to_string().lines().last().unwrap_or_default().trim().to_owned();
-                self.diags
-                    .error(at, format!("the pattern `{pattern}` does not compile: {first_line}"))
-                    .hint("patterns use the syntax of the regex crate (no look-around, no backreferences)");
-            }
+        if let Some(pattern) = &c.pattern
+            && let Err(error) = regex_lite::Regex::new(pattern)
+        {
+            let at = self.at(&origin.key("pattern"));
+            let first_line = error.to_string().lines().last().unwrap_or_default().trim().to_owned();
+            self.diags
+                .error(at, format!("the pattern `{pattern}` does not compile: {first_line}"))
+                .hint("patterns use the syntax of the regex crate (no look-around, no backreferences)");
         }
         c
     }
@@ -775,7 +775,8 @@ impl<'a> Lowerer<'a> {
     }
 
     fn queue_values(&mut self, raw: &RawField, ty: &TypeRef, constraints: &Constraints, origin: &Origin) {
-        if constraints.pattern.is_some() && raw.sample.is_none() {
+        let compiles = constraints.pattern.as_deref().is_some_and(|p| regex_lite::Regex::new(p).is_ok());
+        if compiles && raw.sample.is_none() {
             let at = self.at(&origin.key("pattern"));
             self.diags.error(at, "a value with a `pattern` needs a `sample`").hint(
                 "samples feed the generated tests and docs, and no generator can invent a string matching any pattern",
@@ -972,7 +973,7 @@ impl<'a> Lowerer<'a> {
         gaps.extend(raw.response.gaps.iter().cloned());
         Some(Operation {
             name: name.clone(),
-            rust: sanitize(name, Case::Snake),
+            rust: super::names::method_name(name),
             rust_type,
             tag,
             method,
@@ -1110,10 +1111,10 @@ impl<'a> Lowerer<'a> {
             // Path parameters in path order, then query parameters in declared order.
             let mut params: Vec<Param> = Vec::new();
             for name in path.params() {
-                if let Some((param, _)) = declared.iter().find(|(p, _)| p.location == ParamIn::Path && p.wire == name) {
-                    if !params.iter().any(|p| p.wire == param.wire) {
-                        params.push(param.clone());
-                    }
+                if let Some((param, _)) = declared.iter().find(|(p, _)| p.location == ParamIn::Path && p.wire == name)
+                    && !params.iter().any(|p| p.wire == param.wire)
+                {
+                    params.push(param.clone());
                 }
             }
             params.extend(declared.iter().filter(|(p, _)| p.location == ParamIn::Query).map(|(p, _)| p.clone()));
@@ -1368,9 +1369,16 @@ impl<'a> Lowerer<'a> {
             let problem = match &def.kind {
                 TypeKind::Object(object) => match object.field("items") {
                     Some(f) if f.ty == TypeRef::List(Box::new(item.clone())) && !f.optional => {
+                        let page_of = |next: &Field| match &next.ty {
+                            TypeRef::Named(n) => match &self.types[n].kind {
+                                TypeKind::Object(o) => o.field("page").map(|p| p.ty == TypeRef::String && !p.optional),
+                                _ => None,
+                            },
+                            _ => None,
+                        };
                         match object.field("next") {
-                            Some(next) if next.optional => None,
-                            _ => Some("an optional field `next` (absent on the last page)".to_owned()),
+                            Some(next) if next.optional && page_of(next) == Some(true) => None,
+                            _ => Some("an optional field `next` holding a required string `page`".to_owned()),
                         }
                     }
                     _ => Some(format!("a required field `items` of type `list<{item}>`")),
@@ -1706,10 +1714,10 @@ impl ValueChecker<'_> {
                         None => {}
                         Some(Value::Null) if field.nullable => {}
                         Some(v) => {
-                            if let Some(constant) = &field.constant {
-                                if v.as_str() != Some(constant) {
-                                    return Err(format!("`{}` must be `{constant}`{here}", field.wire));
-                                }
+                            if let Some(constant) = &field.constant
+                                && v.as_str() != Some(constant)
+                            {
+                                return Err(format!("`{}` must be `{constant}`{here}", field.wire));
                             }
                             self.check(v, &field.ty, &field.constraints, &format!("{at}/{}", field.wire))?;
                         }
@@ -1746,22 +1754,21 @@ impl ValueChecker<'_> {
 
 fn check_string(s: &str, c: &Constraints, here: &str) -> Result<(), String> {
     let len = s.chars().count() as u64;
-    if let Some(min) = c.min_length {
-        if len < min {
-            return Err(format!("`{s}` is shorter than {min} characters{here}"));
-        }
+    if let Some(min) = c.min_length
+        && len < min
+    {
+        return Err(format!("`{s}` is shorter than {min} characters{here}"));
     }
-    if let Some(max) = c.max_length {
-        if len > max {
-            return Err(format!("`{s}` is longer than {max} characters{here}"));
-        }
+    if let Some(max) = c.max_length
+        && len > max
+    {
+        return Err(format!("`{s}` is longer than {max} characters{here}"));
     }
-    if let Some(pattern) = &c.pattern {
-        if let Ok(re) = regex_lite::Regex::new(pattern) {
-            if !re.is_match(s) {
-                return Err(format!("`{s}` does not match `{pattern}`{here}"));
-            }
-        }
+    if let Some(pattern) = &c.pattern
+        && let Ok(re) = regex_lite::Regex::new(pattern)
+        && !re.is_match(s)
+    {
+        return Err(format!("`{s}` does not match `{pattern}`{here}"));
     }
     Ok(())
 }

@@ -52,6 +52,41 @@ pub fn sanitize(name: &str, case: Case) -> String {
     ident
 }
 
+/// Method names every Rust type may already have, or that clippy reserves for constructors
+/// and conversions: an operation's method must not take them.
+const RESERVED_METHODS: &[&str] = &[
+    "new",
+    "default",
+    "clone",
+    "clone_from",
+    "fmt",
+    "eq",
+    "ne",
+    "hash",
+    "drop",
+    "deref",
+    "borrow",
+    "to_owned",
+    "to_string",
+    "as_ref",
+    "as_mut",
+    "type_id",
+];
+
+/// The Rust name of an operation's method (server trait, client handle): snake case, and
+/// moved out of the way of [`RESERVED_METHODS`] (suffix `_`) and of the `from_`/`into_`
+/// conversion prefixes clippy holds to (prefix `op_`).
+pub fn method_name(name: &str) -> String {
+    let snake = sanitize(name, Case::Snake);
+    if RESERVED_METHODS.contains(&snake.as_str()) {
+        format!("{snake}_")
+    } else if snake.starts_with("from_") || snake.starts_with("into_") {
+        format!("op_{snake}")
+    } else {
+        snake
+    }
+}
+
 /// The Rust names taken in one namespace (fields of a type, types of a crate, ...), with the
 /// element that took each.
 #[derive(Debug, Default)]
@@ -141,6 +176,23 @@ mod tests {
         ];
         for (input, case, expected) in cases {
             assert_eq!(sanitize(input, *case), *expected, "sanitize({input:?}, {case:?})");
+        }
+    }
+
+    #[test]
+    fn method_names_stay_clear_of_conventions() {
+        let cases = [
+            ("listSpaces", "list_spaces"),
+            ("new", "new_"),
+            ("clone", "clone_"),
+            ("default", "default_"),
+            ("fromTemplate", "op_from_template"),
+            ("intoDraft", "op_into_draft"),
+            ("toPdf", "to_pdf"),
+            ("type", "type_"),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(method_name(input), expected, "method_name({input:?})");
         }
     }
 

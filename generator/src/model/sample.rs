@@ -6,7 +6,7 @@
 //! optional ones included, so a round trip exercises all of them; recursion stops at a fixed
 //! depth by leaving optional fields out and lists empty.
 
-use super::{Api, Constraints, Field, Presence, TypeKind, TypeRef};
+use super::{Api, Constraints, Field, Operation, Param, Presence, ResponseBody, TypeKind, TypeRef};
 use serde_json::{Map, Number, Value, json};
 
 /// How deep nested objects are filled before optional parts are left out.
@@ -20,6 +20,30 @@ pub fn of_type(api: &Api, name: &str) -> Value {
 /// A sample of a type reference, constrained like `constraints`.
 pub fn of_ref(api: &Api, ty: &TypeRef, constraints: &Constraints, hint: &str) -> Value {
     Sampler { api }.value(ty, constraints, hint, 0)
+}
+
+/// A sample value of a parameter: its own sample, else one built from its type.
+pub fn of_param(api: &Api, param: &Param) -> Value {
+    param.sample.clone().unwrap_or_else(|| of_ref(api, &param.ty, &param.constraints, &param.wire))
+}
+
+/// A sample request body of an operation, when it takes one.
+pub fn of_body(api: &Api, op: &Operation) -> Option<Value> {
+    op.body.as_ref().map(|body| of_ref(api, &body.ty, &Constraints::default(), "body"))
+}
+
+/// A sample success body of an operation: pages hold one item and a `next` cursor.
+pub fn of_response(api: &Api, op: &Operation) -> Option<Value> {
+    match &op.response.body {
+        ResponseBody::Empty => None,
+        ResponseBody::Value(ty) => Some(of_ref(api, ty, &Constraints::default(), "response")),
+        ResponseBody::Page { envelope: Some(envelope), .. } => Some(of_type(api, envelope)),
+        ResponseBody::Page { item, envelope: None } => Some(json!({
+            "next": { "page": "page_2" },
+            "count": 1,
+            "items": [of_ref(api, item, &Constraints::default(), "item")],
+        })),
+    }
 }
 
 struct Sampler<'a> {
@@ -42,10 +66,10 @@ impl Sampler<'_> {
                         map.insert(field.wire.clone(), value);
                     }
                 }
-                if let Some(extra) = &o.additional {
-                    if depth < MAX_DEPTH {
-                        map.insert("extraKey".into(), self.value(extra, &Constraints::default(), "extra", depth + 1));
-                    }
+                if let Some(extra) = &o.additional
+                    && depth < MAX_DEPTH
+                {
+                    map.insert("extraKey".into(), self.value(extra, &Constraints::default(), "extra", depth + 1));
                 }
                 Value::Object(map)
             }

@@ -1,0 +1,628 @@
+//! Server support (feature `server`): what every generated axum router shares.
+//!
+//! A request goes through the same steps, in order, before any handler runs:
+//!
+//! 1. **Authentication**: `Authorization: Bearer <token>` must be present and well formed
+//!    (401 otherwise); the token goes to the service's [`Authenticator`], which may refuse
+//!    with 401 or 403.
+//! 2. **Body transport**: a body larger than the limit answers 413; a body that is not
+//!    `application/json` answers 415.
+//! 3. **Extraction and validation**: path and query parameters are parsed and checked, the
+//!    body is parsed as JSON (400 when it is not), decoded strictly and validated. Every
+//!    problem found is reported in one 400 whose `violations` name each one: body fields by
+//!    JSON pointer (`/title`), parameters by location and name (`query.limit`).
+//!
+//! Then the handler runs; its `Ok` value is answered with the operation's status, its `Err`
+//! with the error body. A panic in a handler answers 500 and the server keeps serving.
+//! Unknown routes answer 404 and known routes with another method 405, with the error body.
+//!
+//! One handler type serves every route, so axum's generic machinery is compiled once per
+//! service rather than once per operation.
+
+use crate::error::ErrorBody;
+use crate::json::{FromJson, Mode};
+use crate::validate::{Validate, Validator, Violation};
+use axum::body::{Body, Bytes};
+use axum::extract::{FromRequestParts, RawPathParams, Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodFilter, MethodRouter};
+use serde::Serialize;
+use std::fmt;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context as TaskContext, Poll};
+
+/// The default limit on request bodies: 2 MiB (spec gap `max-body-size`).
+pub const DEFAULT_BODY_LIMIT: usize = 2 * 1024 * 1024;
+
+/// A failure answered with the error body `{"error": {"code", "message", "violations"?}}`.
+///
+/// Handlers return it for the failure cases of the spec; the router builds it for every
+/// rejection before a handler runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    status: StatusCode,
+    body: ErrorBody,
+}
+
+impl ApiError {
+    /// An error with any status.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        ApiError { status, body: ErrorBody::new(status.as_u16(), message) }
+    }
+
+    /// 400: the request is invalid or the state change is refused.
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// 400 listing every violation.
+    pub fn invalid(violations: Vec<Violation>) -> Self {
+        ApiError { status: StatusCode::BAD_REQUEST, body: ErrorBody::invalid("the request is invalid", violations) }
+    }
+
+    /// 401: credentials are missing, malformed or not accepted.
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::UNAUTHORIZED, message)
+    }
+
+    /// 403: the caller may not do this.
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::FORBIDDEN, message)
+    }
+
+    /// 404: no matching resource.
+    pub fn not_found(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::NOT_FOUND, message)
+    }
+
+    /// 409: the request conflicts with the current state.
+    pub fn conflict(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::CONFLICT, message)
+    }
+
+    /// 500: an unexpected error.
+    pub fn internal(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+    }
+
+    /// 501: the service does not implement the operation (the default of every handler).
+    pub fn not_implemented(operation: &str) -> Self {
+        ApiError::new(StatusCode::NOT_IMPLEMENTED, format!("the operation `{operation}` is not implemented"))
+    }
+
+    /// The status answered.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The body answered.
+    pub fn body(&self) -> &ErrorBody {
+        &self.body
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.status.as_u16(), self.body.error.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let bytes = serde_json::to_vec(&self.body).unwrap_or_default();
+        let mut response = (self.status, [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], bytes)
+            .into_response();
+        if self.status == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        response
+    }
+}
+
+/// Checks bearer tokens. The service implements it; the router calls it on every request,
+/// before any handler, with the token of the `Authorization: Bearer <token>` header.
+pub trait Authenticator: Send + Sync + 'static {
+    /// Who the token belongs to, handed to every handler in its [`Context`].
+    type Principal: Clone + Send + Sync + 'static;
+
+    /// Accepts the token and says whose it is, or refuses it with 401 (unknown or expired
+    /// token) or 403 (known, but not allowed here).
+    fn authenticate(&self, token: &str) -> impl Future<Output = Result<Self::Principal, ApiError>> + Send;
+}
+
+/// What a handler knows about the request beyond its parameters and body.
+#[derive(Debug, Clone)]
+pub struct Context<P> {
+    /// Who made the request, as the [`Authenticator`] said.
+    pub principal: P,
+    /// The request headers.
+    pub headers: HeaderMap,
+    /// The operation's name in the spec.
+    pub operation: &'static str,
+}
+
+/// Router settings.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// Largest request body accepted, in bytes (default [`DEFAULT_BODY_LIMIT`], 2 MiB).
+    pub body_limit: usize,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig { body_limit: DEFAULT_BODY_LIMIT }
+    }
+}
+
+/// A boxed response future, what every generated dispatch function returns.
+pub type Reply = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
+
+/// A generated dispatch function: parses the [`Input`] into the operation's request and
+/// calls the service.
+pub type Dispatch<S> = fn(Arc<S>, Input, Context<<S as Authenticator>::Principal>) -> Reply;
+
+/// One operation of a route: its method, name, whether it takes a body, and its dispatch.
+pub struct Endpoint<S: Authenticator> {
+    /// HTTP method.
+    pub method: Method,
+    /// Operation name.
+    pub operation: &'static str,
+    /// The operation takes a JSON body.
+    pub has_body: bool,
+    /// Parses and calls.
+    pub dispatch: Dispatch<S>,
+}
+
+/// Adds a path with its operations to `router`. Generated routers call this once per path.
+pub fn route<S: Authenticator>(
+    router: axum::Router<Arc<S>>,
+    path: &str,
+    endpoints: Vec<Endpoint<S>>,
+    config: &Arc<ServerConfig>,
+) -> axum::Router<Arc<S>> {
+    let allow: Vec<&str> = endpoints.iter().map(|e| e.method.as_str()).collect();
+    let allow = HeaderValue::from_str(&allow.join(", ")).unwrap_or_else(|_| HeaderValue::from_static(""));
+    let mut methods: MethodRouter<Arc<S>> = MethodRouter::new();
+    for endpoint in endpoints {
+        let filter = MethodFilter::try_from(endpoint.method.clone()).unwrap_or(MethodFilter::GET);
+        let endpoint = Arc::new(endpoint);
+        let config = Arc::clone(config);
+        methods = methods.on(filter, move |State(service): State<Arc<S>>, request: Request| {
+            handle(service, request, Arc::clone(&endpoint), Arc::clone(&config))
+        });
+    }
+    let methods = methods.fallback(move || {
+        let allow = allow.clone();
+        async move {
+            let mut response =
+                ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "the method is not allowed on this path").into_response();
+            response.headers_mut().insert(header::ALLOW, allow);
+            response
+        }
+    });
+    router.route(path, methods)
+}
+
+/// Finishes a generated router: the 404 fallback, and the service as state.
+pub fn finish<S: Authenticator>(router: axum::Router<Arc<S>>, service: Arc<S>) -> axum::Router {
+    router
+        .fallback(|| async { ApiError::not_found("no operation matches this path").into_response() })
+        .with_state(service)
+}
+
+async fn handle<S: Authenticator>(
+    service: Arc<S>,
+    request: Request,
+    endpoint: Arc<Endpoint<S>>,
+    config: Arc<ServerConfig>,
+) -> Response {
+    let (mut parts, body) = request.into_parts();
+    let principal = match authenticate(&*service, &parts.headers).await {
+        Ok(principal) => principal,
+        Err(error) => return error.into_response(),
+    };
+    let path = match RawPathParams::from_request_parts(&mut parts, &()).await {
+        Ok(params) => params.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
+        Err(_) => return ApiError::bad_request("a path parameter is not valid UTF-8 once decoded").into_response(),
+    };
+    let body = match axum::body::to_bytes(body, config.body_limit).await {
+        Ok(bytes) => bytes,
+        Err(_) => {
+            let message = format!("the body is larger than {} bytes", config.body_limit);
+            return ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, message).into_response();
+        }
+    };
+    if endpoint.has_body && !body.is_empty() && !is_json(&parts.headers) {
+        let message = "the body must be JSON, sent with `Content-Type: application/json`";
+        return ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, message).into_response();
+    }
+    let input = Input::new(path, parts.uri.query().unwrap_or_default(), body, endpoint.has_body);
+    let context = Context { principal, headers: parts.headers, operation: endpoint.operation };
+    let reply = (endpoint.dispatch)(service, input, context);
+    match CatchUnwind(AssertUnwindSafe(reply)).await {
+        Ok(response) => response,
+        Err(()) => ApiError::internal("the handler failed unexpectedly").into_response(),
+    }
+}
+
+async fn authenticate<S: Authenticator>(service: &S, headers: &HeaderMap) -> Result<S::Principal, ApiError> {
+    let Some(value) = headers.get(header::AUTHORIZATION) else {
+        return Err(ApiError::unauthorized("missing `Authorization: Bearer <token>` header"));
+    };
+    let token = value
+        .to_str()
+        .ok()
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, token)| scheme.eq_ignore_ascii_case("bearer") && is_token(token))
+        .map(|(_, token)| token);
+    match token {
+        Some(token) => service.authenticate(token).await,
+        None => Err(ApiError::unauthorized("the `Authorization` header must be `Bearer <token>`")),
+    }
+}
+
+/// RFC 6750 `b64token`: visible characters, no spaces.
+fn is_token(token: &str) -> bool {
+    !token.is_empty() && token.bytes().all(|b| b.is_ascii_alphanumeric() || b"-._~+/=".contains(&b))
+}
+
+fn is_json(headers: &HeaderMap) -> bool {
+    headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).and_then(|v| v.split(';').next()).is_some_and(
+        |mime| {
+            let mime = mime.trim().to_ascii_lowercase();
+            mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+        },
+    )
+}
+
+/// Polls a future, turning a panic into `Err(())`.
+struct CatchUnwind<F>(F);
+
+impl<F: Future + Unpin> Future for CatchUnwind<AssertUnwindSafe<F>> {
+    type Output = Result<F::Output, ()>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
+        let inner = &mut (self.0).0;
+        match std::panic::catch_unwind(AssertUnwindSafe(|| Pin::new(&mut *inner).poll(cx))) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
+            Err(_) => Poll::Ready(Err(())),
+        }
+    }
+}
+
+/// A request's parameters and body, read by generated code into the operation's typed
+/// request. Every problem is collected; [`Input::finish`] answers them all at once.
+pub struct Input {
+    path: Vec<(String, String)>,
+    query: Vec<(String, String, bool)>,
+    body: Bytes,
+    has_body: bool,
+    violations: Vec<Violation>,
+    syntax: Option<String>,
+}
+
+impl Input {
+    fn new(path: Vec<(String, String)>, query: &str, body: Bytes, has_body: bool) -> Self {
+        let query =
+            form_urlencoded::parse(query.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned(), false)).collect();
+        Input { path, query, body, has_body, violations: Vec::new(), syntax: None }
+    }
+
+    /// An input built by hand, for tests of generated parsing.
+    pub fn for_test(path: &[(&str, &str)], query: &str, body: &str, has_body: bool) -> Self {
+        let path = path.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        Input::new(path, query, Bytes::copy_from_slice(body.as_bytes()), has_body)
+    }
+
+    fn fail(&mut self, path: String, message: impl Into<String>) {
+        self.violations.push(Violation::new(path, message));
+    }
+
+    /// A path parameter (always present: the route matched it).
+    pub fn path(&mut self, name: &str) -> String {
+        self.path.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()).unwrap_or_default()
+    }
+
+    fn take_query(&mut self, name: &str) -> Vec<String> {
+        let mut values = Vec::new();
+        for (key, value, used) in &mut self.query {
+            if key == name {
+                *used = true;
+                values.push(value.clone());
+            }
+        }
+        values
+    }
+
+    /// An optional query parameter; given twice is a violation.
+    pub fn query<T: FromParam>(&mut self, name: &str) -> Option<T> {
+        let values = self.take_query(name);
+        match values.as_slice() {
+            [] => None,
+            [value] => self.parse(name, value),
+            _ => {
+                self.fail(format!("query.{name}"), "is given more than once");
+                None
+            }
+        }
+    }
+
+    /// A required query parameter.
+    pub fn query_required<T: FromParam>(&mut self, name: &str) -> Option<T> {
+        if !self.query.iter().any(|(k, _, _)| k == name) {
+            self.fail(format!("query.{name}"), "is required");
+            return None;
+        }
+        self.query(name)
+    }
+
+    /// A list-valued query parameter, sent as repeated keys.
+    pub fn query_list<T: FromParam>(&mut self, name: &str) -> Vec<T> {
+        let values = self.take_query(name);
+        values.iter().filter_map(|value| self.parse(name, value)).collect()
+    }
+
+    fn parse<T: FromParam>(&mut self, name: &str, value: &str) -> Option<T> {
+        match T::from_param(value) {
+            Ok(parsed) => Some(parsed),
+            Err(message) => {
+                self.fail(format!("query.{name}"), message);
+                None
+            }
+        }
+    }
+
+    /// Checks a parameter's value; `location` is `query.<name>` or `path.<name>`.
+    pub fn check(&mut self, location: &str, check: impl FnOnce(&mut Validator)) {
+        let mut validator = Validator::rooted(location);
+        check(&mut validator);
+        if let Err(found) = validator.finish() {
+            self.violations.extend(found.0);
+        }
+    }
+
+    /// The JSON body, decoded strictly and validated. `None` when absent (allowed only when
+    /// `required` is false) or invalid (the problems are recorded).
+    pub fn body<T: FromJson + Validate>(&mut self, required: bool) -> Option<T> {
+        if self.body.iter().all(u8::is_ascii_whitespace) {
+            if required {
+                self.fail(String::new(), "a JSON body is required");
+            }
+            return None;
+        }
+        let value: serde_json::Value = match serde_json::from_slice(&self.body) {
+            Ok(value) => value,
+            Err(error) => {
+                self.syntax = Some(format!("the body is not valid JSON: {error}"));
+                return None;
+            }
+        };
+        match crate::json::decode::<T>(value, Mode::Strict) {
+            Ok(decoded) => {
+                if let Err(found) = decoded.validate() {
+                    self.violations.extend(found.0);
+                    return None;
+                }
+                Some(decoded)
+            }
+            Err(found) => {
+                self.violations.extend(found.0);
+                None
+            }
+        }
+    }
+
+    /// Ends parsing: unknown query parameters and an unexpected body are violations; any
+    /// problem answers 400.
+    pub fn finish(mut self) -> Result<(), ApiError> {
+        let unknown: Vec<String> = self.query.iter().filter(|(_, _, used)| !used).map(|(k, _, _)| k.clone()).collect();
+        for name in unknown {
+            if !self.violations.iter().any(|v| v.path == format!("query.{name}")) {
+                self.fail(format!("query.{name}"), "is not a parameter of this operation");
+            }
+        }
+        if !self.has_body && !self.body.iter().all(u8::is_ascii_whitespace) {
+            self.fail(String::new(), "this operation takes no body");
+        }
+        match self.syntax {
+            Some(message) if self.violations.is_empty() => Err(ApiError::bad_request(message)),
+            Some(message) => {
+                self.violations.push(Violation::new("", message));
+                Err(ApiError::invalid(self.violations))
+            }
+            None if self.violations.is_empty() => Ok(()),
+            None => Err(ApiError::invalid(self.violations)),
+        }
+    }
+}
+
+/// A query parameter value's type.
+pub trait FromParam: Sized {
+    /// Parses the text of a query parameter.
+    fn from_param(text: &str) -> Result<Self, String>;
+}
+
+impl FromParam for String {
+    fn from_param(text: &str) -> Result<Self, String> {
+        Ok(text.to_owned())
+    }
+}
+
+impl FromParam for i64 {
+    fn from_param(text: &str) -> Result<Self, String> {
+        text.parse().map_err(|_| format!("expected an integer, found {text:?}"))
+    }
+}
+
+impl FromParam for f64 {
+    fn from_param(text: &str) -> Result<Self, String> {
+        text.parse().map_err(|_| format!("expected a number, found {text:?}"))
+    }
+}
+
+impl FromParam for bool {
+    fn from_param(text: &str) -> Result<Self, String> {
+        match text {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(format!("expected `true` or `false`, found {text:?}")),
+        }
+    }
+}
+
+impl FromParam for chrono::DateTime<chrono::Utc> {
+    fn from_param(text: &str) -> Result<Self, String> {
+        chrono::DateTime::parse_from_rfc3339(text)
+            .map(|at| at.with_timezone(&chrono::Utc))
+            .map_err(|_| format!("expected an RFC 3339 date-time, found {text:?}"))
+    }
+}
+
+/// Answers a handler's result: the value as JSON with the operation's status, or the error.
+pub fn reply<T, F>(status: u16, handler: F) -> Reply
+where
+    T: Serialize + Send + 'static,
+    F: Future<Output = Result<T, ApiError>> + Send + 'static,
+{
+    Box::pin(async move {
+        match handler.await {
+            Ok(value) => json_response(status, &value),
+            Err(error) => error.into_response(),
+        }
+    })
+}
+
+/// Answers a handler's result for an operation without response body.
+pub fn reply_empty<F>(status: u16, handler: F) -> Reply
+where
+    F: Future<Output = Result<(), ApiError>> + Send + 'static,
+{
+    Box::pin(async move {
+        match handler.await {
+            Ok(()) => (StatusCode::from_u16(status).unwrap_or(StatusCode::NO_CONTENT), Body::empty()).into_response(),
+            Err(error) => error.into_response(),
+        }
+    })
+}
+
+/// Answers an error before the handler runs.
+pub fn reject(error: ApiError) -> Reply {
+    Box::pin(async move { error.into_response() })
+}
+
+fn json_response<T: Serialize + ?Sized>(status: u16, value: &T) -> Response {
+    match serde_json::to_vec(value) {
+        Ok(bytes) => (
+            StatusCode::from_u16(status).unwrap_or(StatusCode::OK),
+            [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+            bytes,
+        )
+            .into_response(),
+        Err(error) => ApiError::internal(format!("the response could not be written: {error}")).into_response(),
+    }
+}
+
+/// A service answering every operation through one function: for mock servers and tests.
+///
+/// Generated servers implement every group of operations for it (feature `mock`). Each call
+/// hands the function the operation's name, the caller's token and the parsed request as JSON
+/// (parameters and `body` by their wire names); the JSON it returns is decoded into the
+/// operation's response type.
+#[derive(Clone)]
+pub struct MockService {
+    handler: Arc<MockHandler>,
+    auth: Arc<MockAuth>,
+}
+
+type MockHandler = dyn Fn(MockCall) -> Result<serde_json::Value, ApiError> + Send + Sync;
+type MockAuth = dyn Fn(&str) -> Result<String, ApiError> + Send + Sync;
+
+/// One call received by a [`MockService`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct MockCall {
+    /// The operation's name in the spec.
+    pub operation: &'static str,
+    /// The principal the authenticator returned (the token, by default).
+    pub principal: String,
+    /// The parsed request: parameters and `body`, by wire name.
+    pub request: serde_json::Value,
+}
+
+impl MockService {
+    /// A service answering every call with `handler`, accepting every token.
+    pub fn new(handler: impl Fn(MockCall) -> Result<serde_json::Value, ApiError> + Send + Sync + 'static) -> Self {
+        MockService { handler: Arc::new(handler), auth: Arc::new(|token: &str| Ok(token.to_owned())) }
+    }
+
+    /// Checks tokens with `auth`, which returns the principal or refuses.
+    pub fn with_auth(mut self, auth: impl Fn(&str) -> Result<String, ApiError> + Send + Sync + 'static) -> Self {
+        self.auth = Arc::new(auth);
+        self
+    }
+
+    /// Calls the handler and decodes its answer as `T` (generated code).
+    pub fn call<T: FromJson>(
+        &self,
+        operation: &'static str,
+        context: &Context<String>,
+        request: &impl Serialize,
+    ) -> std::future::Ready<Result<T, ApiError>> {
+        std::future::ready(self.invoke(operation, context, request).and_then(|value| {
+            crate::json::decode(value, Mode::Lenient).map_err(|violations| {
+                ApiError::internal(format!("the mock's answer to `{operation}` does not decode: {violations}"))
+            })
+        }))
+    }
+
+    /// Calls the handler for an operation without response body (generated code).
+    pub fn call_empty(
+        &self,
+        operation: &'static str,
+        context: &Context<String>,
+        request: &impl Serialize,
+    ) -> std::future::Ready<Result<(), ApiError>> {
+        std::future::ready(self.invoke(operation, context, request).map(|_| ()))
+    }
+
+    fn invoke(
+        &self,
+        operation: &'static str,
+        context: &Context<String>,
+        request: &impl Serialize,
+    ) -> Result<serde_json::Value, ApiError> {
+        let request = serde_json::to_value(request).map_err(|e| ApiError::internal(e.to_string()))?;
+        (self.handler)(MockCall { operation, principal: context.principal.clone(), request })
+    }
+}
+
+impl Authenticator for MockService {
+    type Principal = String;
+
+    fn authenticate(&self, token: &str) -> impl Future<Output = Result<String, ApiError>> + Send {
+        std::future::ready((self.auth)(token))
+    }
+}
+
+/// What a generated server says about each operation: for docs, metrics and tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OperationInfo {
+    /// Name in the spec.
+    pub name: &'static str,
+    /// Tag (group).
+    pub tag: &'static str,
+    /// HTTP method.
+    pub method: &'static str,
+    /// Path template, `{param}` placeholders included.
+    pub path: &'static str,
+    /// Success status.
+    pub status: u16,
+}
+
+pub use axum;
