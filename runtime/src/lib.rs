@@ -9,8 +9,11 @@
 //! - [`Page`]: the list envelope of paginated operations;
 //! - [`ErrorBody`]: the error body of every failure;
 //! - [`Redacted`]: secrets in `Debug` output;
-//! - `server` (feature `server`): what every generated axum router shares.
+//! - `server` (feature `server`): what every generated axum router shares;
+//! - `client` (feature `client`): what every generated reqwest client shares.
 
+#[cfg(feature = "client")]
+pub mod client;
 pub mod error;
 pub mod json;
 pub mod page;

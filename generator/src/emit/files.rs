@@ -77,7 +77,7 @@ pub fn cargo_toml_with(
 }
 
 /// A semver version for the generated crates from the API version (`1` gives `1.0.0`).
-fn crate_version(version: &str) -> String {
+pub fn crate_version(version: &str) -> String {
     let mut parts: Vec<&str> = version.split('.').collect();
     if parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit())) {
         parts.resize(3, "0");

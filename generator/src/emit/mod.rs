@@ -5,6 +5,7 @@
 //! of an earlier run that are no longer produced; [`Output::check`] compares byte for byte
 //! and reports drift without touching the disk.
 
+pub mod client;
 pub mod files;
 pub mod rust;
 pub mod server;
@@ -55,6 +56,7 @@ pub fn emit(api: &Api, options: &Options) -> Output {
     output.add(MARKER, files::gitattributes(api));
     types::emit(api, options, &mut output);
     server::emit(api, options, &mut output);
+    client::emit(api, options, &mut output);
     output
 }
 

@@ -88,6 +88,29 @@ impl Paths {
         }
     }
 
+    /// A Rust expression for a default value: lowering lets only scalars and enumeration
+    /// values through (a string for an enumeration converts with `From<&str>`).
+    pub fn default_value(&self, api: &Api, ty: &TypeRef, value: &serde_json::Value) -> TokenStream {
+        use serde_json::Value;
+        match (ty, value) {
+            (TypeRef::Named(_), Value::String(s)) => {
+                let ty = self.ty(api, ty);
+                quote! { <#ty as ::core::convert::From<&str>>::from(#s) }
+            }
+            (_, Value::String(s)) => quote! { ::std::string::String::from(#s) },
+            (_, Value::Bool(b)) => quote! { #b },
+            (TypeRef::Integer, Value::Number(n)) => {
+                let n = n.as_i64().unwrap_or_default();
+                quote! { #n }
+            }
+            (_, Value::Number(n)) => {
+                let n = n.as_f64().unwrap_or_default();
+                quote! { #n }
+            }
+            (_, other) => panic!("lowering lets only scalar defaults through, found {other}"),
+        }
+    }
+
     /// The Rust type of a field, with its presence (`Option`, `Patch`) and box.
     pub fn field_ty(&self, api: &Api, field: &Field, usage: Usage) -> TokenStream {
         let mut inner = self.ty(api, &field.ty);

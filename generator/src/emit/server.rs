@@ -301,7 +301,7 @@ impl ServerEmitter<'_> {
                     };
                 });
             } else if let Some(default) = &param.default {
-                let default = self.literal(&param.ty, default);
+                let default = self.paths.default_value(self.api, &param.ty, default);
                 // Numbers and booleans cost nothing to build; strings and enums allocate.
                 inits.push(if matches!(param.ty, TypeRef::Integer | TypeRef::Number | TypeRef::Boolean) {
                     quote! { let #local = #local.unwrap_or(#default); }
@@ -423,27 +423,6 @@ impl ServerEmitter<'_> {
             checks.push(quote! { ::apigen_runtime::Validate::validate_into(__value, __v); });
         }
         checks
-    }
-
-    /// A Rust literal for a default value (lowering allows scalars and enumeration values).
-    fn literal(&self, ty: &TypeRef, value: &serde_json::Value) -> TokenStream {
-        match (ty, value) {
-            (TypeRef::Named(_), serde_json::Value::String(s)) => {
-                let ty = self.paths.ty(self.api, ty);
-                quote! { <#ty as ::core::convert::From<&str>>::from(#s) }
-            }
-            (_, serde_json::Value::String(s)) => quote! { ::std::string::String::from(#s) },
-            (_, serde_json::Value::Bool(b)) => quote! { #b },
-            (TypeRef::Integer, serde_json::Value::Number(n)) => {
-                let n = n.as_i64().unwrap_or_default();
-                quote! { #n }
-            }
-            (_, serde_json::Value::Number(n)) => {
-                let n = n.as_f64().unwrap_or_default();
-                quote! { #n }
-            }
-            (_, other) => panic!("lowering lets only scalar defaults through, found {other}"),
-        }
     }
 
     /// The request as JSON (parameters and `body` by wire name), for mocks and logs.

@@ -221,7 +221,8 @@ impl TypesEmitter<'_> {
                 Presence::Nullable => quote! { __reader.nullable(#wire) },
                 Presence::TriState => quote! { __reader.patch(#wire) },
                 Presence::Defaulted => {
-                    let default = self.default_expr(field);
+                    let default =
+                        self.paths.default_value(self.api, &field.ty, field.default.as_ref().expect("defaulted"));
                     quote! { __reader.defaulted(#wire, || #default) }
                 }
             };
@@ -244,28 +245,6 @@ impl TypesEmitter<'_> {
                     ::core::option::Option::Some(Self { #(#inits)* })
                 }
             }
-        }
-    }
-
-    /// A Rust expression for a field's default (lowering allows scalars and enum values).
-    fn default_expr(&self, field: &Field) -> TokenStream {
-        let value = field.default.as_ref().expect("a defaulted field has a default");
-        match (&field.ty, value) {
-            (TypeRef::Named(name), serde_json::Value::String(s)) => {
-                let ty = self.paths.ty(self.api, &TypeRef::Named(name.clone()));
-                quote! { <#ty as ::core::convert::From<&str>>::from(#s) }
-            }
-            (_, serde_json::Value::String(s)) => quote! { ::std::string::String::from(#s) },
-            (_, serde_json::Value::Bool(b)) => quote! { #b },
-            (TypeRef::Integer, serde_json::Value::Number(n)) => {
-                let n = n.as_i64().unwrap_or_default();
-                quote! { #n }
-            }
-            (_, serde_json::Value::Number(n)) => {
-                let n = n.as_f64().unwrap_or_default();
-                quote! { #n }
-            }
-            (_, other) => panic!("lowering lets only scalar defaults through, found {other}"),
         }
     }
 

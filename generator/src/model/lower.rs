@@ -99,7 +99,8 @@ impl<'a> Lowerer<'a> {
                 self.lower_named_type(entry);
             }
         }
-        let operations = self.lower_operations(&tags, &pagination);
+        let mut operations = self.lower_operations(&tags, &pagination);
+        settle_client_names(&mut operations);
         if !self.check_refs() {
             return None; // The passes below need every reference to resolve to a lowered type.
         }
@@ -233,8 +234,15 @@ impl<'a> Lowerer<'a> {
             let at = self.at(&first.origin.key("gaps").index(i));
             self.gap_uses.push(GapUse { id: id.clone(), element: "the list convention".into(), at });
         }
+        if !first.value.params.contains(&first.value.cursor) {
+            let at = self.at(&first.origin.key("cursor"));
+            self.diags
+                .error(at, format!("the cursor `{}` is not one of `params`", first.value.cursor))
+                .hint("the cursor is the parameter that takes `next.page`, listed in `params`");
+        }
         Pagination {
             params: first.value.params.clone(),
+            cursor: first.value.cursor.clone(),
             gaps: first.value.gaps.clone(),
             description: first.value.description.clone(),
         }
@@ -974,6 +982,7 @@ impl<'a> Lowerer<'a> {
         Some(Operation {
             name: name.clone(),
             rust: super::names::method_name(name),
+            client: String::new(), // Settled per tag once every operation is known.
             rust_type,
             tag,
             method,
@@ -1592,6 +1601,23 @@ impl<'a> Lowerer<'a> {
             gap.used_by.sort();
         }
         gaps
+    }
+}
+
+/// Client method names: short (`get`) where no other operation of the tag ends up with the
+/// same name, the full method name otherwise.
+fn settle_client_names(operations: &mut [Operation]) {
+    let candidates: Vec<String> = operations
+        .iter()
+        .map(|op| super::names::short_method_name(&op.name, &op.tag).unwrap_or_else(|| op.rust.clone()))
+        .collect();
+    for i in 0..operations.len() {
+        let clash = (0..operations.len()).any(|j| {
+            j != i
+                && operations[j].tag == operations[i].tag
+                && (candidates[j] == candidates[i] || operations[j].rust == candidates[i])
+        });
+        operations[i].client = if clash { operations[i].rust.clone() } else { candidates[i].clone() };
     }
 }
 

@@ -95,6 +95,8 @@ pub struct Gap {
 pub struct Pagination {
     /// Shared parameters every paginated operation takes.
     pub params: Vec<String>,
+    /// The one of them that takes `next.page`.
+    pub cursor: String,
     /// Gaps of the convention.
     pub gaps: Vec<String>,
     /// What the envelope is.
@@ -333,8 +335,10 @@ impl Method {
 pub struct Operation {
     /// Name (`listOrganizationCollections`).
     pub name: String,
-    /// Rust snake-case name.
+    /// Rust snake-case name (server trait method).
     pub rust: String,
+    /// Rust method name on the client's group handle: short when unambiguous (`get`).
+    pub client: String,
     /// Rust Pascal-case name.
     pub rust_type: String,
     /// Tag name.

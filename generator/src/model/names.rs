@@ -87,6 +87,30 @@ pub fn method_name(name: &str) -> String {
     }
 }
 
+/// The name of an operation's method on its group's client handle: the operation name without
+/// the group's noun right after the verb (`getSpace` in `spaces` gives `get`, `listSpaceLinks`
+/// gives `list_links`). `None` when the noun does not follow the verb (`listOrganizationSpaces`):
+/// the full name is kept then.
+pub fn short_method_name(operation: &str, tag: &str) -> Option<String> {
+    let words: Vec<String> = sanitize(operation, Case::Snake).split('_').map(str::to_owned).collect();
+    let plural: String = tag.split(['-', '_']).map(str::to_lowercase).collect();
+    let singular = plural.strip_suffix('s').unwrap_or(&plural).to_owned();
+    let (verb, rest) = words.split_first()?;
+    let mut joined = String::new();
+    for (k, word) in rest.iter().enumerate() {
+        joined.push_str(word);
+        if joined == plural || joined == singular {
+            let remaining = &rest[k + 1..];
+            let name = if remaining.is_empty() { verb.clone() } else { format!("{verb}_{}", remaining.join("_")) };
+            return Some(method_name(&name));
+        }
+        if !plural.starts_with(&joined) {
+            return None;
+        }
+    }
+    None
+}
+
 /// The Rust names taken in one namespace (fields of a type, types of a crate, ...), with the
 /// element that took each.
 #[derive(Debug, Default)]
@@ -193,6 +217,26 @@ mod tests {
         ];
         for (input, expected) in cases {
             assert_eq!(method_name(input), expected, "method_name({input:?})");
+        }
+    }
+
+    #[test]
+    fn short_method_names_drop_the_group_noun_after_the_verb() {
+        let cases: &[(&str, &str, Option<&str>)] = &[
+            ("getSpace", "spaces", Some("get")),
+            ("listSpaceLinks", "spaces", Some("list_links")),
+            ("moveSpace", "spaces", Some("move_")),
+            ("listOrganizations", "organizations", Some("list")),
+            ("listOrganizationsByEmailDomain", "organizations", Some("list_by_email_domain")),
+            ("getOpenApiSpec", "openapi-specs", Some("get")),
+            ("updateChangeRequestFromMain", "change-requests", Some("update_from_main")),
+            ("listOrganizationCollections", "collections", None),
+            ("getSpaceContent", "content", None),
+            ("importSpaceFromGit", "git", None),
+            ("get", "spaces", None),
+        ];
+        for (operation, tag, expected) in cases {
+            assert_eq!(short_method_name(operation, tag).as_deref(), *expected, "{operation} in {tag}");
         }
     }
 

@@ -63,6 +63,8 @@ pub struct RawTag {
 pub struct RawPagination {
     /// Names of shared parameters added to every paginated operation.
     pub params: Vec<String>,
+    /// The parameter that takes `next.page` to read the next page (one of `params`).
+    pub cursor: String,
     /// Gaps of the list convention (last page, ...).
     #[serde(default)]
     pub gaps: Vec<String>,
