@@ -267,6 +267,9 @@ pub struct Core {
     settings: Arc<Settings>,
     http: reqwest::Client,
     base: reqwest::Url,
+    /// `Authorization` and `User-Agent`, built once.
+    authorization: HeaderValue,
+    user_agent: HeaderValue,
 }
 
 /// One operation call, built by generated code.
@@ -300,7 +303,12 @@ impl Core {
                     .map_err(|e| Error::Config(format!("the HTTP client cannot be built: {e}")))?
             }
         };
-        Ok(Core { settings: Arc::new(settings), http, base })
+        let mut authorization = HeaderValue::from_str(&format!("Bearer {}", settings.token.0))
+            .map_err(|_| Error::Config("the token holds characters a header cannot".into()))?;
+        authorization.set_sensitive(true);
+        let user_agent = HeaderValue::from_str(&settings.user_agent)
+            .map_err(|_| Error::Config("the user agent holds characters a header cannot".into()))?;
+        Ok(Core { settings: Arc::new(settings), http, base, authorization, user_agent })
     }
 
     /// The settings.
@@ -437,16 +445,11 @@ impl Core {
                 pairs.append_pair(key, value);
             }
         }
-        let mut token = match HeaderValue::from_str(&format!("Bearer {}", self.settings.token.0)) {
-            Ok(value) => value,
-            Err(_) => return Attempt::Failed(Error::Config("the token holds characters a header cannot".into())),
-        };
-        token.set_sensitive(true);
         let mut request = self
             .http
             .request(call.method.clone(), url)
-            .header(reqwest::header::AUTHORIZATION, token)
-            .header(reqwest::header::USER_AGENT, &self.settings.user_agent)
+            .header(reqwest::header::AUTHORIZATION, self.authorization.clone())
+            .header(reqwest::header::USER_AGENT, self.user_agent.clone())
             .header(reqwest::header::ACCEPT, "application/json")
             .timeout(self.settings.timeout);
         if let Some(body) = &call.body {
@@ -516,8 +519,10 @@ fn decode<T: FromJson>(bytes: &[u8]) -> Result<T, Error> {
         message: format!("not JSON: {e}"),
         snippet: snippet(&String::from_utf8_lossy(bytes)),
     })?;
-    crate::json::decode(value.clone(), crate::json::Mode::Lenient).map_err(|violations| {
+    crate::json::decode(value, crate::json::Mode::Lenient).map_err(|violations| {
         let first = violations.0.into_iter().next().unwrap_or_else(|| Violation::new("", "does not decode"));
+        // The value was consumed while decoding; read it again, on this failure path only.
+        let value: serde_json::Value = serde_json::from_slice(bytes).unwrap_or_default();
         let near = value.pointer(&first.path).map_or_else(|| value.to_string(), ToString::to_string);
         Error::Decode { path: first.path, message: first.message, snippet: snippet(&near) }
     })

@@ -1,0 +1,65 @@
+//! Shared pieces of the benchmarks: a service answering `getSpace`, for the generated router.
+
+use docs_api_server::{ApiError, Authenticator, Context, SpacesApi};
+use docs_api_types::{MergeRules, MergeRulesInherit, Space, SpaceVisibility};
+
+/// The space every benchmark answers.
+pub fn space(id: String) -> Space {
+    let at = "2024-01-15T09:30:00Z".parse().expect("a date-time");
+    Space {
+        id,
+        title: "API reference".into(),
+        emoji: "📘".into(),
+        visibility: SpaceVisibility::Public,
+        created_at: at,
+        updated_at: at,
+        deleted_at: None,
+        edit_mode: None,
+        merge_rules: MergeRules::from(MergeRulesInherit {}),
+        urls: None,
+        organization: "org_1".into(),
+        parent: None,
+        language: None,
+        git_sync: None,
+        visitor_auth: None,
+        revision: "rev_1".into(),
+        default_level: None,
+        comments: 2,
+        change_requests: 12,
+        change_requests_open: 3,
+        change_requests_draft: 1,
+        permissions: None,
+    }
+}
+
+/// The generated router's service: `getSpace` only.
+pub struct Bench;
+
+impl Authenticator for Bench {
+    type Principal = ();
+    async fn authenticate(&self, token: &str) -> Result<(), ApiError> {
+        if token.is_empty() { Err(ApiError::unauthorized("no token")) } else { Ok(()) }
+    }
+}
+
+impl SpacesApi for Bench {
+    async fn get_space(&self, _: Context<()>, request: docs_api_server::GetSpaceRequest) -> Result<Space, ApiError> {
+        Ok(space(request.space_id))
+    }
+}
+
+impl docs_api_server::OrganizationsApi for Bench {}
+impl docs_api_server::MembersApi for Bench {}
+impl docs_api_server::TeamsApi for Bench {}
+impl docs_api_server::SsoApi for Bench {}
+impl docs_api_server::CollectionsApi for Bench {}
+impl docs_api_server::SitesApi for Bench {}
+impl docs_api_server::SiteStructureApi for Bench {}
+impl docs_api_server::ContentApi for Bench {}
+impl docs_api_server::ChangeRequestsApi for Bench {}
+impl docs_api_server::CommentsApi for Bench {}
+impl docs_api_server::OpenapiSpecsApi for Bench {}
+impl docs_api_server::IntegrationsApi for Bench {}
+impl docs_api_server::TranslationsApi for Bench {}
+impl docs_api_server::ConversationsApi for Bench {}
+impl docs_api_server::GitApi for Bench {}
