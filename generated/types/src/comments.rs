@@ -348,7 +348,7 @@ impl ::apigen_runtime::Validate for CommentContent {
 }
 /// Order of the comments; `desc` (the default) lists the newest first; other values are not shown.
 ///
-/// The shape of `parameter `order``.
+/// The shape of `parameter `order` of `listSpaceComments``.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CommentOrder {
     /// `desc`.
@@ -800,7 +800,7 @@ impl ::apigen_runtime::Validate for CommentStatus {
 }
 /// Only comments with this status; `all` (the default) lists every comment.
 ///
-/// The shape of `parameter `status``.
+/// The shape of `parameter `status` of `listSpaceComments``.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CommentStatusFilter {
     /// `all`.

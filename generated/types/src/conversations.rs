@@ -87,7 +87,7 @@ impl ::apigen_runtime::Validate for Conversation {
 }
 /// Sort direction.
 ///
-/// The shape of `parameter `order``.
+/// The shape of `parameter `order` of `listOrganizationConversationClusters``.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ConversationClusterOrder {
     /// `asc`: Ascending.
@@ -151,7 +151,7 @@ impl ::apigen_runtime::Validate for ConversationClusterOrder {
 }
 /// Field the clusters are sorted by.
 ///
-/// The shape of `parameter `orderBy``.
+/// The shape of `parameter `orderBy` of `listOrganizationConversationClusters``.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ConversationClusterOrderBy {
     /// `updatedAt`: By time of last update.

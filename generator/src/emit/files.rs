@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 const TEMPLATES: &[(&str, &str)] = &[
     ("gitattributes.j2", include_str!("../../../templates/gitattributes.j2")),
     ("Cargo.toml.j2", include_str!("../../../templates/Cargo.toml.j2")),
+    ("REFERENCE.md.j2", include_str!("../../../templates/REFERENCE.md.j2")),
 ];
 
 fn environment() -> &'static Environment<'static> {

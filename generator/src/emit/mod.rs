@@ -7,6 +7,8 @@
 
 pub mod client;
 pub mod files;
+pub mod openapi;
+pub mod reference;
 pub mod rust;
 pub mod server;
 pub mod types;
@@ -57,6 +59,8 @@ pub fn emit(api: &Api, options: &Options) -> Output {
     types::emit(api, options, &mut output);
     server::emit(api, options, &mut output);
     client::emit(api, options, &mut output);
+    openapi::emit(api, &mut output);
+    reference::emit(api, &mut output);
     output
 }
 

@@ -820,15 +820,26 @@ impl<'a> Lowerer<'a> {
                 self.diags.error(at, "a shared parameter is named by its key; remove `name`");
             }
             let derived = sanitize(&entry.name, Case::Pascal);
-            if let Some(param) = self.lower_param(&entry.name, &entry.value, &derived, &entry.origin) {
+            if let Some(param) = self.lower_param(&entry.name, None, &entry.value, &derived, &entry.origin) {
                 self.shared_params.insert(entry.name.clone(), param);
             }
         }
     }
 
-    fn lower_param(&mut self, wire: &str, raw: &RawField, derived: &str, origin: &Origin) -> Option<Param> {
+    /// Lowers a parameter; `op` names the operation of an inline one (shared ones have none).
+    fn lower_param(
+        &mut self,
+        wire: &str,
+        op: Option<&str>,
+        raw: &RawField,
+        derived: &str,
+        origin: &Origin,
+    ) -> Option<Param> {
         self.reject_misplaced(raw, Role::Param, origin);
-        let element = format!("parameter `{wire}`");
+        let element = match op {
+            Some(op) => format!("parameter `{wire}` of `{op}`"),
+            None => format!("parameter `{wire}`"),
+        };
         self.use_gaps(&raw.gaps, &element, origin);
         let location = match raw.location.as_deref() {
             Some("path") => ParamIn::Path,
@@ -1056,7 +1067,7 @@ impl<'a> Lowerer<'a> {
                         continue;
                     };
                     let derived = format!("{op_type}{}", sanitize(&wire, Case::Pascal));
-                    match self.lower_param(&wire, field, &derived, &param_origin) {
+                    match self.lower_param(&wire, Some(op), field, &derived, &param_origin) {
                         Some(param) => declared.push((param, param_origin)),
                         None => ok = false,
                     }

@@ -1,0 +1,446 @@
+//! `openapi.json`: the spec as an OpenAPI 3.1 document, for tools and other languages.
+//!
+//! Every operation (operationId = the operation's name) with its parameters, body, success
+//! response and failures; every type as a component schema; the bearer security scheme; and
+//! every gap as an `x-gap` extension (the gap ids) on what it concerns, with each gap's text
+//! and decision under `x-gaps` at the root. Keys come in a fixed order chosen for reading, so the bytes never vary.
+//!
+//! Forward compatibility in JSON Schema terms: open enumerations are `anyOf` a string enum
+//! and any string; open unions are marked `x-open-union` (OpenAPI cannot say "one of these or
+//! something else" with a discriminator). Objects allow properties they do not list: a
+//! response may carry new ones (the generated server still rejects them in requests).
+
+use super::Output;
+use crate::model::{
+    Api, Constraints, Field, Operation, Param, ParamIn, Presence, ResponseBody, TypeDef, TypeKind, TypeRef, sample,
+};
+use serde_json::{Map, Value, json};
+
+/// Adds `openapi.json` to `output`.
+pub fn emit(api: &Api, output: &mut Output) {
+    let document = Document { api, error_schema: schema_name(api, "ErrorBody") }.build();
+    let mut text = serde_json::to_string_pretty(&document).expect("JSON values serialize");
+    text.push('\n');
+    output.add("openapi.json", text);
+}
+
+/// `wanted`, unless the spec already names a type so (then with `Api` in front).
+fn schema_name(api: &Api, wanted: &str) -> String {
+    if api.types.contains_key(wanted) { format!("Api{wanted}") } else { wanted.to_owned() }
+}
+
+struct Document<'a> {
+    api: &'a Api,
+    error_schema: String,
+}
+
+/// An object from key-value pairs, in order.
+fn object(pairs: Vec<(&str, Value)>) -> Value {
+    Value::Object(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+}
+
+impl Document<'_> {
+    fn build(&self) -> Value {
+        let api = self.api;
+        let mut info = vec![("title", json!(api.title)), ("version", json!(api.version))];
+        if let Some(description) = &api.description {
+            info.push(("description", json!(description.trim())));
+        }
+        info.push(("x-generated-by", json!(super::header_text(api))));
+        let tags: Vec<Value> = api
+            .tags
+            .iter()
+            .map(|t| {
+                let mut tag = vec![("name", json!(t.name))];
+                if let Some(d) = &t.description {
+                    tag.push(("description", json!(format!("{}: {}", t.title, d.trim()))));
+                }
+                object(tag)
+            })
+            .collect();
+        let mut paths = Map::new();
+        for op in &api.operations {
+            let entry = paths.entry(op.path.raw.clone()).or_insert_with(|| json!({}));
+            entry[op.method.as_str().to_lowercase()] = self.operation(op);
+        }
+        let mut schemas = Map::new();
+        for def in api.types.values() {
+            schemas.insert(def.name.clone(), self.type_schema(def));
+        }
+        schemas.insert(self.error_schema.clone(), error_schema());
+        let gaps: Map<String, Value> = api
+            .gaps
+            .values()
+            .map(|g| {
+                let value = object(vec![
+                    ("source", json!(g.source)),
+                    ("gap", json!(g.gap.trim())),
+                    ("decision", json!(g.decision.trim())),
+                    ("usedBy", json!(g.used_by)),
+                ]);
+                (g.id.clone(), value)
+            })
+            .collect();
+        let error_response = |description: &str| {
+            object(vec![
+                ("description", json!(description)),
+                (
+                    "content",
+                    json!({"application/json": {"schema": {"$ref": format!("#/components/schemas/{}", self.error_schema)}}}),
+                ),
+            ])
+        };
+        object(vec![
+            ("openapi", json!("3.1.0")),
+            ("info", object(info)),
+            (
+                "servers",
+                json!([{
+                    "url": "{base_url}",
+                    "description": "Every path starts with /v1 and is appended to the base URL, which the documents do not show.",
+                    "variables": {"base_url": {"default": "https://api.example.com"}}
+                }]),
+            ),
+            ("security", json!([{"bearerAuth": []}])),
+            ("tags", Value::Array(tags)),
+            ("paths", Value::Object(paths)),
+            (
+                "components",
+                object(vec![
+                    ("schemas", Value::Object(schemas)),
+                    (
+                        "responses",
+                        object(vec![
+                            (
+                                "Invalid",
+                                error_response("The request is invalid: the error body lists every violation."),
+                            ),
+                            (
+                                "Unauthorized",
+                                error_response("`Authorization: Bearer <token>` is missing, malformed or refused."),
+                            ),
+                            ("Error", error_response("A failure, answered with the error body.")),
+                        ]),
+                    ),
+                    (
+                        "securitySchemes",
+                        json!({"bearerAuth": {"type": "http", "scheme": "bearer", "description": "Every request carries `Authorization: Bearer <API_TOKEN>`."}}),
+                    ),
+                ]),
+            ),
+            ("x-gaps", Value::Object(gaps)),
+        ])
+    }
+
+    /// `x-gap`: the ids of the gaps an element depends on; `x-gaps` at the root holds each
+    /// gap's text and decision once.
+    fn x_gap(&self, ids: &[String]) -> Option<Value> {
+        (!ids.is_empty()).then(|| json!(ids))
+    }
+
+    fn operation(&self, op: &Operation) -> Value {
+        let api = self.api;
+        let mut out = vec![("operationId", json!(op.name)), ("tags", json!([op.tag])), ("summary", json!(op.summary))];
+        let mut description = op.description.clone().unwrap_or_default().trim().to_owned();
+        if let Some(deprecated) = &op.deprecated {
+            let replacement =
+                deprecated.replacement.as_ref().map(|r| format!("Deprecated: use `{r}`.")).unwrap_or_default();
+            let note = deprecated.note.clone().unwrap_or_default();
+            description = format!("{description}\n\n{replacement} {note}").trim().to_owned();
+        }
+        if !description.is_empty() {
+            out.push(("description", json!(description)));
+        }
+        if !op.params.is_empty() {
+            out.push(("parameters", Value::Array(op.params.iter().map(|p| self.parameter(p)).collect())));
+        }
+        if let Some(body) = &op.body {
+            let mut request = vec![];
+            if let Some(d) = &body.description {
+                request.push(("description", json!(d)));
+            }
+            request.push(("required", json!(!body.optional)));
+            let mut media = vec![("schema", self.schema(&body.ty))];
+            if let Some(example) = sample::of_body(api, op) {
+                media.push(("example", example));
+            }
+            request.push(("content", json!({"application/json": object(media)})));
+            out.push(("requestBody", object(request)));
+        }
+        let mut responses = Map::new();
+        responses.insert(op.response.status.to_string(), self.success(op));
+        responses.insert("400".into(), json!({"$ref": "#/components/responses/Invalid"}));
+        responses.insert("401".into(), json!({"$ref": "#/components/responses/Unauthorized"}));
+        let mut failures: Vec<(u16, Vec<&str>)> = Vec::new();
+        for error in &op.errors {
+            match failures.iter_mut().find(|(status, _)| *status == error.status) {
+                Some((_, whens)) => whens.push(&error.when),
+                None => failures.push((error.status, vec![&error.when])),
+            }
+        }
+        for (status, whens) in failures {
+            let description = format!("Failure: {}.", whens.join("; "));
+            let schema = json!({"$ref": format!("#/components/schemas/{}", self.error_schema)});
+            responses.insert(
+                status.to_string(),
+                object(vec![
+                    ("description", json!(description)),
+                    ("content", json!({"application/json": {"schema": schema}})),
+                ]),
+            );
+        }
+        responses.insert("default".into(), json!({"$ref": "#/components/responses/Error"}));
+        out.push(("responses", Value::Object(responses)));
+        if op.deprecated.is_some() {
+            out.push(("deprecated", json!(true)));
+        }
+        if let Some(gaps) = self.x_gap(&op.gaps) {
+            out.push(("x-gap", gaps));
+        }
+        object(out)
+    }
+
+    fn success(&self, op: &Operation) -> Value {
+        let description = op.response.description.clone().unwrap_or_else(|| "Success.".to_owned());
+        let schema = match &op.response.body {
+            ResponseBody::Empty => return object(vec![("description", json!(description))]),
+            ResponseBody::Value(ty) => self.schema(ty),
+            ResponseBody::Page { envelope: Some(e), .. } => self.schema(&TypeRef::Named(e.clone())),
+            ResponseBody::Page { item, envelope: None } => object(vec![
+                ("type", json!("object")),
+                ("description", json!(self.api.pagination.description.clone().unwrap_or_default().trim())),
+                (
+                    "properties",
+                    object(vec![
+                        (
+                            "next",
+                            json!({"type": "object", "description": "The next page; absent on the last page.",
+                                   "properties": {"page": {"type": "string", "description": "Pass it as `page` to read the next page."}},
+                                   "required": ["page"]}),
+                        ),
+                        (
+                            "count",
+                            json!({"type": "integer", "format": "int64", "description": "The count the service reports with the page."}),
+                        ),
+                        ("items", json!({"type": "array", "items": self.schema(item)})),
+                    ]),
+                ),
+                ("required", json!(["count", "items"])),
+            ]),
+        };
+        let mut media = vec![("schema", schema)];
+        if let Some(example) = sample::of_response(self.api, op) {
+            media.push(("example", example));
+        }
+        object(vec![("description", json!(description)), ("content", json!({"application/json": object(media)}))])
+    }
+
+    fn parameter(&self, param: &Param) -> Value {
+        let mut schema = self.schema(&param.ty);
+        add_constraints(&mut schema, &param.constraints);
+        if let Some(default) = &param.default {
+            schema["default"] = default.clone();
+        }
+        let mut out = vec![
+            ("name", json!(param.wire)),
+            ("in", json!(if param.location == ParamIn::Path { "path" } else { "query" })),
+            ("required", json!(param.required)),
+        ];
+        if let Some(d) = &param.description {
+            out.push(("description", json!(d.trim())));
+        }
+        if matches!(param.ty, TypeRef::List(_)) {
+            out.push(("style", json!("form")));
+            out.push(("explode", json!(true)));
+        }
+        out.push(("schema", schema));
+        out.push(("example", sample::of_param(self.api, param)));
+        if param.sensitive {
+            out.push(("x-sensitive", json!(true)));
+        }
+        if let Some(gaps) = self.x_gap(&param.gaps) {
+            out.push(("x-gap", gaps));
+        }
+        object(out)
+    }
+
+    /// The schema of a type reference.
+    fn schema(&self, ty: &TypeRef) -> Value {
+        match ty {
+            TypeRef::String => json!({"type": "string"}),
+            TypeRef::Url => json!({"type": "string", "format": "uri"}),
+            TypeRef::DateTime => json!({"type": "string", "format": "date-time"}),
+            TypeRef::Integer => json!({"type": "integer", "format": "int64"}),
+            TypeRef::Number => json!({"type": "number", "format": "double"}),
+            TypeRef::Boolean => json!({"type": "boolean"}),
+            TypeRef::Json => json!({}),
+            TypeRef::Named(name) => json!({"$ref": format!("#/components/schemas/{name}")}),
+            TypeRef::List(inner) => json!({"type": "array", "items": self.schema(inner)}),
+            TypeRef::Map(inner) => json!({"type": "object", "additionalProperties": self.schema(inner)}),
+        }
+    }
+
+    fn type_schema(&self, def: &TypeDef) -> Value {
+        let mut out = Vec::new();
+        let mut description = def.description.clone().unwrap_or_default().trim().to_owned();
+        if let Some(source) = &def.source {
+            description = format!("{description}\n\nSource: {source}.").trim().to_owned();
+        }
+        match &def.kind {
+            TypeKind::Object(o) => {
+                out.push(("type", json!("object")));
+                if !description.is_empty() {
+                    out.push(("description", json!(description)));
+                }
+                let properties: Map<String, Value> =
+                    o.fields.iter().map(|f| (f.wire.clone(), self.field(f, def))).collect();
+                out.push(("properties", Value::Object(properties)));
+                let required: Vec<&str> = o.required_fields().map(|f| f.wire.as_str()).collect();
+                if !required.is_empty() {
+                    out.push(("required", json!(required)));
+                }
+                if let Some(extra) = &o.additional {
+                    out.push(("additionalProperties", self.schema(extra)));
+                }
+            }
+            TypeKind::Enum(e) => {
+                let values: Vec<&str> = e.values.iter().map(|v| v.wire.as_str()).collect();
+                let meanings: Vec<String> = e
+                    .values
+                    .iter()
+                    .filter_map(|v| v.description.as_ref().map(|d| format!("- `{}`: {d}", v.wire)))
+                    .collect();
+                if !meanings.is_empty() {
+                    description = format!("{description}\n\n{}", meanings.join("\n")).trim().to_owned();
+                }
+                if e.open {
+                    description =
+                        format!("{description}\n\nOpen: values beyond those listed may appear.").trim().to_owned();
+                    out.push(("anyOf", json!([{"type": "string", "enum": values}, {"type": "string"}])));
+                } else {
+                    out.push(("type", json!("string")));
+                    out.push(("enum", json!(values)));
+                }
+                out.insert(0, ("description", json!(description)));
+            }
+            TypeKind::Union(u) => {
+                if !description.is_empty() {
+                    out.push(("description", json!(description)));
+                }
+                out.push(("oneOf", Value::Array(u.variants.iter().map(|v| self.schema(&v.ty)).collect())));
+                if let Some(tag) = &u.tag {
+                    let mapping: Map<String, Value> = u
+                        .variants
+                        .iter()
+                        .filter_map(|v| Some((v.tag_value.clone()?, self.schema(&v.ty)["$ref"].clone())))
+                        .collect();
+                    out.push((
+                        "discriminator",
+                        object(vec![("propertyName", json!(tag)), ("mapping", Value::Object(mapping))]),
+                    ));
+                }
+                if u.open {
+                    out.push(("x-open-union", json!(true)));
+                }
+            }
+        }
+        if let Some(gaps) = self.x_gap(&def.gaps) {
+            out.push(("x-gap", gaps));
+        }
+        object(out)
+    }
+
+    fn field(&self, field: &Field, owner: &TypeDef) -> Value {
+        if let Some(constant) = &field.constant {
+            let mut out = vec![("type", json!("string")), ("const", json!(constant))];
+            if let Some(d) = &field.description {
+                out.push(("description", json!(d.trim())));
+            }
+            return object(out);
+        }
+        let mut schema = self.schema(&field.ty);
+        add_constraints(&mut schema, &field.constraints);
+        if field.nullable {
+            schema = nullable(schema);
+        }
+        let Value::Object(map) = &mut schema else { return schema };
+        if let Some(d) = &field.description {
+            map.insert("description".into(), json!(d.trim()));
+        }
+        if let Some(default) = &field.default {
+            map.insert("default".into(), default.clone());
+        }
+        if let Some(sample) = &field.sample {
+            map.insert("examples".into(), json!([sample]));
+        }
+        if field.sensitive {
+            map.insert("x-sensitive".into(), json!(true));
+        }
+        if field.presence(owner.usage) == Presence::TriState {
+            map.insert("x-tri-state".into(), json!("absent leaves the value unchanged; null removes it"));
+        }
+        if let Some(gaps) = self.x_gap(&field.gaps) {
+            map.insert("x-gap".into(), gaps);
+        }
+        schema
+    }
+}
+
+/// A schema that also accepts `null`: a type array where there is a `type`, else `anyOf`.
+fn nullable(schema: Value) -> Value {
+    match schema.get("type").and_then(Value::as_str) {
+        Some(ty) => {
+            let mut schema = schema.clone();
+            schema["type"] = json!([ty, "null"]);
+            schema
+        }
+        None => json!({"anyOf": [schema, {"type": "null"}]}),
+    }
+}
+
+fn add_constraints(schema: &mut Value, c: &Constraints) {
+    let Value::Object(map) = schema else { return };
+    let mut put = |key: &str, value: Option<Value>| {
+        if let Some(value) = value {
+            map.insert(key.to_owned(), value);
+        }
+    };
+    put("minLength", c.min_length.map(Value::from));
+    put("maxLength", c.max_length.map(Value::from));
+    put("pattern", c.pattern.clone().map(Value::from));
+    put("minimum", c.minimum.clone().map(Value::Number));
+    put("maximum", c.maximum.clone().map(Value::Number));
+    put("minItems", c.exact_items.or(c.min_items).map(Value::from));
+    put("maxItems", c.exact_items.or(c.max_items).map(Value::from));
+}
+
+/// The error body of every failure (spec gap `error-body`).
+fn error_schema() -> Value {
+    json!({
+        "type": "object",
+        "description": "The body of every failure: `{\"error\": {\"code\", \"message\", \"violations\"?}}`.",
+        "properties": {
+            "error": {
+                "type": "object",
+                "properties": {
+                    "code": {"type": "integer", "description": "The HTTP status code."},
+                    "message": {"type": "string", "description": "A message for humans."},
+                    "violations": {
+                        "type": "array",
+                        "description": "For a request that failed validation: every violation.",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "path": {"type": "string", "description": "JSON pointer of the offending body value, or `query.<name>` / `path.<name>` for a parameter."},
+                                "message": {"type": "string", "description": "What is wrong with it."}
+                            },
+                            "required": ["path", "message"]
+                        }
+                    }
+                },
+                "required": ["code", "message"]
+            }
+        },
+        "required": ["error"]
+    })
+}

@@ -1,0 +1,303 @@
+//! `REFERENCE.md`: every operation by tag, every type, every gap, for people.
+//!
+//! This module prepares the content (links between operations, types and gaps; table cells
+//! made safe for Markdown); `templates/REFERENCE.md.j2` lays it out.
+
+use super::Output;
+use super::rust::describe_constraints;
+use crate::model::{Api, Field, Operation, ParamIn, Presence, ResponseBody, TypeDef, TypeKind, TypeRef};
+use serde::Serialize;
+
+/// Adds `REFERENCE.md` to `output`.
+pub fn emit(api: &Api, output: &mut Output) {
+    let context = Context {
+        header: super::header_text(api),
+        title: api.title.clone(),
+        description: api.description.clone().unwrap_or_default().trim().to_owned(),
+        counts: format!(
+            "{} operations in {} groups, {} types, {} recorded gaps.",
+            api.operations.len(),
+            api.tags.iter().filter(|t| api.operations_of(&t.name).next().is_some()).count(),
+            api.types.len(),
+            api.gaps.len()
+        ),
+        tags: api
+            .tags
+            .iter()
+            .filter(|t| api.operations_of(&t.name).next().is_some())
+            .map(|t| TagView {
+                title: t.title.clone(),
+                anchor: format!("tag-{}", t.name),
+                description: t.description.clone().unwrap_or_default().trim().to_owned(),
+                operations: api.operations_of(&t.name).map(operation).collect(),
+            })
+            .collect(),
+        types: api.types.values().map(type_view).collect(),
+        gaps: api
+            .gaps
+            .values()
+            .map(|g| GapView {
+                id: g.id.clone(),
+                anchor: format!("gap-{}", g.id),
+                source: g.source.clone(),
+                gap: one_line(&g.gap),
+                decision: one_line(&g.decision),
+                used_by: g.used_by.join(", "),
+            })
+            .collect(),
+    };
+    output.add(
+        "REFERENCE.md",
+        super::files::render("REFERENCE.md.j2", minijinja::Value::from(minijinja::value::Serde(&context))),
+    );
+}
+
+#[derive(Serialize)]
+struct Context {
+    header: String,
+    title: String,
+    description: String,
+    counts: String,
+    tags: Vec<TagView>,
+    types: Vec<TypeView>,
+    gaps: Vec<GapView>,
+}
+
+#[derive(Serialize)]
+struct TagView {
+    title: String,
+    anchor: String,
+    description: String,
+    operations: Vec<OperationView>,
+}
+
+#[derive(Serialize)]
+struct OperationView {
+    name: String,
+    anchor: String,
+    method: &'static str,
+    path: String,
+    summary: String,
+    description: String,
+    deprecated: String,
+    params: Vec<ParamView>,
+    body: String,
+    status: u16,
+    response: String,
+    response_short: String,
+    errors: Vec<String>,
+    gaps: String,
+}
+
+#[derive(Serialize)]
+struct ParamView {
+    name: String,
+    location: &'static str,
+    #[serde(rename = "type")]
+    ty: String,
+    required: &'static str,
+    default: String,
+    constraints: String,
+    description: String,
+}
+
+#[derive(Serialize)]
+struct TypeView {
+    name: String,
+    anchor: String,
+    kind: String,
+    inline_of: String,
+    source: String,
+    description: String,
+    fields: Vec<FieldView>,
+    additional: String,
+    values: Vec<ValueView>,
+    variants: Vec<VariantView>,
+    gaps: String,
+}
+
+#[derive(Serialize)]
+struct FieldView {
+    name: String,
+    #[serde(rename = "type")]
+    ty: String,
+    presence: String,
+    constraints: String,
+    description: String,
+}
+
+#[derive(Serialize)]
+struct ValueView {
+    value: String,
+    description: String,
+}
+
+#[derive(Serialize)]
+struct VariantView {
+    tag: String,
+    #[serde(rename = "type")]
+    ty: String,
+}
+
+#[derive(Serialize)]
+struct GapView {
+    id: String,
+    anchor: String,
+    source: String,
+    gap: String,
+    decision: String,
+    used_by: String,
+}
+
+/// Text on one line, safe inside a Markdown table cell.
+fn cell(text: &str) -> String {
+    one_line(text).replace('|', "\\|")
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A type reference with links to the types it names.
+fn type_link(ty: &TypeRef) -> String {
+    match ty {
+        TypeRef::Named(name) => format!("[`{name}`](#type-{})", name.to_lowercase()),
+        TypeRef::List(inner) => format!("list of {}", type_link(inner)),
+        TypeRef::Map(inner) => format!("map of {}", type_link(inner)),
+        other => format!("`{other}`"),
+    }
+}
+
+fn gap_links(ids: &[String]) -> String {
+    ids.iter().map(|id| format!("[`{id}`](#gap-{id})")).collect::<Vec<_>>().join(", ")
+}
+
+fn operation(op: &Operation) -> OperationView {
+    let response = match &op.response.body {
+        ResponseBody::Empty => "no body".to_owned(),
+        ResponseBody::Value(ty) => type_link(ty),
+        ResponseBody::Page { item, envelope: None } => format!("a page of {}", type_link(item)),
+        ResponseBody::Page { item, envelope: Some(e) } => {
+            format!("a page of {} in {}", type_link(item), type_link(&TypeRef::Named(e.clone())))
+        }
+    };
+    let mut full_response = response.clone();
+    if let Some(description) = &op.response.description {
+        full_response.push_str(&format!(" — {}", one_line(description)));
+    }
+    let deprecated = op.deprecated.as_ref().map_or(String::new(), |d| {
+        let replacement = d.replacement.as_ref().map(|r| format!("use `{r}`")).unwrap_or_default();
+        one_line(&format!("{replacement} {}", d.note.clone().unwrap_or_default()))
+    });
+    OperationView {
+        name: op.name.clone(),
+        anchor: format!("op-{}", op.name.to_lowercase()),
+        method: op.method.as_str(),
+        path: op.path.raw.clone(),
+        summary: op.summary.clone(),
+        description: op.description.clone().unwrap_or_default().trim().to_owned(),
+        deprecated,
+        params: op
+            .params
+            .iter()
+            .map(|p| ParamView {
+                name: p.wire.clone(),
+                location: if p.location == ParamIn::Path { "path" } else { "query" },
+                ty: type_link(&p.ty),
+                required: if p.required { "yes" } else { "no" },
+                default: p.default.as_ref().map(|d| format!("`{d}`")).unwrap_or_default(),
+                constraints: cell(&describe_constraints(&p.constraints).unwrap_or_default()),
+                description: cell(&format!(
+                    "{}{}",
+                    p.description.clone().unwrap_or_default(),
+                    if p.gaps.is_empty() { String::new() } else { format!(" Gaps: {}.", gap_links(&p.gaps)) }
+                )),
+            })
+            .collect(),
+        body: op.body.as_ref().map_or(String::new(), |b| {
+            let optional = if b.optional { " (optional)" } else { "" };
+            format!("{}{optional}", type_link(&b.ty))
+        }),
+        status: op.response.status,
+        response: full_response,
+        response_short: response,
+        errors: op.errors.iter().map(|e| format!("{}: {}", e.status, one_line(&e.when))).collect(),
+        gaps: gap_links(&op.gaps),
+    }
+}
+
+fn type_view(def: &TypeDef) -> TypeView {
+    let mut view = TypeView {
+        name: def.name.clone(),
+        anchor: format!("type-{}", def.name.to_lowercase()),
+        kind: String::new(),
+        inline_of: def.inline_of.clone().unwrap_or_default(),
+        source: def.source.clone().unwrap_or_default(),
+        description: def.description.clone().unwrap_or_default().trim().to_owned(),
+        fields: Vec::new(),
+        additional: String::new(),
+        values: Vec::new(),
+        variants: Vec::new(),
+        gaps: gap_links(&def.gaps),
+    };
+    match &def.kind {
+        TypeKind::Object(o) => {
+            view.kind = "Object".into();
+            view.fields = o.fields.iter().map(|f| field_view(f, def)).collect();
+            view.additional = o.additional.as_ref().map(type_link).unwrap_or_default();
+        }
+        TypeKind::Enum(e) => {
+            view.kind =
+                if e.open { "Open enumeration (values beyond these may appear)" } else { "Closed enumeration" }.into();
+            view.values = e
+                .values
+                .iter()
+                .map(|v| ValueView { value: v.wire.clone(), description: cell(v.description.as_deref().unwrap_or("")) })
+                .collect();
+        }
+        TypeKind::Union(u) => {
+            let how = match &u.tag {
+                Some(tag) => format!("Union tagged by `{tag}`"),
+                None => "Untagged union".to_owned(),
+            };
+            let openness = if u.open { ", open (variants not listed are kept as they come)" } else { "" };
+            view.kind = format!("{how}{openness}");
+            view.variants = u
+                .variants
+                .iter()
+                .map(|v| VariantView {
+                    tag: v.tag_value.as_ref().map(|t| format!("`{t}`")).unwrap_or_else(|| "—".into()),
+                    ty: type_link(&v.ty),
+                })
+                .collect();
+        }
+    }
+    view
+}
+
+fn field_view(field: &Field, owner: &TypeDef) -> FieldView {
+    let presence = match (&field.constant, field.presence(owner.usage)) {
+        (Some(constant), _) => format!("always `{constant}`"),
+        (None, Presence::Required) => "required".into(),
+        (None, Presence::Defaulted) => {
+            format!("optional, default `{}`", field.default.as_ref().map(ToString::to_string).unwrap_or_default())
+        }
+        (None, Presence::Optional) => "optional".into(),
+        (None, Presence::Nullable) => "required, nullable".into(),
+        (None, Presence::TriState) => "optional, nullable: absent leaves it, null removes it".into(),
+    };
+    let mut description = field.description.clone().unwrap_or_default();
+    if field.sensitive {
+        description.push_str(" Sensitive.");
+    }
+    if !field.gaps.is_empty() {
+        description.push_str(&format!(" Gaps: {}.", gap_links(&field.gaps)));
+    }
+    FieldView {
+        name: field.wire.clone(),
+        ty: type_link(&field.ty),
+        presence,
+        constraints: cell(&describe_constraints(&field.constraints).unwrap_or_default()),
+        description: cell(&description),
+    }
+}

@@ -1,0 +1,93 @@
+//! The OpenAPI document and the reference cover the whole spec, and the reference's links
+//! all lead somewhere.
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn api() -> apigen::model::Api {
+    apigen::load(Path::new("../spec")).expect("the spec loads").0
+}
+
+fn openapi() -> Value {
+    serde_json::from_str(&std::fs::read_to_string("../generated/openapi.json").unwrap()).unwrap()
+}
+
+#[test]
+fn openapi_has_every_operation_at_its_method_and_path() {
+    let (api, doc) = (api(), openapi());
+    assert_eq!(doc["openapi"], "3.1.0");
+    for op in &api.operations {
+        let found = &doc["paths"][&op.path.raw][op.method.as_str().to_lowercase()];
+        assert_eq!(found["operationId"], op.name.as_str(), "{} {}", op.method.as_str(), op.path.raw);
+        assert_eq!(found["tags"][0], op.tag.as_str());
+        assert!(found["responses"][op.response.status.to_string()].is_object(), "{}", op.name);
+        assert_eq!(found["deprecated"].as_bool().unwrap_or(false), op.deprecated.is_some(), "{}", op.name);
+        let params = found["parameters"].as_array().map_or(0, Vec::len);
+        assert_eq!(params, op.params.len(), "{}", op.name);
+    }
+    let operations: usize = doc["paths"].as_object().unwrap().values().map(|p| p.as_object().unwrap().len()).sum();
+    assert_eq!(operations, api.operations.len());
+}
+
+#[test]
+fn openapi_has_every_type_constraint_and_gap() {
+    let (api, doc) = (api(), openapi());
+    let schemas = &doc["components"]["schemas"];
+    for name in api.types.keys() {
+        assert!(schemas[name].is_object(), "schema {name}");
+    }
+    let title = &schemas["Collection"]["properties"]["title"];
+    assert_eq!((title["type"].as_str(), title["maxLength"].as_u64()), (Some("string"), Some(50)));
+    assert_eq!(
+        schemas["Collection"]["properties"]["defaultLevel"]["anyOf"][1]["type"], "null",
+        "nullable as a type union"
+    );
+    assert_eq!(schemas["IssuesCluster"]["properties"]["weeklyPulse"]["minItems"], 13);
+    assert_eq!(schemas["IssuesCluster"]["properties"]["weeklyPulse"]["maxItems"], 13);
+    assert_eq!(schemas["MergeRules"]["discriminator"]["propertyName"], "type");
+    assert_eq!(schemas["MergeRules"]["discriminator"]["mapping"]["inherit"], "#/components/schemas/MergeRulesInherit");
+    assert_eq!(
+        schemas["SpaceVisibility"]["enum"].as_array().unwrap().len(),
+        6,
+        "closed enumerations list their values"
+    );
+    assert_eq!(
+        schemas["SpaceLanguage"]["anyOf"][1],
+        serde_json::json!({"type": "string"}),
+        "open ones accept any string"
+    );
+    assert_eq!(doc["components"]["securitySchemes"]["bearerAuth"]["scheme"], "bearer");
+
+    let gaps: BTreeSet<&str> = doc["x-gaps"].as_object().unwrap().keys().map(String::as_str).collect();
+    let expected: BTreeSet<&str> = api.gaps.keys().map(String::as_str).collect();
+    assert_eq!(gaps, expected);
+    let limit = doc["paths"]["/v1/orgs"]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "limit")
+        .unwrap();
+    assert_eq!(limit["x-gap"], serde_json::json!(["limit-default"]));
+    assert_eq!((limit["schema"]["default"].as_u64(), limit["schema"]["maximum"].as_u64()), (Some(50), Some(1000)));
+}
+
+#[test]
+fn the_reference_lists_everything_and_every_link_has_an_anchor() {
+    let api = api();
+    let reference = std::fs::read_to_string("../generated/REFERENCE.md").unwrap();
+    let anchors: BTreeSet<&str> =
+        reference.split("<a id=\"").skip(1).filter_map(|rest| rest.split('"').next()).collect();
+    let links: BTreeSet<&str> = reference.split("](#").skip(1).filter_map(|rest| rest.split(')').next()).collect();
+    let dangling: Vec<&&str> = links.iter().filter(|l| !anchors.contains(**l)).collect();
+    assert!(dangling.is_empty(), "links without anchor: {dangling:?}");
+    for op in &api.operations {
+        assert!(reference.contains(&format!("### `{}`", op.name)), "{}", op.name);
+    }
+    for name in api.types.keys() {
+        assert!(anchors.contains(format!("type-{}", name.to_lowercase()).as_str()), "{name}");
+    }
+    for gap in api.gaps.values() {
+        assert!(reference.contains(&format!("### `{}`", gap.id)), "{}", gap.id);
+    }
+}
