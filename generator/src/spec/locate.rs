@@ -17,21 +17,49 @@ struct Line<'a> {
     text: &'a str,
 }
 
+/// The lines of a text that carry YAML (not blank, not comments), indexed once per file so
+/// locating many paths stays cheap.
+#[derive(Debug, Clone, Default)]
+pub struct LineIndex {
+    /// (1-based number, indent, byte range of the text after the indent).
+    lines: Vec<(usize, usize, std::ops::Range<usize>)>,
+}
+
+impl LineIndex {
+    /// Indexes `text`.
+    pub fn new(text: &str) -> Self {
+        let mut lines = Vec::new();
+        let mut offset = 0;
+        for (i, raw) in text.split('\n').enumerate() {
+            let trimmed = raw.trim_start_matches(' ');
+            let indent = raw.len() - trimmed.len();
+            if !(trimmed.trim().is_empty() || trimmed.starts_with('#')) {
+                lines.push((i + 1, indent, offset + indent..offset + raw.len()));
+            }
+            offset += raw.len() + 1;
+        }
+        LineIndex { lines }
+    }
+
+    /// The 1-based line and column where `path` starts in `text` (the text this index was
+    /// built from), or the position of its deepest ancestor found.
+    pub fn locate(&self, text: &str, path: &SpecPath) -> Option<(usize, usize)> {
+        let lines: Vec<Line<'_>> = self
+            .lines
+            .iter()
+            .map(|(number, indent, range)| Line { number: *number, indent: *indent, text: &text[range.clone()] })
+            .collect();
+        locate_lines(&lines, path)
+    }
+}
+
 /// Returns the 1-based line and column where `path` starts in `text`, or the position of its
 /// deepest ancestor found.
 pub fn locate(text: &str, path: &SpecPath) -> Option<(usize, usize)> {
-    let lines: Vec<Line<'_>> = text
-        .lines()
-        .enumerate()
-        .filter_map(|(i, raw)| {
-            let trimmed = raw.trim_start_matches(' ');
-            if trimmed.is_empty() || trimmed.starts_with('#') {
-                return None;
-            }
-            Some(Line { number: i + 1, indent: raw.len() - trimmed.len(), text: trimmed })
-        })
-        .collect();
+    LineIndex::new(text).locate(text, path)
+}
 
+fn locate_lines(lines: &[Line<'_>], path: &SpecPath) -> Option<(usize, usize)> {
     // The block being searched: lines [start, end) whose indent is above `parent_indent`.
     let (mut start, mut end) = (0, lines.len());
     let mut parent_indent: Option<usize> = None;

@@ -24,6 +24,8 @@ pub struct SourceFile {
     pub text: String,
     /// The file's default tag for its operations.
     pub tag: Option<String>,
+    /// Where the YAML lines of `text` are, for locating diagnostics.
+    pub lines: locate::LineIndex,
 }
 
 /// Where an entry comes from: a file and a path inside it.
@@ -99,7 +101,7 @@ impl Spec {
     /// and the spec path.
     pub fn locate(&self, origin: &Origin) -> Location {
         let file = &self.files[origin.file];
-        let (line, column) = match locate::locate(&file.text, &origin.path) {
+        let (line, column) = match file.lines.locate(&file.text, &origin.path) {
             Some((line, column)) => (Some(line), Some(column)),
             None => (None, None),
         };
@@ -143,7 +145,8 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
         hasher.write(text.as_bytes());
         hasher.write(&[0]);
         let index = spec.files.len();
-        spec.files.push(SourceFile { display, text, tag: None });
+        let lines = locate::LineIndex::new(&text);
+        spec.files.push(SourceFile { display, text, tag: None, lines });
         load_file(&mut spec, index, diags);
     }
     spec.hash = format!("{:016x}", hasher.finish());
