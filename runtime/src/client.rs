@@ -26,6 +26,10 @@ use std::time::Duration;
 /// The default timeout of one attempt: 30 seconds.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The items of a paginated list, across pages: `Unpin`, so `while let Some(item) =
+/// items.next().await` works as is (with `futures_util::StreamExt`).
+pub type Items<T> = std::pin::Pin<Box<dyn Stream<Item = Result<T, Error>> + Send + 'static>>;
+
 /// The default guard on the pages a stream reads: 1000.
 pub const DEFAULT_MAX_PAGES: usize = 1000;
 
@@ -337,14 +341,10 @@ impl Core {
 
     /// Every item of every page, following `next.page` with the original query; fails
     /// after `max_pages` pages or when the service repeats a cursor.
-    pub fn stream<P>(
-        &self,
-        call: Call,
-        cursor: &'static str,
-    ) -> impl Stream<Item = Result<P::Item, Error>> + Send + use<P>
+    pub fn stream<P>(&self, call: Call, cursor: &'static str) -> Items<P::Item>
     where
-        P: Paginated + FromJson + Send,
-        P::Item: Send,
+        P: Paginated + FromJson + Send + 'static,
+        P::Item: Send + 'static,
     {
         struct State<I> {
             core: Core,
@@ -364,7 +364,7 @@ impl Core {
             failure: None,
             seen: Vec::new(),
         };
-        stream::unfold(state, move |mut state| async move {
+        Box::pin(stream::unfold(state, move |mut state| async move {
             loop {
                 if let Some(item) = state.items.next() {
                     return Some((Ok(item), state));
@@ -397,7 +397,7 @@ impl Core {
                     Err(error) => return Some((Err(error), state)),
                 }
             }
-        })
+        }))
     }
 
     /// Sends a call, retrying as the policy allows; the body of a 2xx answer.

@@ -118,3 +118,8 @@ pub mod calls {
             .collect()
     }
 }
+
+/// The README's Rust examples, compiled (and the runnable ones run) as doctests.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeExamples;

@@ -349,12 +349,7 @@ impl<'a> ListSpaceChangeRequestsBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::ChangeRequest,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::ChangeRequest> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
@@ -796,12 +791,7 @@ impl<'a> ListOrganizationChangeRequestsBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::ChangeRequest,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::ChangeRequest> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,

@@ -347,14 +347,7 @@ impl<'a> ListCollectionSpacesBuilder<'a> {
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
     /// repeats a cursor.
-    pub fn stream(
-        self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::Space,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Space> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::Space>,
@@ -549,12 +542,7 @@ impl<'a> ListOrganizationCollectionsBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::Collection,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::Collection> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::Collection>,

@@ -546,14 +546,7 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
     /// repeats a cursor.
-    pub fn stream(
-        self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::Comment,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Comment> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::Comment>,
@@ -1067,14 +1060,7 @@ impl<'a> ListSpaceCommentersBuilder<'a> {
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
     /// repeats a cursor.
-    pub fn stream(
-        self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::Member,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Member> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::Member>,
@@ -1209,14 +1195,7 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
     /// repeats a cursor.
-    pub fn stream(
-        self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::Comment,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Comment> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::Comment>,
@@ -1610,12 +1589,7 @@ impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::CommentReply,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::CommentReply> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::CommentReply>,

@@ -399,12 +399,7 @@ impl<'a> SearchSpaceContentBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::SearchResult,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::SearchResult> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::SearchResult>,
@@ -656,14 +651,7 @@ impl<'a> ListSpaceFilesBuilder<'a> {
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
     /// repeats a cursor.
-    pub fn stream(
-        self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::File,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::File> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::File>,
@@ -786,14 +774,7 @@ impl<'a> ListSpaceFileBacklinksBuilder<'a> {
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
     /// repeats a cursor.
-    pub fn stream(
-        self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::Backlink,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Backlink> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::Backlink>,
@@ -961,12 +942,7 @@ impl<'a> ListSpacePageLinksBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::LinkReportItem,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::LinkReportItem> {
         self.core.stream::<::docs_api_types::LinkReportList>(self.call(), "page")
     }
 }
@@ -1166,14 +1142,7 @@ impl<'a> ListChangeRequestFilesBuilder<'a> {
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
     /// repeats a cursor.
-    pub fn stream(
-        self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::File,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::File> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::File>,
@@ -1301,14 +1270,7 @@ impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
     /// repeats a cursor.
-    pub fn stream(
-        self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::Backlink,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Backlink> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::Backlink>,
@@ -1481,12 +1443,7 @@ impl<'a> ListChangeRequestPageLinksBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::LinkReportItem,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::LinkReportItem> {
         self.core.stream::<::docs_api_types::LinkReportList>(self.call(), "page")
     }
 }

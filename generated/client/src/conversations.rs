@@ -216,12 +216,7 @@ impl<'a> ListOrganizationConversationClustersBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::IssuesCluster,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::IssuesCluster> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
@@ -302,12 +297,7 @@ impl<'a> ListOrganizationConversationsBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::Conversation,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::Conversation> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::Conversation>,
@@ -441,12 +431,7 @@ impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::ConversationIssueEntry,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::ConversationIssueEntry> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,

@@ -495,12 +495,7 @@ impl<'a> ListIntegrationsBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::Integration,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::Integration> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::Integration>,
@@ -881,12 +876,7 @@ impl<'a> ListIntegrationInstallationsBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::Installation,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::Installation> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::Installation>,
@@ -1010,12 +1000,7 @@ impl<'a> ListIntegrationEventsBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::IntegrationEvent,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::IntegrationEvent> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::IntegrationEvent>,
@@ -1145,12 +1130,7 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::IntegrationSpaceEntry,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::IntegrationSpaceEntry> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
@@ -1244,12 +1224,7 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::IntegrationSiteEntry,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::IntegrationSiteEntry> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>,

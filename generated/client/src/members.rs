@@ -264,14 +264,7 @@ impl<'a> ListOrganizationMembersBuilder<'a> {
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
     /// repeats a cursor.
-    pub fn stream(
-        self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::Member,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Member> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::Member>,
@@ -548,12 +541,7 @@ impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::MemberSpace,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::MemberSpace> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
@@ -635,12 +623,7 @@ impl<'a> ListOrganizationMemberTeamsBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::MemberTeam,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::MemberTeam> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::MemberTeam>,

@@ -184,12 +184,7 @@ impl<'a> ListOrganizationOpenApiSpecsBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::OpenApiSpec,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::OpenApiSpec> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,

@@ -283,12 +283,7 @@ impl<'a> ListOrganizationsBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::Organization,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::Organization> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::Organization>,
@@ -590,12 +585,7 @@ impl<'a> SearchOrganizationContentBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::OrganizationSearchResult,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::OrganizationSearchResult> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,

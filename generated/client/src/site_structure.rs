@@ -566,12 +566,7 @@ impl<'a> ListSiteSectionsBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::SiteSection,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::SiteSection> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::SiteSection>,
@@ -966,14 +961,7 @@ impl<'a> ListSiteSpacesBuilder<'a> {
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
     /// repeats a cursor.
-    pub fn stream(
-        self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::SiteSpace,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::SiteSpace> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
@@ -1277,12 +1265,7 @@ impl<'a> ListSiteSectionGroupsBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::SiteSectionGroup,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::SiteSectionGroup> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,

@@ -628,12 +628,7 @@ impl<'a> ListSpaceLinksBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::LinkReportItem,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::LinkReportItem> {
         self.core.stream::<::docs_api_types::LinkReportList>(self.call(), "page")
     }
 }

@@ -216,12 +216,7 @@ impl<'a> ListOrganizationSamlProvidersBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::SamlProvider,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::SamlProvider> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::SamlProvider>,

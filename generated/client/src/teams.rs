@@ -203,14 +203,7 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
     /// repeats a cursor.
-    pub fn stream(
-        self,
-    ) -> impl ::apigen_runtime::client::Stream<
-        Item = ::core::result::Result<
-            ::docs_api_types::Team,
-            ::apigen_runtime::client::Error,
-        >,
-    > + ::core::marker::Send + 'static {
+    pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Team> {
         self.core
             .stream::<
                 ::apigen_runtime::Page<::docs_api_types::Team>,

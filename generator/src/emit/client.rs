@@ -680,11 +680,7 @@ impl ClientEmitter<'_> {
             /// Every item of every page, following `next.page` with the same query. Fails
             /// after the client's page guard (1000 pages unless set), or when the service
             /// repeats a cursor.
-            pub fn stream(
-                self,
-            ) -> impl ::apigen_runtime::client::Stream<
-                Item = ::core::result::Result<#item, ::apigen_runtime::client::Error>,
-            > + ::core::marker::Send + 'static {
+            pub fn stream(self) -> ::apigen_runtime::client::Items<#item> {
                 self.core.stream::<#page>(self.call(), #cursor)
             }
         })
