@@ -12,6 +12,25 @@ pub mod emit;
 pub mod model;
 pub mod spec;
 
+/// Every file below `dir` (recursively), sorted by path, so nothing depends on the order of
+/// directory listings.
+pub(crate) fn files_below(dir: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(current) = pending.pop() {
+        for entry in std::fs::read_dir(&current)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
 use diag::Diagnostics;
 use std::path::Path;
 

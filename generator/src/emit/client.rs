@@ -24,7 +24,7 @@ pub fn emit(api: &Api, options: &super::Options, output: &mut Output) {
     let types_crate = format!("{}-types", api.name);
     let crate_name = format!("{}-client", api.name);
     let emitter = ClientEmitter { api, paths: Paths::from_crate(&types_crate) };
-    for tag in emitter.tags() {
+    for tag in api.tags_with_operations() {
         output.add(format!("client/src/{}.rs", tag.rust), print_file(&header, emitter.tag_module(tag)));
     }
     output.add("client/src/lib.rs", print_file(&header, emitter.crate_root(&crate_name)));
@@ -68,10 +68,6 @@ struct ClientEmitter<'a> {
 }
 
 impl ClientEmitter<'_> {
-    fn tags(&self) -> impl Iterator<Item = &Tag> {
-        self.api.tags.iter().filter(|t| self.api.operations_of(&t.name).next().is_some())
-    }
-
     fn body_style(&self, op: &Operation) -> BodyStyle {
         let Some(body) = &op.body else { return BodyStyle::None };
         if body.optional {
@@ -93,18 +89,6 @@ impl ClientEmitter<'_> {
     /// Fields of an object body the caller must give: the method's arguments.
     fn required_fields<'d>(&self, def: &TypeDef, object: &'d Object) -> Vec<&'d Field> {
         object.fields.iter().filter(|f| f.constant.is_none() && f.presence(def.usage) == Presence::Required).collect()
-    }
-
-    fn response_ty(&self, op: &Operation) -> TokenStream {
-        match &op.response.body {
-            ResponseBody::Empty => quote!(()),
-            ResponseBody::Value(ty) => self.paths.ty(self.api, ty),
-            ResponseBody::Page { item, envelope: None } => {
-                let item = self.paths.ty(self.api, item);
-                quote!(::apigen_runtime::Page<#item>)
-            }
-            ResponseBody::Page { envelope: Some(e), .. } => self.paths.ty(self.api, &TypeRef::Named(e.clone())),
-        }
     }
 
     /// Parameters given positionally: path parameters, then required query parameters.
@@ -143,17 +127,17 @@ impl ClientEmitter<'_> {
              field).\n\n## Groups\n\n",
             krate = crate_name.replace('-', "_")
         ));
-        for tag in self.tags() {
+        for tag in self.api.tags_with_operations() {
             let count = api.operations_of(&tag.name).count();
             text.push_str(&format!("- {} ({count} operations): [`Client::{}`]\n", tag.title, tag.rust));
         }
         let docs = inner_doc(&text);
         let user_agent = format!("{crate_name}/{}", super::files::crate_version(&api.version));
-        let mods = self.tags().map(|tag| {
+        let mods = self.api.tags_with_operations().map(|tag| {
             let m = ident(&tag.rust);
             quote! { #[rustfmt::skip] mod #m; pub use #m::*; }
         });
-        let accessors = self.tags().map(|tag| {
+        let accessors = self.api.tags_with_operations().map(|tag| {
             let method = ident(&tag.rust);
             let handle = ident(&handle_name(tag));
             let text = format!("The operations of {}.", tag.title);
@@ -417,7 +401,9 @@ impl ClientEmitter<'_> {
         let stream = self.stream(op);
         let sensitive = op.params.iter().any(|p| p.sensitive);
         let derive = if sensitive { quote!(#[derive(Clone)]) } else { quote!(#[derive(Debug, Clone)]) };
-        let debug = sensitive.then(|| self.redacted_debug(op));
+        let debug = sensitive.then(|| {
+            super::rust::params_debug(quote!(#name<'_>), &name.to_string(), &op.params, op.body.is_some(), true)
+        });
         let docs = doc(&format!(
             "A `{}` request (`{} {}`): set optional values, then `.send()`.",
             op.name,
@@ -513,30 +499,6 @@ impl ClientEmitter<'_> {
             });
         }
         setters
-    }
-
-    fn redacted_debug(&self, op: &Operation) -> TokenStream {
-        let name = Self::builder_name(op);
-        let label = name.to_string();
-        let fields = op.params.iter().map(|p| {
-            let field = ident(&p.rust);
-            let label = &p.rust;
-            if !p.sensitive {
-                quote! { .field(#label, &self.#field) }
-            } else if p.location == ParamIn::Query && !p.required && !matches!(p.ty, TypeRef::List(_)) {
-                quote! { .field(#label, &::apigen_runtime::redact::redact_option(&self.#field)) }
-            } else {
-                quote! { .field(#label, &::apigen_runtime::Redacted) }
-            }
-        });
-        let body = op.body.as_ref().map(|_| quote! { .field("body", &self.body) });
-        quote! {
-            impl ::core::fmt::Debug for #name<'_> {
-                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    f.debug_struct(#label) #(#fields)* #body .finish_non_exhaustive()
-                }
-            }
-        }
     }
 
     /// `fn call(&self) -> Result<Call, Error>`: the path, query and body of the request.
@@ -643,7 +605,7 @@ impl ClientEmitter<'_> {
     }
 
     fn send(&self, op: &Operation) -> TokenStream {
-        let response = self.response_ty(op);
+        let response = self.paths.response_ty(self.api, op);
         let text = match &op.response.body {
             ResponseBody::Empty => "Sends the request; `Ok(())` when the service answered with success.".to_owned(),
             ResponseBody::Page { .. } => "Sends the request: one page (`.stream()` reads them all).".to_owned(),
@@ -673,7 +635,7 @@ impl ClientEmitter<'_> {
         if op.body.is_some() {
             return None; // Paging a request with a body would resend it; no such list exists.
         }
-        let page = self.response_ty(op);
+        let page = self.paths.response_ty(self.api, op);
         let item = self.paths.ty(self.api, item);
         let cursor = &self.api.pagination.cursor;
         Some(quote! {

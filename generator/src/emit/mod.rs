@@ -250,23 +250,15 @@ impl Output {
 
 /// Every file below `dir` as a relative path with `/`, sorted; empty when `dir` is absent.
 fn list_files(dir: &Path) -> io::Result<Vec<String>> {
-    let mut found = Vec::new();
     if !dir.exists() {
-        return Ok(found);
+        return Ok(Vec::new());
     }
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(current) = pending.pop() {
-        for entry in std::fs::read_dir(&current)? {
-            let path = entry?.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if let Ok(relative) = path.strip_prefix(dir) {
-                found.push(relative.to_string_lossy().replace('\\', "/"));
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
+    let files = crate::files_below(dir)?;
+    Ok(files
+        .iter()
+        .filter_map(|path| path.strip_prefix(dir).ok())
+        .map(|relative| relative.to_string_lossy().replace('\\', "/"))
+        .collect())
 }
 
 /// Removes the directories left empty by a removal, up to (not including) `root`.

@@ -5,7 +5,7 @@
 //! path (`::std::string::String`, `crate::Collection`), so a spec type called `Result`,
 //! `Box` or `Option` cannot shadow what the code means.
 
-use crate::model::{Api, Constraints, Field, Presence, TypeRef, Usage};
+use crate::model::{Api, Constraints, Field, Operation, Param, ParamIn, Presence, ResponseBody, TypeRef, Usage};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
@@ -88,6 +88,20 @@ impl Paths {
         }
     }
 
+    /// The Rust type of an operation's success body: `()` without body, `Page<T>` for the
+    /// standard list envelope.
+    pub fn response_ty(&self, api: &Api, op: &Operation) -> TokenStream {
+        match &op.response.body {
+            ResponseBody::Empty => quote!(()),
+            ResponseBody::Value(ty) => self.ty(api, ty),
+            ResponseBody::Page { item, envelope: None } => {
+                let item = self.ty(api, item);
+                quote!(::apigen_runtime::Page<#item>)
+            }
+            ResponseBody::Page { envelope: Some(envelope), .. } => self.ty(api, &TypeRef::Named(envelope.clone())),
+        }
+    }
+
     /// A Rust expression for a default value: lowering lets only scalars and enumeration
     /// values through (a string for an enumeration converts with `From<&str>`).
     pub fn default_value(&self, api: &Api, ty: &TypeRef, value: &serde_json::Value) -> TokenStream {
@@ -153,4 +167,57 @@ pub fn describe_constraints(c: &Constraints) -> Option<String> {
         (None, None) => {}
     }
     (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+/// A `Serialize` impl writing an object through the runtime's `Fields`; `writes` are
+/// statements on `__fields`.
+pub fn serialize_impl(name: &Ident, writes: TokenStream) -> TokenStream {
+    quote! {
+        impl ::apigen_runtime::serde::Serialize for #name {
+            fn serialize<S: ::apigen_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+                #writes
+                __fields.end()
+            }
+        }
+    }
+}
+
+/// A parameter is held as an `Option` when it is an optional scalar query parameter without
+/// default; path parameters, required ones, defaulted ones and lists (empty when absent) are
+/// plain values.
+pub fn param_is_option(param: &Param) -> bool {
+    param.location == ParamIn::Query
+        && !param.required
+        && param.default.is_none()
+        && !matches!(param.ty, TypeRef::List(_))
+}
+
+/// A `Debug` impl for a struct holding an operation's parameters (and `body`) under their
+/// Rust names, with sensitive parameters redacted. `ty` is the type as the impl names it;
+/// `hidden` says the struct holds more than it shows (printed as `..`).
+pub fn params_debug(ty: TokenStream, label: &str, params: &[Param], body: bool, hidden: bool) -> TokenStream {
+    let fields = params.iter().map(|p| {
+        let field = ident(&p.rust);
+        let label = &p.rust;
+        if !p.sensitive {
+            quote! { .field(#label, &self.#field) }
+        } else if param_is_option(p) {
+            quote! { .field(#label, &::apigen_runtime::redact::redact_option(&self.#field)) }
+        } else {
+            quote! { .field(#label, &::apigen_runtime::Redacted) }
+        }
+    });
+    let body = body.then(|| quote! { .field("body", &self.body) });
+    let finish = if hidden { quote!(finish_non_exhaustive) } else { quote!(finish) };
+    quote! {
+        impl ::core::fmt::Debug for #ty {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct(#label) #(#fields)* #body .#finish()
+            }
+        }
+    }
 }

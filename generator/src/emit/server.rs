@@ -8,7 +8,7 @@
 //! `apigen-runtime` (feature `server`).
 
 use super::Output;
-use super::rust::{Paths, describe_constraints, doc, ident, inner_doc, print_file};
+use super::rust::{Paths, describe_constraints, doc, ident, inner_doc, param_is_option, print_file};
 use crate::model::names::{Case, sanitize};
 use crate::model::{Api, Method, Operation, Param, ParamIn, ResponseBody, Tag, TypeKind, TypeRef};
 use proc_macro2::TokenStream;
@@ -56,25 +56,6 @@ struct ServerEmitter<'a> {
 }
 
 impl ServerEmitter<'_> {
-    fn tags_with_operations(&self) -> impl Iterator<Item = &Tag> {
-        self.api.tags.iter().filter(|t| self.api.operations_of(&t.name).next().is_some())
-    }
-
-    /// The handler's `Ok` type.
-    fn response_ty(&self, op: &Operation) -> TokenStream {
-        match &op.response.body {
-            ResponseBody::Empty => quote!(()),
-            ResponseBody::Value(ty) => self.paths.ty(self.api, ty),
-            ResponseBody::Page { item, envelope: None } => {
-                let item = self.paths.ty(self.api, item);
-                quote!(::apigen_runtime::Page<#item>)
-            }
-            ResponseBody::Page { envelope: Some(envelope), .. } => {
-                self.paths.ty(self.api, &TypeRef::Named(envelope.clone()))
-            }
-        }
-    }
-
     fn request_name(op: &Operation) -> proc_macro2::Ident {
         ident(&format!("{}Request", op.rust_type))
     }
@@ -98,16 +79,16 @@ impl ServerEmitter<'_> {
              a panicking handler answers 500 and the server keeps serving. Bodies are limited to 2 MiB unless \
              [`router_with`] sets [`ServerConfig::body_limit`].\n\n## Groups\n\n",
         );
-        for tag in self.tags_with_operations() {
+        for tag in self.api.tags_with_operations() {
             let count = api.operations_of(&tag.name).count();
             text.push_str(&format!("- {} ({count} operations): [`{}`]\n", tag.title, trait_name(tag)));
         }
         let docs = inner_doc(&text);
-        let mods = self.tags_with_operations().map(|tag| {
+        let mods = self.api.tags_with_operations().map(|tag| {
             let m = ident(&tag.rust);
             quote! { #[rustfmt::skip] mod #m; pub use #m::*; }
         });
-        let traits: Vec<_> = self.tags_with_operations().map(|t| ident(&trait_name(t))).collect();
+        let traits: Vec<_> = self.api.tags_with_operations().map(|t| ident(&trait_name(t))).collect();
         let mut by_path: BTreeMap<&str, Vec<&Operation>> = BTreeMap::new();
         for op in &api.operations {
             by_path.entry(op.path.raw.as_str()).or_default().push(op);
@@ -223,7 +204,8 @@ impl ServerEmitter<'_> {
         let sensitive = op.params.iter().any(|p| p.sensitive);
         let derive =
             if sensitive { quote!(#[derive(Clone, PartialEq)]) } else { quote!(#[derive(Clone, Debug, PartialEq)]) };
-        let debug = sensitive.then(|| self.redacted_debug(op));
+        let debug = sensitive
+            .then(|| super::rust::params_debug(quote!(#name), &name.to_string(), &op.params, op.body.is_some(), false));
         let docs =
             doc(&format!("The request of `{}` (`{} {}`): {}", op.name, op.method.as_str(), op.path.raw, op.summary));
         let from_input = self.parser(op);
@@ -241,30 +223,6 @@ impl ServerEmitter<'_> {
     fn param_ty(&self, param: &Param) -> TokenStream {
         let ty = self.paths.ty(self.api, &param.ty);
         if param_is_option(param) { quote!(::core::option::Option<#ty>) } else { ty }
-    }
-
-    fn redacted_debug(&self, op: &Operation) -> TokenStream {
-        let name = Self::request_name(op);
-        let label = name.to_string();
-        let fields = op.params.iter().map(|p| {
-            let field = ident(&p.rust);
-            let label = &p.rust;
-            if !p.sensitive {
-                quote! { .field(#label, &self.#field) }
-            } else if param_is_option(p) {
-                quote! { .field(#label, &::apigen_runtime::redact::redact_option(&self.#field)) }
-            } else {
-                quote! { .field(#label, &::apigen_runtime::Redacted) }
-            }
-        });
-        let body = op.body.as_ref().map(|_| quote! { .field("body", &self.body) });
-        quote! {
-            impl ::core::fmt::Debug for #name {
-                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    f.debug_struct(#label) #(#fields)* #body .finish()
-                }
-            }
-        }
     }
 
     /// The non-generic parser: parameters, their checks, the body; every problem collected.
@@ -444,25 +402,13 @@ impl ServerEmitter<'_> {
                 quote! { __fields.put("body", &self.body)?; }
             }
         });
-        quote! {
-            impl ::apigen_runtime::serde::Serialize for #name {
-                fn serialize<S: ::apigen_runtime::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-                    #(#writes)*
-                    #body
-                    __fields.end()
-                }
-            }
-        }
+        super::rust::serialize_impl(&name, quote! { #(#writes)* #body })
     }
 
     fn trait_method(&self, op: &Operation) -> TokenStream {
         let method = ident(&op.rust);
         let request = Self::request_name(op);
-        let response = self.response_ty(op);
+        let response = self.paths.response_ty(self.api, op);
         let name = &op.name;
         let docs = doc(&operation_doc(self.api, op));
         let deprecated = op.deprecated.as_ref().map(|d| {
@@ -524,12 +470,12 @@ impl ServerEmitter<'_> {
     // ---- mock ---------------------------------------------------------------------------
 
     fn mock_module(&self) -> TokenStream {
-        let impls = self.tags_with_operations().map(|tag| {
+        let impls = self.api.tags_with_operations().map(|tag| {
             let trait_ident = ident(&trait_name(tag));
             let methods = self.api.operations_of(&tag.name).map(|op| {
                 let method = ident(&op.rust);
                 let request = Self::request_name(op);
-                let response = self.response_ty(op);
+                let response = self.paths.response_ty(self.api, op);
                 let name = &op.name;
                 let call = match op.response.body {
                     ResponseBody::Empty => quote! { self.call_empty(#name, &context, &request) },
@@ -564,15 +510,6 @@ impl ServerEmitter<'_> {
             #(#impls)*
         }
     }
-}
-
-/// A request field is an `Option` for an optional scalar query parameter without default; path
-/// parameters, required ones, defaulted ones and lists (empty when absent) are plain.
-fn param_is_option(param: &Param) -> bool {
-    param.location == ParamIn::Query
-        && !param.required
-        && param.default.is_none()
-        && !matches!(param.ty, TypeRef::List(_))
 }
 
 fn method_tokens(method: Method) -> TokenStream {

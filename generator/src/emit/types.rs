@@ -265,19 +265,7 @@ impl TypesEmitter<'_> {
             }
         });
         let extra = object.additional.as_ref().map(|_| quote! { __fields.rest(&self.extra)?; });
-        quote! {
-            impl ::apigen_runtime::serde::Serialize for #name {
-                fn serialize<S: ::apigen_runtime::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-                    #(#writes)*
-                    #extra
-                    __fields.end()
-                }
-            }
-        }
+        super::rust::serialize_impl(&name, quote! { #(#writes)* #extra })
     }
 
     fn object_validate(&self, def: &TypeDef, object: &Object) -> TokenStream {

@@ -52,6 +52,11 @@ impl Api {
         &self.types[name]
     }
 
+    /// Tags that have at least one operation, in declared order.
+    pub fn tags_with_operations(&self) -> impl Iterator<Item = &Tag> {
+        self.tags.iter().filter(|t| self.operations_of(&t.name).next().is_some())
+    }
+
     /// Operations of a tag, in spec order.
     pub fn operations_of<'a>(&'a self, tag: &'a str) -> impl Iterator<Item = &'a Operation> + 'a {
         self.operations.iter().filter(move |op| op.tag == tag)

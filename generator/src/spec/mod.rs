@@ -155,20 +155,9 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
 
 /// Every `.yaml` file below `dir`, sorted by path.
 fn yaml_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut found = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(current) = pending.pop() {
-        for entry in std::fs::read_dir(&current)? {
-            let path = entry?.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
+    let mut files = crate::files_below(dir)?;
+    files.retain(|path| path.extension().is_some_and(|e| e == "yaml" || e == "yml"));
+    Ok(files)
 }
 
 fn load_file(spec: &mut Spec, index: usize, diags: &mut Diagnostics) {
