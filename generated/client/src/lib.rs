@@ -33,9 +33,9 @@
 //! - Git (4 operations): [`Client::git`]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
-pub use ::apigen_runtime::client::{Error, RetryPolicy};
-/// The types of the API.
-pub use ::docs_api_types as types;
+#[rustfmt::skip]
+mod root;
+pub use root::*;
 #[rustfmt::skip]
 mod organizations;
 pub use organizations::*;
@@ -88,115 +88,3 @@ pub use git::*;
 #[cfg(feature = "samples")]
 #[rustfmt::skip]
 pub mod samples;
-/// The user agent sent unless the builder sets another.
-pub const USER_AGENT: &str = "docs-api-client/1.0.0";
-/// Sets up a [`Client`]: timeout, user agent, retry policy, validation, or a
-/// caller-provided `reqwest::Client`.
-pub type ClientBuilder = ::apigen_runtime::client::Builder<Client>;
-/// A client of the API. Cheap to clone: clones share the connection pool.
-#[derive(Debug, Clone)]
-pub struct Client {
-    core: ::apigen_runtime::client::Core,
-}
-impl ::core::convert::From<::apigen_runtime::client::Core> for Client {
-    fn from(core: ::apigen_runtime::client::Core) -> Self {
-        Client { core }
-    }
-}
-impl Client {
-    /// A client of the API at `base_url` (paths such as `/v1/...` are appended to
-    /// it), authenticating with `token`, with the default settings.
-    pub fn new(
-        base_url: impl ::core::convert::Into<::std::string::String>,
-        token: impl ::core::convert::Into<::std::string::String>,
-    ) -> ::core::result::Result<Self, Error> {
-        Self::builder(base_url, token).build()
-    }
-    /// A builder for a client of the API at `base_url`, authenticating with `token`.
-    pub fn builder(
-        base_url: impl ::core::convert::Into<::std::string::String>,
-        token: impl ::core::convert::Into<::std::string::String>,
-    ) -> ClientBuilder {
-        ClientBuilder::new(base_url, token, USER_AGENT)
-    }
-    ///The operations of Organizations.
-    pub fn organizations(&self) -> OrganizationsClient<'_> {
-        OrganizationsClient {
-            core: &self.core,
-        }
-    }
-    ///The operations of Members.
-    pub fn members(&self) -> MembersClient<'_> {
-        MembersClient { core: &self.core }
-    }
-    ///The operations of Teams.
-    pub fn teams(&self) -> TeamsClient<'_> {
-        TeamsClient { core: &self.core }
-    }
-    ///The operations of Single sign-on.
-    pub fn sso(&self) -> SsoClient<'_> {
-        SsoClient { core: &self.core }
-    }
-    ///The operations of Collections.
-    pub fn collections(&self) -> CollectionsClient<'_> {
-        CollectionsClient {
-            core: &self.core,
-        }
-    }
-    ///The operations of Spaces.
-    pub fn spaces(&self) -> SpacesClient<'_> {
-        SpacesClient { core: &self.core }
-    }
-    ///The operations of Sites.
-    pub fn sites(&self) -> SitesClient<'_> {
-        SitesClient { core: &self.core }
-    }
-    ///The operations of Site structure.
-    pub fn site_structure(&self) -> SiteStructureClient<'_> {
-        SiteStructureClient {
-            core: &self.core,
-        }
-    }
-    ///The operations of Content.
-    pub fn content(&self) -> ContentClient<'_> {
-        ContentClient { core: &self.core }
-    }
-    ///The operations of Change requests.
-    pub fn change_requests(&self) -> ChangeRequestsClient<'_> {
-        ChangeRequestsClient {
-            core: &self.core,
-        }
-    }
-    ///The operations of Comments.
-    pub fn comments(&self) -> CommentsClient<'_> {
-        CommentsClient { core: &self.core }
-    }
-    ///The operations of OpenAPI specs.
-    pub fn openapi_specs(&self) -> OpenapiSpecsClient<'_> {
-        OpenapiSpecsClient {
-            core: &self.core,
-        }
-    }
-    ///The operations of Integrations.
-    pub fn integrations(&self) -> IntegrationsClient<'_> {
-        IntegrationsClient {
-            core: &self.core,
-        }
-    }
-    ///The operations of Translations.
-    pub fn translations(&self) -> TranslationsClient<'_> {
-        TranslationsClient {
-            core: &self.core,
-        }
-    }
-    ///The operations of Conversations.
-    pub fn conversations(&self) -> ConversationsClient<'_> {
-        ConversationsClient {
-            core: &self.core,
-        }
-    }
-    ///The operations of Git.
-    pub fn git(&self) -> GitClient<'_> {
-        GitClient { core: &self.core }
-    }
-}

@@ -27,7 +27,9 @@ pub fn emit(api: &Api, options: &super::Options, output: &mut Output) {
     for tag in api.tags_with_operations() {
         output.add(format!("client/src/{}.rs", tag.rust), print_file(&header, emitter.tag_module(tag)));
     }
-    output.add("client/src/lib.rs", print_file(&header, emitter.crate_root(&crate_name)));
+    let (lib, root) = emitter.crate_root(&crate_name);
+    output.add("client/src/lib.rs", print_file(&header, lib));
+    output.add(format!("client/src/{}.rs", super::rust::root_module(api)), print_file(&header, root));
     output.add("client/src/samples.rs", print_file(&header, emitter.samples_module()));
     let types_dep = format!("{{ path = \"../types\", package = \"{types_crate}\" }}");
     output.add(
@@ -98,7 +100,8 @@ impl ClientEmitter<'_> {
 
     // ---- crate root ---------------------------------------------------------------------
 
-    fn crate_root(&self, crate_name: &str) -> TokenStream {
+    /// `lib.rs` (docs and modules) and the root module (the client and its builder).
+    fn crate_root(&self, crate_name: &str) -> (TokenStream, TokenStream) {
         let api = self.api;
         let types_crate = ident(&format!("{}_types", api.name.replace('-', "_")));
         let example = api
@@ -143,19 +146,20 @@ impl ClientEmitter<'_> {
             let text = format!("The operations of {}.", tag.title);
             quote! {
                 #[doc = #text]
-                pub fn #method(&self) -> #handle<'_> {
-                    #handle { core: &self.core }
+                pub fn #method(&self) -> crate::#handle<'_> {
+                    crate::#handle { core: &self.core }
                 }
             }
         });
-        quote! {
+        let root = super::rust::root_module(api);
+        let lib = quote! {
             #docs
             #![deny(missing_docs)]
             #![forbid(unsafe_code)]
 
-            pub use ::apigen_runtime::client::{Error, RetryPolicy};
-            /// The types of the API.
-            pub use ::#types_crate as types;
+            #[rustfmt::skip]
+            mod #root;
+            pub use #root::*;
 
             #(#mods)*
 
@@ -163,6 +167,13 @@ impl ClientEmitter<'_> {
             #[cfg(feature = "samples")]
             #[rustfmt::skip]
             pub mod samples;
+        };
+        let root = quote! {
+            //! The client and its builder.
+
+            pub use ::apigen_runtime::client::{Error, RetryPolicy};
+            /// The types of the API.
+            pub use ::#types_crate as types;
 
             /// The user agent sent unless the builder sets another.
             pub const USER_AGENT: &str = #user_agent;
@@ -203,7 +214,8 @@ impl ClientEmitter<'_> {
 
                 #(#accessors)*
             }
-        }
+        };
+        (lib, root)
     }
 
     // ---- tag modules --------------------------------------------------------------------

@@ -221,3 +221,12 @@ pub fn params_debug(ty: TokenStream, label: &str, params: &[Param], body: bool, 
         }
     }
 }
+
+/// The module holding a generated crate's own root items (the client, the router, ...), next
+/// to the tag modules: `root`, or `root_` when a tag took that name. A crate's `lib.rs` then
+/// holds only docs, attributes and module declarations, which rustfmt leaves as prettyplease
+/// prints them; every module is `rustfmt::skip`, so `cargo fmt --all` cannot cause drift.
+pub fn root_module(api: &Api) -> Ident {
+    let taken = api.tags.iter().any(|t| t.rust == "root");
+    ident(if taken { "root_" } else { "root" })
+}

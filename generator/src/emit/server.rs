@@ -28,7 +28,9 @@ pub fn emit(api: &Api, options: &super::Options, output: &mut Output) {
         let file = print_file(&header, emitter.tag_module(tag, &ops));
         output.add(format!("server/src/{}.rs", tag.rust), file);
     }
-    output.add("server/src/lib.rs", print_file(&header, emitter.crate_root()));
+    let (lib, root) = emitter.crate_root();
+    output.add("server/src/lib.rs", print_file(&header, lib));
+    output.add(format!("server/src/{}.rs", super::rust::root_module(api)), print_file(&header, root));
     output.add("server/src/mock.rs", print_file(&header, emitter.mock_module()));
     let types_dep = format!("{{ path = \"../types\", package = \"{types_crate}\" }}");
     output.add(
@@ -62,7 +64,8 @@ impl ServerEmitter<'_> {
 
     // ---- crate root ---------------------------------------------------------------------
 
-    fn crate_root(&self) -> TokenStream {
+    /// `lib.rs` (docs and modules) and the root module (the router and what it needs).
+    fn crate_root(&self) -> (TokenStream, TokenStream) {
         let api = self.api;
         let types_crate = ident(&format!("{}_types", api.name.replace('-', "_")));
         let mut text = format!("# {} server\n\n", api.title);
@@ -88,7 +91,14 @@ impl ServerEmitter<'_> {
             let m = ident(&tag.rust);
             quote! { #[rustfmt::skip] mod #m; pub use #m::*; }
         });
-        let traits: Vec<_> = self.api.tags_with_operations().map(|t| ident(&trait_name(t))).collect();
+        let traits: Vec<_> = self
+            .api
+            .tags_with_operations()
+            .map(|t| {
+                let name = ident(&trait_name(t));
+                quote!(crate::#name)
+            })
+            .collect();
         let mut by_path: BTreeMap<&str, Vec<&Operation>> = BTreeMap::new();
         for op in &api.operations {
             by_path.entry(op.path.raw.as_str()).or_default().push(op);
@@ -105,7 +115,7 @@ impl ServerEmitter<'_> {
                         method: #method,
                         operation: #name,
                         has_body: #has_body,
-                        dispatch: #module::#dispatch::<S>,
+                        dispatch: crate::#module::#dispatch::<S>,
                     }
                 }
             });
@@ -121,14 +131,15 @@ impl ServerEmitter<'_> {
             }
         });
         let count = api.operations.len();
-        quote! {
+        let root = super::rust::root_module(api);
+        let lib = quote! {
             #docs
             #![deny(missing_docs)]
             #![forbid(unsafe_code)]
 
-            pub use ::apigen_runtime::server::{ApiError, Authenticator, Context, OperationInfo, ServerConfig};
-            /// The types of the API.
-            pub use ::#types_crate as types;
+            #[rustfmt::skip]
+            mod #root;
+            pub use #root::*;
 
             #(#mods)*
 
@@ -136,6 +147,13 @@ impl ServerEmitter<'_> {
             #[cfg(feature = "mock")]
             #[rustfmt::skip]
             pub mod mock;
+        };
+        let root = quote! {
+            //! The router and the service it serves.
+
+            pub use ::apigen_runtime::server::{ApiError, Authenticator, Context, OperationInfo, ServerConfig};
+            /// The types of the API.
+            pub use ::#types_crate as types;
 
             /// A service implementing every group of operations; implemented for any type that
             /// implements them all.
@@ -158,7 +176,8 @@ impl ServerEmitter<'_> {
                 #(#routes)*
                 ::apigen_runtime::server::finish(router, ::std::sync::Arc::new(service))
             }
-        }
+        };
+        (lib, root)
     }
 
     // ---- tag modules --------------------------------------------------------------------

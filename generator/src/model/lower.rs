@@ -898,6 +898,9 @@ impl<'a> Lowerer<'a> {
         let mut operations = Vec::new();
         let mut seen: BTreeMap<String, Location> = BTreeMap::new();
         let mut scope = Scope::new();
+        // Each operation also names a client builder (`<Name>Builder`); the client crate's
+        // own builder takes one of those names.
+        let mut builders = Scope::reserving(&["ClientBuilder"], "the client's own builder");
         let spec = self.spec;
         for entry in &spec.operations {
             let at = self.at(&entry.origin);
@@ -910,6 +913,11 @@ impl<'a> Lowerer<'a> {
             seen.insert(entry.name.clone(), at.clone());
             let rust_type = sanitize(&entry.name, Case::Pascal);
             if !scope.claim(&rust_type, &format!("operation `{}`", entry.name), &at, self.diags) {
+                continue;
+            }
+            let builder = format!("{rust_type}Builder");
+            if !builders.claim(&builder, &format!("the client builder of operation `{}`", entry.name), &at, self.diags)
+            {
                 continue;
             }
             if let Some(op) = self.lower_operation(entry, rust_type, tags, pagination) {
