@@ -134,12 +134,7 @@ impl ClientEmitter<'_> {
             let count = api.operations_of(&tag.name).count();
             text.push_str(&format!("- {} ({count} operations): [`Client::{}`]\n", tag.title, tag.rust));
         }
-        let docs = inner_doc(&text);
         let user_agent = format!("{crate_name}/{}", super::files::crate_version(&api.version));
-        let mods = self.api.tags_with_operations().map(|tag| {
-            let m = ident(&tag.rust);
-            quote! { #[rustfmt::skip] mod #m; pub use #m::*; }
-        });
         let accessors = self.api.tags_with_operations().map(|tag| {
             let method = ident(&tag.rust);
             let handle = ident(&handle_name(tag));
@@ -151,23 +146,20 @@ impl ClientEmitter<'_> {
                 }
             }
         });
-        let root = super::rust::root_module(api);
-        let lib = quote! {
-            #docs
-            #![deny(missing_docs)]
-            #![forbid(unsafe_code)]
-
-            #[rustfmt::skip]
-            mod #root;
-            pub use #root::*;
-
-            #(#mods)*
-
-            /// Every operation called with the spec's samples (feature `samples`, for tests).
-            #[cfg(feature = "samples")]
-            #[rustfmt::skip]
-            pub mod samples;
-        };
+        let modules: Vec<String> = std::iter::once(super::rust::root_module(api).to_string())
+            .chain(api.tags_with_operations().map(|t| t.rust.clone()))
+            .collect();
+        let lib = super::rust::crate_lib(
+            &text,
+            TokenStream::new(),
+            &modules,
+            quote! {
+                /// Every operation called with the spec's samples (feature `samples`, for tests).
+                #[cfg(feature = "samples")]
+                #[rustfmt::skip]
+                pub mod samples;
+            },
+        );
         let root = quote! {
             //! The client and its builder.
 

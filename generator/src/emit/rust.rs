@@ -230,3 +230,25 @@ pub fn root_module(api: &Api) -> Ident {
     let taken = api.tags.iter().any(|t| t.rust == "root");
     ident(if taken { "root_" } else { "root" })
 }
+
+/// A generated crate's `lib.rs`: its docs, the lints every generated crate holds to, `head`,
+/// its modules (each `rustfmt::skip`, each re-exported whole), then `tail`. A `use` in `head`
+/// stays apart from the modules' re-exports, which rustfmt would otherwise reorder.
+pub fn crate_lib(docs: &str, head: TokenStream, modules: &[String], tail: TokenStream) -> TokenStream {
+    let docs = inner_doc(docs);
+    let modules = modules.iter().map(|m| {
+        let m = ident(m);
+        quote! { #[rustfmt::skip] mod #m; pub use #m::*; }
+    });
+    quote! {
+        #docs
+        #![deny(missing_docs)]
+        #![forbid(unsafe_code)]
+
+        #head
+
+        #(#modules)*
+
+        #tail
+    }
+}

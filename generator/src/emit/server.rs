@@ -86,11 +86,6 @@ impl ServerEmitter<'_> {
             let count = api.operations_of(&tag.name).count();
             text.push_str(&format!("- {} ({count} operations): [`{}`]\n", tag.title, trait_name(tag)));
         }
-        let docs = inner_doc(&text);
-        let mods = self.api.tags_with_operations().map(|tag| {
-            let m = ident(&tag.rust);
-            quote! { #[rustfmt::skip] mod #m; pub use #m::*; }
-        });
         let traits: Vec<_> = self
             .api
             .tags_with_operations()
@@ -131,23 +126,20 @@ impl ServerEmitter<'_> {
             }
         });
         let count = api.operations.len();
-        let root = super::rust::root_module(api);
-        let lib = quote! {
-            #docs
-            #![deny(missing_docs)]
-            #![forbid(unsafe_code)]
-
-            #[rustfmt::skip]
-            mod #root;
-            pub use #root::*;
-
-            #(#mods)*
-
-            /// Mock servers answering every operation through one function (feature `mock`).
-            #[cfg(feature = "mock")]
-            #[rustfmt::skip]
-            pub mod mock;
-        };
+        let modules: Vec<String> = std::iter::once(super::rust::root_module(api).to_string())
+            .chain(api.tags_with_operations().map(|t| t.rust.clone()))
+            .collect();
+        let lib = super::rust::crate_lib(
+            &text,
+            TokenStream::new(),
+            &modules,
+            quote! {
+                /// Mock servers answering every operation through one function (feature `mock`).
+                #[cfg(feature = "mock")]
+                #[rustfmt::skip]
+                pub mod mock;
+            },
+        );
         let root = quote! {
             //! The router and the service it serves.
 

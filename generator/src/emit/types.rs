@@ -657,27 +657,20 @@ fn crate_root<'a>(api: &Api, modules: impl Iterator<Item = &'a String>) -> Token
         }
         text.push('\n');
     }
-    let docs = inner_doc(&text);
-    // `rustfmt::skip`: the files are printed by prettyplease; `cargo fmt` must not touch them,
-    // or the drift check would fail.
-    let mods = modules.map(|m| {
-        let m = ident(m);
-        quote! { #[rustfmt::skip] mod #m; pub use #m::*; }
-    });
-    quote! {
-        #docs
-        #![deny(missing_docs)]
-        #![forbid(unsafe_code)]
-
-        /// The runtime these types are built on: `Patch`, `Page`, `Validate`, JSON decoding.
-        pub use ::apigen_runtime as runtime;
-
-        #(#mods)*
-
-        #[cfg(test)]
-        #[rustfmt::skip]
-        mod samples;
-    }
+    let modules: Vec<String> = modules.cloned().collect();
+    super::rust::crate_lib(
+        &text,
+        quote! {
+            /// The runtime these types are built on: `Patch`, `Page`, `Validate`, JSON decoding.
+            pub use ::apigen_runtime as runtime;
+        },
+        &modules,
+        quote! {
+            #[cfg(test)]
+            #[rustfmt::skip]
+            mod samples;
+        },
+    )
 }
 
 /// The named types an operation of `tag` takes or returns directly.
