@@ -12,18 +12,20 @@ pub mod emit;
 pub mod model;
 pub mod spec;
 
-/// Every file below `dir` (recursively), sorted by path, so nothing depends on the order of
-/// directory listings.
+/// Every entry below `dir` that is not a directory (files, symbolic links, FIFOs, ...),
+/// recursively, sorted by path, so nothing depends on the order of directory listings.
+/// Symbolic links are listed, never followed: a link to a parent cannot make the walk loop or
+/// lead it out of `dir`; callers decide what a listed link means to them.
 pub(crate) fn files_below(dir: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
     let mut found = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(current) = pending.pop() {
         for entry in std::fs::read_dir(&current)? {
-            let path = entry?.path();
-            if path.is_dir() {
-                pending.push(path);
+            let entry = entry?;
+            if entry.file_type()?.is_dir() {
+                pending.push(entry.path());
             } else {
-                found.push(path);
+                found.push(entry.path());
             }
         }
     }

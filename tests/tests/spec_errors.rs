@@ -45,3 +45,61 @@ fn a_missing_spec_directory_is_an_error_not_a_panic() {
         diags.render()
     );
 }
+
+/// A spec directory in a temporary place holding a copy of the petstore fixture.
+fn petstore_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["api.yaml", "pets.yaml"] {
+        std::fs::copy(Path::new("fixtures/valid/petstore").join(name), dir.path().join(name)).unwrap();
+    }
+    dir
+}
+
+/// Loads `dir` and returns its rendered diagnostics with the directory shown as `SPEC`.
+fn load_errors(dir: &Path) -> String {
+    let diags = apigen::load(dir).expect_err("the spec must be refused");
+    diags.render().replace(&dir.display().to_string(), "SPEC")
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_a_device_named_like_a_spec_file_is_refused_without_reading_it() {
+    let dir = petstore_copy();
+    let fifo = dir.path().join("fifo.yaml");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero.yaml")).unwrap();
+    // Reading either would block forever or fill memory; the test finishing is the proof.
+    assert_eq!(
+        load_errors(dir.path()),
+        "error: SPEC/fifo.yaml: not a regular file (a directory, FIFO, socket or device named like a spec file)\n  \
+         hint: the spec directory holds regular .yaml files only\n\
+         error: SPEC/zero.yaml: not a regular file (a directory, FIFO, socket or device named like a spec file)\n  \
+         hint: the spec directory holds regular .yaml files only\n\
+         2 error(s), 0 warning(s)\n"
+    );
+}
+
+#[test]
+fn an_oversized_spec_file_is_refused_before_it_is_read() {
+    let dir = petstore_copy();
+    let big = std::fs::File::create(dir.path().join("big.yaml")).unwrap();
+    big.set_len(apigen::spec::MAX_FILE_BYTES + 1).unwrap(); // sparse: costs no disk
+    assert_eq!(
+        load_errors(dir.path()),
+        "error: SPEC/big.yaml: the file is larger than 8 MiB\n  \
+         hint: split the spec into several files, one per area\n\
+         1 error(s), 0 warning(s)\n"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn symbolic_links_to_directories_are_not_followed_so_a_loop_cannot_hang_the_loader() {
+    let dir = petstore_copy();
+    std::os::unix::fs::symlink(".", dir.path().join("again")).unwrap();
+    std::os::unix::fs::symlink("..", dir.path().join("up")).unwrap();
+    let (api, warnings) = apigen::load(dir.path()).unwrap_or_else(|d| panic!("{}", d.render()));
+    assert!(warnings.is_empty(), "{}", warnings.render());
+    assert_eq!(api.operations.len(), 4, "each file is read once");
+}

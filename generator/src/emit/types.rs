@@ -48,13 +48,7 @@ pub fn emit(api: &Api, options: &super::Options, output: &mut Output) {
 
 /// The module a type goes in: the spec file it was declared in.
 fn module_of(def: &TypeDef) -> String {
-    let stem = std::path::Path::new(&def.origin.file)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let name = crate::model::names::sanitize(&stem, crate::model::names::Case::Snake);
-    // `runtime` is the re-export of apigen-runtime at the crate root.
-    if name == "runtime" { format!("{name}_") } else { name }
+    crate::model::names::file_module(&def.origin.file)
 }
 
 /// The types whose `validate()` may find something: constrained fields, URLs, closed

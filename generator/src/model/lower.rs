@@ -6,7 +6,7 @@
 //! gap references. Every problem is recorded with its location and lowering goes on, so one
 //! run lists them all. The result is `None` when any error was found.
 
-use super::names::{Case, Scope, sanitize};
+use super::names::{self, Case, Scope, sanitize};
 use super::typeref::{self, Parsed, Placeholder};
 use super::*;
 use crate::diag::{Diagnostics, Location};
@@ -55,6 +55,8 @@ struct Lowerer<'a> {
     shared_params: BTreeMap<String, Param>,
     /// Where each union variant is listed, by union name and index.
     variant_at: BTreeMap<(String, usize), Location>,
+    /// Names of the types the spec declares as enumerations (known before they are lowered).
+    raw_enums: BTreeSet<&'a str>,
 }
 
 /// What a [`RawField`] is being read as.
@@ -78,6 +80,7 @@ impl<'a> Lowerer<'a> {
             value_checks: Vec::new(),
             shared_params: BTreeMap::new(),
             variant_at: BTreeMap::new(),
+            raw_enums: spec.types.iter().filter(|t| t.value.enum_values.is_some()).map(|t| t.name.as_str()).collect(),
         }
     }
 
@@ -99,8 +102,10 @@ impl<'a> Lowerer<'a> {
                 self.lower_named_type(entry);
             }
         }
+        self.check_file_modules();
         let mut operations = self.lower_operations(&tags, &pagination);
         settle_client_names(&mut operations);
+        super::routes::check_routes(&operations, self.diags);
         if !self.check_refs() {
             return None; // The passes below need every reference to resolve to a lowered type.
         }
@@ -208,7 +213,7 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             seen.insert(entry.name.clone(), at.clone());
-            let rust = sanitize(&entry.name, Case::Snake);
+            let rust = names::module_name(&entry.name);
             scope.claim(&rust, &format!("tag `{}`", entry.name), &at, self.diags);
             tags.push(Tag {
                 name: entry.name.clone(),
@@ -220,6 +225,29 @@ impl<'a> Lowerer<'a> {
             });
         }
         tags
+    }
+
+    /// Each file declaring types becomes a module of the types crate, named by its stem: two
+    /// stems that give one module name (`a/x.yaml` and `b/x.yaml`) would overwrite each other.
+    fn check_file_modules(&mut self) {
+        let mut modules: BTreeMap<String, String> = BTreeMap::new();
+        let declaring: BTreeSet<usize> = self.spec.types.iter().map(|entry| entry.origin.file).collect();
+        for file in declaring {
+            let display = &self.spec.files[file].display;
+            let module = names::file_module(display);
+            match modules.get(&module) {
+                Some(first) => {
+                    let message =
+                        format!("the types of this file would go in module `{module}`, which holds those of {first}");
+                    self.diags
+                        .error(Location::file(display), message)
+                        .hint("rename one of the files: a spec file's name names the module of its types");
+                }
+                None => {
+                    modules.insert(module, display.clone());
+                }
+            }
+        }
     }
 
     fn lower_pagination(&mut self) -> Pagination {
@@ -775,10 +803,31 @@ impl<'a> Lowerer<'a> {
     fn is_string_enum(&self, ty: &TypeRef) -> bool {
         match ty {
             TypeRef::Named(name) => {
-                let raw_enum = self.spec.types.iter().any(|t| &t.name == name && t.value.enum_values.is_some());
-                raw_enum || matches!(self.types.get(name).map(|t| &t.kind), Some(TypeKind::Enum(_)))
+                self.raw_enums.contains(name.as_str())
+                    || matches!(self.types.get(name).map(|t| &t.kind), Some(TypeKind::Enum(_)))
             }
             _ => false,
+        }
+    }
+
+    /// A value the constraints make large cannot be invented for the generated tests and
+    /// docs without making them large too: above these bounds the spec gives the sample.
+    fn check_sample_size(&mut self, constraints: &Constraints, origin: &Origin) {
+        let items = constraints.exact_items.or(constraints.min_items).unwrap_or(0);
+        if items > sample::MAX_ITEMS {
+            let key = if constraints.exact_items.is_some() { "exact_items" } else { "min_items" };
+            let at = self.at(&origin.key(key));
+            self.diags.error(at, format!("a list of at least {items} items needs a `sample`")).hint(format!(
+                "apigen invents samples of at most {} items for the generated tests and docs; give one",
+                sample::MAX_ITEMS
+            ));
+        }
+        if let Some(length) = constraints.min_length.filter(|&length| length > sample::MAX_LENGTH) {
+            let at = self.at(&origin.key("min_length"));
+            self.diags.error(at, format!("a string of at least {length} characters needs a `sample`")).hint(format!(
+                "apigen invents samples of at most {} characters for the generated tests and docs; give one",
+                sample::MAX_LENGTH
+            ));
         }
     }
 
@@ -790,8 +839,17 @@ impl<'a> Lowerer<'a> {
                 "samples feed the generated tests and docs, and no generator can invent a string matching any pattern",
             );
         }
+        if raw.sample.is_none() {
+            self.check_sample_size(constraints, origin);
+        }
+        if raw.default.as_ref().is_some_and(Value::is_null) {
+            let at = self.at(&origin.key("default"));
+            self.diags.error(at, "`default` is null").hint(
+                "a default is the value of an absent field: drop `default: ~` (an optional field without one stays absent)",
+            );
+        }
         for (what, value) in [("default", &raw.default), ("sample", &raw.sample)] {
-            if let Some(value) = value {
+            if let Some(value) = value.as_ref().filter(|v| !(what == "default" && v.is_null())) {
                 self.value_checks.push(ValueCheck {
                     value: value.clone(),
                     ty: ty.clone(),
@@ -1532,45 +1590,31 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Boxes every field whose type contains the field's own type without a list or map in
-    /// between (a Rust type cannot contain itself by value).
+    /// between (a Rust type cannot contain itself by value): the field's type leads back to
+    /// its owner by value exactly when both are in one component of the by-value graph.
     fn mark_boxes(&mut self) {
-        let names: Vec<String> = self.types.keys().cloned().collect();
-        for name in names {
-            let TypeKind::Object(object) = &self.types[&name].kind else {
-                continue;
-            };
-            let to_box: Vec<usize> = object
-                .fields
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| matches!(&f.ty, TypeRef::Named(target) if self.contains_by_value(target, &name)))
-                .map(|(i, _)| i)
-                .collect();
-            if let Some(TypeKind::Object(object)) = self.types.get_mut(&name).map(|t| &mut t.kind) {
-                for i in to_box {
-                    object.fields[i].boxed = true;
+        let by_value: BTreeMap<String, Vec<String>> = self
+            .types
+            .keys()
+            .map(|name| {
+                let direct = self.children(name).into_iter().filter_map(|child| match child {
+                    TypeRef::Named(target) => Some(target),
+                    _ => None,
+                });
+                (name.clone(), direct.collect())
+            })
+            .collect();
+        let component = super::graph::components(&by_value);
+        for (name, def) in &mut self.types {
+            let TypeKind::Object(object) = &mut def.kind else { continue };
+            for field in &mut object.fields {
+                if let TypeRef::Named(target) = &field.ty
+                    && component.get(target) == component.get(name)
+                {
+                    field.boxed = true;
                 }
             }
         }
-    }
-
-    fn contains_by_value(&self, from: &str, target: &str) -> bool {
-        let mut seen = BTreeSet::new();
-        let mut pending = vec![from.to_owned()];
-        while let Some(name) = pending.pop() {
-            if name == target {
-                return true;
-            }
-            if !seen.insert(name.clone()) {
-                continue;
-            }
-            for child in self.children(&name) {
-                if let TypeRef::Named(n) = child {
-                    pending.push(n);
-                }
-            }
-        }
-        false
     }
 
     fn check_values(&mut self) {

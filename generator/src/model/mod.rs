@@ -6,9 +6,11 @@
 //! lists keep the order of the spec text, which is read in sorted file order. Nothing here
 //! knows how code is emitted.
 
+pub mod graph;
 pub mod lower;
 pub mod names;
 pub mod path;
+pub mod routes;
 pub mod sample;
 pub mod typeref;
 

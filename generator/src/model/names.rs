@@ -52,6 +52,53 @@ pub fn sanitize(name: &str, case: Case) -> String {
     ident
 }
 
+/// Module names a group (tag) cannot take as they are: the files every generated crate has
+/// (`lib`, `main`, `mod`, `build`, `mock`, `samples`), the modules the generated crates export
+/// (`types`, `runtime`), and the crates generated code names by path (`std`, `core`, ...),
+/// which a module of the same name at the crate root would make ambiguous.
+const RESERVED_MODULES: &[&str] = &[
+    "lib",
+    "main",
+    "mod",
+    "build",
+    "mock",
+    "samples",
+    "types",
+    "runtime",
+    "std",
+    "core",
+    "alloc",
+    "proc_macro",
+    "test",
+    "serde",
+    "serde_json",
+    "chrono",
+    "http",
+    "axum",
+    "tower",
+    "tokio",
+    "reqwest",
+    "futures_util",
+    "apigen_runtime",
+];
+
+/// The Rust name of a group's module: snake case, moved out of the way of
+/// [`RESERVED_MODULES`] with a `_` suffix, as keywords are (`std` gives `std_`).
+pub fn module_name(name: &str) -> String {
+    let mut snake = sanitize(name, Case::Snake);
+    if RESERVED_MODULES.contains(&snake.as_str()) {
+        snake.push('_');
+    }
+    snake
+}
+
+/// The module of the types declared in the spec file at `path`: its stem, as a
+/// [`module_name`] (`spec/site-structure.yaml` gives `site_structure`).
+pub fn file_module(path: &str) -> String {
+    let stem = std::path::Path::new(path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    module_name(&stem)
+}
+
 /// Method names every Rust type may already have, or that clippy reserves for constructors
 /// and conversions: an operation's method must not take them.
 const RESERVED_METHODS: &[&str] = &[
@@ -217,6 +264,24 @@ mod tests {
         ];
         for (input, expected) in cases {
             assert_eq!(method_name(input), expected, "method_name({input:?})");
+        }
+    }
+
+    #[test]
+    fn module_names_stay_clear_of_generated_files_and_crates() {
+        let cases = [
+            ("spaces", "spaces"),
+            ("site-structure", "site_structure"),
+            ("lib", "lib_"),
+            ("samples", "samples_"),
+            ("mock", "mock_"),
+            ("std", "std_"),
+            ("core", "core_"),
+            ("types", "types_"),
+            ("self", "self_"),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(module_name(input), expected, "module_name({input:?})");
         }
     }
 

@@ -39,6 +39,15 @@ impl PathTemplate {
                 return Err(format!(
                     "the segment `{segment}` of `{raw}` mixes a parameter with text; a parameter fills a whole segment"
                 ));
+            } else if segment == "." || segment == ".." {
+                return Err(format!(
+                    "the path `{raw}` holds the segment `{segment}`, which clients and proxies resolve away"
+                ));
+            } else if let Some(bad) = segment.chars().find(|&c| !is_literal_char(c)) {
+                return Err(format!(
+                    "the segment `{segment}` of `{raw}` holds {}: a path holds letters, digits and `-._~` only",
+                    describe_char(bad)
+                ));
             } else {
                 segments.push(PathSegment::Literal(segment.to_owned()));
             }
@@ -52,6 +61,21 @@ impl PathTemplate {
             PathSegment::Param(name) => Some(name.as_str()),
             PathSegment::Literal(_) => None,
         })
+    }
+}
+
+/// RFC 3986's unreserved characters: a literal segment made of them is sent, routed and
+/// documented the same everywhere, with no escaping. (`?` would start a query, `#` a fragment,
+/// a space or `%` would need escaping that clients and the router disagree on.)
+fn is_literal_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | '~')
+}
+
+fn describe_char(c: char) -> String {
+    match c {
+        ' ' => "a space".to_owned(),
+        c if c.is_control() => format!("the control character U+{:04X}", u32::from(c)),
+        c => format!("`{c}`"),
     }
 }
 
@@ -84,5 +108,19 @@ mod tests {
             Err("the segment `{a}.json` of `/v1/{a}.json` mixes a parameter with text; a parameter fills a whole segment".into())
         );
         assert_eq!(PathTemplate::parse("/v1/{}"), Err("`{}` in `/v1/{}` is not a valid parameter name".into()));
+        assert_eq!(
+            PathTemplate::parse("/v1/pets?x=1"),
+            Err("the segment `pets?x=1` of `/v1/pets?x=1` holds `?`: a path holds letters, digits and `-._~` only"
+                .into())
+        );
+        assert_eq!(
+            PathTemplate::parse("/v1/pet s"),
+            Err("the segment `pet s` of `/v1/pet s` holds a space: a path holds letters, digits and `-._~` only".into())
+        );
+        assert_eq!(
+            PathTemplate::parse("/v1/../pets"),
+            Err("the path `/v1/../pets` holds the segment `..`, which clients and proxies resolve away".into())
+        );
+        assert!(PathTemplate::parse("/v1/conversations-issues/a.b_c~d").is_ok());
     }
 }

@@ -12,6 +12,12 @@ use serde_json::{Map, Number, Value, json};
 /// How deep nested objects are filled before optional parts are left out.
 const MAX_DEPTH: usize = 3;
 
+/// The most items an invented list sample holds; a spec asking for more gives its own sample.
+pub const MAX_ITEMS: u64 = 256;
+
+/// The most characters an invented string sample holds; a spec asking for more gives its own.
+pub const MAX_LENGTH: u64 = 4096;
+
 /// A sample of the named type.
 pub fn of_type(api: &Api, name: &str) -> Value {
     Sampler { api }.named(name, 0)
@@ -118,7 +124,8 @@ impl Sampler<'_> {
                     (Some(exact), _, _) => exact,
                     _ if depth >= MAX_DEPTH => c.min_items.unwrap_or(0),
                     (None, min, max) => min.unwrap_or(1).max(1).min(max.unwrap_or(u64::MAX)),
-                };
+                }
+                .min(MAX_ITEMS); // lowering asks for a sample above this
                 let item = self.value(inner, &Constraints::default(), hint, depth + 1);
                 Value::Array((0..count).map(|_| item.clone()).collect())
             }
@@ -136,10 +143,9 @@ impl Sampler<'_> {
 /// `hint` (a field name) stretched or cut to fit the length constraints.
 fn fit_length(hint: &str, c: &Constraints) -> String {
     let mut text: String = if hint.is_empty() { "sample".into() } else { hint.to_owned() };
-    let min = c.min_length.unwrap_or(0) as usize;
-    while text.chars().count() < min {
-        text.push('x');
-    }
+    let min = c.min_length.unwrap_or(0).min(MAX_LENGTH) as usize;
+    let missing = min.saturating_sub(text.chars().count());
+    text.extend(std::iter::repeat_n('x', missing));
     if let Some(max) = c.max_length {
         text = text.chars().take(max as usize).collect();
     }

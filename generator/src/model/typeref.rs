@@ -70,7 +70,7 @@ impl Parsed {
 
 /// Parses a type expression. The error says what was expected where.
 pub fn parse(text: &str) -> Result<Parsed, String> {
-    let mut parser = Parser { text, at: 0 };
+    let mut parser = Parser { text, at: 0, depth: 0 };
     let parsed = parser.expression()?;
     parser.skip_spaces();
     if parser.at != text.len() {
@@ -79,9 +79,15 @@ pub fn parse(text: &str) -> Result<Parsed, String> {
     Ok(parsed)
 }
 
+/// How deeply `list<...>` and `map<...>` may nest. Real types nest two or three levels; the
+/// bound keeps parsing (and every later pass that walks a type) far from the stack's limit.
+pub const MAX_NESTING: usize = 16;
+
 struct Parser<'a> {
     text: &'a str,
     at: usize,
+    /// `list<`/`map<` currently open.
+    depth: usize,
 }
 
 impl Parser<'_> {
@@ -126,7 +132,14 @@ impl Parser<'_> {
             "enum" => Ok(Parsed::Inline { placeholder: Placeholder::Enum, wrappers: Vec::new() }),
             "list" | "map" => {
                 self.expect('<')?;
+                self.depth += 1;
+                if self.depth > MAX_NESTING {
+                    let start: String = self.text.chars().take(40).collect();
+                    let shown = if start.len() < self.text.len() { format!("{start}...") } else { start };
+                    return Err(format!("`{shown}` nests lists and maps more than {MAX_NESTING} levels deep"));
+                }
                 let inner = self.expression()?;
+                self.depth -= 1;
                 self.expect('>')?;
                 let wrapper = if word == "list" { Wrapper::List } else { Wrapper::Map };
                 Ok(match inner {
@@ -215,6 +228,13 @@ mod tests {
         assert_eq!(parse("list Page"), Err("expected `<` but found `P` in `list Page`".into()));
         assert_eq!(parse("Page>"), Err("unexpected `>` after the type in `Page>`".into()));
         assert_eq!(parse(""), Err("expected a type in ``".into()));
+        let deepest = format!("{}string{}", "list<".repeat(MAX_NESTING), ">".repeat(MAX_NESTING));
+        assert!(parse(&deepest).is_ok());
+        assert_eq!(
+            parse(&format!("map<{deepest}>")),
+            Err("`map<list<list<list<list<list<list<list<l...` nests lists and maps more than 16 levels deep".into())
+        );
+        assert_eq!(parse("list<list<x>>"), Err("`x` is not a type".into()));
     }
 
     #[test]

@@ -6,23 +6,57 @@
 //! (`{ a: 1 }`) it stops at the line holding the collection, which is still the right line.
 
 use crate::diag::{Segment, SpecPath};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
-/// A line of the text with what the walk needs to know about it.
-struct Line<'a> {
+/// A line of the text that carries YAML (not blank, not a comment).
+#[derive(Debug, Clone)]
+struct Line {
     /// 1-based number.
     number: usize,
     /// Column of the first character that is not a space.
     indent: usize,
-    /// The text from `indent` on.
-    text: &'a str,
+    /// Byte range of the text from `indent` on.
+    range: std::ops::Range<usize>,
 }
 
-/// The lines of a text that carry YAML (not blank, not comments), indexed once per file so
-/// locating many paths stays cheap.
-#[derive(Debug, Clone, Default)]
+/// A block of lines being searched: lines `[start, end)` whose indent is above `parent`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Block {
+    start: usize,
+    end: usize,
+    parent: Option<usize>,
+}
+
+/// Where a child of a block is: its line (index into the lines), its column and the block of
+/// its own children.
+#[derive(Debug, Clone, Copy)]
+struct Child {
+    at: usize,
+    column: usize,
+    children: Block,
+}
+
+/// The direct children of one block: keys by name (the first of each), `- ` items in order.
+#[derive(Debug, Default)]
+struct Children {
+    keys: HashMap<String, Child>,
+    items: Vec<Child>,
+}
+
+/// The lines of a text that carry YAML, indexed once per file, and the children of every
+/// block searched so far, so locating many paths costs one scan per block instead of one
+/// scan of the file per path (lowering locates every element it reads).
+#[derive(Debug, Default)]
 pub struct LineIndex {
-    /// (1-based number, indent, byte range of the text after the indent).
-    lines: Vec<(usize, usize, std::ops::Range<usize>)>,
+    lines: Vec<Line>,
+    blocks: Mutex<HashMap<Block, Arc<Children>>>,
+}
+
+impl Clone for LineIndex {
+    fn clone(&self) -> Self {
+        LineIndex { lines: self.lines.clone(), blocks: Mutex::default() }
+    }
 }
 
 impl LineIndex {
@@ -34,22 +68,90 @@ impl LineIndex {
             let trimmed = raw.trim_start_matches(' ');
             let indent = raw.len() - trimmed.len();
             if !(trimmed.trim().is_empty() || trimmed.starts_with('#')) {
-                lines.push((i + 1, indent, offset + indent..offset + raw.len()));
+                lines.push(Line { number: i + 1, indent, range: offset + indent..offset + raw.len() });
             }
             offset += raw.len() + 1;
         }
-        LineIndex { lines }
+        LineIndex { lines, blocks: Mutex::default() }
     }
 
     /// The 1-based line and column where `path` starts in `text` (the text this index was
     /// built from), or the position of its deepest ancestor found.
     pub fn locate(&self, text: &str, path: &SpecPath) -> Option<(usize, usize)> {
-        let lines: Vec<Line<'_>> = self
-            .lines
+        let mut block = Block { start: 0, end: self.lines.len(), parent: None };
+        let mut found = None;
+        for segment in path.segments() {
+            let children = self.children(text, block);
+            let hit = match segment {
+                Segment::Key(key) => children.keys.get(key.as_str()),
+                Segment::Index(index) => children.items.get(*index),
+            };
+            let Some(child) = hit else {
+                break;
+            };
+            found = Some((self.lines[child.at].number, child.column + 1));
+            block = child.children;
+        }
+        found
+    }
+
+    /// The children of `block`, scanned on first use.
+    fn children(&self, text: &str, block: Block) -> Arc<Children> {
+        // A poisoned cache only means a panic elsewhere; its entries are still whole.
+        let mut blocks = self.blocks.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        blocks.entry(block).or_insert_with(|| Arc::new(self.scan(text, block))).clone()
+    }
+
+    fn scan(&self, text: &str, block: Block) -> Children {
+        let lines = &self.lines[block.start..block.end];
+        let line_text = |line: &Line| &text[line.range.clone()];
+        let mut children = Children::default();
+        if let Some(key_indent) = lines.iter().map(|l| l.indent).find(|&i| block.parent.is_none_or(|p| i > p)) {
+            for (offset, line) in lines.iter().enumerate() {
+                // A `- ` item at the parent's column may start with a key (`- name: x`).
+                let (column, rest) = match line_text(line).strip_prefix("- ") {
+                    Some(rest) => (line.indent + 2, rest.trim_start()),
+                    None => (line.indent, line_text(line)),
+                };
+                if column != key_indent {
+                    continue;
+                }
+                if let Some(key) = key_of(rest)
+                    && !children.keys.contains_key(key)
+                {
+                    let at = block.start + offset;
+                    let child = Child { at, column, children: self.below(text, at, column, block.end, true) };
+                    children.keys.insert(key.to_owned(), child);
+                }
+            }
+        }
+        let is_item = |line: &Line| line_text(line).starts_with('-');
+        let item_indent =
+            lines.iter().filter(|l| is_item(l)).map(|l| l.indent).find(|&i| block.parent.is_none_or(|p| i >= p));
+        if let Some(item_indent) = item_indent {
+            for (offset, line) in lines.iter().enumerate() {
+                if line.indent == item_indent && is_item(line) {
+                    let at = block.start + offset;
+                    let children_block = self.below(text, at, item_indent, block.end, false);
+                    children.items.push(Child { at, column: item_indent + 2, children: children_block });
+                }
+            }
+        }
+        children
+    }
+
+    /// The block of an entry's children: the following lines indented deeper than its key
+    /// (or its dash). An item `- key: value` holds its first key on its own line, so the
+    /// block of an item starts at the item's line.
+    fn below(&self, text: &str, at: usize, indent: usize, end: usize, is_key: bool) -> Block {
+        let child_end = self.lines[at + 1..end]
             .iter()
-            .map(|(number, indent, range)| Line { number: *number, indent: *indent, text: &text[range.clone()] })
-            .collect();
-        locate_lines(&lines, path)
+            // YAML lets a list sit at its key's own indent (`params:` then `- page`).
+            .position(|l| {
+                l.indent < indent || (l.indent == indent && !(is_key && text[l.range.clone()].starts_with('-')))
+            })
+            .map_or(end, |p| at + 1 + p);
+        Block { start: if is_key { at + 1 } else { at }, end: child_end, parent: Some(indent) }
     }
 }
 
@@ -57,81 +159,6 @@ impl LineIndex {
 /// deepest ancestor found.
 pub fn locate(text: &str, path: &SpecPath) -> Option<(usize, usize)> {
     LineIndex::new(text).locate(text, path)
-}
-
-fn locate_lines(lines: &[Line<'_>], path: &SpecPath) -> Option<(usize, usize)> {
-    // The block being searched: lines [start, end) whose indent is above `parent_indent`.
-    let (mut start, mut end) = (0, lines.len());
-    let mut parent_indent: Option<usize> = None;
-    let mut found = None;
-    for segment in path.segments() {
-        let hit = match segment {
-            Segment::Key(key) => find_key(&lines[start..end], parent_indent, key),
-            Segment::Index(index) => find_item(&lines[start..end], parent_indent, *index),
-        };
-        let Some((offset, block_indent)) = hit else {
-            break;
-        };
-        let at = start + offset;
-        let column = match segment {
-            Segment::Key(_) => block_indent,
-            Segment::Index(_) => block_indent + 2,
-        };
-        found = Some((lines[at].number, column + 1));
-        // The entry's children are the following lines indented deeper than its key (or its
-        // dash). An item `- key: value` holds its first key on its own line, so the search
-        // into an item starts at the item's line.
-        let is_key = matches!(segment, Segment::Key(_));
-        let child_end = lines[at + 1..end]
-            .iter()
-            // YAML lets a list sit at its key's own indent (`params:` then `- page`).
-            .position(|l| l.indent < block_indent || (l.indent == block_indent && !(is_key && l.text.starts_with('-'))))
-            .map_or(end, |p| at + 1 + p);
-        start = if is_key { at + 1 } else { at };
-        end = child_end;
-        parent_indent = Some(block_indent);
-    }
-    found
-}
-
-/// Finds `key:` among the direct children of a block; returns (line offset, key column).
-fn find_key(lines: &[Line<'_>], parent_indent: Option<usize>, key: &str) -> Option<(usize, usize)> {
-    let child_indent = direct_child_indent(lines, parent_indent)?;
-    for (offset, line) in lines.iter().enumerate() {
-        // A `- ` item at the parent's column may start with a key (`- name: x`).
-        let (column, text) = match line.text.strip_prefix("- ") {
-            Some(rest) => (line.indent + 2, rest.trim_start()),
-            None => (line.indent, line.text),
-        };
-        if column != child_indent {
-            continue;
-        }
-        if key_of(text) == Some(key) {
-            return Some((offset, column));
-        }
-    }
-    None
-}
-
-/// Finds the `index`-th `- ` item among the direct children of a block; returns (line
-/// offset, column of its dash).
-fn find_item(lines: &[Line<'_>], parent_indent: Option<usize>, index: usize) -> Option<(usize, usize)> {
-    let child_indent = lines
-        .iter()
-        .filter(|l| l.text.starts_with('-'))
-        .map(|l| l.indent)
-        .find(|&i| parent_indent.is_none_or(|p| i >= p))?;
-    lines
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| l.indent == child_indent && l.text.starts_with('-'))
-        .nth(index)
-        .map(|(offset, l)| (offset, l.indent))
-}
-
-/// The indentation of the first line that is a child of the block.
-fn direct_child_indent(lines: &[Line<'_>], parent_indent: Option<usize>) -> Option<usize> {
-    lines.iter().map(|l| l.indent).find(|&i| parent_indent.is_none_or(|p| i > p))
 }
 
 /// The key of a `key: value` or `key:` line, unquoted.

@@ -131,10 +131,14 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
     let mut hasher = Fnv64::new();
     for path in paths {
         let display = path.display().to_string();
-        let text = match std::fs::read_to_string(&path) {
+        let text = match read_spec_file(&path) {
             Ok(text) => text.replace("\r\n", "\n"),
-            Err(error) => {
-                diags.error(Location::file(&display), format!("cannot read the file: {error}"));
+            Err(unreadable) => {
+                let location = Location { file: display, line: unreadable.line, column: unreadable.column, path: None };
+                let diag = diags.error(location, unreadable.message);
+                if let Some(hint) = unreadable.hint {
+                    diag.hint(hint);
+                }
                 spec.complete = false;
                 continue;
             }
@@ -160,8 +164,115 @@ fn yaml_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// The largest spec file read. The whole Documentation Platform spec is about 400 KB; a larger
+/// file is a mistake (or a link to an endless stream) and must not exhaust memory.
+pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// Why a spec file could not be read, located where that is possible.
+struct Unreadable {
+    message: String,
+    hint: Option<&'static str>,
+    line: Option<usize>,
+    column: Option<usize>,
+}
+
+impl Unreadable {
+    fn new(message: impl Into<String>, hint: Option<&'static str>) -> Self {
+        Unreadable { message: message.into(), hint, line: None, column: None }
+    }
+}
+
+/// Reads one spec file: only a regular file (or a link to one), at most [`MAX_FILE_BYTES`],
+/// holding UTF-8. A FIFO, a device or an oversized file is refused before it is read, so the
+/// loader can neither block nor fill memory.
+fn read_spec_file(path: &Path) -> Result<String, Unreadable> {
+    use std::io::Read;
+    let metadata = std::fs::metadata(path).map_err(|e| Unreadable::new(format!("cannot read the file: {e}"), None))?;
+    if !metadata.is_file() {
+        return Err(Unreadable::new(
+            "not a regular file (a directory, FIFO, socket or device named like a spec file)",
+            Some("the spec directory holds regular .yaml files only"),
+        ));
+    }
+    let too_large = || {
+        Unreadable::new(
+            format!("the file is larger than {} MiB", MAX_FILE_BYTES / (1024 * 1024)),
+            Some("split the spec into several files, one per area"),
+        )
+    };
+    if metadata.len() > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
+    let file = std::fs::File::open(path).map_err(|e| Unreadable::new(format!("cannot read the file: {e}"), None))?;
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    // The size may change between the check and the read: never read past the cap.
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Unreadable::new(format!("cannot read the file: {e}"), None))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
+    String::from_utf8(bytes).map_err(|error| not_utf8(error.as_bytes(), error.utf8_error().valid_up_to()))
+}
+
+/// The located error for a file that is not UTF-8: line and column of the first bad byte.
+fn not_utf8(bytes: &[u8], valid_up_to: usize) -> Unreadable {
+    let before = &bytes[..valid_up_to];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |at| at + 1);
+    // `before` is valid UTF-8 by definition, so the column counts characters.
+    let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    Unreadable {
+        message: format!("the file is not UTF-8: byte 0x{:02x} is not valid here", bytes[valid_up_to]),
+        hint: Some("save the file as UTF-8"),
+        line: Some(line),
+        column: Some(column),
+    }
+}
+
+/// How deeply flow collections (`[...]`, `{...}`) may nest. A real spec nests two or three;
+/// the YAML parser takes time quadratic in the depth (100,000 `[` took 46 s), so deeper text
+/// is refused before it is parsed.
+pub const MAX_FLOW_NESTING: usize = 64;
+
+/// The line and column where flow collections first nest deeper than [`MAX_FLOW_NESTING`].
+/// Every `[`/`{` outside comments counts, quoted or not: a count that quoted text can inflate
+/// may refuse an absurd file, but none that the parser would find deep can slip through.
+fn too_deep_flow(text: &str) -> Option<(usize, usize)> {
+    let mut depth = 0usize;
+    for (i, line) in text.split('\n').enumerate() {
+        let mut previous = ' ';
+        for (column, c) in line.chars().enumerate() {
+            match c {
+                '#' if previous == ' ' || previous == '\t' => break, // a comment runs to the end of the line
+                '[' | '{' => {
+                    depth += 1;
+                    if depth > MAX_FLOW_NESTING {
+                        return Some((i + 1, column + 1));
+                    }
+                }
+                ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            previous = c;
+        }
+    }
+    None
+}
+
 fn load_file(spec: &mut Spec, index: usize, diags: &mut Diagnostics) {
     let file = &spec.files[index];
+    if let Some((line, column)) = too_deep_flow(&file.text) {
+        let location = Location { file: file.display.clone(), line: Some(line), column: Some(column), path: None };
+        diags
+            .error(
+                location,
+                format!("flow collections (`[...]`, `{{...}}`) nest more than {MAX_FLOW_NESTING} levels deep"),
+            )
+            .hint("write deep structures as indented blocks, or flatten them into named types");
+        spec.complete = false;
+        return;
+    }
     let value: serde_yaml::Value = match serde_yaml::from_str(&file.text) {
         Ok(value) => value,
         Err(error) => {

@@ -181,7 +181,9 @@ pub struct RawField {
     /// May be null.
     #[serde(default)]
     pub nullable: bool,
-    /// Value assumed when absent.
+    /// Value assumed when absent. `default: ~` is kept as `Some(Null)` (not read as "no
+    /// default"), so lowering can refuse it instead of dropping it silently.
+    #[serde(default, deserialize_with = "present")]
     pub default: Option<serde_json::Value>,
     /// A sample value, used in docs and round-trip tests.
     pub sample: Option<serde_json::Value>,
@@ -327,4 +329,10 @@ pub struct RawDeprecated {
     pub replacement: Option<String>,
     /// Anything else worth saying.
     pub note: Option<String>,
+}
+
+/// A key that is present is `Some`, even when its value is null (`default: ~`); serde's own
+/// `Option` reads null as absent.
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<serde_json::Value>, D::Error> {
+    serde_json::Value::deserialize(deserializer).map(Some)
 }
