@@ -187,10 +187,20 @@ impl FromJson for bool {
     }
 }
 
+/// `x` as an `i64` when it has no fraction and fits.
+fn whole(x: f64) -> Option<i64> {
+    // Up to 2^53 every whole number has its own f64; beyond, `x` may stand for a neighbour
+    // (an integer literal too large for i64 is read as the nearest f64), so it is refused.
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    (x.fract() == 0.0 && (-EXACT..=EXACT).contains(&x)).then_some(x as i64)
+}
+
 impl FromJson for i64 {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
         match &value {
-            Value::Number(n) => match n.as_i64() {
+            // JSON (and JSON Schema) make no difference between `3` and `3.0`: a number with
+            // no fraction is a whole number, whichever way it was written.
+            Value::Number(n) => match n.as_i64().or_else(|| n.as_f64().and_then(whole)) {
                 Some(i) => Some(i),
                 None => d.fail(format!("expected a whole number, found {}", kind(&value))),
             },
@@ -311,9 +321,13 @@ impl Object<'_> {
         }
     }
 
-    /// A field that must be present and not null.
+    /// A field that must be present and not null. Strict: `null` is a violation even where
+    /// the field's type would take it (any JSON, an open union).
     pub fn required<T: FromJson>(&mut self, key: &str) -> Option<T> {
         match self.take(key) {
+            Some(Value::Null) if self.decoder.mode == Mode::Strict => {
+                self.decoder.at_key::<Never>(key, Value::Null).map(|never| match never {})
+            }
             Some(value) => self.decoder.at_key(key, value),
             None => self.missing(key),
         }
@@ -588,6 +602,12 @@ mod tests {
     #[test]
     fn integers_reject_fractions_and_date_times_parse_rfc3339() {
         assert!(decode::<i64>(json!(1.5), Mode::Lenient).is_err());
+        assert_eq!(decode::<i64>(json!(2412.0), Mode::Strict).unwrap(), 2412, "3.0 is the whole number 3");
+        assert_eq!(decode::<i64>(json!(-0.0), Mode::Strict).unwrap(), 0);
+        let err = decode::<i64>(json!(1e19), Mode::Strict).unwrap_err();
+        assert_eq!(err.to_string(), "(root): expected a whole number, found the number 1e+19");
+        let below_i64 = serde_json::from_str("-9223372036854775809").unwrap();
+        assert!(decode::<i64>(below_i64, Mode::Strict).is_err(), "not rounded into range");
         let at: chrono::DateTime<chrono::Utc> = decode(json!("2024-01-02T03:04:05+01:00"), Mode::Lenient).unwrap();
         assert_eq!(at.to_rfc3339(), "2024-01-02T02:04:05+00:00");
         let err = decode::<chrono::DateTime<chrono::Utc>>(json!("yesterday"), Mode::Lenient).unwrap_err();

@@ -45,8 +45,20 @@ fn openapi_has_every_type_constraint_and_gap() {
     );
     assert_eq!(schemas["IssuesCluster"]["properties"]["weeklyPulse"]["minItems"], 13);
     assert_eq!(schemas["IssuesCluster"]["properties"]["weeklyPulse"]["maxItems"], 13);
-    assert_eq!(schemas["MergeRules"]["discriminator"]["propertyName"], "type");
-    assert_eq!(schemas["MergeRules"]["discriminator"]["mapping"]["inherit"], "#/components/schemas/MergeRulesInherit");
+    // An open tagged union also accepts (exactly once) an object whose tag is none of the
+    // known values, as the server does; a discriminator would forbid it.
+    let merge_rules = schemas["MergeRules"]["oneOf"].as_array().unwrap();
+    assert_eq!(merge_rules[0]["$ref"], "#/components/schemas/MergeRulesInherit");
+    let unknown = merge_rules.last().unwrap();
+    assert_eq!(unknown["required"], serde_json::json!(["type"]));
+    assert_eq!(unknown["properties"]["type"]["not"]["enum"].as_array().unwrap().len(), merge_rules.len() - 1);
+    assert!(schemas["MergeRules"]["discriminator"].is_null());
+    // Request objects are closed, as the server is; response-only ones stay open.
+    assert_eq!(schemas["UpdateCommentBody"]["additionalProperties"], false);
+    assert!(schemas["Space"]["additionalProperties"].is_null());
+    // An open untagged union takes any value; a field that is not nullable still refuses null.
+    assert_eq!(schemas["CommentBody"]["anyOf"].as_array().unwrap().len(), 3);
+    assert_eq!(schemas["UpdateCommentBody"]["properties"]["body"]["not"], serde_json::json!({"type": "null"}));
     assert_eq!(
         schemas["SpaceVisibility"]["enum"].as_array().unwrap().len(),
         6,

@@ -12,7 +12,8 @@
 
 use super::Output;
 use crate::model::{
-    Api, Constraints, Field, Operation, Param, ParamIn, Presence, ResponseBody, TypeDef, TypeKind, TypeRef, sample,
+    Api, Constraints, Field, Operation, Param, ParamIn, Presence, ResponseBody, TypeDef, TypeKind, TypeRef, Union,
+    sample,
 };
 use serde_json::{Map, Value, json};
 
@@ -301,6 +302,10 @@ impl Document<'_> {
                 }
                 if let Some(extra) = &o.additional {
                     out.push(("additionalProperties", self.schema(extra)));
+                } else if def.usage.input {
+                    // The server rejects fields a request object does not declare; responses
+                    // only carry declared fields too, so the closed schema holds both ways.
+                    out.push(("additionalProperties", json!(false)));
                 }
             }
             TypeKind::Enum(e) => {
@@ -327,8 +332,47 @@ impl Document<'_> {
                 if !description.is_empty() {
                     out.push(("description", json!(description)));
                 }
-                out.push(("oneOf", Value::Array(u.variants.iter().map(|v| self.schema(&v.ty)).collect())));
-                if let Some(tag) = &u.tag {
+                out.extend(self.union_schema(u));
+            }
+        }
+        if let Some(gaps) = self.x_gap(&def.gaps) {
+            out.push(("x-gap", gaps));
+        }
+        object(out)
+    }
+
+    /// True when the schema of `ty` accepts `null`: any JSON, or an open untagged union.
+    fn admits_null(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::Json => true,
+            TypeRef::Named(name) => {
+                matches!(&self.api.ty(name).kind, TypeKind::Union(u) if u.open && u.tag.is_none())
+            }
+            _ => false,
+        }
+    }
+
+    /// The alternatives of a union, as a validator must read them. A closed union is a
+    /// `oneOf` (tagged: with its discriminator). An open union also accepts what the server
+    /// keeps as an unknown variant: for a tagged one, an object whose tag is none of the known
+    /// values (so exactly one alternative still matches); for an untagged one, any value
+    /// (`anyOf`, since the catch-all overlaps every variant).
+    fn union_schema(&self, u: &Union) -> Vec<(&'static str, Value)> {
+        let mut variants: Vec<Value> = u.variants.iter().map(|v| self.schema(&v.ty)).collect();
+        let mut out = Vec::new();
+        match (&u.tag, u.open) {
+            (Some(tag), open) => {
+                if open {
+                    let known: Vec<&str> = u.variants.iter().filter_map(|v| v.tag_value.as_deref()).collect();
+                    variants.push(json!({
+                        "type": "object",
+                        "description": format!("A variant not listed, kept as it is: `{tag}` holds another value."),
+                        "properties": { tag.as_str(): { "type": "string", "not": { "enum": known } } },
+                        "required": [tag],
+                    }));
+                }
+                out.push(("oneOf", Value::Array(variants)));
+                if !open {
                     let mapping: Map<String, Value> = u
                         .variants
                         .iter()
@@ -339,15 +383,19 @@ impl Document<'_> {
                         object(vec![("propertyName", json!(tag)), ("mapping", Value::Object(mapping))]),
                     ));
                 }
-                if u.open {
-                    out.push(("x-open-union", json!(true)));
-                }
+            }
+            (None, false) => out.push(("oneOf", Value::Array(variants))),
+            (None, true) => {
+                // Any value, null included (a list item may be null); a field that is not
+                // nullable says `not: null` itself (see `field`).
+                variants.push(json!({"description": "A value of another shape, kept as it is."}));
+                out.push(("anyOf", Value::Array(variants)));
             }
         }
-        if let Some(gaps) = self.x_gap(&def.gaps) {
-            out.push(("x-gap", gaps));
+        if u.open {
+            out.push(("x-open-union", json!(true)));
         }
-        object(out)
+        out
     }
 
     fn field(&self, field: &Field, owner: &TypeDef) -> Value {
@@ -364,6 +412,11 @@ impl Document<'_> {
             schema = nullable(schema);
         }
         let Value::Object(map) = &mut schema else { return schema };
+        if !field.nullable && self.admits_null(&field.ty) {
+            // The server refuses null for a field that is not nullable, even where the
+            // field's type alone (any JSON, an open union) would take it.
+            map.insert("not".into(), json!({"type": "null"}));
+        }
         if let Some(d) = &field.description {
             map.insert("description".into(), json!(d.trim()));
         }
