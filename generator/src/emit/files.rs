@@ -24,12 +24,100 @@ fn environment() -> &'static Environment<'static> {
             .build()
             .expect("the default delimiters are valid");
         env.set_syntax(syntax);
+        env.add_filter("toml", toml_string);
+        env.add_filter("one_line", |text: &str| super::one_line(text));
+        env.set_formatter(escape_markdown_output);
         for (name, source) in TEMPLATES {
             // A template that does not parse is a bug in this crate, caught by every test.
             env.add_template(name, source).expect("embedded templates parse");
         }
         env
     })
+}
+
+/// The `toml` filter: `text` as a quoted TOML basic string, every character TOML requires
+/// escaped, so spec text in a manifest stays one value and never adds a key.
+fn toml_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// What `{{ ... }}` writes. In Markdown templates, spec text is Markdown (emphasis, code
+/// spans and links are kept) but never raw HTML: `<`, `>` and `&` outside code spans are
+/// written as entities, so a description cannot open a comment, a tag or an anchor.
+/// Other templates write values as they are (and quote through filters such as `toml`).
+fn escape_markdown_output(
+    out: &mut minijinja::Output<'_>,
+    state: &mut minijinja::State<'_, '_>,
+    value: &Value,
+) -> Result<(), minijinja::Error> {
+    match value.as_str() {
+        Some(text) if state.name().ends_with(".md.j2") => {
+            out.write_str(&escape_html_outside_code(text)).map_err(minijinja::Error::from)
+        }
+        _ => minijinja::escape_formatter(out, state, value),
+    }
+}
+
+/// Escapes `<`, `>` and `&` except inside code spans (where Markdown shows them as they are).
+pub fn escape_html_outside_code(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find('`') {
+        out.push_str(&escape_html(&rest[..start]));
+        let after = &rest[start..];
+        let ticks = after.len() - after.trim_start_matches('`').len();
+        let fence = &after[..ticks];
+        // A code span closes at the next run of exactly as many backticks.
+        let close = find_run(&after[ticks..], ticks);
+        match close {
+            Some(end) => {
+                let span_len = ticks + end + ticks;
+                out.push_str(&after[..span_len]);
+                rest = &after[span_len..];
+            }
+            None => {
+                out.push_str(fence);
+                rest = &after[ticks..];
+            }
+        }
+    }
+    out.push_str(&escape_html(rest));
+    out
+}
+
+/// The offset of the first run of exactly `n` backticks in `text`.
+fn find_run(text: &str, n: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'`' {
+            let run = bytes[i..].iter().take_while(|&&b| b == b'`').count();
+            if run == n {
+                return Some(i);
+            }
+            i += run;
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
+fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 /// Renders a template. Rendering errors are bugs in a template, caught by the tests.
@@ -85,5 +173,31 @@ pub fn crate_version(version: &str) -> String {
         parts.join(".")
     } else {
         "0.0.0".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toml_strings_hold_any_text_as_one_value() {
+        assert_eq!(toml_string("plain"), r#""plain""#);
+        assert_eq!(toml_string("a \"b\" \\ c\nbuild = \"x\"\u{7f}"), r#""a \"b\" \\ c\nbuild = \"x\"\u007F""#);
+    }
+
+    #[test]
+    fn markdown_keeps_code_spans_and_escapes_html_elsewhere() {
+        let cases = [
+            ("plain **bold**", "plain **bold**"),
+            ("<script>x</script> & more", "&lt;script&gt;x&lt;/script&gt; &amp; more"),
+            ("`Bearer <token>` then <b>", "`Bearer <token>` then &lt;b&gt;"),
+            ("``a ` <b>`` <c>", "``a ` <b>`` &lt;c&gt;"),
+            ("unclosed ` <d>", "unclosed ` &lt;d&gt;"),
+            ("--> <!-- x", "--&gt; &lt;!-- x"),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(escape_html_outside_code(input), expected, "{input:?}");
+        }
     }
 }
