@@ -124,6 +124,12 @@ fn generate(api: &Api, out: &std::path::Path, options: &Options) -> ExitCode {
             for path in &report.removed {
                 println!("removed {}", out.join(path).display());
             }
+            for path in &report.kept {
+                println!(
+                    "left alone: {} (not written by apigen; delete it if it is not yours)",
+                    out.join(path).display()
+                );
+            }
             println!(
                 "{} written, {} unchanged, {} removed",
                 report.written.len(),

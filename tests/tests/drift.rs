@@ -95,11 +95,114 @@ fn check_reports_an_edited_a_missing_and_an_extra_file_and_generate_repairs_them
         "{rendered}"
     );
 
+    // apigen did not write the extra file: it is left alone (and `check` keeps reporting it).
     let report = output.write(&out).unwrap();
     assert_eq!(report.written, [missing, edited]);
-    assert_eq!(report.removed, ["types/src/extra/stale.rs"]);
-    assert!(!out.join("types/src/extra").exists(), "the emptied directory is removed too");
+    assert_eq!(report.removed, Vec::<String>::new());
+    assert_eq!(report.kept, ["types/src/extra/stale.rs"]);
+    assert_eq!(output.check(&out).unwrap().extra, ["types/src/extra/stale.rs"]);
+    fs::remove_dir_all(out.join("types/src/extra")).unwrap();
     assert!(output.check(&out).unwrap().is_clean());
+}
+
+#[test]
+fn generate_removes_the_files_an_earlier_run_wrote_and_the_spec_no_longer_produces() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("spec");
+    copy_dir(Path::new("fixtures/valid/petstore"), &spec);
+    let out = dir.path().join("generated");
+    generate(spec.to_str().unwrap(), "generated").write(&out).unwrap();
+    // Moving the types to another file moves them to another module of the types crate.
+    fs::rename(spec.join("pets.yaml"), spec.join("animals.yaml")).unwrap();
+    let report = generate(spec.to_str().unwrap(), "generated").write(&out).unwrap();
+    assert_eq!(report.removed, ["types/src/pets.rs"]);
+    assert!(report.written.contains(&"types/src/animals.rs".to_owned()), "{:?}", report.written);
+    assert!(report.kept.is_empty());
+}
+
+#[test]
+fn a_one_word_summary_change_rewrites_only_the_files_that_show_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("spec");
+    copy_dir(Path::new("fixtures/valid/petstore"), &spec);
+    let out = dir.path().join("generated");
+    let first = generate(spec.to_str().unwrap(), "generated");
+    first.write(&out).unwrap();
+    let pets = fs::read_to_string(spec.join("pets.yaml")).unwrap();
+    fs::write(spec.join("pets.yaml"), pets.replacen("summary: Get a pet.", "summary: Fetch a pet.", 1)).unwrap();
+    let report = generate(spec.to_str().unwrap(), "generated").write(&out).unwrap();
+    // The summary is a doc comment of the server trait and the client method, an OpenAPI
+    // summary and a line of the reference; the stamp records the new spec hash. Nothing else.
+    assert_eq!(
+        report.written,
+        [".apigen-stamp", "REFERENCE.md", "client/src/pets.rs", "openapi.json", "server/src/pets.rs"]
+    );
+    assert_eq!(report.unchanged, first.files().len() - 5);
+}
+
+/// A directory holding `outside/precious.txt` and an output directory `out` written by apigen.
+fn output_beside_precious_files() -> (tempfile::TempDir, Output) {
+    let root = tempfile::tempdir().unwrap();
+    fs::create_dir_all(root.path().join("outside")).unwrap();
+    fs::write(root.path().join("outside/precious.txt"), "someone's work").unwrap();
+    let output = generate("fixtures/valid/petstore", "generated");
+    output.write(&root.path().join("out")).unwrap();
+    (root, output)
+}
+
+/// Every file below `dir` with its bytes, not following links.
+fn snapshot_of(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(current) = pending.pop() {
+        for entry in fs::read_dir(&current).unwrap() {
+            let entry = entry.unwrap();
+            let kind = entry.file_type().unwrap();
+            if kind.is_dir() {
+                pending.push(entry.path());
+            } else if kind.is_file() {
+                found.push((entry.path(), fs::read(entry.path()).unwrap()));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[cfg(unix)]
+#[test]
+fn symbolic_links_in_the_output_are_refused_and_nothing_outside_it_changes() {
+    use std::os::unix::fs::symlink;
+    let (root, output) = output_beside_precious_files();
+    let out = root.path().join("out");
+    // A link to a parent, a generated file replaced by a link to a file outside, a loop.
+    symlink("..", out.join("up")).unwrap();
+    fs::remove_file(out.join("types/src/lib.rs")).unwrap();
+    symlink("../../../outside/precious.txt", out.join("types/src/lib.rs")).unwrap();
+    symlink(".", out.join("server/loop")).unwrap();
+    let before = snapshot_of(root.path());
+
+    let expected = format!(
+        "refusing to use {}: it holds symbolic links or special files apigen never writes through, follows or removes: \
+         server/loop (a symbolic link), types/src/lib.rs (a symbolic link), up (a symbolic link); remove them and run again",
+        out.display()
+    );
+    assert_eq!(output.write(&out).unwrap_err().to_string(), expected);
+    assert_eq!(output.check(&out).unwrap_err().to_string(), expected);
+    assert_eq!(snapshot_of(root.path()), before, "nothing changed, inside or outside the output");
+    assert_eq!(fs::read_to_string(root.path().join("outside/precious.txt")).unwrap(), "someone's work");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_the_output_is_refused_instead_of_blocking_a_read() {
+    let (root, output) = output_beside_precious_files();
+    let out = root.path().join("out");
+    fs::remove_file(out.join("openapi.json")).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(out.join("openapi.json")).status().unwrap();
+    assert!(made.success());
+    let error = output.check(&out).unwrap_err().to_string();
+    assert!(error.ends_with("openapi.json (not a regular file); remove them and run again"), "{error}");
 }
 
 #[test]

@@ -150,11 +150,7 @@ fn json_shape(value: serde_json::Value) -> serde_json::Value {
 fn hostile_spec_text_changes_no_token_key_or_line_of_any_output() {
     let plain = generate_with(PLAIN);
     let hostile = generate_with(HOSTILE);
-    assert_eq!(
-        plain.files().keys().collect::<Vec<_>>(),
-        hostile.files().keys().collect::<Vec<_>>(),
-        "the same files"
-    );
+    assert_eq!(plain.files().keys().collect::<Vec<_>>(), hostile.files().keys().collect::<Vec<_>>(), "the same files");
     let mut checked = 0;
     for (path, text) in hostile.files() {
         let reference = &plain.files()[path];

@@ -126,6 +126,32 @@ pub fn render(name: &str, context: Value) -> String {
     template.render(context).unwrap_or_else(|error| panic!("template {name} failed: {error:#}"))
 }
 
+/// The stamp file (see [`super::STAMP`]): TOML, one file per line, so a change in the set of
+/// files reads as a one-line diff.
+pub fn stamp<'a>(api: &Api, files: impl Iterator<Item = &'a String>) -> String {
+    let mut out = format!(
+        "# {}\n# What this directory was generated from, and every file apigen wrote here:\n# `apigen generate` removes only files listed below.\nspec-hash = \"{}\"\ngenerator = \"apigen {}\"\nfiles = [\n",
+        super::header_text(api),
+        api.spec_hash,
+        env!("CARGO_PKG_VERSION"),
+    );
+    for file in files {
+        out.push_str(&format!("    {},\n", toml_string(file)));
+    }
+    out.push_str("]\n");
+    out
+}
+
+/// The files a stamp lists (reads what [`stamp`] writes; generated paths need no unescaping).
+pub fn stamp_files(text: &str) -> std::collections::BTreeSet<String> {
+    let Some((_, list)) = text.split_once("files = [") else {
+        return Default::default();
+    };
+    list.lines()
+        .filter_map(|line| line.trim().trim_end_matches(',').strip_prefix('"')?.strip_suffix('"').map(str::to_owned))
+        .collect()
+}
+
 /// The marker file at the top of the output directory.
 pub fn gitattributes(api: &Api) -> String {
     render("gitattributes.j2", minijinja::context! { header => super::header_text(api) })
