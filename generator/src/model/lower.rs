@@ -109,6 +109,9 @@ impl<'a> Lowerer<'a> {
         if !self.check_refs() {
             return None; // The passes below need every reference to resolve to a lowered type.
         }
+        if !self.check_finite() {
+            return None; // Samples and boxing would recurse forever on a type with no value.
+        }
         self.check_unions();
         self.check_envelopes(&operations);
         self.check_param_types(&operations);
@@ -371,6 +374,7 @@ impl<'a> Lowerer<'a> {
             origin: self.at(origin),
             inline_of: None,
             usage: Usage::default(),
+            depth: 0,
         };
         self.types.insert(entry.name.clone(), def);
     }
@@ -644,6 +648,7 @@ impl<'a> Lowerer<'a> {
                 origin: at,
                 inline_of: Some(inline_of.to_owned()),
                 usage: Usage::default(),
+                depth: 0,
             },
         );
         Some(())
@@ -1587,6 +1592,28 @@ impl<'a> Lowerer<'a> {
             TypeKind::Union(u) => u.variants.iter().map(|v| v.ty.clone()).collect(),
             TypeKind::Enum(_) => Vec::new(),
         }
+    }
+
+    /// Reports every type with no finite value and records the depth of the others.
+    fn check_finite(&mut self) -> bool {
+        let depths = super::finite::depths(&self.types);
+        let mut finite = true;
+        for (name, depth) in &depths {
+            let def = &self.types[name];
+            if depth.is_none() {
+                finite = false;
+                let why = super::finite::why_infinite(def, &depths);
+                self.diags
+                    .error(def.origin.clone(), format!("type `{name}` has no finite value: {why}"))
+                    .hint("make one field of the cycle optional or nullable (or a list), or give a union a variant that ends it");
+            }
+        }
+        for (name, depth) in depths {
+            if let (Some(def), Some(depth)) = (self.types.get_mut(&name), depth) {
+                def.depth = depth;
+            }
+        }
+        finite
     }
 
     /// Boxes every field whose type contains the field's own type without a list or map in

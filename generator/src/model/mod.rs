@@ -6,6 +6,7 @@
 //! lists keep the order of the spec text, which is read in sorted file order. Nothing here
 //! knows how code is emitted.
 
+pub mod finite;
 pub mod graph;
 pub mod lower;
 pub mod names;
@@ -141,6 +142,8 @@ pub struct TypeDef {
     pub inline_of: Option<String>,
     /// Which way it travels.
     pub usage: Usage,
+    /// The depth of its smallest value (1 for a type of scalars), see [`finite`].
+    pub depth: usize,
 }
 
 /// The kinds of type.

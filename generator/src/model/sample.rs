@@ -61,10 +61,19 @@ impl Sampler<'_> {
         let def = self.api.ty(name);
         match &def.kind {
             TypeKind::Enum(e) => Value::String(e.values[0].wire.clone()),
-            TypeKind::Union(u) => match u.variants.first() {
-                Some(variant) => self.value(&variant.ty, &Constraints::default(), name, depth),
-                None => json!({}),
-            },
+            TypeKind::Union(u) => {
+                // Past the depth limit, the variant with the smallest value, so recursion
+                // through a union ends (lowering guarantees one exists).
+                let variant = if depth >= MAX_DEPTH {
+                    u.variants.iter().min_by_key(|v| v.ty.named().map_or(0, |n| self.api.ty(n).depth))
+                } else {
+                    u.variants.first()
+                };
+                match variant {
+                    Some(variant) => self.value(&variant.ty, &Constraints::default(), name, depth),
+                    None => json!({}),
+                }
+            }
             TypeKind::Object(o) => {
                 let mut map = Map::new();
                 for field in &o.fields {
@@ -126,6 +135,9 @@ impl Sampler<'_> {
                     (None, min, max) => min.unwrap_or(1).max(1).min(max.unwrap_or(u64::MAX)),
                 }
                 .min(MAX_ITEMS); // lowering asks for a sample above this
+                if count == 0 {
+                    return Value::Array(Vec::new()); // no item to build (it may recurse)
+                }
                 let item = self.value(inner, &Constraints::default(), hint, depth + 1);
                 Value::Array((0..count).map(|_| item.clone()).collect())
             }
