@@ -30,6 +30,10 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// items.next().await` works as is (with `futures_util::StreamExt`).
 pub type Items<T> = std::pin::Pin<Box<dyn Stream<Item = Result<T, Error>> + Send + 'static>>;
 
+/// The default limit on a response body: 8 MiB. A larger body fails with
+/// [`Error::TooLarge`] after at most this much was read.
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 8 * 1024 * 1024;
+
 /// The default guard on the pages a stream reads: 1000.
 pub const DEFAULT_MAX_PAGES: usize = 1000;
 
@@ -51,8 +55,17 @@ pub enum Error {
     },
     /// The request did not complete: connection refused or reset, DNS, TLS, ...
     Transport(reqwest::Error),
-    /// An attempt took longer than the timeout.
+    /// An attempt took longer than the timeout, or the call (retries and waits included)
+    /// longer than its deadline.
     Timeout(Duration),
+    /// The response body is larger than the client accepts (see
+    /// [`Builder::max_response_bytes`]); at most that much was read.
+    TooLarge {
+        /// The HTTP status of the response.
+        status: u16,
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// The response does not decode into the operation's type.
     Decode {
         /// JSON pointer of the failing value (`/items/3/createdAt`; empty for the root).
@@ -82,6 +95,9 @@ impl fmt::Display for Error {
             }
             Error::Transport(error) => write!(f, "the request failed: {error}"),
             Error::Timeout(after) => write!(f, "no answer within {after:?}"),
+            Error::TooLarge { status, limit } => {
+                write!(f, "the service answered {status} with a body larger than the limit of {limit} bytes")
+            }
             Error::Decode { path, message, snippet } => {
                 let path = if path.is_empty() { "(root)" } else { path };
                 write!(f, "the response does not decode at {path}: {message} (near {snippet})")
@@ -187,6 +203,11 @@ pub struct Settings {
     pub validate_requests: bool,
     /// Most pages a stream reads before failing.
     pub max_pages: usize,
+    /// Largest response body read, in bytes.
+    pub max_response_bytes: usize,
+    /// Longest a call may take, retries and waits included; `None`: the per-attempt timeout
+    /// times the attempts the retry policy allows.
+    pub deadline: Option<Duration>,
     /// A caller-provided reqwest client (its own timeouts and pools apply too).
     pub http: Option<reqwest::Client>,
 }
@@ -196,7 +217,9 @@ pub struct Settings {
 /// Defaults: timeout [`DEFAULT_TIMEOUT`] (30 s) per attempt, the generated crate's name and
 /// version as user agent, [`RetryPolicy::default`] (3 retries of GET, PUT and DELETE on 429,
 /// 502, 503, 504 and connection errors), no client-side validation, at most
-/// [`DEFAULT_MAX_PAGES`] pages per stream, and a reqwest client of its own.
+/// [`DEFAULT_MAX_PAGES`] pages per stream, response bodies of at most
+/// [`DEFAULT_MAX_RESPONSE_BYTES`] (8 MiB), a deadline per call of the timeout times the
+/// attempts allowed (2 minutes by default), and a reqwest client of its own.
 #[derive(Debug)]
 #[must_use = "a builder does nothing until `.build()`"]
 pub struct Builder<C> {
@@ -216,6 +239,8 @@ impl<C: From<Core>> Builder<C> {
                 retry: RetryPolicy::default(),
                 validate_requests: false,
                 max_pages: DEFAULT_MAX_PAGES,
+                max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+                deadline: None,
                 http: None,
             },
             client: std::marker::PhantomData,
@@ -250,6 +275,21 @@ impl<C: From<Core>> Builder<C> {
     /// Most pages one stream reads before failing with [`Error::Pagination`].
     pub fn max_pages(mut self, pages: usize) -> Self {
         self.settings.max_pages = pages;
+        self
+    }
+
+    /// Largest response body read, in bytes (default 8 MiB): a larger one fails with
+    /// [`Error::TooLarge`] as soon as the limit is passed, so memory stays bounded.
+    pub fn max_response_bytes(mut self, limit: usize) -> Self {
+        self.settings.max_response_bytes = limit;
+        self
+    }
+
+    /// Longest one call may take, every attempt, backoff and `Retry-After` wait included
+    /// (default: the timeout times the attempts the retry policy allows). A wait that would
+    /// end past it ends the call at once with the last answer's error.
+    pub fn deadline(mut self, deadline: Duration) -> Self {
+        self.settings.deadline = Some(deadline);
         self
     }
 
@@ -405,9 +445,14 @@ impl Core {
         let policy = &self.settings.retry;
         let idempotent = matches!(call.method, reqwest::Method::GET | reqwest::Method::PUT | reqwest::Method::DELETE);
         let retryable = idempotent || policy.retry_non_idempotent;
+        let deadline = self.deadline();
+        let started = tokio::time::Instant::now();
         let mut retry = 0;
         loop {
-            let outcome = self.attempt(call).await;
+            let Some(left) = deadline.checked_sub(started.elapsed()).filter(|left| !left.is_zero()) else {
+                return Err(Error::Timeout(deadline));
+            };
+            let outcome = self.attempt(call, left).await;
             let wait = match &outcome {
                 Attempt::Done(_) => None,
                 Attempt::Status { status: 429 | 502 | 503 | 504, retry_after, .. } => match retry_after {
@@ -419,8 +464,11 @@ impl Core {
                 Attempt::Failed(Error::Transport(error)) if error.is_connect() => Some(policy.backoff(retry + 1)),
                 Attempt::Failed(_) => None,
             };
+            // A wait that would end past the deadline is not started: the caller gets the
+            // answer now rather than the same answer later.
+            let within_deadline = |wait: &Duration| started.elapsed() + *wait < deadline;
             match wait {
-                Some(wait) if retryable && retry < policy.max_retries => {
+                Some(wait) if retryable && retry < policy.max_retries && within_deadline(&wait) => {
                     retry += 1;
                     tokio::time::sleep(wait).await;
                 }
@@ -429,7 +477,15 @@ impl Core {
         }
     }
 
-    async fn attempt(&self, call: &Call) -> Attempt {
+    /// The deadline of one call: as set, or the timeout times the attempts allowed.
+    fn deadline(&self) -> Duration {
+        let attempts = self.settings.retry.max_retries.saturating_add(1);
+        self.settings.deadline.unwrap_or_else(|| self.settings.timeout.saturating_mul(attempts))
+    }
+
+    /// One attempt, within `left` of the call's deadline.
+    async fn attempt(&self, call: &Call, left: Duration) -> Attempt {
+        let timeout = self.settings.timeout.min(left);
         let mut url = match self.base.join(call.path.trim_start_matches('/')) {
             Ok(url) => url,
             Err(e) => {
@@ -451,21 +507,24 @@ impl Core {
             .header(reqwest::header::AUTHORIZATION, self.authorization.clone())
             .header(reqwest::header::USER_AGENT, self.user_agent.clone())
             .header(reqwest::header::ACCEPT, "application/json")
-            .timeout(self.settings.timeout);
+            .timeout(timeout);
         if let Some(body) = &call.body {
             request = request.header(reqwest::header::CONTENT_TYPE, "application/json").body(body.clone());
         }
         let response = match request.send().await {
             Ok(response) => response,
-            Err(error) if error.is_timeout() => return Attempt::Failed(Error::Timeout(self.settings.timeout)),
+            Err(error) if error.is_timeout() => return Attempt::Failed(Error::Timeout(timeout)),
             Err(error) => return Attempt::Failed(Error::Transport(error)),
         };
         let status = response.status().as_u16();
         let retry_after = response.headers().get(RETRY_AFTER).and_then(parse_retry_after);
-        let body = match response.bytes().await {
-            Ok(bytes) => bytes.to_vec(),
-            Err(error) if error.is_timeout() => return Attempt::Failed(Error::Timeout(self.settings.timeout)),
-            Err(error) => return Attempt::Failed(Error::Transport(error)),
+        let body = match read_body(response, self.settings.max_response_bytes).await {
+            Ok(body) => body,
+            Err(BodyError::TooLarge) => {
+                return Attempt::Failed(Error::TooLarge { status, limit: self.settings.max_response_bytes });
+            }
+            Err(BodyError::Http(error)) if error.is_timeout() => return Attempt::Failed(Error::Timeout(timeout)),
+            Err(BodyError::Http(error)) => return Attempt::Failed(Error::Transport(error)),
         };
         if (200..300).contains(&status) { Attempt::Done(body) } else { Attempt::Status { status, retry_after, body } }
     }
@@ -488,6 +547,29 @@ impl Attempt {
 }
 
 /// The error of a failure status: the error body's fields when it is one, the raw text else.
+enum BodyError {
+    TooLarge,
+    Http(reqwest::Error),
+}
+
+/// Reads a response body of at most `limit` bytes, chunk by chunk into one buffer: a body
+/// declared or found larger fails as soon as that is known, so memory stays under the limit
+/// whatever the service sends (an endless body, a wrong `Content-Length`).
+async fn read_body(mut response: reqwest::Response, limit: usize) -> Result<Vec<u8>, BodyError> {
+    let declared = response.content_length().unwrap_or(0);
+    if declared > limit as u64 {
+        return Err(BodyError::TooLarge);
+    }
+    let mut body = Vec::with_capacity(declared as usize);
+    while let Some(chunk) = response.chunk().await.map_err(BodyError::Http)? {
+        if body.len() + chunk.len() > limit {
+            return Err(BodyError::TooLarge);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
 fn api_error(status: u16, body: Vec<u8>) -> Error {
     let text = String::from_utf8_lossy(&body).into_owned();
     match serde_json::from_slice::<ErrorBody>(&body) {

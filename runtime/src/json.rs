@@ -389,6 +389,108 @@ impl Object<'_> {
     }
 }
 
+/// Why a request body could not be read by [`parse_strict`].
+#[derive(Debug)]
+pub enum StrictParseError {
+    /// Not JSON.
+    Syntax(serde_json::Error),
+    /// An object gives a key twice: the JSON pointer of each repeated key (RFC 8259 leaves
+    /// the meaning open; parsers disagree on which value wins, so a request may not rely on
+    /// one).
+    DuplicateKeys(Vec<String>),
+}
+
+/// Parses a request body, refusing objects that give a key twice (`serde_json` would keep
+/// the last value silently).
+pub fn parse_strict(bytes: &[u8]) -> Result<Value, StrictParseError> {
+    use serde::de::DeserializeSeed;
+    let duplicates = std::cell::RefCell::new(Vec::new());
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let value = UniqueKeys { pointer: String::new(), duplicates: &duplicates }
+        .deserialize(&mut deserializer)
+        .and_then(|value| deserializer.end().map(|()| value))
+        .map_err(StrictParseError::Syntax)?;
+    let duplicates = duplicates.into_inner();
+    if duplicates.is_empty() { Ok(value) } else { Err(StrictParseError::DuplicateKeys(duplicates)) }
+}
+
+/// Builds a [`Value`] like serde_json does, recording the pointer of every repeated key.
+struct UniqueKeys<'a> {
+    pointer: String,
+    duplicates: &'a std::cell::RefCell<Vec<String>>,
+}
+
+impl UniqueKeys<'_> {
+    fn child(&self, step: &str) -> Self {
+        let escaped = step.replace('~', "~0").replace('/', "~1");
+        UniqueKeys { pointer: format!("{}/{escaped}", self.pointer), duplicates: self.duplicates }
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for UniqueKeys<'_> {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(self.child(&items.len().to_string()))? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(self.child(&key))?;
+            if object.contains_key(&key) {
+                self.duplicates.borrow_mut().push(self.child(&key).pointer);
+            }
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
+    }
+}
+
 /// Reads nothing: every value is a violation (used for `null` where the spec forbids it).
 enum Never {}
 
@@ -597,6 +699,18 @@ mod tests {
         let result = decode::<BTreeMap<String, i64>>(json!({"a/b~c": "x"}), Mode::Lenient);
         let messages: Vec<String> = result.unwrap_err().0.iter().map(|v| v.to_string()).collect();
         assert_eq!(messages, ["/a~1b~0c: expected an integer, found the string \"x\""]);
+    }
+
+    #[test]
+    fn strict_parsing_names_every_repeated_key_by_its_pointer() {
+        let parsed = parse_strict(br#"{"a": 1, "b": {"c/d": 1, "c/d": 2}, "e": [{"~": 1, "~": 2}], "a": 3}"#);
+        match parsed {
+            Err(StrictParseError::DuplicateKeys(paths)) => assert_eq!(paths, ["/b/c~1d", "/e/0/~0", "/a"]),
+            other => panic!("{other:?}"),
+        }
+        let value = parse_strict(br#"{"a": [1, 2.5, "x", null, true], "b": {}}"#).unwrap();
+        assert_eq!(value, json!({"a": [1, 2.5, "x", null, true], "b": {}}));
+        assert!(matches!(parse_strict(b"{\"a\": 1} trailing"), Err(StrictParseError::Syntax(_))));
     }
 
     #[test]

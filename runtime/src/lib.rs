@@ -20,6 +20,8 @@ pub mod page;
 pub mod patch;
 pub mod redact;
 #[cfg(feature = "server")]
+pub mod serve;
+#[cfg(feature = "server")]
 pub mod server;
 #[doc(hidden)]
 pub mod testing;

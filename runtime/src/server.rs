@@ -147,17 +147,75 @@ pub struct Context<P> {
     pub operation: &'static str,
 }
 
-/// Router settings.
+/// The default limit on a request's path and query: 8 KiB (longer answers 414).
+pub const DEFAULT_MAX_URI_BYTES: usize = 8 * 1024;
+
+/// The default limit on a request's headers, names and values together: 64 KiB (more
+/// answers 431).
+pub const DEFAULT_MAX_HEADER_BYTES: usize = 64 * 1024;
+
+/// The default limit on the number of query parameters: 256 (more answers 400).
+pub const DEFAULT_MAX_QUERY_PARAMS: usize = 256;
+
+/// Router settings: the limits checked before anything else is read. Every one answers with
+/// the error body; build with `ServerConfig { body_limit: .., ..Default::default() }`.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
-    /// Largest request body accepted, in bytes (default [`DEFAULT_BODY_LIMIT`], 2 MiB).
+    /// Largest request body accepted, in bytes (default [`DEFAULT_BODY_LIMIT`], 2 MiB); a
+    /// larger one answers 413, before it is read when `Content-Length` declares it (so an
+    /// `Expect: 100-continue` client is not invited to send it).
     pub body_limit: usize,
+    /// Longest path and query, in bytes (default [`DEFAULT_MAX_URI_BYTES`]); longer answers
+    /// 414.
+    pub max_uri_bytes: usize,
+    /// Largest total of header names and values, in bytes (default
+    /// [`DEFAULT_MAX_HEADER_BYTES`]); more answers 431.
+    pub max_header_bytes: usize,
+    /// Most query parameters (default [`DEFAULT_MAX_QUERY_PARAMS`]); more answers 400.
+    pub max_query_params: usize,
 }
 
 impl Default for ServerConfig {
     fn default() -> Self {
-        ServerConfig { body_limit: DEFAULT_BODY_LIMIT }
+        ServerConfig {
+            body_limit: DEFAULT_BODY_LIMIT,
+            max_uri_bytes: DEFAULT_MAX_URI_BYTES,
+            max_header_bytes: DEFAULT_MAX_HEADER_BYTES,
+            max_query_params: DEFAULT_MAX_QUERY_PARAMS,
+        }
     }
+}
+
+impl ServerConfig {
+    /// The first limit `parts` exceeds, as the error to answer. Each check is linear in the
+    /// size of what it measures, which the transport already bounds.
+    fn refuse(&self, parts: &axum::http::request::Parts) -> Option<ApiError> {
+        let uri = parts.uri.path_and_query().map_or(0, |pq| pq.as_str().len());
+        if uri > self.max_uri_bytes {
+            let message = format!("the path and query are {uri} bytes long; the limit is {}", self.max_uri_bytes);
+            return Some(ApiError::new(StatusCode::URI_TOO_LONG, message));
+        }
+        let headers: usize = parts.headers.iter().map(|(name, value)| name.as_str().len() + value.len()).sum();
+        if headers > self.max_header_bytes {
+            let message = format!("the headers are {headers} bytes long; the limit is {}", self.max_header_bytes);
+            return Some(ApiError::new(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE, message));
+        }
+        let query = parts.uri.query().unwrap_or_default();
+        let params = if query.is_empty() { 0 } else { query.split('&').count() };
+        if params > self.max_query_params {
+            let message = format!("the query has {params} parameters; the limit is {}", self.max_query_params);
+            return Some(ApiError::bad_request(message));
+        }
+        let declared = parts.headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+        if declared.is_some_and(|length| length > self.body_limit as u64) {
+            return Some(too_large(self.body_limit));
+        }
+        None
+    }
+}
+
+fn too_large(limit: usize) -> ApiError {
+    ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, format!("the body is larger than {limit} bytes"))
 }
 
 /// A boxed response future, what every generated dispatch function returns.
@@ -223,6 +281,9 @@ async fn handle<S: Authenticator>(
     config: Arc<ServerConfig>,
 ) -> Response {
     let (mut parts, body) = request.into_parts();
+    if let Some(refusal) = config.refuse(&parts) {
+        return refusal.into_response();
+    }
     let principal = match authenticate(&*service, &parts.headers).await {
         Ok(principal) => principal,
         Err(error) => return error.into_response(),
@@ -233,10 +294,7 @@ async fn handle<S: Authenticator>(
     };
     let body = match axum::body::to_bytes(body, config.body_limit).await {
         Ok(bytes) => bytes,
-        Err(_) => {
-            let message = format!("the body is larger than {} bytes", config.body_limit);
-            return ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, message).into_response();
-        }
+        Err(_) => return too_large(config.body_limit).into_response(),
     };
     if endpoint.has_body && !body.is_empty() && !is_json(&parts.headers) {
         let message = "the body must be JSON, sent with `Content-Type: application/json`";
@@ -397,10 +455,16 @@ impl Input {
             }
             return None;
         }
-        let value: serde_json::Value = match serde_json::from_slice(&self.body) {
+        let value = match crate::json::parse_strict(&self.body) {
             Ok(value) => value,
-            Err(error) => {
+            Err(crate::json::StrictParseError::Syntax(error)) => {
                 self.syntax = Some(format!("the body is not valid JSON: {error}"));
+                return None;
+            }
+            Err(crate::json::StrictParseError::DuplicateKeys(paths)) => {
+                for path in paths {
+                    self.fail(path, "is given more than once in the object");
+                }
                 return None;
             }
         };
@@ -422,10 +486,14 @@ impl Input {
     /// Ends parsing: unknown query parameters and an unexpected body are violations; any
     /// problem answers 400.
     pub fn finish(mut self) -> Result<(), ApiError> {
+        // One violation per unknown name, however often it is repeated; a set keeps this
+        // linear in the number of parameters.
+        let mut reported: std::collections::BTreeSet<String> = self.violations.iter().map(|v| v.path.clone()).collect();
         let unknown: Vec<String> = self.query.iter().filter(|(_, _, used)| !used).map(|(k, _, _)| k.clone()).collect();
         for name in unknown {
-            if !self.violations.iter().any(|v| v.path == format!("query.{name}")) {
-                self.fail(format!("query.{name}"), "is not a parameter of this operation");
+            let path = format!("query.{name}");
+            if reported.insert(path.clone()) {
+                self.fail(path, "is not a parameter of this operation");
             }
         }
         if !self.has_body && !self.body.iter().all(u8::is_ascii_whitespace) {

@@ -206,7 +206,7 @@ async fn body_rejections_answer_the_error_body() {
 #[tokio::test]
 async fn a_body_above_the_limit_answers_413() {
     let service = MockService::new(|_| Ok(json!({})));
-    let app = router_with(service, ServerConfig { body_limit: 64 });
+    let app = router_with(service, ServerConfig { body_limit: 64, ..ServerConfig::default() });
     let body = format!(r#"{{"organization": "{}"}}"#, "o".repeat(100));
     let (status, _, bytes) = send(&app, request("POST", "/v1/collections/c/transfer", Some(&body))).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);

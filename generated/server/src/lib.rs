@@ -7,7 +7,7 @@
 //! ```ignore
 //! let app = router(MyService::new());
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-//! axum::serve(listener, app).await?;
+//! apigen_runtime::serve::serve(listener, app, Default::default()).await?;
 //! ```
 //!
 //! Before a handler runs, every request is authenticated (`Authorization: Bearer <token>`, 401 when missing or malformed, then your `Authenticator`), its body size and content type checked (413, 415), its parameters and JSON body parsed strictly and validated against the spec: every violation is answered at once in a 400. Failures answer `{"error": {"code", "message", "violations"?}}`; a panicking handler answers 500 and the server keeps serving. Bodies are limited to 2 MiB unless [`router_with`] sets [`ServerConfig::body_limit`].

@@ -74,7 +74,7 @@ impl ServerEmitter<'_> {
              (every method defaults to 501 Not Implemented), then serve [`router`]:\n\n\
              ```ignore\nlet app = router(MyService::new());\n\
              let listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;\n\
-             axum::serve(listener, app).await?;\n```\n\n\
+             apigen_runtime::serve::serve(listener, app, Default::default()).await?;\n```\n\n\
              Before a handler runs, every request is authenticated (`Authorization: Bearer <token>`, 401 when \
              missing or malformed, then your `Authenticator`), its body size and content type checked (413, 415), \
              its parameters and JSON body parsed strictly and validated against the spec: every violation is \

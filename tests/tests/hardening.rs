@@ -1,0 +1,241 @@
+//! The generated server and client under attack: oversized and malformed requests answered
+//! with the error body, idle and slow connections closed, unbounded or slow responses cut
+//! off. Every server here is real (loopback TCP); every wait has a bound so nothing hangs.
+
+use apigen_runtime::serve::{ServeConfig, serve};
+use docs_api_client::{Client, Error, RetryPolicy};
+use docs_api_server::mock::{MockCall, MockService};
+use docs_api_server::{ServerConfig, router_with};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// A bound on any single wait of these tests: far above what a correct run needs.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+/// Serves the generated router (every operation answering `{}`-shaped samples) with `serve`.
+async fn start(server: ServerConfig, connections: ServeConfig) -> String {
+    let service = MockService::new(|call: MockCall| {
+        Ok(match call.operation {
+            "getSpace" => json!({
+                "object": "space", "id": "space_1", "title": "Docs", "emoji": "📘",
+                "visibility": "public", "createdAt": "2024-01-15T09:30:00Z",
+                "updatedAt": "2024-01-15T09:30:00Z", "mergeRules": {"type": "inherit"},
+                "organization": "org_1", "revision": "rev_1", "defaultLevel": null,
+                "comments": 0, "changeRequests": 0, "changeRequestsOpen": 0, "changeRequestsDraft": 0
+            }),
+            _ => json!({}),
+        })
+    });
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    tokio::spawn(serve(listener, router_with(service, server), connections));
+    address
+}
+
+/// Sends raw bytes on a new connection and reads the whole answer (the server closes).
+async fn raw(address: &str, request: &[u8]) -> String {
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    stream.write_all(request).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(PATIENCE, stream.read_to_end(&mut answer)).await.expect("answered in time").unwrap();
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+fn status_and_body(answer: &str) -> (String, Value) {
+    let status = answer.get(9..12).unwrap_or_default().to_owned();
+    let body = answer.split_once("\r\n\r\n").map_or("", |(_, body)| body);
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+fn get(path_and_query: &str, extra_headers: &str) -> Vec<u8> {
+    format!(
+        "GET {path_and_query} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n{extra_headers}Connection: close\r\n\r\n"
+    )
+    .into_bytes()
+}
+
+/// 16,000 distinct unknown parameters in a 64 KB query, as an attacker would send them.
+fn query_of_16k_params() -> String {
+    let alphabet: Vec<char> = ('a'..='z').chain('A'..='Z').chain('0'..='9').collect();
+    let name = |i: usize| -> String { [i / 3844, i / 62 % 62, i % 62].iter().map(|&k| alphabet[k]).collect() };
+    (0..16_000).map(name).collect::<Vec<_>>().join("&")
+}
+
+#[tokio::test]
+async fn a_query_of_16k_unknown_parameters_is_refused_at_once_with_the_error_body() {
+    let address = start(ServerConfig::default(), ServeConfig::default()).await;
+    let answer = raw(&address, &get(&format!("/v1/spaces/space_1?{}", query_of_16k_params()), "")).await;
+    let (status, body) = status_and_body(&answer);
+    assert_eq!(status, "414");
+    assert_eq!(
+        body,
+        json!({"error": {"code": 414, "message": "the path and query are 64018 bytes long; the limit is 8192"}})
+    );
+}
+
+#[tokio::test]
+async fn with_the_limits_raised_every_unknown_parameter_is_reported_once() {
+    let limits = ServerConfig { max_uri_bytes: 1 << 20, max_query_params: 100_000, ..ServerConfig::default() };
+    let address = start(limits, ServeConfig::default()).await;
+    let query = format!("{}&aaa&aaa", query_of_16k_params());
+    let answer = raw(&address, &get(&format!("/v1/spaces/space_1?{query}"), "")).await;
+    let (status, body) = status_and_body(&answer);
+    assert_eq!(status, "400");
+    let violations = body["error"]["violations"].as_array().unwrap();
+    assert_eq!(violations.len(), 16_000, "each name once, repeated or not");
+    assert_eq!(violations[0], json!({"path": "query.aaa", "message": "is not a parameter of this operation"}));
+}
+
+#[tokio::test]
+async fn too_many_parameters_long_headers_and_big_declared_bodies_answer_the_error_body() {
+    let address = start(ServerConfig::default(), ServeConfig::default()).await;
+    let params = (0..300).map(|i| format!("p{i}=1")).collect::<Vec<_>>().join("&");
+    let (status, body) = status_and_body(&raw(&address, &get(&format!("/v1/spaces/space_1?{params}"), "")).await);
+    assert_eq!(
+        (status.as_str(), body),
+        ("400", json!({"error": {"code": 400, "message": "the query has 300 parameters; the limit is 256"}}))
+    );
+
+    let big_header = format!("X-Padding: {}\r\n", "a".repeat(70_000));
+    let answer = raw(&address, &get("/v1/spaces/space_1", &big_header)).await;
+    let (status, body) = status_and_body(&answer);
+    assert_eq!(status, "431");
+    assert_eq!(body["error"]["message"], "the headers are 70050 bytes long; the limit is 65536");
+
+    // A client asking to send 100 MB is refused before it sends a byte: no `100 Continue`.
+    let request = "POST /v1/orgs/org_1/collections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n\
+                   Content-Type: application/json\r\nContent-Length: 100000000\r\nExpect: 100-continue\r\n\r\n";
+    let mut stream = TcpStream::connect(&address).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut head = vec![0; 4096];
+    let read = tokio::time::timeout(PATIENCE, stream.read(&mut head)).await.expect("answered").unwrap();
+    let answer = String::from_utf8_lossy(&head[..read]).into_owned();
+    assert!(answer.starts_with("HTTP/1.1 413 "), "{answer}");
+    assert!(
+        answer.ends_with(r#"{"error":{"code":413,"message":"the body is larger than 2097152 bytes"}}"#),
+        "{answer}"
+    );
+}
+
+#[tokio::test]
+async fn a_json_body_giving_a_key_twice_is_refused_naming_the_key() {
+    let address = start(ServerConfig::default(), ServeConfig::default()).await;
+    let body = r#"{"title": "Guides", "nested": {"a": 1, "a": 2}, "title": "Other"}"#;
+    let request = format!(
+        "POST /v1/orgs/org_1/collections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let (status, body) = status_and_body(&raw(&address, request.as_bytes()).await);
+    assert_eq!(status, "400");
+    assert_eq!(
+        body,
+        json!({"error": {"code": 400, "message": "the request is invalid", "violations": [
+            {"path": "/nested/a", "message": "is given more than once in the object"},
+            {"path": "/title", "message": "is given more than once in the object"}
+        ]}})
+    );
+}
+
+/// True when the server closed `stream` (a read returns end of file) within `PATIENCE`.
+async fn closed_by_server(stream: &mut TcpStream) -> bool {
+    let mut byte = [0u8; 1];
+    matches!(tokio::time::timeout(PATIENCE, stream.read(&mut byte)).await, Ok(Ok(0)) | Ok(Err(_)))
+}
+
+#[tokio::test]
+async fn idle_and_slow_connections_are_closed_and_never_starve_a_normal_request() {
+    let connections =
+        ServeConfig { header_read_timeout: Duration::from_millis(300), max_connections: 8, ..ServeConfig::default() };
+    let address = start(ServerConfig::default(), connections).await;
+    // Eight idle connections fill every slot; a slow one trickles its headers.
+    let mut idle = Vec::new();
+    for _ in 0..8 {
+        idle.push(TcpStream::connect(&address).await.unwrap());
+    }
+    let mut slow = TcpStream::connect(&address).await.unwrap();
+    let trickle = tokio::spawn(async move {
+        for byte in b"GET /v1/spaces/space_1 HTTP/1.1\r\nHost: x\r\n" {
+            if slow.write_all(&[*byte]).await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        slow
+    });
+    // A normal request still gets its answer: the idle connections are closed in time.
+    let started = Instant::now();
+    let answer = raw(&address, &get("/v1/spaces/space_1", "")).await;
+    assert!(answer.starts_with("HTTP/1.1 200 "), "{answer}");
+    assert!(started.elapsed() < PATIENCE);
+    for stream in &mut idle {
+        assert!(closed_by_server(stream).await, "an idle connection stayed open");
+    }
+    let mut slow = trickle.await.unwrap();
+    assert!(closed_by_server(&mut slow).await, "a slowloris connection stayed open");
+}
+
+/// A server answering every connection with `response` then, if `endless`, chunks forever.
+async fn misbehaving_server(response: &'static str, endless: bool) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut request = vec![0; 65536];
+                let _ = stream.read(&mut request).await;
+                let _ = stream.write_all(response.as_bytes()).await;
+                let chunk = format!("10000\r\n{}\r\n", "x".repeat(0x10000));
+                while endless && stream.write_all(chunk.as_bytes()).await.is_ok() {}
+            });
+        }
+    });
+    address
+}
+
+fn client(base: &str) -> docs_api_client::ClientBuilder {
+    Client::builder(base, "token-1").retry(RetryPolicy::none())
+}
+
+#[tokio::test]
+async fn an_endless_response_body_fails_once_the_limit_is_read() {
+    let base = misbehaving_server(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+        true,
+    )
+    .await;
+    let client = client(&base).max_response_bytes(1 << 20).build().unwrap();
+    let error =
+        tokio::time::timeout(PATIENCE, client.spaces().get("space_1").send()).await.expect("no hang").unwrap_err();
+    assert!(matches!(error, Error::TooLarge { status: 200, limit: 1_048_576 }), "{error:?}");
+    assert_eq!(error.to_string(), "the service answered 200 with a body larger than the limit of 1048576 bytes");
+}
+
+#[tokio::test]
+async fn a_declared_1_gib_body_fails_before_it_is_read() {
+    let base = misbehaving_server(
+        "HTTP/1.1 500 Oops\r\nContent-Type: application/json\r\nContent-Length: 1073741824\r\n\r\n{",
+        false,
+    )
+    .await;
+    let error = client(&base).build().unwrap().spaces().get("space_1").send().await.unwrap_err();
+    assert!(matches!(error, Error::TooLarge { status: 500, limit: 8_388_608 }), "{error:?}");
+}
+
+#[tokio::test]
+async fn a_long_retry_after_ends_the_call_at_its_deadline_not_after_the_wait() {
+    let base = misbehaving_server(
+        "HTTP/1.1 503 Busy\r\nRetry-After: 60\r\nContent-Type: application/json\r\nContent-Length: 54\r\n\r\n{\"error\":{\"code\":503,\"message\":\"busy, come back later\"}}",
+        false,
+    )
+    .await;
+    let client = Client::builder(&base, "token-1").timeout(Duration::from_secs(2)).build().unwrap();
+    let started = Instant::now();
+    let error = client.spaces().get("space_1").send().await.unwrap_err();
+    // The default deadline is 2 s x 4 attempts: a 60 s wait would pass it, so the 503 is
+    // answered at once instead of after 3 waits of 60 s.
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    assert_eq!(error.status(), Some(503), "{error:?}");
+}
