@@ -4,7 +4,11 @@
 //! - `handwritten`: a plain axum route doing the same work by hand: check the bearer token,
 //!   read the path parameter, build the same `Space`, answer it as JSON.
 //!
-//! Usage: `serve generated|handwritten PORT`.
+//! Both run under `apigen_runtime::serve::serve` (the hardened accept loop), so the ratio
+//! measures the router; `generated-axum-serve` runs the generated router under `axum::serve`
+//! to measure the loop itself. Binds `127.0.0.1:0` and prints `listening on PORT`.
+//!
+//! Usage: `serve generated|handwritten|generated-axum-serve`.
 
 use apigen_bench::{Bench, space};
 use apigen_runtime::server::axum::extract::Path;
@@ -29,20 +33,23 @@ async fn get_space(headers: HeaderMap, Path(space_id): Path<String>) -> Response
 
 #[tokio::main]
 async fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let (Some(kind), Some(port)) = (args.get(1), args.get(2)) else {
-        eprintln!("usage: serve generated|handwritten PORT");
+    let Some(kind) = std::env::args().nth(1) else {
+        eprintln!("usage: serve generated|handwritten|generated-axum-serve");
         std::process::exit(2);
     };
-    let app: Router = match kind.as_str() {
-        "generated" => router(Bench),
-        "handwritten" => Router::new().route("/v1/spaces/{spaceId}", get(get_space)),
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await.expect("bind");
+    println!("listening on {}", listener.local_addr().expect("bound").port());
+    let config = apigen_runtime::serve::ServeConfig::default();
+    match kind.as_str() {
+        "generated" => apigen_runtime::serve::serve(listener, router(Bench), config).await.expect("serve"),
+        "handwritten" => {
+            let app: Router = Router::new().route("/v1/spaces/{spaceId}", get(get_space));
+            apigen_runtime::serve::serve(listener, app, config).await.expect("serve")
+        }
+        "generated-axum-serve" => axum::serve(listener, router(Bench)).await.expect("serve"),
         other => {
             eprintln!("unknown server {other:?}");
             std::process::exit(2);
         }
-    };
-    let listener =
-        tokio::net::TcpListener::bind(("127.0.0.1", port.parse::<u16>().expect("a port"))).await.expect("bind");
-    axum::serve(listener, app).await.expect("serve");
+    }
 }
