@@ -203,7 +203,7 @@ async fn random_requests_never_make_the_server_fail_or_answer_without_the_error_
             let k = 1 + rng.below(segments.len().saturating_sub(1));
             let mut changed: Vec<String> = segments.iter().map(|s| (*s).to_owned()).collect();
             if let Some(segment) = changed.get_mut(k) {
-                let value: &str = rng.pick(&odd_values[..]);
+                let value = rng.pick::<&str>(&odd_values);
                 *segment = encode(value);
             }
             uri = changed.join("/");
