@@ -50,6 +50,7 @@
 //! next to [`operation_status`], called from [`compare_operation`].
 
 pub mod git;
+mod rename;
 pub mod render;
 
 use crate::diag::Location;
@@ -143,11 +144,41 @@ pub fn is_breaking(changes: &[Change]) -> bool {
 }
 
 /// Every change from `old` to `new`, operations first (by name), then types (by name).
+///
+/// A type removed and one added with the same shape is a rename (only the Rust name differs, an
+/// inline type's `type_name` for instance): the old model is rewritten to the new name first,
+/// so the rename is one `type-rust-renamed` change instead of a removal, an addition and every
+/// use changing type.
 pub fn diff(old: &Api, new: &Api) -> Vec<Change> {
+    let renames = renamed_types(old, new);
+    let renamed_old;
+    let old = if renames.is_empty() {
+        old
+    } else {
+        renamed_old = rename::apply(old, &renames);
+        &renamed_old
+    };
     let mut out = Vec::new();
     compare_operations(old, new, &mut out);
     compare_types(old, new, &mut out);
     out
+}
+
+/// Old name → new name for each removed type whose shape equals exactly one added type.
+fn renamed_types(old: &Api, new: &Api) -> BTreeMap<String, String> {
+    let shape = |t: &TypeDef| format!("{:?}", t.kind);
+    let added: Vec<&TypeDef> = new.types.values().filter(|t| !old.types.contains_key(&t.name)).collect();
+    old.types
+        .values()
+        .filter(|t| !new.types.contains_key(&t.name))
+        .filter_map(|before| {
+            let mut same = added.iter().filter(|after| shape(after) == shape(before));
+            match (same.next(), same.next()) {
+                (Some(after), None) => Some((before.name.clone(), after.name.clone())),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// Collects changes about one subject, located in both specs.
