@@ -202,6 +202,21 @@ impl Sink<'_> {
         });
     }
 
+    /// A sink for an element inside this subject: same lines, spec paths extended by `keys`.
+    fn child(&mut self, keys: &[&str]) -> Sink<'_> {
+        let extend = |at: &Option<Location>| {
+            at.clone().map(|mut at| {
+                let mut path = at.path.take().unwrap_or_default();
+                for key in keys {
+                    path = path.key(*key);
+                }
+                at.path = Some(path);
+                at
+            })
+        };
+        Sink { old: extend(&self.old), new: extend(&self.new), subject: self.subject.clone(), out: self.out }
+    }
+
     fn docs(&mut self, kind: &'static str, reason: impl Into<String>) {
         self.push(kind, Class::Docs, Class::Docs, reason);
     }
@@ -601,8 +616,8 @@ fn compare_type(old: &TypeDef, new: &TypeDef, out: &mut Vec<Change>) {
 fn compare_objects(old: &Object, new: &Object, usage: Usage, s: &mut Sink) {
     for before in &old.fields {
         match new.field(&before.wire) {
-            Some(after) => compare_field(before, after, usage, s),
-            None => s.push(
+            Some(after) => compare_field(before, after, usage, &mut s.child(&["fields", &before.wire])),
+            None => s.child(&["fields", &before.wire]).push(
                 "field-removed",
                 Class::Breaking,
                 Class::Breaking,
@@ -611,7 +626,7 @@ fn compare_objects(old: &Object, new: &Object, usage: Usage, s: &mut Sink) {
         }
     }
     for after in new.fields.iter().filter(|f| old.field(&f.wire).is_none()) {
-        field_added(after, usage, s);
+        field_added(after, usage, &mut s.child(&["fields", &after.wire]));
     }
 }
 
