@@ -8,6 +8,7 @@
 //! - [`emit`] turns the model into an [`emit::Output`], written or checked byte for byte.
 
 pub mod diag;
+pub mod diff;
 pub mod emit;
 pub mod model;
 pub mod spec;

@@ -40,10 +40,43 @@ enum Command {
     Generate,
     /// Compares the output directory with what the spec produces; exits 1 on any difference.
     Check,
+    /// Classifies every change between two specs for callers and implementers; exits 1 when
+    /// something breaks (unless --allow-breaking), 2 when a spec cannot be read.
+    Diff(DiffArgs),
+}
+
+/// Arguments of `apigen diff`. BASE and HEAD name a spec directory when one exists at that
+/// path, otherwise a git revision whose `--spec` directory is read.
+#[derive(clap::Args)]
+struct DiffArgs {
+    /// The old spec: a directory or a git revision.
+    #[arg(required_unless_present = "base_rev")]
+    base: Option<String>,
+    /// The new spec: a directory or a git revision; defaults to --spec in the working tree.
+    head: Option<String>,
+    /// Read the old spec at this git revision (e.g. the merge base) instead of BASE.
+    #[arg(long, conflicts_with = "base")]
+    base_rev: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: DiffFormat,
+    /// Exit 0 even when something breaks.
+    #[arg(long)]
+    allow_breaking: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum DiffFormat {
+    Text,
+    Json,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // diff loads two specs itself; every other command works on the one in --spec.
+    if let Command::Diff(args) = &cli.command {
+        return diff(args, &cli.spec);
+    }
     let (api, warnings) = match apigen::load(&cli.spec) {
         Ok(loaded) => loaded,
         Err(diags) => {
@@ -64,6 +97,7 @@ fn main() -> ExitCode {
         Command::Gaps => print_lines(gap_lines(&api)),
         Command::Generate => generate(&api, &cli.out, &Options::new(&cli.out, &cli.runtime)),
         Command::Check => check(&api, &cli.out, &Options::new(&cli.out, &cli.runtime)),
+        Command::Diff(args) => diff(&args, &cli.spec),
     }
 }
 
@@ -161,4 +195,42 @@ fn check(api: &Api, out: &std::path::Path, options: &Options) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn diff(args: &DiffArgs, spec: &std::path::Path) -> ExitCode {
+    let base = match (&args.base_rev, &args.base) {
+        (Some(rev), _) => load_revision(rev, spec),
+        (None, Some(base)) => load_spec_or_revision(base, spec),
+        (None, None) => Err("error: no BASE given\n".to_owned()),
+    };
+    let head = match &args.head {
+        Some(head) => load_spec_or_revision(head, spec),
+        None => load_spec(spec),
+    };
+    let (old, new) = match (base, head) {
+        (Ok(old), Ok(new)) => (old, new),
+        (Err(e), _) | (_, Err(e)) => {
+            eprint!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let changes = apigen::diff::diff(&old, &new);
+    match args.format {
+        DiffFormat::Text => print!("{}", apigen::diff::render::text(&changes)),
+        DiffFormat::Json => print!("{}", apigen::diff::render::json(&changes)),
+    }
+    if apigen::diff::is_breaking(&changes) && !args.allow_breaking { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+}
+
+fn load_spec_or_revision(name: &str, spec: &std::path::Path) -> Result<Api, String> {
+    let path = std::path::Path::new(name);
+    if path.is_dir() { load_spec(path) } else { load_revision(name, spec) }
+}
+
+fn load_spec(dir: &std::path::Path) -> Result<Api, String> {
+    apigen::load(dir).map(|(api, _warnings)| api).map_err(|diags| diags.render())
+}
+
+fn load_revision(rev: &str, spec: &std::path::Path) -> Result<Api, String> {
+    apigen::diff::git::load_at_revision(rev, spec).map_err(|e| format!("error: {e}\n"))
 }

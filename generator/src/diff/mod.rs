@@ -1,0 +1,761 @@
+//! `apigen diff`: compares two lowered models and classifies every change for the two kinds
+//! of consumer. IR only: nothing here emits code; [`render`] owns the text and JSON output.
+//!
+//! Comparing models (not YAML) means a renamed file, reordered keys or flow-vs-block YAML is no
+//! change. Operations are matched by name, then unmatched ones by method and path (a rename);
+//! types by spec name, fields and parameters by wire name, enum values by wire value, union
+//! variants by type.
+//!
+//! Consumers:
+//! - **callers**: HTTP clients and users of the generated client. The generated client decodes
+//!   responses leniently (unknown enum values and union variants are kept), but a hand-written
+//!   client may decode strictly, so loosening a response is classed breaking for callers.
+//! - **implementers**: services on the generated server traits and users of the types crate.
+//!   They are broken by Rust-visible changes: a type, field, variant or method renamed, added to
+//!   something they construct (response structs are built with struct literals) or match
+//!   exhaustively, or removed from something they read.
+//!
+//! | change                                   | callers                  | implementers |
+//! |------------------------------------------|--------------------------|--------------|
+//! | operation added                          | safe                     | breaking (new trait method) |
+//! | operation removed                        | breaking                 | breaking     |
+//! | operation renamed (same method and path) | breaking (client method) | breaking     |
+//! | method or path changed                   | breaking                 | safe         |
+//! | success status changed                   | breaking                 | safe         |
+//! | pagination added / removed               | breaking                 | breaking     |
+//! | response or body type changed            | breaking                 | breaking     |
+//! | request body added (required)            | breaking                 | breaking     |
+//! | parameter added, required                | breaking                 | safe         |
+//! | parameter added, optional                | safe                     | safe         |
+//! | parameter removed                        | breaking                 | breaking     |
+//! | parameter made required                  | breaking                 | breaking (`Option<T>` → `T`) |
+//! | parameter made optional                  | safe                     | breaking     |
+//! | parameter type changed                   | breaking                 | breaking     |
+//! | request constraint tightened / loosened  | breaking / safe          | safe         |
+//! | response constraint tightened / loosened | safe / breaking          | safe         |
+//! | request field added required / optional  | breaking / safe          | safe         |
+//! | response field added                     | safe                     | breaking (struct literal) |
+//! | field removed                            | breaking                 | breaking     |
+//! | field made required / optional / nullable| by direction (request: tightening breaks callers; response: loosening does) | breaking (Rust type) |
+//! | enum value or union variant added        | request: safe; response: breaking if closed | breaking if closed (exhaustive match) |
+//! | enum value or union variant removed      | request: breaking; response: safe | breaking |
+//! | enumeration or union opened / closed     | by direction             | breaking (fallback variant) |
+//! | type added / removed                     | safe / breaking          | safe / breaking |
+//! | Rust name of a type or field changed     | breaking (generated client) | breaking  |
+//! | deprecation added / removed              | docs                     | docs         |
+//! | description or summary changed           | docs                     | docs         |
+//!
+//! A type used both in requests and responses gets the stricter class of the two directions.
+//! Security (bearer / none per operation) is not in the model yet: it becomes one more function
+//! next to [`operation_status`], called from [`compare_operation`].
+
+pub mod git;
+mod rename;
+pub mod render;
+
+use crate::diag::Location;
+use crate::model::{
+    Api, Constraints, Enum, Field, Object, Operation, Param, ResponseBody, TypeDef, TypeKind, Union, Usage,
+};
+use std::collections::BTreeMap;
+
+/// How a change affects one kind of consumer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Class {
+    /// Only documentation changes.
+    Docs,
+    /// Existing consumers keep working.
+    Safe,
+    /// Existing consumers may stop working.
+    Breaking,
+}
+
+impl Class {
+    /// Lower-case name used in the output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Class::Docs => "docs",
+            Class::Safe => "safe",
+            Class::Breaking => "breaking",
+        }
+    }
+}
+
+/// One classified change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// Stable kind name (`field-added`, `operation-removed`).
+    pub kind: &'static str,
+    /// What changed (`operation getPet`, `type Pet field name`).
+    pub subject: String,
+    /// Where it was in the old spec.
+    pub old: Option<Location>,
+    /// Where it is in the new spec.
+    pub new: Option<Location>,
+    /// Class for HTTP callers and users of the generated client.
+    pub callers: Class,
+    /// Class for implementers of the server traits and users of the types crate.
+    pub implementers: Class,
+    /// Why, in one line.
+    pub reason: String,
+}
+
+/// The semver bump a list of changes implies for the generated crates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Bump {
+    /// Nothing changed.
+    None,
+    /// Documentation only.
+    Patch,
+    /// Additions only.
+    Minor,
+    /// Something breaks.
+    Major,
+}
+
+impl Bump {
+    /// Lower-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bump::None => "none",
+            Bump::Patch => "patch",
+            Bump::Minor => "minor",
+            Bump::Major => "major",
+        }
+    }
+}
+
+/// The bump implied by `changes`: major when anything breaks either consumer.
+pub fn bump(changes: &[Change]) -> Bump {
+    changes
+        .iter()
+        .map(|c| match c.callers.max(c.implementers) {
+            Class::Breaking => Bump::Major,
+            Class::Safe => Bump::Minor,
+            Class::Docs => Bump::Patch,
+        })
+        .max()
+        .unwrap_or(Bump::None)
+}
+
+/// True when any change breaks callers or implementers.
+pub fn is_breaking(changes: &[Change]) -> bool {
+    changes.iter().any(|c| c.callers == Class::Breaking || c.implementers == Class::Breaking)
+}
+
+/// Every change from `old` to `new`, operations first (by name), then types (by name).
+///
+/// A type removed and one added with the same shape is a rename (only the Rust name differs, an
+/// inline type's `type_name` for instance): the old model is rewritten to the new name first,
+/// so the rename is one `type-rust-renamed` change instead of a removal, an addition and every
+/// use changing type.
+pub fn diff(old: &Api, new: &Api) -> Vec<Change> {
+    let renames = renamed_types(old, new);
+    let renamed_old;
+    let old = if renames.is_empty() {
+        old
+    } else {
+        renamed_old = rename::apply(old, &renames);
+        &renamed_old
+    };
+    let mut out = Vec::new();
+    compare_operations(old, new, &mut out);
+    compare_types(old, new, &mut out);
+    out
+}
+
+/// Old name → new name for each removed type whose shape equals exactly one added type.
+fn renamed_types(old: &Api, new: &Api) -> BTreeMap<String, String> {
+    let shape = |t: &TypeDef| format!("{:?}", t.kind);
+    let added: Vec<&TypeDef> = new.types.values().filter(|t| !old.types.contains_key(&t.name)).collect();
+    old.types
+        .values()
+        .filter(|t| !new.types.contains_key(&t.name))
+        .filter_map(|before| {
+            let mut same = added.iter().filter(|after| shape(after) == shape(before));
+            match (same.next(), same.next()) {
+                (Some(after), None) => Some((before.name.clone(), after.name.clone())),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Collects changes about one subject, located in both specs.
+struct Sink<'a> {
+    out: &'a mut Vec<Change>,
+    subject: String,
+    old: Option<Location>,
+    new: Option<Location>,
+}
+
+impl Sink<'_> {
+    fn push(&mut self, kind: &'static str, callers: Class, implementers: Class, reason: impl Into<String>) {
+        self.out.push(Change {
+            kind,
+            subject: self.subject.clone(),
+            old: self.old.clone(),
+            new: self.new.clone(),
+            callers,
+            implementers,
+            reason: reason.into(),
+        });
+    }
+
+    /// A sink for an element inside this subject: same lines, spec paths extended by `keys`.
+    fn child(&mut self, keys: &[&str]) -> Sink<'_> {
+        let extend = |at: &Option<Location>| {
+            at.clone().map(|mut at| {
+                let mut path = at.path.take().unwrap_or_default();
+                for key in keys {
+                    path = path.key(*key);
+                }
+                at.path = Some(path);
+                at
+            })
+        };
+        Sink { old: extend(&self.old), new: extend(&self.new), subject: self.subject.clone(), out: self.out }
+    }
+
+    fn docs(&mut self, kind: &'static str, reason: impl Into<String>) {
+        self.push(kind, Class::Docs, Class::Docs, reason);
+    }
+}
+
+fn sink<'a>(out: &'a mut Vec<Change>, subject: String, old: &Location, new: &Location) -> Sink<'a> {
+    Sink { out, subject, old: Some(old.clone()), new: Some(new.clone()) }
+}
+
+// ---------------------------------------------------------------- operations
+
+fn compare_operations(old: &Api, new: &Api, out: &mut Vec<Change>) {
+    let old_ops: BTreeMap<&str, &Operation> = old.operations.iter().map(|o| (o.name.as_str(), o)).collect();
+    let new_ops: BTreeMap<&str, &Operation> = new.operations.iter().map(|o| (o.name.as_str(), o)).collect();
+    let mut removed: Vec<&Operation> =
+        old_ops.iter().filter(|(n, _)| !new_ops.contains_key(*n)).map(|(_, o)| *o).collect();
+    let mut added: Vec<&Operation> =
+        new_ops.iter().filter(|(n, _)| !old_ops.contains_key(*n)).map(|(_, o)| *o).collect();
+    for (name, before) in &old_ops {
+        if let Some(after) = new_ops.get(name) {
+            compare_operation(before, after, out);
+        }
+    }
+    pair_renamed_operations(&mut removed, &mut added, out);
+    for op in removed {
+        let subject = format!("operation {}", op.name);
+        Sink { out, subject, old: Some(op.origin.clone()), new: None }.push(
+            "operation-removed",
+            Class::Breaking,
+            Class::Breaking,
+            format!(
+                "{} {} no longer exists; its trait method and client method are gone",
+                op.method.as_str(),
+                op.path.raw
+            ),
+        );
+    }
+    for op in added {
+        let subject = format!("operation {}", op.name);
+        Sink { out, subject, old: None, new: Some(op.origin.clone()) }.push(
+            "operation-added",
+            Class::Safe,
+            Class::Breaking,
+            format!("new {} {}; implementers must add the trait method `{}`", op.method.as_str(), op.path.raw, op.rust),
+        );
+    }
+}
+
+/// An operation removed and one added with the same method and path is a rename.
+fn pair_renamed_operations(removed: &mut Vec<&Operation>, added: &mut Vec<&Operation>, out: &mut Vec<Change>) {
+    removed.retain(|before| {
+        let Some(index) = added.iter().position(|a| a.method == before.method && a.path.raw == before.path.raw) else {
+            return true;
+        };
+        let after = added.remove(index);
+        let subject = format!("operation {} -> {}", before.name, after.name);
+        let mut s = sink(out, subject, &before.origin, &after.origin);
+        s.push(
+            "operation-renamed",
+            Class::Breaking,
+            Class::Breaking,
+            format!(
+                "same wire call; Rust method `{}` becomes `{}` in the server trait and client",
+                before.rust, after.rust
+            ),
+        );
+        compare_operation(before, after, out);
+        false
+    });
+}
+
+/// Every rule comparing two versions of one operation.
+fn compare_operation(old: &Operation, new: &Operation, out: &mut Vec<Change>) {
+    let mut s = sink(out, format!("operation {}", new.name), &old.origin, &new.origin);
+    operation_route(old, new, &mut s);
+    operation_status(old, new, &mut s);
+    operation_response(old, new, &mut s);
+    operation_body(old, new, &mut s);
+    operation_params(old, new, &mut s);
+    operation_deprecation(old, new, &mut s);
+    operation_docs(old, new, &mut s);
+}
+
+fn operation_route(old: &Operation, new: &Operation, s: &mut Sink) {
+    if old.method != new.method || old.path.raw != new.path.raw {
+        s.push(
+            "route-changed",
+            Class::Breaking,
+            Class::Safe,
+            format!(
+                "{} {} becomes {} {}; callers built for the old route get 404/405, the trait is unchanged",
+                old.method.as_str(),
+                old.path.raw,
+                new.method.as_str(),
+                new.path.raw
+            ),
+        );
+    }
+}
+
+fn operation_status(old: &Operation, new: &Operation, s: &mut Sink) {
+    if old.response.status != new.response.status {
+        s.push(
+            "status-changed",
+            Class::Breaking,
+            Class::Safe,
+            format!(
+                "success status {} becomes {}; callers checking the status break, the generated server sets it",
+                old.response.status, new.response.status
+            ),
+        );
+    }
+}
+
+fn operation_response(old: &Operation, new: &Operation, s: &mut Sink) {
+    match (&old.response.body, &new.response.body) {
+        (ResponseBody::Page { .. }, ResponseBody::Page { .. }) | (ResponseBody::Empty, ResponseBody::Empty) => {}
+        (ResponseBody::Value(_), ResponseBody::Value(_)) => {}
+        (ResponseBody::Page { .. }, _) => s.push(
+            "pagination-removed",
+            Class::Breaking,
+            Class::Breaking,
+            "the response is no longer a page; callers and the trait's return type change",
+        ),
+        (_, ResponseBody::Page { .. }) => s.push(
+            "pagination-added",
+            Class::Breaking,
+            Class::Breaking,
+            "the response becomes a page; callers and the trait's return type change",
+        ),
+        _ => {}
+    }
+    let (before, after) = (response_type(&old.response.body), response_type(&new.response.body));
+    if before != after {
+        s.push(
+            "response-type-changed",
+            Class::Breaking,
+            Class::Breaking,
+            format!("response body `{}` becomes `{}`", before.unwrap_or_default(), after.unwrap_or_default()),
+        );
+    }
+}
+
+fn response_type(body: &ResponseBody) -> Option<String> {
+    match body {
+        ResponseBody::Empty => None,
+        ResponseBody::Value(ty) => Some(ty.to_string()),
+        ResponseBody::Page { item, .. } => Some(format!("page of {item}")),
+    }
+}
+
+fn operation_body(old: &Operation, new: &Operation, s: &mut Sink) {
+    match (&old.body, &new.body) {
+        (None, None) => {}
+        (None, Some(b)) if b.optional => {
+            s.push("body-added", Class::Safe, Class::Safe, "an optional request body is accepted")
+        }
+        (None, Some(_)) => s.push("body-added", Class::Breaking, Class::Breaking, "a request body is now required"),
+        (Some(_), None) => s.push(
+            "body-removed",
+            Class::Breaking,
+            Class::Breaking,
+            "the request body is gone; callers sending it and code reading it break",
+        ),
+        (Some(a), Some(b)) => {
+            if a.ty != b.ty {
+                s.push(
+                    "body-type-changed",
+                    Class::Breaking,
+                    Class::Breaking,
+                    format!("request body `{}` becomes `{}`", a.ty, b.ty),
+                );
+            }
+            if a.optional && !b.optional {
+                s.push("body-required", Class::Breaking, Class::Breaking, "the request body becomes required");
+            }
+            if !a.optional && b.optional {
+                s.push(
+                    "body-optional",
+                    Class::Safe,
+                    Class::Breaking,
+                    "the request body becomes optional (`Option` in Rust)",
+                );
+            }
+        }
+    }
+}
+
+fn operation_params(old: &Operation, new: &Operation, s: &mut Sink) {
+    for before in &old.params {
+        match new.params.iter().find(|p| p.wire == before.wire) {
+            Some(after) => compare_param(before, after, s),
+            None => s.push(
+                "param-removed",
+                Class::Breaking,
+                Class::Breaking,
+                format!(
+                    "parameter `{}` is gone; callers sending it and code reading `{}` break",
+                    before.wire, before.rust
+                ),
+            ),
+        }
+    }
+    for after in new.params.iter().filter(|p| !old.params.iter().any(|b| b.wire == p.wire)) {
+        if after.required {
+            s.push(
+                "param-added",
+                Class::Breaking,
+                Class::Safe,
+                format!("required parameter `{}` added; old callers do not send it", after.wire),
+            );
+        } else {
+            s.push("param-added", Class::Safe, Class::Safe, format!("optional parameter `{}` added", after.wire));
+        }
+    }
+}
+
+fn compare_param(old: &Param, new: &Param, s: &mut Sink) {
+    let name = &new.wire;
+    if old.ty != new.ty {
+        s.push(
+            "param-type-changed",
+            Class::Breaking,
+            Class::Breaking,
+            format!("parameter `{name}` type `{}` becomes `{}`", old.ty, new.ty),
+        );
+    }
+    if old.rust != new.rust {
+        s.push(
+            "param-rust-renamed",
+            Class::Breaking,
+            Class::Breaking,
+            format!("parameter `{name}` Rust name `{}` becomes `{}`", old.rust, new.rust),
+        );
+    }
+    if !old.required && new.required {
+        s.push(
+            "param-required",
+            Class::Breaking,
+            Class::Breaking,
+            format!("parameter `{name}` becomes required (`Option<T>` becomes `T`)"),
+        );
+    }
+    if old.required && !new.required {
+        s.push(
+            "param-optional",
+            Class::Safe,
+            Class::Breaking,
+            format!("parameter `{name}` becomes optional (`T` becomes `Option<T>`)"),
+        );
+    }
+    constraints(
+        &old.constraints,
+        &new.constraints,
+        Usage { input: true, output: false },
+        &format!("parameter `{name}`"),
+        s,
+    );
+    if old.description != new.description {
+        s.docs("param-description-changed", format!("parameter `{name}` description changed"));
+    }
+}
+
+fn operation_deprecation(old: &Operation, new: &Operation, s: &mut Sink) {
+    match (&old.deprecated, &new.deprecated) {
+        (None, Some(_)) => s.docs("deprecated", "the operation is deprecated"),
+        (Some(_), None) => s.docs("undeprecated", "the operation is no longer deprecated"),
+        _ => {}
+    }
+}
+
+fn operation_docs(old: &Operation, new: &Operation, s: &mut Sink) {
+    if old.summary != new.summary || old.description != new.description {
+        s.docs("description-changed", "summary or description changed");
+    }
+}
+
+// ---------------------------------------------------------------- constraints
+
+/// Whether the set of accepted values shrank (tightened) or grew (loosened).
+#[derive(Default)]
+struct Direction {
+    tightened: bool,
+    loosened: bool,
+}
+
+fn lower_bound<T: PartialOrd>(old: Option<T>, new: Option<T>, d: &mut Direction) {
+    match (old, new) {
+        (None, Some(_)) => d.tightened = true,
+        (Some(_), None) => d.loosened = true,
+        (Some(a), Some(b)) if b > a => d.tightened = true,
+        (Some(a), Some(b)) if b < a => d.loosened = true,
+        _ => {}
+    }
+}
+
+fn upper_bound<T: PartialOrd>(old: Option<T>, new: Option<T>, d: &mut Direction) {
+    lower_bound(old.map(std::cmp::Reverse), new.map(std::cmp::Reverse), d);
+}
+
+fn as_f64(n: &Option<serde_json::Number>) -> Option<f64> {
+    n.as_ref().and_then(serde_json::Number::as_f64)
+}
+
+fn constraint_direction(old: &Constraints, new: &Constraints) -> Direction {
+    let mut d = Direction::default();
+    lower_bound(old.min_length, new.min_length, &mut d);
+    upper_bound(old.max_length, new.max_length, &mut d);
+    lower_bound(as_f64(&old.minimum), as_f64(&new.minimum), &mut d);
+    upper_bound(as_f64(&old.maximum), as_f64(&new.maximum), &mut d);
+    lower_bound(old.min_items, new.min_items, &mut d);
+    upper_bound(old.max_items, new.max_items, &mut d);
+    if old.exact_items != new.exact_items {
+        d.tightened |= new.exact_items.is_some();
+        d.loosened |= old.exact_items.is_some();
+    }
+    if old.pattern != new.pattern {
+        // A changed pattern cannot be compared: it may reject values the old one accepted.
+        d.tightened |= new.pattern.is_some();
+        d.loosened |= old.pattern.is_some();
+    }
+    d
+}
+
+/// Request values tightened break callers; response values loosened break strict callers.
+fn constraints(old: &Constraints, new: &Constraints, usage: Usage, what: &str, s: &mut Sink) {
+    if old == new {
+        return;
+    }
+    let d = constraint_direction(old, new);
+    let breaks_callers = (usage.input && d.tightened) || (usage.output && d.loosened);
+    let word = match (d.tightened, d.loosened) {
+        (true, false) => "tightened",
+        (false, true) => "loosened",
+        _ => "changed",
+    };
+    let callers = if breaks_callers { Class::Breaking } else { Class::Safe };
+    s.push("constraint-changed", callers, Class::Safe, format!("{what} constraint {word}"));
+}
+
+// ---------------------------------------------------------------- types
+
+fn compare_types(old: &Api, new: &Api, out: &mut Vec<Change>) {
+    for (name, before) in &old.types {
+        match new.types.get(name) {
+            Some(after) => compare_type(before, after, out),
+            None => Sink { out, subject: format!("type {name}"), old: Some(before.origin.clone()), new: None }.push(
+                "type-removed",
+                Class::Breaking,
+                Class::Breaking,
+                format!("Rust type `{}` is gone", before.rust),
+            ),
+        }
+    }
+    for (name, after) in new.types.iter().filter(|(n, _)| !old.types.contains_key(*n)) {
+        Sink { out, subject: format!("type {name}"), old: None, new: Some(after.origin.clone()) }.push(
+            "type-added",
+            Class::Safe,
+            Class::Safe,
+            format!("new Rust type `{}`", after.rust),
+        );
+    }
+}
+
+/// Both directions a type travels in, in either version.
+fn usage_of(old: &TypeDef, new: &TypeDef) -> Usage {
+    Usage { input: old.usage.input || new.usage.input, output: old.usage.output || new.usage.output }
+}
+
+fn compare_type(old: &TypeDef, new: &TypeDef, out: &mut Vec<Change>) {
+    let usage = usage_of(old, new);
+    let mut s = sink(out, format!("type {}", new.name), &old.origin, &new.origin);
+    if old.rust != new.rust {
+        s.push(
+            "type-rust-renamed",
+            Class::Breaking,
+            Class::Breaking,
+            format!("same JSON; Rust type `{}` becomes `{}`", old.rust, new.rust),
+        );
+    }
+    if old.description != new.description {
+        s.docs("description-changed", "type description changed");
+    }
+    match (&old.kind, &new.kind) {
+        (TypeKind::Object(a), TypeKind::Object(b)) => compare_objects(a, b, usage, &mut s),
+        (TypeKind::Enum(a), TypeKind::Enum(b)) => compare_enums(a, b, usage, &mut s),
+        (TypeKind::Union(a), TypeKind::Union(b)) => compare_unions(a, b, usage, &mut s),
+        _ => s.push(
+            "type-kind-changed",
+            Class::Breaking,
+            Class::Breaking,
+            "the type changes between object, enumeration and union",
+        ),
+    }
+}
+
+fn compare_objects(old: &Object, new: &Object, usage: Usage, s: &mut Sink) {
+    for before in &old.fields {
+        match new.field(&before.wire) {
+            Some(after) => compare_field(before, after, usage, &mut s.child(&["fields", &before.wire])),
+            None => s.child(&["fields", &before.wire]).push(
+                "field-removed",
+                Class::Breaking,
+                Class::Breaking,
+                format!("field `{}` is gone; code reading or setting `{}` breaks", before.wire, before.rust),
+            ),
+        }
+    }
+    for after in new.fields.iter().filter(|f| old.field(&f.wire).is_none()) {
+        field_added(after, usage, &mut s.child(&["fields", &after.wire]));
+    }
+}
+
+fn field_added(field: &Field, usage: Usage, s: &mut Sink) {
+    let required = !field.optional;
+    let callers = if usage.input && required { Class::Breaking } else { Class::Safe };
+    // Response structs are built with struct literals, which must name every field.
+    let implementers = if usage.output { Class::Breaking } else { Class::Safe };
+    let presence = if required { "required" } else { "optional" };
+    s.push("field-added", callers, implementers, format!("{presence} field `{}` added", field.wire));
+}
+
+fn compare_field(old: &Field, new: &Field, usage: Usage, s: &mut Sink) {
+    let name = &new.wire;
+    if old.ty != new.ty {
+        s.push(
+            "field-type-changed",
+            Class::Breaking,
+            Class::Breaking,
+            format!("field `{name}` type `{}` becomes `{}`", old.ty, new.ty),
+        );
+    }
+    if old.rust != new.rust {
+        s.push(
+            "field-rust-renamed",
+            Class::Breaking,
+            Class::Breaking,
+            format!("same JSON; Rust field `{}` becomes `{}`", old.rust, new.rust),
+        );
+    }
+    presence_change("required", old.optional && !new.optional, !old.optional && new.optional, name, usage, s);
+    presence_change("nullable", !old.nullable && new.nullable, old.nullable && !new.nullable, name, usage, s);
+    constraints(&old.constraints, &new.constraints, usage, &format!("field `{name}`"), s);
+    if old.description != new.description {
+        s.docs("field-description-changed", format!("field `{name}` description changed"));
+    }
+}
+
+/// A presence rule: `tightened` means fewer values are accepted (made required, made not
+/// nullable), `loosened` the reverse. Either changes the Rust type (`Option`).
+fn presence_change(what: &str, tightened: bool, loosened: bool, name: &str, usage: Usage, s: &mut Sink) {
+    let (kind, word) = match (what, tightened, loosened) {
+        ("required", true, _) => ("field-required", "becomes required"),
+        ("required", _, true) => ("field-optional", "becomes optional"),
+        (_, true, _) => ("field-nullable", "becomes nullable"),
+        (_, _, true) => ("field-not-nullable", "is no longer nullable"),
+        _ => return,
+    };
+    // For nullability the accepted set grows when a field becomes nullable.
+    let grows = if what == "required" { loosened } else { tightened };
+    let breaks_callers = (usage.input && !grows) || (usage.output && grows);
+    let callers = if breaks_callers { Class::Breaking } else { Class::Safe };
+    s.push(kind, callers, Class::Breaking, format!("field `{name}` {word} (its Rust type changes)"));
+}
+
+/// Names of the members of an enumeration or union, with the change kinds for them.
+struct Members {
+    noun: &'static str,
+    added_kind: &'static str,
+    removed_kind: &'static str,
+    opened_kind: &'static str,
+}
+
+const ENUM_VALUES: Members = Members {
+    noun: "value",
+    added_kind: "enum-value-added",
+    removed_kind: "enum-value-removed",
+    opened_kind: "enum-openness-changed",
+};
+const UNION_VARIANTS: Members = Members {
+    noun: "variant",
+    added_kind: "union-variant-added",
+    removed_kind: "union-variant-removed",
+    opened_kind: "union-openness-changed",
+};
+
+fn compare_enums(old: &Enum, new: &Enum, usage: Usage, s: &mut Sink) {
+    let before: Vec<String> = old.values.iter().map(|v| v.wire.clone()).collect();
+    let after: Vec<String> = new.values.iter().map(|v| v.wire.clone()).collect();
+    compare_members(&ENUM_VALUES, (&before, old.open), (&after, new.open), usage, s);
+    for value in &new.values {
+        if let Some(was) = old.values.iter().find(|v| v.wire == value.wire) {
+            if was.rust != value.rust {
+                s.push(
+                    "enum-value-rust-renamed",
+                    Class::Breaking,
+                    Class::Breaking,
+                    format!("same JSON; Rust variant `{}` becomes `{}`", was.rust, value.rust),
+                );
+            }
+            if was.description != value.description {
+                s.docs("enum-value-description-changed", format!("value `{}` description changed", value.wire));
+            }
+        }
+    }
+}
+
+fn compare_unions(old: &Union, new: &Union, usage: Usage, s: &mut Sink) {
+    let names = |u: &Union| -> Vec<String> { u.variants.iter().map(|v| v.ty.to_string()).collect() };
+    compare_members(&UNION_VARIANTS, (&names(old), old.open), (&names(new), new.open), usage, s);
+    if old.tag != new.tag {
+        s.push("union-tag-changed", Class::Breaking, Class::Breaking, "the union's tag field changed");
+    }
+}
+
+/// Added members break strict response readers (closed only) and exhaustive Rust matches
+/// (closed only: an open one has a fallback arm already); removed ones break request senders
+/// and Rust code naming them.
+fn compare_members(m: &Members, old: (&[String], bool), new: (&[String], bool), usage: Usage, s: &mut Sink) {
+    let ((before, was_open), (after, open)) = (old, new);
+    for value in after.iter().filter(|v| !before.contains(v)) {
+        let callers = if usage.output && !open { Class::Breaking } else { Class::Safe };
+        let implementers = if open { Class::Safe } else { Class::Breaking };
+        s.push(m.added_kind, callers, implementers, format!("{} `{value}` added", m.noun));
+    }
+    for value in before.iter().filter(|v| !after.contains(v)) {
+        let callers = if usage.input { Class::Breaking } else { Class::Safe };
+        s.push(m.removed_kind, callers, Class::Breaking, format!("{} `{value}` removed", m.noun));
+    }
+    if was_open != open {
+        // Opening lets responses carry unknown members; closing lets requests fail on them.
+        let breaks_callers = (open && usage.output) || (!open && usage.input);
+        let callers = if breaks_callers { Class::Breaking } else { Class::Safe };
+        let word = if open { "becomes open" } else { "becomes closed" };
+        s.push(
+            m.opened_kind,
+            callers,
+            Class::Breaking,
+            format!("{word}: the Rust fallback variant is added or removed"),
+        );
+    }
+}

@@ -1,0 +1,153 @@
+//! `apigen diff`: every fixture case edits a copy of `fixtures/diff/base` and compares the
+//! classification with `fixtures/diff/cases/NAME.expected`; the two properties check that a
+//! spec diffed with itself, or with a reformatted copy of itself, reports nothing.
+//!
+//! A case file (`NAME.edit`) is a list of edits: `@ FILE` selects a spec file, then a run of
+//! `-` lines (text that must occur exactly once, lines joined) followed by `+` lines (its
+//! replacement, possibly empty). Lines starting with `#` are comments.
+
+use apigen::diff::{self, render};
+use apigen::model::Api;
+use apigen_tests::snapshot;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const BASE: &str = "fixtures/diff/base";
+const CASES: &str = "fixtures/diff/cases";
+
+fn try_load(dir: &Path) -> Result<Api, String> {
+    apigen::load(dir).map(|(api, _warnings)| api).map_err(|diags| format!("{}:\n{}", dir.display(), diags.render()))
+}
+
+fn load(dir: &Path) -> Api {
+    try_load(dir).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
+    }
+}
+
+/// One replacement: `old` must occur exactly once in `file`.
+struct Edit {
+    file: String,
+    old: String,
+    new: String,
+}
+
+fn parse_edits(text: &str) -> Vec<Edit> {
+    let mut edits: Vec<Edit> = Vec::new();
+    let mut file = String::new();
+    let mut previous = ' ';
+    for line in text.lines() {
+        let (mark, rest) = line.split_at(line.len().min(1));
+        let rest = rest.strip_prefix(' ').unwrap_or(rest);
+        match mark {
+            "@" => file = rest.to_owned(),
+            "-" if previous == '-' => edits.last_mut().unwrap().old.push_str(&format!("\n{rest}")),
+            "-" => edits.push(Edit { file: file.clone(), old: rest.to_owned(), new: String::new() }),
+            "+" => {
+                let edit = edits.last_mut().expect("`+` without `-`");
+                if previous == '+' {
+                    edit.new.push('\n');
+                }
+                edit.new.push_str(rest);
+            }
+            "#" | "" => {}
+            other => panic!("unknown edit line `{other}{rest}`"),
+        }
+        previous = mark.chars().next().unwrap_or(' ');
+    }
+    edits
+}
+
+fn apply(edits: &[Edit], dir: &Path) -> Result<(), String> {
+    for edit in edits {
+        let path = dir.join(&edit.file);
+        let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", edit.file))?;
+        match text.matches(&edit.old).count() {
+            1 => fs::write(&path, text.replacen(&edit.old, &edit.new, 1)).unwrap(),
+            n => return Err(format!("{}: `{}` occurs {n} times, not once", edit.file, edit.old)),
+        }
+    }
+    Ok(())
+}
+
+/// The rendered diff of the base with the case applied, with the temporary directory removed
+/// from locations so they read `old/pets.yaml:3:3`.
+fn run_case(case: &Path) -> Result<String, String> {
+    let temp = tempfile::tempdir().unwrap();
+    let (old, new) = (temp.path().join("old"), temp.path().join("new"));
+    copy_dir(Path::new(BASE), &old);
+    copy_dir(Path::new(BASE), &new);
+    apply(&parse_edits(&fs::read_to_string(case).unwrap()), &new)?;
+    let (old_api, new_api) = (try_load(&old)?, try_load(&new)?);
+    assert!(diff::diff(&new_api, &new_api).is_empty(), "{}: the edited spec differs from itself", case.display());
+    let changes = diff::diff(&old_api, &new_api);
+    let prefix = format!("{}/", temp.path().display());
+    Ok(render::text(&changes).replace(&prefix, ""))
+}
+
+fn cases() -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = fs::read_dir(CASES)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "edit"))
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn every_case_is_classified_exactly_as_expected() {
+    let cases = cases();
+    assert!(cases.len() >= 30, "only {} cases", cases.len());
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|case| {
+            let result = run_case(case).and_then(|text| snapshot(&case.with_extension("expected"), &text));
+            result.err().map(|e| format!("{}: {e}", case.display()))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn a_spec_diffed_with_itself_reports_nothing() {
+    for dir in [BASE, "../spec", "fixtures/valid/petstore", "fixtures/valid/traps"] {
+        let api = load(Path::new(dir));
+        let changes = diff::diff(&api, &api);
+        assert!(changes.is_empty(), "{dir}:\n{}", render::text(&changes));
+        assert_eq!(diff::bump(&changes), diff::Bump::None);
+    }
+}
+
+#[test]
+fn a_reformatted_copy_reports_nothing() {
+    // Same spec: files split differently, keys reordered, flow YAML written as block and back.
+    let (base, reformatted) = (load(Path::new(BASE)), load(Path::new("fixtures/diff/reformatted")));
+    for (old, new) in [(&base, &reformatted), (&reformatted, &base)] {
+        let changes = diff::diff(old, new);
+        assert!(changes.is_empty(), "{}", render::text(&changes));
+    }
+}
+
+#[test]
+fn json_output_carries_every_change_and_the_bump() {
+    let temp = tempfile::tempdir().unwrap();
+    let new = temp.path().join("new");
+    copy_dir(Path::new(BASE), &new);
+    apply(&parse_edits("@ pets.yaml\n- enum: [small, large]\n+ enum: [small]\n"), &new).unwrap();
+    let changes = diff::diff(&load(Path::new(BASE)), &load(&new));
+    let json: serde_json::Value = serde_json::from_str(&render::json(&changes)).unwrap();
+    assert_eq!(json["summary"]["bump"], "major");
+    assert_eq!(json["summary"]["total"], 1);
+    assert_eq!(json["changes"][0]["kind"], "enum-value-removed");
+    assert_eq!(json["changes"][0]["callers"], "breaking");
+    assert_eq!(json["changes"][0]["implementers"], "breaking");
+    assert_eq!(json["changes"][0]["old"], "fixtures/diff/base/pets.yaml:20:3: types.Size");
+    assert!(diff::is_breaking(&changes));
+}
