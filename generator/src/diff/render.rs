@@ -32,8 +32,9 @@ pub fn summary(changes: &[Change]) -> String {
     let docs = count(&|c| c.callers.max(c.implementers) == Class::Docs);
     let safe = count(&|c| c.callers.max(c.implementers) == Class::Safe);
     format!(
-        "{} changes: {callers} breaking callers, {implementers} breaking implementers, {safe} safe, {docs} docs only; semver bump: {}",
+        "{} change{}: {callers} breaking callers, {implementers} breaking implementers, {safe} safe, {docs} docs only; semver bump: {}",
         changes.len(),
+        if changes.len() == 1 { "" } else { "s" },
         bump(changes).as_str()
     )
 }
