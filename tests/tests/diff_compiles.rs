@@ -1,0 +1,237 @@
+//! `apigen diff` cross-checked by the compiler. Two crates are written once against the crates
+//! generated from the *base* spec: an implementer (a service implementing every operation on
+//! the generated server) and a caller (calling every operation through the generated client).
+//! For every fixture case the diff classes as safe for implementers, the implementer still
+//! compiles against the crates generated from the changed spec; for every case safe for
+//! callers, the caller does. A case classed as breaking makes the crate fail, so the check can
+//! fail.
+//!
+//! The crates are type-checked (`cargo check`) in a workspace under cargo's temporary
+//! directory for tests, with a target directory of its own that persists between runs (the
+//! dependencies are checked once), pinned by this repository's `Cargo.lock`.
+
+use apigen::emit::Options;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const BASE: &str = "fixtures/diff/base";
+const CASES: &str = "fixtures/diff/cases";
+
+/// Written once against the base spec's generated server; never changed per case.
+const IMPLEMENTER: &str = r#"
+use petstore_server::types::{Ball, Owner, Pet, PetKind, Size, Toy};
+use petstore_server::{
+    ApiError, Authenticator, Context, DeletePetRequest, GetPetRequest, ListPetsRequest, PetsApi, UpdatePetRequest,
+};
+
+pub struct Shop;
+
+fn pet(id: String) -> Pet {
+    Pet {
+        id,
+        name: "Rex".into(),
+        kind: PetKind::Dog,
+        size: Size::Small,
+        tags: Some(vec!["good".into()]),
+        born: None,
+        owner: Some(Owner { name: "Ada".into(), secret: None }),
+        toy: Some(Toy::from(Ball { colour: "red".into() })),
+    }
+}
+
+impl Authenticator for Shop {
+    type Principal = String;
+    async fn authenticate(&self, token: &str) -> Result<String, ApiError> {
+        Ok(token.to_owned())
+    }
+}
+
+impl PetsApi for Shop {
+    async fn list_pets(
+        &self,
+        _context: Context<String>,
+        request: ListPetsRequest,
+    ) -> Result<apigen_runtime::Page<Pet>, ApiError> {
+        let small = matches!(request.size, Some(Size::Small));
+        Ok(apigen_runtime::Page::new(vec![pet(format!("{small}-{}", request.page_size))], request.cursor))
+    }
+    async fn get_pet(&self, context: Context<String>, request: GetPetRequest) -> Result<Pet, ApiError> {
+        if request.pet_id.is_empty() {
+            return Err(ApiError::not_found(context.operation));
+        }
+        Ok(pet(request.pet_id))
+    }
+    async fn update_pet(&self, _context: Context<String>, request: UpdatePetRequest) -> Result<Pet, ApiError> {
+        let mut changed = pet(request.pet_id);
+        if let Some(name) = request.body.name {
+            changed.name = name;
+        }
+        Ok(changed)
+    }
+    async fn delete_pet(&self, _context: Context<String>, request: DeletePetRequest) -> Result<(), ApiError> {
+        let _ = request.pet_id;
+        Ok(())
+    }
+}
+
+pub fn app() -> apigen_runtime::server::axum::Router {
+    petstore_server::router(Shop)
+}
+
+"#;
+
+/// Written once against the base spec's generated client; never changed per case.
+const CALLER: &str = r#"
+use petstore_client::types::Size;
+
+pub async fn caller(client: &petstore_client::Client) -> Result<String, petstore_client::Error> {
+    let pet = client.pets().get("pet_1").send().await?;
+    let page = client.pets().list().size(Size::Large).send().await?;
+    client.pets().update("pet_1").name("Rex").send().await?;
+    client.pets().delete("pet_1").send().await?;
+    Ok(format!("{} {} {:?} {}", pet.id, pet.name, pet.size, page.items.len()))
+}
+"#;
+
+fn manifest(name: &str, dependency: &str) -> String {
+    let runtime = fs::canonicalize("../runtime").unwrap();
+    format!(
+        "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+         [dependencies]\napigen-runtime = {{ path = {runtime:?}, features = [\"server\", \"client\"] }}\n\
+         {dependency} = {{ path = \"../generated/{}\" }}\n",
+        dependency.trim_start_matches("petstore-")
+    )
+}
+
+/// The scratch workspace: `generated/` (rewritten per case), `implementer/` and `caller/`.
+fn workspace() -> PathBuf {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diff-compiles");
+    let members = [("implementer", "petstore-server", IMPLEMENTER), ("caller", "petstore-client", CALLER)];
+    for (name, dependency, code) in members {
+        fs::create_dir_all(root.join(name).join("src")).unwrap();
+        fs::write(root.join(name).join("Cargo.toml"), manifest(name, dependency)).unwrap();
+        fs::write(root.join(name).join("src/lib.rs"), code).unwrap();
+    }
+    let workspace = "[workspace]\nmembers = [\"implementer\", \"caller\"]\nresolver = \"3\"\n";
+    fs::write(root.join("Cargo.toml"), workspace).unwrap();
+    fs::copy("../Cargo.lock", root.join("Cargo.lock")).unwrap();
+    root
+}
+
+/// Generates `spec` into the workspace and type-checks `package`; the compiler's complaint on
+/// failure.
+fn check_against(root: &Path, spec: &Path, package: &str) -> Result<(), String> {
+    let out = root.join("generated");
+    let runtime = fs::canonicalize("../runtime").unwrap();
+    let (output, _) = apigen::generate(spec, &Options::new(&out, &runtime)).map_err(|d| d.render())?;
+    output.write(&out).map_err(|e| e.to_string())?;
+    let result = Command::new(env!("CARGO"))
+        .args(["check", "--quiet", "--offline", "--package", package])
+        .current_dir(root)
+        .env("CARGO_TARGET_DIR", root.join("target"))
+        .env_remove("RUSTFLAGS")
+        .output()
+        .unwrap();
+    if result.status.success() { Ok(()) } else { Err(String::from_utf8_lossy(&result.stderr).into_owned()) }
+}
+
+/// A copy of the base with the case's edits applied (the `.edit` format of `tests/diff.rs`).
+fn edited(case: &str, into: &Path) -> PathBuf {
+    let dir = into.join(case);
+    fs::create_dir_all(&dir).unwrap();
+    for name in ["api.yaml", "pets.yaml"] {
+        fs::copy(Path::new(BASE).join(name), dir.join(name)).unwrap();
+    }
+    let edits = fs::read_to_string(Path::new(CASES).join(format!("{case}.edit"))).unwrap();
+    let (mut file, mut old, mut new, mut previous) = (String::new(), String::new(), String::new(), ' ');
+    let flush = |file: &str, old: &mut String, new: &mut String| {
+        if !old.is_empty() {
+            let path = dir.join(file);
+            let text = fs::read_to_string(&path).unwrap();
+            assert_eq!(text.matches(old.as_str()).count(), 1, "{case}: `{old}` in {file}");
+            fs::write(&path, text.replacen(old.as_str(), new, 1)).unwrap();
+        }
+        old.clear();
+        new.clear();
+    };
+    for line in edits.lines() {
+        let (mark, rest) = line.split_at(line.len().min(1));
+        let rest = rest.strip_prefix(' ').unwrap_or(rest);
+        match mark {
+            "@" => {
+                flush(&file, &mut old, &mut new);
+                file = rest.to_owned();
+            }
+            "-" if previous == '-' => old.push_str(&format!("\n{rest}")),
+            "-" => {
+                flush(&file, &mut old, &mut new);
+                old.push_str(rest);
+            }
+            "+" if previous == '+' => new.push_str(&format!("\n{rest}")),
+            "+" => new.push_str(rest),
+            _ => {}
+        }
+        previous = mark.chars().next().unwrap_or(' ');
+    }
+    flush(&file, &mut old, &mut new);
+    dir
+}
+
+/// The cases `apigen diff` classes as safe (or docs only) for `side` (`callers`,
+/// `implementers`).
+fn safe_for(side: &str) -> Vec<String> {
+    let mut cases: Vec<String> = fs::read_dir(CASES)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "expected"))
+        .filter(|p| !breaks(&fs::read_to_string(p).unwrap(), side))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    cases.sort();
+    cases
+}
+
+/// True when an expected classification holds a change breaking for `side`. A change line
+/// reads `<class> callers, <class> implementers  <subject>: <kind>`.
+fn breaks(expected: &str, side: &str) -> bool {
+    expected.lines().any(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match (words.as_slice(), side) {
+            ([class, "callers,", ..], "callers") => *class == "breaking",
+            ([_, "callers,", class, "implementers", ..], "implementers") => *class == "breaking",
+            _ => false,
+        }
+    })
+}
+
+/// Checks `package` against every case safe for `side`, then against `breaking`, which must
+/// fail with `complaint`.
+fn cross_check(package: &str, side: &str, breaking: &str, complaint: &str) {
+    let root = workspace();
+    let specs = tempfile::tempdir().unwrap();
+    check_against(&root, Path::new(BASE), package)
+        .unwrap_or_else(|e| panic!("{package} must compile against the base:\n{e}"));
+    let cases = safe_for(side);
+    assert!(cases.len() >= 10, "{cases:?}");
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|case| {
+            check_against(&root, &edited(case, specs.path()), package).err().map(|e| format!("{case}:\n{e}"))
+        })
+        .collect();
+    assert!(failures.is_empty(), "diff said safe for {side}, the compiler disagreed:\n{}", failures.join("\n"));
+    let expected = fs::read_to_string(Path::new(CASES).join(format!("{breaking}.expected"))).unwrap();
+    assert!(breaks(&expected, side), "{breaking} is not breaking for {side}");
+    let error = check_against(&root, &edited(breaking, specs.path()), package).expect_err("a breaking change");
+    assert!(error.contains(complaint), "{error}");
+}
+
+/// One test drives both crates: they share the scratch workspace and its `generated/`.
+#[test]
+fn what_diff_calls_safe_compiles_against_code_written_for_the_base() {
+    // A field added to a response breaks the implementer's struct literal.
+    cross_check("implementer", "implementers", "response-field-added-optional", "missing field");
+    // A required parameter added breaks the caller's call.
+    cross_check("caller", "callers", "param-added-required", "argument");
+}
