@@ -388,6 +388,19 @@ impl Input {
         self.path.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()).unwrap_or_default()
     }
 
+    /// A path parameter of another type than text (integer, number, boolean, date-time); a
+    /// value that does not parse is a violation at `path.<name>`.
+    pub fn path_as<T: FromParam>(&mut self, name: &str) -> Option<T> {
+        let text = self.path(name);
+        match T::from_param(&text) {
+            Ok(parsed) => Some(parsed),
+            Err(message) => {
+                self.fail(format!("path.{name}"), message);
+                None
+            }
+        }
+    }
+
     fn take_query(&mut self, name: &str) -> Vec<String> {
         let mut values = Vec::new();
         for (key, value, used) in &mut self.query {

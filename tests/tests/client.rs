@@ -211,8 +211,9 @@ async fn api_errors_carry_the_status_code_message_and_violations() {
     let source = docs_api_client::types::OpenApiSpecSource::from(docs_api_client::types::OpenApiSpecSourceUrl {
         url: "not a url".into(),
     });
-    let error =
-        client.openapi_specs().create_organization_open_api_spec("o", "Bad Slug", source).send().await.unwrap_err();
+    // Two required body fields: the body is a struct literal, each field named.
+    let body = docs_api_client::types::CreateOpenApiSpecBody { slug: "Bad Slug".into(), source };
+    let error = client.openapi_specs().create_organization_open_api_spec("o", body).send().await.unwrap_err();
     let Error::Api { status, violations, .. } = &error else { panic!("{error:?}") };
     assert_eq!(status, &400);
     let paths: Vec<&str> = violations.iter().map(|v| v.path.as_str()).collect();

@@ -55,6 +55,7 @@ fn the_checked_in_outputs_match_their_specs() {
         ("fixtures/valid/petstore", "fixtures/generated/petstore", "tests/fixtures/generated/petstore"),
         ("fixtures/valid/traps", "fixtures/generated/traps", "tests/fixtures/generated/traps"),
         ("fixtures/valid/recursion", "fixtures/generated/recursion", "tests/fixtures/generated/recursion"),
+        ("fixtures/valid/shapes", "fixtures/generated/shapes", "tests/fixtures/generated/shapes"),
     ];
     for (spec, dir, from_root) in cases {
         let drift = generate(spec, from_root).check(Path::new(dir)).unwrap();

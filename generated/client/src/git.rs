@@ -20,24 +20,12 @@ impl<'a> GitClient<'a> {
     pub fn import_space_from_git(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
-        url: impl ::core::convert::Into<::std::string::String>,
-        ref_: impl ::core::convert::Into<::std::string::String>,
+        body: ::docs_api_types::ImportSpaceFromGitBody,
     ) -> ImportSpaceFromGitBuilder<'a> {
         ImportSpaceFromGitBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
-            body: ::docs_api_types::ImportSpaceFromGitBody {
-                url: ::core::convert::Into::into(url),
-                ref_: ::core::convert::Into::into(ref_),
-                repo_cache_id: ::core::option::Option::None,
-                repo_tree_url: ::core::option::Option::None,
-                repo_commit_url: ::core::option::Option::None,
-                repo_project_directory: ::core::option::Option::None,
-                timestamp: ::core::option::Option::None,
-                force: ::core::option::Option::None,
-                standalone: ::core::option::Option::None,
-                git_info: ::core::option::Option::None,
-            },
+            body,
         }
     }
     /// Export the content of a space to a Git repository.
@@ -52,25 +40,12 @@ impl<'a> GitClient<'a> {
     pub fn export_space_to_git(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
-        url: impl ::core::convert::Into<::std::string::String>,
-        ref_: impl ::core::convert::Into<::std::string::String>,
-        commit_message: impl ::core::convert::Into<::std::string::String>,
+        body: ::docs_api_types::ExportSpaceToGitBody,
     ) -> ExportSpaceToGitBuilder<'a> {
         ExportSpaceToGitBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
-            body: ::docs_api_types::ExportSpaceToGitBody {
-                url: ::core::convert::Into::into(url),
-                ref_: ::core::convert::Into::into(ref_),
-                commit_message: ::core::convert::Into::into(commit_message),
-                repo_cache_id: ::core::option::Option::None,
-                repo_tree_url: ::core::option::Option::None,
-                repo_commit_url: ::core::option::Option::None,
-                repo_project_directory: ::core::option::Option::None,
-                timestamp: ::core::option::Option::None,
-                force: ::core::option::Option::None,
-                git_info: ::core::option::Option::None,
-            },
+            body,
         }
     }
     /// Get the Git information of a space.
@@ -115,79 +90,6 @@ pub struct ImportSpaceFromGitBuilder<'a> {
     body: ::docs_api_types::ImportSpaceFromGitBody,
 }
 impl<'a> ImportSpaceFromGitBuilder<'a> {
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::ImportSpaceFromGitBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// Id of a cached copy of the repository.
-    pub fn repo_cache_id(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.repo_cache_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Prefix of the URLs of external file references.
-    pub fn repo_tree_url(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.repo_tree_url = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Prefix of the URLs of commits.
-    pub fn repo_commit_url(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.repo_commit_url = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Path of the project root in the repository.
-    pub fn repo_project_directory(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.repo_project_directory = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// When the triggering event happened; keeps import and export in order between the service and the remote repository.
-    pub fn timestamp(
-        mut self,
-        value: ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
-    ) -> Self {
-        self.body.timestamp = ::core::option::Option::Some(value);
-        self
-    }
-    /// Force the import (its effect is not shown).
-    pub fn force(mut self, value: bool) -> Self {
-        self.body.force = ::core::option::Option::Some(value);
-        self
-    }
-    /// True makes a revision without updating the space's primary content.
-    pub fn standalone(mut self, value: bool) -> Self {
-        self.body.standalone = ::core::option::Option::Some(value);
-        self
-    }
-    /// The Git provider and repository.
-    pub fn git_info(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::GitInfo>,
-    ) -> Self {
-        self.body.git_info = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
     /// The request as the runtime sends it; fails when the body is invalid and the
     /// client validates requests.
     pub fn call(
@@ -225,74 +127,6 @@ pub struct ExportSpaceToGitBuilder<'a> {
     body: ::docs_api_types::ExportSpaceToGitBody,
 }
 impl<'a> ExportSpaceToGitBuilder<'a> {
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::ExportSpaceToGitBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// Id of a cached copy of the repository.
-    pub fn repo_cache_id(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.repo_cache_id = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Prefix of the URLs of external file references.
-    pub fn repo_tree_url(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.repo_tree_url = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Prefix of the URLs of commits.
-    pub fn repo_commit_url(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.repo_commit_url = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Path of the project root in the repository.
-    pub fn repo_project_directory(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.repo_project_directory = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// When the triggering event happened; keeps import and export in order between the service and the remote repository.
-    pub fn timestamp(
-        mut self,
-        value: ::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>,
-    ) -> Self {
-        self.body.timestamp = ::core::option::Option::Some(value);
-        self
-    }
-    /// Force the export (its effect is not shown).
-    pub fn force(mut self, value: bool) -> Self {
-        self.body.force = ::core::option::Option::Some(value);
-        self
-    }
-    /// The Git provider and repository.
-    pub fn git_info(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::GitInfo>,
-    ) -> Self {
-        self.body.git_info = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
     /// The request as the runtime sends it; fails when the body is invalid and the
     /// client validates requests.
     pub fn call(

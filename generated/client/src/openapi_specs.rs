@@ -33,16 +33,12 @@ impl<'a> OpenapiSpecsClient<'a> {
     pub fn create_organization_open_api_spec(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
-        slug: impl ::core::convert::Into<::std::string::String>,
-        source: impl ::core::convert::Into<::docs_api_types::OpenApiSpecSource>,
+        body: ::docs_api_types::CreateOpenApiSpecBody,
     ) -> CreateOrganizationOpenApiSpecBuilder<'a> {
         CreateOrganizationOpenApiSpecBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
-            body: ::docs_api_types::CreateOpenApiSpecBody {
-                slug: ::core::convert::Into::into(slug),
-                source: ::core::convert::Into::into(source),
-            },
+            body,
         }
     }
     /// Get an OpenAPI spec by its slug.
@@ -200,11 +196,6 @@ pub struct CreateOrganizationOpenApiSpecBuilder<'a> {
     body: ::docs_api_types::CreateOpenApiSpecBody,
 }
 impl<'a> CreateOrganizationOpenApiSpecBuilder<'a> {
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateOpenApiSpecBody) -> Self {
-        self.body = body;
-        self
-    }
     /// The request as the runtime sends it; fails when the body is invalid and the
     /// client validates requests.
     pub fn call(

@@ -284,15 +284,14 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         sample("{\"url\":\"https://github.com/example/docs.git\",\"ref\":\"refs/heads/main\",\"repoCacheID\":\"cache_1\",\"repoTreeURL\":\"https://github.com/example/docs/blob/main/\",\"repoCommitURL\":\"https://github.com/example/docs/commit/\",\"repoProjectDirectory\":\"docs\",\"timestamp\":\"2024-05-01T10:00:00Z\",\"force\":true,\"standalone\":true,\"gitInfo\":{\"provider\":\"github\",\"url\":\"https://github.com/example/docs\"}}")
         { ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client.git()
-        .import_space_from_git("space_1", body.url.clone(), body.ref_.clone()).body(body)
-        .send(). await; result.map(| () | ::apigen_runtime::serde_json::Value::Null) })
-        as SampleCall < 'a >), ("exportSpaceToGit", ::std::boxed::Box::pin(async move {
-        let body : ::docs_api_types::ExportSpaceToGitBody = match
+        .import_space_from_git("space_1", body.clone()).send(). await; result.map(| () |
+        ::apigen_runtime::serde_json::Value::Null) }) as SampleCall < 'a >),
+        ("exportSpaceToGit", ::std::boxed::Box::pin(async move { let body :
+        ::docs_api_types::ExportSpaceToGitBody = match
         sample("{\"url\":\"https://github.com/example/docs.git\",\"ref\":\"refs/heads/main\",\"commitMessage\":\"Update documentation\",\"repoCacheID\":\"cache_1\",\"repoTreeURL\":\"https://github.com/example/docs/blob/main/\",\"repoCommitURL\":\"https://github.com/example/docs/commit/\",\"repoProjectDirectory\":\"docs\",\"timestamp\":\"2024-05-01T10:00:00Z\",\"force\":true,\"gitInfo\":{\"provider\":\"github\",\"url\":\"https://github.com/example/docs\"}}")
         { ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client.git()
-        .export_space_to_git("space_1", body.url.clone(), body.ref_.clone(), body
-        .commit_message.clone()).body(body).send(). await; result.map(| () |
+        .export_space_to_git("space_1", body.clone()).send(). await; result.map(| () |
         ::apigen_runtime::serde_json::Value::Null) }) as SampleCall < 'a >),
         ("getSpaceGitInfo", ::std::boxed::Box::pin(async move { let result = client.git()
         .get_space_git_info("space_1").send(). await; result.and_then(| value | to_json(&
@@ -387,12 +386,12 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         sample("{\"slug\":\"petstore\",\"source\":{\"url\":\"https://example.com/openapi.yaml\"}}")
         { ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client.openapi_specs()
-        .create_organization_open_api_spec("org_1", body.slug.clone(), body.source
-        .clone()).body(body).send(). await; result.and_then(| value | to_json(& value))
-        }) as SampleCall < 'a >), ("getOpenApiSpec", ::std::boxed::Box::pin(async move {
-        let result = client.openapi_specs().get("org_1", "petstore").send(). await;
-        result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
-        ("createOrUpdateOpenApiSpec", ::std::boxed::Box::pin(async move { let body :
+        .create_organization_open_api_spec("org_1", body.clone()).send(). await; result
+        .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
+        ("getOpenApiSpec", ::std::boxed::Box::pin(async move { let result = client
+        .openapi_specs().get("org_1", "petstore").send(). await; result.and_then(| value
+        | to_json(& value)) }) as SampleCall < 'a >), ("createOrUpdateOpenApiSpec",
+        ::std::boxed::Box::pin(async move { let body :
         ::docs_api_types::PutOpenApiSpecBody = match
         sample("{\"source\":{\"url\":\"https://example.com/openapi.yaml\"}}") {
         ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>

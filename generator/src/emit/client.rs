@@ -75,7 +75,13 @@ impl ClientEmitter<'_> {
         if body.optional {
             return BodyStyle::Optional;
         }
-        if self.body_object(op).is_some() { BodyStyle::Fields } else { BodyStyle::Positional }
+        // Required fields become arguments only while there is at most one: two arguments of
+        // one type (`create("Dune", "9780441172719")`) could be swapped unnoticed, so past one
+        // the caller writes the body as a struct literal, which names every field.
+        match self.body_object(op) {
+            Some((def, object)) if self.required_fields(def, object).len() <= 1 => BodyStyle::Fields,
+            _ => BodyStyle::Positional,
+        }
     }
 
     /// The body's object type, when it is one.
@@ -111,7 +117,7 @@ impl ClientEmitter<'_> {
             .map(|op| {
                 let tag = &api.tags.iter().find(|t| t.name == op.tag).expect("lowered").rust;
                 let args: Vec<String> =
-                    self.positional(op).iter().map(|p| format!("{:?}", sample_text(api, p))).collect();
+                    self.positional(op).iter().map(|p| self.sample_literal(p).to_string()).collect();
                 format!("let value = client.{tag}().{}({}).send().await?;\n", op.client, args.join(", "))
             })
             .unwrap_or_default();
@@ -272,7 +278,7 @@ impl ClientEmitter<'_> {
             let name = ident(&param.rust);
             let (ty, convert) = self.argument(&param.ty, &name);
             args.push(quote! { #name: #ty });
-            inits.push(quote! { #name: #convert, });
+            inits.push(field_init(&name, convert));
         }
         for param in op.params.iter().filter(|p| p.location == ParamIn::Query && !p.required) {
             let name = ident(&param.rust);
@@ -309,7 +315,7 @@ impl ClientEmitter<'_> {
                             self.paths.default_value(self.api, &field.ty, default)
                         }
                     };
-                    members.push(quote! { #member: #value, });
+                    members.push(field_init(&member, value));
                 }
                 if object.additional.is_some() {
                     members.push(quote! { extra: ::std::collections::BTreeMap::new(), });
@@ -525,19 +531,21 @@ impl ClientEmitter<'_> {
                     format.push_str("{}");
                     let param = op.params.iter().find(|p| &p.wire == wire).expect("lowered");
                     let field = ident(&param.rust);
-                    args.push(quote! { ::apigen_runtime::client::segment(&self.#field) });
+                    args.push(match &param.ty {
+                        TypeRef::String | TypeRef::Url => quote! { ::apigen_runtime::client::segment(&self.#field) },
+                        TypeRef::Named(_) => quote! { ::apigen_runtime::client::segment(self.#field.as_str()) },
+                        other => {
+                            let text = param_text(quote!(self.#field), other);
+                            quote! { ::apigen_runtime::client::segment(&#text) }
+                        }
+                    });
                 }
             }
         }
         let query = op.params.iter().filter(|p| p.location == ParamIn::Query).map(|p| {
             let wire = &p.wire;
             let field = ident(&p.rust);
-            let text = |value: TokenStream, ty: &TypeRef| match ty {
-                TypeRef::Named(_) => quote! { #value.as_str().to_owned() },
-                TypeRef::String | TypeRef::Url => quote! { #value.clone() },
-                TypeRef::DateTime => quote! { #value.to_rfc3339() },
-                _ => quote! { #value.to_string() },
-            };
+            let text = param_text;
             match &p.ty {
                 TypeRef::List(inner) => {
                     let item = text(quote!(item), inner);
@@ -672,7 +680,11 @@ impl ClientEmitter<'_> {
             if let Some((def, object)) = self.body_object(op).filter(|_| style == BodyStyle::Fields) {
                 for field in self.required_fields(def, object) {
                     let member = ident(&field.rust);
-                    args.push(if field.boxed { quote!((*body.#member).clone()) } else { quote!(body.#member.clone()) });
+                    args.push(match (field.boxed, is_copy(&field.ty)) {
+                        (true, _) => quote!((*body.#member).clone()),
+                        (false, true) => quote!(body.#member),
+                        (false, false) => quote!(body.#member.clone()),
+                    });
                 }
             }
             if let (Some(body), Some(json)) = (&op.body, crate::model::sample::of_body(self.api, op)) {
@@ -787,8 +799,27 @@ fn free_name(taken: &mut BTreeSet<String>, wanted: &str) -> String {
     name
 }
 
-/// A parameter's sample as text, for doc examples.
-fn sample_text(api: &Api, param: &Param) -> String {
-    let value = crate::model::sample::of_param(api, param);
-    value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string())
+/// `member: value,` in a struct literal, or `member,` when the value is the variable of the
+/// same name (clippy's `redundant_field_names`).
+fn field_init(member: &proc_macro2::Ident, value: TokenStream) -> TokenStream {
+    if *member == value.to_string() {
+        quote! { #member, }
+    } else {
+        quote! { #member: #value, }
+    }
+}
+
+/// Types whose Rust values are `Copy`: read without `.clone()` (clippy's `clone_on_copy`).
+fn is_copy(ty: &TypeRef) -> bool {
+    matches!(ty, TypeRef::Integer | TypeRef::Number | TypeRef::Boolean | TypeRef::DateTime)
+}
+
+/// A parameter's value as the text it travels as in a path or query.
+fn param_text(value: TokenStream, ty: &TypeRef) -> TokenStream {
+    match ty {
+        TypeRef::Named(_) => quote! { #value.as_str().to_owned() },
+        TypeRef::String | TypeRef::Url => quote! { #value.clone() },
+        TypeRef::DateTime => quote! { #value.to_rfc3339() },
+        _ => quote! { #value.to_string() },
+    }
 }

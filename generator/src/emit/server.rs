@@ -262,7 +262,14 @@ impl ServerEmitter<'_> {
                 };
                 reads.push(check);
             }
-            if param.required && param.location == ParamIn::Query && !matches!(param.ty, TypeRef::List(_)) {
+            if param.location == ParamIn::Path && is_option {
+                let message = format!("the path parameter `{wire}` is not valid");
+                inits.push(quote! {
+                    let ::core::option::Option::Some(#local) = #local else {
+                        return ::core::result::Result::Err(::apigen_runtime::server::ApiError::bad_request(#message));
+                    };
+                });
+            } else if param.required && param.location == ParamIn::Query && !matches!(param.ty, TypeRef::List(_)) {
                 let message = format!("the query parameter `{wire}` is required");
                 inits.push(quote! {
                     let ::core::option::Option::Some(#local) = #local else {
@@ -313,7 +320,18 @@ impl ServerEmitter<'_> {
     fn read_param(&self, param: &Param) -> (TokenStream, bool) {
         let wire = &param.wire;
         if param.location == ParamIn::Path {
-            return (quote! { __input.path(#wire) }, false);
+            return match &param.ty {
+                TypeRef::String | TypeRef::Url => (quote! { __input.path(#wire) }, false),
+                TypeRef::Named(_) => {
+                    let ty = self.paths.ty(self.api, &param.ty);
+                    (quote! { <#ty as ::core::convert::From<&str>>::from(__input.path(#wire).as_str()) }, false)
+                }
+                // Integers, numbers, booleans, date-times: parsed, a bad value is a violation.
+                other => {
+                    let ty = self.paths.ty(self.api, other);
+                    (quote! { __input.path_as::<#ty>(#wire) }, true)
+                }
+            };
         }
         let (inner, is_list) = match &param.ty {
             TypeRef::List(inner) => (inner.as_ref(), true),
