@@ -331,6 +331,17 @@ pub struct Call {
     pub body: Option<Vec<u8>>,
 }
 
+/// A reqwest client builder that works with this crate's TLS: installs ring as rustls'
+/// process-wide crypto provider first (unless one is installed). reqwest is built here without
+/// a provider of its own (aws-lc-rs compiles C and doubles the build), so a bare
+/// `reqwest::Client::new()` made before any generated client would panic asking for one;
+/// start from this builder, set what you need (proxy, pool, certificates, default headers),
+/// and hand the result to `.http_client(..)`.
+pub fn http_client_builder() -> reqwest::ClientBuilder {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+}
+
 impl Core {
     /// Builds the core; installs ring as rustls' crypto provider unless one is installed.
     pub fn new(settings: Settings) -> Result<Self, Error> {
@@ -340,12 +351,9 @@ impl Core {
             .map_err(|e| Error::Config(format!("the base URL {:?} does not parse: {e}", settings.base_url)))?;
         let http = match &settings.http {
             Some(http) => http.clone(),
-            None => {
-                let _ = rustls::crypto::ring::default_provider().install_default();
-                reqwest::Client::builder()
-                    .build()
-                    .map_err(|e| Error::Config(format!("the HTTP client cannot be built: {e}")))?
-            }
+            None => http_client_builder()
+                .build()
+                .map_err(|e| Error::Config(format!("the HTTP client cannot be built: {e}")))?,
         };
         let mut authorization = HeaderValue::from_str(&format!("Bearer {}", settings.token.0))
             .map_err(|_| Error::Config("the token holds characters a header cannot".into()))?;

@@ -169,7 +169,7 @@ impl ClientEmitter<'_> {
         let root = quote! {
             //! The client and its builder.
 
-            pub use ::apigen_runtime::client::{Error, RetryPolicy};
+            pub use ::apigen_runtime::client::{Error, RetryPolicy, http_client_builder};
             /// The types of the API.
             pub use ::#types_crate as types;
 
