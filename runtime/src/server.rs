@@ -145,6 +145,21 @@ pub struct Context<P> {
     pub headers: HeaderMap,
     /// The operation's name in the spec.
     pub operation: &'static str,
+    /// The HTTP method.
+    pub method: Method,
+    /// The route that matched, as the spec writes it (`/v1/spaces/{spaceId}`).
+    pub path: &'static str,
+    /// What middleware put in the request's extensions (a request id, a tracing span, a
+    /// tenant, ...), read with `context.extensions.get::<T>()`.
+    pub extensions: axum::http::Extensions,
+}
+
+impl<P> Context<P> {
+    /// The caller's address, when the server records it ([`crate::serve::serve`] does; so
+    /// does axum's `into_make_service_with_connect_info`).
+    pub fn remote_addr(&self) -> Option<std::net::SocketAddr> {
+        self.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|info| info.0)
+    }
 }
 
 /// The default limit on a request's path and query: 8 KiB (longer answers 414).
@@ -231,6 +246,8 @@ pub struct Endpoint<S: Authenticator> {
     pub method: Method,
     /// Operation name.
     pub operation: &'static str,
+    /// The route, as the spec writes it.
+    pub path: &'static str,
     /// The operation takes a JSON body.
     pub has_body: bool,
     /// Parses and calls.
@@ -301,7 +318,14 @@ async fn handle<S: Authenticator>(
         return ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, message).into_response();
     }
     let input = Input::new(path, parts.uri.query().unwrap_or_default(), body, endpoint.has_body);
-    let context = Context { principal, headers: parts.headers, operation: endpoint.operation };
+    let context = Context {
+        principal,
+        headers: parts.headers,
+        operation: endpoint.operation,
+        method: parts.method,
+        path: endpoint.path,
+        extensions: parts.extensions,
+    };
     let reply = (endpoint.dispatch)(service, input, context);
     match CatchUnwind(AssertUnwindSafe(reply)).await {
         Ok(response) => response,

@@ -1052,16 +1052,16 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getCollection", has_body : false, dispatch : crate
-            ::collections::dispatch_get_collection:: < S >, },
+            "getCollection", path : "/v1/collections/{collectionId}", has_body : false,
+            dispatch : crate ::collections::dispatch_get_collection:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteCollection", has_body : false, dispatch : crate
-            ::collections::dispatch_delete_collection:: < S >, },
+            "deleteCollection", path : "/v1/collections/{collectionId}", has_body :
+            false, dispatch : crate ::collections::dispatch_delete_collection:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateCollection", has_body : true, dispatch : crate
-            ::collections::dispatch_update_collection:: < S >, }
+            "updateCollection", path : "/v1/collections/{collectionId}", has_body : true,
+            dispatch : crate ::collections::dispatch_update_collection:: < S >, }
         ],
         &config,
     );
@@ -1071,8 +1071,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "moveCollection", has_body : true, dispatch : crate
-            ::collections::dispatch_move_collection:: < S >, }
+            "moveCollection", path : "/v1/collections/{collectionId}/move", has_body :
+            true, dispatch : crate ::collections::dispatch_move_collection:: < S >, }
         ],
         &config,
     );
@@ -1082,7 +1082,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listCollectionSpaces", has_body : false, dispatch : crate
+            "listCollectionSpaces", path : "/v1/collections/{collectionId}/spaces",
+            has_body : false, dispatch : crate
             ::collections::dispatch_list_collection_spaces:: < S >, }
         ],
         &config,
@@ -1093,7 +1094,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "transferCollection", has_body : true, dispatch : crate
+            "transferCollection", path : "/v1/collections/{collectionId}/transfer",
+            has_body : true, dispatch : crate
             ::collections::dispatch_transfer_collection:: < S >, }
         ],
         &config,
@@ -1104,7 +1106,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationsByEmailDomain", has_body : false, dispatch : crate
+            "listOrganizationsByEmailDomain", path :
+            "/v1/email-domains/{emailDomain}/orgs", has_body : false, dispatch : crate
             ::organizations::dispatch_list_organizations_by_email_domain:: < S >, }
         ],
         &config,
@@ -1115,8 +1118,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listIntegrations", has_body : false, dispatch : crate
-            ::integrations::dispatch_list_integrations:: < S >, }
+            "listIntegrations", path : "/v1/integrations", has_body : false, dispatch :
+            crate ::integrations::dispatch_list_integrations:: < S >, }
         ],
         &config,
     );
@@ -1126,16 +1129,17 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getIntegration", has_body : false, dispatch : crate
-            ::integrations::dispatch_get_integration:: < S >, },
+            "getIntegration", path : "/v1/integrations/{integrationName}", has_body :
+            false, dispatch : crate ::integrations::dispatch_get_integration:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "publishIntegration", has_body : true, dispatch : crate
-            ::integrations::dispatch_publish_integration:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
+            "publishIntegration", path : "/v1/integrations/{integrationName}", has_body :
+            true, dispatch : crate ::integrations::dispatch_publish_integration:: < S >,
+            }, ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteIntegration", has_body : false, dispatch : crate
-            ::integrations::dispatch_delete_integration:: < S >, }
+            "deleteIntegration", path : "/v1/integrations/{integrationName}", has_body :
+            false, dispatch : crate ::integrations::dispatch_delete_integration:: < S >,
+            }
         ],
         &config,
     );
@@ -1145,7 +1149,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "updateIntegrationDevMode", has_body : true, dispatch : crate
+            "updateIntegrationDevMode", path : "/v1/integrations/{integrationName}/dev",
+            has_body : true, dispatch : crate
             ::integrations::dispatch_update_integration_dev_mode:: < S >, }
         ],
         &config,
@@ -1156,7 +1161,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listIntegrationEvents", has_body : false, dispatch : crate
+            "listIntegrationEvents", path : "/v1/integrations/{integrationName}/events",
+            has_body : false, dispatch : crate
             ::integrations::dispatch_list_integration_events:: < S >, }
         ],
         &config,
@@ -1167,8 +1173,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getIntegrationEvent", has_body : false, dispatch : crate
-            ::integrations::dispatch_get_integration_event:: < S >, }
+            "getIntegrationEvent", path :
+            "/v1/integrations/{integrationName}/events/{eventId}", has_body : false,
+            dispatch : crate ::integrations::dispatch_get_integration_event:: < S >, }
         ],
         &config,
     );
@@ -1178,12 +1185,14 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listIntegrationInstallations", has_body : false, dispatch : crate
-            ::integrations::dispatch_list_integration_installations:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
+            "listIntegrationInstallations", path :
+            "/v1/integrations/{integrationName}/installations", has_body : false,
+            dispatch : crate ::integrations::dispatch_list_integration_installations:: <
+            S >, }, ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "installIntegration", has_body : true, dispatch : crate
-            ::integrations::dispatch_install_integration:: < S >, }
+            "installIntegration", path :
+            "/v1/integrations/{integrationName}/installations", has_body : true, dispatch
+            : crate ::integrations::dispatch_install_integration:: < S >, }
         ],
         &config,
     );
@@ -1193,7 +1202,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listIntegrationSites", has_body : false, dispatch : crate
+            "listIntegrationSites", path : "/v1/integrations/{integrationName}/sites",
+            has_body : false, dispatch : crate
             ::integrations::dispatch_list_integration_sites:: < S >, }
         ],
         &config,
@@ -1204,7 +1214,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listIntegrationSpaces", has_body : false, dispatch : crate
+            "listIntegrationSpaces", path : "/v1/integrations/{integrationName}/spaces",
+            has_body : false, dispatch : crate
             ::integrations::dispatch_list_integration_spaces:: < S >, }
         ],
         &config,
@@ -1215,7 +1226,7 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizations", has_body : false, dispatch : crate
+            "listOrganizations", path : "/v1/orgs", has_body : false, dispatch : crate
             ::organizations::dispatch_list_organizations:: < S >, }
         ],
         &config,
@@ -1226,12 +1237,12 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getOrganization", has_body : false, dispatch : crate
-            ::organizations::dispatch_get_organization:: < S >, },
+            "getOrganization", path : "/v1/orgs/{organizationId}", has_body : false,
+            dispatch : crate ::organizations::dispatch_get_organization:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateOrganization", has_body : true, dispatch : crate
-            ::organizations::dispatch_update_organization:: < S >, }
+            "updateOrganization", path : "/v1/orgs/{organizationId}", has_body : true,
+            dispatch : crate ::organizations::dispatch_update_organization:: < S >, }
         ],
         &config,
     );
@@ -1241,12 +1252,15 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getOrganizationAgentInstructions", has_body : false, dispatch : crate
-            ::organizations::dispatch_get_organization_agent_instructions:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
+            "getOrganizationAgentInstructions", path :
+            "/v1/orgs/{organizationId}/agent-instructions", has_body : false, dispatch :
+            crate ::organizations::dispatch_get_organization_agent_instructions:: < S >,
+            }, ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "updateOrganizationAgentInstructions", has_body : true, dispatch : crate
-            ::organizations::dispatch_update_organization_agent_instructions:: < S >, }
+            "updateOrganizationAgentInstructions", path :
+            "/v1/orgs/{organizationId}/agent-instructions", has_body : true, dispatch :
+            crate ::organizations::dispatch_update_organization_agent_instructions:: < S
+            >, }
         ],
         &config,
     );
@@ -1256,8 +1270,10 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationChangeRequests", has_body : false, dispatch : crate
-            ::change_requests::dispatch_list_organization_change_requests:: < S >, }
+            "listOrganizationChangeRequests", path :
+            "/v1/orgs/{organizationId}/change-requests", has_body : false, dispatch :
+            crate ::change_requests::dispatch_list_organization_change_requests:: < S >,
+            }
         ],
         &config,
     );
@@ -1267,11 +1283,13 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationCollections", has_body : false, dispatch : crate
+            "listOrganizationCollections", path :
+            "/v1/orgs/{organizationId}/collections", has_body : false, dispatch : crate
             ::collections::dispatch_list_organization_collections:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createOrganizationCollection", has_body : true, dispatch : crate
+            "createOrganizationCollection", path :
+            "/v1/orgs/{organizationId}/collections", has_body : true, dispatch : crate
             ::collections::dispatch_create_organization_collection:: < S >, }
         ],
         &config,
@@ -1282,11 +1300,13 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationConversations", has_body : false, dispatch : crate
+            "listOrganizationConversations", path :
+            "/v1/orgs/{organizationId}/conversations", has_body : false, dispatch : crate
             ::conversations::dispatch_list_organization_conversations:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "ingestOrganizationConversations", has_body : true, dispatch : crate
+            "ingestOrganizationConversations", path :
+            "/v1/orgs/{organizationId}/conversations", has_body : true, dispatch : crate
             ::conversations::dispatch_ingest_organization_conversations:: < S >, }
         ],
         &config,
@@ -1297,7 +1317,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationConversationClusters", has_body : false, dispatch : crate
+            "listOrganizationConversationClusters", path :
+            "/v1/orgs/{organizationId}/conversations-clusters", has_body : false,
+            dispatch : crate
             ::conversations::dispatch_list_organization_conversation_clusters:: < S >, }
         ],
         &config,
@@ -1308,8 +1330,10 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationConversationIssues", has_body : false, dispatch : crate
-            ::conversations::dispatch_list_organization_conversation_issues:: < S >, }
+            "listOrganizationConversationIssues", path :
+            "/v1/orgs/{organizationId}/conversations-issues", has_body : false, dispatch
+            : crate ::conversations::dispatch_list_organization_conversation_issues:: < S
+            >, }
         ],
         &config,
     );
@@ -1319,8 +1343,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getConversationIssue", has_body : false, dispatch : crate
-            ::conversations::dispatch_get_conversation_issue:: < S >, }
+            "getConversationIssue", path :
+            "/v1/orgs/{organizationId}/conversations-issues/{issueId}", has_body : false,
+            dispatch : crate ::conversations::dispatch_get_conversation_issue:: < S >, }
         ],
         &config,
     );
@@ -1330,8 +1355,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getConversation", has_body : false, dispatch : crate
-            ::conversations::dispatch_get_conversation:: < S >, }
+            "getConversation", path :
+            "/v1/orgs/{organizationId}/conversations/{conversationId}", has_body : false,
+            dispatch : crate ::conversations::dispatch_get_conversation:: < S >, }
         ],
         &config,
     );
@@ -1341,8 +1367,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "joinOrganization", has_body : false, dispatch : crate
-            ::organizations::dispatch_join_organization:: < S >, }
+            "joinOrganization", path : "/v1/orgs/{organizationId}/join", has_body :
+            false, dispatch : crate ::organizations::dispatch_join_organization:: < S >,
+            }
         ],
         &config,
     );
@@ -1352,8 +1379,10 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteOrganizationInviteLink", has_body : false, dispatch : crate
-            ::organizations::dispatch_delete_organization_invite_link:: < S >, }
+            "deleteOrganizationInviteLink", path :
+            "/v1/orgs/{organizationId}/link-invites/{inviteId}", has_body : false,
+            dispatch : crate ::organizations::dispatch_delete_organization_invite_link::
+            < S >, }
         ],
         &config,
     );
@@ -1363,7 +1392,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationMembers", has_body : false, dispatch : crate
+            "listOrganizationMembers", path : "/v1/orgs/{organizationId}/members",
+            has_body : false, dispatch : crate
             ::members::dispatch_list_organization_members:: < S >, }
         ],
         &config,
@@ -1374,16 +1404,19 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getOrganizationMember", has_body : false, dispatch : crate
+            "getOrganizationMember", path : "/v1/orgs/{organizationId}/members/{userId}",
+            has_body : false, dispatch : crate
             ::members::dispatch_get_organization_member:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteOrganizationMember", has_body : false, dispatch : crate
-            ::members::dispatch_delete_organization_member:: < S >, },
+            "deleteOrganizationMember", path :
+            "/v1/orgs/{organizationId}/members/{userId}", has_body : false, dispatch :
+            crate ::members::dispatch_delete_organization_member:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateOrganizationMember", has_body : true, dispatch : crate
-            ::members::dispatch_update_organization_member:: < S >, }
+            "updateOrganizationMember", path :
+            "/v1/orgs/{organizationId}/members/{userId}", has_body : true, dispatch :
+            crate ::members::dispatch_update_organization_member:: < S >, }
         ],
         &config,
     );
@@ -1393,8 +1426,10 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationMemberSpaces", has_body : false, dispatch : crate
-            ::members::dispatch_list_organization_member_spaces:: < S >, }
+            "listOrganizationMemberSpaces", path :
+            "/v1/orgs/{organizationId}/members/{userId}/spaces", has_body : false,
+            dispatch : crate ::members::dispatch_list_organization_member_spaces:: < S >,
+            }
         ],
         &config,
     );
@@ -1404,8 +1439,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "setOrganizationMemberSso", has_body : false, dispatch : crate
-            ::members::dispatch_set_organization_member_sso:: < S >, }
+            "setOrganizationMemberSso", path :
+            "/v1/orgs/{organizationId}/members/{userId}/sso", has_body : false, dispatch
+            : crate ::members::dispatch_set_organization_member_sso:: < S >, }
         ],
         &config,
     );
@@ -1415,8 +1451,10 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationMemberTeams", has_body : false, dispatch : crate
-            ::members::dispatch_list_organization_member_teams:: < S >, }
+            "listOrganizationMemberTeams", path :
+            "/v1/orgs/{organizationId}/members/{userId}/teams", has_body : false,
+            dispatch : crate ::members::dispatch_list_organization_member_teams:: < S >,
+            }
         ],
         &config,
     );
@@ -1426,11 +1464,13 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationOpenApiSpecs", has_body : false, dispatch : crate
+            "listOrganizationOpenApiSpecs", path : "/v1/orgs/{organizationId}/openapi",
+            has_body : false, dispatch : crate
             ::openapi_specs::dispatch_list_organization_open_api_specs:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createOrganizationOpenApiSpec", has_body : true, dispatch : crate
+            "createOrganizationOpenApiSpec", path : "/v1/orgs/{organizationId}/openapi",
+            has_body : true, dispatch : crate
             ::openapi_specs::dispatch_create_organization_open_api_spec:: < S >, }
         ],
         &config,
@@ -1441,19 +1481,23 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getOpenApiSpec", has_body : false, dispatch : crate
+            "getOpenApiSpec", path : "/v1/orgs/{organizationId}/openapi/{specSlug}",
+            has_body : false, dispatch : crate
             ::openapi_specs::dispatch_get_open_api_spec:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "createOrUpdateOpenApiSpec", has_body : true, dispatch : crate
-            ::openapi_specs::dispatch_create_or_update_open_api_spec:: < S >, },
+            "createOrUpdateOpenApiSpec", path :
+            "/v1/orgs/{organizationId}/openapi/{specSlug}", has_body : true, dispatch :
+            crate ::openapi_specs::dispatch_create_or_update_open_api_spec:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteOpenApiSpec", has_body : false, dispatch : crate
+            "deleteOpenApiSpec", path : "/v1/orgs/{organizationId}/openapi/{specSlug}",
+            has_body : false, dispatch : crate
             ::openapi_specs::dispatch_delete_open_api_spec:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateOpenApiSpec", has_body : true, dispatch : crate
+            "updateOpenApiSpec", path : "/v1/orgs/{organizationId}/openapi/{specSlug}",
+            has_body : true, dispatch : crate
             ::openapi_specs::dispatch_update_open_api_spec:: < S >, }
         ],
         &config,
@@ -1464,8 +1508,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "pingOrganization", has_body : false, dispatch : crate
-            ::members::dispatch_ping_organization:: < S >, }
+            "pingOrganization", path : "/v1/orgs/{organizationId}/ping", has_body :
+            false, dispatch : crate ::members::dispatch_ping_organization:: < S >, }
         ],
         &config,
     );
@@ -1475,11 +1519,13 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationSamlProviders", has_body : false, dispatch : crate
+            "listOrganizationSamlProviders", path : "/v1/orgs/{organizationId}/saml",
+            has_body : false, dispatch : crate
             ::sso::dispatch_list_organization_saml_providers:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createOrganizationSamlProvider", has_body : true, dispatch : crate
+            "createOrganizationSamlProvider", path : "/v1/orgs/{organizationId}/saml",
+            has_body : true, dispatch : crate
             ::sso::dispatch_create_organization_saml_provider:: < S >, }
         ],
         &config,
@@ -1490,16 +1536,19 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getOrganizationSamlProvider", has_body : false, dispatch : crate
-            ::sso::dispatch_get_organization_saml_provider:: < S >, },
+            "getOrganizationSamlProvider", path :
+            "/v1/orgs/{organizationId}/saml/{samlProviderId}", has_body : false, dispatch
+            : crate ::sso::dispatch_get_organization_saml_provider:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteOrganizationSamlProvider", has_body : false, dispatch : crate
-            ::sso::dispatch_delete_organization_saml_provider:: < S >, },
+            "deleteOrganizationSamlProvider", path :
+            "/v1/orgs/{organizationId}/saml/{samlProviderId}", has_body : false, dispatch
+            : crate ::sso::dispatch_delete_organization_saml_provider:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateOrganizationSamlProvider", has_body : true, dispatch : crate
-            ::sso::dispatch_update_organization_saml_provider:: < S >, }
+            "updateOrganizationSamlProvider", path :
+            "/v1/orgs/{organizationId}/saml/{samlProviderId}", has_body : true, dispatch
+            : crate ::sso::dispatch_update_organization_saml_provider:: < S >, }
         ],
         &config,
     );
@@ -1509,7 +1558,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "searchOrganizationContent", has_body : false, dispatch : crate
+            "searchOrganizationContent", path : "/v1/orgs/{organizationId}/search",
+            has_body : false, dispatch : crate
             ::organizations::dispatch_search_organization_content:: < S >, }
         ],
         &config,
@@ -1520,12 +1570,13 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationSites", has_body : false, dispatch : crate
-            ::sites::dispatch_list_organization_sites:: < S >, },
+            "listOrganizationSites", path : "/v1/orgs/{organizationId}/sites", has_body :
+            false, dispatch : crate ::sites::dispatch_list_organization_sites:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createOrganizationSite", has_body : true, dispatch : crate
-            ::sites::dispatch_create_organization_site:: < S >, }
+            "createOrganizationSite", path : "/v1/orgs/{organizationId}/sites", has_body
+            : true, dispatch : crate ::sites::dispatch_create_organization_site:: < S >,
+            }
         ],
         &config,
     );
@@ -1535,14 +1586,16 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation : "getSite",
-            has_body : false, dispatch : crate ::sites::dispatch_get_site:: < S >, },
+            path : "/v1/orgs/{organizationId}/sites/{siteId}", has_body : false, dispatch
+            : crate ::sites::dispatch_get_site:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteSite", has_body : false, dispatch : crate
-            ::sites::dispatch_delete_site:: < S >, }, ::apigen_runtime::server::Endpoint
-            { method : ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateSite", has_body : true, dispatch : crate
-            ::sites::dispatch_update_site:: < S >, }
+            "deleteSite", path : "/v1/orgs/{organizationId}/sites/{siteId}", has_body :
+            false, dispatch : crate ::sites::dispatch_delete_site:: < S >, },
+            ::apigen_runtime::server::Endpoint { method :
+            ::apigen_runtime::server::axum::http::Method::PATCH, operation :
+            "updateSite", path : "/v1/orgs/{organizationId}/sites/{siteId}", has_body :
+            true, dispatch : crate ::sites::dispatch_update_site:: < S >, }
         ],
         &config,
     );
@@ -1552,12 +1605,14 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getSiteAdaptiveSchema", has_body : false, dispatch : crate
-            ::sites::dispatch_get_site_adaptive_schema:: < S >, },
+            "getSiteAdaptiveSchema", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema", has_body : false,
+            dispatch : crate ::sites::dispatch_get_site_adaptive_schema:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "updateSiteAdaptiveSchema", has_body : true, dispatch : crate
-            ::sites::dispatch_update_site_adaptive_schema:: < S >, }
+            "updateSiteAdaptiveSchema", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema", has_body : true,
+            dispatch : crate ::sites::dispatch_update_site_adaptive_schema:: < S >, }
         ],
         &config,
     );
@@ -1567,7 +1622,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSiteTemplateConditions", has_body : false, dispatch : crate
+            "listSiteTemplateConditions", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions",
+            has_body : false, dispatch : crate
             ::sites::dispatch_list_site_template_conditions:: < S >, }
         ],
         &config,
@@ -1578,8 +1635,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "publishSite", has_body : false, dispatch : crate
-            ::sites::dispatch_publish_site:: < S >, }
+            "publishSite", path : "/v1/orgs/{organizationId}/sites/{siteId}/publish",
+            has_body : false, dispatch : crate ::sites::dispatch_publish_site:: < S >, }
         ],
         &config,
     );
@@ -1589,8 +1646,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getPublishedSite", has_body : false, dispatch : crate
-            ::sites::dispatch_get_published_site:: < S >, }
+            "getPublishedSite", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/published", has_body : false,
+            dispatch : crate ::sites::dispatch_get_published_site:: < S >, }
         ],
         &config,
     );
@@ -1600,12 +1658,15 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSiteSectionGroups", has_body : false, dispatch : crate
-            ::site_structure::dispatch_list_site_section_groups:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
+            "listSiteSectionGroups", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/section-groups", has_body : false,
+            dispatch : crate ::site_structure::dispatch_list_site_section_groups:: < S >,
+            }, ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createSiteSectionGroup", has_body : true, dispatch : crate
-            ::site_structure::dispatch_create_site_section_group:: < S >, }
+            "createSiteSectionGroup", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/section-groups", has_body : true,
+            dispatch : crate ::site_structure::dispatch_create_site_section_group:: < S
+            >, }
         ],
         &config,
     );
@@ -1615,11 +1676,15 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteSiteSectionGroup", has_body : false, dispatch : crate
+            "deleteSiteSectionGroup", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}",
+            has_body : false, dispatch : crate
             ::site_structure::dispatch_delete_site_section_group:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateSiteSectionGroup", has_body : true, dispatch : crate
+            "updateSiteSectionGroup", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}",
+            has_body : true, dispatch : crate
             ::site_structure::dispatch_update_site_section_group:: < S >, }
         ],
         &config,
@@ -1630,7 +1695,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "moveSiteSectionGroup", has_body : true, dispatch : crate
+            "moveSiteSectionGroup", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move",
+            has_body : true, dispatch : crate
             ::site_structure::dispatch_move_site_section_group:: < S >, }
         ],
         &config,
@@ -1641,7 +1708,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "addSiteSectionGroupSection", has_body : true, dispatch : crate
+            "addSiteSectionGroupSection", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections",
+            has_body : true, dispatch : crate
             ::site_structure::dispatch_add_site_section_group_section:: < S >, }
         ],
         &config,
@@ -1652,7 +1721,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "removeSiteSectionGroupSection", has_body : false, dispatch : crate
+            "removeSiteSectionGroupSection", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}",
+            has_body : false, dispatch : crate
             ::site_structure::dispatch_remove_site_section_group_section:: < S >, }
         ],
         &config,
@@ -1663,12 +1734,14 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSiteSections", has_body : false, dispatch : crate
-            ::site_structure::dispatch_list_site_sections:: < S >, },
+            "listSiteSections", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/sections", has_body : false,
+            dispatch : crate ::site_structure::dispatch_list_site_sections:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createSiteSection", has_body : true, dispatch : crate
-            ::site_structure::dispatch_create_site_section:: < S >, }
+            "createSiteSection", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/sections", has_body : true,
+            dispatch : crate ::site_structure::dispatch_create_site_section:: < S >, }
         ],
         &config,
     );
@@ -1678,12 +1751,15 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteSiteSection", has_body : false, dispatch : crate
-            ::site_structure::dispatch_delete_site_section:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
+            "deleteSiteSection", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}", has_body
+            : false, dispatch : crate ::site_structure::dispatch_delete_site_section:: <
+            S >, }, ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateSiteSection", has_body : true, dispatch : crate
-            ::site_structure::dispatch_update_site_section:: < S >, }
+            "updateSiteSection", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}", has_body
+            : true, dispatch : crate ::site_structure::dispatch_update_site_section:: < S
+            >, }
         ],
         &config,
     );
@@ -1693,7 +1769,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "moveSiteSection", has_body : true, dispatch : crate
+            "moveSiteSection", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move",
+            has_body : true, dispatch : crate
             ::site_structure::dispatch_move_site_section:: < S >, }
         ],
         &config,
@@ -1704,12 +1782,14 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSiteSpaces", has_body : false, dispatch : crate
-            ::site_structure::dispatch_list_site_spaces:: < S >, },
+            "listSiteSpaces", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces", has_body : false,
+            dispatch : crate ::site_structure::dispatch_list_site_spaces:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createSiteSpace", has_body : true, dispatch : crate
-            ::site_structure::dispatch_create_site_space:: < S >, }
+            "createSiteSpace", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces", has_body : true,
+            dispatch : crate ::site_structure::dispatch_create_site_space:: < S >, }
         ],
         &config,
     );
@@ -1719,11 +1799,15 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteSiteSpace", has_body : false, dispatch : crate
+            "deleteSiteSpace", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}",
+            has_body : false, dispatch : crate
             ::site_structure::dispatch_delete_site_space:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateSiteSpace", has_body : true, dispatch : crate
+            "updateSiteSpace", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}",
+            has_body : true, dispatch : crate
             ::site_structure::dispatch_update_site_space:: < S >, }
         ],
         &config,
@@ -1734,7 +1818,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "moveSiteSpace", has_body : true, dispatch : crate
+            "moveSiteSpace", path :
+            "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move",
+            has_body : true, dispatch : crate
             ::site_structure::dispatch_move_site_space:: < S >, }
         ],
         &config,
@@ -1745,7 +1831,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationSsoProviders", has_body : false, dispatch : crate
+            "listOrganizationSsoProviders", path : "/v1/orgs/{organizationId}/sso",
+            has_body : false, dispatch : crate
             ::sso::dispatch_list_organization_sso_providers:: < S >, }
         ],
         &config,
@@ -1756,12 +1843,13 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationTeams", has_body : false, dispatch : crate
-            ::teams::dispatch_list_organization_teams:: < S >, },
+            "listOrganizationTeams", path : "/v1/orgs/{organizationId}/teams", has_body :
+            false, dispatch : crate ::teams::dispatch_list_organization_teams:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "createOrganizationTeam", has_body : true, dispatch : crate
-            ::teams::dispatch_create_organization_team:: < S >, }
+            "createOrganizationTeam", path : "/v1/orgs/{organizationId}/teams", has_body
+            : true, dispatch : crate ::teams::dispatch_create_organization_team:: < S >,
+            }
         ],
         &config,
     );
@@ -1771,15 +1859,17 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getOrganizationTeam", has_body : false, dispatch : crate
-            ::teams::dispatch_get_organization_team:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
+            "getOrganizationTeam", path : "/v1/orgs/{organizationId}/teams/{teamId}",
+            has_body : false, dispatch : crate ::teams::dispatch_get_organization_team::
+            < S >, }, ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteOrganizationTeam", has_body : false, dispatch : crate
+            "deleteOrganizationTeam", path : "/v1/orgs/{organizationId}/teams/{teamId}",
+            has_body : false, dispatch : crate
             ::teams::dispatch_delete_organization_team:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateOrganizationTeam", has_body : true, dispatch : crate
+            "updateOrganizationTeam", path : "/v1/orgs/{organizationId}/teams/{teamId}",
+            has_body : true, dispatch : crate
             ::teams::dispatch_update_organization_team:: < S >, }
         ],
         &config,
@@ -1790,11 +1880,13 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationTranslations", has_body : false, dispatch : crate
+            "listOrganizationTranslations", path :
+            "/v1/orgs/{organizationId}/translations", has_body : false, dispatch : crate
             ::translations::dispatch_list_organization_translations:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createOrganizationTranslation", has_body : true, dispatch : crate
+            "createOrganizationTranslation", path :
+            "/v1/orgs/{organizationId}/translations", has_body : true, dispatch : crate
             ::translations::dispatch_create_organization_translation:: < S >, }
         ],
         &config,
@@ -1805,16 +1897,19 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getTranslation", has_body : false, dispatch : crate
-            ::translations::dispatch_get_translation:: < S >, },
+            "getTranslation", path :
+            "/v1/orgs/{organizationId}/translations/{translationId}", has_body : false,
+            dispatch : crate ::translations::dispatch_get_translation:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "updateTranslationInstructions", has_body : true, dispatch : crate
-            ::translations::dispatch_update_translation_instructions:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
+            "updateTranslationInstructions", path :
+            "/v1/orgs/{organizationId}/translations/{translationId}", has_body : true,
+            dispatch : crate ::translations::dispatch_update_translation_instructions:: <
+            S >, }, ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteTranslation", has_body : false, dispatch : crate
-            ::translations::dispatch_delete_translation:: < S >, }
+            "deleteTranslation", path :
+            "/v1/orgs/{organizationId}/translations/{translationId}", has_body : false,
+            dispatch : crate ::translations::dispatch_delete_translation:: < S >, }
         ],
         &config,
     );
@@ -1824,8 +1919,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "runTranslation", has_body : false, dispatch : crate
-            ::translations::dispatch_run_translation:: < S >, }
+            "runTranslation", path :
+            "/v1/orgs/{organizationId}/translations/{translationId}/run", has_body :
+            false, dispatch : crate ::translations::dispatch_run_translation:: < S >, }
         ],
         &config,
     );
@@ -1835,15 +1931,15 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation : "getSpace",
-            has_body : false, dispatch : crate ::spaces::dispatch_get_space:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteSpace", has_body : false, dispatch : crate
-            ::spaces::dispatch_delete_space:: < S >, },
+            path : "/v1/spaces/{spaceId}", has_body : false, dispatch : crate
+            ::spaces::dispatch_get_space:: < S >, }, ::apigen_runtime::server::Endpoint {
+            method : ::apigen_runtime::server::axum::http::Method::DELETE, operation :
+            "deleteSpace", path : "/v1/spaces/{spaceId}", has_body : false, dispatch :
+            crate ::spaces::dispatch_delete_space:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateSpace", has_body : true, dispatch : crate
-            ::spaces::dispatch_update_space:: < S >, }
+            "updateSpace", path : "/v1/spaces/{spaceId}", has_body : true, dispatch :
+            crate ::spaces::dispatch_update_space:: < S >, }
         ],
         &config,
     );
@@ -1853,11 +1949,13 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSpaceChangeRequests", has_body : false, dispatch : crate
+            "listSpaceChangeRequests", path : "/v1/spaces/{spaceId}/change-requests",
+            has_body : false, dispatch : crate
             ::change_requests::dispatch_list_space_change_requests:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createSpaceChangeRequest", has_body : true, dispatch : crate
+            "createSpaceChangeRequest", path : "/v1/spaces/{spaceId}/change-requests",
+            has_body : true, dispatch : crate
             ::change_requests::dispatch_create_space_change_request:: < S >, }
         ],
         &config,
@@ -1868,12 +1966,14 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getChangeRequest", has_body : false, dispatch : crate
-            ::change_requests::dispatch_get_change_request:: < S >, },
+            "getChangeRequest", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}", has_body : false,
+            dispatch : crate ::change_requests::dispatch_get_change_request:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateChangeRequest", has_body : true, dispatch : crate
-            ::change_requests::dispatch_update_change_request:: < S >, }
+            "updateChangeRequest", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}", has_body : true,
+            dispatch : crate ::change_requests::dispatch_update_change_request:: < S >, }
         ],
         &config,
     );
@@ -1883,12 +1983,15 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listChangeRequestComments", has_body : false, dispatch : crate
-            ::comments::dispatch_list_change_request_comments:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
+            "listChangeRequestComments", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments", has_body :
+            false, dispatch : crate ::comments::dispatch_list_change_request_comments:: <
+            S >, }, ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createChangeRequestComment", has_body : true, dispatch : crate
-            ::comments::dispatch_create_change_request_comment:: < S >, }
+            "createChangeRequestComment", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments", has_body :
+            true, dispatch : crate ::comments::dispatch_create_change_request_comment:: <
+            S >, }
         ],
         &config,
     );
@@ -1898,15 +2001,21 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getChangeRequestComment", has_body : false, dispatch : crate
+            "getChangeRequestComment", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}",
+            has_body : false, dispatch : crate
             ::comments::dispatch_get_change_request_comment:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "updateChangeRequestComment", has_body : true, dispatch : crate
+            "updateChangeRequestComment", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}",
+            has_body : true, dispatch : crate
             ::comments::dispatch_update_change_request_comment:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteChangeRequestComment", has_body : false, dispatch : crate
+            "deleteChangeRequestComment", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}",
+            has_body : false, dispatch : crate
             ::comments::dispatch_delete_change_request_comment:: < S >, }
         ],
         &config,
@@ -1917,11 +2026,15 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createChangeRequestCommentReply", has_body : true, dispatch : crate
+            "createChangeRequestCommentReply", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies",
+            has_body : true, dispatch : crate
             ::comments::dispatch_create_change_request_comment_reply:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listChangeRequestCommentReplies", has_body : false, dispatch : crate
+            "listChangeRequestCommentReplies", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies",
+            has_body : false, dispatch : crate
             ::comments::dispatch_list_change_request_comment_replies:: < S >, }
         ],
         &config,
@@ -1932,8 +2045,10 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getChangeRequestContent", has_body : false, dispatch : crate
-            ::content::dispatch_get_change_request_content:: < S >, }
+            "getChangeRequestContent", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", has_body :
+            false, dispatch : crate ::content::dispatch_get_change_request_content:: < S
+            >, }
         ],
         &config,
     );
@@ -1943,7 +2058,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listChangeRequestFiles", has_body : false, dispatch : crate
+            "listChangeRequestFiles", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files",
+            has_body : false, dispatch : crate
             ::content::dispatch_list_change_request_files:: < S >, }
         ],
         &config,
@@ -1954,7 +2071,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getChangeRequestFile", has_body : false, dispatch : crate
+            "getChangeRequestFile", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}",
+            has_body : false, dispatch : crate
             ::content::dispatch_get_change_request_file:: < S >, }
         ],
         &config,
@@ -1965,7 +2084,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listChangeRequestFileBacklinks", has_body : false, dispatch : crate
+            "listChangeRequestFileBacklinks", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks",
+            has_body : false, dispatch : crate
             ::content::dispatch_list_change_request_file_backlinks:: < S >, }
         ],
         &config,
@@ -1976,7 +2097,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getChangeRequestPage", has_body : false, dispatch : crate
+            "getChangeRequestPage", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}",
+            has_body : false, dispatch : crate
             ::content::dispatch_get_change_request_page:: < S >, }
         ],
         &config,
@@ -1987,7 +2110,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listChangeRequestPageLinks", has_body : false, dispatch : crate
+            "listChangeRequestPageLinks", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links",
+            has_body : false, dispatch : crate
             ::content::dispatch_list_change_request_page_links:: < S >, }
         ],
         &config,
@@ -1998,7 +2123,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listChangeRequestPages", has_body : false, dispatch : crate
+            "listChangeRequestPages", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages",
+            has_body : false, dispatch : crate
             ::content::dispatch_list_change_request_pages:: < S >, }
         ],
         &config,
@@ -2009,8 +2136,10 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "mergeChangeRequest", has_body : false, dispatch : crate
-            ::change_requests::dispatch_merge_change_request:: < S >, }
+            "mergeChangeRequest", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge", has_body :
+            false, dispatch : crate ::change_requests::dispatch_merge_change_request:: <
+            S >, }
         ],
         &config,
     );
@@ -2020,8 +2149,10 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getChangeRequestPdf", has_body : false, dispatch : crate
-            ::change_requests::dispatch_get_change_request_pdf:: < S >, }
+            "getChangeRequestPdf", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", has_body :
+            false, dispatch : crate ::change_requests::dispatch_get_change_request_pdf::
+            < S >, }
         ],
         &config,
     );
@@ -2031,7 +2162,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "updateChangeRequestFromMain", has_body : false, dispatch : crate
+            "updateChangeRequestFromMain", path :
+            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update", has_body :
+            false, dispatch : crate
             ::change_requests::dispatch_update_change_request_from_main:: < S >, }
         ],
         &config,
@@ -2042,8 +2175,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSpaceCommenters", has_body : false, dispatch : crate
-            ::comments::dispatch_list_space_commenters:: < S >, }
+            "listSpaceCommenters", path : "/v1/spaces/{spaceId}/commenters", has_body :
+            false, dispatch : crate ::comments::dispatch_list_space_commenters:: < S >, }
         ],
         &config,
     );
@@ -2053,12 +2186,12 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSpaceComments", has_body : false, dispatch : crate
-            ::comments::dispatch_list_space_comments:: < S >, },
+            "listSpaceComments", path : "/v1/spaces/{spaceId}/comments", has_body :
+            false, dispatch : crate ::comments::dispatch_list_space_comments:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createSpaceComment", has_body : true, dispatch : crate
-            ::comments::dispatch_create_space_comment:: < S >, }
+            "createSpaceComment", path : "/v1/spaces/{spaceId}/comments", has_body :
+            true, dispatch : crate ::comments::dispatch_create_space_comment:: < S >, }
         ],
         &config,
     );
@@ -2068,15 +2201,16 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getSpaceComment", has_body : false, dispatch : crate
-            ::comments::dispatch_get_space_comment:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
+            "getSpaceComment", path : "/v1/spaces/{spaceId}/comments/{commentId}",
+            has_body : false, dispatch : crate ::comments::dispatch_get_space_comment:: <
+            S >, }, ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "updateSpaceComment", has_body : true, dispatch : crate
-            ::comments::dispatch_update_space_comment:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
+            "updateSpaceComment", path : "/v1/spaces/{spaceId}/comments/{commentId}",
+            has_body : true, dispatch : crate ::comments::dispatch_update_space_comment::
+            < S >, }, ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteSpaceComment", has_body : false, dispatch : crate
+            "deleteSpaceComment", path : "/v1/spaces/{spaceId}/comments/{commentId}",
+            has_body : false, dispatch : crate
             ::comments::dispatch_delete_space_comment:: < S >, }
         ],
         &config,
@@ -2087,8 +2221,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createSpaceCommentReply", has_body : true, dispatch : crate
-            ::comments::dispatch_create_space_comment_reply:: < S >, }
+            "createSpaceCommentReply", path :
+            "/v1/spaces/{spaceId}/comments/{commentId}/replies", has_body : true,
+            dispatch : crate ::comments::dispatch_create_space_comment_reply:: < S >, }
         ],
         &config,
     );
@@ -2098,15 +2233,21 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getSpaceCommentReply", has_body : false, dispatch : crate
+            "getSpaceCommentReply", path :
+            "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}",
+            has_body : false, dispatch : crate
             ::comments::dispatch_get_space_comment_reply:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "updateSpaceCommentReply", has_body : true, dispatch : crate
+            "updateSpaceCommentReply", path :
+            "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}",
+            has_body : true, dispatch : crate
             ::comments::dispatch_update_space_comment_reply:: < S >, },
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteSpaceCommentReply", has_body : false, dispatch : crate
+            "deleteSpaceCommentReply", path :
+            "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}",
+            has_body : false, dispatch : crate
             ::comments::dispatch_delete_space_comment_reply:: < S >, }
         ],
         &config,
@@ -2117,8 +2258,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getSpaceContent", has_body : false, dispatch : crate
-            ::content::dispatch_get_space_content:: < S >, }
+            "getSpaceContent", path : "/v1/spaces/{spaceId}/content", has_body : false,
+            dispatch : crate ::content::dispatch_get_space_content:: < S >, }
         ],
         &config,
     );
@@ -2128,8 +2269,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSpaceFiles", has_body : false, dispatch : crate
-            ::content::dispatch_list_space_files:: < S >, }
+            "listSpaceFiles", path : "/v1/spaces/{spaceId}/content/files", has_body :
+            false, dispatch : crate ::content::dispatch_list_space_files:: < S >, }
         ],
         &config,
     );
@@ -2139,8 +2280,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getSpaceFile", has_body : false, dispatch : crate
-            ::content::dispatch_get_space_file:: < S >, }
+            "getSpaceFile", path : "/v1/spaces/{spaceId}/content/files/{fileId}",
+            has_body : false, dispatch : crate ::content::dispatch_get_space_file:: < S
+            >, }
         ],
         &config,
     );
@@ -2150,8 +2292,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSpaceFileBacklinks", has_body : false, dispatch : crate
-            ::content::dispatch_list_space_file_backlinks:: < S >, }
+            "listSpaceFileBacklinks", path :
+            "/v1/spaces/{spaceId}/content/files/{fileId}/backlinks", has_body : false,
+            dispatch : crate ::content::dispatch_list_space_file_backlinks:: < S >, }
         ],
         &config,
     );
@@ -2161,8 +2304,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getSpacePage", has_body : false, dispatch : crate
-            ::content::dispatch_get_space_page:: < S >, }
+            "getSpacePage", path : "/v1/spaces/{spaceId}/content/page/{pageId}", has_body
+            : false, dispatch : crate ::content::dispatch_get_space_page:: < S >, }
         ],
         &config,
     );
@@ -2172,8 +2315,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSpacePageLinks", has_body : false, dispatch : crate
-            ::content::dispatch_list_space_page_links:: < S >, }
+            "listSpacePageLinks", path :
+            "/v1/spaces/{spaceId}/content/page/{pageId}/links", has_body : false,
+            dispatch : crate ::content::dispatch_list_space_page_links:: < S >, }
         ],
         &config,
     );
@@ -2183,8 +2327,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSpacePages", has_body : false, dispatch : crate
-            ::content::dispatch_list_space_pages:: < S >, }
+            "listSpacePages", path : "/v1/spaces/{spaceId}/content/pages", has_body :
+            false, dispatch : crate ::content::dispatch_list_space_pages:: < S >, }
         ],
         &config,
     );
@@ -2194,7 +2338,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "applySpaceContentTemplate", has_body : true, dispatch : crate
+            "applySpaceContentTemplate", path : "/v1/spaces/{spaceId}/content/template",
+            has_body : true, dispatch : crate
             ::content::dispatch_apply_space_content_template:: < S >, }
         ],
         &config,
@@ -2205,8 +2350,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "duplicateSpace", has_body : false, dispatch : crate
-            ::spaces::dispatch_duplicate_space:: < S >, }
+            "duplicateSpace", path : "/v1/spaces/{spaceId}/duplicate", has_body : false,
+            dispatch : crate ::spaces::dispatch_duplicate_space:: < S >, }
         ],
         &config,
     );
@@ -2216,8 +2361,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "exportSpaceToGit", has_body : true, dispatch : crate
-            ::git::dispatch_export_space_to_git:: < S >, }
+            "exportSpaceToGit", path : "/v1/spaces/{spaceId}/git/export", has_body :
+            true, dispatch : crate ::git::dispatch_export_space_to_git:: < S >, }
         ],
         &config,
     );
@@ -2227,8 +2372,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "importSpaceFromGit", has_body : true, dispatch : crate
-            ::git::dispatch_import_space_from_git:: < S >, }
+            "importSpaceFromGit", path : "/v1/spaces/{spaceId}/git/import", has_body :
+            true, dispatch : crate ::git::dispatch_import_space_from_git:: < S >, }
         ],
         &config,
     );
@@ -2238,8 +2383,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getSpaceGitInfo", has_body : false, dispatch : crate
-            ::git::dispatch_get_space_git_info:: < S >, }
+            "getSpaceGitInfo", path : "/v1/spaces/{spaceId}/git/info", has_body : false,
+            dispatch : crate ::git::dispatch_get_space_git_info:: < S >, }
         ],
         &config,
     );
@@ -2249,8 +2394,9 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteSpaceGitLegacyInstallation", has_body : false, dispatch : crate
-            ::git::dispatch_delete_space_git_legacy_installation:: < S >, }
+            "deleteSpaceGitLegacyInstallation", path :
+            "/v1/spaces/{spaceId}/git/legacy-installation", has_body : false, dispatch :
+            crate ::git::dispatch_delete_space_git_legacy_installation:: < S >, }
         ],
         &config,
     );
@@ -2260,8 +2406,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSpaceLinks", has_body : false, dispatch : crate
-            ::spaces::dispatch_list_space_links:: < S >, }
+            "listSpaceLinks", path : "/v1/spaces/{spaceId}/links", has_body : false,
+            dispatch : crate ::spaces::dispatch_list_space_links:: < S >, }
         ],
         &config,
     );
@@ -2271,7 +2417,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation : "moveSpace",
-            has_body : true, dispatch : crate ::spaces::dispatch_move_space:: < S >, }
+            path : "/v1/spaces/{spaceId}/move", has_body : true, dispatch : crate
+            ::spaces::dispatch_move_space:: < S >, }
         ],
         &config,
     );
@@ -2281,8 +2428,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "restoreSpace", has_body : false, dispatch : crate
-            ::spaces::dispatch_restore_space:: < S >, }
+            "restoreSpace", path : "/v1/spaces/{spaceId}/restore", has_body : false,
+            dispatch : crate ::spaces::dispatch_restore_space:: < S >, }
         ],
         &config,
     );
@@ -2292,8 +2439,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "searchSpaceContent", has_body : false, dispatch : crate
-            ::content::dispatch_search_space_content:: < S >, }
+            "searchSpaceContent", path : "/v1/spaces/{spaceId}/search", has_body : false,
+            dispatch : crate ::content::dispatch_search_space_content:: < S >, }
         ],
         &config,
     );
@@ -2303,8 +2450,8 @@ pub fn router_with<S: Service>(
         ::std::vec![
             ::apigen_runtime::server::Endpoint { method :
             ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "transferSpace", has_body : true, dispatch : crate
-            ::spaces::dispatch_transfer_space:: < S >, }
+            "transferSpace", path : "/v1/spaces/{spaceId}/transfer", has_body : true,
+            dispatch : crate ::spaces::dispatch_transfer_space:: < S >, }
         ],
         &config,
     );

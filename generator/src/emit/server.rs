@@ -109,6 +109,7 @@ impl ServerEmitter<'_> {
                     ::apigen_runtime::server::Endpoint {
                         method: #method,
                         operation: #name,
+                        path: #path,
                         has_body: #has_body,
                         dispatch: crate::#module::#dispatch::<S>,
                     }
