@@ -52,6 +52,9 @@ pub enum Error {
         violations: Vec<Violation>,
         /// The body as received.
         body: String,
+        /// The response headers (a request id, `Retry-After`, rate limits); boxed, so the
+        /// error stays small on the happy path.
+        headers: Box<reqwest::header::HeaderMap>,
     },
     /// The request did not complete: connection refused or reset, DNS, TLS, ...
     Transport(reqwest::Error),
@@ -210,6 +213,8 @@ pub struct Settings {
     pub deadline: Option<Duration>,
     /// A caller-provided reqwest client (its own timeouts and pools apply too).
     pub http: Option<reqwest::Client>,
+    /// Headers added to every request, by name and value.
+    pub default_headers: Vec<(String, String)>,
 }
 
 /// Sets up a generated client; `C` is the generated `Client`.
@@ -242,6 +247,7 @@ impl<C: From<Core>> Builder<C> {
                 max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
                 deadline: None,
                 http: None,
+                default_headers: Vec::new(),
             },
             client: std::marker::PhantomData,
         }
@@ -293,6 +299,14 @@ impl<C: From<Core>> Builder<C> {
         self
     }
 
+    /// Adds a header to every request (a tenant, an API version, a tracing header); a name or
+    /// value a header cannot hold fails every call with [`Error::Config`]. Per call, the
+    /// builders' `.header(..)` adds more.
+    pub fn default_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.settings.default_headers.push((name.into(), value.into()));
+        self
+    }
+
     /// Sends requests with this reqwest client (its pool, proxy and TLS settings).
     pub fn http_client(mut self, http: reqwest::Client) -> Self {
         self.settings.http = Some(http);
@@ -329,6 +343,27 @@ pub struct Call {
     pub query: Vec<(&'static str, String)>,
     /// JSON body.
     pub body: Option<Vec<u8>>,
+    /// Headers of this call only, by name and value (after the client's default ones).
+    pub headers: Vec<(String, String)>,
+}
+
+/// What the service answered, with the decoded body: for callers that need the status (an
+/// operation may answer more than one) or the headers (a request id, rate limits, an ETag).
+#[derive(Debug, Clone)]
+pub struct Response<T> {
+    /// The HTTP status.
+    pub status: u16,
+    /// The response headers.
+    pub headers: reqwest::header::HeaderMap,
+    /// The decoded body.
+    pub body: T,
+}
+
+/// A successful answer before decoding.
+struct Answer {
+    status: u16,
+    headers: reqwest::header::HeaderMap,
+    body: Vec<u8>,
 }
 
 /// A reqwest client builder that works with this crate's TLS: installs ring as rustls'
@@ -378,13 +413,26 @@ impl Core {
 
     /// Sends a call and decodes its answer as `T`.
     pub async fn send<T: FromJson>(&self, call: Call) -> Result<T, Error> {
-        let bytes = self.execute(&call).await?;
-        decode(&bytes)
+        let answer = self.execute(&call).await?;
+        decode(&answer.body)
     }
 
     /// Sends a call whose answer has no body.
     pub async fn send_empty(&self, call: Call) -> Result<(), Error> {
         self.execute(&call).await.map(|_| ())
+    }
+
+    /// Sends a call; the decoded body with the status and headers.
+    pub async fn send_with_response<T: FromJson>(&self, call: Call) -> Result<Response<T>, Error> {
+        let answer = self.execute(&call).await?;
+        let body = decode(&answer.body)?;
+        Ok(Response { status: answer.status, headers: answer.headers, body })
+    }
+
+    /// Sends a call whose answer has no body; its status and headers.
+    pub async fn send_empty_with_response(&self, call: Call) -> Result<Response<()>, Error> {
+        let answer = self.execute(&call).await?;
+        Ok(Response { status: answer.status, headers: answer.headers, body: () })
     }
 
     /// Every item of every page, following `next.page` with the original query; fails
@@ -449,7 +497,7 @@ impl Core {
     }
 
     /// Sends a call, retrying as the policy allows; the body of a 2xx answer.
-    async fn execute(&self, call: &Call) -> Result<Vec<u8>, Error> {
+    async fn execute(&self, call: &Call) -> Result<Answer, Error> {
         let policy = &self.settings.retry;
         let idempotent = matches!(call.method, reqwest::Method::GET | reqwest::Method::PUT | reqwest::Method::DELETE);
         let retryable = idempotent || policy.retry_non_idempotent;
@@ -519,13 +567,25 @@ impl Core {
         if let Some(body) = &call.body {
             request = request.header(reqwest::header::CONTENT_TYPE, "application/json").body(body.clone());
         }
+        for (name, value) in self.settings.default_headers.iter().chain(&call.headers) {
+            let name = reqwest::header::HeaderName::from_bytes(name.as_bytes());
+            let value = HeaderValue::from_str(value);
+            let (Ok(name), Ok(value)) = (name, value) else {
+                return Attempt::Failed(Error::Config(format!(
+                    "a header of `{}` is not valid: names are tokens, values visible ASCII",
+                    call.operation
+                )));
+            };
+            request = request.header(name, value);
+        }
         let response = match request.send().await {
             Ok(response) => response,
             Err(error) if error.is_timeout() => return Attempt::Failed(Error::Timeout(timeout)),
             Err(error) => return Attempt::Failed(Error::Transport(error)),
         };
         let status = response.status().as_u16();
-        let retry_after = response.headers().get(RETRY_AFTER).and_then(parse_retry_after);
+        let headers = response.headers().clone();
+        let retry_after = headers.get(RETRY_AFTER).and_then(parse_retry_after);
         let body = match read_body(response, self.settings.max_response_bytes).await {
             Ok(body) => body,
             Err(BodyError::TooLarge) => {
@@ -534,27 +594,30 @@ impl Core {
             Err(BodyError::Http(error)) if error.is_timeout() => return Attempt::Failed(Error::Timeout(timeout)),
             Err(BodyError::Http(error)) => return Attempt::Failed(Error::Transport(error)),
         };
-        if (200..300).contains(&status) { Attempt::Done(body) } else { Attempt::Status { status, retry_after, body } }
+        if (200..300).contains(&status) {
+            Attempt::Done(Answer { status, headers, body })
+        } else {
+            Attempt::Status { status, retry_after, headers, body }
+        }
     }
 }
 
 enum Attempt {
-    Done(Vec<u8>),
-    Status { status: u16, retry_after: Option<Duration>, body: Vec<u8> },
+    Done(Answer),
+    Status { status: u16, retry_after: Option<Duration>, headers: reqwest::header::HeaderMap, body: Vec<u8> },
     Failed(Error),
 }
 
 impl Attempt {
-    fn into_result(self) -> Result<Vec<u8>, Error> {
+    fn into_result(self) -> Result<Answer, Error> {
         match self {
-            Attempt::Done(body) => Ok(body),
-            Attempt::Status { status, body, .. } => Err(api_error(status, body)),
+            Attempt::Done(answer) => Ok(answer),
+            Attempt::Status { status, headers, body, .. } => Err(api_error(status, headers, body)),
             Attempt::Failed(error) => Err(error),
         }
     }
 }
 
-/// The error of a failure status: the error body's fields when it is one, the raw text else.
 enum BodyError {
     TooLarge,
     Http(reqwest::Error),
@@ -578,8 +641,10 @@ async fn read_body(mut response: reqwest::Response, limit: usize) -> Result<Vec<
     Ok(body)
 }
 
-fn api_error(status: u16, body: Vec<u8>) -> Error {
+/// The error of a failure status: the error body's fields when it is one, the raw text else.
+fn api_error(status: u16, headers: reqwest::header::HeaderMap, body: Vec<u8>) -> Error {
     let text = String::from_utf8_lossy(&body).into_owned();
+    let headers = Box::new(headers);
     match serde_json::from_slice::<ErrorBody>(&body) {
         Ok(parsed) => Error::Api {
             status,
@@ -587,8 +652,11 @@ fn api_error(status: u16, body: Vec<u8>) -> Error {
             message: parsed.error.message,
             violations: parsed.error.violations,
             body: text,
+            headers,
         },
-        Err(_) => Error::Api { status, code: status, message: text.clone(), violations: Vec::new(), body: text },
+        Err(_) => {
+            Error::Api { status, code: status, message: text.clone(), violations: Vec::new(), body: text, headers }
+        }
     }
 }
 

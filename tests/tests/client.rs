@@ -200,8 +200,9 @@ async fn api_errors_carry_the_status_code_message_and_violations() {
     .await;
     let client = client(&base);
     match client.organizations().get("o_missing").send().await.unwrap_err() {
-        Error::Api { status, code, message, violations, body } => {
+        Error::Api { status, code, message, violations, body, headers } => {
             assert_eq!((status, code, message.as_str()), (404, 404, "no matching organization for the id"));
+            assert_eq!(headers["content-type"], "application/json", "the error keeps its headers");
             assert!(violations.is_empty());
             assert_eq!(body, r#"{"error":{"code":404,"message":"no matching organization for the id"}}"#);
         }

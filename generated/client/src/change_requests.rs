@@ -27,6 +27,7 @@ impl<'a> ChangeRequestsClient<'a> {
         ListSpaceChangeRequestsBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
             status: ::core::option::Option::None,
             creator: ::core::option::Option::None,
             contributor: ::core::option::Option::None,
@@ -52,6 +53,7 @@ impl<'a> ChangeRequestsClient<'a> {
         CreateSpaceChangeRequestBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::CreateChangeRequestBody {
                 subject: ::core::option::Option::None,
                 agent_task_id: ::core::option::Option::None,
@@ -84,6 +86,7 @@ impl<'a> ChangeRequestsClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Update a change request.
@@ -108,6 +111,7 @@ impl<'a> ChangeRequestsClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateChangeRequestBody {
                 subject: ::core::option::Option::None,
                 description: ::core::option::Option::None,
@@ -139,6 +143,7 @@ impl<'a> ChangeRequestsClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Bring a change request up to date with the main content.
@@ -161,6 +166,7 @@ impl<'a> ChangeRequestsClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Generate a PDF of a change request.
@@ -185,6 +191,7 @@ impl<'a> ChangeRequestsClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
+            headers: ::std::vec::Vec::new(),
             only: ::core::option::Option::None,
             page_id: ::core::option::Option::None,
         }
@@ -209,6 +216,7 @@ impl<'a> ChangeRequestsClient<'a> {
         ListOrganizationChangeRequestsBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             status: ::core::option::Option::None,
             creator: ::core::option::Option::None,
             contributor: ::core::option::Option::None,
@@ -224,6 +232,7 @@ impl<'a> ChangeRequestsClient<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSpaceChangeRequestsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     status: ::core::option::Option<::docs_api_types::ChangeRequestStatus>,
     creator: ::core::option::Option<::std::string::String>,
@@ -234,6 +243,15 @@ pub struct ListSpaceChangeRequestsBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListSpaceChangeRequestsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Only change requests with this status; `open` when absent.
     ///
     /// The service assumes `"open"` when it is not set.
@@ -328,6 +346,7 @@ impl<'a> ListSpaceChangeRequestsBuilder<'a> {
                 "/v1/spaces/{}/change-requests", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -342,6 +361,22 @@ impl<'a> ListSpaceChangeRequestsBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::ChangeRequest>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
@@ -361,10 +396,20 @@ impl<'a> ListSpaceChangeRequestsBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateSpaceChangeRequestBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     body: ::docs_api_types::CreateChangeRequestBody,
 }
 impl<'a> CreateSpaceChangeRequestBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::CreateChangeRequestBody) -> Self {
         self.body = body;
@@ -406,6 +451,7 @@ impl<'a> CreateSpaceChangeRequestBuilder<'a> {
                 "/v1/spaces/{}/change-requests", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -420,16 +466,36 @@ impl<'a> CreateSpaceChangeRequestBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::ChangeRequest>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::ChangeRequest>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::ChangeRequest>(call).await
+    }
 }
 /// A `getChangeRequest` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetChangeRequestBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
 }
 impl<'a> GetChangeRequestBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -441,6 +507,7 @@ impl<'a> GetChangeRequestBuilder<'a> {
                 self.space_id), ::apigen_runtime::client::segment(& self
                 .change_request_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -455,17 +522,37 @@ impl<'a> GetChangeRequestBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::ChangeRequest>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::ChangeRequest>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::ChangeRequest>(call).await
+    }
 }
 /// A `updateChangeRequest` request (`PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateChangeRequestBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     body: ::docs_api_types::UpdateChangeRequestBody,
 }
 impl<'a> UpdateChangeRequestBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateChangeRequestBody) -> Self {
         self.body = body;
@@ -518,6 +605,7 @@ impl<'a> UpdateChangeRequestBuilder<'a> {
                 self.space_id), ::apigen_runtime::client::segment(& self
                 .change_request_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -532,16 +620,36 @@ impl<'a> UpdateChangeRequestBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::ChangeRequest>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::ChangeRequest>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::ChangeRequest>(call).await
+    }
 }
 /// A `mergeChangeRequest` request (`POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct MergeChangeRequestBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
 }
 impl<'a> MergeChangeRequestBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -553,6 +661,7 @@ impl<'a> MergeChangeRequestBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -567,16 +676,38 @@ impl<'a> MergeChangeRequestBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::ChangeRequestMergeResult>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::ChangeRequestMergeResult>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<::docs_api_types::ChangeRequestMergeResult>(call)
+            .await
+    }
 }
 /// A `updateChangeRequestFromMain` request (`POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/update`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateChangeRequestFromMainBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
 }
 impl<'a> UpdateChangeRequestFromMainBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -588,6 +719,7 @@ impl<'a> UpdateChangeRequestFromMainBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -602,18 +734,40 @@ impl<'a> UpdateChangeRequestFromMainBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::ChangeRequestUpdateResult>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::ChangeRequestUpdateResult>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<::docs_api_types::ChangeRequestUpdateResult>(call)
+            .await
+    }
 }
 /// A `getChangeRequestPdf` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetChangeRequestPdfBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     only: ::core::option::Option<bool>,
     page_id: ::core::option::Option<::std::string::String>,
 }
 impl<'a> GetChangeRequestPdfBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// True generates the PDF of the page `pageId` only; false (the default) of the whole content.
     ///
     /// The service assumes `false` when it is not set.
@@ -646,6 +800,7 @@ impl<'a> GetChangeRequestPdfBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -660,12 +815,23 @@ impl<'a> GetChangeRequestPdfBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::ChangeRequestPdf>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::ChangeRequestPdf>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::ChangeRequestPdf>(call).await
+    }
 }
 /// A `listOrganizationChangeRequests` request (`GET /v1/orgs/{organizationId}/change-requests`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationChangeRequestsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     status: ::core::option::Option<::docs_api_types::ChangeRequestStatus>,
     creator: ::core::option::Option<::std::string::String>,
@@ -676,6 +842,15 @@ pub struct ListOrganizationChangeRequestsBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListOrganizationChangeRequestsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Only change requests with this status; `open` when absent.
     ///
     /// The service assumes `"open"` when it is not set.
@@ -770,6 +945,7 @@ impl<'a> ListOrganizationChangeRequestsBuilder<'a> {
                 "/v1/orgs/{}/change-requests", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -784,6 +960,22 @@ impl<'a> ListOrganizationChangeRequestsBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::ChangeRequest>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails

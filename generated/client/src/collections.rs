@@ -19,6 +19,7 @@ impl<'a> CollectionsClient<'a> {
         GetCollectionBuilder {
             core: self.core,
             collection_id: ::core::convert::Into::into(collection_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Delete a collection.
@@ -35,6 +36,7 @@ impl<'a> CollectionsClient<'a> {
         DeleteCollectionBuilder {
             core: self.core,
             collection_id: ::core::convert::Into::into(collection_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Update a collection.
@@ -51,6 +53,7 @@ impl<'a> CollectionsClient<'a> {
         UpdateCollectionBuilder {
             core: self.core,
             collection_id: ::core::convert::Into::into(collection_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateCollectionBody {
                 title: ::core::option::Option::None,
                 description: ::core::option::Option::None,
@@ -70,6 +73,7 @@ impl<'a> CollectionsClient<'a> {
         ListCollectionSpacesBuilder {
             core: self.core,
             collection_id: ::core::convert::Into::into(collection_id),
+            headers: ::std::vec::Vec::new(),
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
         }
@@ -86,6 +90,7 @@ impl<'a> CollectionsClient<'a> {
         MoveCollectionBuilder {
             core: self.core,
             collection_id: ::core::convert::Into::into(collection_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::MoveCollectionBody {
                 parent: ::apigen_runtime::Patch::Absent,
                 position: ::core::option::Option::None,
@@ -105,6 +110,7 @@ impl<'a> CollectionsClient<'a> {
         TransferCollectionBuilder {
             core: self.core,
             collection_id: ::core::convert::Into::into(collection_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::TransferCollectionBody {
                 organization: ::core::convert::Into::into(organization),
             },
@@ -122,6 +128,7 @@ impl<'a> CollectionsClient<'a> {
         ListOrganizationCollectionsBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             nested: ::core::option::Option::None,
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
@@ -139,6 +146,7 @@ impl<'a> CollectionsClient<'a> {
         CreateOrganizationCollectionBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::CreateCollectionBody {
                 title: ::core::option::Option::None,
                 parent: ::core::option::Option::None,
@@ -151,9 +159,19 @@ impl<'a> CollectionsClient<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetCollectionBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     collection_id: ::std::string::String,
 }
 impl<'a> GetCollectionBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -164,6 +182,7 @@ impl<'a> GetCollectionBuilder<'a> {
                 "/v1/collections/{}", ::apigen_runtime::client::segment(& self
                 .collection_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -178,15 +197,35 @@ impl<'a> GetCollectionBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::Collection>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Collection>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Collection>(call).await
+    }
 }
 /// A `deleteCollection` request (`DELETE /v1/collections/{collectionId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteCollectionBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     collection_id: ::std::string::String,
 }
 impl<'a> DeleteCollectionBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -197,6 +236,7 @@ impl<'a> DeleteCollectionBuilder<'a> {
                 "/v1/collections/{}", ::apigen_runtime::client::segment(& self
                 .collection_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -208,16 +248,36 @@ impl<'a> DeleteCollectionBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `updateCollection` request (`PATCH /v1/collections/{collectionId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateCollectionBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     collection_id: ::std::string::String,
     body: ::docs_api_types::UpdateCollectionBody,
 }
 impl<'a> UpdateCollectionBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateCollectionBody) -> Self {
         self.body = body;
@@ -274,6 +334,7 @@ impl<'a> UpdateCollectionBuilder<'a> {
                 "/v1/collections/{}", ::apigen_runtime::client::segment(& self
                 .collection_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -288,17 +349,37 @@ impl<'a> UpdateCollectionBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Collection>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Collection>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Collection>(call).await
+    }
 }
 /// A `listCollectionSpaces` request (`GET /v1/collections/{collectionId}/spaces`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListCollectionSpacesBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     collection_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListCollectionSpacesBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
     pub fn page(
         mut self,
@@ -330,6 +411,7 @@ impl<'a> ListCollectionSpacesBuilder<'a> {
                 "/v1/collections/{}/spaces", ::apigen_runtime::client::segment(& self
                 .collection_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -343,6 +425,20 @@ impl<'a> ListCollectionSpacesBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::apigen_runtime::Page<::docs_api_types::Space>>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::Space>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<::apigen_runtime::Page<::docs_api_types::Space>>(call)
+            .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
@@ -359,10 +455,20 @@ impl<'a> ListCollectionSpacesBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct MoveCollectionBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     collection_id: ::std::string::String,
     body: ::docs_api_types::MoveCollectionBody,
 }
 impl<'a> MoveCollectionBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::MoveCollectionBody) -> Self {
         self.body = body;
@@ -409,6 +515,7 @@ impl<'a> MoveCollectionBuilder<'a> {
                 "/v1/collections/{}/move", ::apigen_runtime::client::segment(& self
                 .collection_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -423,16 +530,36 @@ impl<'a> MoveCollectionBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Collection>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Collection>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Collection>(call).await
+    }
 }
 /// A `transferCollection` request (`POST /v1/collections/{collectionId}/transfer`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct TransferCollectionBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     collection_id: ::std::string::String,
     body: ::docs_api_types::TransferCollectionBody,
 }
 impl<'a> TransferCollectionBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::TransferCollectionBody) -> Self {
         self.body = body;
@@ -454,6 +581,7 @@ impl<'a> TransferCollectionBuilder<'a> {
                 "/v1/collections/{}/transfer", ::apigen_runtime::client::segment(& self
                 .collection_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -468,18 +596,38 @@ impl<'a> TransferCollectionBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Collection>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Collection>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Collection>(call).await
+    }
 }
 /// A `listOrganizationCollections` request (`GET /v1/orgs/{organizationId}/collections`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationCollectionsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     nested: ::core::option::Option<bool>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListOrganizationCollectionsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// True lists nested collections too; false lists only top-level collections.
     ///
     /// The service assumes `true` when it is not set.
@@ -521,6 +669,7 @@ impl<'a> ListOrganizationCollectionsBuilder<'a> {
                 "/v1/orgs/{}/collections", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -535,6 +684,22 @@ impl<'a> ListOrganizationCollectionsBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::Collection>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::Collection>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::Collection>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
@@ -554,10 +719,20 @@ impl<'a> ListOrganizationCollectionsBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateOrganizationCollectionBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::docs_api_types::CreateCollectionBody,
 }
 impl<'a> CreateOrganizationCollectionBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::CreateCollectionBody) -> Self {
         self.body = body;
@@ -599,6 +774,7 @@ impl<'a> CreateOrganizationCollectionBuilder<'a> {
                 "/v1/orgs/{}/collections", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -612,5 +788,15 @@ impl<'a> CreateOrganizationCollectionBuilder<'a> {
     > {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Collection>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Collection>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Collection>(call).await
     }
 }

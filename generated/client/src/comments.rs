@@ -23,6 +23,7 @@ impl<'a> CommentsClient<'a> {
         ListSpaceCommentsBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
             order: ::core::option::Option::None,
             format: ::core::option::Option::None,
             status: ::core::option::Option::None,
@@ -49,6 +50,7 @@ impl<'a> CommentsClient<'a> {
         CreateSpaceCommentBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::CreateCommentBody {
                 body: ::core::convert::Into::into(body),
                 node: ::core::option::Option::None,
@@ -75,6 +77,7 @@ impl<'a> CommentsClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             comment_id: ::core::convert::Into::into(comment_id),
+            headers: ::std::vec::Vec::new(),
             format: ::core::option::Option::None,
         }
     }
@@ -100,6 +103,7 @@ impl<'a> CommentsClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             comment_id: ::core::convert::Into::into(comment_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateCommentBody {
                 resolved: ::core::option::Option::None,
                 body: ::core::option::Option::None,
@@ -128,6 +132,7 @@ impl<'a> CommentsClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             comment_id: ::core::convert::Into::into(comment_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Post a reply to a comment of a space.
@@ -149,6 +154,7 @@ impl<'a> CommentsClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             comment_id: ::core::convert::Into::into(comment_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::CreateCommentReplyBody {
                 body: ::core::convert::Into::into(body),
             },
@@ -174,6 +180,7 @@ impl<'a> CommentsClient<'a> {
             space_id: ::core::convert::Into::into(space_id),
             comment_id: ::core::convert::Into::into(comment_id),
             comment_reply_id: ::core::convert::Into::into(comment_reply_id),
+            headers: ::std::vec::Vec::new(),
             format: ::core::option::Option::None,
         }
     }
@@ -199,6 +206,7 @@ impl<'a> CommentsClient<'a> {
             space_id: ::core::convert::Into::into(space_id),
             comment_id: ::core::convert::Into::into(comment_id),
             comment_reply_id: ::core::convert::Into::into(comment_reply_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateCommentReplyBody {
                 body: ::core::option::Option::None,
                 added_reactions: ::core::option::Option::None,
@@ -228,6 +236,7 @@ impl<'a> CommentsClient<'a> {
             space_id: ::core::convert::Into::into(space_id),
             comment_id: ::core::convert::Into::into(comment_id),
             comment_reply_id: ::core::convert::Into::into(comment_reply_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// List the members who commented on a space.
@@ -246,6 +255,7 @@ impl<'a> CommentsClient<'a> {
         ListSpaceCommentersBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
         }
@@ -268,6 +278,7 @@ impl<'a> CommentsClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
+            headers: ::std::vec::Vec::new(),
             order: ::core::option::Option::None,
             format: ::core::option::Option::None,
             status: ::core::option::Option::None,
@@ -294,6 +305,7 @@ impl<'a> CommentsClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::CreateCommentBody {
                 body: ::core::convert::Into::into(body),
                 node: ::core::option::Option::None,
@@ -322,6 +334,7 @@ impl<'a> CommentsClient<'a> {
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
             comment_id: ::core::convert::Into::into(comment_id),
+            headers: ::std::vec::Vec::new(),
             format: ::core::option::Option::None,
         }
     }
@@ -345,6 +358,7 @@ impl<'a> CommentsClient<'a> {
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
             comment_id: ::core::convert::Into::into(comment_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateCommentBody {
                 resolved: ::core::option::Option::None,
                 body: ::core::option::Option::None,
@@ -371,6 +385,7 @@ impl<'a> CommentsClient<'a> {
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
             comment_id: ::core::convert::Into::into(comment_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Post a reply to a comment of a change request.
@@ -392,6 +407,7 @@ impl<'a> CommentsClient<'a> {
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
             comment_id: ::core::convert::Into::into(comment_id),
+            headers: ::std::vec::Vec::new(),
             format: ::core::option::Option::None,
             body: ::docs_api_types::CreateCommentReplyBody {
                 body: ::core::convert::Into::into(body),
@@ -414,6 +430,7 @@ impl<'a> CommentsClient<'a> {
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
             comment_id: ::core::convert::Into::into(comment_id),
+            headers: ::std::vec::Vec::new(),
             format: ::core::option::Option::None,
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
@@ -425,6 +442,7 @@ impl<'a> CommentsClient<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSpaceCommentsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     order: ::core::option::Option<::docs_api_types::CommentOrder>,
     format: ::core::option::Option<::std::string::String>,
@@ -435,6 +453,15 @@ pub struct ListSpaceCommentsBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListSpaceCommentsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Order of the comments; `desc` (the default) lists the newest first; other values are not shown.
     ///
     /// The service assumes `"desc"` when it is not set.
@@ -529,6 +556,7 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
                 "/v1/spaces/{}/comments", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -542,6 +570,22 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::apigen_runtime::Page<::docs_api_types::Comment>>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::Comment>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::Comment>,
+            >(call)
+            .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
@@ -558,10 +602,20 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateSpaceCommentBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     body: ::docs_api_types::CreateCommentBody,
 }
 impl<'a> CreateSpaceCommentBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::CreateCommentBody) -> Self {
         self.body = body;
@@ -613,6 +667,7 @@ impl<'a> CreateSpaceCommentBuilder<'a> {
                 "/v1/spaces/{}/comments", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -627,17 +682,37 @@ impl<'a> CreateSpaceCommentBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Comment>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Comment>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Comment>(call).await
+    }
 }
 /// A `getSpaceComment` request (`GET /v1/spaces/{spaceId}/comments/{commentId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSpaceCommentBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     comment_id: ::std::string::String,
     format: ::core::option::Option<::std::string::String>,
 }
 impl<'a> GetSpaceCommentBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
     pub fn format(
         mut self,
@@ -659,6 +734,7 @@ impl<'a> GetSpaceCommentBuilder<'a> {
                 "/v1/spaces/{}/comments/{}", ::apigen_runtime::client::segment(& self
                 .space_id), ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -673,17 +749,37 @@ impl<'a> GetSpaceCommentBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::Comment>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Comment>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Comment>(call).await
+    }
 }
 /// A `updateSpaceComment` request (`PUT /v1/spaces/{spaceId}/comments/{commentId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateSpaceCommentBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     comment_id: ::std::string::String,
     body: ::docs_api_types::UpdateCommentBody,
 }
 impl<'a> UpdateSpaceCommentBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateCommentBody) -> Self {
         self.body = body;
@@ -744,6 +840,7 @@ impl<'a> UpdateSpaceCommentBuilder<'a> {
                 "/v1/spaces/{}/comments/{}", ::apigen_runtime::client::segment(& self
                 .space_id), ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -758,16 +855,36 @@ impl<'a> UpdateSpaceCommentBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Comment>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Comment>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Comment>(call).await
+    }
 }
 /// A `deleteSpaceComment` request (`DELETE /v1/spaces/{spaceId}/comments/{commentId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteSpaceCommentBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     comment_id: ::std::string::String,
 }
 impl<'a> DeleteSpaceCommentBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -778,6 +895,7 @@ impl<'a> DeleteSpaceCommentBuilder<'a> {
                 "/v1/spaces/{}/comments/{}", ::apigen_runtime::client::segment(& self
                 .space_id), ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -789,17 +907,37 @@ impl<'a> DeleteSpaceCommentBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `createSpaceCommentReply` request (`POST /v1/spaces/{spaceId}/comments/{commentId}/replies`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateSpaceCommentReplyBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     comment_id: ::std::string::String,
     body: ::docs_api_types::CreateCommentReplyBody,
 }
 impl<'a> CreateSpaceCommentReplyBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::CreateCommentReplyBody) -> Self {
         self.body = body;
@@ -821,6 +959,7 @@ impl<'a> CreateSpaceCommentReplyBuilder<'a> {
                 "/v1/spaces/{}/comments/{}/replies", ::apigen_runtime::client::segment(&
                 self.space_id), ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -835,18 +974,38 @@ impl<'a> CreateSpaceCommentReplyBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::CommentReply>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::CommentReply>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::CommentReply>(call).await
+    }
 }
 /// A `getSpaceCommentReply` request (`GET /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSpaceCommentReplyBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     comment_id: ::std::string::String,
     comment_reply_id: ::std::string::String,
     format: ::core::option::Option<::std::string::String>,
 }
 impl<'a> GetSpaceCommentReplyBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
     pub fn format(
         mut self,
@@ -870,6 +1029,7 @@ impl<'a> GetSpaceCommentReplyBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_id),
                 ::apigen_runtime::client::segment(& self.comment_reply_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -884,18 +1044,38 @@ impl<'a> GetSpaceCommentReplyBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::CommentReply>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::CommentReply>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::CommentReply>(call).await
+    }
 }
 /// A `updateSpaceCommentReply` request (`PUT /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateSpaceCommentReplyBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     comment_id: ::std::string::String,
     comment_reply_id: ::std::string::String,
     body: ::docs_api_types::UpdateCommentReplyBody,
 }
 impl<'a> UpdateSpaceCommentReplyBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateCommentReplyBody) -> Self {
         self.body = body;
@@ -953,6 +1133,7 @@ impl<'a> UpdateSpaceCommentReplyBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_id),
                 ::apigen_runtime::client::segment(& self.comment_reply_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -967,17 +1148,37 @@ impl<'a> UpdateSpaceCommentReplyBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::CommentReply>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::CommentReply>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::CommentReply>(call).await
+    }
 }
 /// A `deleteSpaceCommentReply` request (`DELETE /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteSpaceCommentReplyBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     comment_id: ::std::string::String,
     comment_reply_id: ::std::string::String,
 }
 impl<'a> DeleteSpaceCommentReplyBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -990,6 +1191,7 @@ impl<'a> DeleteSpaceCommentReplyBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_id),
                 ::apigen_runtime::client::segment(& self.comment_reply_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1001,17 +1203,37 @@ impl<'a> DeleteSpaceCommentReplyBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `listSpaceCommenters` request (`GET /v1/spaces/{spaceId}/commenters`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSpaceCommentersBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListSpaceCommentersBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
     pub fn page(
         mut self,
@@ -1043,6 +1265,7 @@ impl<'a> ListSpaceCommentersBuilder<'a> {
                 "/v1/spaces/{}/commenters", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1056,6 +1279,20 @@ impl<'a> ListSpaceCommentersBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::apigen_runtime::Page<::docs_api_types::Member>>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::Member>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<::apigen_runtime::Page<::docs_api_types::Member>>(call)
+            .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
@@ -1072,6 +1309,7 @@ impl<'a> ListSpaceCommentersBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListChangeRequestCommentsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     order: ::core::option::Option<::docs_api_types::CommentOrder>,
@@ -1083,6 +1321,15 @@ pub struct ListChangeRequestCommentsBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListChangeRequestCommentsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Order of the comments; `desc` (the default) lists the newest first; other values are not shown.
     ///
     /// The service assumes `"desc"` when it is not set.
@@ -1178,6 +1425,7 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1191,6 +1439,22 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::apigen_runtime::Page<::docs_api_types::Comment>>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::Comment>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::Comment>,
+            >(call)
+            .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
@@ -1207,11 +1471,21 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateChangeRequestCommentBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     body: ::docs_api_types::CreateCommentBody,
 }
 impl<'a> CreateChangeRequestCommentBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::CreateCommentBody) -> Self {
         self.body = body;
@@ -1264,6 +1538,7 @@ impl<'a> CreateChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1278,18 +1553,38 @@ impl<'a> CreateChangeRequestCommentBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Comment>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Comment>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Comment>(call).await
+    }
 }
 /// A `getChangeRequestComment` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetChangeRequestCommentBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     comment_id: ::std::string::String,
     format: ::core::option::Option<::std::string::String>,
 }
 impl<'a> GetChangeRequestCommentBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
     pub fn format(
         mut self,
@@ -1313,6 +1608,7 @@ impl<'a> GetChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1327,18 +1623,38 @@ impl<'a> GetChangeRequestCommentBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::Comment>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Comment>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Comment>(call).await
+    }
 }
 /// A `updateChangeRequestComment` request (`PUT /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateChangeRequestCommentBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     comment_id: ::std::string::String,
     body: ::docs_api_types::UpdateCommentBody,
 }
 impl<'a> UpdateChangeRequestCommentBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateCommentBody) -> Self {
         self.body = body;
@@ -1401,6 +1717,7 @@ impl<'a> UpdateChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1415,17 +1732,37 @@ impl<'a> UpdateChangeRequestCommentBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Comment>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Comment>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Comment>(call).await
+    }
 }
 /// A `deleteChangeRequestComment` request (`DELETE /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteChangeRequestCommentBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     comment_id: ::std::string::String,
 }
 impl<'a> DeleteChangeRequestCommentBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -1438,6 +1775,7 @@ impl<'a> DeleteChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1449,12 +1787,23 @@ impl<'a> DeleteChangeRequestCommentBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `createChangeRequestCommentReply` request (`POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateChangeRequestCommentReplyBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     comment_id: ::std::string::String,
@@ -1462,6 +1811,15 @@ pub struct CreateChangeRequestCommentReplyBuilder<'a> {
     body: ::docs_api_types::CreateCommentReplyBody,
 }
 impl<'a> CreateChangeRequestCommentReplyBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
     pub fn format(
         mut self,
@@ -1496,6 +1854,7 @@ impl<'a> CreateChangeRequestCommentReplyBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1510,12 +1869,23 @@ impl<'a> CreateChangeRequestCommentReplyBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::CommentReply>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::CommentReply>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::CommentReply>(call).await
+    }
 }
 /// A `listChangeRequestCommentReplies` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListChangeRequestCommentRepliesBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     comment_id: ::std::string::String,
@@ -1524,6 +1894,15 @@ pub struct ListChangeRequestCommentRepliesBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
     pub fn format(
         mut self,
@@ -1568,6 +1947,7 @@ impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1582,6 +1962,22 @@ impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::CommentReply>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::CommentReply>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::CommentReply>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails

@@ -21,6 +21,7 @@ impl<'a> ContentClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             query: ::core::convert::Into::into(query),
+            headers: ::std::vec::Vec::new(),
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
         }
@@ -39,6 +40,7 @@ impl<'a> ContentClient<'a> {
         GetSpaceContentBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
             metadata: ::core::option::Option::None,
             computed: ::core::option::Option::None,
         }
@@ -58,6 +60,7 @@ impl<'a> ContentClient<'a> {
         ApplySpaceContentTemplateBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::ApplySpaceContentTemplateBody {
                 id: ::core::convert::Into::into(id),
                 params: ::core::option::Option::None,
@@ -78,6 +81,7 @@ impl<'a> ContentClient<'a> {
         ListSpacePagesBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
             metadata: ::core::option::Option::None,
             computed: ::core::option::Option::None,
         }
@@ -96,6 +100,7 @@ impl<'a> ContentClient<'a> {
         ListSpaceFilesBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
             metadata: ::core::option::Option::None,
             computed: ::core::option::Option::None,
             page: ::core::option::Option::None,
@@ -118,6 +123,7 @@ impl<'a> ContentClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             file_id: ::core::convert::Into::into(file_id),
+            headers: ::std::vec::Vec::new(),
             metadata: ::core::option::Option::None,
             computed: ::core::option::Option::None,
         }
@@ -136,6 +142,7 @@ impl<'a> ContentClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             file_id: ::core::convert::Into::into(file_id),
+            headers: ::std::vec::Vec::new(),
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
         }
@@ -158,6 +165,7 @@ impl<'a> ContentClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             page_id: ::core::convert::Into::into(page_id),
+            headers: ::std::vec::Vec::new(),
             format: ::core::option::Option::None,
             evaluated: ::core::option::Option::None,
             metadata: ::core::option::Option::None,
@@ -178,6 +186,7 @@ impl<'a> ContentClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             page_id: ::core::convert::Into::into(page_id),
+            headers: ::std::vec::Vec::new(),
             status: ::core::option::Option::None,
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
@@ -199,6 +208,7 @@ impl<'a> ContentClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
+            headers: ::std::vec::Vec::new(),
             metadata: ::core::option::Option::None,
             computed: ::core::option::Option::None,
         }
@@ -219,6 +229,7 @@ impl<'a> ContentClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
+            headers: ::std::vec::Vec::new(),
             metadata: ::core::option::Option::None,
             computed: ::core::option::Option::None,
         }
@@ -239,6 +250,7 @@ impl<'a> ContentClient<'a> {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
+            headers: ::std::vec::Vec::new(),
             metadata: ::core::option::Option::None,
             computed: ::core::option::Option::None,
             page: ::core::option::Option::None,
@@ -263,6 +275,7 @@ impl<'a> ContentClient<'a> {
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
             file_id: ::core::convert::Into::into(file_id),
+            headers: ::std::vec::Vec::new(),
             metadata: ::core::option::Option::None,
             computed: ::core::option::Option::None,
         }
@@ -283,6 +296,7 @@ impl<'a> ContentClient<'a> {
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
             file_id: ::core::convert::Into::into(file_id),
+            headers: ::std::vec::Vec::new(),
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
         }
@@ -307,6 +321,7 @@ impl<'a> ContentClient<'a> {
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
             page_id: ::core::convert::Into::into(page_id),
+            headers: ::std::vec::Vec::new(),
             format: ::core::option::Option::None,
             evaluated: ::core::option::Option::None,
             metadata: ::core::option::Option::None,
@@ -329,6 +344,7 @@ impl<'a> ContentClient<'a> {
             space_id: ::core::convert::Into::into(space_id),
             change_request_id: ::core::convert::Into::into(change_request_id),
             page_id: ::core::convert::Into::into(page_id),
+            headers: ::std::vec::Vec::new(),
             status: ::core::option::Option::None,
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
@@ -340,12 +356,22 @@ impl<'a> ContentClient<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct SearchSpaceContentBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     query: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
 impl<'a> SearchSpaceContentBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
     pub fn page(
         mut self,
@@ -378,6 +404,7 @@ impl<'a> SearchSpaceContentBuilder<'a> {
                 "/v1/spaces/{}/search", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -392,6 +419,22 @@ impl<'a> SearchSpaceContentBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::SearchResult>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::SearchResult>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::SearchResult>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
@@ -411,11 +454,21 @@ impl<'a> SearchSpaceContentBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSpaceContentBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     metadata: ::core::option::Option<bool>,
     computed: ::core::option::Option<bool>,
 }
 impl<'a> GetSpaceContentBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
@@ -446,6 +499,7 @@ impl<'a> GetSpaceContentBuilder<'a> {
                 "/v1/spaces/{}/content", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -460,16 +514,36 @@ impl<'a> GetSpaceContentBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::Revision>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Revision>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Revision>(call).await
+    }
 }
 /// A `applySpaceContentTemplate` request (`POST /v1/spaces/{spaceId}/content/template`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ApplySpaceContentTemplateBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     body: ::docs_api_types::ApplySpaceContentTemplateBody,
 }
 impl<'a> ApplySpaceContentTemplateBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(
         mut self,
@@ -504,6 +578,7 @@ impl<'a> ApplySpaceContentTemplateBuilder<'a> {
                 "/v1/spaces/{}/content/template", ::apigen_runtime::client::segment(&
                 self.space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -515,17 +590,37 @@ impl<'a> ApplySpaceContentTemplateBuilder<'a> {
         let call = self.call()?;
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `listSpacePages` request (`GET /v1/spaces/{spaceId}/content/pages`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSpacePagesBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     metadata: ::core::option::Option<bool>,
     computed: ::core::option::Option<bool>,
 }
 impl<'a> ListSpacePagesBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
@@ -556,6 +651,7 @@ impl<'a> ListSpacePagesBuilder<'a> {
                 "/v1/spaces/{}/content/pages", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -570,12 +666,23 @@ impl<'a> ListSpacePagesBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::PageList>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::PageList>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::PageList>(call).await
+    }
 }
 /// A `listSpaceFiles` request (`GET /v1/spaces/{spaceId}/content/files`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSpaceFilesBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     metadata: ::core::option::Option<bool>,
     computed: ::core::option::Option<bool>,
@@ -583,6 +690,15 @@ pub struct ListSpaceFilesBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListSpaceFilesBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
@@ -634,6 +750,7 @@ impl<'a> ListSpaceFilesBuilder<'a> {
                 "/v1/spaces/{}/content/files", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -647,6 +764,20 @@ impl<'a> ListSpaceFilesBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::apigen_runtime::Page<::docs_api_types::File>>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::File>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<::apigen_runtime::Page<::docs_api_types::File>>(call)
+            .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
@@ -663,12 +794,22 @@ impl<'a> ListSpaceFilesBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSpaceFileBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     file_id: ::std::string::String,
     metadata: ::core::option::Option<bool>,
     computed: ::core::option::Option<bool>,
 }
 impl<'a> GetSpaceFileBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
@@ -699,6 +840,7 @@ impl<'a> GetSpaceFileBuilder<'a> {
                 "/v1/spaces/{}/content/files/{}", ::apigen_runtime::client::segment(&
                 self.space_id), ::apigen_runtime::client::segment(& self.file_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -713,18 +855,38 @@ impl<'a> GetSpaceFileBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::File>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::File>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::File>(call).await
+    }
 }
 /// A `listSpaceFileBacklinks` request (`GET /v1/spaces/{spaceId}/content/files/{fileId}/backlinks`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSpaceFileBacklinksBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     file_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListSpaceFileBacklinksBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
     pub fn page(
         mut self,
@@ -757,6 +919,7 @@ impl<'a> ListSpaceFileBacklinksBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.file_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -770,6 +933,22 @@ impl<'a> ListSpaceFileBacklinksBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::apigen_runtime::Page<::docs_api_types::Backlink>>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::Backlink>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::Backlink>,
+            >(call)
+            .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
@@ -786,6 +965,7 @@ impl<'a> ListSpaceFileBacklinksBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSpacePageBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     page_id: ::std::string::String,
     format: ::core::option::Option<::std::string::String>,
@@ -794,6 +974,15 @@ pub struct GetSpacePageBuilder<'a> {
     computed: ::core::option::Option<bool>,
 }
 impl<'a> GetSpacePageBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
     pub fn format(
         mut self,
@@ -853,6 +1042,7 @@ impl<'a> GetSpacePageBuilder<'a> {
                 "/v1/spaces/{}/content/page/{}", ::apigen_runtime::client::segment(& self
                 .space_id), ::apigen_runtime::client::segment(& self.page_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -867,12 +1057,23 @@ impl<'a> GetSpacePageBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::Page>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Page>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Page>(call).await
+    }
 }
 /// A `listSpacePageLinks` request (`GET /v1/spaces/{spaceId}/content/page/{pageId}/links`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSpacePageLinksBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     page_id: ::std::string::String,
     status: ::core::option::Option<::docs_api_types::LinkStatus>,
@@ -880,6 +1081,15 @@ pub struct ListSpacePageLinksBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListSpacePageLinksBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Only links with this status (`ok`, `broken` or `in-app`); absent lists all.
     pub fn status(
         mut self,
@@ -923,6 +1133,7 @@ impl<'a> ListSpacePageLinksBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.page_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -936,6 +1147,16 @@ impl<'a> ListSpacePageLinksBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::docs_api_types::LinkReportList>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::LinkReportList>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::LinkReportList>(call).await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
@@ -951,12 +1172,22 @@ impl<'a> ListSpacePageLinksBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetChangeRequestContentBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     metadata: ::core::option::Option<bool>,
     computed: ::core::option::Option<bool>,
 }
 impl<'a> GetChangeRequestContentBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
@@ -988,6 +1219,7 @@ impl<'a> GetChangeRequestContentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1002,18 +1234,38 @@ impl<'a> GetChangeRequestContentBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::Revision>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Revision>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Revision>(call).await
+    }
 }
 /// A `listChangeRequestPages` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListChangeRequestPagesBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     metadata: ::core::option::Option<bool>,
     computed: ::core::option::Option<bool>,
 }
 impl<'a> ListChangeRequestPagesBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
@@ -1045,6 +1297,7 @@ impl<'a> ListChangeRequestPagesBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1059,12 +1312,23 @@ impl<'a> ListChangeRequestPagesBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::PageList>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::PageList>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::PageList>(call).await
+    }
 }
 /// A `listChangeRequestFiles` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListChangeRequestFilesBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     metadata: ::core::option::Option<bool>,
@@ -1073,6 +1337,15 @@ pub struct ListChangeRequestFilesBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListChangeRequestFilesBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
@@ -1125,6 +1398,7 @@ impl<'a> ListChangeRequestFilesBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1138,6 +1412,20 @@ impl<'a> ListChangeRequestFilesBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::apigen_runtime::Page<::docs_api_types::File>>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::File>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<::apigen_runtime::Page<::docs_api_types::File>>(call)
+            .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
@@ -1154,6 +1442,7 @@ impl<'a> ListChangeRequestFilesBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetChangeRequestFileBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     file_id: ::std::string::String,
@@ -1161,6 +1450,15 @@ pub struct GetChangeRequestFileBuilder<'a> {
     computed: ::core::option::Option<bool>,
 }
 impl<'a> GetChangeRequestFileBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// False omits the mutable Git metadata, which is faster (Part B §4.5).
     ///
     /// The service assumes `true` when it is not set.
@@ -1193,6 +1491,7 @@ impl<'a> GetChangeRequestFileBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.file_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1207,12 +1506,23 @@ impl<'a> GetChangeRequestFileBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::File>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::File>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::File>(call).await
+    }
 }
 /// A `listChangeRequestFileBacklinks` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListChangeRequestFileBacklinksBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     file_id: ::std::string::String,
@@ -1220,6 +1530,15 @@ pub struct ListChangeRequestFileBacklinksBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
     pub fn page(
         mut self,
@@ -1253,6 +1572,7 @@ impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.file_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1266,6 +1586,22 @@ impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::apigen_runtime::Page<::docs_api_types::Backlink>>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::Backlink>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::Backlink>,
+            >(call)
+            .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
@@ -1282,6 +1618,7 @@ impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetChangeRequestPageBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     page_id: ::std::string::String,
@@ -1291,6 +1628,15 @@ pub struct GetChangeRequestPageBuilder<'a> {
     computed: ::core::option::Option<bool>,
 }
 impl<'a> GetChangeRequestPageBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
     pub fn format(
         mut self,
@@ -1352,6 +1698,7 @@ impl<'a> GetChangeRequestPageBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.page_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1366,12 +1713,23 @@ impl<'a> GetChangeRequestPageBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::Page>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Page>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Page>(call).await
+    }
 }
 /// A `listChangeRequestPageLinks` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListChangeRequestPageLinksBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     page_id: ::std::string::String,
@@ -1380,6 +1738,15 @@ pub struct ListChangeRequestPageLinksBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListChangeRequestPageLinksBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Only links with this status (`ok`, `broken` or `in-app`); absent lists all.
     pub fn status(
         mut self,
@@ -1424,6 +1791,7 @@ impl<'a> ListChangeRequestPageLinksBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.page_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1437,6 +1805,16 @@ impl<'a> ListChangeRequestPageLinksBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::docs_api_types::LinkReportList>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::LinkReportList>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::LinkReportList>(call).await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service

@@ -21,6 +21,7 @@ impl<'a> ConversationsClient<'a> {
         ListOrganizationConversationClustersBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             order: ::core::option::Option::None,
             order_by: ::core::option::Option::None,
             status: ::core::option::Option::None,
@@ -40,6 +41,7 @@ impl<'a> ConversationsClient<'a> {
         ListOrganizationConversationsBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             source: ::core::option::Option::None,
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
@@ -60,6 +62,7 @@ impl<'a> ConversationsClient<'a> {
         IngestOrganizationConversationsBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             body,
         }
     }
@@ -75,6 +78,7 @@ impl<'a> ConversationsClient<'a> {
         ListOrganizationConversationIssuesBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             cluster: ::core::option::Option::None,
             conversation: ::core::option::Option::None,
             page: ::core::option::Option::None,
@@ -95,6 +99,7 @@ impl<'a> ConversationsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             issue_id: ::core::convert::Into::into(issue_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Get a conversation with its parts and metadata.
@@ -111,6 +116,7 @@ impl<'a> ConversationsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             conversation_id: ::core::convert::Into::into(conversation_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
 }
@@ -119,6 +125,7 @@ impl<'a> ConversationsClient<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationConversationClustersBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     order: ::core::option::Option<::docs_api_types::ConversationClusterOrder>,
     order_by: ::core::option::Option<::docs_api_types::ConversationClusterOrderBy>,
@@ -127,6 +134,15 @@ pub struct ListOrganizationConversationClustersBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListOrganizationConversationClustersBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Sort direction.
     ///
     /// The service assumes `"desc"` when it is not set.
@@ -195,6 +211,7 @@ impl<'a> ListOrganizationConversationClustersBuilder<'a> {
                 "/v1/orgs/{}/conversations-clusters", ::apigen_runtime::client::segment(&
                 self.organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -209,6 +226,22 @@ impl<'a> ListOrganizationConversationClustersBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::IssuesCluster>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
@@ -228,12 +261,22 @@ impl<'a> ListOrganizationConversationClustersBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationConversationsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     source: ::core::option::Option<::std::string::String>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListOrganizationConversationsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Only conversations from this source (its identifier).
     pub fn source(
         mut self,
@@ -276,6 +319,7 @@ impl<'a> ListOrganizationConversationsBuilder<'a> {
                 "/v1/orgs/{}/conversations", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -290,6 +334,22 @@ impl<'a> ListOrganizationConversationsBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::Conversation>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::Conversation>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::Conversation>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
@@ -309,10 +369,20 @@ impl<'a> ListOrganizationConversationsBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct IngestOrganizationConversationsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::docs_api_types::IngestConversationsBody,
 }
 impl<'a> IngestOrganizationConversationsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it; fails when the body is invalid and the
     /// client validates requests.
     pub fn call(
@@ -329,6 +399,7 @@ impl<'a> IngestOrganizationConversationsBuilder<'a> {
                 "/v1/orgs/{}/conversations", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -340,12 +411,23 @@ impl<'a> IngestOrganizationConversationsBuilder<'a> {
         let call = self.call()?;
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `listOrganizationConversationIssues` request (`GET /v1/orgs/{organizationId}/conversations-issues`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationConversationIssuesBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     cluster: ::core::option::Option<::std::string::String>,
     conversation: ::core::option::Option<::std::string::String>,
@@ -353,6 +435,15 @@ pub struct ListOrganizationConversationIssuesBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Only issues of this cluster (its id).
     pub fn cluster(
         mut self,
@@ -408,6 +499,7 @@ impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
                 "/v1/orgs/{}/conversations-issues", ::apigen_runtime::client::segment(&
                 self.organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -422,6 +514,22 @@ impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
         let call = self.call();
         self.core
             .send::<
+                ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
+            >(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
                 ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
             >(call)
             .await
@@ -443,10 +551,20 @@ impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetConversationIssueBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     issue_id: ::std::string::String,
 }
 impl<'a> GetConversationIssueBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -458,6 +576,7 @@ impl<'a> GetConversationIssueBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.organization_id),
                 ::apigen_runtime::client::segment(& self.issue_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -472,16 +591,38 @@ impl<'a> GetConversationIssueBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::ConversationIssueEntry>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::ConversationIssueEntry>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<::docs_api_types::ConversationIssueEntry>(call)
+            .await
+    }
 }
 /// A `getConversation` request (`GET /v1/orgs/{organizationId}/conversations/{conversationId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetConversationBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     conversation_id: ::std::string::String,
 }
 impl<'a> GetConversationBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -493,6 +634,7 @@ impl<'a> GetConversationBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self
                 .conversation_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -506,5 +648,15 @@ impl<'a> GetConversationBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::docs_api_types::ConversationDetail>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::ConversationDetail>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::ConversationDetail>(call).await
     }
 }

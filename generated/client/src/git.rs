@@ -25,6 +25,7 @@ impl<'a> GitClient<'a> {
         ImportSpaceFromGitBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
             body,
         }
     }
@@ -45,6 +46,7 @@ impl<'a> GitClient<'a> {
         ExportSpaceToGitBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
             body,
         }
     }
@@ -60,6 +62,7 @@ impl<'a> GitClient<'a> {
         GetSpaceGitInfoBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Remove the legacy Git installation of a space.
@@ -78,6 +81,7 @@ impl<'a> GitClient<'a> {
         DeleteSpaceGitLegacyInstallationBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
 }
@@ -86,10 +90,20 @@ impl<'a> GitClient<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ImportSpaceFromGitBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     body: ::docs_api_types::ImportSpaceFromGitBody,
 }
 impl<'a> ImportSpaceFromGitBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it; fails when the body is invalid and the
     /// client validates requests.
     pub fn call(
@@ -106,6 +120,7 @@ impl<'a> ImportSpaceFromGitBuilder<'a> {
                 "/v1/spaces/{}/git/import", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -117,16 +132,36 @@ impl<'a> ImportSpaceFromGitBuilder<'a> {
         let call = self.call()?;
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `exportSpaceToGit` request (`POST /v1/spaces/{spaceId}/git/export`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ExportSpaceToGitBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     body: ::docs_api_types::ExportSpaceToGitBody,
 }
 impl<'a> ExportSpaceToGitBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it; fails when the body is invalid and the
     /// client validates requests.
     pub fn call(
@@ -143,6 +178,7 @@ impl<'a> ExportSpaceToGitBuilder<'a> {
                 "/v1/spaces/{}/git/export", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -154,15 +190,35 @@ impl<'a> ExportSpaceToGitBuilder<'a> {
         let call = self.call()?;
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `getSpaceGitInfo` request (`GET /v1/spaces/{spaceId}/git/info`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSpaceGitInfoBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
 }
 impl<'a> GetSpaceGitInfoBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -173,6 +229,7 @@ impl<'a> GetSpaceGitInfoBuilder<'a> {
                 "/v1/spaces/{}/git/info", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -187,15 +244,35 @@ impl<'a> GetSpaceGitInfoBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::SpaceGitInfo>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SpaceGitInfo>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::SpaceGitInfo>(call).await
+    }
 }
 /// A `deleteSpaceGitLegacyInstallation` request (`DELETE /v1/spaces/{spaceId}/git/legacy-installation`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteSpaceGitLegacyInstallationBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
 }
 impl<'a> DeleteSpaceGitLegacyInstallationBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -206,6 +283,7 @@ impl<'a> DeleteSpaceGitLegacyInstallationBuilder<'a> {
                 "/v1/spaces/{}/git/legacy-installation",
                 ::apigen_runtime::client::segment(& self.space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -216,5 +294,15 @@ impl<'a> DeleteSpaceGitLegacyInstallationBuilder<'a> {
     ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
         let call = self.call();
         self.core.send_empty(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
     }
 }

@@ -23,6 +23,7 @@ impl<'a> IntegrationsClient<'a> {
     pub fn list(&self) -> ListIntegrationsBuilder<'a> {
         ListIntegrationsBuilder {
             core: self.core,
+            headers: ::std::vec::Vec::new(),
             search: ::core::option::Option::None,
             category: ::core::option::Option::None,
             block_domains: ::std::vec::Vec::new(),
@@ -59,6 +60,7 @@ impl<'a> IntegrationsClient<'a> {
         GetIntegrationBuilder {
             core: self.core,
             integration_name: ::core::convert::Into::into(integration_name),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Publish an integration (a new one, or a new version of an existing one).
@@ -89,6 +91,7 @@ impl<'a> IntegrationsClient<'a> {
         PublishIntegrationBuilder {
             core: self.core,
             integration_name: ::core::convert::Into::into(integration_name),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::PublishIntegrationBody {
                 runtime: ::core::option::Option::None,
                 icon: ::core::option::Option::None,
@@ -129,6 +132,7 @@ impl<'a> IntegrationsClient<'a> {
         DeleteIntegrationBuilder {
             core: self.core,
             integration_name: ::core::convert::Into::into(integration_name),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// List the installations of an integration.
@@ -155,6 +159,7 @@ impl<'a> IntegrationsClient<'a> {
         ListIntegrationInstallationsBuilder {
             core: self.core,
             integration_name: ::core::convert::Into::into(integration_name),
+            headers: ::std::vec::Vec::new(),
             external_id: ::core::option::Option::None,
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
@@ -184,6 +189,7 @@ impl<'a> IntegrationsClient<'a> {
         InstallIntegrationBuilder {
             core: self.core,
             integration_name: ::core::convert::Into::into(integration_name),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::InstallIntegrationBody {
                 organization: ::core::option::Option::None,
             },
@@ -213,6 +219,7 @@ impl<'a> IntegrationsClient<'a> {
         ListIntegrationEventsBuilder {
             core: self.core,
             integration_name: ::core::convert::Into::into(integration_name),
+            headers: ::std::vec::Vec::new(),
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
         }
@@ -244,6 +251,7 @@ impl<'a> IntegrationsClient<'a> {
             core: self.core,
             integration_name: ::core::convert::Into::into(integration_name),
             event_id: ::core::convert::Into::into(event_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// List the spaces an integration is installed on.
@@ -271,6 +279,7 @@ impl<'a> IntegrationsClient<'a> {
         ListIntegrationSpacesBuilder {
             core: self.core,
             integration_name: ::core::convert::Into::into(integration_name),
+            headers: ::std::vec::Vec::new(),
             external_id: ::core::option::Option::None,
             full_objects: ::core::option::Option::None,
             page: ::core::option::Option::None,
@@ -302,6 +311,7 @@ impl<'a> IntegrationsClient<'a> {
         ListIntegrationSitesBuilder {
             core: self.core,
             integration_name: ::core::convert::Into::into(integration_name),
+            headers: ::std::vec::Vec::new(),
             external_id: ::core::option::Option::None,
             full_objects: ::core::option::Option::None,
             page: ::core::option::Option::None,
@@ -335,6 +345,7 @@ impl<'a> IntegrationsClient<'a> {
         UpdateIntegrationDevModeBuilder {
             core: self.core,
             integration_name: ::core::convert::Into::into(integration_name),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateIntegrationDevModeBody {
                 tunnel_url: ::core::option::Option::None,
                 forward_all: false,
@@ -347,6 +358,7 @@ impl<'a> IntegrationsClient<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListIntegrationsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     search: ::core::option::Option<::std::string::String>,
     category: ::core::option::Option<::docs_api_types::IntegrationCategory>,
     block_domains: ::std::vec::Vec<::std::string::String>,
@@ -359,6 +371,15 @@ pub struct ListIntegrationsBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListIntegrationsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Only integrations whose name matches this search string.
     pub fn search(
         mut self,
@@ -474,6 +495,7 @@ impl<'a> ListIntegrationsBuilder<'a> {
             operation: "listIntegrations",
             method: ::apigen_runtime::client::reqwest::Method::GET,
             path: ::std::string::String::from("/v1/integrations"),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -488,6 +510,22 @@ impl<'a> ListIntegrationsBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::Integration>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::Integration>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::Integration>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
@@ -507,9 +545,19 @@ impl<'a> ListIntegrationsBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetIntegrationBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
 }
 impl<'a> GetIntegrationBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -520,6 +568,7 @@ impl<'a> GetIntegrationBuilder<'a> {
                 "/v1/integrations/{}", ::apigen_runtime::client::segment(& self
                 .integration_name)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -534,16 +583,36 @@ impl<'a> GetIntegrationBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::Integration>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Integration>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Integration>(call).await
+    }
 }
 /// A `publishIntegration` request (`POST /v1/integrations/{integrationName}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct PublishIntegrationBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     body: ::docs_api_types::PublishIntegrationBody,
 }
 impl<'a> PublishIntegrationBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::PublishIntegrationBody) -> Self {
         self.body = body;
@@ -755,6 +824,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
                 "/v1/integrations/{}", ::apigen_runtime::client::segment(& self
                 .integration_name)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -769,15 +839,35 @@ impl<'a> PublishIntegrationBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Integration>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Integration>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Integration>(call).await
+    }
 }
 /// A `deleteIntegration` request (`DELETE /v1/integrations/{integrationName}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteIntegrationBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
 }
 impl<'a> DeleteIntegrationBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -788,6 +878,7 @@ impl<'a> DeleteIntegrationBuilder<'a> {
                 "/v1/integrations/{}", ::apigen_runtime::client::segment(& self
                 .integration_name)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -799,18 +890,38 @@ impl<'a> DeleteIntegrationBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `listIntegrationInstallations` request (`GET /v1/integrations/{integrationName}/installations`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListIntegrationInstallationsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     external_id: ::core::option::Option<::std::string::String>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListIntegrationInstallationsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Only installations carrying this external id.
     pub fn external_id(
         mut self,
@@ -855,6 +966,7 @@ impl<'a> ListIntegrationInstallationsBuilder<'a> {
                 "/v1/integrations/{}/installations", ::apigen_runtime::client::segment(&
                 self.integration_name)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -869,6 +981,22 @@ impl<'a> ListIntegrationInstallationsBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::Installation>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::Installation>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::Installation>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
@@ -888,10 +1016,20 @@ impl<'a> ListIntegrationInstallationsBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct InstallIntegrationBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     body: ::docs_api_types::InstallIntegrationBody,
 }
 impl<'a> InstallIntegrationBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::InstallIntegrationBody) -> Self {
         self.body = body;
@@ -923,6 +1061,7 @@ impl<'a> InstallIntegrationBuilder<'a> {
                 "/v1/integrations/{}/installations", ::apigen_runtime::client::segment(&
                 self.integration_name)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -937,17 +1076,37 @@ impl<'a> InstallIntegrationBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Installation>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Installation>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Installation>(call).await
+    }
 }
 /// A `listIntegrationEvents` request (`GET /v1/integrations/{integrationName}/events`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListIntegrationEventsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListIntegrationEventsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
     pub fn page(
         mut self,
@@ -979,6 +1138,7 @@ impl<'a> ListIntegrationEventsBuilder<'a> {
                 "/v1/integrations/{}/events", ::apigen_runtime::client::segment(& self
                 .integration_name)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -993,6 +1153,22 @@ impl<'a> ListIntegrationEventsBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::IntegrationEvent>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::IntegrationEvent>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::IntegrationEvent>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
@@ -1012,10 +1188,20 @@ impl<'a> ListIntegrationEventsBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetIntegrationEventBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     event_id: ::std::string::String,
 }
 impl<'a> GetIntegrationEventBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -1026,6 +1212,7 @@ impl<'a> GetIntegrationEventBuilder<'a> {
                 "/v1/integrations/{}/events/{}", ::apigen_runtime::client::segment(& self
                 .integration_name), ::apigen_runtime::client::segment(& self.event_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1040,12 +1227,25 @@ impl<'a> GetIntegrationEventBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::IntegrationEventDetail>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::IntegrationEventDetail>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<::docs_api_types::IntegrationEventDetail>(call)
+            .await
+    }
 }
 /// A `listIntegrationSpaces` request (`GET /v1/integrations/{integrationName}/spaces`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListIntegrationSpacesBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     external_id: ::core::option::Option<::std::string::String>,
     full_objects: ::core::option::Option<bool>,
@@ -1053,6 +1253,15 @@ pub struct ListIntegrationSpacesBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListIntegrationSpacesBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Only space installations carrying this external id.
     pub fn external_id(
         mut self,
@@ -1107,6 +1316,7 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
                 "/v1/integrations/{}/spaces", ::apigen_runtime::client::segment(& self
                 .integration_name)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1121,6 +1331,22 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
         let call = self.call();
         self.core
             .send::<
+                ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
+            >(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
                 ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
             >(call)
             .await
@@ -1142,6 +1368,7 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListIntegrationSitesBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     external_id: ::core::option::Option<::std::string::String>,
     full_objects: ::core::option::Option<bool>,
@@ -1149,6 +1376,15 @@ pub struct ListIntegrationSitesBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListIntegrationSitesBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Only site installations carrying this external id.
     pub fn external_id(
         mut self,
@@ -1203,6 +1439,7 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
                 "/v1/integrations/{}/sites", ::apigen_runtime::client::segment(& self
                 .integration_name)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1217,6 +1454,22 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
@@ -1236,10 +1489,20 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateIntegrationDevModeBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     body: ::docs_api_types::UpdateIntegrationDevModeBody,
 }
 impl<'a> UpdateIntegrationDevModeBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateIntegrationDevModeBody) -> Self {
         self.body = body;
@@ -1276,6 +1539,7 @@ impl<'a> UpdateIntegrationDevModeBuilder<'a> {
                 "/v1/integrations/{}/dev", ::apigen_runtime::client::segment(& self
                 .integration_name)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1286,5 +1550,15 @@ impl<'a> UpdateIntegrationDevModeBuilder<'a> {
     ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
         let call = self.call()?;
         self.core.send_empty(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_empty_with_response(call).await
     }
 }

@@ -19,6 +19,7 @@ impl<'a> MembersClient<'a> {
         ListOrganizationMembersBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             order: ::core::option::Option::None,
             role: ::core::option::Option::None,
             search: ::core::option::Option::None,
@@ -41,6 +42,7 @@ impl<'a> MembersClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             user_id: ::core::convert::Into::into(user_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Remove a member from an organization.
@@ -59,6 +61,7 @@ impl<'a> MembersClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             user_id: ::core::convert::Into::into(user_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Change the role of a member of an organization.
@@ -77,6 +80,7 @@ impl<'a> MembersClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             user_id: ::core::convert::Into::into(user_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateOrganizationMemberBody {
                 role: ::apigen_runtime::Patch::Absent,
             },
@@ -97,6 +101,7 @@ impl<'a> MembersClient<'a> {
         PingOrganizationBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Make a member of an organization an SSO member.
@@ -113,6 +118,7 @@ impl<'a> MembersClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             user_id: ::core::convert::Into::into(user_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// List the spaces a member of an organization can access.
@@ -129,6 +135,7 @@ impl<'a> MembersClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             user_id: ::core::convert::Into::into(user_id),
+            headers: ::std::vec::Vec::new(),
             order: ::core::option::Option::None,
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
@@ -148,6 +155,7 @@ impl<'a> MembersClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             user_id: ::core::convert::Into::into(user_id),
+            headers: ::std::vec::Vec::new(),
             title: ::core::option::Option::None,
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
@@ -159,6 +167,7 @@ impl<'a> MembersClient<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationMembersBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     order: ::core::option::Option<::docs_api_types::MemberOrder>,
     role: ::core::option::Option<::docs_api_types::Role>,
@@ -168,6 +177,15 @@ pub struct ListOrganizationMembersBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListOrganizationMembersBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Order of the listing.
     ///
     /// The service assumes `"desc"` when it is not set.
@@ -247,6 +265,7 @@ impl<'a> ListOrganizationMembersBuilder<'a> {
                 "/v1/orgs/{}/members", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -260,6 +279,20 @@ impl<'a> ListOrganizationMembersBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::apigen_runtime::Page<::docs_api_types::Member>>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::Member>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<::apigen_runtime::Page<::docs_api_types::Member>>(call)
+            .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
@@ -276,10 +309,20 @@ impl<'a> ListOrganizationMembersBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetOrganizationMemberBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
 }
 impl<'a> GetOrganizationMemberBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -290,6 +333,7 @@ impl<'a> GetOrganizationMemberBuilder<'a> {
                 "/v1/orgs/{}/members/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -304,16 +348,36 @@ impl<'a> GetOrganizationMemberBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::Member>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Member>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Member>(call).await
+    }
 }
 /// A `deleteOrganizationMember` request (`DELETE /v1/orgs/{organizationId}/members/{userId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteOrganizationMemberBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
 }
 impl<'a> DeleteOrganizationMemberBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -324,6 +388,7 @@ impl<'a> DeleteOrganizationMemberBuilder<'a> {
                 "/v1/orgs/{}/members/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -335,17 +400,37 @@ impl<'a> DeleteOrganizationMemberBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `updateOrganizationMember` request (`PATCH /v1/orgs/{organizationId}/members/{userId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateOrganizationMemberBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
     body: ::docs_api_types::UpdateOrganizationMemberBody,
 }
 impl<'a> UpdateOrganizationMemberBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateOrganizationMemberBody) -> Self {
         self.body = body;
@@ -382,6 +467,7 @@ impl<'a> UpdateOrganizationMemberBuilder<'a> {
                 "/v1/orgs/{}/members/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -396,15 +482,35 @@ impl<'a> UpdateOrganizationMemberBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Member>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Member>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Member>(call).await
+    }
 }
 /// A `pingOrganization` request (`POST /v1/orgs/{organizationId}/ping`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct PingOrganizationBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
 }
 impl<'a> PingOrganizationBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -415,6 +521,7 @@ impl<'a> PingOrganizationBuilder<'a> {
                 "/v1/orgs/{}/ping", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -429,16 +536,38 @@ impl<'a> PingOrganizationBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::PingOrganizationResponse>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::PingOrganizationResponse>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<::docs_api_types::PingOrganizationResponse>(call)
+            .await
+    }
 }
 /// A `setOrganizationMemberSso` request (`POST /v1/orgs/{organizationId}/members/{userId}/sso`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct SetOrganizationMemberSsoBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
 }
 impl<'a> SetOrganizationMemberSsoBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -449,6 +578,7 @@ impl<'a> SetOrganizationMemberSsoBuilder<'a> {
                 "/v1/orgs/{}/members/{}/sso", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -463,12 +593,23 @@ impl<'a> SetOrganizationMemberSsoBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::Member>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Member>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Member>(call).await
+    }
 }
 /// A `listOrganizationMemberSpaces` request (`GET /v1/orgs/{organizationId}/members/{userId}/spaces`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationMemberSpacesBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
     order: ::core::option::Option<::docs_api_types::MemberOrder>,
@@ -476,6 +617,15 @@ pub struct ListOrganizationMemberSpacesBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Order of the listing.
     ///
     /// The service assumes `"desc"` when it is not set.
@@ -520,6 +670,7 @@ impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
                 "/v1/orgs/{}/members/{}/spaces", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -534,6 +685,22 @@ impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::MemberSpace>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
@@ -553,6 +720,7 @@ impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationMemberTeamsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
     title: ::core::option::Option<::std::string::String>,
@@ -560,6 +728,15 @@ pub struct ListOrganizationMemberTeamsBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListOrganizationMemberTeamsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Only teams whose name contains the value (case-insensitive).
     pub fn title(
         mut self,
@@ -602,6 +779,7 @@ impl<'a> ListOrganizationMemberTeamsBuilder<'a> {
                 "/v1/orgs/{}/members/{}/teams", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -616,6 +794,22 @@ impl<'a> ListOrganizationMemberTeamsBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::MemberTeam>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::MemberTeam>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::MemberTeam>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails

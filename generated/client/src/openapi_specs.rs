@@ -19,6 +19,7 @@ impl<'a> OpenapiSpecsClient<'a> {
         ListOrganizationOpenApiSpecsBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
         }
@@ -38,6 +39,7 @@ impl<'a> OpenapiSpecsClient<'a> {
         CreateOrganizationOpenApiSpecBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             body,
         }
     }
@@ -55,6 +57,7 @@ impl<'a> OpenapiSpecsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             spec_slug: ::core::convert::Into::into(spec_slug),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Create an OpenAPI spec with this slug, or update the source of the existing one.
@@ -74,6 +77,7 @@ impl<'a> OpenapiSpecsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             spec_slug: ::core::convert::Into::into(spec_slug),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::PutOpenApiSpecBody {
                 source: ::core::convert::Into::into(source),
             },
@@ -95,6 +99,7 @@ impl<'a> OpenapiSpecsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             spec_slug: ::core::convert::Into::into(spec_slug),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Change the visibility of an OpenAPI spec.
@@ -112,6 +117,7 @@ impl<'a> OpenapiSpecsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             spec_slug: ::core::convert::Into::into(spec_slug),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateOpenApiSpecBody {
                 visibility: ::core::convert::Into::into(visibility),
             },
@@ -123,11 +129,21 @@ impl<'a> OpenapiSpecsClient<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationOpenApiSpecsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListOrganizationOpenApiSpecsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
     pub fn page(
         mut self,
@@ -159,6 +175,7 @@ impl<'a> ListOrganizationOpenApiSpecsBuilder<'a> {
                 "/v1/orgs/{}/openapi", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -173,6 +190,22 @@ impl<'a> ListOrganizationOpenApiSpecsBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::OpenApiSpec>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
@@ -192,10 +225,20 @@ impl<'a> ListOrganizationOpenApiSpecsBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateOrganizationOpenApiSpecBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::docs_api_types::CreateOpenApiSpecBody,
 }
 impl<'a> CreateOrganizationOpenApiSpecBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it; fails when the body is invalid and the
     /// client validates requests.
     pub fn call(
@@ -212,6 +255,7 @@ impl<'a> CreateOrganizationOpenApiSpecBuilder<'a> {
                 "/v1/orgs/{}/openapi", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -226,16 +270,36 @@ impl<'a> CreateOrganizationOpenApiSpecBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::OpenApiSpec>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::OpenApiSpec>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::OpenApiSpec>(call).await
+    }
 }
 /// A `getOpenApiSpec` request (`GET /v1/orgs/{organizationId}/openapi/{specSlug}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetOpenApiSpecBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     spec_slug: ::std::string::String,
 }
 impl<'a> GetOpenApiSpecBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -246,6 +310,7 @@ impl<'a> GetOpenApiSpecBuilder<'a> {
                 "/v1/orgs/{}/openapi/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -260,17 +325,37 @@ impl<'a> GetOpenApiSpecBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::OpenApiSpec>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::OpenApiSpec>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::OpenApiSpec>(call).await
+    }
 }
 /// A `createOrUpdateOpenApiSpec` request (`PUT /v1/orgs/{organizationId}/openapi/{specSlug}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateOrUpdateOpenApiSpecBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     spec_slug: ::std::string::String,
     body: ::docs_api_types::PutOpenApiSpecBody,
 }
 impl<'a> CreateOrUpdateOpenApiSpecBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::PutOpenApiSpecBody) -> Self {
         self.body = body;
@@ -292,6 +377,7 @@ impl<'a> CreateOrUpdateOpenApiSpecBuilder<'a> {
                 "/v1/orgs/{}/openapi/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -306,16 +392,36 @@ impl<'a> CreateOrUpdateOpenApiSpecBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::OpenApiSpec>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::OpenApiSpec>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::OpenApiSpec>(call).await
+    }
 }
 /// A `deleteOpenApiSpec` request (`DELETE /v1/orgs/{organizationId}/openapi/{specSlug}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteOpenApiSpecBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     spec_slug: ::std::string::String,
 }
 impl<'a> DeleteOpenApiSpecBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -326,6 +432,7 @@ impl<'a> DeleteOpenApiSpecBuilder<'a> {
                 "/v1/orgs/{}/openapi/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -337,17 +444,37 @@ impl<'a> DeleteOpenApiSpecBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `updateOpenApiSpec` request (`PATCH /v1/orgs/{organizationId}/openapi/{specSlug}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateOpenApiSpecBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     spec_slug: ::std::string::String,
     body: ::docs_api_types::UpdateOpenApiSpecBody,
 }
 impl<'a> UpdateOpenApiSpecBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateOpenApiSpecBody) -> Self {
         self.body = body;
@@ -369,6 +496,7 @@ impl<'a> UpdateOpenApiSpecBuilder<'a> {
                 "/v1/orgs/{}/openapi/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -382,5 +510,15 @@ impl<'a> UpdateOpenApiSpecBuilder<'a> {
     > {
         let call = self.call()?;
         self.core.send::<::docs_api_types::OpenApiSpec>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::OpenApiSpec>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::OpenApiSpec>(call).await
     }
 }

@@ -19,6 +19,7 @@ impl<'a> OrganizationsClient<'a> {
     pub fn list(&self) -> ListOrganizationsBuilder<'a> {
         ListOrganizationsBuilder {
             core: self.core,
+            headers: ::std::vec::Vec::new(),
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
         }
@@ -47,6 +48,7 @@ impl<'a> OrganizationsClient<'a> {
         GetOrganizationBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Update an organization.
@@ -74,6 +76,7 @@ impl<'a> OrganizationsClient<'a> {
         UpdateOrganizationBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateOrganizationBody {
                 title: ::core::option::Option::None,
                 email_domains: ::core::option::Option::None,
@@ -108,6 +111,7 @@ impl<'a> OrganizationsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             invite_id: ::core::convert::Into::into(invite_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Join an organization as the calling user.
@@ -137,6 +141,7 @@ impl<'a> OrganizationsClient<'a> {
         JoinOrganizationBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Search the content of an organization.
@@ -159,6 +164,7 @@ impl<'a> OrganizationsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             query: ::core::convert::Into::into(query),
+            headers: ::std::vec::Vec::new(),
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
         }
@@ -179,6 +185,7 @@ impl<'a> OrganizationsClient<'a> {
         GetOrganizationAgentInstructionsBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Replace the agent instructions of an organization.
@@ -199,6 +206,7 @@ impl<'a> OrganizationsClient<'a> {
         UpdateOrganizationAgentInstructionsBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateOrganizationAgentInstructionsBody {
                 instructions: ::core::option::Option::None,
             },
@@ -222,6 +230,7 @@ impl<'a> OrganizationsClient<'a> {
         ListOrganizationsByEmailDomainBuilder {
             core: self.core,
             email_domain: ::core::convert::Into::into(email_domain),
+            headers: ::std::vec::Vec::new(),
         }
     }
 }
@@ -230,10 +239,20 @@ impl<'a> OrganizationsClient<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListOrganizationsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
     pub fn page(
         mut self,
@@ -262,6 +281,7 @@ impl<'a> ListOrganizationsBuilder<'a> {
             operation: "listOrganizations",
             method: ::apigen_runtime::client::reqwest::Method::GET,
             path: ::std::string::String::from("/v1/orgs"),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -276,6 +296,22 @@ impl<'a> ListOrganizationsBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::Organization>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::Organization>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::Organization>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
@@ -295,9 +331,19 @@ impl<'a> ListOrganizationsBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetOrganizationBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
 }
 impl<'a> GetOrganizationBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -307,6 +353,7 @@ impl<'a> GetOrganizationBuilder<'a> {
             path: ::std::format!(
                 "/v1/orgs/{}", ::apigen_runtime::client::segment(& self.organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -321,16 +368,36 @@ impl<'a> GetOrganizationBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::Organization>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Organization>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Organization>(call).await
+    }
 }
 /// A `updateOrganization` request (`PATCH /v1/orgs/{organizationId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateOrganizationBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::docs_api_types::UpdateOrganizationBody,
 }
 impl<'a> UpdateOrganizationBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateOrganizationBody) -> Self {
         self.body = body;
@@ -443,6 +510,7 @@ impl<'a> UpdateOrganizationBuilder<'a> {
             path: ::std::format!(
                 "/v1/orgs/{}", ::apigen_runtime::client::segment(& self.organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -457,16 +525,36 @@ impl<'a> UpdateOrganizationBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Organization>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Organization>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Organization>(call).await
+    }
 }
 /// A `deleteOrganizationInviteLink` request (`DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteOrganizationInviteLinkBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     invite_id: ::std::string::String,
 }
 impl<'a> DeleteOrganizationInviteLinkBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -477,6 +565,7 @@ impl<'a> DeleteOrganizationInviteLinkBuilder<'a> {
                 "/v1/orgs/{}/link-invites/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.invite_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -488,15 +577,35 @@ impl<'a> DeleteOrganizationInviteLinkBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `joinOrganization` request (`POST /v1/orgs/{organizationId}/join`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct JoinOrganizationBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
 }
 impl<'a> JoinOrganizationBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -507,6 +616,7 @@ impl<'a> JoinOrganizationBuilder<'a> {
                 "/v1/orgs/{}/join", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -518,18 +628,38 @@ impl<'a> JoinOrganizationBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `searchOrganizationContent` request (`GET /v1/orgs/{organizationId}/search`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct SearchOrganizationContentBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     query: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
 impl<'a> SearchOrganizationContentBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
     pub fn page(
         mut self,
@@ -562,6 +692,7 @@ impl<'a> SearchOrganizationContentBuilder<'a> {
                 "/v1/orgs/{}/search", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -576,6 +707,22 @@ impl<'a> SearchOrganizationContentBuilder<'a> {
         let call = self.call();
         self.core
             .send::<
+                ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
+            >(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
                 ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
             >(call)
             .await
@@ -597,9 +744,19 @@ impl<'a> SearchOrganizationContentBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetOrganizationAgentInstructionsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
 }
 impl<'a> GetOrganizationAgentInstructionsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -610,6 +767,7 @@ impl<'a> GetOrganizationAgentInstructionsBuilder<'a> {
                 "/v1/orgs/{}/agent-instructions", ::apigen_runtime::client::segment(&
                 self.organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -624,16 +782,40 @@ impl<'a> GetOrganizationAgentInstructionsBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::OrganizationAgentInstructions>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::docs_api_types::OrganizationAgentInstructions,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<::docs_api_types::OrganizationAgentInstructions>(call)
+            .await
+    }
 }
 /// A `updateOrganizationAgentInstructions` request (`PUT /v1/orgs/{organizationId}/agent-instructions`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateOrganizationAgentInstructionsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::docs_api_types::UpdateOrganizationAgentInstructionsBody,
 }
 impl<'a> UpdateOrganizationAgentInstructionsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(
         mut self,
@@ -668,6 +850,7 @@ impl<'a> UpdateOrganizationAgentInstructionsBuilder<'a> {
                 "/v1/orgs/{}/agent-instructions", ::apigen_runtime::client::segment(&
                 self.organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -682,15 +865,39 @@ impl<'a> UpdateOrganizationAgentInstructionsBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::OrganizationAgentInstructions>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::docs_api_types::OrganizationAgentInstructions,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core
+            .send_with_response::<::docs_api_types::OrganizationAgentInstructions>(call)
+            .await
+    }
 }
 /// A `listOrganizationsByEmailDomain` request (`GET /v1/email-domains/{emailDomain}/orgs`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationsByEmailDomainBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     email_domain: ::std::string::String,
 }
 impl<'a> ListOrganizationsByEmailDomainBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -701,6 +908,7 @@ impl<'a> ListOrganizationsByEmailDomainBuilder<'a> {
                 "/v1/email-domains/{}/orgs", ::apigen_runtime::client::segment(& self
                 .email_domain)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -714,5 +922,17 @@ impl<'a> ListOrganizationsByEmailDomainBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::docs_api_types::EmailDomainOrganizations>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::EmailDomainOrganizations>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<::docs_api_types::EmailDomainOrganizations>(call)
+            .await
     }
 }

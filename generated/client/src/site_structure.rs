@@ -27,6 +27,7 @@ impl<'a> SiteStructureClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
+            headers: ::std::vec::Vec::new(),
             share_key: ::core::option::Option::None,
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
@@ -53,6 +54,7 @@ impl<'a> SiteStructureClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::CreateSiteSectionBody {
                 space_id: ::core::convert::Into::into(space_id),
                 title: ::apigen_runtime::Patch::Absent,
@@ -82,6 +84,7 @@ impl<'a> SiteStructureClient<'a> {
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
             site_section_id: ::core::convert::Into::into(site_section_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Update a section of a site.
@@ -106,6 +109,7 @@ impl<'a> SiteStructureClient<'a> {
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
             site_section_id: ::core::convert::Into::into(site_section_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateSiteSectionBody {
                 title: ::core::option::Option::None,
                 path: ::core::option::Option::None,
@@ -144,6 +148,7 @@ impl<'a> SiteStructureClient<'a> {
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
             site_section_id: ::core::convert::Into::into(site_section_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::MoveSiteSectionBody {
                 position: ::core::option::Option::None,
             },
@@ -169,6 +174,7 @@ impl<'a> SiteStructureClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
+            headers: ::std::vec::Vec::new(),
             share_key: ::core::option::Option::None,
             default: ::core::option::Option::None,
             page: ::core::option::Option::None,
@@ -194,6 +200,7 @@ impl<'a> SiteStructureClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::CreateSiteSpaceBody {
                 space_id: ::core::convert::Into::into(space_id),
                 section_id: ::core::option::Option::None,
@@ -222,6 +229,7 @@ impl<'a> SiteStructureClient<'a> {
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
             site_space_id: ::core::convert::Into::into(site_space_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Update a site space.
@@ -246,6 +254,7 @@ impl<'a> SiteStructureClient<'a> {
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
             site_space_id: ::core::convert::Into::into(site_space_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateSiteSpaceBody {
                 path: ::core::option::Option::None,
                 condition: ::apigen_runtime::Patch::Absent,
@@ -281,6 +290,7 @@ impl<'a> SiteStructureClient<'a> {
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
             site_space_id: ::core::convert::Into::into(site_space_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::MoveSiteSpaceBody {
                 position: ::core::option::Option::None,
             },
@@ -304,6 +314,7 @@ impl<'a> SiteStructureClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
+            headers: ::std::vec::Vec::new(),
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
         }
@@ -326,6 +337,7 @@ impl<'a> SiteStructureClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::CreateSiteSectionGroupBody {
                 title: ::core::option::Option::None,
                 icon: ::core::option::Option::None,
@@ -356,6 +368,7 @@ impl<'a> SiteStructureClient<'a> {
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
             site_section_group_id: ::core::convert::Into::into(site_section_group_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Update a section group of a site.
@@ -380,6 +393,7 @@ impl<'a> SiteStructureClient<'a> {
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
             site_section_group_id: ::core::convert::Into::into(site_section_group_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateSiteSectionGroupBody {
                 title: ::core::option::Option::None,
                 icon: ::core::option::Option::None,
@@ -409,6 +423,7 @@ impl<'a> SiteStructureClient<'a> {
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
             site_section_group_id: ::core::convert::Into::into(site_section_group_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::AddSiteSectionGroupSectionBody {
                 section_id: ::core::convert::Into::into(section_id),
             },
@@ -438,6 +453,7 @@ impl<'a> SiteStructureClient<'a> {
             site_id: ::core::convert::Into::into(site_id),
             site_section_group_id: ::core::convert::Into::into(site_section_group_id),
             site_section_id: ::core::convert::Into::into(site_section_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Move a section group to another position.
@@ -469,6 +485,7 @@ impl<'a> SiteStructureClient<'a> {
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
             site_section_group_id: ::core::convert::Into::into(site_section_group_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::MoveSiteSectionGroupBody {
                 position: ::core::option::Option::None,
             },
@@ -480,6 +497,7 @@ impl<'a> SiteStructureClient<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSiteSectionsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     share_key: ::core::option::Option<::std::string::String>,
@@ -501,6 +519,15 @@ impl ::core::fmt::Debug for ListSiteSectionsBuilder<'_> {
     }
 }
 impl<'a> ListSiteSectionsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Secret key of a share-link site or space; resolves its published URLs (Part A §5).
     pub fn share_key(
         mut self,
@@ -545,6 +572,7 @@ impl<'a> ListSiteSectionsBuilder<'a> {
                 "/v1/orgs/{}/sites/{}/sections", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -559,6 +587,22 @@ impl<'a> ListSiteSectionsBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::SiteSection>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::SiteSection>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::SiteSection>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
@@ -578,11 +622,21 @@ impl<'a> ListSiteSectionsBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateSiteSectionBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     body: ::docs_api_types::CreateSiteSectionBody,
 }
 impl<'a> CreateSiteSectionBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::CreateSiteSectionBody) -> Self {
         self.body = body;
@@ -634,6 +688,7 @@ impl<'a> CreateSiteSectionBuilder<'a> {
                 "/v1/orgs/{}/sites/{}/sections", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -648,17 +703,37 @@ impl<'a> CreateSiteSectionBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::SiteSection>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SiteSection>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::SiteSection>(call).await
+    }
 }
 /// A `deleteSiteSection` request (`DELETE /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteSiteSectionBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_section_id: ::std::string::String,
 }
 impl<'a> DeleteSiteSectionBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -670,6 +745,7 @@ impl<'a> DeleteSiteSectionBuilder<'a> {
                 self.organization_id), ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_section_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -681,18 +757,38 @@ impl<'a> DeleteSiteSectionBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `updateSiteSection` request (`PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateSiteSectionBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_section_id: ::std::string::String,
     body: ::docs_api_types::UpdateSiteSectionBody,
 }
 impl<'a> UpdateSiteSectionBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateSiteSectionBody) -> Self {
         self.body = body;
@@ -790,6 +886,7 @@ impl<'a> UpdateSiteSectionBuilder<'a> {
                 self.organization_id), ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_section_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -804,18 +901,38 @@ impl<'a> UpdateSiteSectionBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::SiteSection>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SiteSection>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::SiteSection>(call).await
+    }
 }
 /// A `moveSiteSection` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct MoveSiteSectionBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_section_id: ::std::string::String,
     body: ::docs_api_types::MoveSiteSectionBody,
 }
 impl<'a> MoveSiteSectionBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::MoveSiteSectionBody) -> Self {
         self.body = body;
@@ -849,6 +966,7 @@ impl<'a> MoveSiteSectionBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_section_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -863,12 +981,23 @@ impl<'a> MoveSiteSectionBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::SiteSection>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SiteSection>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::SiteSection>(call).await
+    }
 }
 /// A `listSiteSpaces` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces`): set optional values, then `.send()`.
 #[derive(Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSiteSpacesBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     share_key: ::core::option::Option<::std::string::String>,
@@ -892,6 +1021,15 @@ impl ::core::fmt::Debug for ListSiteSpacesBuilder<'_> {
     }
 }
 impl<'a> ListSiteSpacesBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Secret key of a share-link site or space; resolves its published URLs (Part A §5).
     pub fn share_key(
         mut self,
@@ -944,6 +1082,7 @@ impl<'a> ListSiteSpacesBuilder<'a> {
                 "/v1/orgs/{}/sites/{}/site-spaces", ::apigen_runtime::client::segment(&
                 self.organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -957,6 +1096,22 @@ impl<'a> ListSiteSpacesBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::apigen_runtime::Page<::docs_api_types::SiteSpace>>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
+            >(call)
+            .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
@@ -973,11 +1128,21 @@ impl<'a> ListSiteSpacesBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateSiteSpaceBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     body: ::docs_api_types::CreateSiteSpaceBody,
 }
 impl<'a> CreateSiteSpaceBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::CreateSiteSpaceBody) -> Self {
         self.body = body;
@@ -1009,6 +1174,7 @@ impl<'a> CreateSiteSpaceBuilder<'a> {
                 "/v1/orgs/{}/sites/{}/site-spaces", ::apigen_runtime::client::segment(&
                 self.organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1023,17 +1189,37 @@ impl<'a> CreateSiteSpaceBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::SiteSpace>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SiteSpace>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::SiteSpace>(call).await
+    }
 }
 /// A `deleteSiteSpace` request (`DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteSiteSpaceBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_space_id: ::std::string::String,
 }
 impl<'a> DeleteSiteSpaceBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -1046,6 +1232,7 @@ impl<'a> DeleteSiteSpaceBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1057,18 +1244,38 @@ impl<'a> DeleteSiteSpaceBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `updateSiteSpace` request (`PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateSiteSpaceBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_space_id: ::std::string::String,
     body: ::docs_api_types::UpdateSiteSpaceBody,
 }
 impl<'a> UpdateSiteSpaceBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateSiteSpaceBody) -> Self {
         self.body = body;
@@ -1127,6 +1334,7 @@ impl<'a> UpdateSiteSpaceBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1141,18 +1349,38 @@ impl<'a> UpdateSiteSpaceBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::SiteSpace>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SiteSpace>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::SiteSpace>(call).await
+    }
 }
 /// A `moveSiteSpace` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct MoveSiteSpaceBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_space_id: ::std::string::String,
     body: ::docs_api_types::MoveSiteSpaceBody,
 }
 impl<'a> MoveSiteSpaceBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::MoveSiteSpaceBody) -> Self {
         self.body = body;
@@ -1186,6 +1414,7 @@ impl<'a> MoveSiteSpaceBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1200,18 +1429,38 @@ impl<'a> MoveSiteSpaceBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::SiteSpace>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SiteSpace>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::SiteSpace>(call).await
+    }
 }
 /// A `listSiteSectionGroups` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/section-groups`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSiteSectionGroupsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListSiteSectionGroupsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
     pub fn page(
         mut self,
@@ -1244,6 +1493,7 @@ impl<'a> ListSiteSectionGroupsBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.organization_id),
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1258,6 +1508,22 @@ impl<'a> ListSiteSectionGroupsBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
@@ -1277,11 +1543,21 @@ impl<'a> ListSiteSectionGroupsBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateSiteSectionGroupBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     body: ::docs_api_types::CreateSiteSectionGroupBody,
 }
 impl<'a> CreateSiteSectionGroupBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::CreateSiteSectionGroupBody) -> Self {
         self.body = body;
@@ -1346,6 +1622,7 @@ impl<'a> CreateSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.organization_id),
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1360,17 +1637,37 @@ impl<'a> CreateSiteSectionGroupBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::SiteSectionGroup>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SiteSectionGroup>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::SiteSectionGroup>(call).await
+    }
 }
 /// A `deleteSiteSectionGroup` request (`DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteSiteSectionGroupBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_section_group_id: ::std::string::String,
 }
 impl<'a> DeleteSiteSectionGroupBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -1383,6 +1680,7 @@ impl<'a> DeleteSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_section_group_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1394,18 +1692,38 @@ impl<'a> DeleteSiteSectionGroupBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `updateSiteSectionGroup` request (`PATCH /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateSiteSectionGroupBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_section_group_id: ::std::string::String,
     body: ::docs_api_types::UpdateSiteSectionGroupBody,
 }
 impl<'a> UpdateSiteSectionGroupBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateSiteSectionGroupBody) -> Self {
         self.body = body;
@@ -1449,6 +1767,7 @@ impl<'a> UpdateSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_section_group_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1463,18 +1782,38 @@ impl<'a> UpdateSiteSectionGroupBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::SiteSectionGroup>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SiteSectionGroup>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::SiteSectionGroup>(call).await
+    }
 }
 /// A `addSiteSectionGroupSection` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct AddSiteSectionGroupSectionBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_section_group_id: ::std::string::String,
     body: ::docs_api_types::AddSiteSectionGroupSectionBody,
 }
 impl<'a> AddSiteSectionGroupSectionBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(
         mut self,
@@ -1501,6 +1840,7 @@ impl<'a> AddSiteSectionGroupSectionBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_section_group_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1515,18 +1855,38 @@ impl<'a> AddSiteSectionGroupSectionBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::SiteSectionGroup>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SiteSectionGroup>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::SiteSectionGroup>(call).await
+    }
 }
 /// A `removeSiteSectionGroupSection` request (`DELETE /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct RemoveSiteSectionGroupSectionBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_section_group_id: ::std::string::String,
     site_section_id: ::std::string::String,
 }
 impl<'a> RemoveSiteSectionGroupSectionBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -1540,6 +1900,7 @@ impl<'a> RemoveSiteSectionGroupSectionBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_group_id),
                 ::apigen_runtime::client::segment(& self.site_section_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1551,18 +1912,38 @@ impl<'a> RemoveSiteSectionGroupSectionBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `moveSiteSectionGroup` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct MoveSiteSectionGroupBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     site_section_group_id: ::std::string::String,
     body: ::docs_api_types::MoveSiteSectionGroupBody,
 }
 impl<'a> MoveSiteSectionGroupBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::MoveSiteSectionGroupBody) -> Self {
         self.body = body;
@@ -1596,6 +1977,7 @@ impl<'a> MoveSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_section_group_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1609,5 +1991,15 @@ impl<'a> MoveSiteSectionGroupBuilder<'a> {
     > {
         let call = self.call()?;
         self.core.send::<::docs_api_types::SiteSectionGroup>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SiteSectionGroup>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::SiteSectionGroup>(call).await
     }
 }

@@ -27,6 +27,7 @@ impl<'a> SitesClient<'a> {
         ListOrganizationSitesBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             space_id: ::core::option::Option::None,
             title: ::core::option::Option::None,
             published: ::core::option::Option::None,
@@ -52,6 +53,7 @@ impl<'a> SitesClient<'a> {
         CreateOrganizationSiteBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::CreateSiteBody {
                 type_: <::docs_api_types::SiteType as ::core::convert::From<
                     &str,
@@ -88,6 +90,7 @@ impl<'a> SitesClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Delete a site.
@@ -110,6 +113,7 @@ impl<'a> SitesClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Update a site.
@@ -132,6 +136,7 @@ impl<'a> SitesClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateSiteBody {
                 title: ::core::option::Option::None,
                 visibility: ::core::option::Option::None,
@@ -171,6 +176,7 @@ impl<'a> SitesClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Set the adaptive schema (visitor attributes schema) of a site.
@@ -200,6 +206,7 @@ impl<'a> SitesClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateSiteAdaptiveSchemaBody {
                 json_schema: ::core::option::Option::None,
             },
@@ -225,6 +232,7 @@ impl<'a> SitesClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Get the published profile of a site.
@@ -254,6 +262,7 @@ impl<'a> SitesClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
+            headers: ::std::vec::Vec::new(),
             share_key: ::core::option::Option::None,
         }
     }
@@ -281,6 +290,7 @@ impl<'a> SitesClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             site_id: ::core::convert::Into::into(site_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
 }
@@ -289,6 +299,7 @@ impl<'a> SitesClient<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationSitesBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     space_id: ::core::option::Option<::std::string::String>,
     title: ::core::option::Option<::std::string::String>,
@@ -297,6 +308,15 @@ pub struct ListOrganizationSitesBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListOrganizationSitesBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Only sites publishing the space with this id.
     pub fn space_id(
         mut self,
@@ -358,6 +378,7 @@ impl<'a> ListOrganizationSitesBuilder<'a> {
                 "/v1/orgs/{}/sites", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -371,6 +392,20 @@ impl<'a> ListOrganizationSitesBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::apigen_runtime::Page<::docs_api_types::Site>>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::Site>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<::apigen_runtime::Page<::docs_api_types::Site>>(call)
+            .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
@@ -387,10 +422,20 @@ impl<'a> ListOrganizationSitesBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateOrganizationSiteBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::docs_api_types::CreateSiteBody,
 }
 impl<'a> CreateOrganizationSiteBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::CreateSiteBody) -> Self {
         self.body = body;
@@ -452,6 +497,7 @@ impl<'a> CreateOrganizationSiteBuilder<'a> {
                 "/v1/orgs/{}/sites", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -466,16 +512,36 @@ impl<'a> CreateOrganizationSiteBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Site>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Site>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Site>(call).await
+    }
 }
 /// A `getSite` request (`GET /v1/orgs/{organizationId}/sites/{siteId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSiteBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
 }
 impl<'a> GetSiteBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -486,6 +552,7 @@ impl<'a> GetSiteBuilder<'a> {
                 "/v1/orgs/{}/sites/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -500,16 +567,36 @@ impl<'a> GetSiteBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::Site>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Site>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Site>(call).await
+    }
 }
 /// A `deleteSite` request (`DELETE /v1/orgs/{organizationId}/sites/{siteId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteSiteBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
 }
 impl<'a> DeleteSiteBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -520,6 +607,7 @@ impl<'a> DeleteSiteBuilder<'a> {
                 "/v1/orgs/{}/sites/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -531,17 +619,37 @@ impl<'a> DeleteSiteBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `updateSite` request (`PATCH /v1/orgs/{organizationId}/sites/{siteId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateSiteBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     body: ::docs_api_types::UpdateSiteBody,
 }
 impl<'a> UpdateSiteBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateSiteBody) -> Self {
         self.body = body;
@@ -650,6 +758,7 @@ impl<'a> UpdateSiteBuilder<'a> {
                 "/v1/orgs/{}/sites/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -664,16 +773,36 @@ impl<'a> UpdateSiteBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Site>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Site>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Site>(call).await
+    }
 }
 /// A `getSiteAdaptiveSchema` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSiteAdaptiveSchemaBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
 }
 impl<'a> GetSiteAdaptiveSchemaBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -685,6 +814,7 @@ impl<'a> GetSiteAdaptiveSchemaBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.organization_id),
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -699,17 +829,37 @@ impl<'a> GetSiteAdaptiveSchemaBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::SiteAdaptiveSchema>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SiteAdaptiveSchema>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::SiteAdaptiveSchema>(call).await
+    }
 }
 /// A `updateSiteAdaptiveSchema` request (`PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateSiteAdaptiveSchemaBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     body: ::docs_api_types::UpdateSiteAdaptiveSchemaBody,
 }
 impl<'a> UpdateSiteAdaptiveSchemaBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateSiteAdaptiveSchemaBody) -> Self {
         self.body = body;
@@ -737,6 +887,7 @@ impl<'a> UpdateSiteAdaptiveSchemaBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.organization_id),
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -751,16 +902,36 @@ impl<'a> UpdateSiteAdaptiveSchemaBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::SiteAdaptiveSchema>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SiteAdaptiveSchema>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::SiteAdaptiveSchema>(call).await
+    }
 }
 /// A `listSiteTemplateConditions` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSiteTemplateConditionsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
 }
 impl<'a> ListSiteTemplateConditionsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -772,6 +943,7 @@ impl<'a> ListSiteTemplateConditionsBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.organization_id),
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -786,12 +958,25 @@ impl<'a> ListSiteTemplateConditionsBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::SiteTemplateConditionList>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SiteTemplateConditionList>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<::docs_api_types::SiteTemplateConditionList>(call)
+            .await
+    }
 }
 /// A `getPublishedSite` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/published`): set optional values, then `.send()`.
 #[derive(Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetPublishedSiteBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
     share_key: ::core::option::Option<::std::string::String>,
@@ -809,6 +994,15 @@ impl ::core::fmt::Debug for GetPublishedSiteBuilder<'_> {
     }
 }
 impl<'a> GetPublishedSiteBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Secret key of a share-link site or space; resolves its published URLs (Part A §5).
     pub fn share_key(
         mut self,
@@ -832,6 +1026,7 @@ impl<'a> GetPublishedSiteBuilder<'a> {
                 "/v1/orgs/{}/sites/{}/published", ::apigen_runtime::client::segment(&
                 self.organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -846,16 +1041,38 @@ impl<'a> GetPublishedSiteBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::PublishedContentSite>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::PublishedContentSite>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<::docs_api_types::PublishedContentSite>(call)
+            .await
+    }
 }
 /// A `publishSite` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/publish`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct PublishSiteBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
 }
 impl<'a> PublishSiteBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -866,6 +1083,7 @@ impl<'a> PublishSiteBuilder<'a> {
                 "/v1/orgs/{}/sites/{}/publish", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -879,5 +1097,15 @@ impl<'a> PublishSiteBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::docs_api_types::Site>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Site>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Site>(call).await
     }
 }

@@ -21,6 +21,7 @@ impl<'a> SpacesClient<'a> {
         GetSpaceBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
             share_key: ::core::option::Option::None,
         }
     }
@@ -40,6 +41,7 @@ impl<'a> SpacesClient<'a> {
         DeleteSpaceBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Update a space.
@@ -58,6 +60,7 @@ impl<'a> SpacesClient<'a> {
         UpdateSpaceBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateSpaceBody {
                 edit_mode: ::core::option::Option::None,
                 title: ::core::option::Option::None,
@@ -82,6 +85,7 @@ impl<'a> SpacesClient<'a> {
         DuplicateSpaceBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Restore a deleted space.
@@ -109,6 +113,7 @@ impl<'a> SpacesClient<'a> {
         RestoreSpaceBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Move a space into another collection, or to another position among its siblings.
@@ -123,6 +128,7 @@ impl<'a> SpacesClient<'a> {
         MoveSpaceBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::MoveSpaceBody {
                 parent: ::apigen_runtime::Patch::Absent,
                 position: ::core::option::Option::None,
@@ -146,6 +152,7 @@ impl<'a> SpacesClient<'a> {
         TransferSpaceBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::TransferSpaceBody {
                 organization: ::core::convert::Into::into(organization),
                 collection: ::core::option::Option::None,
@@ -166,6 +173,7 @@ impl<'a> SpacesClient<'a> {
         ListSpaceLinksBuilder {
             core: self.core,
             space_id: ::core::convert::Into::into(space_id),
+            headers: ::std::vec::Vec::new(),
             status: ::core::option::Option::None,
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
@@ -177,6 +185,7 @@ impl<'a> SpacesClient<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSpaceBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     share_key: ::core::option::Option<::std::string::String>,
 }
@@ -192,6 +201,15 @@ impl ::core::fmt::Debug for GetSpaceBuilder<'_> {
     }
 }
 impl<'a> GetSpaceBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Secret key of a share-link site or space; resolves its published URLs (Part A §5).
     pub fn share_key(
         mut self,
@@ -214,6 +232,7 @@ impl<'a> GetSpaceBuilder<'a> {
             path: ::std::format!(
                 "/v1/spaces/{}", ::apigen_runtime::client::segment(& self.space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -228,15 +247,35 @@ impl<'a> GetSpaceBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::Space>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Space>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Space>(call).await
+    }
 }
 /// A `deleteSpace` request (`DELETE /v1/spaces/{spaceId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteSpaceBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
 }
 impl<'a> DeleteSpaceBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -246,6 +285,7 @@ impl<'a> DeleteSpaceBuilder<'a> {
             path: ::std::format!(
                 "/v1/spaces/{}", ::apigen_runtime::client::segment(& self.space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -257,16 +297,36 @@ impl<'a> DeleteSpaceBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `updateSpace` request (`PATCH /v1/spaces/{spaceId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateSpaceBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     body: ::docs_api_types::UpdateSpaceBody,
 }
 impl<'a> UpdateSpaceBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateSpaceBody) -> Self {
         self.body = body;
@@ -352,6 +412,7 @@ impl<'a> UpdateSpaceBuilder<'a> {
             path: ::std::format!(
                 "/v1/spaces/{}", ::apigen_runtime::client::segment(& self.space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -366,15 +427,35 @@ impl<'a> UpdateSpaceBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Space>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Space>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Space>(call).await
+    }
 }
 /// A `duplicateSpace` request (`POST /v1/spaces/{spaceId}/duplicate`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DuplicateSpaceBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
 }
 impl<'a> DuplicateSpaceBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -385,6 +466,7 @@ impl<'a> DuplicateSpaceBuilder<'a> {
                 "/v1/spaces/{}/duplicate", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -399,15 +481,35 @@ impl<'a> DuplicateSpaceBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::Space>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Space>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Space>(call).await
+    }
 }
 /// A `restoreSpace` request (`POST /v1/spaces/{spaceId}/restore`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct RestoreSpaceBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
 }
 impl<'a> RestoreSpaceBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -418,6 +520,7 @@ impl<'a> RestoreSpaceBuilder<'a> {
                 "/v1/spaces/{}/restore", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -432,16 +535,36 @@ impl<'a> RestoreSpaceBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::Space>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Space>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Space>(call).await
+    }
 }
 /// A `moveSpace` request (`POST /v1/spaces/{spaceId}/move`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct MoveSpaceBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     body: ::docs_api_types::MoveSpaceBody,
 }
 impl<'a> MoveSpaceBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::MoveSpaceBody) -> Self {
         self.body = body;
@@ -487,6 +610,7 @@ impl<'a> MoveSpaceBuilder<'a> {
             path: ::std::format!(
                 "/v1/spaces/{}/move", ::apigen_runtime::client::segment(& self.space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -501,16 +625,36 @@ impl<'a> MoveSpaceBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Space>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Space>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Space>(call).await
+    }
 }
 /// A `transferSpace` request (`POST /v1/spaces/{spaceId}/transfer`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct TransferSpaceBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     body: ::docs_api_types::TransferSpaceBody,
 }
 impl<'a> TransferSpaceBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::TransferSpaceBody) -> Self {
         self.body = body;
@@ -542,6 +686,7 @@ impl<'a> TransferSpaceBuilder<'a> {
                 "/v1/spaces/{}/transfer", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -556,18 +701,38 @@ impl<'a> TransferSpaceBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Space>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Space>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Space>(call).await
+    }
 }
 /// A `listSpaceLinks` request (`GET /v1/spaces/{spaceId}/links`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSpaceLinksBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     status: ::core::option::Option<::docs_api_types::LinkStatus>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListSpaceLinksBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Only links with this status.
     pub fn status(
         mut self,
@@ -609,6 +774,7 @@ impl<'a> ListSpaceLinksBuilder<'a> {
             path: ::std::format!(
                 "/v1/spaces/{}/links", ::apigen_runtime::client::segment(& self.space_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -622,6 +788,16 @@ impl<'a> ListSpaceLinksBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::docs_api_types::LinkReportList>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::LinkReportList>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::LinkReportList>(call).await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service

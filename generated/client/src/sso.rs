@@ -23,6 +23,7 @@ impl<'a> SsoClient<'a> {
         ListOrganizationSamlProvidersBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
         }
@@ -43,6 +44,7 @@ impl<'a> SsoClient<'a> {
         CreateOrganizationSamlProviderBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::CreateSamlProviderBody {
                 label: ::core::option::Option::None,
                 entity_id: ::core::option::Option::None,
@@ -79,6 +81,7 @@ impl<'a> SsoClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             saml_provider_id: ::core::convert::Into::into(saml_provider_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Delete a SAML provider of an organization.
@@ -101,6 +104,7 @@ impl<'a> SsoClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             saml_provider_id: ::core::convert::Into::into(saml_provider_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Update a SAML provider of an organization.
@@ -123,6 +127,7 @@ impl<'a> SsoClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             saml_provider_id: ::core::convert::Into::into(saml_provider_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateSamlProviderBody {
                 label: ::core::option::Option::None,
                 entity_id: ::core::option::Option::None,
@@ -151,6 +156,7 @@ impl<'a> SsoClient<'a> {
         ListOrganizationSsoProvidersBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
 }
@@ -159,11 +165,21 @@ impl<'a> SsoClient<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationSamlProvidersBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListOrganizationSamlProvidersBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
     pub fn page(
         mut self,
@@ -195,6 +211,7 @@ impl<'a> ListOrganizationSamlProvidersBuilder<'a> {
                 "/v1/orgs/{}/saml", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -209,6 +226,22 @@ impl<'a> ListOrganizationSamlProvidersBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::SamlProvider>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::SamlProvider>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::SamlProvider>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
@@ -228,10 +261,20 @@ impl<'a> ListOrganizationSamlProvidersBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateOrganizationSamlProviderBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::docs_api_types::CreateSamlProviderBody,
 }
 impl<'a> CreateOrganizationSamlProviderBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::CreateSamlProviderBody) -> Self {
         self.body = body;
@@ -318,6 +361,7 @@ impl<'a> CreateOrganizationSamlProviderBuilder<'a> {
                 "/v1/orgs/{}/saml", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -332,16 +376,36 @@ impl<'a> CreateOrganizationSamlProviderBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::SamlProvider>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SamlProvider>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::SamlProvider>(call).await
+    }
 }
 /// A `getOrganizationSamlProvider` request (`GET /v1/orgs/{organizationId}/saml/{samlProviderId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetOrganizationSamlProviderBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     saml_provider_id: ::std::string::String,
 }
 impl<'a> GetOrganizationSamlProviderBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -353,6 +417,7 @@ impl<'a> GetOrganizationSamlProviderBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self
                 .saml_provider_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -367,16 +432,36 @@ impl<'a> GetOrganizationSamlProviderBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::SamlProvider>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SamlProvider>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::SamlProvider>(call).await
+    }
 }
 /// A `deleteOrganizationSamlProvider` request (`DELETE /v1/orgs/{organizationId}/saml/{samlProviderId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteOrganizationSamlProviderBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     saml_provider_id: ::std::string::String,
 }
 impl<'a> DeleteOrganizationSamlProviderBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -388,6 +473,7 @@ impl<'a> DeleteOrganizationSamlProviderBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self
                 .saml_provider_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -399,17 +485,37 @@ impl<'a> DeleteOrganizationSamlProviderBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `updateOrganizationSamlProvider` request (`PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateOrganizationSamlProviderBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     saml_provider_id: ::std::string::String,
     body: ::docs_api_types::UpdateSamlProviderBody,
 }
 impl<'a> UpdateOrganizationSamlProviderBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateSamlProviderBody) -> Self {
         self.body = body;
@@ -497,6 +603,7 @@ impl<'a> UpdateOrganizationSamlProviderBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self
                 .saml_provider_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -511,15 +618,35 @@ impl<'a> UpdateOrganizationSamlProviderBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::SamlProvider>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SamlProvider>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::SamlProvider>(call).await
+    }
 }
 /// A `listOrganizationSsoProviders` request (`GET /v1/orgs/{organizationId}/sso`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationSsoProvidersBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
 }
 impl<'a> ListOrganizationSsoProvidersBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -530,6 +657,7 @@ impl<'a> ListOrganizationSsoProvidersBuilder<'a> {
                 "/v1/orgs/{}/sso", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -543,5 +671,15 @@ impl<'a> ListOrganizationSsoProvidersBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::docs_api_types::SsoProviderList>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::SsoProviderList>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::SsoProviderList>(call).await
     }
 }

@@ -23,6 +23,7 @@ impl<'a> TeamsClient<'a> {
         ListOrganizationTeamsBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             member: ::core::option::Option::None,
             title: ::core::option::Option::None,
             page: ::core::option::Option::None,
@@ -47,6 +48,7 @@ impl<'a> TeamsClient<'a> {
         CreateOrganizationTeamBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::CreateTeamBody {
                 title: ::core::option::Option::None,
                 members: ::core::option::Option::None,
@@ -71,6 +73,7 @@ impl<'a> TeamsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             team_id: ::core::convert::Into::into(team_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Delete a team of an organization.
@@ -93,6 +96,7 @@ impl<'a> TeamsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             team_id: ::core::convert::Into::into(team_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Update a team of an organization.
@@ -115,6 +119,7 @@ impl<'a> TeamsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             team_id: ::core::convert::Into::into(team_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateTeamBody {
                 title: ::core::option::Option::None,
             },
@@ -126,6 +131,7 @@ impl<'a> TeamsClient<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationTeamsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     member: ::core::option::Option<::std::string::String>,
     title: ::core::option::Option<::std::string::String>,
@@ -133,6 +139,15 @@ pub struct ListOrganizationTeamsBuilder<'a> {
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListOrganizationTeamsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Only teams this member (by id) can manage.
     pub fn member(
         mut self,
@@ -186,6 +201,7 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
                 "/v1/orgs/{}/teams", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -199,6 +215,20 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
     > {
         let call = self.call();
         self.core.send::<::apigen_runtime::Page<::docs_api_types::Team>>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::Team>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<::apigen_runtime::Page<::docs_api_types::Team>>(call)
+            .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
     /// after the client's page guard (1000 pages unless set), or when the service
@@ -215,10 +245,20 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateOrganizationTeamBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::docs_api_types::CreateTeamBody,
 }
 impl<'a> CreateOrganizationTeamBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::CreateTeamBody) -> Self {
         self.body = body;
@@ -262,6 +302,7 @@ impl<'a> CreateOrganizationTeamBuilder<'a> {
                 "/v1/orgs/{}/teams", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -276,16 +317,36 @@ impl<'a> CreateOrganizationTeamBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Team>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Team>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Team>(call).await
+    }
 }
 /// A `getOrganizationTeam` request (`GET /v1/orgs/{organizationId}/teams/{teamId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetOrganizationTeamBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     team_id: ::std::string::String,
 }
 impl<'a> GetOrganizationTeamBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -296,6 +357,7 @@ impl<'a> GetOrganizationTeamBuilder<'a> {
                 "/v1/orgs/{}/teams/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.team_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -310,16 +372,36 @@ impl<'a> GetOrganizationTeamBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::Team>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Team>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Team>(call).await
+    }
 }
 /// A `deleteOrganizationTeam` request (`DELETE /v1/orgs/{organizationId}/teams/{teamId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteOrganizationTeamBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     team_id: ::std::string::String,
 }
 impl<'a> DeleteOrganizationTeamBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -330,6 +412,7 @@ impl<'a> DeleteOrganizationTeamBuilder<'a> {
                 "/v1/orgs/{}/teams/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.team_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -341,17 +424,37 @@ impl<'a> DeleteOrganizationTeamBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `updateOrganizationTeam` request (`PATCH /v1/orgs/{organizationId}/teams/{teamId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateOrganizationTeamBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     team_id: ::std::string::String,
     body: ::docs_api_types::UpdateTeamBody,
 }
 impl<'a> UpdateOrganizationTeamBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateTeamBody) -> Self {
         self.body = body;
@@ -383,6 +486,7 @@ impl<'a> UpdateOrganizationTeamBuilder<'a> {
                 "/v1/orgs/{}/teams/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.team_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -396,5 +500,15 @@ impl<'a> UpdateOrganizationTeamBuilder<'a> {
     > {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Team>(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Team>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Team>(call).await
     }
 }

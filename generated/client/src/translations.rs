@@ -19,6 +19,7 @@ impl<'a> TranslationsClient<'a> {
         ListOrganizationTranslationsBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
         }
@@ -38,6 +39,7 @@ impl<'a> TranslationsClient<'a> {
         CreateOrganizationTranslationBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::CreateTranslationBody {
                 language: ::core::convert::Into::into(language),
                 source: ::core::option::Option::None,
@@ -59,6 +61,7 @@ impl<'a> TranslationsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             translation_id: ::core::convert::Into::into(translation_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Update the instructions of a translation.
@@ -77,6 +80,7 @@ impl<'a> TranslationsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             translation_id: ::core::convert::Into::into(translation_id),
+            headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateTranslationInstructionsBody {
                 instructions: ::core::option::Option::None,
             },
@@ -98,6 +102,7 @@ impl<'a> TranslationsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             translation_id: ::core::convert::Into::into(translation_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
     /// Run a translation.
@@ -119,6 +124,7 @@ impl<'a> TranslationsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             translation_id: ::core::convert::Into::into(translation_id),
+            headers: ::std::vec::Vec::new(),
         }
     }
 }
@@ -127,11 +133,21 @@ impl<'a> TranslationsClient<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationTranslationsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
 impl<'a> ListOrganizationTranslationsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
     pub fn page(
         mut self,
@@ -163,6 +179,7 @@ impl<'a> ListOrganizationTranslationsBuilder<'a> {
                 "/v1/orgs/{}/translations", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -177,6 +194,22 @@ impl<'a> ListOrganizationTranslationsBuilder<'a> {
         let call = self.call();
         self.core
             .send::<::apigen_runtime::Page<::docs_api_types::Translation>>(call)
+            .await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<
+            ::apigen_runtime::Page<::docs_api_types::Translation>,
+        >,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core
+            .send_with_response::<
+                ::apigen_runtime::Page<::docs_api_types::Translation>,
+            >(call)
             .await
     }
     /// Every item of every page, following `next.page` with the same query. Fails
@@ -196,10 +229,20 @@ impl<'a> ListOrganizationTranslationsBuilder<'a> {
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateOrganizationTranslationBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::docs_api_types::CreateTranslationBody,
 }
 impl<'a> CreateOrganizationTranslationBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::CreateTranslationBody) -> Self {
         self.body = body;
@@ -241,6 +284,7 @@ impl<'a> CreateOrganizationTranslationBuilder<'a> {
                 "/v1/orgs/{}/translations", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -255,16 +299,36 @@ impl<'a> CreateOrganizationTranslationBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Translation>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Translation>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Translation>(call).await
+    }
 }
 /// A `getTranslation` request (`GET /v1/orgs/{organizationId}/translations/{translationId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetTranslationBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     translation_id: ::std::string::String,
 }
 impl<'a> GetTranslationBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -276,6 +340,7 @@ impl<'a> GetTranslationBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self
                 .translation_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -290,17 +355,37 @@ impl<'a> GetTranslationBuilder<'a> {
         let call = self.call();
         self.core.send::<::docs_api_types::Translation>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Translation>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_with_response::<::docs_api_types::Translation>(call).await
+    }
 }
 /// A `updateTranslationInstructions` request (`PUT /v1/orgs/{organizationId}/translations/{translationId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateTranslationInstructionsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     translation_id: ::std::string::String,
     body: ::docs_api_types::UpdateTranslationInstructionsBody,
 }
 impl<'a> UpdateTranslationInstructionsBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// Replaces the whole body.
     pub fn body(
         mut self,
@@ -336,6 +421,7 @@ impl<'a> UpdateTranslationInstructionsBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self
                 .translation_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -350,16 +436,36 @@ impl<'a> UpdateTranslationInstructionsBuilder<'a> {
         let call = self.call()?;
         self.core.send::<::docs_api_types::Translation>(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<::docs_api_types::Translation>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call()?;
+        self.core.send_with_response::<::docs_api_types::Translation>(call).await
+    }
 }
 /// A `deleteTranslation` request (`DELETE /v1/orgs/{organizationId}/translations/{translationId}`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteTranslationBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     translation_id: ::std::string::String,
 }
 impl<'a> DeleteTranslationBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -371,6 +477,7 @@ impl<'a> DeleteTranslationBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self
                 .translation_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -382,16 +489,36 @@ impl<'a> DeleteTranslationBuilder<'a> {
         let call = self.call();
         self.core.send_empty(call).await
     }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
+    }
 }
 /// A `runTranslation` request (`POST /v1/orgs/{organizationId}/translations/{translationId}/run`): set optional values, then `.send()`.
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct RunTranslationBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
+    headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     translation_id: ::std::string::String,
 }
 impl<'a> RunTranslationBuilder<'a> {
+    /// Adds a header to this request (after the client's default headers).
+    pub fn header(
+        mut self,
+        name: impl ::core::convert::Into<::std::string::String>,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let query = ::std::vec::Vec::new();
@@ -403,6 +530,7 @@ impl<'a> RunTranslationBuilder<'a> {
                 self.organization_id), ::apigen_runtime::client::segment(& self
                 .translation_id)
             ),
+            headers: self.headers.clone(),
             query,
             body: ::core::option::Option::None,
         }
@@ -413,5 +541,15 @@ impl<'a> RunTranslationBuilder<'a> {
     ) -> ::core::result::Result<(), ::apigen_runtime::client::Error> {
         let call = self.call();
         self.core.send_empty(call).await
+    }
+    /// Like `send`, with the status and headers of the answer.
+    pub async fn send_with_response(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::client::Response<()>,
+        ::apigen_runtime::client::Error,
+    > {
+        let call = self.call();
+        self.core.send_empty_with_response(call).await
     }
 }

@@ -169,7 +169,7 @@ impl ClientEmitter<'_> {
         let root = quote! {
             //! The client and its builder.
 
-            pub use ::apigen_runtime::client::{Error, RetryPolicy, http_client_builder};
+            pub use ::apigen_runtime::client::{Error, Response, RetryPolicy, http_client_builder};
             /// The types of the API.
             pub use ::#types_crate as types;
 
@@ -280,6 +280,7 @@ impl ClientEmitter<'_> {
             args.push(quote! { #name: #ty });
             inits.push(field_init(&name, convert));
         }
+        inits.push(quote! { headers: ::std::vec::Vec::new(), });
         for param in op.params.iter().filter(|p| p.location == ParamIn::Query && !p.required) {
             let name = ident(&param.rust);
             inits.push(if matches!(param.ty, TypeRef::List(_)) {
@@ -368,8 +369,17 @@ impl ClientEmitter<'_> {
             });
         }
         let mut taken: BTreeSet<String> =
-            ["send", "stream", "body", "call", "core"].iter().map(|s| (*s).to_owned()).collect();
-        let mut setters = Vec::new();
+            ["send", "send_with_response", "stream", "body", "call", "core", "header", "headers"]
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect();
+        let mut setters = vec![quote! {
+            /// Adds a header to this request (after the client's default headers).
+            pub fn header(mut self, name: impl ::core::convert::Into<::std::string::String>, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+                self.headers.push((name.into(), value.into()));
+                self
+            }
+        }];
         for param in op.params.iter().filter(|p| p.location == ParamIn::Query && !p.required) {
             let setter = free_name(&mut taken, &param.rust);
             setters.push(self.param_setter(param, &setter));
@@ -426,6 +436,7 @@ impl ClientEmitter<'_> {
             #[must_use = "a request does nothing until `.send()`"]
             pub struct #name<'a> {
                 core: &'a ::apigen_runtime::client::Core,
+                headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
                 #(#fields)*
             }
             #debug
@@ -589,6 +600,7 @@ impl ClientEmitter<'_> {
                 operation: #name,
                 method: ::apigen_runtime::client::reqwest::Method::#method,
                 path: #path,
+                headers: self.headers.clone(),
                 query,
                 body: #body,
             }
@@ -624,9 +636,14 @@ impl ClientEmitter<'_> {
             ResponseBody::Value(_) => "Sends the request and decodes the answer.".to_owned(),
         };
         let docs = doc(&text);
-        let body = match op.response.body {
-            ResponseBody::Empty => quote! { self.core.send_empty(call).await },
-            _ => quote! { self.core.send::<#response>(call).await },
+        let (body, with_response) = match op.response.body {
+            ResponseBody::Empty => {
+                (quote! { self.core.send_empty(call).await }, quote! { self.core.send_empty_with_response(call).await })
+            }
+            _ => (
+                quote! { self.core.send::<#response>(call).await },
+                quote! { self.core.send_with_response::<#response>(call).await },
+            ),
         };
         let call = if op.body.is_some() {
             quote! { self.call()? }
@@ -638,6 +655,11 @@ impl ClientEmitter<'_> {
             pub async fn send(self) -> ::core::result::Result<#response, ::apigen_runtime::client::Error> {
                 let call = #call;
                 #body
+            }
+            /// Like `send`, with the status and headers of the answer.
+            pub async fn send_with_response(self) -> ::core::result::Result<::apigen_runtime::client::Response<#response>, ::apigen_runtime::client::Error> {
+                let call = #call;
+                #with_response
             }
         }
     }
