@@ -1,7 +1,8 @@
 //! Shared pieces of the benchmarks: a service answering `getSpace`, for the generated router.
 
-use docs_api_server::{ApiError, Authenticator, Context, SpacesApi};
+use docs_api_server::{ApiError, Authenticator, Context, RouterBuilder};
 use docs_api_types::{MergeRules, MergeRulesInherit, Space, SpaceVisibility};
+use std::sync::Arc;
 
 /// The space every benchmark answers.
 pub fn space(id: String) -> Space {
@@ -42,24 +43,15 @@ impl Authenticator for Bench {
     }
 }
 
-impl SpacesApi for Bench {
-    async fn get_space(&self, _: Context<()>, request: docs_api_server::GetSpaceRequest) -> Result<Space, ApiError> {
-        Ok(space(request.space_id))
-    }
+async fn get_space(
+    _: Arc<Bench>,
+    _: Context<()>,
+    request: docs_api_server::GetSpaceRequest,
+) -> Result<Space, ApiError> {
+    Ok(space(request.space_id))
 }
 
-impl docs_api_server::OrganizationsApi for Bench {}
-impl docs_api_server::MembersApi for Bench {}
-impl docs_api_server::TeamsApi for Bench {}
-impl docs_api_server::SsoApi for Bench {}
-impl docs_api_server::CollectionsApi for Bench {}
-impl docs_api_server::SitesApi for Bench {}
-impl docs_api_server::SiteStructureApi for Bench {}
-impl docs_api_server::ContentApi for Bench {}
-impl docs_api_server::ChangeRequestsApi for Bench {}
-impl docs_api_server::CommentsApi for Bench {}
-impl docs_api_server::OpenapiSpecsApi for Bench {}
-impl docs_api_server::IntegrationsApi for Bench {}
-impl docs_api_server::TranslationsApi for Bench {}
-impl docs_api_server::ConversationsApi for Bench {}
-impl docs_api_server::GitApi for Bench {}
+/// The generated router serving `getSpace` with [`Bench`]; other operations answer 501.
+pub fn app() -> apigen_runtime::server::axum::Router {
+    RouterBuilder::new(Bench).get_space(get_space).build_partial()
+}

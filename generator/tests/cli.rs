@@ -39,7 +39,7 @@ fn list_prints_operations_sorted_by_path_then_method() {
     assert!(output.status.success());
     assert_eq!(
         stdout(&output),
-        "GET    /v2/pets listPets\nDELETE /v2/pets/{petId} deletePet\nGET    /v2/pets/{petId} getPet\nPATCH  /v2/pets/{petId} updatePet\n"
+        "GET    /v2/health health\nGET    /v2/pets listPets\nDELETE /v2/pets/{petId} deletePet\nGET    /v2/pets/{petId} getPet\nPATCH  /v2/pets/{petId} updatePet\nPUT    /v2/pets/{petId} putPet\n"
     );
 }
 
@@ -48,7 +48,7 @@ fn list_types_prints_one_line_per_type() {
     let output = apigen(&["list", "--types", "--spec", "tests/fixtures/valid/petstore"]);
     assert_eq!(
         stdout(&output),
-        "object Owner (2 fields)\nobject Pet (7 fields)\nenum   PetKind (open: cat, dog)\nobject UpdatePetBody (2 fields)\n"
+        "object Health (1 fields)\nobject Owner (2 fields)\nobject Pet (7 fields)\nenum   PetKind (open: cat, dog)\nobject PutPetBody (2 fields)\nobject UpdatePetBody (2 fields)\n"
     );
 }
 

@@ -3,7 +3,8 @@
 
 use apigen_runtime::server::axum::Extension;
 use docs_api_server::types::{MergeRules, MergeRulesInherit, Space, SpaceVisibility};
-use docs_api_server::{ApiError, Authenticator, Context, GetSpaceRequest, SpacesApi, router};
+use docs_api_server::{ApiError, Authenticator, Context, GetSpaceRequest, RouterBuilder};
+use std::sync::Arc;
 
 /// What the service's own middleware puts in every request.
 #[derive(Debug, Clone)]
@@ -18,62 +19,44 @@ impl Authenticator for Probe {
     }
 }
 
-impl SpacesApi for Probe {
-    async fn get_space(&self, context: Context<String>, request: GetSpaceRequest) -> Result<Space, ApiError> {
-        let request_id = context.extensions.get::<RequestId>().map_or("none", |id| id.0);
-        let remote = context.remote_addr().map_or("unknown".to_owned(), |a| a.ip().to_string());
-        let title = format!(
-            "{} {} {} {} {} {}",
-            context.operation, context.method, context.path, request_id, remote, context.principal
-        );
-        let at = "2024-01-15T09:30:00Z".parse().unwrap();
-        Ok(Space {
-            id: request.space_id,
-            title,
-            emoji: "📘".into(),
-            visibility: SpaceVisibility::Public,
-            created_at: at,
-            updated_at: at,
-            deleted_at: None,
-            edit_mode: None,
-            merge_rules: MergeRules::from(MergeRulesInherit {}),
-            urls: None,
-            organization: "org_1".into(),
-            parent: None,
-            language: None,
-            git_sync: None,
-            visitor_auth: None,
-            revision: "rev_1".into(),
-            default_level: None,
-            comments: 0,
-            change_requests: 0,
-            change_requests_open: 0,
-            change_requests_draft: 0,
-            permissions: None,
-        })
-    }
+async fn get_space(_: Arc<Probe>, context: Context<String>, request: GetSpaceRequest) -> Result<Space, ApiError> {
+    let request_id = context.extensions.get::<RequestId>().map_or("none", |id| id.0);
+    let remote = context.remote_addr().map_or("unknown".to_owned(), |a| a.ip().to_string());
+    let title = format!(
+        "{} {} {} {} {} {}",
+        context.operation, context.method, context.path, request_id, remote, context.principal
+    );
+    let at = "2024-01-15T09:30:00Z".parse().unwrap();
+    Ok(Space {
+        id: request.space_id,
+        title,
+        emoji: "📘".into(),
+        visibility: SpaceVisibility::Public,
+        created_at: at,
+        updated_at: at,
+        deleted_at: None,
+        edit_mode: None,
+        merge_rules: MergeRules::from(MergeRulesInherit {}),
+        urls: None,
+        organization: "org_1".into(),
+        parent: None,
+        language: None,
+        git_sync: None,
+        visitor_auth: None,
+        revision: "rev_1".into(),
+        default_level: None,
+        comments: 0,
+        change_requests: 0,
+        change_requests_open: 0,
+        change_requests_draft: 0,
+        permissions: None,
+    })
 }
-
-impl docs_api_server::OrganizationsApi for Probe {}
-impl docs_api_server::MembersApi for Probe {}
-impl docs_api_server::TeamsApi for Probe {}
-impl docs_api_server::SsoApi for Probe {}
-impl docs_api_server::CollectionsApi for Probe {}
-impl docs_api_server::SitesApi for Probe {}
-impl docs_api_server::SiteStructureApi for Probe {}
-impl docs_api_server::ContentApi for Probe {}
-impl docs_api_server::ChangeRequestsApi for Probe {}
-impl docs_api_server::CommentsApi for Probe {}
-impl docs_api_server::OpenapiSpecsApi for Probe {}
-impl docs_api_server::IntegrationsApi for Probe {}
-impl docs_api_server::TranslationsApi for Probe {}
-impl docs_api_server::ConversationsApi for Probe {}
-impl docs_api_server::GitApi for Probe {}
 
 #[tokio::test]
 async fn a_handler_reads_the_route_the_middleware_values_and_the_remote_address() {
     // The generated router is a plain axum::Router: the service's own layers wrap it.
-    let app = router(Probe).layer(Extension(RequestId("req-42")));
+    let app = RouterBuilder::new(Probe).get_space(get_space).build_partial().layer(Extension(RequestId("req-42")));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(apigen_runtime::serve::serve(listener, app, Default::default()));

@@ -6,7 +6,6 @@
 //! 20 interleaved rounds (so drift of the machine hits them alike); the numbers are the
 //! median over rounds of the mean time per call.
 
-use apigen_bench::Bench;
 use docs_api_client::{Client, RetryPolicy};
 use docs_api_types::Space;
 use std::time::{Duration, Instant};
@@ -34,7 +33,7 @@ async fn main() {
     let server = std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
         runtime.block_on(async move {
-            let app = docs_api_server::router(Bench);
+            let app = apigen_bench::app();
             apigen_runtime::server::axum::serve(listener, app).await.expect("serve")
         })
     });

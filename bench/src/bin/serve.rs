@@ -10,12 +10,11 @@
 //!
 //! Usage: `serve generated|handwritten|generated-axum-serve`.
 
-use apigen_bench::{Bench, space};
+use apigen_bench::space;
 use apigen_runtime::server::axum::extract::Path;
 use apigen_runtime::server::axum::http::{HeaderMap, StatusCode, header};
 use apigen_runtime::server::axum::response::{IntoResponse, Response};
 use apigen_runtime::server::axum::{self, Router, routing::get};
-use docs_api_server::router;
 
 /// The same work, written by hand.
 async fn get_space(headers: HeaderMap, Path(space_id): Path<String>) -> Response {
@@ -41,12 +40,12 @@ async fn main() {
     println!("listening on {}", listener.local_addr().expect("bound").port());
     let config = apigen_runtime::serve::ServeConfig::default();
     match kind.as_str() {
-        "generated" => apigen_runtime::serve::serve(listener, router(Bench), config).await.expect("serve"),
+        "generated" => apigen_runtime::serve::serve(listener, apigen_bench::app(), config).await.expect("serve"),
         "handwritten" => {
             let app: Router = Router::new().route("/v1/spaces/{spaceId}", get(get_space));
             apigen_runtime::serve::serve(listener, app, config).await.expect("serve")
         }
-        "generated-axum-serve" => axum::serve(listener, router(Bench)).await.expect("serve"),
+        "generated-axum-serve" => axum::serve(listener, apigen_bench::app()).await.expect("serve"),
         other => {
             eprintln!("unknown server {other:?}");
             std::process::exit(2);

@@ -341,7 +341,7 @@ impl ::apigen_runtime::serde::Serialize for CreateOrganizationCollectionRequest 
         __fields.end()
     }
 }
-/// The operations of Collections. Every method answers 501 until implemented.
+/// The operations of Collections, for a service that serves all of them ([`crate::router`]); a service serving some sets them one by one on [`crate::RouterBuilder`].
 pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Get a collection.
     ///
@@ -350,21 +350,17 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn get_collection(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: GetCollectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::Collection,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("getCollection"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Delete a collection.
     ///
     /// Succeeds with no content also when the collection did not exist (Part A §7).
@@ -374,18 +370,14 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn delete_collection(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: DeleteCollectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("deleteCollection"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Update a collection.
     ///
     /// Changes the fields given; omitted fields stay as they are.
@@ -395,21 +387,17 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn update_collection(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: UpdateCollectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::Collection,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("updateCollection"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// List the spaces of a collection.
     ///
     /// `GET /v1/collections/{collectionId}/spaces` answers 200 with a page of `Space`.
@@ -417,23 +405,17 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn list_collection_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: ListCollectionSpacesRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::apigen_runtime::Page<::docs_api_types::Space>,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "listCollectionSpaces",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Move a collection under another parent, or to another position among its siblings.
     ///
     /// `POST /v1/collections/{collectionId}/move` answers 200 with `Collection`.
@@ -441,21 +423,17 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn move_collection(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: MoveCollectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::Collection,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("moveCollection"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Transfer a collection to another organization.
     ///
     /// `POST /v1/collections/{collectionId}/transfer` answers 200 with `Collection`.
@@ -463,21 +441,17 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn transfer_collection(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: TransferCollectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::Collection,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("transferCollection"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// List the collections of an organization.
     ///
     /// `GET /v1/orgs/{organizationId}/collections` answers 200 with a page of `Collection`.
@@ -485,23 +459,17 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn list_organization_collections(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: ListOrganizationCollectionsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::apigen_runtime::Page<::docs_api_types::Collection>,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "listOrganizationCollections",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Create a collection in an organization.
     ///
     /// `POST /v1/orgs/{organizationId}/collections` answers 201 with `Collection`.
@@ -509,145 +477,246 @@ pub trait CollectionsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part A §4.1.
     fn create_organization_collection(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: CreateOrganizationCollectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::Collection,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "createOrganizationCollection",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
 }
-pub(crate) fn dispatch_get_collection<S: CollectionsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match GetCollectionRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move { service.get_collection(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
+    /// Serves `getCollection` (`GET /v1/collections/{collectionId}`) with `handler`: Get a collection.
+    #[must_use]
+    pub fn get_collection<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                GetCollectionRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::Collection,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                8usize,
+                GetCollectionRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_delete_collection<S: CollectionsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match DeleteCollectionRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply_empty(
-                204u16,
-                async move { service.delete_collection(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `deleteCollection` (`DELETE /v1/collections/{collectionId}`) with `handler`: Delete a collection.
+    #[must_use]
+    pub fn delete_collection<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                DeleteCollectionRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                9usize,
+                DeleteCollectionRequest::from_input,
+                ::apigen_runtime::server::empty,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_update_collection<S: CollectionsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match UpdateCollectionRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move { service.update_collection(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `updateCollection` (`PATCH /v1/collections/{collectionId}`) with `handler`: Update a collection.
+    #[must_use]
+    pub fn update_collection<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                UpdateCollectionRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::Collection,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                10usize,
+                UpdateCollectionRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_list_collection_spaces<S: CollectionsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match ListCollectionSpacesRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move { service.list_collection_spaces(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `listCollectionSpaces` (`GET /v1/collections/{collectionId}/spaces`) with `handler`: List the spaces of a collection.
+    #[must_use]
+    pub fn list_collection_spaces<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                ListCollectionSpacesRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::apigen_runtime::Page<::docs_api_types::Space>,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                11usize,
+                ListCollectionSpacesRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_move_collection<S: CollectionsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match MoveCollectionRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move { service.move_collection(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `moveCollection` (`POST /v1/collections/{collectionId}/move`) with `handler`: Move a collection under another parent, or to another position among its siblings.
+    #[must_use]
+    pub fn move_collection<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                MoveCollectionRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::Collection,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                12usize,
+                MoveCollectionRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_transfer_collection<S: CollectionsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match TransferCollectionRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move { service.transfer_collection(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `transferCollection` (`POST /v1/collections/{collectionId}/transfer`) with `handler`: Transfer a collection to another organization.
+    #[must_use]
+    pub fn transfer_collection<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                TransferCollectionRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::Collection,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                13usize,
+                TransferCollectionRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_list_organization_collections<S: CollectionsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match ListOrganizationCollectionsRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move {
-                    service.list_organization_collections(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `listOrganizationCollections` (`GET /v1/orgs/{organizationId}/collections`) with `handler`: List the collections of an organization.
+    #[must_use]
+    pub fn list_organization_collections<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                ListOrganizationCollectionsRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::apigen_runtime::Page<::docs_api_types::Collection>,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                14usize,
+                ListOrganizationCollectionsRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_create_organization_collection<S: CollectionsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match CreateOrganizationCollectionRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                201u16,
-                async move {
-                    service.create_organization_collection(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `createOrganizationCollection` (`POST /v1/orgs/{organizationId}/collections`) with `handler`: Create a collection in an organization.
+    #[must_use]
+    pub fn create_organization_collection<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                CreateOrganizationCollectionRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::Collection,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                15usize,
+                CreateOrganizationCollectionRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
 }

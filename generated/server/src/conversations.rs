@@ -349,7 +349,7 @@ impl ::apigen_runtime::serde::Serialize for GetConversationRequest {
         __fields.end()
     }
 }
-/// The operations of Conversations. Every method answers 501 until implemented.
+/// The operations of Conversations, for a service that serves all of them ([`crate::router`]); a service serving some sets them one by one on [`crate::RouterBuilder`].
 pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// List the issues clusters of an organization.
     ///
@@ -360,23 +360,17 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn list_organization_conversation_clusters(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: ListOrganizationConversationClustersRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "listOrganizationConversationClusters",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// List the conversations of an organization.
     ///
     /// `GET /v1/orgs/{organizationId}/conversations` answers 200 with a page of `Conversation`.
@@ -384,23 +378,17 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn list_organization_conversations(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: ListOrganizationConversationsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::apigen_runtime::Page<::docs_api_types::Conversation>,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "listOrganizationConversations",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Ingest conversations into an organization.
     ///
     /// Ingests the conversations of the body; answers no content once they are ingested.
@@ -410,20 +398,14 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn ingest_organization_conversations(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: IngestOrganizationConversationsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "ingestOrganizationConversations",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// List the conversation issues of an organization, each with its conversation.
     ///
     /// `GET /v1/orgs/{organizationId}/conversations-issues` answers 200 with a page of `ConversationIssueEntry`.
@@ -431,23 +413,17 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn list_organization_conversation_issues(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: ListOrganizationConversationIssuesRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "listOrganizationConversationIssues",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Get a conversation issue with its conversation.
     ///
     /// `GET /v1/orgs/{organizationId}/conversations-issues/{issueId}` answers 200 with `ConversationIssueEntry`.
@@ -455,23 +431,17 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn get_conversation_issue(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: GetConversationIssueRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::ConversationIssueEntry,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "getConversationIssue",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Get a conversation with its parts and metadata.
     ///
     /// `GET /v1/orgs/{organizationId}/conversations/{conversationId}` answers 200 with `ConversationDetail`.
@@ -479,119 +449,188 @@ pub trait ConversationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.3.
     fn get_conversation(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: GetConversationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::ConversationDetail,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("getConversation"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
 }
-pub(crate) fn dispatch_list_organization_conversation_clusters<S: ConversationsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match ListOrganizationConversationClustersRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move {
-                    service
-                        .list_organization_conversation_clusters(context, request)
-                        .await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
+    /// Serves `listOrganizationConversationClusters` (`GET /v1/orgs/{organizationId}/conversations-clusters`) with `handler`: List the issues clusters of an organization.
+    #[must_use]
+    pub fn list_organization_conversation_clusters<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                ListOrganizationConversationClustersRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                49usize,
+                ListOrganizationConversationClustersRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_list_organization_conversations<S: ConversationsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match ListOrganizationConversationsRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move {
-                    service.list_organization_conversations(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `listOrganizationConversations` (`GET /v1/orgs/{organizationId}/conversations`) with `handler`: List the conversations of an organization.
+    #[must_use]
+    pub fn list_organization_conversations<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                ListOrganizationConversationsRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::apigen_runtime::Page<::docs_api_types::Conversation>,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                50usize,
+                ListOrganizationConversationsRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_ingest_organization_conversations<S: ConversationsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match IngestOrganizationConversationsRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply_empty(
-                204u16,
-                async move {
-                    service.ingest_organization_conversations(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `ingestOrganizationConversations` (`POST /v1/orgs/{organizationId}/conversations`) with `handler`: Ingest conversations into an organization.
+    #[must_use]
+    pub fn ingest_organization_conversations<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                IngestOrganizationConversationsRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                51usize,
+                IngestOrganizationConversationsRequest::from_input,
+                ::apigen_runtime::server::empty,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_list_organization_conversation_issues<S: ConversationsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match ListOrganizationConversationIssuesRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move {
-                    service.list_organization_conversation_issues(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `listOrganizationConversationIssues` (`GET /v1/orgs/{organizationId}/conversations-issues`) with `handler`: List the conversation issues of an organization, each with its conversation.
+    #[must_use]
+    pub fn list_organization_conversation_issues<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                ListOrganizationConversationIssuesRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                52usize,
+                ListOrganizationConversationIssuesRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_get_conversation_issue<S: ConversationsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match GetConversationIssueRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move { service.get_conversation_issue(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `getConversationIssue` (`GET /v1/orgs/{organizationId}/conversations-issues/{issueId}`) with `handler`: Get a conversation issue with its conversation.
+    #[must_use]
+    pub fn get_conversation_issue<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                GetConversationIssueRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::ConversationIssueEntry,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                53usize,
+                GetConversationIssueRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_get_conversation<S: ConversationsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match GetConversationRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move { service.get_conversation(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `getConversation` (`GET /v1/orgs/{organizationId}/conversations/{conversationId}`) with `handler`: Get a conversation with its parts and metadata.
+    #[must_use]
+    pub fn get_conversation<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                GetConversationRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::ConversationDetail,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                54usize,
+                GetConversationRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
 }

@@ -139,7 +139,7 @@ impl ::apigen_runtime::serde::Serialize for DeleteSpaceGitLegacyInstallationRequ
         __fields.end()
     }
 }
-/// The operations of Git. Every method answers 501 until implemented.
+/// The operations of Git, for a service that serves all of them ([`crate::router`]); a service serving some sets them one by one on [`crate::RouterBuilder`].
 pub trait GitApi: ::apigen_runtime::server::Authenticator {
     /// Import the content of a space from a Git repository.
     ///
@@ -153,18 +153,14 @@ pub trait GitApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.4.
     fn import_space_from_git(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: ImportSpaceFromGitRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("importSpaceFromGit"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Export the content of a space to a Git repository.
     ///
     /// Starts an export of the space's content to `ref` of the repository, committed with
@@ -176,18 +172,14 @@ pub trait GitApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.4.
     fn export_space_to_git(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: ExportSpaceToGitRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("exportSpaceToGit"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Get the Git information of a space.
     ///
     /// `GET /v1/spaces/{spaceId}/git/info` answers 200 with `SpaceGitInfo`.
@@ -195,21 +187,17 @@ pub trait GitApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.4, §2.7.
     fn get_space_git_info(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: GetSpaceGitInfoRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::SpaceGitInfo,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("getSpaceGitInfo"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Remove the legacy Git installation of a space.
     ///
     /// Removes the space's legacy Git sync installation, which lets the space upgrade to the
@@ -221,80 +209,121 @@ pub trait GitApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.4.
     fn delete_space_git_legacy_installation(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: DeleteSpaceGitLegacyInstallationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "deleteSpaceGitLegacyInstallation",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
 }
-pub(crate) fn dispatch_import_space_from_git<S: GitApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match ImportSpaceFromGitRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply_empty(
-                204u16,
-                async move { service.import_space_from_git(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
+    /// Serves `importSpaceFromGit` (`POST /v1/spaces/{spaceId}/git/import`) with `handler`: Import the content of a space from a Git repository.
+    #[must_use]
+    pub fn import_space_from_git<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                ImportSpaceFromGitRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                55usize,
+                ImportSpaceFromGitRequest::from_input,
+                ::apigen_runtime::server::empty,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_export_space_to_git<S: GitApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match ExportSpaceToGitRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply_empty(
-                204u16,
-                async move { service.export_space_to_git(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `exportSpaceToGit` (`POST /v1/spaces/{spaceId}/git/export`) with `handler`: Export the content of a space to a Git repository.
+    #[must_use]
+    pub fn export_space_to_git<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                ExportSpaceToGitRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                56usize,
+                ExportSpaceToGitRequest::from_input,
+                ::apigen_runtime::server::empty,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_get_space_git_info<S: GitApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match GetSpaceGitInfoRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move { service.get_space_git_info(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `getSpaceGitInfo` (`GET /v1/spaces/{spaceId}/git/info`) with `handler`: Get the Git information of a space.
+    #[must_use]
+    pub fn get_space_git_info<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                GetSpaceGitInfoRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::SpaceGitInfo,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                57usize,
+                GetSpaceGitInfoRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_delete_space_git_legacy_installation<S: GitApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match DeleteSpaceGitLegacyInstallationRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply_empty(
-                204u16,
-                async move {
-                    service.delete_space_git_legacy_installation(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `deleteSpaceGitLegacyInstallation` (`DELETE /v1/spaces/{spaceId}/git/legacy-installation`) with `handler`: Remove the legacy Git installation of a space.
+    #[must_use]
+    pub fn delete_space_git_legacy_installation<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                DeleteSpaceGitLegacyInstallationRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                58usize,
+                DeleteSpaceGitLegacyInstallationRequest::from_input,
+                ::apigen_runtime::server::empty,
+                handler,
+            );
+        self
     }
 }

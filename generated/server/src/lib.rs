@@ -2,7 +2,9 @@
 
 //! # Documentation Platform API server
 //!
-//! An axum skeleton of the API. Implement [`Authenticator`] and the trait of each group you serve (every method defaults to 501 Not Implemented), then serve [`router`]:
+//! An axum skeleton of the API, served two ways.
+//!
+//! **Every operation**: implement [`Authenticator`] and the trait of every group (a method left out is a compile error naming it), then serve [`router`]:
 //!
 //! ```ignore
 //! let app = router(MyService::new());
@@ -10,7 +12,14 @@
 //! apigen_runtime::serve::serve(listener, app, Default::default()).await?;
 //! ```
 //!
-//! Before a handler runs, every request is authenticated (`Authorization: Bearer <token>`, 401 when missing or malformed, then your `Authenticator`), its body size and content type checked (413, 415), its parameters and JSON body parsed strictly and validated against the spec: every violation is answered at once in a 400. Failures answer `{"error": {"code", "message", "violations"?}}`; a panicking handler answers 500 and the server keeps serving. Bodies are limited to 2 MiB unless [`router_with`] sets [`ServerConfig::body_limit`].
+//! **Some operations**: implement [`Authenticator`] and set a handler per operation you serve on [`RouterBuilder`]; `build()` refuses to leave any operation without one and names them ([`MissingOperations`]), `build_partial()` answers 501 for them, `unimplemented()` lists them:
+//!
+//! ```ignore
+//! async fn get_thing(service: Arc<MyService>, context: Context<User>, request: GetThingRequest) -> Result<Thing, ApiError> { .. }
+//! let app = RouterBuilder::new(MyService::new()).get_thing(get_thing).build_partial();
+//! ```
+//!
+//! Before a handler runs, every request is authenticated unless its operation is public (`Authorization: Bearer <token>`, 401 when missing or malformed, then your `Authenticator`; a public operation's handler gets [`Anonymous`]), its body size and content type checked (413, 415), its parameters and JSON body parsed strictly and validated against the spec: every violation is answered at once in a 400. The handler's value is answered with the operation's status; through its [`Context`] it may set response headers and, where the spec declares several statuses, choose one (`context.set_status(..)`, typed). Failures answer `{"error": {"code", "message", "violations"?}}`; a panicking handler answers 500 and the server keeps serving. Bodies are limited to 2 MiB unless [`ServerConfig::body_limit`] says otherwise.
 //!
 //! ## Groups
 //!

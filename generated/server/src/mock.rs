@@ -6,7 +6,10 @@ pub use ::apigen_runtime::server::{MockCall, MockService};
 impl crate::OrganizationsApi for MockService {
     fn list_organizations(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListOrganizationsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -18,7 +21,10 @@ impl crate::OrganizationsApi for MockService {
     }
     fn get_organization(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetOrganizationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -30,7 +36,10 @@ impl crate::OrganizationsApi for MockService {
     }
     fn update_organization(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateOrganizationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -42,7 +51,10 @@ impl crate::OrganizationsApi for MockService {
     }
     fn delete_organization_invite_link(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DeleteOrganizationInviteLinkRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -51,7 +63,10 @@ impl crate::OrganizationsApi for MockService {
     }
     fn join_organization(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::JoinOrganizationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -60,7 +75,10 @@ impl crate::OrganizationsApi for MockService {
     }
     fn search_organization_content(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::SearchOrganizationContentRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -72,7 +90,10 @@ impl crate::OrganizationsApi for MockService {
     }
     fn get_organization_agent_instructions(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetOrganizationAgentInstructionsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -84,7 +105,10 @@ impl crate::OrganizationsApi for MockService {
     }
     fn update_organization_agent_instructions(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateOrganizationAgentInstructionsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -96,7 +120,10 @@ impl crate::OrganizationsApi for MockService {
     }
     fn list_organizations_by_email_domain(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListOrganizationsByEmailDomainRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -110,7 +137,10 @@ impl crate::OrganizationsApi for MockService {
 impl crate::MembersApi for MockService {
     fn list_organization_members(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListOrganizationMembersRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -122,7 +152,10 @@ impl crate::MembersApi for MockService {
     }
     fn get_organization_member(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetOrganizationMemberRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -134,7 +167,10 @@ impl crate::MembersApi for MockService {
     }
     fn delete_organization_member(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DeleteOrganizationMemberRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -143,7 +179,10 @@ impl crate::MembersApi for MockService {
     }
     fn update_organization_member(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateOrganizationMemberRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -155,7 +194,10 @@ impl crate::MembersApi for MockService {
     }
     fn ping_organization(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::PingOrganizationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -167,7 +209,10 @@ impl crate::MembersApi for MockService {
     }
     fn set_organization_member_sso(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::SetOrganizationMemberSsoRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -179,7 +224,10 @@ impl crate::MembersApi for MockService {
     }
     fn list_organization_member_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListOrganizationMemberSpacesRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -191,7 +239,10 @@ impl crate::MembersApi for MockService {
     }
     fn list_organization_member_teams(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListOrganizationMemberTeamsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -205,7 +256,10 @@ impl crate::MembersApi for MockService {
 impl crate::TeamsApi for MockService {
     fn list_organization_teams(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListOrganizationTeamsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -217,7 +271,10 @@ impl crate::TeamsApi for MockService {
     }
     fn create_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::CreateOrganizationTeamRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -229,7 +286,10 @@ impl crate::TeamsApi for MockService {
     }
     fn get_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetOrganizationTeamRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -241,7 +301,10 @@ impl crate::TeamsApi for MockService {
     }
     fn delete_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DeleteOrganizationTeamRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -250,7 +313,10 @@ impl crate::TeamsApi for MockService {
     }
     fn update_organization_team(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateOrganizationTeamRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -264,7 +330,10 @@ impl crate::TeamsApi for MockService {
 impl crate::SsoApi for MockService {
     fn list_organization_saml_providers(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListOrganizationSamlProvidersRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -276,7 +345,10 @@ impl crate::SsoApi for MockService {
     }
     fn create_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::CreateOrganizationSamlProviderRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -288,7 +360,10 @@ impl crate::SsoApi for MockService {
     }
     fn get_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetOrganizationSamlProviderRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -300,7 +375,10 @@ impl crate::SsoApi for MockService {
     }
     fn delete_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DeleteOrganizationSamlProviderRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -309,7 +387,10 @@ impl crate::SsoApi for MockService {
     }
     fn update_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateOrganizationSamlProviderRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -321,7 +402,10 @@ impl crate::SsoApi for MockService {
     }
     fn list_organization_sso_providers(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListOrganizationSsoProvidersRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -335,7 +419,10 @@ impl crate::SsoApi for MockService {
 impl crate::CollectionsApi for MockService {
     fn get_collection(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetCollectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -347,7 +434,10 @@ impl crate::CollectionsApi for MockService {
     }
     fn delete_collection(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DeleteCollectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -356,7 +446,10 @@ impl crate::CollectionsApi for MockService {
     }
     fn update_collection(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateCollectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -368,7 +461,10 @@ impl crate::CollectionsApi for MockService {
     }
     fn list_collection_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListCollectionSpacesRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -380,7 +476,10 @@ impl crate::CollectionsApi for MockService {
     }
     fn move_collection(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::MoveCollectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -392,7 +491,10 @@ impl crate::CollectionsApi for MockService {
     }
     fn transfer_collection(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::TransferCollectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -404,7 +506,10 @@ impl crate::CollectionsApi for MockService {
     }
     fn list_organization_collections(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListOrganizationCollectionsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -416,7 +521,10 @@ impl crate::CollectionsApi for MockService {
     }
     fn create_organization_collection(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::CreateOrganizationCollectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -430,7 +538,10 @@ impl crate::CollectionsApi for MockService {
 impl crate::SpacesApi for MockService {
     fn get_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetSpaceRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -442,7 +553,10 @@ impl crate::SpacesApi for MockService {
     }
     fn delete_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DeleteSpaceRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -451,7 +565,10 @@ impl crate::SpacesApi for MockService {
     }
     fn update_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateSpaceRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -463,7 +580,10 @@ impl crate::SpacesApi for MockService {
     }
     fn duplicate_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DuplicateSpaceRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -475,7 +595,10 @@ impl crate::SpacesApi for MockService {
     }
     fn restore_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::RestoreSpaceRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -487,7 +610,10 @@ impl crate::SpacesApi for MockService {
     }
     fn move_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::MoveSpaceRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -499,7 +625,10 @@ impl crate::SpacesApi for MockService {
     }
     fn transfer_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::TransferSpaceRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -511,7 +640,10 @@ impl crate::SpacesApi for MockService {
     }
     fn list_space_links(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListSpaceLinksRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -525,7 +657,10 @@ impl crate::SpacesApi for MockService {
 impl crate::SitesApi for MockService {
     fn list_organization_sites(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListOrganizationSitesRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -537,7 +672,10 @@ impl crate::SitesApi for MockService {
     }
     fn create_organization_site(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::CreateOrganizationSiteRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -549,7 +687,10 @@ impl crate::SitesApi for MockService {
     }
     fn get_site(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetSiteRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -561,7 +702,10 @@ impl crate::SitesApi for MockService {
     }
     fn delete_site(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DeleteSiteRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -570,7 +714,10 @@ impl crate::SitesApi for MockService {
     }
     fn update_site(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateSiteRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -582,7 +729,10 @@ impl crate::SitesApi for MockService {
     }
     fn get_site_adaptive_schema(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetSiteAdaptiveSchemaRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -594,7 +744,10 @@ impl crate::SitesApi for MockService {
     }
     fn update_site_adaptive_schema(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateSiteAdaptiveSchemaRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -606,7 +759,10 @@ impl crate::SitesApi for MockService {
     }
     fn list_site_template_conditions(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListSiteTemplateConditionsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -618,7 +774,10 @@ impl crate::SitesApi for MockService {
     }
     fn get_published_site(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetPublishedSiteRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -630,7 +789,10 @@ impl crate::SitesApi for MockService {
     }
     fn publish_site(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::PublishSiteRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -644,7 +806,10 @@ impl crate::SitesApi for MockService {
 impl crate::SiteStructureApi for MockService {
     fn list_site_sections(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListSiteSectionsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -656,7 +821,10 @@ impl crate::SiteStructureApi for MockService {
     }
     fn create_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::CreateSiteSectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -668,7 +836,10 @@ impl crate::SiteStructureApi for MockService {
     }
     fn delete_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DeleteSiteSectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -677,7 +848,10 @@ impl crate::SiteStructureApi for MockService {
     }
     fn update_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateSiteSectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -690,7 +864,10 @@ impl crate::SiteStructureApi for MockService {
     #[allow(deprecated)]
     fn move_site_section(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::MoveSiteSectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -702,7 +879,10 @@ impl crate::SiteStructureApi for MockService {
     }
     fn list_site_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListSiteSpacesRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -714,7 +894,10 @@ impl crate::SiteStructureApi for MockService {
     }
     fn create_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::CreateSiteSpaceRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -726,7 +909,10 @@ impl crate::SiteStructureApi for MockService {
     }
     fn delete_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DeleteSiteSpaceRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -735,7 +921,10 @@ impl crate::SiteStructureApi for MockService {
     }
     fn update_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateSiteSpaceRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -748,7 +937,10 @@ impl crate::SiteStructureApi for MockService {
     #[allow(deprecated)]
     fn move_site_space(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::MoveSiteSpaceRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -760,7 +952,10 @@ impl crate::SiteStructureApi for MockService {
     }
     fn list_site_section_groups(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListSiteSectionGroupsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -772,7 +967,10 @@ impl crate::SiteStructureApi for MockService {
     }
     fn create_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::CreateSiteSectionGroupRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -784,7 +982,10 @@ impl crate::SiteStructureApi for MockService {
     }
     fn delete_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DeleteSiteSectionGroupRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -793,7 +994,10 @@ impl crate::SiteStructureApi for MockService {
     }
     fn update_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateSiteSectionGroupRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -805,7 +1009,10 @@ impl crate::SiteStructureApi for MockService {
     }
     fn add_site_section_group_section(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::AddSiteSectionGroupSectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -817,7 +1024,10 @@ impl crate::SiteStructureApi for MockService {
     }
     fn remove_site_section_group_section(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::RemoveSiteSectionGroupSectionRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -826,7 +1036,10 @@ impl crate::SiteStructureApi for MockService {
     }
     fn move_site_section_group(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::MoveSiteSectionGroupRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -840,7 +1053,10 @@ impl crate::SiteStructureApi for MockService {
 impl crate::ContentApi for MockService {
     fn search_space_content(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::SearchSpaceContentRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -852,7 +1068,10 @@ impl crate::ContentApi for MockService {
     }
     fn get_space_content(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetSpaceContentRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -864,7 +1083,10 @@ impl crate::ContentApi for MockService {
     }
     fn apply_space_content_template(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ApplySpaceContentTemplateRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -873,7 +1095,10 @@ impl crate::ContentApi for MockService {
     }
     fn list_space_pages(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListSpacePagesRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -885,7 +1110,10 @@ impl crate::ContentApi for MockService {
     }
     fn list_space_files(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListSpaceFilesRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -897,7 +1125,10 @@ impl crate::ContentApi for MockService {
     }
     fn get_space_file(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetSpaceFileRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -909,7 +1140,10 @@ impl crate::ContentApi for MockService {
     }
     fn list_space_file_backlinks(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListSpaceFileBacklinksRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -921,7 +1155,10 @@ impl crate::ContentApi for MockService {
     }
     fn get_space_page(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetSpacePageRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -933,7 +1170,10 @@ impl crate::ContentApi for MockService {
     }
     fn list_space_page_links(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListSpacePageLinksRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -945,7 +1185,10 @@ impl crate::ContentApi for MockService {
     }
     fn get_change_request_content(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetChangeRequestContentRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -957,7 +1200,10 @@ impl crate::ContentApi for MockService {
     }
     fn list_change_request_pages(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListChangeRequestPagesRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -969,7 +1215,10 @@ impl crate::ContentApi for MockService {
     }
     fn list_change_request_files(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListChangeRequestFilesRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -981,7 +1230,10 @@ impl crate::ContentApi for MockService {
     }
     fn get_change_request_file(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetChangeRequestFileRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -993,7 +1245,10 @@ impl crate::ContentApi for MockService {
     }
     fn list_change_request_file_backlinks(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListChangeRequestFileBacklinksRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1005,7 +1260,10 @@ impl crate::ContentApi for MockService {
     }
     fn get_change_request_page(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetChangeRequestPageRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1017,7 +1275,10 @@ impl crate::ContentApi for MockService {
     }
     fn list_change_request_page_links(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListChangeRequestPageLinksRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1031,7 +1292,10 @@ impl crate::ContentApi for MockService {
 impl crate::ChangeRequestsApi for MockService {
     fn list_space_change_requests(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListSpaceChangeRequestsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1043,7 +1307,10 @@ impl crate::ChangeRequestsApi for MockService {
     }
     fn create_space_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::CreateSpaceChangeRequestRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1055,7 +1322,10 @@ impl crate::ChangeRequestsApi for MockService {
     }
     fn get_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetChangeRequestRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1067,7 +1337,10 @@ impl crate::ChangeRequestsApi for MockService {
     }
     fn update_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateChangeRequestRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1079,7 +1352,10 @@ impl crate::ChangeRequestsApi for MockService {
     }
     fn merge_change_request(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::MergeChangeRequestRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1091,7 +1367,10 @@ impl crate::ChangeRequestsApi for MockService {
     }
     fn update_change_request_from_main(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateChangeRequestFromMainRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1103,7 +1382,10 @@ impl crate::ChangeRequestsApi for MockService {
     }
     fn get_change_request_pdf(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetChangeRequestPdfRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1115,7 +1397,10 @@ impl crate::ChangeRequestsApi for MockService {
     }
     fn list_organization_change_requests(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListOrganizationChangeRequestsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1129,7 +1414,10 @@ impl crate::ChangeRequestsApi for MockService {
 impl crate::CommentsApi for MockService {
     fn list_space_comments(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListSpaceCommentsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1141,7 +1429,10 @@ impl crate::CommentsApi for MockService {
     }
     fn create_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::CreateSpaceCommentRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1153,7 +1444,10 @@ impl crate::CommentsApi for MockService {
     }
     fn get_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetSpaceCommentRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1165,7 +1459,10 @@ impl crate::CommentsApi for MockService {
     }
     fn update_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateSpaceCommentRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1177,7 +1474,10 @@ impl crate::CommentsApi for MockService {
     }
     fn delete_space_comment(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DeleteSpaceCommentRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -1186,7 +1486,10 @@ impl crate::CommentsApi for MockService {
     }
     fn create_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::CreateSpaceCommentReplyRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1198,7 +1501,10 @@ impl crate::CommentsApi for MockService {
     }
     fn get_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetSpaceCommentReplyRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1210,7 +1516,10 @@ impl crate::CommentsApi for MockService {
     }
     fn update_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateSpaceCommentReplyRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1222,7 +1531,10 @@ impl crate::CommentsApi for MockService {
     }
     fn delete_space_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DeleteSpaceCommentReplyRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -1231,7 +1543,10 @@ impl crate::CommentsApi for MockService {
     }
     fn list_space_commenters(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListSpaceCommentersRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1243,7 +1558,10 @@ impl crate::CommentsApi for MockService {
     }
     fn list_change_request_comments(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListChangeRequestCommentsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1255,7 +1573,10 @@ impl crate::CommentsApi for MockService {
     }
     fn create_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::CreateChangeRequestCommentRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1267,7 +1588,10 @@ impl crate::CommentsApi for MockService {
     }
     fn get_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetChangeRequestCommentRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1279,7 +1603,10 @@ impl crate::CommentsApi for MockService {
     }
     fn update_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateChangeRequestCommentRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1291,7 +1618,10 @@ impl crate::CommentsApi for MockService {
     }
     fn delete_change_request_comment(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DeleteChangeRequestCommentRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -1300,7 +1630,10 @@ impl crate::CommentsApi for MockService {
     }
     fn create_change_request_comment_reply(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::CreateChangeRequestCommentReplyRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1312,7 +1645,10 @@ impl crate::CommentsApi for MockService {
     }
     fn list_change_request_comment_replies(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListChangeRequestCommentRepliesRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1326,7 +1662,10 @@ impl crate::CommentsApi for MockService {
 impl crate::OpenapiSpecsApi for MockService {
     fn list_organization_open_api_specs(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListOrganizationOpenApiSpecsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1338,7 +1677,10 @@ impl crate::OpenapiSpecsApi for MockService {
     }
     fn create_organization_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::CreateOrganizationOpenApiSpecRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1350,7 +1692,10 @@ impl crate::OpenapiSpecsApi for MockService {
     }
     fn get_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetOpenApiSpecRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1362,7 +1707,10 @@ impl crate::OpenapiSpecsApi for MockService {
     }
     fn create_or_update_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::CreateOrUpdateOpenApiSpecRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1374,7 +1722,10 @@ impl crate::OpenapiSpecsApi for MockService {
     }
     fn delete_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DeleteOpenApiSpecRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -1383,7 +1734,10 @@ impl crate::OpenapiSpecsApi for MockService {
     }
     fn update_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateOpenApiSpecRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1397,7 +1751,10 @@ impl crate::OpenapiSpecsApi for MockService {
 impl crate::IntegrationsApi for MockService {
     fn list_integrations(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListIntegrationsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1409,7 +1766,10 @@ impl crate::IntegrationsApi for MockService {
     }
     fn get_integration(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetIntegrationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1421,7 +1781,10 @@ impl crate::IntegrationsApi for MockService {
     }
     fn publish_integration(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::PublishIntegrationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1433,7 +1796,10 @@ impl crate::IntegrationsApi for MockService {
     }
     fn delete_integration(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DeleteIntegrationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -1442,7 +1808,10 @@ impl crate::IntegrationsApi for MockService {
     }
     fn list_integration_installations(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListIntegrationInstallationsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1454,7 +1823,10 @@ impl crate::IntegrationsApi for MockService {
     }
     fn install_integration(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::InstallIntegrationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1466,7 +1838,10 @@ impl crate::IntegrationsApi for MockService {
     }
     fn list_integration_events(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListIntegrationEventsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1478,7 +1853,10 @@ impl crate::IntegrationsApi for MockService {
     }
     fn get_integration_event(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetIntegrationEventRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1490,7 +1868,10 @@ impl crate::IntegrationsApi for MockService {
     }
     fn list_integration_spaces(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListIntegrationSpacesRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1502,7 +1883,10 @@ impl crate::IntegrationsApi for MockService {
     }
     fn list_integration_sites(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListIntegrationSitesRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1514,7 +1898,10 @@ impl crate::IntegrationsApi for MockService {
     }
     fn update_integration_dev_mode(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateIntegrationDevModeRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -1525,7 +1912,10 @@ impl crate::IntegrationsApi for MockService {
 impl crate::TranslationsApi for MockService {
     fn list_organization_translations(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListOrganizationTranslationsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1537,7 +1927,10 @@ impl crate::TranslationsApi for MockService {
     }
     fn create_organization_translation(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::CreateOrganizationTranslationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1549,7 +1942,10 @@ impl crate::TranslationsApi for MockService {
     }
     fn get_translation(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetTranslationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1561,7 +1957,10 @@ impl crate::TranslationsApi for MockService {
     }
     fn update_translation_instructions(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::UpdateTranslationInstructionsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1573,7 +1972,10 @@ impl crate::TranslationsApi for MockService {
     }
     fn delete_translation(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DeleteTranslationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -1582,7 +1984,10 @@ impl crate::TranslationsApi for MockService {
     }
     fn run_translation(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::RunTranslationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -1593,7 +1998,10 @@ impl crate::TranslationsApi for MockService {
 impl crate::ConversationsApi for MockService {
     fn list_organization_conversation_clusters(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListOrganizationConversationClustersRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1605,7 +2013,10 @@ impl crate::ConversationsApi for MockService {
     }
     fn list_organization_conversations(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListOrganizationConversationsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1617,7 +2028,10 @@ impl crate::ConversationsApi for MockService {
     }
     fn ingest_organization_conversations(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::IngestOrganizationConversationsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -1626,7 +2040,10 @@ impl crate::ConversationsApi for MockService {
     }
     fn list_organization_conversation_issues(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ListOrganizationConversationIssuesRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1638,7 +2055,10 @@ impl crate::ConversationsApi for MockService {
     }
     fn get_conversation_issue(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetConversationIssueRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1650,7 +2070,10 @@ impl crate::ConversationsApi for MockService {
     }
     fn get_conversation(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetConversationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1664,7 +2087,10 @@ impl crate::ConversationsApi for MockService {
 impl crate::GitApi for MockService {
     fn import_space_from_git(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ImportSpaceFromGitRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -1673,7 +2099,10 @@ impl crate::GitApi for MockService {
     }
     fn export_space_to_git(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::ExportSpaceToGitRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
@@ -1682,7 +2111,10 @@ impl crate::GitApi for MockService {
     }
     fn get_space_git_info(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::GetSpaceGitInfoRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
@@ -1694,7 +2126,10 @@ impl crate::GitApi for MockService {
     }
     fn delete_space_git_legacy_installation(
         &self,
-        context: ::apigen_runtime::server::Context<::std::string::String>,
+        context: ::apigen_runtime::server::Context<
+            ::std::string::String,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: crate::DeleteSpaceGitLegacyInstallationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,

@@ -342,7 +342,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateOpenApiSpecRequest {
         __fields.end()
     }
 }
-/// The operations of OpenAPI specs. Every method answers 501 until implemented.
+/// The operations of OpenAPI specs, for a service that serves all of them ([`crate::router`]); a service serving some sets them one by one on [`crate::RouterBuilder`].
 pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// List the OpenAPI specs of an organization.
     ///
@@ -351,23 +351,17 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.9.
     fn list_organization_open_api_specs(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: ListOrganizationOpenApiSpecsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "listOrganizationOpenApiSpecs",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Create an OpenAPI spec in an organization.
     ///
     /// The new spec is processed from its source (processing state `pending` at first).
@@ -377,23 +371,17 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §3.4, §4.9.
     fn create_organization_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: CreateOrganizationOpenApiSpecRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::OpenApiSpec,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "createOrganizationOpenApiSpec",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Get an OpenAPI spec by its slug.
     ///
     /// `GET /v1/orgs/{organizationId}/openapi/{specSlug}` answers 200 with `OpenApiSpec`.
@@ -401,21 +389,17 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.9.
     fn get_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: GetOpenApiSpecRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::OpenApiSpec,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("getOpenApiSpec"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Create an OpenAPI spec with this slug, or update the source of the existing one.
     ///
     /// Answers 200 in both cases; the spec is processed from its new source.
@@ -425,23 +409,17 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §3.4, §4.9.
     fn create_or_update_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: CreateOrUpdateOpenApiSpecRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::OpenApiSpec,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "createOrUpdateOpenApiSpec",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Delete an OpenAPI spec.
     ///
     /// Succeeds with no content also when the spec did not exist (Part A §7).
@@ -451,18 +429,14 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.9.
     fn delete_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: DeleteOpenApiSpecRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("deleteOpenApiSpec"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Change the visibility of an OpenAPI spec.
     ///
     /// `PATCH /v1/orgs/{organizationId}/openapi/{specSlug}` answers 200 with `OpenApiSpec`.
@@ -470,115 +444,188 @@ pub trait OpenapiSpecsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part B §4.9.
     fn update_open_api_spec(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: UpdateOpenApiSpecRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::OpenApiSpec,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("updateOpenApiSpec"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
 }
-pub(crate) fn dispatch_list_organization_open_api_specs<S: OpenapiSpecsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match ListOrganizationOpenApiSpecsRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move {
-                    service.list_organization_open_api_specs(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
+    /// Serves `listOrganizationOpenApiSpecs` (`GET /v1/orgs/{organizationId}/openapi`) with `handler`: List the OpenAPI specs of an organization.
+    #[must_use]
+    pub fn list_organization_open_api_specs<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                ListOrganizationOpenApiSpecsRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::apigen_runtime::Page<::docs_api_types::OpenApiSpec>,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                78usize,
+                ListOrganizationOpenApiSpecsRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_create_organization_open_api_spec<S: OpenapiSpecsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match CreateOrganizationOpenApiSpecRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                201u16,
-                async move {
-                    service.create_organization_open_api_spec(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `createOrganizationOpenApiSpec` (`POST /v1/orgs/{organizationId}/openapi`) with `handler`: Create an OpenAPI spec in an organization.
+    #[must_use]
+    pub fn create_organization_open_api_spec<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                CreateOrganizationOpenApiSpecRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::OpenApiSpec,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                79usize,
+                CreateOrganizationOpenApiSpecRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_get_open_api_spec<S: OpenapiSpecsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match GetOpenApiSpecRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move { service.get_open_api_spec(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `getOpenApiSpec` (`GET /v1/orgs/{organizationId}/openapi/{specSlug}`) with `handler`: Get an OpenAPI spec by its slug.
+    #[must_use]
+    pub fn get_open_api_spec<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                GetOpenApiSpecRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::OpenApiSpec,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                80usize,
+                GetOpenApiSpecRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_create_or_update_open_api_spec<S: OpenapiSpecsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match CreateOrUpdateOpenApiSpecRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move {
-                    service.create_or_update_open_api_spec(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `createOrUpdateOpenApiSpec` (`PUT /v1/orgs/{organizationId}/openapi/{specSlug}`) with `handler`: Create an OpenAPI spec with this slug, or update the source of the existing one.
+    #[must_use]
+    pub fn create_or_update_open_api_spec<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                CreateOrUpdateOpenApiSpecRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::OpenApiSpec,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                81usize,
+                CreateOrUpdateOpenApiSpecRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_delete_open_api_spec<S: OpenapiSpecsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match DeleteOpenApiSpecRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply_empty(
-                204u16,
-                async move { service.delete_open_api_spec(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `deleteOpenApiSpec` (`DELETE /v1/orgs/{organizationId}/openapi/{specSlug}`) with `handler`: Delete an OpenAPI spec.
+    #[must_use]
+    pub fn delete_open_api_spec<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                DeleteOpenApiSpecRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                82usize,
+                DeleteOpenApiSpecRequest::from_input,
+                ::apigen_runtime::server::empty,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_update_open_api_spec<S: OpenapiSpecsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match UpdateOpenApiSpecRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move { service.update_open_api_spec(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `updateOpenApiSpec` (`PATCH /v1/orgs/{organizationId}/openapi/{specSlug}`) with `handler`: Change the visibility of an OpenAPI spec.
+    #[must_use]
+    pub fn update_open_api_spec<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                UpdateOpenApiSpecRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::OpenApiSpec,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                83usize,
+                UpdateOpenApiSpecRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
 }

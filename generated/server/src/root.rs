@@ -2,7 +2,8 @@
 
 //! The router and the service it serves.
 pub use ::apigen_runtime::server::{
-    ApiError, Authenticator, Context, OperationInfo, ServerConfig,
+    Anonymous, ApiError, Authenticator, Context, MissingOperations, OperationInfo,
+    ServerConfig,
 };
 /// The types of the API.
 pub use ::docs_api_types as types;
@@ -17,7 +18,7 @@ where
         + crate::CommentsApi + crate::OpenapiSpecsApi + crate::IntegrationsApi
         + crate::TranslationsApi + crate::ConversationsApi + crate::GitApi,
 {}
-/// Every operation of the API: name, tag, method, path and success status.
+/// Every operation of the API: name, tag, method, path, statuses, access.
 pub const OPERATIONS: &[OperationInfo; 145usize] = &[
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceChangeRequests",
@@ -25,6 +26,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSpaceChangeRequest",
@@ -32,6 +36,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/spaces/{spaceId}/change-requests",
         status: 201u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequest",
@@ -39,6 +46,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateChangeRequest",
@@ -46,6 +56,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PATCH",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "mergeChangeRequest",
@@ -53,6 +66,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateChangeRequestFromMain",
@@ -60,6 +76,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestPdf",
@@ -67,6 +86,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationChangeRequests",
@@ -74,6 +96,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/change-requests",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getCollection",
@@ -81,6 +106,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/collections/{collectionId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteCollection",
@@ -88,6 +116,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/collections/{collectionId}",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateCollection",
@@ -95,6 +126,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PATCH",
         path: "/v1/collections/{collectionId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listCollectionSpaces",
@@ -102,6 +136,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/collections/{collectionId}/spaces",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "moveCollection",
@@ -109,6 +146,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/collections/{collectionId}/move",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "transferCollection",
@@ -116,6 +156,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/collections/{collectionId}/transfer",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationCollections",
@@ -123,6 +166,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/collections",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationCollection",
@@ -130,6 +176,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/collections",
         status: 201u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceComments",
@@ -137,6 +186,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/comments",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSpaceComment",
@@ -144,6 +196,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/spaces/{spaceId}/comments",
         status: 201u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceComment",
@@ -151,6 +206,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/comments/{commentId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSpaceComment",
@@ -158,6 +216,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PUT",
         path: "/v1/spaces/{spaceId}/comments/{commentId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSpaceComment",
@@ -165,6 +226,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/spaces/{spaceId}/comments/{commentId}",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSpaceCommentReply",
@@ -172,6 +236,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/spaces/{spaceId}/comments/{commentId}/replies",
         status: 201u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceCommentReply",
@@ -179,6 +246,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSpaceCommentReply",
@@ -186,6 +256,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PUT",
         path: "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSpaceCommentReply",
@@ -193,6 +266,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceCommenters",
@@ -200,6 +276,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/commenters",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestComments",
@@ -207,6 +286,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createChangeRequestComment",
@@ -214,6 +296,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestComment",
@@ -221,6 +306,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateChangeRequestComment",
@@ -228,6 +316,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PUT",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteChangeRequestComment",
@@ -235,6 +326,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createChangeRequestCommentReply",
@@ -242,6 +336,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestCommentReplies",
@@ -249,6 +346,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "searchSpaceContent",
@@ -256,6 +356,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/search",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceContent",
@@ -263,6 +366,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/content",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "applySpaceContentTemplate",
@@ -270,6 +376,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/spaces/{spaceId}/content/template",
         status: 201u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpacePages",
@@ -277,6 +386,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/content/pages",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceFiles",
@@ -284,6 +396,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/content/files",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceFile",
@@ -291,6 +406,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/content/files/{fileId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceFileBacklinks",
@@ -298,6 +416,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/content/files/{fileId}/backlinks",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpacePage",
@@ -305,6 +426,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/content/page/{pageId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpacePageLinks",
@@ -312,6 +436,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/content/page/{pageId}/links",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestContent",
@@ -319,6 +446,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestPages",
@@ -326,6 +456,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestFiles",
@@ -333,6 +466,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestFile",
@@ -340,6 +476,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestFileBacklinks",
@@ -347,6 +486,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestPage",
@@ -354,6 +496,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestPageLinks",
@@ -361,6 +506,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationConversationClusters",
@@ -368,6 +516,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/conversations-clusters",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationConversations",
@@ -375,6 +526,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/conversations",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "ingestOrganizationConversations",
@@ -382,6 +536,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/conversations",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationConversationIssues",
@@ -389,6 +546,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/conversations-issues",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getConversationIssue",
@@ -396,6 +556,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/conversations-issues/{issueId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getConversation",
@@ -403,6 +566,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/conversations/{conversationId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "importSpaceFromGit",
@@ -410,6 +576,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/spaces/{spaceId}/git/import",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "exportSpaceToGit",
@@ -417,6 +586,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/spaces/{spaceId}/git/export",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceGitInfo",
@@ -424,6 +596,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/git/info",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSpaceGitLegacyInstallation",
@@ -431,6 +606,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/spaces/{spaceId}/git/legacy-installation",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrations",
@@ -438,6 +616,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/integrations",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getIntegration",
@@ -445,6 +626,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/integrations/{integrationName}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "publishIntegration",
@@ -452,6 +636,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/integrations/{integrationName}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteIntegration",
@@ -459,6 +646,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/integrations/{integrationName}",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationInstallations",
@@ -466,6 +656,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/integrations/{integrationName}/installations",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "installIntegration",
@@ -473,6 +666,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/integrations/{integrationName}/installations",
         status: 201u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationEvents",
@@ -480,6 +676,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/integrations/{integrationName}/events",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getIntegrationEvent",
@@ -487,6 +686,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/integrations/{integrationName}/events/{eventId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationSpaces",
@@ -494,6 +696,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/integrations/{integrationName}/spaces",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationSites",
@@ -501,6 +706,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/integrations/{integrationName}/sites",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateIntegrationDevMode",
@@ -508,6 +716,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PUT",
         path: "/v1/integrations/{integrationName}/dev",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationMembers",
@@ -515,6 +726,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/members",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationMember",
@@ -522,6 +736,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/members/{userId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOrganizationMember",
@@ -529,6 +746,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/members/{userId}",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganizationMember",
@@ -536,6 +756,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/members/{userId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "pingOrganization",
@@ -543,6 +766,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/ping",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "setOrganizationMemberSso",
@@ -550,6 +776,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/members/{userId}/sso",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationMemberSpaces",
@@ -557,6 +786,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/members/{userId}/spaces",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationMemberTeams",
@@ -564,6 +796,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/members/{userId}/teams",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationOpenApiSpecs",
@@ -571,6 +806,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/openapi",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationOpenApiSpec",
@@ -578,6 +816,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/openapi",
         status: 201u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOpenApiSpec",
@@ -585,6 +826,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/openapi/{specSlug}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrUpdateOpenApiSpec",
@@ -592,6 +836,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PUT",
         path: "/v1/orgs/{organizationId}/openapi/{specSlug}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOpenApiSpec",
@@ -599,6 +846,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/openapi/{specSlug}",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOpenApiSpec",
@@ -606,6 +856,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/openapi/{specSlug}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizations",
@@ -613,6 +866,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganization",
@@ -620,6 +876,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganization",
@@ -627,6 +886,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PATCH",
         path: "/v1/orgs/{organizationId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOrganizationInviteLink",
@@ -634,6 +896,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/link-invites/{inviteId}",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "joinOrganization",
@@ -641,6 +906,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/join",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "searchOrganizationContent",
@@ -648,6 +916,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/search",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationAgentInstructions",
@@ -655,6 +926,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/agent-instructions",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganizationAgentInstructions",
@@ -662,6 +936,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PUT",
         path: "/v1/orgs/{organizationId}/agent-instructions",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationsByEmailDomain",
@@ -669,6 +946,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/email-domains/{emailDomain}/orgs",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteSections",
@@ -676,6 +956,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/sections",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSiteSection",
@@ -683,6 +966,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/sections",
         status: 201u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSiteSection",
@@ -690,6 +976,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSiteSection",
@@ -697,6 +986,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "moveSiteSection",
@@ -704,6 +996,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteSpaces",
@@ -711,6 +1006,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSiteSpace",
@@ -718,6 +1016,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces",
         status: 201u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSiteSpace",
@@ -725,6 +1026,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSiteSpace",
@@ -732,6 +1036,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "moveSiteSpace",
@@ -739,6 +1046,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteSectionGroups",
@@ -746,6 +1056,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSiteSectionGroup",
@@ -753,6 +1066,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups",
         status: 201u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSiteSectionGroup",
@@ -760,6 +1076,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSiteSectionGroup",
@@ -767,6 +1086,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "addSiteSectionGroupSection",
@@ -774,6 +1096,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections",
         status: 201u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "removeSiteSectionGroupSection",
@@ -781,6 +1106,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "moveSiteSectionGroup",
@@ -788,6 +1116,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationSites",
@@ -795,6 +1126,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/sites",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationSite",
@@ -802,6 +1136,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites",
         status: 201u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSite",
@@ -809,6 +1146,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSite",
@@ -816,6 +1156,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/sites/{siteId}",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSite",
@@ -823,6 +1166,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/sites/{siteId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSiteAdaptiveSchema",
@@ -830,6 +1176,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSiteAdaptiveSchema",
@@ -837,6 +1186,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PUT",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteTemplateConditions",
@@ -844,6 +1196,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getPublishedSite",
@@ -851,6 +1206,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/published",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "publishSite",
@@ -858,6 +1216,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/sites/{siteId}/publish",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpace",
@@ -865,6 +1226,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSpace",
@@ -872,6 +1236,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/spaces/{spaceId}",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSpace",
@@ -879,6 +1246,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PATCH",
         path: "/v1/spaces/{spaceId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "duplicateSpace",
@@ -886,6 +1256,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/spaces/{spaceId}/duplicate",
         status: 201u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "restoreSpace",
@@ -893,6 +1266,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/spaces/{spaceId}/restore",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "moveSpace",
@@ -900,6 +1276,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/spaces/{spaceId}/move",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "transferSpace",
@@ -907,6 +1286,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/spaces/{spaceId}/transfer",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceLinks",
@@ -914,6 +1296,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/spaces/{spaceId}/links",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationSamlProviders",
@@ -921,6 +1306,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/saml",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationSamlProvider",
@@ -928,6 +1316,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/saml",
         status: 201u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationSamlProvider",
@@ -935,6 +1326,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/saml/{samlProviderId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOrganizationSamlProvider",
@@ -942,6 +1336,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/saml/{samlProviderId}",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganizationSamlProvider",
@@ -949,6 +1346,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/saml/{samlProviderId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationSsoProviders",
@@ -956,6 +1356,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/sso",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationTeams",
@@ -963,6 +1366,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/teams",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationTeam",
@@ -970,6 +1376,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PUT",
         path: "/v1/orgs/{organizationId}/teams",
         status: 201u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationTeam",
@@ -977,6 +1386,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/teams/{teamId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOrganizationTeam",
@@ -984,6 +1396,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/teams/{teamId}",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganizationTeam",
@@ -991,6 +1406,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PATCH",
         path: "/v1/orgs/{organizationId}/teams/{teamId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationTranslations",
@@ -998,6 +1416,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/translations",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationTranslation",
@@ -1005,6 +1426,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/translations",
         status: 201u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getTranslation",
@@ -1012,6 +1436,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "GET",
         path: "/v1/orgs/{organizationId}/translations/{translationId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateTranslationInstructions",
@@ -1019,6 +1446,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "PUT",
         path: "/v1/orgs/{organizationId}/translations/{translationId}",
         status: 200u16,
+        also: &[],
+        public: false,
+        has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteTranslation",
@@ -1026,6 +1456,9 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "DELETE",
         path: "/v1/orgs/{organizationId}/translations/{translationId}",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "runTranslation",
@@ -1033,1427 +1466,981 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         method: "POST",
         path: "/v1/orgs/{organizationId}/translations/{translationId}/run",
         status: 204u16,
+        also: &[],
+        public: false,
+        has_body: false,
     },
 ];
 /// The router serving every operation with `service`, with the default settings.
 pub fn router<S: Service>(service: S) -> ::apigen_runtime::server::axum::Router {
     router_with(service, ServerConfig::default())
 }
-/// The router serving every operation with `service`.
+/// The router serving every operation with `service`, whose group traits give a
+/// handler for each (a method left out does not compile).
 pub fn router_with<S: Service>(
     service: S,
     config: ServerConfig,
 ) -> ::apigen_runtime::server::axum::Router {
-    let config = ::std::sync::Arc::new(config);
-    let mut router = ::apigen_runtime::server::axum::Router::new();
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/collections/{collectionId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getCollection", path : "/v1/collections/{collectionId}", has_body : false,
-            dispatch : crate ::collections::dispatch_get_collection:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteCollection", path : "/v1/collections/{collectionId}", has_body :
-            false, dispatch : crate ::collections::dispatch_delete_collection:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateCollection", path : "/v1/collections/{collectionId}", has_body : true,
-            dispatch : crate ::collections::dispatch_update_collection:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/collections/{collectionId}/move",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "moveCollection", path : "/v1/collections/{collectionId}/move", has_body :
-            true, dispatch : crate ::collections::dispatch_move_collection:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/collections/{collectionId}/spaces",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listCollectionSpaces", path : "/v1/collections/{collectionId}/spaces",
-            has_body : false, dispatch : crate
-            ::collections::dispatch_list_collection_spaces:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/collections/{collectionId}/transfer",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "transferCollection", path : "/v1/collections/{collectionId}/transfer",
-            has_body : true, dispatch : crate
-            ::collections::dispatch_transfer_collection:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/email-domains/{emailDomain}/orgs",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationsByEmailDomain", path :
-            "/v1/email-domains/{emailDomain}/orgs", has_body : false, dispatch : crate
-            ::organizations::dispatch_list_organizations_by_email_domain:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/integrations",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listIntegrations", path : "/v1/integrations", has_body : false, dispatch :
-            crate ::integrations::dispatch_list_integrations:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/integrations/{integrationName}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getIntegration", path : "/v1/integrations/{integrationName}", has_body :
-            false, dispatch : crate ::integrations::dispatch_get_integration:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "publishIntegration", path : "/v1/integrations/{integrationName}", has_body :
-            true, dispatch : crate ::integrations::dispatch_publish_integration:: < S >,
-            }, ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteIntegration", path : "/v1/integrations/{integrationName}", has_body :
-            false, dispatch : crate ::integrations::dispatch_delete_integration:: < S >,
-            }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/integrations/{integrationName}/dev",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "updateIntegrationDevMode", path : "/v1/integrations/{integrationName}/dev",
-            has_body : true, dispatch : crate
-            ::integrations::dispatch_update_integration_dev_mode:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/integrations/{integrationName}/events",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listIntegrationEvents", path : "/v1/integrations/{integrationName}/events",
-            has_body : false, dispatch : crate
-            ::integrations::dispatch_list_integration_events:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/integrations/{integrationName}/events/{eventId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getIntegrationEvent", path :
-            "/v1/integrations/{integrationName}/events/{eventId}", has_body : false,
-            dispatch : crate ::integrations::dispatch_get_integration_event:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/integrations/{integrationName}/installations",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listIntegrationInstallations", path :
-            "/v1/integrations/{integrationName}/installations", has_body : false,
-            dispatch : crate ::integrations::dispatch_list_integration_installations:: <
-            S >, }, ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "installIntegration", path :
-            "/v1/integrations/{integrationName}/installations", has_body : true, dispatch
-            : crate ::integrations::dispatch_install_integration:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/integrations/{integrationName}/sites",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listIntegrationSites", path : "/v1/integrations/{integrationName}/sites",
-            has_body : false, dispatch : crate
-            ::integrations::dispatch_list_integration_sites:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/integrations/{integrationName}/spaces",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listIntegrationSpaces", path : "/v1/integrations/{integrationName}/spaces",
-            has_body : false, dispatch : crate
-            ::integrations::dispatch_list_integration_spaces:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizations", path : "/v1/orgs", has_body : false, dispatch : crate
-            ::organizations::dispatch_list_organizations:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getOrganization", path : "/v1/orgs/{organizationId}", has_body : false,
-            dispatch : crate ::organizations::dispatch_get_organization:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateOrganization", path : "/v1/orgs/{organizationId}", has_body : true,
-            dispatch : crate ::organizations::dispatch_update_organization:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/agent-instructions",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getOrganizationAgentInstructions", path :
-            "/v1/orgs/{organizationId}/agent-instructions", has_body : false, dispatch :
-            crate ::organizations::dispatch_get_organization_agent_instructions:: < S >,
-            }, ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "updateOrganizationAgentInstructions", path :
-            "/v1/orgs/{organizationId}/agent-instructions", has_body : true, dispatch :
-            crate ::organizations::dispatch_update_organization_agent_instructions:: < S
-            >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/change-requests",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationChangeRequests", path :
-            "/v1/orgs/{organizationId}/change-requests", has_body : false, dispatch :
-            crate ::change_requests::dispatch_list_organization_change_requests:: < S >,
-            }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/collections",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationCollections", path :
-            "/v1/orgs/{organizationId}/collections", has_body : false, dispatch : crate
-            ::collections::dispatch_list_organization_collections:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createOrganizationCollection", path :
-            "/v1/orgs/{organizationId}/collections", has_body : true, dispatch : crate
-            ::collections::dispatch_create_organization_collection:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/conversations",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationConversations", path :
-            "/v1/orgs/{organizationId}/conversations", has_body : false, dispatch : crate
-            ::conversations::dispatch_list_organization_conversations:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "ingestOrganizationConversations", path :
-            "/v1/orgs/{organizationId}/conversations", has_body : true, dispatch : crate
-            ::conversations::dispatch_ingest_organization_conversations:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/conversations-clusters",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationConversationClusters", path :
-            "/v1/orgs/{organizationId}/conversations-clusters", has_body : false,
-            dispatch : crate
-            ::conversations::dispatch_list_organization_conversation_clusters:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/conversations-issues",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationConversationIssues", path :
-            "/v1/orgs/{organizationId}/conversations-issues", has_body : false, dispatch
-            : crate ::conversations::dispatch_list_organization_conversation_issues:: < S
-            >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/conversations-issues/{issueId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getConversationIssue", path :
-            "/v1/orgs/{organizationId}/conversations-issues/{issueId}", has_body : false,
-            dispatch : crate ::conversations::dispatch_get_conversation_issue:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/conversations/{conversationId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getConversation", path :
-            "/v1/orgs/{organizationId}/conversations/{conversationId}", has_body : false,
-            dispatch : crate ::conversations::dispatch_get_conversation:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/join",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "joinOrganization", path : "/v1/orgs/{organizationId}/join", has_body :
-            false, dispatch : crate ::organizations::dispatch_join_organization:: < S >,
-            }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/link-invites/{inviteId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteOrganizationInviteLink", path :
-            "/v1/orgs/{organizationId}/link-invites/{inviteId}", has_body : false,
-            dispatch : crate ::organizations::dispatch_delete_organization_invite_link::
-            < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/members",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationMembers", path : "/v1/orgs/{organizationId}/members",
-            has_body : false, dispatch : crate
-            ::members::dispatch_list_organization_members:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/members/{userId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getOrganizationMember", path : "/v1/orgs/{organizationId}/members/{userId}",
-            has_body : false, dispatch : crate
-            ::members::dispatch_get_organization_member:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteOrganizationMember", path :
-            "/v1/orgs/{organizationId}/members/{userId}", has_body : false, dispatch :
-            crate ::members::dispatch_delete_organization_member:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateOrganizationMember", path :
-            "/v1/orgs/{organizationId}/members/{userId}", has_body : true, dispatch :
-            crate ::members::dispatch_update_organization_member:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/members/{userId}/spaces",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationMemberSpaces", path :
-            "/v1/orgs/{organizationId}/members/{userId}/spaces", has_body : false,
-            dispatch : crate ::members::dispatch_list_organization_member_spaces:: < S >,
-            }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/members/{userId}/sso",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "setOrganizationMemberSso", path :
-            "/v1/orgs/{organizationId}/members/{userId}/sso", has_body : false, dispatch
-            : crate ::members::dispatch_set_organization_member_sso:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/members/{userId}/teams",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationMemberTeams", path :
-            "/v1/orgs/{organizationId}/members/{userId}/teams", has_body : false,
-            dispatch : crate ::members::dispatch_list_organization_member_teams:: < S >,
-            }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/openapi",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationOpenApiSpecs", path : "/v1/orgs/{organizationId}/openapi",
-            has_body : false, dispatch : crate
-            ::openapi_specs::dispatch_list_organization_open_api_specs:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createOrganizationOpenApiSpec", path : "/v1/orgs/{organizationId}/openapi",
-            has_body : true, dispatch : crate
-            ::openapi_specs::dispatch_create_organization_open_api_spec:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/openapi/{specSlug}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getOpenApiSpec", path : "/v1/orgs/{organizationId}/openapi/{specSlug}",
-            has_body : false, dispatch : crate
-            ::openapi_specs::dispatch_get_open_api_spec:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "createOrUpdateOpenApiSpec", path :
-            "/v1/orgs/{organizationId}/openapi/{specSlug}", has_body : true, dispatch :
-            crate ::openapi_specs::dispatch_create_or_update_open_api_spec:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteOpenApiSpec", path : "/v1/orgs/{organizationId}/openapi/{specSlug}",
-            has_body : false, dispatch : crate
-            ::openapi_specs::dispatch_delete_open_api_spec:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateOpenApiSpec", path : "/v1/orgs/{organizationId}/openapi/{specSlug}",
-            has_body : true, dispatch : crate
-            ::openapi_specs::dispatch_update_open_api_spec:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/ping",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "pingOrganization", path : "/v1/orgs/{organizationId}/ping", has_body :
-            false, dispatch : crate ::members::dispatch_ping_organization:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/saml",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationSamlProviders", path : "/v1/orgs/{organizationId}/saml",
-            has_body : false, dispatch : crate
-            ::sso::dispatch_list_organization_saml_providers:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createOrganizationSamlProvider", path : "/v1/orgs/{organizationId}/saml",
-            has_body : true, dispatch : crate
-            ::sso::dispatch_create_organization_saml_provider:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/saml/{samlProviderId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getOrganizationSamlProvider", path :
-            "/v1/orgs/{organizationId}/saml/{samlProviderId}", has_body : false, dispatch
-            : crate ::sso::dispatch_get_organization_saml_provider:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteOrganizationSamlProvider", path :
-            "/v1/orgs/{organizationId}/saml/{samlProviderId}", has_body : false, dispatch
-            : crate ::sso::dispatch_delete_organization_saml_provider:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateOrganizationSamlProvider", path :
-            "/v1/orgs/{organizationId}/saml/{samlProviderId}", has_body : true, dispatch
-            : crate ::sso::dispatch_update_organization_saml_provider:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/search",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "searchOrganizationContent", path : "/v1/orgs/{organizationId}/search",
-            has_body : false, dispatch : crate
-            ::organizations::dispatch_search_organization_content:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sites",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationSites", path : "/v1/orgs/{organizationId}/sites", has_body :
-            false, dispatch : crate ::sites::dispatch_list_organization_sites:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createOrganizationSite", path : "/v1/orgs/{organizationId}/sites", has_body
-            : true, dispatch : crate ::sites::dispatch_create_organization_site:: < S >,
-            }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sites/{siteId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation : "getSite",
-            path : "/v1/orgs/{organizationId}/sites/{siteId}", has_body : false, dispatch
-            : crate ::sites::dispatch_get_site:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteSite", path : "/v1/orgs/{organizationId}/sites/{siteId}", has_body :
-            false, dispatch : crate ::sites::dispatch_delete_site:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateSite", path : "/v1/orgs/{organizationId}/sites/{siteId}", has_body :
-            true, dispatch : crate ::sites::dispatch_update_site:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getSiteAdaptiveSchema", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema", has_body : false,
-            dispatch : crate ::sites::dispatch_get_site_adaptive_schema:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "updateSiteAdaptiveSchema", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema", has_body : true,
-            dispatch : crate ::sites::dispatch_update_site_adaptive_schema:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSiteTemplateConditions", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions",
-            has_body : false, dispatch : crate
-            ::sites::dispatch_list_site_template_conditions:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sites/{siteId}/publish",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "publishSite", path : "/v1/orgs/{organizationId}/sites/{siteId}/publish",
-            has_body : false, dispatch : crate ::sites::dispatch_publish_site:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sites/{siteId}/published",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getPublishedSite", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/published", has_body : false,
-            dispatch : crate ::sites::dispatch_get_published_site:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sites/{siteId}/section-groups",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSiteSectionGroups", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/section-groups", has_body : false,
-            dispatch : crate ::site_structure::dispatch_list_site_section_groups:: < S >,
-            }, ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createSiteSectionGroup", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/section-groups", has_body : true,
-            dispatch : crate ::site_structure::dispatch_create_site_section_group:: < S
-            >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteSiteSectionGroup", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}",
-            has_body : false, dispatch : crate
-            ::site_structure::dispatch_delete_site_section_group:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateSiteSectionGroup", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}",
-            has_body : true, dispatch : crate
-            ::site_structure::dispatch_update_site_section_group:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "moveSiteSectionGroup", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move",
-            has_body : true, dispatch : crate
-            ::site_structure::dispatch_move_site_section_group:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "addSiteSectionGroupSection", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections",
-            has_body : true, dispatch : crate
-            ::site_structure::dispatch_add_site_section_group_section:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "removeSiteSectionGroupSection", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}",
-            has_body : false, dispatch : crate
-            ::site_structure::dispatch_remove_site_section_group_section:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sites/{siteId}/sections",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSiteSections", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/sections", has_body : false,
-            dispatch : crate ::site_structure::dispatch_list_site_sections:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createSiteSection", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/sections", has_body : true,
-            dispatch : crate ::site_structure::dispatch_create_site_section:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteSiteSection", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}", has_body
-            : false, dispatch : crate ::site_structure::dispatch_delete_site_section:: <
-            S >, }, ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateSiteSection", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}", has_body
-            : true, dispatch : crate ::site_structure::dispatch_update_site_section:: < S
-            >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "moveSiteSection", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move",
-            has_body : true, dispatch : crate
-            ::site_structure::dispatch_move_site_section:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSiteSpaces", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces", has_body : false,
-            dispatch : crate ::site_structure::dispatch_list_site_spaces:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createSiteSpace", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces", has_body : true,
-            dispatch : crate ::site_structure::dispatch_create_site_space:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteSiteSpace", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}",
-            has_body : false, dispatch : crate
-            ::site_structure::dispatch_delete_site_space:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateSiteSpace", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}",
-            has_body : true, dispatch : crate
-            ::site_structure::dispatch_update_site_space:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "moveSiteSpace", path :
-            "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move",
-            has_body : true, dispatch : crate
-            ::site_structure::dispatch_move_site_space:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/sso",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationSsoProviders", path : "/v1/orgs/{organizationId}/sso",
-            has_body : false, dispatch : crate
-            ::sso::dispatch_list_organization_sso_providers:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/teams",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationTeams", path : "/v1/orgs/{organizationId}/teams", has_body :
-            false, dispatch : crate ::teams::dispatch_list_organization_teams:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "createOrganizationTeam", path : "/v1/orgs/{organizationId}/teams", has_body
-            : true, dispatch : crate ::teams::dispatch_create_organization_team:: < S >,
-            }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/teams/{teamId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getOrganizationTeam", path : "/v1/orgs/{organizationId}/teams/{teamId}",
-            has_body : false, dispatch : crate ::teams::dispatch_get_organization_team::
-            < S >, }, ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteOrganizationTeam", path : "/v1/orgs/{organizationId}/teams/{teamId}",
-            has_body : false, dispatch : crate
-            ::teams::dispatch_delete_organization_team:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateOrganizationTeam", path : "/v1/orgs/{organizationId}/teams/{teamId}",
-            has_body : true, dispatch : crate
-            ::teams::dispatch_update_organization_team:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/translations",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listOrganizationTranslations", path :
-            "/v1/orgs/{organizationId}/translations", has_body : false, dispatch : crate
-            ::translations::dispatch_list_organization_translations:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createOrganizationTranslation", path :
-            "/v1/orgs/{organizationId}/translations", has_body : true, dispatch : crate
-            ::translations::dispatch_create_organization_translation:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/translations/{translationId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getTranslation", path :
-            "/v1/orgs/{organizationId}/translations/{translationId}", has_body : false,
-            dispatch : crate ::translations::dispatch_get_translation:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "updateTranslationInstructions", path :
-            "/v1/orgs/{organizationId}/translations/{translationId}", has_body : true,
-            dispatch : crate ::translations::dispatch_update_translation_instructions:: <
-            S >, }, ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteTranslation", path :
-            "/v1/orgs/{organizationId}/translations/{translationId}", has_body : false,
-            dispatch : crate ::translations::dispatch_delete_translation:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/orgs/{organizationId}/translations/{translationId}/run",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "runTranslation", path :
-            "/v1/orgs/{organizationId}/translations/{translationId}/run", has_body :
-            false, dispatch : crate ::translations::dispatch_run_translation:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation : "getSpace",
-            path : "/v1/spaces/{spaceId}", has_body : false, dispatch : crate
-            ::spaces::dispatch_get_space:: < S >, }, ::apigen_runtime::server::Endpoint {
-            method : ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteSpace", path : "/v1/spaces/{spaceId}", has_body : false, dispatch :
-            crate ::spaces::dispatch_delete_space:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateSpace", path : "/v1/spaces/{spaceId}", has_body : true, dispatch :
-            crate ::spaces::dispatch_update_space:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/change-requests",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSpaceChangeRequests", path : "/v1/spaces/{spaceId}/change-requests",
-            has_body : false, dispatch : crate
-            ::change_requests::dispatch_list_space_change_requests:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createSpaceChangeRequest", path : "/v1/spaces/{spaceId}/change-requests",
-            has_body : true, dispatch : crate
-            ::change_requests::dispatch_create_space_change_request:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/change-requests/{changeRequestId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getChangeRequest", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}", has_body : false,
-            dispatch : crate ::change_requests::dispatch_get_change_request:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PATCH, operation :
-            "updateChangeRequest", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}", has_body : true,
-            dispatch : crate ::change_requests::dispatch_update_change_request:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listChangeRequestComments", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments", has_body :
-            false, dispatch : crate ::comments::dispatch_list_change_request_comments:: <
-            S >, }, ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createChangeRequestComment", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments", has_body :
-            true, dispatch : crate ::comments::dispatch_create_change_request_comment:: <
-            S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getChangeRequestComment", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}",
-            has_body : false, dispatch : crate
-            ::comments::dispatch_get_change_request_comment:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "updateChangeRequestComment", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}",
-            has_body : true, dispatch : crate
-            ::comments::dispatch_update_change_request_comment:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteChangeRequestComment", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}",
-            has_body : false, dispatch : crate
-            ::comments::dispatch_delete_change_request_comment:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createChangeRequestCommentReply", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies",
-            has_body : true, dispatch : crate
-            ::comments::dispatch_create_change_request_comment_reply:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listChangeRequestCommentReplies", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies",
-            has_body : false, dispatch : crate
-            ::comments::dispatch_list_change_request_comment_replies:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getChangeRequestContent", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", has_body :
-            false, dispatch : crate ::content::dispatch_get_change_request_content:: < S
-            >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listChangeRequestFiles", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files",
-            has_body : false, dispatch : crate
-            ::content::dispatch_list_change_request_files:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getChangeRequestFile", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}",
-            has_body : false, dispatch : crate
-            ::content::dispatch_get_change_request_file:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listChangeRequestFileBacklinks", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks",
-            has_body : false, dispatch : crate
-            ::content::dispatch_list_change_request_file_backlinks:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getChangeRequestPage", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}",
-            has_body : false, dispatch : crate
-            ::content::dispatch_get_change_request_page:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listChangeRequestPageLinks", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links",
-            has_body : false, dispatch : crate
-            ::content::dispatch_list_change_request_page_links:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listChangeRequestPages", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages",
-            has_body : false, dispatch : crate
-            ::content::dispatch_list_change_request_pages:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "mergeChangeRequest", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge", has_body :
-            false, dispatch : crate ::change_requests::dispatch_merge_change_request:: <
-            S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getChangeRequestPdf", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", has_body :
-            false, dispatch : crate ::change_requests::dispatch_get_change_request_pdf::
-            < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "updateChangeRequestFromMain", path :
-            "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update", has_body :
-            false, dispatch : crate
-            ::change_requests::dispatch_update_change_request_from_main:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/commenters",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSpaceCommenters", path : "/v1/spaces/{spaceId}/commenters", has_body :
-            false, dispatch : crate ::comments::dispatch_list_space_commenters:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/comments",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSpaceComments", path : "/v1/spaces/{spaceId}/comments", has_body :
-            false, dispatch : crate ::comments::dispatch_list_space_comments:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createSpaceComment", path : "/v1/spaces/{spaceId}/comments", has_body :
-            true, dispatch : crate ::comments::dispatch_create_space_comment:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/comments/{commentId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getSpaceComment", path : "/v1/spaces/{spaceId}/comments/{commentId}",
-            has_body : false, dispatch : crate ::comments::dispatch_get_space_comment:: <
-            S >, }, ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "updateSpaceComment", path : "/v1/spaces/{spaceId}/comments/{commentId}",
-            has_body : true, dispatch : crate ::comments::dispatch_update_space_comment::
-            < S >, }, ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteSpaceComment", path : "/v1/spaces/{spaceId}/comments/{commentId}",
-            has_body : false, dispatch : crate
-            ::comments::dispatch_delete_space_comment:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/comments/{commentId}/replies",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "createSpaceCommentReply", path :
-            "/v1/spaces/{spaceId}/comments/{commentId}/replies", has_body : true,
-            dispatch : crate ::comments::dispatch_create_space_comment_reply:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getSpaceCommentReply", path :
-            "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}",
-            has_body : false, dispatch : crate
-            ::comments::dispatch_get_space_comment_reply:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::PUT, operation :
-            "updateSpaceCommentReply", path :
-            "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}",
-            has_body : true, dispatch : crate
-            ::comments::dispatch_update_space_comment_reply:: < S >, },
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteSpaceCommentReply", path :
-            "/v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}",
-            has_body : false, dispatch : crate
-            ::comments::dispatch_delete_space_comment_reply:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/content",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getSpaceContent", path : "/v1/spaces/{spaceId}/content", has_body : false,
-            dispatch : crate ::content::dispatch_get_space_content:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/content/files",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSpaceFiles", path : "/v1/spaces/{spaceId}/content/files", has_body :
-            false, dispatch : crate ::content::dispatch_list_space_files:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/content/files/{fileId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getSpaceFile", path : "/v1/spaces/{spaceId}/content/files/{fileId}",
-            has_body : false, dispatch : crate ::content::dispatch_get_space_file:: < S
-            >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/content/files/{fileId}/backlinks",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSpaceFileBacklinks", path :
-            "/v1/spaces/{spaceId}/content/files/{fileId}/backlinks", has_body : false,
-            dispatch : crate ::content::dispatch_list_space_file_backlinks:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/content/page/{pageId}",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getSpacePage", path : "/v1/spaces/{spaceId}/content/page/{pageId}", has_body
-            : false, dispatch : crate ::content::dispatch_get_space_page:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/content/page/{pageId}/links",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSpacePageLinks", path :
-            "/v1/spaces/{spaceId}/content/page/{pageId}/links", has_body : false,
-            dispatch : crate ::content::dispatch_list_space_page_links:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/content/pages",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSpacePages", path : "/v1/spaces/{spaceId}/content/pages", has_body :
-            false, dispatch : crate ::content::dispatch_list_space_pages:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/content/template",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "applySpaceContentTemplate", path : "/v1/spaces/{spaceId}/content/template",
-            has_body : true, dispatch : crate
-            ::content::dispatch_apply_space_content_template:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/duplicate",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "duplicateSpace", path : "/v1/spaces/{spaceId}/duplicate", has_body : false,
-            dispatch : crate ::spaces::dispatch_duplicate_space:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/git/export",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "exportSpaceToGit", path : "/v1/spaces/{spaceId}/git/export", has_body :
-            true, dispatch : crate ::git::dispatch_export_space_to_git:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/git/import",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "importSpaceFromGit", path : "/v1/spaces/{spaceId}/git/import", has_body :
-            true, dispatch : crate ::git::dispatch_import_space_from_git:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/git/info",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "getSpaceGitInfo", path : "/v1/spaces/{spaceId}/git/info", has_body : false,
-            dispatch : crate ::git::dispatch_get_space_git_info:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/git/legacy-installation",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::DELETE, operation :
-            "deleteSpaceGitLegacyInstallation", path :
-            "/v1/spaces/{spaceId}/git/legacy-installation", has_body : false, dispatch :
-            crate ::git::dispatch_delete_space_git_legacy_installation:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/links",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "listSpaceLinks", path : "/v1/spaces/{spaceId}/links", has_body : false,
-            dispatch : crate ::spaces::dispatch_list_space_links:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/move",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation : "moveSpace",
-            path : "/v1/spaces/{spaceId}/move", has_body : true, dispatch : crate
-            ::spaces::dispatch_move_space:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/restore",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "restoreSpace", path : "/v1/spaces/{spaceId}/restore", has_body : false,
-            dispatch : crate ::spaces::dispatch_restore_space:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/search",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::GET, operation :
-            "searchSpaceContent", path : "/v1/spaces/{spaceId}/search", has_body : false,
-            dispatch : crate ::content::dispatch_search_space_content:: < S >, }
-        ],
-        &config,
-    );
-    router = ::apigen_runtime::server::route(
-        router,
-        "/v1/spaces/{spaceId}/transfer",
-        ::std::vec![
-            ::apigen_runtime::server::Endpoint { method :
-            ::apigen_runtime::server::axum::http::Method::POST, operation :
-            "transferSpace", path : "/v1/spaces/{spaceId}/transfer", has_body : true,
-            dispatch : crate ::spaces::dispatch_transfer_space:: < S >, }
-        ],
-        &config,
-    );
-    ::apigen_runtime::server::finish(router, ::std::sync::Arc::new(service))
+    let builder = RouterBuilder::new(service).with_config(config);
+    let builder = builder
+        .list_space_change_requests(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ChangeRequestsApi::list_space_change_requests(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .create_space_change_request(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ChangeRequestsApi::create_space_change_request(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .get_change_request(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ChangeRequestsApi::get_change_request(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .update_change_request(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ChangeRequestsApi::update_change_request(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .merge_change_request(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ChangeRequestsApi::merge_change_request(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .update_change_request_from_main(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::ChangeRequestsApi::update_change_request_from_main(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .get_change_request_pdf(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ChangeRequestsApi::get_change_request_pdf(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .list_organization_change_requests(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::ChangeRequestsApi::list_organization_change_requests(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .get_collection(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CollectionsApi::get_collection(&*service, context, request).await
+        });
+    let builder = builder
+        .delete_collection(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CollectionsApi::delete_collection(&*service, context, request).await
+        });
+    let builder = builder
+        .update_collection(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CollectionsApi::update_collection(&*service, context, request).await
+        });
+    let builder = builder
+        .list_collection_spaces(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CollectionsApi::list_collection_spaces(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .move_collection(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CollectionsApi::move_collection(&*service, context, request).await
+        });
+    let builder = builder
+        .transfer_collection(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CollectionsApi::transfer_collection(&*service, context, request).await
+        });
+    let builder = builder
+        .list_organization_collections(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CollectionsApi::list_organization_collections(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .create_organization_collection(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CollectionsApi::create_organization_collection(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .list_space_comments(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CommentsApi::list_space_comments(&*service, context, request).await
+        });
+    let builder = builder
+        .create_space_comment(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CommentsApi::create_space_comment(&*service, context, request).await
+        });
+    let builder = builder
+        .get_space_comment(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CommentsApi::get_space_comment(&*service, context, request).await
+        });
+    let builder = builder
+        .update_space_comment(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CommentsApi::update_space_comment(&*service, context, request).await
+        });
+    let builder = builder
+        .delete_space_comment(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CommentsApi::delete_space_comment(&*service, context, request).await
+        });
+    let builder = builder
+        .create_space_comment_reply(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CommentsApi::create_space_comment_reply(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .get_space_comment_reply(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CommentsApi::get_space_comment_reply(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .update_space_comment_reply(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CommentsApi::update_space_comment_reply(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .delete_space_comment_reply(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CommentsApi::delete_space_comment_reply(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .list_space_commenters(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CommentsApi::list_space_commenters(&*service, context, request).await
+        });
+    let builder = builder
+        .list_change_request_comments(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CommentsApi::list_change_request_comments(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .create_change_request_comment(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CommentsApi::create_change_request_comment(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .get_change_request_comment(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CommentsApi::get_change_request_comment(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .update_change_request_comment(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CommentsApi::update_change_request_comment(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .delete_change_request_comment(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::CommentsApi::delete_change_request_comment(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .create_change_request_comment_reply(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::CommentsApi::create_change_request_comment_reply(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .list_change_request_comment_replies(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::CommentsApi::list_change_request_comment_replies(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .search_space_content(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ContentApi::search_space_content(&*service, context, request).await
+        });
+    let builder = builder
+        .get_space_content(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ContentApi::get_space_content(&*service, context, request).await
+        });
+    let builder = builder
+        .apply_space_content_template(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ContentApi::apply_space_content_template(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .list_space_pages(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ContentApi::list_space_pages(&*service, context, request).await
+        });
+    let builder = builder
+        .list_space_files(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ContentApi::list_space_files(&*service, context, request).await
+        });
+    let builder = builder
+        .get_space_file(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ContentApi::get_space_file(&*service, context, request).await
+        });
+    let builder = builder
+        .list_space_file_backlinks(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ContentApi::list_space_file_backlinks(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .get_space_page(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ContentApi::get_space_page(&*service, context, request).await
+        });
+    let builder = builder
+        .list_space_page_links(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ContentApi::list_space_page_links(&*service, context, request).await
+        });
+    let builder = builder
+        .get_change_request_content(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ContentApi::get_change_request_content(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .list_change_request_pages(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ContentApi::list_change_request_pages(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .list_change_request_files(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ContentApi::list_change_request_files(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .get_change_request_file(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ContentApi::get_change_request_file(&*service, context, request).await
+        });
+    let builder = builder
+        .list_change_request_file_backlinks(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::ContentApi::list_change_request_file_backlinks(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .get_change_request_page(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ContentApi::get_change_request_page(&*service, context, request).await
+        });
+    let builder = builder
+        .list_change_request_page_links(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ContentApi::list_change_request_page_links(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .list_organization_conversation_clusters(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::ConversationsApi::list_organization_conversation_clusters(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .list_organization_conversations(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::ConversationsApi::list_organization_conversations(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .ingest_organization_conversations(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::ConversationsApi::ingest_organization_conversations(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .list_organization_conversation_issues(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::ConversationsApi::list_organization_conversation_issues(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .get_conversation_issue(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ConversationsApi::get_conversation_issue(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .get_conversation(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::ConversationsApi::get_conversation(&*service, context, request).await
+        });
+    let builder = builder
+        .import_space_from_git(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::GitApi::import_space_from_git(&*service, context, request).await
+        });
+    let builder = builder
+        .export_space_to_git(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::GitApi::export_space_to_git(&*service, context, request).await
+        });
+    let builder = builder
+        .get_space_git_info(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::GitApi::get_space_git_info(&*service, context, request).await
+        });
+    let builder = builder
+        .delete_space_git_legacy_installation(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::GitApi::delete_space_git_legacy_installation(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .list_integrations(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::IntegrationsApi::list_integrations(&*service, context, request).await
+        });
+    let builder = builder
+        .get_integration(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::IntegrationsApi::get_integration(&*service, context, request).await
+        });
+    let builder = builder
+        .publish_integration(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::IntegrationsApi::publish_integration(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .delete_integration(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::IntegrationsApi::delete_integration(&*service, context, request).await
+        });
+    let builder = builder
+        .list_integration_installations(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::IntegrationsApi::list_integration_installations(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .install_integration(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::IntegrationsApi::install_integration(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .list_integration_events(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::IntegrationsApi::list_integration_events(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .get_integration_event(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::IntegrationsApi::get_integration_event(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .list_integration_spaces(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::IntegrationsApi::list_integration_spaces(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .list_integration_sites(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::IntegrationsApi::list_integration_sites(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .update_integration_dev_mode(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::IntegrationsApi::update_integration_dev_mode(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .list_organization_members(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::MembersApi::list_organization_members(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .get_organization_member(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::MembersApi::get_organization_member(&*service, context, request).await
+        });
+    let builder = builder
+        .delete_organization_member(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::MembersApi::delete_organization_member(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .update_organization_member(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::MembersApi::update_organization_member(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .ping_organization(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::MembersApi::ping_organization(&*service, context, request).await
+        });
+    let builder = builder
+        .set_organization_member_sso(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::MembersApi::set_organization_member_sso(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .list_organization_member_spaces(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::MembersApi::list_organization_member_spaces(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .list_organization_member_teams(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::MembersApi::list_organization_member_teams(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .list_organization_open_api_specs(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::OpenapiSpecsApi::list_organization_open_api_specs(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .create_organization_open_api_spec(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::OpenapiSpecsApi::create_organization_open_api_spec(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .get_open_api_spec(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::OpenapiSpecsApi::get_open_api_spec(&*service, context, request).await
+        });
+    let builder = builder
+        .create_or_update_open_api_spec(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::OpenapiSpecsApi::create_or_update_open_api_spec(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .delete_open_api_spec(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::OpenapiSpecsApi::delete_open_api_spec(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .update_open_api_spec(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::OpenapiSpecsApi::update_open_api_spec(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .list_organizations(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::OrganizationsApi::list_organizations(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .get_organization(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::OrganizationsApi::get_organization(&*service, context, request).await
+        });
+    let builder = builder
+        .update_organization(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::OrganizationsApi::update_organization(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .delete_organization_invite_link(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::OrganizationsApi::delete_organization_invite_link(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .join_organization(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::OrganizationsApi::join_organization(&*service, context, request).await
+        });
+    let builder = builder
+        .search_organization_content(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::OrganizationsApi::search_organization_content(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .get_organization_agent_instructions(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::OrganizationsApi::get_organization_agent_instructions(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .update_organization_agent_instructions(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::OrganizationsApi::update_organization_agent_instructions(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .list_organizations_by_email_domain(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::OrganizationsApi::list_organizations_by_email_domain(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .list_site_sections(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SiteStructureApi::list_site_sections(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .create_site_section(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SiteStructureApi::create_site_section(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .delete_site_section(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SiteStructureApi::delete_site_section(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .update_site_section(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SiteStructureApi::update_site_section(&*service, context, request)
+                .await
+        });
+    #[allow(deprecated)]
+    let builder = builder
+        .move_site_section(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SiteStructureApi::move_site_section(&*service, context, request).await
+        });
+    let builder = builder
+        .list_site_spaces(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SiteStructureApi::list_site_spaces(&*service, context, request).await
+        });
+    let builder = builder
+        .create_site_space(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SiteStructureApi::create_site_space(&*service, context, request).await
+        });
+    let builder = builder
+        .delete_site_space(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SiteStructureApi::delete_site_space(&*service, context, request).await
+        });
+    let builder = builder
+        .update_site_space(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SiteStructureApi::update_site_space(&*service, context, request).await
+        });
+    #[allow(deprecated)]
+    let builder = builder
+        .move_site_space(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SiteStructureApi::move_site_space(&*service, context, request).await
+        });
+    let builder = builder
+        .list_site_section_groups(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SiteStructureApi::list_site_section_groups(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .create_site_section_group(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SiteStructureApi::create_site_section_group(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .delete_site_section_group(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SiteStructureApi::delete_site_section_group(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .update_site_section_group(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SiteStructureApi::update_site_section_group(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .add_site_section_group_section(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SiteStructureApi::add_site_section_group_section(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .remove_site_section_group_section(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::SiteStructureApi::remove_site_section_group_section(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .move_site_section_group(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SiteStructureApi::move_site_section_group(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .list_organization_sites(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SitesApi::list_organization_sites(&*service, context, request).await
+        });
+    let builder = builder
+        .create_organization_site(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SitesApi::create_organization_site(&*service, context, request).await
+        });
+    let builder = builder
+        .get_site(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SitesApi::get_site(&*service, context, request).await
+        });
+    let builder = builder
+        .delete_site(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SitesApi::delete_site(&*service, context, request).await
+        });
+    let builder = builder
+        .update_site(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SitesApi::update_site(&*service, context, request).await
+        });
+    let builder = builder
+        .get_site_adaptive_schema(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SitesApi::get_site_adaptive_schema(&*service, context, request).await
+        });
+    let builder = builder
+        .update_site_adaptive_schema(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SitesApi::update_site_adaptive_schema(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .list_site_template_conditions(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SitesApi::list_site_template_conditions(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .get_published_site(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SitesApi::get_published_site(&*service, context, request).await
+        });
+    let builder = builder
+        .publish_site(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SitesApi::publish_site(&*service, context, request).await
+        });
+    let builder = builder
+        .get_space(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SpacesApi::get_space(&*service, context, request).await
+        });
+    let builder = builder
+        .delete_space(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SpacesApi::delete_space(&*service, context, request).await
+        });
+    let builder = builder
+        .update_space(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SpacesApi::update_space(&*service, context, request).await
+        });
+    let builder = builder
+        .duplicate_space(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SpacesApi::duplicate_space(&*service, context, request).await
+        });
+    let builder = builder
+        .restore_space(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SpacesApi::restore_space(&*service, context, request).await
+        });
+    let builder = builder
+        .move_space(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SpacesApi::move_space(&*service, context, request).await
+        });
+    let builder = builder
+        .transfer_space(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SpacesApi::transfer_space(&*service, context, request).await
+        });
+    let builder = builder
+        .list_space_links(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SpacesApi::list_space_links(&*service, context, request).await
+        });
+    let builder = builder
+        .list_organization_saml_providers(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::SsoApi::list_organization_saml_providers(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .create_organization_saml_provider(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::SsoApi::create_organization_saml_provider(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .get_organization_saml_provider(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::SsoApi::get_organization_saml_provider(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .delete_organization_saml_provider(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::SsoApi::delete_organization_saml_provider(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .update_organization_saml_provider(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::SsoApi::update_organization_saml_provider(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .list_organization_sso_providers(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::SsoApi::list_organization_sso_providers(&*service, context, request)
+                .await
+        });
+    let builder = builder
+        .list_organization_teams(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::TeamsApi::list_organization_teams(&*service, context, request).await
+        });
+    let builder = builder
+        .create_organization_team(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::TeamsApi::create_organization_team(&*service, context, request).await
+        });
+    let builder = builder
+        .get_organization_team(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::TeamsApi::get_organization_team(&*service, context, request).await
+        });
+    let builder = builder
+        .delete_organization_team(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::TeamsApi::delete_organization_team(&*service, context, request).await
+        });
+    let builder = builder
+        .update_organization_team(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::TeamsApi::update_organization_team(&*service, context, request).await
+        });
+    let builder = builder
+        .list_organization_translations(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::TranslationsApi::list_organization_translations(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .create_organization_translation(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::TranslationsApi::create_organization_translation(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .get_translation(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::TranslationsApi::get_translation(&*service, context, request).await
+        });
+    let builder = builder
+        .update_translation_instructions(|
+            service: ::std::sync::Arc<S>,
+            context,
+            request|
+        async move {
+            crate::TranslationsApi::update_translation_instructions(
+                    &*service,
+                    context,
+                    request,
+                )
+                .await
+        });
+    let builder = builder
+        .delete_translation(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::TranslationsApi::delete_translation(&*service, context, request).await
+        });
+    let builder = builder
+        .run_translation(|service: ::std::sync::Arc<S>, context, request| async move {
+            crate::TranslationsApi::run_translation(&*service, context, request).await
+        });
+    builder.build_partial()
+}
+/// A router built one operation at a time: a service sets a handler for each
+/// operation it serves (an `async fn(Arc<S>, Context, Request)`), then
+/// [`RouterBuilder::build`] refuses to leave any without one and names them, or
+/// [`RouterBuilder::build_partial`] answers 501 for them.
+pub struct RouterBuilder<S: Authenticator> {
+    pub(crate) routes: ::apigen_runtime::server::Routes<S>,
+}
+impl<S: Authenticator> RouterBuilder<S> {
+    /// No operation set yet; `service` authenticates callers and is handed to every
+    /// handler.
+    pub fn new(service: S) -> Self {
+        RouterBuilder {
+            routes: ::apigen_runtime::server::Routes::new(service, OPERATIONS),
+        }
+    }
+    /// The limits the router checks before any handler.
+    #[must_use]
+    pub fn with_config(mut self, config: ServerConfig) -> Self {
+        self.routes.set_config(config);
+        self
+    }
+    /// The operations without a handler yet, by name in the spec.
+    pub fn unimplemented(&self) -> ::std::vec::Vec<&'static str> {
+        self.routes.unimplemented()
+    }
+    /// The router, or every operation left without a handler.
+    pub fn build(
+        self,
+    ) -> ::core::result::Result<
+        ::apigen_runtime::server::axum::Router,
+        MissingOperations,
+    > {
+        self.routes.build()
+    }
+    /// The router; operations without a handler answer 501 Not Implemented.
+    pub fn build_partial(self) -> ::apigen_runtime::server::axum::Router {
+        self.routes.build_partial()
+    }
 }

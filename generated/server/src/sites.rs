@@ -453,7 +453,7 @@ impl ::apigen_runtime::serde::Serialize for PublishSiteRequest {
         __fields.end()
     }
 }
-/// The operations of Sites. Every method answers 501 until implemented.
+/// The operations of Sites, for a service that serves all of them ([`crate::router`]); a service serving some sets them one by one on [`crate::RouterBuilder`].
 pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// List the sites of an organization.
     ///
@@ -470,23 +470,17 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// family (comments on change requests: 200), that number is kept for that family.
     fn list_organization_sites(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: ListOrganizationSitesRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::apigen_runtime::Page<::docs_api_types::Site>,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "listOrganizationSites",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Create a site in an organization.
     ///
     /// The new site is unpublished until it is published.
@@ -500,23 +494,17 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// family (comments on change requests: 200), that number is kept for that family.
     fn create_organization_site(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: CreateOrganizationSiteRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::Site,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "createOrganizationSite",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Get a site.
     ///
     /// Fails when no site matches the id (Part A §7).
@@ -536,21 +524,17 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// family (comments on change requests: 200), that number is kept for that family.
     fn get_site(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: GetSiteRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::Site,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("getSite"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Delete a site.
     ///
     /// Succeeds with no content also when the site did not exist (Part A §7).
@@ -564,18 +548,14 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// family (comments on change requests: 200), that number is kept for that family.
     fn delete_site(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: DeleteSiteRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("deleteSite"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Update a site.
     ///
     /// Changes the fields given; omitted fields stay as they are.
@@ -589,21 +569,17 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// family (comments on change requests: 200), that number is kept for that family.
     fn update_site(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: UpdateSiteRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::Site,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("updateSite"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Get the adaptive schema (visitor attributes schema) of a site.
     ///
     /// Fails when the site has no visitor attributes schema; other unexpected errors fail too (Part A §7).
@@ -624,23 +600,17 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// family (comments on change requests: 200), that number is kept for that family.
     fn get_site_adaptive_schema(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: GetSiteAdaptiveSchemaRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::SiteAdaptiveSchema,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "getSiteAdaptiveSchema",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Set the adaptive schema (visitor attributes schema) of a site.
     ///
     /// Replaces the JSON Schema of the site's visitor attributes. Fails on a bad request; other unexpected errors fail too (Part A §7).
@@ -661,23 +631,17 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// family (comments on change requests: 200), that number is kept for that family.
     fn update_site_adaptive_schema(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: UpdateSiteAdaptiveSchemaRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::SiteAdaptiveSchema,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "updateSiteAdaptiveSchema",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// List the template conditions of a site's adaptive schema.
     ///
     /// Answers `{ items: [ { description, condition } ] }`, not paginated.
@@ -691,23 +655,17 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// family (comments on change requests: 200), that number is kept for that family.
     fn list_site_template_conditions(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: ListSiteTemplateConditionsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::SiteTemplateConditionList,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "listSiteTemplateConditions",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Get the published profile of a site.
     ///
     /// The site with its structure, customizations and scripts. `shareKey` resolves the
@@ -728,21 +686,17 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// family (comments on change requests: 200), that number is kept for that family.
     fn get_published_site(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: GetPublishedSiteRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::PublishedContentSite,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("getPublishedSite"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Publish a site.
     ///
     /// Makes an unpublished site (`published` false) live for its audience (`published`
@@ -760,173 +714,304 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// family (comments on change requests: 200), that number is kept for that family.
     fn publish_site(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: PublishSiteRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::Site,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("publishSite"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
 }
-pub(crate) fn dispatch_list_organization_sites<S: SitesApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match ListOrganizationSitesRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move { service.list_organization_sites(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
+    /// Serves `listOrganizationSites` (`GET /v1/orgs/{organizationId}/sites`) with `handler`: List the sites of an organization.
+    #[must_use]
+    pub fn list_organization_sites<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                ListOrganizationSitesRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::apigen_runtime::Page<::docs_api_types::Site>,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                110usize,
+                ListOrganizationSitesRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_create_organization_site<S: SitesApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match CreateOrganizationSiteRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                201u16,
-                async move { service.create_organization_site(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `createOrganizationSite` (`POST /v1/orgs/{organizationId}/sites`) with `handler`: Create a site in an organization.
+    #[must_use]
+    pub fn create_organization_site<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                CreateOrganizationSiteRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::Site,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                111usize,
+                CreateOrganizationSiteRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_get_site<S: SitesApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match GetSiteRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move { service.get_site(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `getSite` (`GET /v1/orgs/{organizationId}/sites/{siteId}`) with `handler`: Get a site.
+    #[must_use]
+    pub fn get_site<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                GetSiteRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::Site,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                112usize,
+                GetSiteRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_delete_site<S: SitesApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match DeleteSiteRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply_empty(
-                204u16,
-                async move { service.delete_site(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `deleteSite` (`DELETE /v1/orgs/{organizationId}/sites/{siteId}`) with `handler`: Delete a site.
+    #[must_use]
+    pub fn delete_site<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                DeleteSiteRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                113usize,
+                DeleteSiteRequest::from_input,
+                ::apigen_runtime::server::empty,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_update_site<S: SitesApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match UpdateSiteRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move { service.update_site(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `updateSite` (`PATCH /v1/orgs/{organizationId}/sites/{siteId}`) with `handler`: Update a site.
+    #[must_use]
+    pub fn update_site<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                UpdateSiteRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::Site,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                114usize,
+                UpdateSiteRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_get_site_adaptive_schema<S: SitesApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match GetSiteAdaptiveSchemaRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move { service.get_site_adaptive_schema(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `getSiteAdaptiveSchema` (`GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema`) with `handler`: Get the adaptive schema (visitor attributes schema) of a site.
+    #[must_use]
+    pub fn get_site_adaptive_schema<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                GetSiteAdaptiveSchemaRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::SiteAdaptiveSchema,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                115usize,
+                GetSiteAdaptiveSchemaRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_update_site_adaptive_schema<S: SitesApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match UpdateSiteAdaptiveSchemaRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move {
-                    service.update_site_adaptive_schema(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `updateSiteAdaptiveSchema` (`PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema`) with `handler`: Set the adaptive schema (visitor attributes schema) of a site.
+    #[must_use]
+    pub fn update_site_adaptive_schema<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                UpdateSiteAdaptiveSchemaRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::SiteAdaptiveSchema,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                116usize,
+                UpdateSiteAdaptiveSchemaRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_list_site_template_conditions<S: SitesApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match ListSiteTemplateConditionsRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move {
-                    service.list_site_template_conditions(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `listSiteTemplateConditions` (`GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions`) with `handler`: List the template conditions of a site's adaptive schema.
+    #[must_use]
+    pub fn list_site_template_conditions<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                ListSiteTemplateConditionsRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::SiteTemplateConditionList,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                117usize,
+                ListSiteTemplateConditionsRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_get_published_site<S: SitesApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match GetPublishedSiteRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move { service.get_published_site(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `getPublishedSite` (`GET /v1/orgs/{organizationId}/sites/{siteId}/published`) with `handler`: Get the published profile of a site.
+    #[must_use]
+    pub fn get_published_site<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                GetPublishedSiteRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::PublishedContentSite,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                118usize,
+                GetPublishedSiteRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_publish_site<S: SitesApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match PublishSiteRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move { service.publish_site(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `publishSite` (`POST /v1/orgs/{organizationId}/sites/{siteId}/publish`) with `handler`: Publish a site.
+    #[must_use]
+    pub fn publish_site<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                PublishSiteRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::Site,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                119usize,
+                PublishSiteRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
 }

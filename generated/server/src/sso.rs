@@ -255,7 +255,7 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationSsoProvidersRequest 
         __fields.end()
     }
 }
-/// The operations of Single sign-on. Every method answers 501 until implemented.
+/// The operations of Single sign-on, for a service that serves all of them ([`crate::router`]); a service serving some sets them one by one on [`crate::RouterBuilder`].
 pub trait SsoApi: ::apigen_runtime::server::Authenticator {
     /// List the SAML providers of an organization.
     ///
@@ -268,23 +268,17 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
     /// family (comments on change requests: 200), that number is kept for that family.
     fn list_organization_saml_providers(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: ListOrganizationSamlProvidersRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::apigen_runtime::Page<::docs_api_types::SamlProvider>,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "listOrganizationSamlProviders",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Configure a SAML provider for an organization.
     ///
     /// `POST /v1/orgs/{organizationId}/saml` answers 201 with `SamlProvider`.
@@ -296,23 +290,17 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
     /// family (comments on change requests: 200), that number is kept for that family.
     fn create_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: CreateOrganizationSamlProviderRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::SamlProvider,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "createOrganizationSamlProvider",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Get a SAML provider of an organization.
     ///
     /// Fails when no provider matches the id.
@@ -332,23 +320,17 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
     /// family (comments on change requests: 200), that number is kept for that family.
     fn get_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: GetOrganizationSamlProviderRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::SamlProvider,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "getOrganizationSamlProvider",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Delete a SAML provider of an organization.
     ///
     /// Succeeds with no content also when the provider did not exist (Part A §7).
@@ -362,20 +344,14 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
     /// family (comments on change requests: 200), that number is kept for that family.
     fn delete_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: DeleteOrganizationSamlProviderRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "deleteOrganizationSamlProvider",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Update a SAML provider of an organization.
     ///
     /// Takes the same fields as the creation; omitted fields stay as they are.
@@ -389,23 +365,17 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
     /// family (comments on change requests: 200), that number is kept for that family.
     fn update_organization_saml_provider(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: UpdateOrganizationSamlProviderRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::SamlProvider,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "updateOrganizationSamlProvider",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// List the SSO providers users of an organization can sign in with.
     ///
     /// Not paginated; answers `{ items: [ { id, label, startURL } ] }`.
@@ -419,123 +389,188 @@ pub trait SsoApi: ::apigen_runtime::server::Authenticator {
     /// family (comments on change requests: 200), that number is kept for that family.
     fn list_organization_sso_providers(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: ListOrganizationSsoProvidersRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::SsoProviderList,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "listOrganizationSsoProviders",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
 }
-pub(crate) fn dispatch_list_organization_saml_providers<S: SsoApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match ListOrganizationSamlProvidersRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move {
-                    service.list_organization_saml_providers(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
+    /// Serves `listOrganizationSamlProviders` (`GET /v1/orgs/{organizationId}/saml`) with `handler`: List the SAML providers of an organization.
+    #[must_use]
+    pub fn list_organization_saml_providers<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                ListOrganizationSamlProvidersRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::apigen_runtime::Page<::docs_api_types::SamlProvider>,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                128usize,
+                ListOrganizationSamlProvidersRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_create_organization_saml_provider<S: SsoApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match CreateOrganizationSamlProviderRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                201u16,
-                async move {
-                    service.create_organization_saml_provider(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `createOrganizationSamlProvider` (`POST /v1/orgs/{organizationId}/saml`) with `handler`: Configure a SAML provider for an organization.
+    #[must_use]
+    pub fn create_organization_saml_provider<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                CreateOrganizationSamlProviderRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::SamlProvider,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                129usize,
+                CreateOrganizationSamlProviderRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_get_organization_saml_provider<S: SsoApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match GetOrganizationSamlProviderRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move {
-                    service.get_organization_saml_provider(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `getOrganizationSamlProvider` (`GET /v1/orgs/{organizationId}/saml/{samlProviderId}`) with `handler`: Get a SAML provider of an organization.
+    #[must_use]
+    pub fn get_organization_saml_provider<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                GetOrganizationSamlProviderRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::SamlProvider,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                130usize,
+                GetOrganizationSamlProviderRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_delete_organization_saml_provider<S: SsoApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match DeleteOrganizationSamlProviderRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply_empty(
-                204u16,
-                async move {
-                    service.delete_organization_saml_provider(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `deleteOrganizationSamlProvider` (`DELETE /v1/orgs/{organizationId}/saml/{samlProviderId}`) with `handler`: Delete a SAML provider of an organization.
+    #[must_use]
+    pub fn delete_organization_saml_provider<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                DeleteOrganizationSamlProviderRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                131usize,
+                DeleteOrganizationSamlProviderRequest::from_input,
+                ::apigen_runtime::server::empty,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_update_organization_saml_provider<S: SsoApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match UpdateOrganizationSamlProviderRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move {
-                    service.update_organization_saml_provider(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `updateOrganizationSamlProvider` (`PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}`) with `handler`: Update a SAML provider of an organization.
+    #[must_use]
+    pub fn update_organization_saml_provider<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                UpdateOrganizationSamlProviderRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::SamlProvider,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                132usize,
+                UpdateOrganizationSamlProviderRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_list_organization_sso_providers<S: SsoApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match ListOrganizationSsoProvidersRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move {
-                    service.list_organization_sso_providers(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `listOrganizationSsoProviders` (`GET /v1/orgs/{organizationId}/sso`) with `handler`: List the SSO providers users of an organization can sign in with.
+    #[must_use]
+    pub fn list_organization_sso_providers<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                ListOrganizationSsoProvidersRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::SsoProviderList,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                133usize,
+                ListOrganizationSsoProvidersRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
 }

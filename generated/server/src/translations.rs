@@ -265,7 +265,7 @@ impl ::apigen_runtime::serde::Serialize for RunTranslationRequest {
         __fields.end()
     }
 }
-/// The operations of Translations. Every method answers 501 until implemented.
+/// The operations of Translations, for a service that serves all of them ([`crate::router`]); a service serving some sets them one by one on [`crate::RouterBuilder`].
 pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// List the translations of an organization.
     ///
@@ -274,23 +274,17 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.2.
     fn list_organization_translations(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: ListOrganizationTranslationsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::apigen_runtime::Page<::docs_api_types::Translation>,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "listOrganizationTranslations",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Create a translation in an organization.
     ///
     /// Creates a translation of the source space into `language`, guided by `instructions`.
@@ -300,23 +294,17 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.2.
     fn create_organization_translation(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: CreateOrganizationTranslationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::Translation,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "createOrganizationTranslation",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Get a translation.
     ///
     /// `GET /v1/orgs/{organizationId}/translations/{translationId}` answers 200 with `Translation`.
@@ -324,21 +312,17 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.2.
     fn get_translation(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: GetTranslationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::Translation,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("getTranslation"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Update the instructions of a translation.
     ///
     /// Replaces the instructions that guide the translation; later runs use them.
@@ -348,23 +332,17 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.2.
     fn update_translation_instructions(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: UpdateTranslationInstructionsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ::docs_api_types::Translation,
             ::apigen_runtime::server::ApiError,
         >,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented(
-                    "updateTranslationInstructions",
-                ),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Delete a translation.
     ///
     /// Succeeds with no content also when the translation did not exist (Part A §7).
@@ -374,18 +352,14 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Source: Part C §4.2.
     fn delete_translation(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: DeleteTranslationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("deleteTranslation"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
     /// Run a translation.
     ///
     /// Triggers a new run of the translation and answers no content at once; the run proceeds
@@ -398,112 +372,182 @@ pub trait TranslationsApi: ::apigen_runtime::server::Authenticator {
     /// Gap `translation-values`: Both are open enumerations listing their sample; other values are kept as they are and the server accepts them. No transition is enforced.
     fn run_translation(
         &self,
-        context: ::apigen_runtime::server::Context<Self::Principal>,
+        context: ::apigen_runtime::server::Context<
+            Self::Principal,
+            ::apigen_runtime::server::OnlyStatus,
+        >,
         request: RunTranslationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
-    > + ::core::marker::Send {
-        let _ = (context, request);
-        ::core::future::ready(
-            ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::not_implemented("runTranslation"),
-            ),
-        )
-    }
+    > + ::core::marker::Send;
 }
-pub(crate) fn dispatch_list_organization_translations<S: TranslationsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match ListOrganizationTranslationsRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move {
-                    service.list_organization_translations(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
+    /// Serves `listOrganizationTranslations` (`GET /v1/orgs/{organizationId}/translations`) with `handler`: List the translations of an organization.
+    #[must_use]
+    pub fn list_organization_translations<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                ListOrganizationTranslationsRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::apigen_runtime::Page<::docs_api_types::Translation>,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                139usize,
+                ListOrganizationTranslationsRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_create_organization_translation<S: TranslationsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match CreateOrganizationTranslationRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                201u16,
-                async move {
-                    service.create_organization_translation(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `createOrganizationTranslation` (`POST /v1/orgs/{organizationId}/translations`) with `handler`: Create a translation in an organization.
+    #[must_use]
+    pub fn create_organization_translation<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                CreateOrganizationTranslationRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::Translation,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                140usize,
+                CreateOrganizationTranslationRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_get_translation<S: TranslationsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match GetTranslationRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move { service.get_translation(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `getTranslation` (`GET /v1/orgs/{organizationId}/translations/{translationId}`) with `handler`: Get a translation.
+    #[must_use]
+    pub fn get_translation<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                GetTranslationRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::Translation,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                141usize,
+                GetTranslationRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_update_translation_instructions<S: TranslationsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match UpdateTranslationInstructionsRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply(
-                200u16,
-                async move {
-                    service.update_translation_instructions(context, request).await
-                },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `updateTranslationInstructions` (`PUT /v1/orgs/{organizationId}/translations/{translationId}`) with `handler`: Update the instructions of a translation.
+    #[must_use]
+    pub fn update_translation_instructions<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                UpdateTranslationInstructionsRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<
+                    ::docs_api_types::Translation,
+                    ::apigen_runtime::server::ApiError,
+                >,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                142usize,
+                UpdateTranslationInstructionsRequest::from_input,
+                ::apigen_runtime::server::json,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_delete_translation<S: TranslationsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match DeleteTranslationRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply_empty(
-                204u16,
-                async move { service.delete_translation(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `deleteTranslation` (`DELETE /v1/orgs/{organizationId}/translations/{translationId}`) with `handler`: Delete a translation.
+    #[must_use]
+    pub fn delete_translation<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                DeleteTranslationRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                143usize,
+                DeleteTranslationRequest::from_input,
+                ::apigen_runtime::server::empty,
+                handler,
+            );
+        self
     }
-}
-pub(crate) fn dispatch_run_translation<S: TranslationsApi>(
-    service: ::std::sync::Arc<S>,
-    input: ::apigen_runtime::server::Input,
-    context: ::apigen_runtime::server::Context<S::Principal>,
-) -> ::apigen_runtime::server::Reply {
-    match RunTranslationRequest::from_input(input) {
-        ::core::result::Result::Ok(request) => {
-            ::apigen_runtime::server::reply_empty(
-                204u16,
-                async move { service.run_translation(context, request).await },
-            )
-        }
-        ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
+    /// Serves `runTranslation` (`POST /v1/orgs/{organizationId}/translations/{translationId}/run`) with `handler`: Run a translation.
+    #[must_use]
+    pub fn run_translation<F, Fut>(mut self, handler: F) -> Self
+    where
+        F: ::core::ops::Fn(
+                ::std::sync::Arc<S>,
+                ::apigen_runtime::server::Context<
+                    S::Principal,
+                    ::apigen_runtime::server::OnlyStatus,
+                >,
+                RunTranslationRequest,
+            ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
+        Fut: ::core::future::Future<
+                Output = ::core::result::Result<(), ::apigen_runtime::server::ApiError>,
+            > + ::core::marker::Send + 'static,
+    {
+        self.routes
+            .set(
+                ::apigen_runtime::server::Bearer,
+                144usize,
+                RunTranslationRequest::from_input,
+                ::apigen_runtime::server::empty,
+                handler,
+            );
+        self
     }
 }

@@ -22,6 +22,9 @@
 //! | operation renamed (same method and path) | breaking (client method) | breaking     |
 //! | method or path changed                   | breaking                 | safe         |
 //! | success status changed                   | breaking                 | safe         |
+//! | other status added (`also`)              | breaking                 | breaking (status enum, `Context` type) |
+//! | other status removed                     | safe                     | breaking     |
+//! | operation made public / made to need auth| safe / breaking          | breaking (principal type) |
 //! | pagination added / removed               | breaking                 | breaking     |
 //! | response or body type changed            | breaking                 | breaking     |
 //! | request body added (required)            | breaking                 | breaking     |
@@ -46,8 +49,6 @@
 //! | description or summary changed           | docs                     | docs         |
 //!
 //! A type used both in requests and responses gets the stricter class of the two directions.
-//! Security (bearer / none per operation) is not in the model yet: it becomes one more function
-//! next to [`operation_status`], called from [`compare_operation`].
 
 pub mod git;
 mod rename;
@@ -293,6 +294,8 @@ fn compare_operation(old: &Operation, new: &Operation, out: &mut Vec<Change>) {
     let mut s = sink(out, format!("operation {}", new.name), &old.origin, &new.origin);
     operation_route(old, new, &mut s);
     operation_status(old, new, &mut s);
+    operation_statuses(old, new, &mut s);
+    operation_auth(old, new, &mut s);
     operation_response(old, new, &mut s);
     operation_body(old, new, &mut s);
     operation_params(old, new, &mut s);
@@ -328,6 +331,52 @@ fn operation_status(old: &Operation, new: &Operation, s: &mut Sink) {
                 old.response.status, new.response.status
             ),
         );
+    }
+}
+
+/// The other statuses a handler may choose: each is a variant of the operation's status
+/// enumeration, and having any changes the handler's `Context` type.
+fn operation_statuses(old: &Operation, new: &Operation, s: &mut Sink) {
+    let (before, after) = (&old.response.also, &new.response.also);
+    let added: Vec<String> = after.iter().filter(|c| !before.contains(c)).map(u16::to_string).collect();
+    let removed: Vec<String> = before.iter().filter(|c| !after.contains(c)).map(u16::to_string).collect();
+    if !added.is_empty() {
+        s.push(
+            "status-added",
+            Class::Breaking,
+            Class::Breaking,
+            format!(
+                "the handler may also answer {}; callers checking for one status break, and the handler's status \
+                 enumeration (its `Context` type) changes",
+                added.join(", ")
+            ),
+        );
+    }
+    if !removed.is_empty() {
+        s.push(
+            "status-removed",
+            Class::Safe,
+            Class::Breaking,
+            format!("the handler may no longer answer {}; handlers choosing it no longer compile", removed.join(", ")),
+        );
+    }
+}
+
+fn operation_auth(old: &Operation, new: &Operation, s: &mut Sink) {
+    match (old.auth.is_public(), new.auth.is_public()) {
+        (true, false) => s.push(
+            "auth-required",
+            Class::Breaking,
+            Class::Breaking,
+            "the operation is no longer public; callers without a token get 401, handlers get a principal",
+        ),
+        (false, true) => s.push(
+            "auth-dropped",
+            Class::Safe,
+            Class::Breaking,
+            "the operation becomes public; handlers get no principal (`Anonymous`)",
+        ),
+        _ => {}
     }
 }
 

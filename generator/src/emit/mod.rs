@@ -335,6 +335,16 @@ fn remove_empty_parents(root: &Path, file: &Path) {
     }
 }
 
+/// `200`, or `201 (or 200)` when the handler may choose among several statuses.
+pub fn statuses_text(op: &crate::model::Operation) -> String {
+    let status = op.response.status;
+    if op.response.also.is_empty() {
+        return status.to_string();
+    }
+    let others: Vec<String> = op.response.also.iter().map(u16::to_string).collect();
+    format!("{status} (or {})", others.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

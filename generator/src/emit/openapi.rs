@@ -12,8 +12,8 @@
 
 use super::Output;
 use crate::model::{
-    Api, Constraints, Field, Operation, Param, ParamIn, Presence, ResponseBody, TypeDef, TypeKind, TypeRef, Union,
-    sample,
+    Api, Auth, Constraints, Field, Operation, Param, ParamIn, Presence, ResponseBody, TypeDef, TypeKind, TypeRef,
+    Union, sample,
 };
 use serde_json::{Map, Value, json};
 
@@ -102,7 +102,7 @@ impl Document<'_> {
                     "variables": {"base_url": {"default": "https://api.example.com"}}
                 }]),
             ),
-            ("security", json!([{"bearerAuth": []}])),
+            ("security", self.default_security()),
             ("tags", Value::Array(tags)),
             ("paths", Value::Object(paths)),
             (
@@ -123,14 +123,40 @@ impl Document<'_> {
                             ("Error", error_response("A failure, answered with the error body.")),
                         ]),
                     ),
-                    (
-                        "securitySchemes",
-                        json!({"bearerAuth": {"type": "http", "scheme": "bearer", "description": "Every request carries `Authorization: Bearer <API_TOKEN>`."}}),
-                    ),
+                    ("securitySchemes", self.security_schemes()),
                 ]),
             ),
             ("x-gaps", Value::Object(gaps)),
         ])
+    }
+
+    /// Every scheme of `api.auth` (each a bearer token).
+    fn security_schemes(&self) -> Value {
+        let schemes = self.api.auth_schemes.iter().map(|scheme| {
+            let description = scheme
+                .description
+                .clone()
+                .unwrap_or_else(|| "Requests carry `Authorization: Bearer <token>`.".to_owned());
+            (scheme.name.clone(), json!({"type": "http", "scheme": "bearer", "description": description}))
+        });
+        Value::Object(schemes.collect())
+    }
+
+    /// What an operation requires unless it says otherwise: the first scheme.
+    fn default_security(&self) -> Value {
+        match self.api.auth_schemes.first() {
+            Some(scheme) => json!([{ scheme.name.as_str(): [] }]),
+            None => json!([]),
+        }
+    }
+
+    /// An operation's `security`, when it differs from the document's default.
+    fn operation_security(&self, op: &Operation) -> Option<Value> {
+        match &op.auth {
+            Auth::None => Some(json!([])),
+            Auth::Bearer { scheme } if self.api.auth_schemes.first().is_some_and(|s| &s.name == scheme) => None,
+            Auth::Bearer { scheme } => Some(json!([{ scheme.as_str(): [] }])),
+        }
     }
 
     /// `x-gap`: the ids of the gaps an element depends on; `x-gaps` at the root holds each
@@ -168,10 +194,17 @@ impl Document<'_> {
             request.push(("content", json!({"application/json": object(media)})));
             out.push(("requestBody", object(request)));
         }
+        if let Some(security) = self.operation_security(op) {
+            out.push(("security", security));
+        }
         let mut responses = Map::new();
-        responses.insert(op.response.status.to_string(), self.success(op));
+        for status in op.response.statuses() {
+            responses.insert(status.to_string(), self.success(op));
+        }
         responses.insert("400".into(), json!({"$ref": "#/components/responses/Invalid"}));
-        responses.insert("401".into(), json!({"$ref": "#/components/responses/Unauthorized"}));
+        if !op.auth.is_public() {
+            responses.insert("401".into(), json!({"$ref": "#/components/responses/Unauthorized"}));
+        }
         let mut failures: Vec<(u16, Vec<&str>)> = Vec::new();
         for error in &op.errors {
             match failures.iter_mut().find(|(status, _)| *status == error.status) {

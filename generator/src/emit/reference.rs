@@ -82,7 +82,8 @@ struct OperationView {
     deprecated: String,
     params: Vec<ParamView>,
     body: String,
-    status: u16,
+    status: String,
+    public: bool,
     response: String,
     response_short: String,
     errors: Vec<String>,
@@ -218,7 +219,8 @@ fn operation(op: &Operation) -> OperationView {
             let optional = if b.optional { " (optional)" } else { "" };
             format!("{}{optional}", type_link(&b.ty))
         }),
-        status: op.response.status,
+        status: super::statuses_text(op),
+        public: op.auth.is_public(),
         response: full_response,
         response_short: response,
         errors: op.errors.iter().map(|e| format!("{}: {}", e.status, one_line(&e.when))).collect(),

@@ -10,10 +10,9 @@
 use super::Output;
 use super::rust::{Paths, describe_constraints, doc, ident, inner_doc, param_is_option, print_file};
 use crate::model::names::{Case, sanitize};
-use crate::model::{Api, Method, Operation, Param, ParamIn, ResponseBody, Tag, TypeKind, TypeRef};
+use crate::model::{Api, Operation, Param, ParamIn, ResponseBody, Tag, TypeKind, TypeRef};
 use proc_macro2::TokenStream;
 use quote::quote;
-use std::collections::BTreeMap;
 
 /// Adds the server crate to `output`, under `server/`.
 pub fn emit(api: &Api, options: &super::Options, output: &mut Output) {
@@ -70,17 +69,27 @@ impl ServerEmitter<'_> {
         let types_crate = ident(&format!("{}_types", api.name.replace('-', "_")));
         let mut text = format!("# {} server\n\n", api.title);
         text.push_str(
-            "An axum skeleton of the API. Implement [`Authenticator`] and the trait of each group you serve \
-             (every method defaults to 501 Not Implemented), then serve [`router`]:\n\n\
+            "An axum skeleton of the API, served two ways.\n\n\
+             **Every operation**: implement [`Authenticator`] and the trait of every group (a method \
+             left out is a compile error naming it), then serve [`router`]:\n\n\
              ```ignore\nlet app = router(MyService::new());\n\
              let listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;\n\
              apigen_runtime::serve::serve(listener, app, Default::default()).await?;\n```\n\n\
-             Before a handler runs, every request is authenticated (`Authorization: Bearer <token>`, 401 when \
-             missing or malformed, then your `Authenticator`), its body size and content type checked (413, 415), \
+             **Some operations**: implement [`Authenticator`] and set a handler per operation you serve on \
+             [`RouterBuilder`]; `build()` refuses to leave any operation without one and names them \
+             ([`MissingOperations`]), `build_partial()` answers 501 for them, `unimplemented()` lists them:\n\n\
+             ```ignore\nasync fn get_thing(service: Arc<MyService>, context: Context<User>, request: GetThingRequest) \
+             -> Result<Thing, ApiError> { .. }\n\
+             let app = RouterBuilder::new(MyService::new()).get_thing(get_thing).build_partial();\n```\n\n\
+             Before a handler runs, every request is authenticated unless its operation is public \
+             (`Authorization: Bearer <token>`, 401 when missing or malformed, then your `Authenticator`; a \
+             public operation's handler gets [`Anonymous`]), its body size and content type checked (413, 415), \
              its parameters and JSON body parsed strictly and validated against the spec: every violation is \
-             answered at once in a 400. Failures answer `{\"error\": {\"code\", \"message\", \"violations\"?}}`; \
-             a panicking handler answers 500 and the server keeps serving. Bodies are limited to 2 MiB unless \
-             [`router_with`] sets [`ServerConfig::body_limit`].\n\n## Groups\n\n",
+             answered at once in a 400. The handler's value is answered with the operation's status; through its \
+             [`Context`] it may set response headers and, where the spec declares several statuses, choose one \
+             (`context.set_status(..)`, typed). Failures answer `{\"error\": {\"code\", \"message\", \
+             \"violations\"?}}`; a panicking handler answers 500 and the server keeps serving. Bodies are limited \
+             to 2 MiB unless [`ServerConfig::body_limit`] says otherwise.\n\n## Groups\n\n",
         );
         for tag in self.api.tags_with_operations() {
             let count = api.operations_of(&tag.name).count();
@@ -94,36 +103,26 @@ impl ServerEmitter<'_> {
                 quote!(crate::#name)
             })
             .collect();
-        let mut by_path: BTreeMap<&str, Vec<&Operation>> = BTreeMap::new();
-        for op in &api.operations {
-            by_path.entry(op.path.raw.as_str()).or_default().push(op);
-        }
-        let routes = by_path.iter().map(|(path, ops)| {
-            let endpoints = ops.iter().map(|op| {
-                let method = method_tokens(op.method);
-                let name = &op.name;
-                let has_body = op.body.is_some();
-                let module = ident(&api.tags.iter().find(|t| t.name == op.tag).expect("lowered tag").rust);
-                let dispatch = ident(&format!("dispatch_{}", op.rust));
-                quote! {
-                    ::apigen_runtime::server::Endpoint {
-                        method: #method,
-                        operation: #name,
-                        path: #path,
-                        has_body: #has_body,
-                        dispatch: crate::#module::#dispatch::<S>,
-                    }
-                }
-            });
+        let set_from_traits = api.operations.iter().map(|op| {
+            let setter = ident(&op.rust);
+            let trait_ident = ident(&trait_name(api.tags.iter().find(|t| t.name == op.tag).expect("lowered tag")));
+            let allow = op.deprecated.as_ref().map(|_| quote!(#[allow(deprecated)]));
             quote! {
-                router = ::apigen_runtime::server::route(router, #path, ::std::vec![#(#endpoints),*], &config);
+                #allow
+                let builder = builder.#setter(|service: ::std::sync::Arc<S>, context, request| async move {
+                    crate::#trait_ident::#setter(&*service, context, request).await
+                });
             }
         });
         let infos = api.operations.iter().map(|op| {
             let (name, tag, method, path, status) =
                 (&op.name, &op.tag, op.method.as_str(), &op.path.raw, op.response.status);
+            let (also, public, has_body) = (&op.response.also, op.auth.is_public(), op.body.is_some());
             quote! {
-                ::apigen_runtime::server::OperationInfo { name: #name, tag: #tag, method: #method, path: #path, status: #status }
+                ::apigen_runtime::server::OperationInfo {
+                    name: #name, tag: #tag, method: #method, path: #path, status: #status,
+                    also: &[#(#also),*], public: #public, has_body: #has_body,
+                }
             }
         });
         let count = api.operations.len();
@@ -144,7 +143,9 @@ impl ServerEmitter<'_> {
         let root = quote! {
             //! The router and the service it serves.
 
-            pub use ::apigen_runtime::server::{ApiError, Authenticator, Context, OperationInfo, ServerConfig};
+            pub use ::apigen_runtime::server::{
+                Anonymous, ApiError, Authenticator, Context, MissingOperations, OperationInfo, ServerConfig,
+            };
             /// The types of the API.
             pub use ::#types_crate as types;
 
@@ -154,7 +155,7 @@ impl ServerEmitter<'_> {
 
             impl<T> Service for T where T: Authenticator #(+ #traits)* {}
 
-            /// Every operation of the API: name, tag, method, path and success status.
+            /// Every operation of the API: name, tag, method, path, statuses, access.
             pub const OPERATIONS: &[OperationInfo; #count] = &[#(#infos),*];
 
             /// The router serving every operation with `service`, with the default settings.
@@ -162,12 +163,50 @@ impl ServerEmitter<'_> {
                 router_with(service, ServerConfig::default())
             }
 
-            /// The router serving every operation with `service`.
+            /// The router serving every operation with `service`, whose group traits give a
+            /// handler for each (a method left out does not compile).
             pub fn router_with<S: Service>(service: S, config: ServerConfig) -> ::apigen_runtime::server::axum::Router {
-                let config = ::std::sync::Arc::new(config);
-                let mut router = ::apigen_runtime::server::axum::Router::new();
-                #(#routes)*
-                ::apigen_runtime::server::finish(router, ::std::sync::Arc::new(service))
+                let builder = RouterBuilder::new(service).with_config(config);
+                #(#set_from_traits)*
+                builder.build_partial()
+            }
+
+            /// A router built one operation at a time: a service sets a handler for each
+            /// operation it serves (an `async fn(Arc<S>, Context, Request)`), then
+            /// [`RouterBuilder::build`] refuses to leave any without one and names them, or
+            /// [`RouterBuilder::build_partial`] answers 501 for them.
+            pub struct RouterBuilder<S: Authenticator> {
+                pub(crate) routes: ::apigen_runtime::server::Routes<S>,
+            }
+
+            impl<S: Authenticator> RouterBuilder<S> {
+                /// No operation set yet; `service` authenticates callers and is handed to every
+                /// handler.
+                pub fn new(service: S) -> Self {
+                    RouterBuilder { routes: ::apigen_runtime::server::Routes::new(service, OPERATIONS) }
+                }
+
+                /// The limits the router checks before any handler.
+                #[must_use]
+                pub fn with_config(mut self, config: ServerConfig) -> Self {
+                    self.routes.set_config(config);
+                    self
+                }
+
+                /// The operations without a handler yet, by name in the spec.
+                pub fn unimplemented(&self) -> ::std::vec::Vec<&'static str> {
+                    self.routes.unimplemented()
+                }
+
+                /// The router, or every operation left without a handler.
+                pub fn build(self) -> ::core::result::Result<::apigen_runtime::server::axum::Router, MissingOperations> {
+                    self.routes.build()
+                }
+
+                /// The router; operations without a handler answer 501 Not Implemented.
+                pub fn build_partial(self) -> ::apigen_runtime::server::axum::Router {
+                    self.routes.build_partial()
+                }
             }
         };
         (lib, root)
@@ -183,17 +222,25 @@ impl ServerEmitter<'_> {
         let docs = inner_doc(&text);
         let requests = ops.iter().map(|op| self.request(op));
         let methods = ops.iter().map(|op| self.trait_method(op));
-        let dispatches = ops.iter().map(|op| self.dispatch(tag, op));
+        let statuses = ops.iter().filter_map(|op| status_enum(op));
+        let setters = ops.iter().map(|op| self.setter(op));
         let trait_ident = ident(&trait_name(tag));
-        let trait_doc = doc(&format!("The operations of {}. Every method answers 501 until implemented.", tag.title));
+        let trait_doc = doc(&format!(
+            "The operations of {}, for a service that serves all of them ([`crate::router`]); a \
+             service serving some sets them one by one on [`crate::RouterBuilder`].",
+            tag.title
+        ));
         quote! {
             #docs
             #(#requests)*
+            #(#statuses)*
             #trait_doc
             pub trait #trait_ident: ::apigen_runtime::server::Authenticator {
                 #(#methods)*
             }
-            #(#dispatches)*
+            impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
+                #(#setters)*
+            }
         }
     }
 
@@ -439,7 +486,7 @@ impl ServerEmitter<'_> {
         let method = ident(&op.rust);
         let request = Self::request_name(op);
         let response = self.paths.response_ty(self.api, op);
-        let name = &op.name;
+        let context = context_ty(op, quote!(Self::Principal));
         let docs = doc(&operation_doc(self.api, op));
         let deprecated = op.deprecated.as_ref().map(|d| {
             let note = match (&d.replacement, &d.note) {
@@ -455,44 +502,50 @@ impl ServerEmitter<'_> {
             #deprecated
             fn #method(
                 &self,
-                context: ::apigen_runtime::server::Context<Self::Principal>,
+                context: #context,
                 request: #request,
             ) -> impl ::core::future::Future<
                 Output = ::core::result::Result<#response, ::apigen_runtime::server::ApiError>,
-            > + ::core::marker::Send {
-                let _ = (context, request);
-                ::core::future::ready(::core::result::Result::Err(
-                    ::apigen_runtime::server::ApiError::not_implemented(#name),
-                ))
-            }
+            > + ::core::marker::Send;
         }
     }
 
-    fn dispatch(&self, tag: &Tag, op: &Operation) -> TokenStream {
-        let trait_ident = ident(&trait_name(tag));
-        let function = ident(&format!("dispatch_{}", op.rust));
+    /// The builder's setter of an operation's handler.
+    fn setter(&self, op: &Operation) -> TokenStream {
         let method = ident(&op.rust);
         let request = Self::request_name(op);
-        let status = op.response.status;
-        let reply = match op.response.body {
-            ResponseBody::Empty => quote!(::apigen_runtime::server::reply_empty),
-            _ => quote!(::apigen_runtime::server::reply),
+        let response = self.paths.response_ty(self.api, op);
+        let context = context_ty(op, quote!(S::Principal));
+        let index = self.api.operations.iter().position(|o| o.name == op.name).expect("operation of the api");
+        let access = if op.auth.is_public() {
+            quote!(::apigen_runtime::server::Public)
+        } else {
+            quote!(::apigen_runtime::server::Bearer)
         };
-        // The router calls deprecated operations too; that call is not a use to warn about.
-        let allow = op.deprecated.as_ref().map(|_| quote!(#[allow(deprecated)]));
+        let answer = match op.response.body {
+            ResponseBody::Empty => quote!(::apigen_runtime::server::empty),
+            _ => quote!(::apigen_runtime::server::json),
+        };
+        let docs = doc(&format!(
+            "Serves `{}` (`{} {}`) with `handler`: {}",
+            op.name,
+            op.method.as_str(),
+            op.path.raw,
+            op.summary
+        ));
         quote! {
-            #allow
-            pub(crate) fn #function<S: #trait_ident>(
-                service: ::std::sync::Arc<S>,
-                input: ::apigen_runtime::server::Input,
-                context: ::apigen_runtime::server::Context<S::Principal>,
-            ) -> ::apigen_runtime::server::Reply {
-                match #request::from_input(input) {
-                    ::core::result::Result::Ok(request) => {
-                        #reply(#status, async move { service.#method(context, request).await })
-                    }
-                    ::core::result::Result::Err(error) => ::apigen_runtime::server::reject(error),
-                }
+            #docs
+            #[must_use]
+            pub fn #method<F, Fut>(mut self, handler: F) -> Self
+            where
+                F: ::core::ops::Fn(::std::sync::Arc<S>, #context, #request) -> Fut
+                    + ::core::marker::Send + ::core::marker::Sync + 'static,
+                Fut: ::core::future::Future<
+                    Output = ::core::result::Result<#response, ::apigen_runtime::server::ApiError>,
+                > + ::core::marker::Send + 'static,
+            {
+                self.routes.set(#access, #index, #request::from_input, #answer, handler);
+                self
             }
         }
     }
@@ -512,11 +565,12 @@ impl ServerEmitter<'_> {
                     _ => quote! { self.call(#name, &context, &request) },
                 };
                 let allow = op.deprecated.as_ref().map(|_| quote!(#[allow(deprecated)]));
+                let context = context_ty(op, quote!(::std::string::String));
                 quote! {
                     #allow
                     fn #method(
                         &self,
-                        context: ::apigen_runtime::server::Context<::std::string::String>,
+                        context: #context,
                         request: crate::#request,
                     ) -> impl ::core::future::Future<
                         Output = ::core::result::Result<#response, ::apigen_runtime::server::ApiError>,
@@ -542,13 +596,62 @@ impl ServerEmitter<'_> {
     }
 }
 
-fn method_tokens(method: Method) -> TokenStream {
-    match method {
-        Method::Get => quote!(::apigen_runtime::server::axum::http::Method::GET),
-        Method::Post => quote!(::apigen_runtime::server::axum::http::Method::POST),
-        Method::Put => quote!(::apigen_runtime::server::axum::http::Method::PUT),
-        Method::Patch => quote!(::apigen_runtime::server::axum::http::Method::PATCH),
-        Method::Delete => quote!(::apigen_runtime::server::axum::http::Method::DELETE),
+/// The context type of an operation's handler: the principal (none when public) and the
+/// statuses it may choose.
+fn context_ty(op: &Operation, principal: TokenStream) -> TokenStream {
+    let principal = if op.auth.is_public() { quote!(::apigen_runtime::server::Anonymous) } else { principal };
+    let status = if op.response.also.is_empty() {
+        quote!(::apigen_runtime::server::OnlyStatus)
+    } else {
+        let name = status_name(op);
+        quote!(crate::#name)
+    };
+    quote!(::apigen_runtime::server::Context<#principal, #status>)
+}
+
+fn status_name(op: &Operation) -> proc_macro2::Ident {
+    ident(&format!("{}Status", op.rust_type))
+}
+
+/// The enumeration of an operation's success statuses, when it declares more than one.
+fn status_enum(op: &Operation) -> Option<TokenStream> {
+    if op.response.also.is_empty() {
+        return None;
+    }
+    let name = status_name(op);
+    let variants: Vec<(proc_macro2::Ident, u16)> =
+        op.response.statuses().map(|code| (ident(&status_variant(code)), code)).collect();
+    let decls = variants.iter().enumerate().map(|(i, (variant, code))| {
+        let text = if i == 0 { format!("{code}, the default.") } else { format!("{code}.") };
+        let default = (i == 0).then(|| quote!(#[default]));
+        quote! { #[doc = #text] #default #variant, }
+    });
+    let arms = variants.iter().map(|(variant, code)| quote! { #name::#variant => #code, });
+    let docs = doc(&format!("The success statuses of `{}`: a handler chooses one with `context.set_status`.", op.name));
+    Some(quote! {
+        #docs
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+        pub enum #name { #(#decls)* }
+
+        impl ::apigen_runtime::server::Status for #name {
+            fn code(self) -> u16 {
+                match self { #(#arms)* }
+            }
+        }
+    })
+}
+
+/// The variant of a success status: its reason phrase, or the number.
+fn status_variant(code: u16) -> String {
+    match code {
+        200 => "Ok".into(),
+        201 => "Created".into(),
+        202 => "Accepted".into(),
+        203 => "NonAuthoritativeInformation".into(),
+        204 => "NoContent".into(),
+        205 => "ResetContent".into(),
+        206 => "PartialContent".into(),
+        other => format!("Status{other}"),
     }
 }
 
@@ -587,7 +690,11 @@ pub fn operation_doc(api: &Api, op: &Operation) -> String {
         ResponseBody::Page { item, envelope: None } => format!("a page of `{item}`"),
         ResponseBody::Page { item, envelope: Some(e) } => format!("a page of `{item}` in `{e}`"),
     };
-    text.push_str(&format!("\n\n`{} {}` answers {} with {body}.", op.method.as_str(), op.path.raw, op.response.status));
+    let statuses = super::statuses_text(op);
+    text.push_str(&format!("\n\n`{} {}` answers {statuses} with {body}.", op.method.as_str(), op.path.raw));
+    if op.auth.is_public() {
+        text.push_str(" Public: no `Authorization` needed.");
+    }
     if !op.errors.is_empty() {
         text.push_str("\n\nFailure cases:");
         for error in &op.errors {

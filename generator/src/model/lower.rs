@@ -57,6 +57,8 @@ struct Lowerer<'a> {
     variant_at: BTreeMap<(String, usize), Location>,
     /// Names of the types the spec declares as enumerations (known before they are lowered).
     raw_enums: BTreeSet<&'a str>,
+    /// The schemes of `api.auth` (set by `lower_api`).
+    auth_schemes: Vec<AuthScheme>,
 }
 
 /// What a [`RawField`] is being read as.
@@ -81,6 +83,7 @@ impl<'a> Lowerer<'a> {
             shared_params: BTreeMap::new(),
             variant_at: BTreeMap::new(),
             raw_enums: spec.types.iter().filter(|t| t.value.enum_values.is_some()).map(|t| t.name.as_str()).collect(),
+            auth_schemes: Vec::new(),
         }
     }
 
@@ -132,6 +135,7 @@ impl<'a> Lowerer<'a> {
             operations,
             gaps,
             pagination,
+            auth_schemes: std::mem::take(&mut self.auth_schemes),
             spec_hash: self.spec.hash.clone(),
         })
     }
@@ -170,6 +174,10 @@ impl<'a> Lowerer<'a> {
                 .error(at, format!("`{}` cannot prefix a crate name", api.name))
                 .hint("use lower-case letters, digits and dashes, starting with a letter (`docs-api`)");
         }
+        let spec = self.spec;
+        let auth_origin = first.origin.key("auth");
+        let at = |keys: &[&str]| spec.locate(&keys.iter().fold(auth_origin.clone(), |o, k| o.key(*k)));
+        self.auth_schemes = super::auth::lower_schemes(api.auth.as_ref(), at, self.diags);
         Some((api.name.clone(), api.title.clone(), api.version.clone(), api.description.clone(), api.source.clone()))
     }
 
@@ -1058,7 +1066,13 @@ impl<'a> Lowerer<'a> {
                 self.diags.error(at, format!("failure status {} is not a 4xx or 5xx code", error.status));
             }
         }
-        let (method, path, tag, response, params) = (method?, path?, tag?, response?, params?);
+        let auth = super::auth::resolve(
+            raw.auth.as_deref(),
+            &self.auth_schemes,
+            || self.spec.locate(&origin.key("auth")),
+            self.diags,
+        );
+        let (method, path, tag, response, params, auth) = (method?, path?, tag?, response?, params?, auth?);
         let mut gaps = raw.gaps.clone();
         gaps.extend(raw.response.gaps.iter().cloned());
         Some(Operation {
@@ -1084,6 +1098,7 @@ impl<'a> Lowerer<'a> {
                 .deprecated
                 .as_ref()
                 .map(|d| Deprecated { replacement: d.replacement.clone(), note: d.note.clone() }),
+            auth,
             gaps,
             origin: self.at(origin),
         })
@@ -1314,7 +1329,31 @@ impl<'a> Lowerer<'a> {
             }
             _ => {}
         }
-        Some(Response { status: raw.status, description: raw.description.clone(), body })
+        let also = self.lower_also_statuses(raw, &body, origin);
+        Some(Response { status: raw.status, also, description: raw.description.clone(), body })
+    }
+
+    /// The other success statuses a handler may choose: 2xx, each once, and bodiless as the
+    /// default is (one body type serves them all, so 204 goes only with a bodiless default).
+    fn lower_also_statuses(&mut self, raw: &RawResponse, body: &ResponseBody, origin: &Origin) -> Vec<u16> {
+        let mut also = Vec::new();
+        for (i, &status) in raw.also.iter().enumerate() {
+            let at = self.at(&origin.key("also").index(i));
+            if !(200..=299).contains(&status) {
+                self.diags
+                    .error(at, format!("success status {status} is not a 2xx code"))
+                    .hint("failures go under `errors:`");
+            } else if status == raw.status || also.contains(&status) {
+                self.diags.error(at, format!("status {status} is declared twice")).hint("list each status once");
+            } else if status == 204 && !matches!(body, ResponseBody::Empty) {
+                self.diags
+                    .error(at, "status 204 has no body, and this response has one")
+                    .hint("every status of `also` answers the same body as `status`");
+            } else {
+                also.push(status);
+            }
+        }
+        also
     }
 
     // ---- whole-picture checks -------------------------------------------------------------

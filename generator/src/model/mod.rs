@@ -6,6 +6,7 @@
 //! lists keep the order of the spec text, which is read in sorted file order. Nothing here
 //! knows how code is emitted.
 
+pub mod auth;
 pub mod finite;
 pub mod graph;
 pub mod lower;
@@ -45,6 +46,8 @@ pub struct Api {
     pub gaps: BTreeMap<String, Gap>,
     /// The list convention.
     pub pagination: Pagination,
+    /// Auth schemes, in declared order (one `bearer` when the spec declares none).
+    pub auth_schemes: Vec<AuthScheme>,
     /// Hash of the spec files, for generated headers.
     pub spec_hash: String,
 }
@@ -373,6 +376,8 @@ pub struct Operation {
     pub errors: Vec<ErrorCase>,
     /// Deprecation.
     pub deprecated: Option<Deprecated>,
+    /// What the caller must present.
+    pub auth: Auth,
     /// Gaps it depends on (its own and its response's).
     pub gaps: Vec<String>,
     /// Where it is declared.
@@ -446,12 +451,49 @@ pub struct Body {
 /// A success response.
 #[derive(Debug, Clone)]
 pub struct Response {
-    /// Status code.
+    /// Status code answered unless the handler chooses another.
     pub status: u16,
+    /// Other success statuses the handler may choose, in declared order; same body.
+    pub also: Vec<u16>,
     /// What it means.
     pub description: Option<String>,
     /// What the body holds.
     pub body: ResponseBody,
+}
+
+impl Response {
+    /// Every success status: the default first, then the others as declared.
+    pub fn statuses(&self) -> impl Iterator<Item = u16> + '_ {
+        std::iter::once(self.status).chain(self.also.iter().copied())
+    }
+}
+
+/// One way a caller proves who it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuthScheme {
+    /// Name in the spec (`bearer`), used by operations' `auth:`.
+    pub name: String,
+    /// What the credential is.
+    pub description: Option<String>,
+}
+
+/// What an operation requires of its caller.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Auth {
+    /// Public: no credential; the authenticator is not called.
+    None,
+    /// `Authorization: Bearer <token>`, checked by the service's authenticator.
+    Bearer {
+        /// The scheme's name.
+        scheme: String,
+    },
+}
+
+impl Auth {
+    /// Whether the operation answers without a credential.
+    pub fn is_public(&self) -> bool {
+        matches!(self, Auth::None)
+    }
 }
 
 /// The body of a success response.

@@ -103,6 +103,11 @@ pub fn file_module(path: &str) -> String {
 /// and conversions: an operation's method must not take them.
 const RESERVED_METHODS: &[&str] = &[
     "new",
+    // The server's RouterBuilder has these beside one setter per operation.
+    "build",
+    "build_partial",
+    "unimplemented",
+    "with_config",
     "default",
     "clone",
     "clone_from",

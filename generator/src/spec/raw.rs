@@ -45,6 +45,24 @@ pub struct RawApi {
     pub description: Option<String>,
     /// Where the API is described, for the reference.
     pub source: Option<String>,
+    /// How callers prove who they are: schemes by name. Absent: one `bearer` scheme.
+    pub auth: Option<IndexMap<String, RawAuthScheme>>,
+}
+
+/// `api.auth.<name>:` one way a caller proves who it is.
+#[derive(Debug, Deserialize)]
+pub struct RawAuthScheme {
+    /// `bearer` (`Authorization: Bearer <token>`); `api-key` is reserved for a key in a header
+    /// or the query, which the generated code does not implement yet.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Where an `api-key` travels: `header` or `query`.
+    #[serde(rename = "in")]
+    pub location: Option<String>,
+    /// The header or query parameter of an `api-key`.
+    pub name: Option<String>,
+    /// What the credential is and where a caller gets one.
+    pub description: Option<String>,
 }
 
 /// `tags.<name>:` a group of operations.
@@ -250,6 +268,9 @@ pub struct RawOperation {
     pub errors: Vec<RawError>,
     /// Set when the operation is deprecated.
     pub deprecated: Option<RawDeprecated>,
+    /// The auth scheme the operation requires, by name, or `none` for a public operation;
+    /// absent: the first scheme of `api.auth`.
+    pub auth: Option<String>,
     /// Gaps this operation depends on.
     #[serde(default)]
     pub gaps: Vec<String>,
@@ -290,8 +311,11 @@ impl<'de> Deserialize<'de> for RawParam {
 /// `response:` the success response of an operation.
 #[derive(Debug, Default, Deserialize)]
 pub struct RawResponse {
-    /// The success status code.
+    /// The success status code: what the handler answers unless it chooses another.
     pub status: u16,
+    /// Other success statuses the handler may choose, with the same body (`201` or `200`).
+    #[serde(default)]
+    pub also: Vec<u16>,
     /// What the response means.
     pub description: Option<String>,
     /// The body type (absent for a response without body).

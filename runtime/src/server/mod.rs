@@ -19,20 +19,23 @@
 //! One handler type serves every route, so axum's generic machinery is compiled once per
 //! service rather than once per operation.
 
+mod routes;
+
+pub use routes::{Access, Answer, Bearer, MissingOperations, Public, Reply, Routes, empty, json, reject};
+
 use crate::error::ErrorBody;
 use crate::json::{FromJson, Mode};
 use crate::validate::{Validate, Validator, Violation};
-use axum::body::{Body, Bytes};
-use axum::extract::{FromRequestParts, RawPathParams, Request, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::body::Bytes;
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{MethodFilter, MethodRouter};
 use serde::Serialize;
 use std::fmt;
 use std::future::Future;
+use std::marker::PhantomData;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::task::{Context as TaskContext, Poll};
 
 /// The default limit on request bodies: 2 MiB (spec gap `max-body-size`).
@@ -136,10 +139,15 @@ pub trait Authenticator: Send + Sync + 'static {
     fn authenticate(&self, token: &str) -> impl Future<Output = Result<Self::Principal, ApiError>> + Send;
 }
 
-/// What a handler knows about the request beyond its parameters and body.
-#[derive(Debug, Clone)]
-pub struct Context<P> {
-    /// Who made the request, as the [`Authenticator`] said.
+/// What a handler knows about the request beyond its parameters and body, and how it shapes
+/// its response beyond the body.
+///
+/// `P` is the principal: what the [`Authenticator`] returned, or [`Anonymous`] for a public
+/// operation. `S` is the operation's status type: an enumeration of the success statuses the
+/// spec declares when it declares more than one (so [`Context::set_status`] cannot choose
+/// another), [`OnlyStatus`] otherwise.
+pub struct Context<P, S = OnlyStatus> {
+    /// Who made the request, as the [`Authenticator`] said ([`Anonymous`] on public operations).
     pub principal: P,
     /// The request headers.
     pub headers: HeaderMap,
@@ -152,13 +160,122 @@ pub struct Context<P> {
     /// What middleware put in the request's extensions (a request id, a tracing span, a
     /// tenant, ...), read with `context.extensions.get::<T>()`.
     pub extensions: axum::http::Extensions,
+    response: ResponseHandle,
+    status: PhantomData<fn() -> S>,
 }
 
-impl<P> Context<P> {
+/// The principal of a public operation: nobody was authenticated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Anonymous;
+
+/// The status type of an operation whose spec declares one success status: the response
+/// answers it, and [`Context::set_status`] is not available.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct OnlyStatus;
+
+/// The success statuses of an operation that declares several (generated enumerations).
+pub trait Status: Copy + Send + Sync + 'static {
+    /// The HTTP status code.
+    fn code(self) -> u16;
+}
+
+/// What a handler set on its response, shared between its [`Context`] and the router.
+#[derive(Clone, Default)]
+struct ResponseHandle(Arc<Mutex<ResponseParts>>);
+
+#[derive(Default)]
+struct ResponseParts {
+    status: Option<u16>,
+    headers: HeaderMap,
+}
+
+impl ResponseHandle {
+    fn with<R>(&self, f: impl FnOnce(&mut ResponseParts) -> R) -> R {
+        // A handler that panicked while holding the lock left nothing half-written that
+        // matters: the parts are plain values.
+        f(&mut self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+
+    fn take(&self) -> (Option<u16>, HeaderMap) {
+        self.with(|parts| (parts.status.take(), std::mem::take(&mut parts.headers)))
+    }
+}
+
+impl<P, S> Context<P, S> {
+    /// A context for calling a handler directly, in unit tests: no headers or extensions,
+    /// `GET /`, operation `test`.
+    pub fn new(principal: P) -> Self {
+        Context {
+            principal,
+            headers: HeaderMap::new(),
+            operation: "test",
+            method: Method::GET,
+            path: "/",
+            extensions: axum::http::Extensions::new(),
+            response: ResponseHandle::default(),
+            status: PhantomData,
+        }
+    }
+
     /// The caller's address, when the server records it ([`crate::serve::serve`] does; so
     /// does axum's `into_make_service_with_connect_info`).
     pub fn remote_addr(&self) -> Option<std::net::SocketAddr> {
         self.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|info| info.0)
+    }
+
+    /// Sets a response header, replacing any value set before (`ETag`, `Location`, a
+    /// rate-limit header). Headers are sent with errors too, so a 429 can say when to retry.
+    pub fn insert_response_header(&self, name: HeaderName, value: HeaderValue) {
+        self.response.with(|parts| parts.headers.insert(name, value));
+    }
+
+    /// Adds a response header, keeping values set before (`Set-Cookie`, `Link`).
+    pub fn append_response_header(&self, name: HeaderName, value: HeaderValue) {
+        self.response.with(|parts| parts.headers.append(name, value));
+    }
+
+    /// The headers set so far (for tests of handlers).
+    pub fn response_headers(&self) -> HeaderMap {
+        self.response.with(|parts| parts.headers.clone())
+    }
+
+    /// The status chosen with [`Context::set_status`], if any (for tests of handlers).
+    pub fn response_status(&self) -> Option<u16> {
+        self.response.with(|parts| parts.status)
+    }
+}
+
+impl<P, S: Status> Context<P, S> {
+    /// Answers `status` instead of the operation's default; only statuses the spec declares
+    /// for the operation can be named. Applies to a successful answer only.
+    pub fn set_status(&self, status: S) {
+        self.response.with(|parts| parts.status = Some(status.code()));
+    }
+}
+
+impl<P: Clone, S> Clone for Context<P, S> {
+    fn clone(&self) -> Self {
+        Context {
+            principal: self.principal.clone(),
+            headers: self.headers.clone(),
+            operation: self.operation,
+            method: self.method.clone(),
+            path: self.path,
+            extensions: self.extensions.clone(),
+            response: self.response.clone(),
+            status: PhantomData,
+        }
+    }
+}
+
+impl<P: fmt::Debug, S> fmt::Debug for Context<P, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Context")
+            .field("principal", &self.principal)
+            .field("operation", &self.operation)
+            .field("method", &self.method)
+            .field("path", &self.path)
+            .finish_non_exhaustive() // Headers hold the caller's token: never printed.
     }
 }
 
@@ -231,106 +348,6 @@ impl ServerConfig {
 
 fn too_large(limit: usize) -> ApiError {
     ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, format!("the body is larger than {limit} bytes"))
-}
-
-/// A boxed response future, what every generated dispatch function returns.
-pub type Reply = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
-
-/// A generated dispatch function: parses the [`Input`] into the operation's request and
-/// calls the service.
-pub type Dispatch<S> = fn(Arc<S>, Input, Context<<S as Authenticator>::Principal>) -> Reply;
-
-/// One operation of a route: its method, name, whether it takes a body, and its dispatch.
-pub struct Endpoint<S: Authenticator> {
-    /// HTTP method.
-    pub method: Method,
-    /// Operation name.
-    pub operation: &'static str,
-    /// The route, as the spec writes it.
-    pub path: &'static str,
-    /// The operation takes a JSON body.
-    pub has_body: bool,
-    /// Parses and calls.
-    pub dispatch: Dispatch<S>,
-}
-
-/// Adds a path with its operations to `router`. Generated routers call this once per path.
-pub fn route<S: Authenticator>(
-    router: axum::Router<Arc<S>>,
-    path: &str,
-    endpoints: Vec<Endpoint<S>>,
-    config: &Arc<ServerConfig>,
-) -> axum::Router<Arc<S>> {
-    let allow: Vec<&str> = endpoints.iter().map(|e| e.method.as_str()).collect();
-    let allow = HeaderValue::from_str(&allow.join(", ")).unwrap_or_else(|_| HeaderValue::from_static(""));
-    let mut methods: MethodRouter<Arc<S>> = MethodRouter::new();
-    for endpoint in endpoints {
-        let filter = MethodFilter::try_from(endpoint.method.clone()).unwrap_or(MethodFilter::GET);
-        let endpoint = Arc::new(endpoint);
-        let config = Arc::clone(config);
-        methods = methods.on(filter, move |State(service): State<Arc<S>>, request: Request| {
-            handle(service, request, Arc::clone(&endpoint), Arc::clone(&config))
-        });
-    }
-    let methods = methods.fallback(move || {
-        let allow = allow.clone();
-        async move {
-            let mut response =
-                ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "the method is not allowed on this path").into_response();
-            response.headers_mut().insert(header::ALLOW, allow);
-            response
-        }
-    });
-    router.route(path, methods)
-}
-
-/// Finishes a generated router: the 404 fallback, and the service as state.
-pub fn finish<S: Authenticator>(router: axum::Router<Arc<S>>, service: Arc<S>) -> axum::Router {
-    router
-        .fallback(|| async { ApiError::not_found("no operation matches this path").into_response() })
-        .with_state(service)
-}
-
-async fn handle<S: Authenticator>(
-    service: Arc<S>,
-    request: Request,
-    endpoint: Arc<Endpoint<S>>,
-    config: Arc<ServerConfig>,
-) -> Response {
-    let (mut parts, body) = request.into_parts();
-    if let Some(refusal) = config.refuse(&parts) {
-        return refusal.into_response();
-    }
-    let principal = match authenticate(&*service, &parts.headers).await {
-        Ok(principal) => principal,
-        Err(error) => return error.into_response(),
-    };
-    let path = match RawPathParams::from_request_parts(&mut parts, &()).await {
-        Ok(params) => params.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
-        Err(_) => return ApiError::bad_request("a path parameter is not valid UTF-8 once decoded").into_response(),
-    };
-    let body = match axum::body::to_bytes(body, config.body_limit).await {
-        Ok(bytes) => bytes,
-        Err(_) => return too_large(config.body_limit).into_response(),
-    };
-    if endpoint.has_body && !body.is_empty() && !is_json(&parts.headers) {
-        let message = "the body must be JSON, sent with `Content-Type: application/json`";
-        return ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, message).into_response();
-    }
-    let input = Input::new(path, parts.uri.query().unwrap_or_default(), body, endpoint.has_body);
-    let context = Context {
-        principal,
-        headers: parts.headers,
-        operation: endpoint.operation,
-        method: parts.method,
-        path: endpoint.path,
-        extensions: parts.extensions,
-    };
-    let reply = (endpoint.dispatch)(service, input, context);
-    match CatchUnwind(AssertUnwindSafe(reply)).await {
-        Ok(response) => response,
-        Err(()) => ApiError::internal("the handler failed unexpectedly").into_response(),
-    }
 }
 
 async fn authenticate<S: Authenticator>(service: &S, headers: &HeaderMap) -> Result<S::Principal, ApiError> {
@@ -590,38 +607,6 @@ impl FromParam for chrono::DateTime<chrono::Utc> {
     }
 }
 
-/// Answers a handler's result: the value as JSON with the operation's status, or the error.
-pub fn reply<T, F>(status: u16, handler: F) -> Reply
-where
-    T: Serialize + Send + 'static,
-    F: Future<Output = Result<T, ApiError>> + Send + 'static,
-{
-    Box::pin(async move {
-        match handler.await {
-            Ok(value) => json_response(status, &value),
-            Err(error) => error.into_response(),
-        }
-    })
-}
-
-/// Answers a handler's result for an operation without response body.
-pub fn reply_empty<F>(status: u16, handler: F) -> Reply
-where
-    F: Future<Output = Result<(), ApiError>> + Send + 'static,
-{
-    Box::pin(async move {
-        match handler.await {
-            Ok(()) => (StatusCode::from_u16(status).unwrap_or(StatusCode::NO_CONTENT), Body::empty()).into_response(),
-            Err(error) => error.into_response(),
-        }
-    })
-}
-
-/// Answers an error before the handler runs.
-pub fn reject(error: ApiError) -> Reply {
-    Box::pin(async move { error.into_response() })
-}
-
 fn json_response<T: Serialize + ?Sized>(status: u16, value: &T) -> Response {
     match serde_json::to_vec(value) {
         Ok(bytes) => (
@@ -654,8 +639,9 @@ type MockAuth = dyn Fn(&str) -> Result<String, ApiError> + Send + Sync;
 pub struct MockCall {
     /// The operation's name in the spec.
     pub operation: &'static str,
-    /// The principal the authenticator returned (the token, by default).
-    pub principal: String,
+    /// The principal the authenticator returned (the token, by default); `None` on public
+    /// operations.
+    pub principal: Option<String>,
     /// The parsed request: parameters and `body`, by wire name.
     pub request: serde_json::Value,
 }
@@ -676,7 +662,7 @@ impl MockService {
     pub fn call<T: FromJson>(
         &self,
         operation: &'static str,
-        context: &Context<String>,
+        context: &Context<impl MockPrincipal, impl Sized>,
         request: &impl Serialize,
     ) -> std::future::Ready<Result<T, ApiError>> {
         std::future::ready(self.invoke(operation, context, request).and_then(|value| {
@@ -690,7 +676,7 @@ impl MockService {
     pub fn call_empty(
         &self,
         operation: &'static str,
-        context: &Context<String>,
+        context: &Context<impl MockPrincipal, impl Sized>,
         request: &impl Serialize,
     ) -> std::future::Ready<Result<(), ApiError>> {
         std::future::ready(self.invoke(operation, context, request).map(|_| ()))
@@ -699,11 +685,29 @@ impl MockService {
     fn invoke(
         &self,
         operation: &'static str,
-        context: &Context<String>,
+        context: &Context<impl MockPrincipal, impl Sized>,
         request: &impl Serialize,
     ) -> Result<serde_json::Value, ApiError> {
         let request = serde_json::to_value(request).map_err(|e| ApiError::internal(e.to_string()))?;
-        (self.handler)(MockCall { operation, principal: context.principal.clone(), request })
+        (self.handler)(MockCall { operation, principal: context.principal.mock_principal(), request })
+    }
+}
+
+/// The principals a [`MockService`] sees: its own (`String`) and [`Anonymous`].
+pub trait MockPrincipal {
+    /// The principal as a [`MockCall`] reports it.
+    fn mock_principal(&self) -> Option<String>;
+}
+
+impl MockPrincipal for String {
+    fn mock_principal(&self) -> Option<String> {
+        Some(self.clone())
+    }
+}
+
+impl MockPrincipal for Anonymous {
+    fn mock_principal(&self) -> Option<String> {
+        None
     }
 }
 
@@ -726,8 +730,14 @@ pub struct OperationInfo {
     pub method: &'static str,
     /// Path template, `{param}` placeholders included.
     pub path: &'static str,
-    /// Success status.
+    /// Success status answered unless the handler chooses another.
     pub status: u16,
+    /// The other success statuses the handler may choose.
+    pub also: &'static [u16],
+    /// Public: answered without authentication.
+    pub public: bool,
+    /// Takes a JSON body.
+    pub has_body: bool,
 }
 
 pub use axum;

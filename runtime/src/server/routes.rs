@@ -1,0 +1,295 @@
+//! The router a generated server builds: one handler per operation, set by the service, and
+//! the same steps before each (limits, authentication unless the operation is public, body
+//! transport, parsing) and after it (status, headers, body).
+//!
+//! A generated `RouterBuilder` wraps [`Routes`]: one setter per operation, so a service that
+//! serves four operations writes four functions; [`Routes::build`] refuses a service that
+//! leaves any unset and names them ([`MissingOperations`]); [`Routes::build_partial`]
+//! answers 501 for them instead. The generated `router(service)` sets every operation from
+//! the group traits, whose methods have no default, so a forgotten one is a compile error.
+
+use super::{
+    ApiError, Authenticator, Context, Input, OperationInfo, ServerConfig, authenticate, is_json, json_response,
+    too_large,
+};
+use axum::body::Body;
+use axum::extract::{FromRequestParts, RawPathParams, Request};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodFilter, MethodRouter};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::future::Future;
+use std::marker::PhantomData;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::sync::Arc;
+
+/// A boxed response future, what every handler's wrapper returns.
+pub type Reply = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
+
+/// An operation's handler, as the router holds it: parses the [`Input`], calls the service's
+/// function and answers. The principal is `None` on public operations.
+type Handler<P> = Arc<dyn Fn(Input, Context<Option<P>>) -> Reply + Send + Sync>;
+
+/// Who may call an operation, chosen by generated code: [`Bearer`] or [`Public`].
+pub trait Access<P>: Copy + Send + Sync + 'static {
+    /// The principal the handler receives.
+    type Principal: Send + 'static;
+    /// The principal from what the router established (`None` when it did not authenticate);
+    /// `None` when the operation needs one and there is none.
+    fn principal(found: Option<P>) -> Option<Self::Principal>;
+}
+
+/// An operation that needs `Authorization: Bearer <token>`; its handler gets the principal.
+#[derive(Debug, Clone, Copy)]
+pub struct Bearer;
+
+/// A public operation: the authenticator is not called; its handler gets [`super::Anonymous`].
+#[derive(Debug, Clone, Copy)]
+pub struct Public;
+
+impl<P: Send + 'static> Access<P> for Bearer {
+    type Principal = P;
+    fn principal(found: Option<P>) -> Option<P> {
+        found
+    }
+}
+
+impl<P> Access<P> for Public {
+    type Principal = super::Anonymous;
+    fn principal(_: Option<P>) -> Option<super::Anonymous> {
+        Some(super::Anonymous)
+    }
+}
+
+/// How a handler's value is written: generated code passes [`json`] or [`empty`].
+pub type Answer<T> = fn(T, u16) -> Response;
+
+/// Writes the value as a JSON body.
+pub fn json<T: Serialize>(value: T, status: u16) -> Response {
+    json_response(status, &value)
+}
+
+/// Writes a response without body.
+pub fn empty(_: (), status: u16) -> Response {
+    (StatusCode::from_u16(status).unwrap_or(StatusCode::NO_CONTENT), Body::empty()).into_response()
+}
+
+/// The operations a service refuses to leave unimplemented, by name in the spec.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingOperations(pub Vec<&'static str>);
+
+impl fmt::Display for MissingOperations {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let count = self.0.len();
+        let noun = if count == 1 { "operation has" } else { "operations have" };
+        write!(f, "{count} {noun} no handler: {}", self.0.join(", "))?;
+        write!(f, " (set them, or build with `build_partial` to answer 501 for them)")
+    }
+}
+
+impl std::error::Error for MissingOperations {}
+
+/// The operations of a generated server and the handlers a service set for them.
+pub struct Routes<S: Authenticator> {
+    service: Arc<S>,
+    operations: &'static [OperationInfo],
+    handlers: Vec<Option<Handler<S::Principal>>>,
+    config: ServerConfig,
+}
+
+impl<S: Authenticator> Routes<S> {
+    /// No handler set yet; `service` authenticates and is handed to every handler.
+    pub fn new(service: S, operations: &'static [OperationInfo]) -> Self {
+        Routes {
+            service: Arc::new(service),
+            operations,
+            handlers: operations.iter().map(|_| None).collect(),
+            config: ServerConfig::default(),
+        }
+    }
+
+    /// The limits the router checks ([`ServerConfig`]).
+    pub fn set_config(&mut self, config: ServerConfig) {
+        self.config = config;
+    }
+
+    /// Sets the handler of operation `index` of the table (generated setters call this):
+    /// `parse` reads its request, `handler` answers it, `answer` writes the value with the
+    /// operation's status or the one the handler chose.
+    pub fn set<A, R, T, St, F, Fut>(
+        &mut self,
+        _access: A,
+        index: usize,
+        parse: fn(Input) -> Result<R, ApiError>,
+        answer: Answer<T>,
+        handler: F,
+    ) where
+        A: Access<S::Principal>,
+        R: Send + 'static,
+        T: Send + 'static,
+        St: 'static,
+        F: Fn(Arc<S>, Context<A::Principal, St>, R) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<T, ApiError>> + Send + 'static,
+    {
+        let Some(slot) = self.handlers.get_mut(index) else { return };
+        let status = self.operations[index].status;
+        let service = Arc::clone(&self.service);
+        *slot = Some(Arc::new(move |input, context: Context<Option<S::Principal>>| {
+            let request = match parse(input) {
+                Ok(request) => request,
+                Err(error) => return reject(error),
+            };
+            let Context { principal, headers, operation, method, path, extensions, response, .. } = context;
+            let Some(principal) = A::principal(principal) else {
+                return reject(ApiError::unauthorized("this operation needs `Authorization: Bearer <token>`"));
+            };
+            let context = Context {
+                principal,
+                headers,
+                operation,
+                method,
+                path,
+                extensions,
+                response: response.clone(),
+                status: PhantomData,
+            };
+            let future = handler(Arc::clone(&service), context, request);
+            Box::pin(async move {
+                let result = future.await;
+                let (chosen, headers) = response.take();
+                let mut reply = match result {
+                    Ok(value) => answer(value, chosen.unwrap_or(status)),
+                    Err(error) => error.into_response(),
+                };
+                reply.headers_mut().extend(headers);
+                reply
+            })
+        }));
+    }
+
+    /// The operations without a handler, in spec order: what [`Routes::build_partial`]
+    /// answers 501 for.
+    pub fn unimplemented(&self) -> Vec<&'static str> {
+        self.operations.iter().zip(&self.handlers).filter(|(_, h)| h.is_none()).map(|(op, _)| op.name).collect()
+    }
+
+    /// The router, or the operations left without a handler.
+    pub fn build(self) -> Result<axum::Router, MissingOperations> {
+        match self.unimplemented() {
+            missing if missing.is_empty() => Ok(self.build_partial()),
+            missing => Err(MissingOperations(missing)),
+        }
+    }
+
+    /// The router; operations without a handler answer 501 (after authentication).
+    pub fn build_partial(self) -> axum::Router {
+        let config = Arc::new(self.config);
+        let mut by_path: BTreeMap<&'static str, Vec<Endpoint<S::Principal>>> = BTreeMap::new();
+        for (info, handler) in self.operations.iter().zip(self.handlers) {
+            let handler = handler.unwrap_or_else(|| {
+                let name = info.name;
+                Arc::new(move |_, _| reject(ApiError::not_implemented(name)))
+            });
+            by_path.entry(info.path).or_default().push(Endpoint { info, handler });
+        }
+        let mut router = axum::Router::new();
+        for (path, endpoints) in by_path {
+            router = router.route(path, method_router(&self.service, endpoints, &config));
+        }
+        router.fallback(|| async { ApiError::not_found("no operation matches this path").into_response() })
+    }
+}
+
+struct Endpoint<P> {
+    info: &'static OperationInfo,
+    handler: Handler<P>,
+}
+
+/// The methods of one path, and 405 with `Allow` for the others.
+fn method_router<S: Authenticator>(
+    service: &Arc<S>,
+    endpoints: Vec<Endpoint<S::Principal>>,
+    config: &Arc<ServerConfig>,
+) -> MethodRouter {
+    let allow: Vec<&str> = endpoints.iter().map(|e| e.info.method).collect();
+    let allow = HeaderValue::from_str(&allow.join(", ")).unwrap_or_else(|_| HeaderValue::from_static(""));
+    let mut methods = MethodRouter::new();
+    for endpoint in endpoints {
+        let Ok(method) = Method::from_bytes(endpoint.info.method.as_bytes()) else { continue };
+        let Ok(filter) = MethodFilter::try_from(method) else { continue };
+        let endpoint = Arc::new(endpoint);
+        let (service, config) = (Arc::clone(service), Arc::clone(config));
+        methods = methods.on(filter, move |request: Request| {
+            handle(Arc::clone(&service), request, Arc::clone(&endpoint), Arc::clone(&config))
+        });
+    }
+    methods.fallback(move || {
+        let allow = allow.clone();
+        async move {
+            let mut response =
+                ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "the method is not allowed on this path").into_response();
+            response.headers_mut().insert(header::ALLOW, allow);
+            response
+        }
+    })
+}
+
+/// The steps before every handler, in order: limits, authentication, path parameters, body
+/// size and type; then the handler, with a panic answered 500.
+async fn handle<S: Authenticator>(
+    service: Arc<S>,
+    request: Request,
+    endpoint: Arc<Endpoint<S::Principal>>,
+    config: Arc<ServerConfig>,
+) -> Response {
+    let (mut parts, body) = request.into_parts();
+    if let Some(refusal) = config.refuse(&parts) {
+        return refusal.into_response();
+    }
+    let info = endpoint.info;
+    let principal = if info.public {
+        None
+    } else {
+        match authenticate(&*service, &parts.headers).await {
+            Ok(principal) => Some(principal),
+            Err(error) => return error.into_response(),
+        }
+    };
+    let path = match RawPathParams::from_request_parts(&mut parts, &()).await {
+        Ok(params) => params.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
+        Err(_) => return ApiError::bad_request("a path parameter is not valid UTF-8 once decoded").into_response(),
+    };
+    let body = match axum::body::to_bytes(body, config.body_limit).await {
+        Ok(bytes) => bytes,
+        Err(_) => return too_large(config.body_limit).into_response(),
+    };
+    if info.has_body && !body.is_empty() && !is_json(&parts.headers) {
+        let message = "the body must be JSON, sent with `Content-Type: application/json`";
+        return ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, message).into_response();
+    }
+    let input = Input::new(path, parts.uri.query().unwrap_or_default(), body, info.has_body);
+    let mut context = Context::new(principal);
+    context.headers = parts.headers;
+    context.operation = info.name;
+    context.method = parts.method;
+    context.path = info.path;
+    context.extensions = parts.extensions;
+    // A panic while parsing or in the handler's synchronous part is caught like one in its
+    // future.
+    let reply = match std::panic::catch_unwind(AssertUnwindSafe(|| (endpoint.handler)(input, context))) {
+        Ok(reply) => reply,
+        Err(_) => return ApiError::internal("the handler failed unexpectedly").into_response(),
+    };
+    match super::CatchUnwind(AssertUnwindSafe(reply)).await {
+        Ok(response) => response,
+        Err(()) => ApiError::internal("the handler failed unexpectedly").into_response(),
+    }
+}
+
+/// Answers an error before the handler runs.
+pub fn reject(error: ApiError) -> Reply {
+    Box::pin(async move { error.into_response() })
+}
