@@ -473,6 +473,8 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
         self
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
@@ -714,6 +716,8 @@ impl<'a> GetSpaceCommentBuilder<'a> {
         self
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
@@ -1007,6 +1011,8 @@ impl<'a> GetSpaceCommentReplyBuilder<'a> {
         self
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
@@ -1341,6 +1347,8 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
         self
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
@@ -1586,6 +1594,8 @@ impl<'a> GetChangeRequestCommentBuilder<'a> {
         self
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
@@ -1821,6 +1831,8 @@ impl<'a> CreateChangeRequestCommentReplyBuilder<'a> {
         self
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
@@ -1904,6 +1916,8 @@ impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
         self
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,

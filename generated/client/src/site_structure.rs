@@ -9,11 +9,15 @@ pub struct SiteStructureClient<'a> {
 impl<'a> SiteStructureClient<'a> {
     /// List the sections of a site.
     ///
-    /// `shareKey` resolves the published URLs of a share-link site.
+    /// `shareKey` resolves the published URLs of a share-link site. Section groups may appear among the sections (each item is tagged by `object`).
     ///
-    /// `GET /v1/orgs/{organizationId}/sites/{siteId}/sections` answers 200 with a page of `SiteSection`.
+    /// `GET /v1/orgs/{organizationId}/sites/{siteId}/sections` answers 200 with a page of `SiteSectionOrGroup`.
     ///
     /// Source: Part B §4.2.
+    ///
+    /// Gap `site-section-list-groups`: Each such list holds `SiteSectionOrGroup`, a union tagged by `object` (`site-section` or
+    /// `site-section-group`), open: a section group (which has no `path`) decodes as a group
+    /// instead of failing as a section, and any other entry is kept as raw JSON.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
@@ -581,12 +585,12 @@ impl<'a> ListSiteSectionsBuilder<'a> {
     pub async fn send(
         self,
     ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::SiteSection>,
+        ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
         ::apigen_runtime::client::Error,
     > {
         let call = self.call();
         self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::SiteSection>>(call)
+            .send::<::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>>(call)
             .await
     }
     /// Like `send`, with the status and headers of the answer.
@@ -594,14 +598,14 @@ impl<'a> ListSiteSectionsBuilder<'a> {
         self,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::SiteSection>,
+            ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
         >,
         ::apigen_runtime::client::Error,
     > {
         let call = self.call();
         self.core
             .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::SiteSection>,
+                ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
             >(call)
             .await
     }
@@ -610,10 +614,10 @@ impl<'a> ListSiteSectionsBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> ::apigen_runtime::client::Items<::docs_api_types::SiteSection> {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::SiteSectionOrGroup> {
         self.core
             .stream::<
-                ::apigen_runtime::Page<::docs_api_types::SiteSection>,
+                ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
             >(self.call(), "page")
     }
 }

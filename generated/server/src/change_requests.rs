@@ -598,15 +598,24 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     }
     /// Merge a change request into the main content of its space.
     ///
-    /// Answers `{ revision, result: 'merge' }`; once merged, `revisionMerged` of the change
-    /// request names the resulting revision. The resulting status and the conditions for a
-    /// merge to be refused are not shown.
+    /// Answers `{ revision, result }`: `result` is `merge` when merged, and once merged
+    /// `revisionMerged` of the change request names the resulting revision; another value
+    /// (such as `conflicts`) tells another outcome. The resulting status and the conditions for
+    /// a merge to be refused are not shown.
     ///
     /// `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge` answers 200 with `ChangeRequestMergeResult`.
     ///
     /// Source: Part B §3.1, §4.6.
     ///
-    /// Gap `change-request-merge-outcome`: The merge answers 200 with `{ revision, result }`; the status after it is whatever the service reports; a refused merge answers 400 with the error body.
+    /// Gap `change-request-merge-outcome`: The merge answers 200 with `{ revision, result }` and the `result` value tells the
+    /// outcome (`merge` when merged); a value the spec does not list is kept as it is, so an
+    /// outcome other than a merge is distinguishable rather than an error. No failure status is
+    /// invented for a refused merge. The status after it is whatever the service reports.
+    ///
+    /// Gap `change-request-result-values`: An open enumeration `ChangeRequestResult` shared by both answers, listing `merge`,
+    /// `update` and `conflicts` (this spec's name for an outcome held back by conflicts); other
+    /// values decode into `Unknown` and are kept. The field is optional, like every response
+    /// field without a Required column.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
@@ -630,11 +639,16 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     }
     /// Bring a change request up to date with the main content.
     ///
-    /// Keeps the status unchanged and answers `{ revision, result: 'update' }` (Part B §3.1).
+    /// Keeps the status unchanged and answers `{ revision, result }`, `result` being `update` when brought up to date (Part B §3.1); another value (such as `conflicts`) tells another outcome.
     ///
     /// `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/update` answers 200 with `ChangeRequestUpdateResult`.
     ///
     /// Source: Part B §3.1, §4.6.
+    ///
+    /// Gap `change-request-result-values`: An open enumeration `ChangeRequestResult` shared by both answers, listing `merge`,
+    /// `update` and `conflicts` (this spec's name for an outcome held back by conflicts); other
+    /// values decode into `Unknown` and are kept. The field is optional, like every response
+    /// field without a Required column.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one

@@ -13,6 +13,9 @@ pub struct ListSpaceCommentsRequest {
     /// Query parameter `order`. Default when absent: `"desc"`.
     pub order: ::docs_api_types::CommentOrder,
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    ///
     ///
     /// Query parameter `format`.
     pub format: ::core::option::Option<::std::string::String>,
@@ -163,6 +166,9 @@ pub struct GetSpaceCommentRequest {
     /// Path parameter `commentId`.
     pub comment_id: ::std::string::String,
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    ///
     ///
     /// Query parameter `format`.
     pub format: ::core::option::Option<::std::string::String>,
@@ -339,6 +345,9 @@ pub struct GetSpaceCommentReplyRequest {
     /// Path parameter `commentReplyId`.
     pub comment_reply_id: ::std::string::String,
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    ///
     ///
     /// Query parameter `format`.
     pub format: ::core::option::Option<::std::string::String>,
@@ -548,6 +557,9 @@ pub struct ListChangeRequestCommentsRequest {
     /// Query parameter `order`. Default when absent: `"desc"`.
     pub order: ::docs_api_types::CommentOrder,
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    ///
     ///
     /// Query parameter `format`.
     pub format: ::core::option::Option<::std::string::String>,
@@ -715,6 +727,9 @@ pub struct GetChangeRequestCommentRequest {
     /// Path parameter `commentId`.
     pub comment_id: ::std::string::String,
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    ///
     ///
     /// Query parameter `format`.
     pub format: ::core::option::Option<::std::string::String>,
@@ -869,6 +884,9 @@ pub struct CreateChangeRequestCommentReplyRequest {
     /// Path parameter `commentId`.
     pub comment_id: ::std::string::String,
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    ///
     ///
     /// Query parameter `format`.
     pub format: ::core::option::Option<::std::string::String>,
@@ -933,6 +951,9 @@ pub struct ListChangeRequestCommentRepliesRequest {
     /// Path parameter `commentId`.
     pub comment_id: ::std::string::String,
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    ///
     ///
     /// Query parameter `format`.
     pub format: ::core::option::Option<::std::string::String>,

@@ -990,11 +990,15 @@ impl ::apigen_runtime::serde::Serialize for MoveSiteSectionGroupRequest {
 pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// List the sections of a site.
     ///
-    /// `shareKey` resolves the published URLs of a share-link site.
+    /// `shareKey` resolves the published URLs of a share-link site. Section groups may appear among the sections (each item is tagged by `object`).
     ///
-    /// `GET /v1/orgs/{organizationId}/sites/{siteId}/sections` answers 200 with a page of `SiteSection`.
+    /// `GET /v1/orgs/{organizationId}/sites/{siteId}/sections` answers 200 with a page of `SiteSectionOrGroup`.
     ///
     /// Source: Part B §4.2.
+    ///
+    /// Gap `site-section-list-groups`: Each such list holds `SiteSectionOrGroup`, a union tagged by `object` (`site-section` or
+    /// `site-section-group`), open: a section group (which has no `path`) decodes as a group
+    /// instead of failing as a section, and any other entry is kept as raw JSON.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
@@ -1005,7 +1009,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
         request: ListSiteSectionsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::SiteSection>,
+            ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send {

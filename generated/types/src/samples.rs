@@ -55,14 +55,14 @@ fn every_type_round_trips_its_sample() {
         crate::Backlink,
     >(
         "Backlink",
-        "{\"kind\":\"file\",\"organization\":\"org_1\",\"space\":\"space_1\",\"versionContext\":{\"type\":\"revision\",\"revision\":\"rev_1\"},\"file\":\"file_1\"}",
+        "{\"kind\":\"file\",\"organization\":\"OrganizationRef\",\"space\":\"SpaceRef\",\"versionContext\":{\"type\":\"revision\",\"revision\":\"rev_1\"},\"file\":\"FileRef\"}",
         &mut failures,
     );
     check::<
         crate::BacklinkFile,
     >(
         "BacklinkFile",
-        "{\"kind\":\"file\",\"organization\":\"org_1\",\"space\":\"space_1\",\"versionContext\":{\"type\":\"revision\",\"revision\":\"rev_1\"},\"file\":\"file_1\"}",
+        "{\"kind\":\"file\",\"organization\":\"OrganizationRef\",\"space\":\"SpaceRef\",\"versionContext\":{\"type\":\"revision\",\"revision\":\"rev_1\"},\"file\":\"FileRef\"}",
         &mut failures,
     );
     check::<
@@ -70,6 +70,13 @@ fn every_type_round_trips_its_sample() {
     >(
         "BacklinkVersionContext",
         "{\"type\":\"revision\",\"revision\":\"rev_1\"}",
+        &mut failures,
+    );
+    check::<
+        crate::BacklinkVersionContextChangeRequest,
+    >(
+        "BacklinkVersionContextChangeRequest",
+        "{\"type\":\"change-request\",\"changeRequest\":\"cr_1\",\"revision\":\"rev_2\"}",
         &mut failures,
     );
     check::<
@@ -130,6 +137,9 @@ fn every_type_round_trips_its_sample() {
         &mut failures,
     );
     check::<
+        crate::ChangeRequestResult,
+    >("ChangeRequestResult", "\"merge\"", &mut failures);
+    check::<
         crate::ChangeRequestStatus,
     >("ChangeRequestStatus", "\"draft\"", &mut failures);
     check::<
@@ -171,7 +181,7 @@ fn every_type_round_trips_its_sample() {
         crate::Comment,
     >(
         "Comment",
-        "{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\"},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
+        "{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
         &mut failures,
     );
     check::<
@@ -187,7 +197,11 @@ fn every_type_round_trips_its_sample() {
     );
     check::<
         crate::CommentContent,
-    >("CommentContent", "{\"markdown\":\"Should this say **v2**?\"}", &mut failures);
+    >(
+        "CommentContent",
+        "{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}}}",
+        &mut failures,
+    );
     check::<crate::CommentOrder>("CommentOrder", "\"desc\"", &mut failures);
     check::<
         crate::CommentPermissions,
@@ -221,7 +235,7 @@ fn every_type_round_trips_its_sample() {
         crate::CommentReply,
     >(
         "CommentReply",
-        "{\"object\":\"comment-reply\",\"id\":\"reply_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"body\":{\"markdown\":\"Should this say **v2**?\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true}}",
+        "{\"object\":\"comment-reply\",\"id\":\"reply_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true}}",
         &mut failures,
     );
     check::<crate::CommentStatus>("CommentStatus", "\"resolved\"", &mut failures);
@@ -480,6 +494,7 @@ fn every_type_round_trips_its_sample() {
     check::<
         crate::FileDimensions,
     >("FileDimensions", "{\"width\":800,\"height\":600}", &mut failures);
+    check::<crate::FileRef>("FileRef", "\"FileRef\"", &mut failures);
     check::<
         crate::GitInfo,
     >(
@@ -964,6 +979,9 @@ fn every_type_round_trips_its_sample() {
         &mut failures,
     );
     check::<
+        crate::OrganizationRef,
+    >("OrganizationRef", "\"OrganizationRef\"", &mut failures);
+    check::<
         crate::OrganizationSearchResult,
     >(
         "OrganizationSearchResult",
@@ -992,7 +1010,7 @@ fn every_type_round_trips_its_sample() {
         crate::Page,
     >(
         "Page",
-        "{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"},\"layout\":{\"width\":\"default\",\"cover\":true,\"coverSize\":\"hero\",\"title\":true,\"description\":true,\"tableOfContents\":true,\"outline\":true,\"pagination\":true,\"metadata\":true},\"cover\":{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"},\"refDark\":{\"kind\":\"file\",\"file\":\"file_1\"},\"yPos\":0.5,\"height\":240},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\",\"dependencies\":{\"key\":{}},\"props\":{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}},\"computedSeed\":\"seed_1\"}",
+        "{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"},\"layout\":{\"width\":\"default\",\"cover\":true,\"coverSize\":\"hero\",\"title\":true,\"description\":true,\"tableOfContents\":true,\"outline\":true,\"pagination\":true,\"metadata\":true},\"cover\":{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"},\"refDark\":{\"kind\":\"file\",\"file\":\"file_1\"},\"yPos\":0.5,\"height\":240},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\",\"dependencies\":{\"key\":{}},\"props\":{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}},\"computedSeed\":\"seed_1\"}",
         &mut failures,
     );
     check::<
@@ -1030,7 +1048,7 @@ fn every_type_round_trips_its_sample() {
         crate::PageDocument,
     >(
         "PageDocument",
-        "{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"},\"layout\":{\"width\":\"default\",\"cover\":true,\"coverSize\":\"hero\",\"title\":true,\"description\":true,\"tableOfContents\":true,\"outline\":true,\"pagination\":true,\"metadata\":true},\"cover\":{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"},\"refDark\":{\"kind\":\"file\",\"file\":\"file_1\"},\"yPos\":0.5,\"height\":240},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\",\"dependencies\":{\"key\":{}},\"props\":{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}},\"computedSeed\":\"seed_1\"}",
+        "{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"},\"layout\":{\"width\":\"default\",\"cover\":true,\"coverSize\":\"hero\",\"title\":true,\"description\":true,\"tableOfContents\":true,\"outline\":true,\"pagination\":true,\"metadata\":true},\"cover\":{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"},\"refDark\":{\"kind\":\"file\",\"file\":\"file_1\"},\"yPos\":0.5,\"height\":240},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\",\"dependencies\":{\"key\":{}},\"props\":{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}},\"computedSeed\":\"seed_1\"}",
         &mut failures,
     );
     check::<crate::PageEvaluation>("PageEvaluation", "\"true\"", &mut failures);
@@ -1049,7 +1067,7 @@ fn every_type_round_trips_its_sample() {
         crate::PageList,
     >(
         "PageList",
-        "{\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}]}",
+        "{\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}]}",
         &mut failures,
     );
     check::<
@@ -1105,14 +1123,7 @@ fn every_type_round_trips_its_sample() {
         crate::Revision,
     >(
         "Revision",
-        "{\"type\":\"edits\",\"object\":\"revision\",\"id\":\"rev_1\",\"parents\":[\"rev_0\"],\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"files\":[{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{},\"git\":{}}],\"reusableContents\":[{\"id\":\"rc_1\",\"title\":\"Support footer\",\"git\":{}}],\"variables\":{\"version\":\"2.0\"},\"createdAt\":\"2024-01-15T09:30:00Z\",\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"message\":\"Update the guides\",\"createdByGitBook\":true,\"url\":\"https://github.com/acme/docs/commit/3b18e51\",\"ref\":\"refs/heads/main\"},\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/revisions/rev_1\",\"published\":\"https://docs.example.com/\",\"public\":\"https://docs.example.com/\"}}",
-        &mut failures,
-    );
-    check::<
-        crate::RevisionEdits,
-    >(
-        "RevisionEdits",
-        "{\"type\":\"edits\",\"object\":\"revision\",\"id\":\"rev_1\",\"parents\":[\"rev_0\"],\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"files\":[{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{},\"git\":{}}],\"reusableContents\":[{\"id\":\"rc_1\",\"title\":\"Support footer\",\"git\":{}}],\"variables\":{\"version\":\"2.0\"},\"createdAt\":\"2024-01-15T09:30:00Z\",\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"message\":\"Update the guides\",\"createdByGitBook\":true,\"url\":\"https://github.com/acme/docs/commit/3b18e51\",\"ref\":\"refs/heads/main\"},\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/revisions/rev_1\",\"published\":\"https://docs.example.com/\",\"public\":\"https://docs.example.com/\"}}",
+        "{\"object\":\"revision\",\"id\":\"rev_1\",\"type\":\"edits\",\"parents\":[\"rev_0\"],\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"files\":[{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{},\"git\":{}}],\"reusableContents\":[{\"id\":\"rc_1\",\"title\":\"Support footer\",\"git\":{}}],\"variables\":{\"version\":\"2.0\",\"major\":2,\"beta\":false},\"createdAt\":\"2024-01-15T09:30:00Z\",\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"message\":\"Update the guides\",\"createdByGitBook\":true,\"url\":\"https://github.com/acme/docs/commit/3b18e51\",\"ref\":\"refs/heads/main\"},\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/revisions/rev_1\",\"published\":\"https://docs.example.com/\",\"public\":\"https://docs.example.com/\"},\"extraKey\":{\"key\":\"value\"}}",
         &mut failures,
     );
     check::<
@@ -1129,6 +1140,7 @@ fn every_type_round_trips_its_sample() {
         "{\"id\":\"rc_1\",\"title\":\"Support footer\",\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"}}",
         &mut failures,
     );
+    check::<crate::RevisionType>("RevisionType", "\"edits\"", &mut failures);
     check::<
         crate::RevisionUrls,
     >(
@@ -1380,6 +1392,13 @@ fn every_type_round_trips_its_sample() {
         &mut failures,
     );
     check::<
+        crate::SiteSectionOrGroup,
+    >(
+        "SiteSectionOrGroup",
+        "{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"mergeRules\":{\"type\":\"inherit\"},\"organization\":\"org_1\",\"revision\":\"rev_1\",\"defaultLevel\":null,\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{}}],\"urls\":{\"published\":\"https://docs.example.com/guides\"}}",
+        &mut failures,
+    );
+    check::<
         crate::SiteSectionPosition,
     >(
         "SiteSectionPosition",
@@ -1485,6 +1504,7 @@ fn every_type_round_trips_its_sample() {
         "{\"type\":\"space\",\"space\":\"space_2\"}",
         &mut failures,
     );
+    check::<crate::SpaceRef>("SpaceRef", "\"SpaceRef\"", &mut failures);
     check::<
         crate::SpaceUrls,
     >(
@@ -1738,8 +1758,9 @@ fn every_type_round_trips_its_sample() {
         "{\"location\":\"https://api.example.com/v1/users/user_1\"}",
         &mut failures,
     );
+    check::<crate::VariableValue>("VariableValue", "\"VariableValue\"", &mut failures);
     assert!(
-        failures.is_empty(), "{} of {} types failed:\n{}", failures.len(), 303usize,
+        failures.is_empty(), "{} of {} types failed:\n{}", failures.len(), 310usize,
         failures.join("\n")
     );
 }

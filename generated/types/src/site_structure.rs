@@ -550,8 +550,10 @@ pub struct SiteSectionGroup {
     ///
     /// JSON name: `sectionGroup`.
     pub section_group: ::core::option::Option<::std::string::String>,
-    /// The sections of the group.
-    pub children: ::core::option::Option<::std::vec::Vec<crate::SiteSection>>,
+    /// The sections of the group; nested section groups may appear among them.
+    ///
+    /// Gap `site-section-list-groups`.
+    pub children: ::core::option::Option<::std::vec::Vec<crate::SiteSectionOrGroup>>,
     /// Name of the icon of the group.
     pub icon: ::core::option::Option<::std::string::String>,
 }
@@ -695,6 +697,97 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSectionGroupPosition
 }
 impl ::apigen_runtime::Validate for SiteSectionGroupPositionTarget {
     fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+}
+/// An entry of a list of site sections, tagged by `object`: a section (`site-section`) or a
+/// section group (`site-section-group`, which has no `path`). Other entries are kept as raw
+/// JSON.
+///
+///
+/// Source: Part B §2.2, §2.4, §2.5.
+///
+/// Gap `site-section-list-groups`: Each such list holds `SiteSectionOrGroup`, a union tagged by `object` (`site-section` or
+/// `site-section-group`), open: a section group (which has no `path`) decodes as a group
+/// instead of failing as a section, and any other entry is kept as raw JSON.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SiteSectionOrGroup {
+    /// `site-section`: A section of a site, grouping site spaces (variants of the content) under one path.
+    SiteSection(::std::boxed::Box<crate::SiteSection>),
+    /// `site-section-group`: A group of site sections, possibly nested in another group.
+    SiteSectionGroup(::std::boxed::Box<crate::SiteSectionGroup>),
+    ///A variant the spec does not list, kept as the JSON sent and written back unchanged.
+    Unknown(::apigen_runtime::serde_json::Value),
+}
+impl ::core::convert::From<crate::SiteSection> for SiteSectionOrGroup {
+    fn from(value: crate::SiteSection) -> Self {
+        Self::SiteSection(::std::boxed::Box::new(value))
+    }
+}
+impl ::core::convert::From<crate::SiteSectionGroup> for SiteSectionOrGroup {
+    fn from(value: crate::SiteSectionGroup) -> Self {
+        Self::SiteSectionGroup(::std::boxed::Box::new(value))
+    }
+}
+impl ::apigen_runtime::FromJson for SiteSectionOrGroup {
+    fn from_json(
+        __value: ::apigen_runtime::serde_json::Value,
+        __decoder: &mut ::apigen_runtime::Decoder,
+    ) -> ::core::option::Option<Self> {
+        ::apigen_runtime::json::tagged(
+            __value,
+            __decoder,
+            "object",
+            &[
+                (
+                    "site-section",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
+                            crate::SiteSection,
+                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
+                            .map(Self::SiteSection)
+                    },
+                ),
+                (
+                    "site-section-group",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
+                            crate::SiteSectionGroup,
+                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
+                            .map(Self::SiteSectionGroup)
+                    },
+                ),
+            ],
+            Self::Unknown,
+            true,
+        )
+    }
+}
+impl ::apigen_runtime::serde::Serialize for SiteSectionOrGroup {
+    fn serialize<S: ::apigen_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::SiteSection(__value) => __value.serialize(serializer),
+            Self::SiteSectionGroup(__value) => __value.serialize(serializer),
+            Self::Unknown(__value) => __value.serialize(serializer),
+        }
+    }
+}
+impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSectionOrGroup {
+    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::apigen_runtime::json::deserialize(deserializer)
+    }
+}
+impl ::apigen_runtime::Validate for SiteSectionOrGroup {
+    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+        match self {
+            Self::SiteSection(__value) => __value.validate_into(__v),
+            Self::SiteSectionGroup(__value) => __value.validate_into(__v),
+            Self::Unknown(_) => {}
+        }
+    }
 }
 /// Where a moved site section lands among its siblings: before one section, after
 /// another.

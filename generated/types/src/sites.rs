@@ -277,8 +277,10 @@ impl ::apigen_runtime::Validate for PublishedSiteStructure {
 /// Source: Part B §2.5.
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct PublishedSiteStructureSections {
-    /// The sections of the site.
-    pub structure: ::core::option::Option<::std::vec::Vec<crate::SiteSection>>,
+    /// The sections of the site; section groups may appear among them.
+    ///
+    /// Gap `site-section-list-groups`.
+    pub structure: ::core::option::Option<::std::vec::Vec<crate::SiteSectionOrGroup>>,
 }
 impl ::apigen_runtime::FromJson for PublishedSiteStructureSections {
     fn from_json(
