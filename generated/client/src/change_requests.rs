@@ -191,7 +191,7 @@ impl<'a> ChangeRequestsClient<'a> {
     ///
     /// Source: Part B §4.6.
     ///
-    /// Gap `change-request-pdf-param-names`: `only` (boolean, default false) and `pageId` (string); `pageId` avoids clashing with the paging parameter `page`.
+    /// Gap `change-request-pdf-param-names`: `only` (boolean, default false) and `page` (string, the page id), the names the rest of the API gives a page (`page` in comment bodies and targets); the operation is not paginated, so `page` does not clash with the paging cursor.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
@@ -207,7 +207,7 @@ impl<'a> ChangeRequestsClient<'a> {
             change_request_id: ::core::convert::Into::into(change_request_id),
             headers: ::std::vec::Vec::new(),
             only: ::core::option::Option::None,
-            page_id: ::core::option::Option::None,
+            page: ::core::option::Option::None,
         }
     }
     /// List the change requests of an organization.
@@ -770,7 +770,7 @@ pub struct GetChangeRequestPdfBuilder<'a> {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     only: ::core::option::Option<bool>,
-    page_id: ::core::option::Option<::std::string::String>,
+    page: ::core::option::Option<::std::string::String>,
 }
 impl<'a> GetChangeRequestPdfBuilder<'a> {
     /// Adds a header to this request (after the client's default headers).
@@ -782,19 +782,19 @@ impl<'a> GetChangeRequestPdfBuilder<'a> {
         self.headers.push((name.into(), value.into()));
         self
     }
-    /// True generates the PDF of the page `pageId` only; false (the default) of the whole content.
+    /// True generates the PDF of the page `page` only; false (the default) of the whole content.
     ///
     /// The service assumes `false` when it is not set.
     pub fn only(mut self, value: bool) -> Self {
         self.only = ::core::option::Option::Some(value);
         self
     }
-    /// Id of the page to generate the PDF for, with `only`.
-    pub fn page_id(
+    /// Id of the page to generate the PDF for, with `only` (a page id, not a paging cursor; this operation is not paginated).
+    pub fn page(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.page_id = ::core::option::Option::Some(::core::convert::Into::into(value));
+        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
         self
     }
     /// The request as the runtime sends it.
@@ -803,8 +803,8 @@ impl<'a> GetChangeRequestPdfBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.only {
             query.push(("only", value.to_string()));
         }
-        if let ::core::option::Option::Some(value) = &self.page_id {
-            query.push(("pageId", value.clone()));
+        if let ::core::option::Option::Some(value) = &self.page {
+            query.push(("page", value.clone()));
         }
         ::apigen_runtime::client::Call {
             operation: "getChangeRequestPdf",

@@ -26,9 +26,9 @@ impl<'a> IntegrationsClient<'a> {
             headers: ::std::vec::Vec::new(),
             search: ::core::option::Option::None,
             category: ::core::option::Option::None,
-            block_domains: ::std::vec::Vec::new(),
-            has_blocks: ::core::option::Option::None,
-            has_content_sources: ::core::option::Option::None,
+            block_domain: ::core::option::Option::None,
+            blocks: ::core::option::Option::None,
+            content_sources: ::core::option::Option::None,
             owner: ::core::option::Option::None,
             scope: ::core::option::Option::None,
             target: ::core::option::Option::None,
@@ -256,7 +256,7 @@ impl<'a> IntegrationsClient<'a> {
     }
     /// List the spaces an integration is installed on.
     ///
-    /// Each entry's `space` is the space id, or the full space object when `fullObjects` is
+    /// Each entry's `space` is the space id, or the full space object when `extended` is
     /// true. Fails as not found when no integration has this name (Part A §7).
     ///
     /// `GET /v1/integrations/{integrationName}/spaces` answers 200 with a page of `IntegrationSpaceEntry`.
@@ -281,14 +281,14 @@ impl<'a> IntegrationsClient<'a> {
             integration_name: ::core::convert::Into::into(integration_name),
             headers: ::std::vec::Vec::new(),
             external_id: ::core::option::Option::None,
-            full_objects: ::core::option::Option::None,
+            extended: ::core::option::Option::None,
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
         }
     }
     /// List the sites an integration is installed on.
     ///
-    /// Each entry's `site` is the site id, or the full site object when `fullObjects` is true.
+    /// Each entry's `site` is the site id, or the full site object when `extended` is true.
     /// Fails as not found when no integration has this name (Part A §7).
     ///
     /// `GET /v1/integrations/{integrationName}/sites` answers 200 with a page of `IntegrationSiteEntry`.
@@ -313,7 +313,7 @@ impl<'a> IntegrationsClient<'a> {
             integration_name: ::core::convert::Into::into(integration_name),
             headers: ::std::vec::Vec::new(),
             external_id: ::core::option::Option::None,
-            full_objects: ::core::option::Option::None,
+            extended: ::core::option::Option::None,
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
         }
@@ -361,9 +361,9 @@ pub struct ListIntegrationsBuilder<'a> {
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     search: ::core::option::Option<::std::string::String>,
     category: ::core::option::Option<::docs_api_types::IntegrationCategory>,
-    block_domains: ::std::vec::Vec<::std::string::String>,
-    has_blocks: ::core::option::Option<bool>,
-    has_content_sources: ::core::option::Option<bool>,
+    block_domain: ::core::option::Option<::std::string::String>,
+    blocks: ::core::option::Option<bool>,
+    content_sources: ::core::option::Option<bool>,
     owner: ::core::option::Option<::std::string::String>,
     scope: ::core::option::Option<::docs_api_types::IntegrationScope>,
     target: ::core::option::Option<::docs_api_types::IntegrationTarget>,
@@ -396,27 +396,24 @@ impl<'a> ListIntegrationsBuilder<'a> {
         self.category = ::core::option::Option::Some(::core::convert::Into::into(value));
         self
     }
-    /// Only integrations with blocks unfurling URLs of these domains; each value matches `^[a-zA-Z0-9-_.]+$`. Repeat the key for several domains.
-    pub fn block_domains(
+    /// Only integrations with blocks unfurling URLs of this domain; matches `^[a-zA-Z0-9-_.]+$` (Part C §4.1).
+    pub fn block_domain(
         mut self,
-        value: impl ::core::iter::IntoIterator<
-            Item = impl ::core::convert::Into<::std::string::String>,
-        >,
+        value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.block_domains = value
-            .into_iter()
-            .map(::core::convert::Into::into)
-            .collect();
+        self.block_domain = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
         self
     }
     /// True lists only integrations that provide blocks; false only those that provide none.
-    pub fn has_blocks(mut self, value: bool) -> Self {
-        self.has_blocks = ::core::option::Option::Some(value);
+    pub fn blocks(mut self, value: bool) -> Self {
+        self.blocks = ::core::option::Option::Some(value);
         self
     }
     /// True lists only integrations that provide content sources; false only those that provide none.
-    pub fn has_content_sources(mut self, value: bool) -> Self {
-        self.has_content_sources = ::core::option::Option::Some(value);
+    pub fn content_sources(mut self, value: bool) -> Self {
+        self.content_sources = ::core::option::Option::Some(value);
         self
     }
     /// Only integrations owned by this organization (its id).
@@ -467,14 +464,14 @@ impl<'a> ListIntegrationsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.category {
             query.push(("category", value.as_str().to_owned()));
         }
-        for item in &self.block_domains {
-            query.push(("blockDomains", item.clone()));
+        if let ::core::option::Option::Some(value) = &self.block_domain {
+            query.push(("blockDomain", value.clone()));
         }
-        if let ::core::option::Option::Some(value) = &self.has_blocks {
-            query.push(("hasBlocks", value.to_string()));
+        if let ::core::option::Option::Some(value) = &self.blocks {
+            query.push(("blocks", value.to_string()));
         }
-        if let ::core::option::Option::Some(value) = &self.has_content_sources {
-            query.push(("hasContentSources", value.to_string()));
+        if let ::core::option::Option::Some(value) = &self.content_sources {
+            query.push(("contentSources", value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.owner {
             query.push(("owner", value.clone()));
@@ -1248,7 +1245,7 @@ pub struct ListIntegrationSpacesBuilder<'a> {
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     external_id: ::core::option::Option<::std::string::String>,
-    full_objects: ::core::option::Option<bool>,
+    extended: ::core::option::Option<bool>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
@@ -1275,8 +1272,8 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
     /// True returns each entry's `space` as the full space object; false as the space id.
     ///
     /// The service assumes `false` when it is not set.
-    pub fn full_objects(mut self, value: bool) -> Self {
-        self.full_objects = ::core::option::Option::Some(value);
+    pub fn extended(mut self, value: bool) -> Self {
+        self.extended = ::core::option::Option::Some(value);
         self
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
@@ -1300,8 +1297,8 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.external_id {
             query.push(("externalId", value.clone()));
         }
-        if let ::core::option::Option::Some(value) = &self.full_objects {
-            query.push(("fullObjects", value.to_string()));
+        if let ::core::option::Option::Some(value) = &self.extended {
+            query.push(("extended", value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page", value.clone()));
@@ -1371,7 +1368,7 @@ pub struct ListIntegrationSitesBuilder<'a> {
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     external_id: ::core::option::Option<::std::string::String>,
-    full_objects: ::core::option::Option<bool>,
+    extended: ::core::option::Option<bool>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
@@ -1398,8 +1395,8 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
     /// True returns each entry's `site` as the full site object; false as the site id.
     ///
     /// The service assumes `false` when it is not set.
-    pub fn full_objects(mut self, value: bool) -> Self {
-        self.full_objects = ::core::option::Option::Some(value);
+    pub fn extended(mut self, value: bool) -> Self {
+        self.extended = ::core::option::Option::Some(value);
         self
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
@@ -1423,8 +1420,8 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.external_id {
             query.push(("externalId", value.clone()));
         }
-        if let ::core::option::Option::Some(value) = &self.full_objects {
-            query.push(("fullObjects", value.to_string()));
+        if let ::core::option::Option::Some(value) = &self.extended {
+            query.push(("extended", value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page", value.clone()));

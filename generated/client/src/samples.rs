@@ -61,8 +61,8 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         client.change_requests().update_from_main("space_1", "cr_1").send(). await;
         result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("getChangeRequestPdf", ::std::boxed::Box::pin(async move { let result = client
-        .change_requests().get_pdf("space_1", "cr_1").only(true).page_id("page_1").send()
-        . await; result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
+        .change_requests().get_pdf("space_1", "cr_1").only(true).page("page_1").send().
+        await; result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("listOrganizationChangeRequests", ::std::boxed::Box::pin(async move { let result
         = client.change_requests().list_organization_change_requests("org_1")
         .status("draft").creator("user_1").contributor("user_2")
@@ -301,12 +301,12 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         ::apigen_runtime::serde_json::Value::Null) }) as SampleCall < 'a >),
         ("listIntegrations", ::std::boxed::Box::pin(async move { let result = client
         .integrations().list().search("slack").category("analytics")
-        .block_domains(["slack.com"]).has_blocks(true).has_content_sources(true)
-        .owner("org_1").scope("space:content:read").target("all").page("page_2")
-        .limit(1i64).send(). await; result.and_then(| value | to_json(& value)) }) as
-        SampleCall < 'a >), ("getIntegration", ::std::boxed::Box::pin(async move { let
-        result = client.integrations().get("slack").send(). await; result.and_then(|
-        value | to_json(& value)) }) as SampleCall < 'a >), ("publishIntegration",
+        .block_domain("slack.com").blocks(true).content_sources(true).owner("org_1")
+        .scope("space:content:read").target("all").page("page_2").limit(1i64).send().
+        await; result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
+        ("getIntegration", ::std::boxed::Box::pin(async move { let result = client
+        .integrations().get("slack").send(). await; result.and_then(| value | to_json(&
+        value)) }) as SampleCall < 'a >), ("publishIntegration",
         ::std::boxed::Box::pin(async move { let body :
         ::docs_api_types::PublishIntegrationBody = match
         sample("{\"runtime\":\"v1\",\"icon\":\"iVBORw0KGgo=\",\"title\":\"Slack\",\"description\":\"Notifications and link unfurling in Slack.\",\"summary\":\"# Slack\\n\\nGet notified in Slack.\",\"previewImages\":[\"iVBORw0KGgo=\"],\"visibility\":\"public\",\"target\":\"all\",\"scopes\":[\"space:content:read\"],\"categories\":[\"analytics\"],\"blocks\":[{\"id\":\"message\",\"title\":\"Slack message\",\"description\":\"Embed a Slack message.\",\"icon\":\"slack.png\",\"urlUnfurl\":[\"https://slack.com/\"],\"markdown\":{}}],\"contentSources\":[{\"id\":\"openapi\",\"title\":\"OpenAPI pages\",\"description\":\"Generate pages from an OpenAPI file.\",\"icon\":\"openapi.png\",\"configuration\":{}}],\"externalLinks\":[{\"url\":\"https://example.com/slack/docs\",\"label\":\"Documentation\"}],\"configurations\":{\"account\":{\"properties\":{},\"required\":[\"channel\"]},\"space\":{\"properties\":{},\"required\":[\"channel\"]},\"site\":{\"properties\":{},\"required\":[\"channel\"]}},\"script\":\"export default createIntegration({});\",\"organization\":\"org_1\",\"secrets\":{\"API_KEY\":\"secret-value\"},\"contentSecurityPolicy\":\"default-src 'self'\"}")
@@ -335,12 +335,12 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         .get_event("slack", "event_1").send(). await; result.and_then(| value | to_json(&
         value)) }) as SampleCall < 'a >), ("listIntegrationSpaces",
         ::std::boxed::Box::pin(async move { let result = client.integrations()
-        .list_spaces("slack").external_id("C0123456").full_objects(true).page("page_2")
+        .list_spaces("slack").external_id("C0123456").extended(true).page("page_2")
         .limit(1i64).send(). await; result.and_then(| value | to_json(& value)) }) as
         SampleCall < 'a >), ("listIntegrationSites", ::std::boxed::Box::pin(async move {
         let result = client.integrations().list_sites("slack").external_id("C0123456")
-        .full_objects(true).page("page_2").limit(1i64).send(). await; result.and_then(|
-        value | to_json(& value)) }) as SampleCall < 'a >), ("updateIntegrationDevMode",
+        .extended(true).page("page_2").limit(1i64).send(). await; result.and_then(| value
+        | to_json(& value)) }) as SampleCall < 'a >), ("updateIntegrationDevMode",
         ::std::boxed::Box::pin(async move { let body :
         ::docs_api_types::UpdateIntegrationDevModeBody = match
         sample("{\"tunnelUrl\":\"https://abc123.tunnel.example.com\",\"forwardAll\":false}")
@@ -541,7 +541,7 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         .site_structure().move_site_section_group("org_1", "site_1", "group_1")
         .body(body).send(). await; result.and_then(| value | to_json(& value)) }) as
         SampleCall < 'a >), ("listOrganizationSites", ::std::boxed::Box::pin(async move {
-        let result = client.sites().list_organization_sites("org_1").space_id("space_1")
+        let result = client.sites().list_organization_sites("org_1").space("space_1")
         .title("Acme").published(true).page("page_2").limit(1i64).send(). await; result
         .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("createOrganizationSite", ::std::boxed::Box::pin(async move { let body :
@@ -643,7 +643,7 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         client.sso().list_organization_sso_providers("org_1").send(). await; result
         .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("listOrganizationTeams", ::std::boxed::Box::pin(async move { let result = client
-        .teams().list_organization_teams("org_1").member("user_1").title("docs")
+        .teams().list_organization_teams("org_1").owner("user_1").title("docs")
         .page("page_2").limit(1i64).send(). await; result.and_then(| value | to_json(&
         value)) }) as SampleCall < 'a >), ("createOrganizationTeam",
         ::std::boxed::Box::pin(async move { let body : ::docs_api_types::CreateTeamBody =

@@ -15,7 +15,7 @@ impl<'a> SitesClient<'a> {
     ///
     /// Source: Part B §4.1.
     ///
-    /// Gap `site-list-filter-names`: `spaceId` (string), `title` (string) and `published` (boolean), all optional; absent means no filtering.
+    /// Gap `site-list-filter-names`: `space` (string, a space id), `title` (string) and `published` (boolean), all optional; absent means no filtering. Filters are named after the field or resource they match, as the other lists of the API name theirs (`cluster`, `conversation`, `source`), not after body fields such as `spaceId`.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
@@ -28,7 +28,7 @@ impl<'a> SitesClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             headers: ::std::vec::Vec::new(),
-            space_id: ::core::option::Option::None,
+            space: ::core::option::Option::None,
             title: ::core::option::Option::None,
             published: ::core::option::Option::None,
             page: ::core::option::Option::None,
@@ -301,7 +301,7 @@ pub struct ListOrganizationSitesBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
-    space_id: ::core::option::Option<::std::string::String>,
+    space: ::core::option::Option<::std::string::String>,
     title: ::core::option::Option<::std::string::String>,
     published: ::core::option::Option<bool>,
     page: ::core::option::Option<::std::string::String>,
@@ -318,11 +318,11 @@ impl<'a> ListOrganizationSitesBuilder<'a> {
         self
     }
     /// Only sites publishing the space with this id.
-    pub fn space_id(
+    pub fn space(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.space_id = ::core::option::Option::Some(::core::convert::Into::into(value));
+        self.space = ::core::option::Option::Some(::core::convert::Into::into(value));
         self
     }
     /// Only sites whose title matches this value.
@@ -356,8 +356,8 @@ impl<'a> ListOrganizationSitesBuilder<'a> {
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.space_id {
-            query.push(("spaceId", value.clone()));
+        if let ::core::option::Option::Some(value) = &self.space {
+            query.push(("space", value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.title {
             query.push(("title", value.clone()));

@@ -24,7 +24,7 @@ impl<'a> TeamsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             headers: ::std::vec::Vec::new(),
-            member: ::core::option::Option::None,
+            owner: ::core::option::Option::None,
             title: ::core::option::Option::None,
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
@@ -133,7 +133,7 @@ pub struct ListOrganizationTeamsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
-    member: ::core::option::Option<::std::string::String>,
+    owner: ::core::option::Option<::std::string::String>,
     title: ::core::option::Option<::std::string::String>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
@@ -148,12 +148,12 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
         self.headers.push((name.into(), value.into()));
         self
     }
-    /// Only teams this member (by id) can manage.
-    pub fn member(
+    /// Only teams the member with this id can manage (owns).
+    pub fn owner(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.member = ::core::option::Option::Some(::core::convert::Into::into(value));
+        self.owner = ::core::option::Option::Some(::core::convert::Into::into(value));
         self
     }
     /// Only teams whose title contains the value (case-insensitive).
@@ -182,8 +182,8 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.member {
-            query.push(("member", value.clone()));
+        if let ::core::option::Option::Some(value) = &self.owner {
+            query.push(("owner", value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.title {
             query.push(("title", value.clone()));

@@ -321,14 +321,14 @@ pub struct GetChangeRequestPdfRequest {
     ///
     /// Path parameter `changeRequestId`.
     pub change_request_id: ::std::string::String,
-    /// True generates the PDF of the page `pageId` only; false (the default) of the whole content.
+    /// True generates the PDF of the page `page` only; false (the default) of the whole content.
     ///
     /// Query parameter `only`. Default when absent: `false`.
     pub only: bool,
-    /// Id of the page to generate the PDF for, with `only`.
+    /// Id of the page to generate the PDF for, with `only` (a page id, not a paging cursor; this operation is not paginated).
     ///
-    /// Query parameter `pageId`.
-    pub page_id: ::core::option::Option<::std::string::String>,
+    /// Query parameter `page`.
+    pub page: ::core::option::Option<::std::string::String>,
 }
 impl GetChangeRequestPdfRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
@@ -339,14 +339,14 @@ impl GetChangeRequestPdfRequest {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let only = __input.query::<bool>("only");
-        let page_id = __input.query::<::std::string::String>("pageId");
+        let page = __input.query::<::std::string::String>("page");
         __input.finish()?;
         let only = only.unwrap_or(false);
         ::core::result::Result::Ok(Self {
             space_id,
             change_request_id,
             only,
-            page_id,
+            page,
         })
     }
 }
@@ -359,7 +359,7 @@ impl ::apigen_runtime::serde::Serialize for GetChangeRequestPdfRequest {
         __fields.put("spaceId", &self.space_id)?;
         __fields.put("changeRequestId", &self.change_request_id)?;
         __fields.put("only", &self.only)?;
-        __fields.optional("pageId", &self.page_id)?;
+        __fields.optional("page", &self.page)?;
         __fields.end()
     }
 }
@@ -680,7 +680,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Source: Part B §4.6.
     ///
-    /// Gap `change-request-pdf-param-names`: `only` (boolean, default false) and `pageId` (string); `pageId` avoids clashing with the paging parameter `page`.
+    /// Gap `change-request-pdf-param-names`: `only` (boolean, default false) and `page` (string, the page id), the names the rest of the API gives a page (`page` in comment bodies and targets); the operation is not paginated, so `page` does not clash with the paging cursor.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one

@@ -12,18 +12,18 @@ pub struct ListIntegrationsRequest {
     ///
     /// Query parameter `category`.
     pub category: ::core::option::Option<::docs_api_types::IntegrationCategory>,
-    /// Only integrations with blocks unfurling URLs of these domains; each value matches `^[a-zA-Z0-9-_.]+$`. Repeat the key for several domains.
+    /// Only integrations with blocks unfurling URLs of this domain; matches `^[a-zA-Z0-9-_.]+$` (Part C §4.1).
     ///
-    /// Query parameter `blockDomains`.
-    pub block_domains: ::std::vec::Vec<::std::string::String>,
+    /// Query parameter `blockDomain`. Constraints: matches `^[a-zA-Z0-9-_.]+$`.
+    pub block_domain: ::core::option::Option<::std::string::String>,
     /// True lists only integrations that provide blocks; false only those that provide none.
     ///
-    /// Query parameter `hasBlocks`.
-    pub has_blocks: ::core::option::Option<bool>,
+    /// Query parameter `blocks`.
+    pub blocks: ::core::option::Option<bool>,
     /// True lists only integrations that provide content sources; false only those that provide none.
     ///
-    /// Query parameter `hasContentSources`.
-    pub has_content_sources: ::core::option::Option<bool>,
+    /// Query parameter `contentSources`.
+    pub content_sources: ::core::option::Option<bool>,
     /// Only integrations owned by this organization (its id).
     ///
     /// Query parameter `owner`.
@@ -51,15 +51,27 @@ impl ListIntegrationsRequest {
     pub fn from_input(
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+            "^[a-zA-Z0-9-_.]+$",
+        );
         let search = __input.query::<::std::string::String>("search");
         let category = __input
             .query::<::std::string::String>("category")
             .map(|__text: ::std::string::String| <::docs_api_types::IntegrationCategory as ::core::convert::From<
                 &str,
             >>::from(__text.as_str()));
-        let block_domains = __input.query_list::<::std::string::String>("blockDomains");
-        let has_blocks = __input.query::<bool>("hasBlocks");
-        let has_content_sources = __input.query::<bool>("hasContentSources");
+        let block_domain = __input.query::<::std::string::String>("blockDomain");
+        if let ::core::option::Option::Some(__value) = &block_domain {
+            __input
+                .check(
+                    "query.blockDomain",
+                    |__v| {
+                        __v.str_pattern(__value, &PATTERN_0);
+                    },
+                );
+        }
+        let blocks = __input.query::<bool>("blocks");
+        let content_sources = __input.query::<bool>("contentSources");
         let owner = __input.query::<::std::string::String>("owner");
         let scope = __input
             .query::<::std::string::String>("scope")
@@ -91,9 +103,9 @@ impl ListIntegrationsRequest {
         ::core::result::Result::Ok(Self {
             search,
             category,
-            block_domains,
-            has_blocks,
-            has_content_sources,
+            block_domain,
+            blocks,
+            content_sources,
             owner,
             scope,
             target,
@@ -110,9 +122,9 @@ impl ::apigen_runtime::serde::Serialize for ListIntegrationsRequest {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
         __fields.optional("search", &self.search)?;
         __fields.optional("category", &self.category)?;
-        __fields.put("blockDomains", &self.block_domains)?;
-        __fields.optional("hasBlocks", &self.has_blocks)?;
-        __fields.optional("hasContentSources", &self.has_content_sources)?;
+        __fields.optional("blockDomain", &self.block_domain)?;
+        __fields.optional("blocks", &self.blocks)?;
+        __fields.optional("contentSources", &self.content_sources)?;
         __fields.optional("owner", &self.owner)?;
         __fields.optional("scope", &self.scope)?;
         __fields.optional("target", &self.target)?;
@@ -523,8 +535,8 @@ pub struct ListIntegrationSpacesRequest {
     pub external_id: ::core::option::Option<::std::string::String>,
     /// True returns each entry's `space` as the full space object; false as the space id.
     ///
-    /// Query parameter `fullObjects`. Default when absent: `false`.
-    pub full_objects: bool,
+    /// Query parameter `extended`. Default when absent: `false`.
+    pub extended: bool,
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
     ///
     /// Query parameter `page`.
@@ -555,7 +567,7 @@ impl ListIntegrationSpacesRequest {
                 );
         }
         let external_id = __input.query::<::std::string::String>("externalId");
-        let full_objects = __input.query::<bool>("fullObjects");
+        let extended = __input.query::<bool>("extended");
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");
         if let ::core::option::Option::Some(__value) = &limit {
@@ -572,12 +584,12 @@ impl ListIntegrationSpacesRequest {
                 );
         }
         __input.finish()?;
-        let full_objects = full_objects.unwrap_or(false);
+        let extended = extended.unwrap_or(false);
         let limit = limit.unwrap_or(50i64);
         ::core::result::Result::Ok(Self {
             integration_name,
             external_id,
-            full_objects,
+            extended,
             page,
             limit,
         })
@@ -591,7 +603,7 @@ impl ::apigen_runtime::serde::Serialize for ListIntegrationSpacesRequest {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
         __fields.put("integrationName", &self.integration_name)?;
         __fields.optional("externalId", &self.external_id)?;
-        __fields.put("fullObjects", &self.full_objects)?;
+        __fields.put("extended", &self.extended)?;
         __fields.optional("page", &self.page)?;
         __fields.put("limit", &self.limit)?;
         __fields.end()
@@ -610,8 +622,8 @@ pub struct ListIntegrationSitesRequest {
     pub external_id: ::core::option::Option<::std::string::String>,
     /// True returns each entry's `site` as the full site object; false as the site id.
     ///
-    /// Query parameter `fullObjects`. Default when absent: `false`.
-    pub full_objects: bool,
+    /// Query parameter `extended`. Default when absent: `false`.
+    pub extended: bool,
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
     ///
     /// Query parameter `page`.
@@ -642,7 +654,7 @@ impl ListIntegrationSitesRequest {
                 );
         }
         let external_id = __input.query::<::std::string::String>("externalId");
-        let full_objects = __input.query::<bool>("fullObjects");
+        let extended = __input.query::<bool>("extended");
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");
         if let ::core::option::Option::Some(__value) = &limit {
@@ -659,12 +671,12 @@ impl ListIntegrationSitesRequest {
                 );
         }
         __input.finish()?;
-        let full_objects = full_objects.unwrap_or(false);
+        let extended = extended.unwrap_or(false);
         let limit = limit.unwrap_or(50i64);
         ::core::result::Result::Ok(Self {
             integration_name,
             external_id,
-            full_objects,
+            extended,
             page,
             limit,
         })
@@ -678,7 +690,7 @@ impl ::apigen_runtime::serde::Serialize for ListIntegrationSitesRequest {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
         __fields.put("integrationName", &self.integration_name)?;
         __fields.optional("externalId", &self.external_id)?;
-        __fields.put("fullObjects", &self.full_objects)?;
+        __fields.put("extended", &self.extended)?;
         __fields.optional("page", &self.page)?;
         __fields.put("limit", &self.limit)?;
         __fields.end()
@@ -1011,7 +1023,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     }
     /// List the spaces an integration is installed on.
     ///
-    /// Each entry's `space` is the space id, or the full space object when `fullObjects` is
+    /// Each entry's `space` is the space id, or the full space object when `extended` is
     /// true. Fails as not found when no integration has this name (Part A §7).
     ///
     /// `GET /v1/integrations/{integrationName}/spaces` answers 200 with a page of `IntegrationSpaceEntry`.
@@ -1048,7 +1060,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     }
     /// List the sites an integration is installed on.
     ///
-    /// Each entry's `site` is the site id, or the full site object when `fullObjects` is true.
+    /// Each entry's `site` is the site id, or the full site object when `extended` is true.
     /// Fails as not found when no integration has this name (Part A §7).
     ///
     /// `GET /v1/integrations/{integrationName}/sites` answers 200 with a page of `IntegrationSiteEntry`.

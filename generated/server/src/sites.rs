@@ -10,8 +10,8 @@ pub struct ListOrganizationSitesRequest {
     pub organization_id: ::std::string::String,
     /// Only sites publishing the space with this id.
     ///
-    /// Query parameter `spaceId`.
-    pub space_id: ::core::option::Option<::std::string::String>,
+    /// Query parameter `space`.
+    pub space: ::core::option::Option<::std::string::String>,
     /// Only sites whose title matches this value.
     ///
     /// Query parameter `title`.
@@ -36,7 +36,7 @@ impl ListOrganizationSitesRequest {
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
-        let space_id = __input.query::<::std::string::String>("spaceId");
+        let space = __input.query::<::std::string::String>("space");
         let title = __input.query::<::std::string::String>("title");
         let published = __input.query::<bool>("published");
         let page = __input.query::<::std::string::String>("page");
@@ -58,7 +58,7 @@ impl ListOrganizationSitesRequest {
         let limit = limit.unwrap_or(50i64);
         ::core::result::Result::Ok(Self {
             organization_id,
-            space_id,
+            space,
             title,
             published,
             page,
@@ -73,7 +73,7 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationSitesRequest {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id)?;
-        __fields.optional("spaceId", &self.space_id)?;
+        __fields.optional("space", &self.space)?;
         __fields.optional("title", &self.title)?;
         __fields.optional("published", &self.published)?;
         __fields.optional("page", &self.page)?;
@@ -463,7 +463,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Source: Part B §4.1.
     ///
-    /// Gap `site-list-filter-names`: `spaceId` (string), `title` (string) and `published` (boolean), all optional; absent means no filtering.
+    /// Gap `site-list-filter-names`: `space` (string, a space id), `title` (string) and `published` (boolean), all optional; absent means no filtering. Filters are named after the field or resource they match, as the other lists of the API name theirs (`cluster`, `conversation`, `source`), not after body fields such as `spaceId`.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one

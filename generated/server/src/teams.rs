@@ -8,10 +8,10 @@ pub struct ListOrganizationTeamsRequest {
     ///
     /// Path parameter `organizationId`.
     pub organization_id: ::std::string::String,
-    /// Only teams this member (by id) can manage.
+    /// Only teams the member with this id can manage (owns).
     ///
-    /// Query parameter `member`.
-    pub member: ::core::option::Option<::std::string::String>,
+    /// Query parameter `owner`.
+    pub owner: ::core::option::Option<::std::string::String>,
     /// Only teams whose title contains the value (case-insensitive).
     ///
     /// Query parameter `title`.
@@ -32,7 +32,7 @@ impl ListOrganizationTeamsRequest {
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
-        let member = __input.query::<::std::string::String>("member");
+        let owner = __input.query::<::std::string::String>("owner");
         let title = __input.query::<::std::string::String>("title");
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");
@@ -53,7 +53,7 @@ impl ListOrganizationTeamsRequest {
         let limit = limit.unwrap_or(50i64);
         ::core::result::Result::Ok(Self {
             organization_id,
-            member,
+            owner,
             title,
             page,
             limit,
@@ -67,7 +67,7 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationTeamsRequest {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id)?;
-        __fields.optional("member", &self.member)?;
+        __fields.optional("owner", &self.owner)?;
         __fields.optional("title", &self.title)?;
         __fields.optional("page", &self.page)?;
         __fields.put("limit", &self.limit)?;
