@@ -19,7 +19,9 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list(&self) -> ListIntegrationsBuilder<'a> {
         ListIntegrationsBuilder {
             core: self.core,
@@ -52,7 +54,9 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
@@ -66,15 +70,16 @@ impl<'a> IntegrationsClient<'a> {
     /// Publish an integration (a new one, or a new version of an existing one).
     ///
     /// Publishes the integration named in the path with the fields given; every field is
-    /// optional. `organization` names the publishing organization by id or subdomain; publishing
-    /// with an unknown organization hostname fails. Fails as not found when the name matches no
-    /// integration (Part A §7 lists not found for every GET and POST on integrations).
+    /// optional. `organization` names the publishing organization by id or subdomain;
+    /// publishing with an unknown organization hostname fails as not found. Fails as not found
+    /// when the name matches no integration (Part A §7 lists not found for every GET and POST
+    /// on integrations).
     ///
     /// `POST /v1/integrations/{integrationName}` answers 200 with `Integration`.
     ///
     /// Failure cases:
     /// - 404: no matching integration for the name
-    /// - 400: publish with an unknown organization hostname
+    /// - 404: publish with an unknown organization hostname
     ///
     /// Source: Part C §4.1, Part A §7.
     ///
@@ -83,7 +88,9 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn publish(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
@@ -124,7 +131,9 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn delete(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
@@ -151,7 +160,9 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_installations(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
@@ -181,17 +192,20 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn install(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
+        organization: impl ::core::convert::Into<::std::string::String>,
     ) -> InstallIntegrationBuilder<'a> {
         InstallIntegrationBuilder {
             core: self.core,
             integration_name: ::core::convert::Into::into(integration_name),
             headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::InstallIntegrationBody {
-                organization: ::core::option::Option::None,
+                organization: ::core::convert::Into::into(organization),
             },
         }
     }
@@ -211,7 +225,9 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_events(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
@@ -241,7 +257,9 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get_event(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
@@ -271,7 +289,9 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_spaces(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
@@ -303,7 +323,9 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_sites(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
@@ -321,9 +343,9 @@ impl<'a> IntegrationsClient<'a> {
     /// Update the development mode of an integration.
     ///
     /// Sets the tunnel URL integration events are dispatched to while the integration is
-    /// developed. With `forwardAll` true every request is forwarded, not only those of the
-    /// owning organization. Answers no content once development mode is updated. Fails as not
-    /// found when the integration is not found (Part A §7).
+    /// developed. With `all` true every request is forwarded, not only those of the owning
+    /// organization. Answers no content once development mode is updated. Fails as not found
+    /// when the integration is not found (Part A §7).
     ///
     /// `PUT /v1/integrations/{integrationName}/dev` answers 204 with no body.
     ///
@@ -337,18 +359,21 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update_dev_mode(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
+        tunnel_url: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateIntegrationDevModeBuilder<'a> {
         UpdateIntegrationDevModeBuilder {
             core: self.core,
             integration_name: ::core::convert::Into::into(integration_name),
             headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateIntegrationDevModeBody {
-                tunnel_url: ::core::option::Option::None,
-                forward_all: false,
+                tunnel_url: ::core::convert::Into::into(tunnel_url),
+                all: false,
             },
         }
     }
@@ -1032,16 +1057,6 @@ impl<'a> InstallIntegrationBuilder<'a> {
         self.body = body;
         self
     }
-    /// Id of the organization to install the integration on.
-    pub fn organization(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.organization = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
     /// The request as the runtime sends it; fails when the body is invalid and the
     /// client validates requests.
     pub fn call(
@@ -1505,19 +1520,9 @@ impl<'a> UpdateIntegrationDevModeBuilder<'a> {
         self.body = body;
         self
     }
-    /// Tunnel URL to dispatch integration events to.
-    pub fn tunnel_url(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.tunnel_url = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// True forwards all requests; false only those of the owning organization.
-    pub fn forward_all(mut self, value: bool) -> Self {
-        self.body.forward_all = value;
+    /// True forwards all requests; false (the default) only those of the owning organization.
+    pub fn all(mut self, value: bool) -> Self {
+        self.body.all = value;
         self
     }
     /// The request as the runtime sends it; fails when the body is invalid and the

@@ -21,7 +21,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_site_sections(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -47,7 +49,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn create_site_section(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -76,7 +80,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn delete_site_section(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -101,7 +107,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update_site_section(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -139,7 +147,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     #[deprecated(note = "replaced by `sortSiteStructure`")]
     pub fn move_site_section(
         &self,
@@ -168,7 +178,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_site_spaces(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -193,7 +205,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn create_site_space(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -221,7 +235,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn delete_site_space(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -246,7 +262,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update_site_space(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -281,7 +299,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     #[deprecated(note = "replaced by `sortSiteStructure`")]
     pub fn move_site_space(
         &self,
@@ -308,7 +328,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_site_section_groups(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -331,11 +353,14 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn create_site_section_group(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
         site_id: impl ::core::convert::Into<::std::string::String>,
+        title: impl ::core::convert::Into<::std::string::String>,
     ) -> CreateSiteSectionGroupBuilder<'a> {
         CreateSiteSectionGroupBuilder {
             core: self.core,
@@ -343,7 +368,7 @@ impl<'a> SiteStructureClient<'a> {
             site_id: ::core::convert::Into::into(site_id),
             headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::CreateSiteSectionGroupBody {
-                title: ::core::option::Option::None,
+                title: ::core::convert::Into::into(title),
                 icon: ::core::option::Option::None,
                 sections: ::core::option::Option::None,
                 parent: ::core::option::Option::None,
@@ -360,7 +385,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn delete_site_section_group(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -385,7 +412,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update_site_section_group(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -414,7 +443,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn add_site_section_group_section(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -443,7 +474,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn remove_site_section_group_section(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -477,7 +510,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn move_site_section_group(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -1565,16 +1600,6 @@ impl<'a> CreateSiteSectionGroupBuilder<'a> {
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::CreateSiteSectionGroupBody) -> Self {
         self.body = body;
-        self
-    }
-    /// Title of the group.
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
         self
     }
     /// Name of the icon of the group.

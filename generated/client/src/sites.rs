@@ -19,7 +19,9 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_organization_sites(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -45,7 +47,9 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn create_organization_site(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -80,7 +84,9 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -103,7 +109,9 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn delete(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -126,7 +134,9 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -166,7 +176,9 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get_adaptive_schema(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -196,11 +208,14 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update_adaptive_schema(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
         site_id: impl ::core::convert::Into<::std::string::String>,
+        json_schema: ::apigen_runtime::serde_json::Value,
     ) -> UpdateSiteAdaptiveSchemaBuilder<'a> {
         UpdateSiteAdaptiveSchemaBuilder {
             core: self.core,
@@ -208,7 +223,7 @@ impl<'a> SitesClient<'a> {
             site_id: ::core::convert::Into::into(site_id),
             headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateSiteAdaptiveSchemaBody {
-                json_schema: ::core::option::Option::None,
+                json_schema,
             },
         }
     }
@@ -222,7 +237,9 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_template_conditions(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -252,7 +269,9 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get_published_site(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -280,7 +299,9 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn publish(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -863,11 +884,6 @@ impl<'a> UpdateSiteAdaptiveSchemaBuilder<'a> {
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateSiteAdaptiveSchemaBody) -> Self {
         self.body = body;
-        self
-    }
-    /// The JSON Schema (draft-07) object of the visitor attributes (see `SiteAdaptiveSchema.jsonSchema`).
-    pub fn json_schema(mut self, value: ::apigen_runtime::serde_json::Value) -> Self {
-        self.body.json_schema = ::core::option::Option::Some(value);
         self
     }
     /// The request as the runtime sends it; fails when the body is invalid and the

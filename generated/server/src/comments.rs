@@ -1028,7 +1028,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_space_comments(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -1048,13 +1050,17 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     }
     /// Post a comment on a space.
     ///
-    /// `POST /v1/spaces/{spaceId}/comments` answers 201 with `Comment`.
+    /// Answers 200, like its change request twin (the document gives 200 for change requests).
+    ///
+    /// `POST /v1/spaces/{spaceId}/comments` answers 200 with `Comment`.
     ///
     /// Source: Part B §4.8.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn create_space_comment(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -1080,7 +1086,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_space_comment(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -1110,7 +1118,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn update_space_comment(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -1138,7 +1148,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn delete_space_comment(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -1155,13 +1167,17 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     }
     /// Post a reply to a comment of a space.
     ///
-    /// `POST /v1/spaces/{spaceId}/comments/{commentId}/replies` answers 201 with `CommentReply`.
+    /// Answers 200, like its change request twin (the document gives 200 for change requests).
+    ///
+    /// `POST /v1/spaces/{spaceId}/comments/{commentId}/replies` answers 200 with `CommentReply`.
     ///
     /// Source: Part B §4.8.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn create_space_comment_reply(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -1189,7 +1205,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_space_comment_reply(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -1219,7 +1237,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn update_space_comment_reply(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -1249,7 +1269,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn delete_space_comment_reply(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -1274,7 +1296,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_space_commenters(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -1302,7 +1326,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_change_request_comments(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -1356,7 +1382,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_change_request_comment(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -1501,7 +1529,7 @@ pub(crate) fn dispatch_create_space_comment<S: CommentsApi>(
     match CreateSpaceCommentRequest::from_input(input) {
         ::core::result::Result::Ok(request) => {
             ::apigen_runtime::server::reply(
-                201u16,
+                200u16,
                 async move { service.create_space_comment(context, request).await },
             )
         }
@@ -1561,7 +1589,7 @@ pub(crate) fn dispatch_create_space_comment_reply<S: CommentsApi>(
     match CreateSpaceCommentReplyRequest::from_input(input) {
         ::core::result::Result::Ok(request) => {
             ::apigen_runtime::server::reply(
-                201u16,
+                200u16,
                 async move { service.create_space_comment_reply(context, request).await },
             )
         }

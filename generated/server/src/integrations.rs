@@ -763,7 +763,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_integrations(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -797,7 +799,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_integration(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -818,15 +822,16 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// Publish an integration (a new one, or a new version of an existing one).
     ///
     /// Publishes the integration named in the path with the fields given; every field is
-    /// optional. `organization` names the publishing organization by id or subdomain; publishing
-    /// with an unknown organization hostname fails. Fails as not found when the name matches no
-    /// integration (Part A §7 lists not found for every GET and POST on integrations).
+    /// optional. `organization` names the publishing organization by id or subdomain;
+    /// publishing with an unknown organization hostname fails as not found. Fails as not found
+    /// when the name matches no integration (Part A §7 lists not found for every GET and POST
+    /// on integrations).
     ///
     /// `POST /v1/integrations/{integrationName}` answers 200 with `Integration`.
     ///
     /// Failure cases:
     /// - 404: no matching integration for the name
-    /// - 400: publish with an unknown organization hostname
+    /// - 404: publish with an unknown organization hostname
     ///
     /// Source: Part C §4.1, Part A §7.
     ///
@@ -835,7 +840,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn publish_integration(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -863,7 +870,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn delete_integration(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -894,7 +903,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_integration_installations(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -930,7 +941,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn install_integration(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -964,7 +977,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_integration_events(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -1001,7 +1016,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_integration_event(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -1038,7 +1055,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_integration_spaces(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -1075,7 +1094,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_integration_sites(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -1098,9 +1119,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// Update the development mode of an integration.
     ///
     /// Sets the tunnel URL integration events are dispatched to while the integration is
-    /// developed. With `forwardAll` true every request is forwarded, not only those of the
-    /// owning organization. Answers no content once development mode is updated. Fails as not
-    /// found when the integration is not found (Part A §7).
+    /// developed. With `all` true every request is forwarded, not only those of the owning
+    /// organization. Answers no content once development mode is updated. Fails as not found
+    /// when the integration is not found (Part A §7).
     ///
     /// `PUT /v1/integrations/{integrationName}/dev` answers 204 with no body.
     ///
@@ -1114,7 +1135,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn update_integration_dev_mode(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,

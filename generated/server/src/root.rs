@@ -143,7 +143,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         tag: "comments",
         method: "POST",
         path: "/v1/spaces/{spaceId}/comments",
-        status: 201u16,
+        status: 200u16,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceComment",
@@ -171,7 +171,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         tag: "comments",
         method: "POST",
         path: "/v1/spaces/{spaceId}/comments/{commentId}/replies",
-        status: 201u16,
+        status: 200u16,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceCommentReply",

@@ -195,7 +195,7 @@ pub struct UpdateOrganizationTeamRequest {
     ///
     /// Path parameter `teamId`.
     pub team_id: ::std::string::String,
-    /// The fields to change.
+    /// The new title.
     pub body: ::docs_api_types::UpdateTeamBody,
 }
 impl UpdateOrganizationTeamRequest {
@@ -244,7 +244,9 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_organization_teams(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -274,7 +276,9 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn create_organization_team(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -302,7 +306,9 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_organization_team(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -332,7 +338,9 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn delete_organization_team(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,
@@ -351,7 +359,7 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     }
     /// Update a team of an organization.
     ///
-    /// Changes the title when given; an absent title leaves it unchanged.
+    /// Renames the team; the body carries the new title, its only field.
     ///
     /// `PATCH /v1/orgs/{organizationId}/teams/{teamId}` answers 200 with `Team`.
     ///
@@ -359,7 +367,9 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn update_organization_team(
         &self,
         context: ::apigen_runtime::server::Context<Self::Principal>,

@@ -116,13 +116,15 @@ impl ::apigen_runtime::Validate for CreateSiteSectionBody {
         }
     }
 }
-/// The new section group. Which fields are required is not shown; all are optional.
+/// The new section group. Which fields are required is not shown; `title` is, the others are optional.
 ///
 /// The shape of `the body of `createSiteSectionGroup``.
-#[derive(Clone, PartialEq, Debug, Default)]
+#[derive(Clone, PartialEq, Debug)]
 pub struct CreateSiteSectionGroupBody {
-    /// Title of the group.
-    pub title: ::core::option::Option<::std::string::String>,
+    /// Title of the group (1 to 100 characters; required).
+    ///
+    /// Constraints: 1 to 100 characters. Gap `site-section-group-create-fields-required`.
+    pub title: ::std::string::String,
     /// Name of the icon of the group.
     pub icon: ::core::option::Option<::std::string::String>,
     /// Ids of the sections to put in the group.
@@ -136,7 +138,7 @@ impl ::apigen_runtime::FromJson for CreateSiteSectionGroupBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
+        let title = __reader.required("title");
         let icon = __reader.optional("icon");
         let sections = __reader.optional("sections");
         let parent = __reader.optional("parent");
@@ -155,7 +157,7 @@ impl ::apigen_runtime::serde::Serialize for CreateSiteSectionGroupBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
+        __fields.put("title", &self.title)?;
         __fields.optional("icon", &self.icon)?;
         __fields.optional("sections", &self.sections)?;
         __fields.optional("parent", &self.parent)?;
@@ -170,7 +172,17 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateSiteSectionGroupBo
     }
 }
 impl ::apigen_runtime::Validate for CreateSiteSectionGroupBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+        {
+            let __value = &self.title;
+            __v.length(
+                "title",
+                __value,
+                ::core::option::Option::Some(1u64),
+                ::core::option::Option::Some(100u64),
+            );
+        }
+    }
 }
 /// The space to add and where.
 ///
