@@ -19,7 +19,9 @@ impl<'a> ChangeRequestsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_space_change_requests(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -45,7 +47,9 @@ impl<'a> ChangeRequestsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn create_space_change_request(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -76,7 +80,9 @@ impl<'a> ChangeRequestsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -101,7 +107,9 @@ impl<'a> ChangeRequestsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -121,19 +129,30 @@ impl<'a> ChangeRequestsClient<'a> {
     }
     /// Merge a change request into the main content of its space.
     ///
-    /// Answers `{ revision, result: 'merge' }`; once merged, `revisionMerged` of the change
-    /// request names the resulting revision. The resulting status and the conditions for a
-    /// merge to be refused are not shown.
+    /// Answers `{ revision, result }`: `result` is `merge` when merged, and once merged
+    /// `revisionMerged` of the change request names the resulting revision; another value
+    /// (such as `conflicts`) tells another outcome. The resulting status and the conditions for
+    /// a merge to be refused are not shown.
     ///
     /// `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge` answers 200 with `ChangeRequestMergeResult`.
     ///
     /// Source: Part B §3.1, §4.6.
     ///
-    /// Gap `change-request-merge-outcome`: The merge answers 200 with `{ revision, result }`; the status after it is whatever the service reports; a refused merge answers 400 with the error body.
+    /// Gap `change-request-merge-outcome`: The merge answers 200 with `{ revision, result }` and the `result` value tells the
+    /// outcome (`merge` when merged); a value the spec does not list is kept as it is, so an
+    /// outcome other than a merge is distinguishable rather than an error. No failure status is
+    /// invented for a refused merge. The status after it is whatever the service reports.
+    ///
+    /// Gap `change-request-result-values`: An open enumeration `ChangeRequestResult` shared by both answers, listing `merge`,
+    /// `update` and `conflicts` (this spec's name for an outcome held back by conflicts); other
+    /// values decode into `Unknown` and are kept. The field is optional, like every response
+    /// field without a Required column.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn merge(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -148,15 +167,22 @@ impl<'a> ChangeRequestsClient<'a> {
     }
     /// Bring a change request up to date with the main content.
     ///
-    /// Keeps the status unchanged and answers `{ revision, result: 'update' }` (Part B §3.1).
+    /// Keeps the status unchanged and answers `{ revision, result }`, `result` being `update` when brought up to date (Part B §3.1); another value (such as `conflicts`) tells another outcome.
     ///
     /// `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/update` answers 200 with `ChangeRequestUpdateResult`.
     ///
     /// Source: Part B §3.1, §4.6.
     ///
+    /// Gap `change-request-result-values`: An open enumeration `ChangeRequestResult` shared by both answers, listing `merge`,
+    /// `update` and `conflicts` (this spec's name for an outcome held back by conflicts); other
+    /// values decode into `Unknown` and are kept. The field is optional, like every response
+    /// field without a Required column.
+    ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update_from_main(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -177,11 +203,13 @@ impl<'a> ChangeRequestsClient<'a> {
     ///
     /// Source: Part B §4.6.
     ///
-    /// Gap `change-request-pdf-param-names`: `only` (boolean, default false) and `pageId` (string); `pageId` avoids clashing with the paging parameter `page`.
+    /// Gap `change-request-pdf-param-names`: `only` (boolean, default false) and `page` (string, the page id), the names the rest of the API gives a page (`page` in comment bodies and targets); the operation is not paginated, so `page` does not clash with the paging cursor.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get_pdf(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -193,7 +221,7 @@ impl<'a> ChangeRequestsClient<'a> {
             change_request_id: ::core::convert::Into::into(change_request_id),
             headers: ::std::vec::Vec::new(),
             only: ::core::option::Option::None,
-            page_id: ::core::option::Option::None,
+            page: ::core::option::Option::None,
         }
     }
     /// List the change requests of an organization.
@@ -208,7 +236,9 @@ impl<'a> ChangeRequestsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_organization_change_requests(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -756,7 +786,7 @@ pub struct GetChangeRequestPdfBuilder<'a> {
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
     only: ::core::option::Option<bool>,
-    page_id: ::core::option::Option<::std::string::String>,
+    page: ::core::option::Option<::std::string::String>,
 }
 impl<'a> GetChangeRequestPdfBuilder<'a> {
     /// Adds a header to this request (after the client's default headers).
@@ -768,19 +798,19 @@ impl<'a> GetChangeRequestPdfBuilder<'a> {
         self.headers.push((name.into(), value.into()));
         self
     }
-    /// True generates the PDF of the page `pageId` only; false (the default) of the whole content.
+    /// True generates the PDF of the page `page` only; false (the default) of the whole content.
     ///
     /// The service assumes `false` when it is not set.
     pub fn only(mut self, value: bool) -> Self {
         self.only = ::core::option::Option::Some(value);
         self
     }
-    /// Id of the page to generate the PDF for, with `only`.
-    pub fn page_id(
+    /// Id of the page to generate the PDF for, with `only` (a page id, not a paging cursor; this operation is not paginated).
+    pub fn page(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.page_id = ::core::option::Option::Some(::core::convert::Into::into(value));
+        self.page = ::core::option::Option::Some(::core::convert::Into::into(value));
         self
     }
     /// The request as the runtime sends it.
@@ -789,8 +819,8 @@ impl<'a> GetChangeRequestPdfBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.only {
             query.push(("only", value.to_string()));
         }
-        if let ::core::option::Option::Some(value) = &self.page_id {
-            query.push(("pageId", value.clone()));
+        if let ::core::option::Option::Some(value) = &self.page {
+            query.push(("page", value.clone()));
         }
         ::apigen_runtime::client::Call {
             operation: "getChangeRequestPdf",

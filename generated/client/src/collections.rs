@@ -147,10 +147,7 @@ impl<'a> CollectionsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::CreateCollectionBody {
-                title: ::core::option::Option::None,
-                parent: ::core::option::Option::None,
-            },
+            body: ::core::option::Option::None,
         }
     }
 }
@@ -721,7 +718,7 @@ pub struct CreateOrganizationCollectionBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
-    body: ::docs_api_types::CreateCollectionBody,
+    body: ::core::option::Option<::docs_api_types::CreateCollectionBody>,
 }
 impl<'a> CreateOrganizationCollectionBuilder<'a> {
     /// Adds a header to this request (after the client's default headers).
@@ -733,29 +730,9 @@ impl<'a> CreateOrganizationCollectionBuilder<'a> {
         self.headers.push((name.into(), value.into()));
         self
     }
-    /// Replaces the whole body.
+    /// Sends this body (none is sent otherwise).
     pub fn body(mut self, body: ::docs_api_types::CreateCollectionBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// Title of the collection.
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Id of the parent collection; absent creates it at the top level.
-    pub fn parent(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.parent = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
+        self.body = ::core::option::Option::Some(body);
         self
     }
     /// The request as the runtime sends it; fails when the body is invalid and the
@@ -776,7 +753,12 @@ impl<'a> CreateOrganizationCollectionBuilder<'a> {
             ),
             headers: self.headers.clone(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body: match &self.body {
+                ::core::option::Option::Some(body) => {
+                    ::core::option::Option::Some(self.core.body(body)?)
+                }
+                ::core::option::Option::None => ::core::option::Option::None,
+            },
         })
     }
     /// Sends the request and decodes the answer.

@@ -15,7 +15,9 @@ impl<'a> CommentsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_space_comments(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -35,13 +37,17 @@ impl<'a> CommentsClient<'a> {
     }
     /// Post a comment on a space.
     ///
-    /// `POST /v1/spaces/{spaceId}/comments` answers 201 with `Comment`.
+    /// Answers 200, like its change request twin (the document gives 200 for change requests).
+    ///
+    /// `POST /v1/spaces/{spaceId}/comments` answers 200 with `Comment`.
     ///
     /// Source: Part B §4.8.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn create_space_comment(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -67,7 +73,9 @@ impl<'a> CommentsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get_space_comment(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -93,7 +101,9 @@ impl<'a> CommentsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update_space_comment(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -122,7 +132,9 @@ impl<'a> CommentsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn delete_space_comment(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -137,13 +149,17 @@ impl<'a> CommentsClient<'a> {
     }
     /// Post a reply to a comment of a space.
     ///
-    /// `POST /v1/spaces/{spaceId}/comments/{commentId}/replies` answers 201 with `CommentReply`.
+    /// Answers 200, like its change request twin (the document gives 200 for change requests).
+    ///
+    /// `POST /v1/spaces/{spaceId}/comments/{commentId}/replies` answers 200 with `CommentReply`.
     ///
     /// Source: Part B §4.8.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn create_space_comment_reply(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -168,7 +184,9 @@ impl<'a> CommentsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get_space_comment_reply(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -194,7 +212,9 @@ impl<'a> CommentsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update_space_comment_reply(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -224,7 +244,9 @@ impl<'a> CommentsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn delete_space_comment_reply(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -247,7 +269,9 @@ impl<'a> CommentsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_space_commenters(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -268,7 +292,9 @@ impl<'a> CommentsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_change_request_comments(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -322,7 +348,9 @@ impl<'a> CommentsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get_change_request_comment(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -473,6 +501,8 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
         self
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
@@ -714,6 +744,8 @@ impl<'a> GetSpaceCommentBuilder<'a> {
         self
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
@@ -1007,6 +1039,8 @@ impl<'a> GetSpaceCommentReplyBuilder<'a> {
         self
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
@@ -1341,6 +1375,8 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
         self
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
@@ -1586,6 +1622,8 @@ impl<'a> GetChangeRequestCommentBuilder<'a> {
         self
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
@@ -1821,6 +1859,8 @@ impl<'a> CreateChangeRequestCommentReplyBuilder<'a> {
         self
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
@@ -1904,6 +1944,8 @@ impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
         self
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,

@@ -984,6 +984,8 @@ impl<'a> GetSpacePageBuilder<'a> {
         self
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
@@ -1638,6 +1640,8 @@ impl<'a> GetChangeRequestPageBuilder<'a> {
         self
     }
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
     pub fn format(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,

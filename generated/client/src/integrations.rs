@@ -19,16 +19,18 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list(&self) -> ListIntegrationsBuilder<'a> {
         ListIntegrationsBuilder {
             core: self.core,
             headers: ::std::vec::Vec::new(),
             search: ::core::option::Option::None,
             category: ::core::option::Option::None,
-            block_domains: ::std::vec::Vec::new(),
-            has_blocks: ::core::option::Option::None,
-            has_content_sources: ::core::option::Option::None,
+            block_domain: ::core::option::Option::None,
+            blocks: ::core::option::Option::None,
+            content_sources: ::core::option::Option::None,
             owner: ::core::option::Option::None,
             scope: ::core::option::Option::None,
             target: ::core::option::Option::None,
@@ -52,7 +54,9 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
@@ -66,15 +70,16 @@ impl<'a> IntegrationsClient<'a> {
     /// Publish an integration (a new one, or a new version of an existing one).
     ///
     /// Publishes the integration named in the path with the fields given; every field is
-    /// optional. `organization` names the publishing organization by id or subdomain; publishing
-    /// with an unknown organization hostname fails. Fails as not found when the name matches no
-    /// integration (Part A §7 lists not found for every GET and POST on integrations).
+    /// optional. `organization` names the publishing organization by id or subdomain;
+    /// publishing with an unknown organization hostname fails as not found. Fails as not found
+    /// when the name matches no integration (Part A §7 lists not found for every GET and POST
+    /// on integrations).
     ///
     /// `POST /v1/integrations/{integrationName}` answers 200 with `Integration`.
     ///
     /// Failure cases:
     /// - 404: no matching integration for the name
-    /// - 400: publish with an unknown organization hostname
+    /// - 404: publish with an unknown organization hostname
     ///
     /// Source: Part C §4.1, Part A §7.
     ///
@@ -83,7 +88,9 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn publish(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
@@ -124,7 +131,9 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn delete(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
@@ -151,7 +160,9 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_installations(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
@@ -181,17 +192,20 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn install(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
+        organization: impl ::core::convert::Into<::std::string::String>,
     ) -> InstallIntegrationBuilder<'a> {
         InstallIntegrationBuilder {
             core: self.core,
             integration_name: ::core::convert::Into::into(integration_name),
             headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::InstallIntegrationBody {
-                organization: ::core::option::Option::None,
+                organization: ::core::convert::Into::into(organization),
             },
         }
     }
@@ -211,7 +225,9 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_events(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
@@ -241,7 +257,9 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get_event(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
@@ -256,7 +274,7 @@ impl<'a> IntegrationsClient<'a> {
     }
     /// List the spaces an integration is installed on.
     ///
-    /// Each entry's `space` is the space id, or the full space object when `fullObjects` is
+    /// Each entry's `space` is the space id, or the full space object when `extended` is
     /// true. Fails as not found when no integration has this name (Part A §7).
     ///
     /// `GET /v1/integrations/{integrationName}/spaces` answers 200 with a page of `IntegrationSpaceEntry`.
@@ -271,7 +289,9 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_spaces(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
@@ -281,14 +301,14 @@ impl<'a> IntegrationsClient<'a> {
             integration_name: ::core::convert::Into::into(integration_name),
             headers: ::std::vec::Vec::new(),
             external_id: ::core::option::Option::None,
-            full_objects: ::core::option::Option::None,
+            extended: ::core::option::Option::None,
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
         }
     }
     /// List the sites an integration is installed on.
     ///
-    /// Each entry's `site` is the site id, or the full site object when `fullObjects` is true.
+    /// Each entry's `site` is the site id, or the full site object when `extended` is true.
     /// Fails as not found when no integration has this name (Part A §7).
     ///
     /// `GET /v1/integrations/{integrationName}/sites` answers 200 with a page of `IntegrationSiteEntry`.
@@ -303,7 +323,9 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_sites(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
@@ -313,7 +335,7 @@ impl<'a> IntegrationsClient<'a> {
             integration_name: ::core::convert::Into::into(integration_name),
             headers: ::std::vec::Vec::new(),
             external_id: ::core::option::Option::None,
-            full_objects: ::core::option::Option::None,
+            extended: ::core::option::Option::None,
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
         }
@@ -321,9 +343,9 @@ impl<'a> IntegrationsClient<'a> {
     /// Update the development mode of an integration.
     ///
     /// Sets the tunnel URL integration events are dispatched to while the integration is
-    /// developed. With `forwardAll` true every request is forwarded, not only those of the
-    /// owning organization. Answers no content once development mode is updated. Fails as not
-    /// found when the integration is not found (Part A §7).
+    /// developed. With `all` true every request is forwarded, not only those of the owning
+    /// organization. Answers no content once development mode is updated. Fails as not found
+    /// when the integration is not found (Part A §7).
     ///
     /// `PUT /v1/integrations/{integrationName}/dev` answers 204 with no body.
     ///
@@ -337,18 +359,21 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update_dev_mode(
         &self,
         integration_name: impl ::core::convert::Into<::std::string::String>,
+        tunnel_url: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateIntegrationDevModeBuilder<'a> {
         UpdateIntegrationDevModeBuilder {
             core: self.core,
             integration_name: ::core::convert::Into::into(integration_name),
             headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateIntegrationDevModeBody {
-                tunnel_url: ::core::option::Option::None,
-                forward_all: false,
+                tunnel_url: ::core::convert::Into::into(tunnel_url),
+                all: false,
             },
         }
     }
@@ -361,9 +386,9 @@ pub struct ListIntegrationsBuilder<'a> {
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     search: ::core::option::Option<::std::string::String>,
     category: ::core::option::Option<::docs_api_types::IntegrationCategory>,
-    block_domains: ::std::vec::Vec<::std::string::String>,
-    has_blocks: ::core::option::Option<bool>,
-    has_content_sources: ::core::option::Option<bool>,
+    block_domain: ::core::option::Option<::std::string::String>,
+    blocks: ::core::option::Option<bool>,
+    content_sources: ::core::option::Option<bool>,
     owner: ::core::option::Option<::std::string::String>,
     scope: ::core::option::Option<::docs_api_types::IntegrationScope>,
     target: ::core::option::Option<::docs_api_types::IntegrationTarget>,
@@ -396,27 +421,24 @@ impl<'a> ListIntegrationsBuilder<'a> {
         self.category = ::core::option::Option::Some(::core::convert::Into::into(value));
         self
     }
-    /// Only integrations with blocks unfurling URLs of these domains; each value matches `^[a-zA-Z0-9-_.]+$`. Repeat the key for several domains.
-    pub fn block_domains(
+    /// Only integrations with blocks unfurling URLs of this domain; matches `^[a-zA-Z0-9-_.]+$` (Part C §4.1).
+    pub fn block_domain(
         mut self,
-        value: impl ::core::iter::IntoIterator<
-            Item = impl ::core::convert::Into<::std::string::String>,
-        >,
+        value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.block_domains = value
-            .into_iter()
-            .map(::core::convert::Into::into)
-            .collect();
+        self.block_domain = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
         self
     }
     /// True lists only integrations that provide blocks; false only those that provide none.
-    pub fn has_blocks(mut self, value: bool) -> Self {
-        self.has_blocks = ::core::option::Option::Some(value);
+    pub fn blocks(mut self, value: bool) -> Self {
+        self.blocks = ::core::option::Option::Some(value);
         self
     }
     /// True lists only integrations that provide content sources; false only those that provide none.
-    pub fn has_content_sources(mut self, value: bool) -> Self {
-        self.has_content_sources = ::core::option::Option::Some(value);
+    pub fn content_sources(mut self, value: bool) -> Self {
+        self.content_sources = ::core::option::Option::Some(value);
         self
     }
     /// Only integrations owned by this organization (its id).
@@ -467,14 +489,14 @@ impl<'a> ListIntegrationsBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.category {
             query.push(("category", value.as_str().to_owned()));
         }
-        for item in &self.block_domains {
-            query.push(("blockDomains", item.clone()));
+        if let ::core::option::Option::Some(value) = &self.block_domain {
+            query.push(("blockDomain", value.clone()));
         }
-        if let ::core::option::Option::Some(value) = &self.has_blocks {
-            query.push(("hasBlocks", value.to_string()));
+        if let ::core::option::Option::Some(value) = &self.blocks {
+            query.push(("blocks", value.to_string()));
         }
-        if let ::core::option::Option::Some(value) = &self.has_content_sources {
-            query.push(("hasContentSources", value.to_string()));
+        if let ::core::option::Option::Some(value) = &self.content_sources {
+            query.push(("contentSources", value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.owner {
             query.push(("owner", value.clone()));
@@ -1035,16 +1057,6 @@ impl<'a> InstallIntegrationBuilder<'a> {
         self.body = body;
         self
     }
-    /// Id of the organization to install the integration on.
-    pub fn organization(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.organization = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
     /// The request as the runtime sends it; fails when the body is invalid and the
     /// client validates requests.
     pub fn call(
@@ -1248,7 +1260,7 @@ pub struct ListIntegrationSpacesBuilder<'a> {
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     external_id: ::core::option::Option<::std::string::String>,
-    full_objects: ::core::option::Option<bool>,
+    extended: ::core::option::Option<bool>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
@@ -1275,8 +1287,8 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
     /// True returns each entry's `space` as the full space object; false as the space id.
     ///
     /// The service assumes `false` when it is not set.
-    pub fn full_objects(mut self, value: bool) -> Self {
-        self.full_objects = ::core::option::Option::Some(value);
+    pub fn extended(mut self, value: bool) -> Self {
+        self.extended = ::core::option::Option::Some(value);
         self
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
@@ -1300,8 +1312,8 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.external_id {
             query.push(("externalId", value.clone()));
         }
-        if let ::core::option::Option::Some(value) = &self.full_objects {
-            query.push(("fullObjects", value.to_string()));
+        if let ::core::option::Option::Some(value) = &self.extended {
+            query.push(("extended", value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page", value.clone()));
@@ -1371,7 +1383,7 @@ pub struct ListIntegrationSitesBuilder<'a> {
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     external_id: ::core::option::Option<::std::string::String>,
-    full_objects: ::core::option::Option<bool>,
+    extended: ::core::option::Option<bool>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
 }
@@ -1398,8 +1410,8 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
     /// True returns each entry's `site` as the full site object; false as the site id.
     ///
     /// The service assumes `false` when it is not set.
-    pub fn full_objects(mut self, value: bool) -> Self {
-        self.full_objects = ::core::option::Option::Some(value);
+    pub fn extended(mut self, value: bool) -> Self {
+        self.extended = ::core::option::Option::Some(value);
         self
     }
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
@@ -1423,8 +1435,8 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
         if let ::core::option::Option::Some(value) = &self.external_id {
             query.push(("externalId", value.clone()));
         }
-        if let ::core::option::Option::Some(value) = &self.full_objects {
-            query.push(("fullObjects", value.to_string()));
+        if let ::core::option::Option::Some(value) = &self.extended {
+            query.push(("extended", value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page", value.clone()));
@@ -1508,19 +1520,9 @@ impl<'a> UpdateIntegrationDevModeBuilder<'a> {
         self.body = body;
         self
     }
-    /// Tunnel URL to dispatch integration events to.
-    pub fn tunnel_url(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.tunnel_url = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// True forwards all requests; false only those of the owning organization.
-    pub fn forward_all(mut self, value: bool) -> Self {
-        self.body.forward_all = value;
+    /// True forwards all requests; false (the default) only those of the owning organization.
+    pub fn all(mut self, value: bool) -> Self {
+        self.body.all = value;
         self
     }
     /// The request as the runtime sends it; fails when the body is invalid and the

@@ -15,7 +15,9 @@ impl<'a> OrganizationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list(&self) -> ListOrganizationsBuilder<'a> {
         ListOrganizationsBuilder {
             core: self.core,
@@ -40,7 +42,9 @@ impl<'a> OrganizationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -68,7 +72,9 @@ impl<'a> OrganizationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -101,7 +107,9 @@ impl<'a> OrganizationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn delete_invite_link(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -133,7 +141,9 @@ impl<'a> OrganizationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn join(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -154,7 +164,9 @@ impl<'a> OrganizationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn search_content(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -177,7 +189,9 @@ impl<'a> OrganizationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get_agent_instructions(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -198,17 +212,20 @@ impl<'a> OrganizationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update_agent_instructions(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
+        instructions: impl ::core::convert::Into<::docs_api_types::Document>,
     ) -> UpdateOrganizationAgentInstructionsBuilder<'a> {
         UpdateOrganizationAgentInstructionsBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateOrganizationAgentInstructionsBody {
-                instructions: ::core::option::Option::None,
+                instructions: ::core::convert::Into::into(instructions),
             },
         }
     }
@@ -222,7 +239,9 @@ impl<'a> OrganizationsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_by_email_domain(
         &self,
         email_domain: impl ::core::convert::Into<::std::string::String>,
@@ -485,10 +504,10 @@ impl<'a> UpdateOrganizationBuilder<'a> {
         self.body.invite_links = ::core::option::Option::Some(value);
         self
     }
-    /// New merge rules.
+    /// New merge rules of the organization.
     pub fn merge_rules(
         mut self,
-        value: impl ::core::convert::Into<::docs_api_types::MergeRules>,
+        value: impl ::core::convert::Into<::docs_api_types::OrganizationMergeRules>,
     ) -> Self {
         self.body.merge_rules = ::core::option::Option::Some(
             ::core::convert::Into::into(value),
@@ -822,16 +841,6 @@ impl<'a> UpdateOrganizationAgentInstructionsBuilder<'a> {
         body: ::docs_api_types::UpdateOrganizationAgentInstructionsBody,
     ) -> Self {
         self.body = body;
-        self
-    }
-    /// The instructions, as a rich text document (Part B §2.9).
-    pub fn instructions(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::Document>,
-    ) -> Self {
-        self.body.instructions = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
         self
     }
     /// The request as the runtime sends it; fails when the body is invalid and the

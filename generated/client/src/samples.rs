@@ -61,8 +61,8 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         client.change_requests().update_from_main("space_1", "cr_1").send(). await;
         result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("getChangeRequestPdf", ::std::boxed::Box::pin(async move { let result = client
-        .change_requests().get_pdf("space_1", "cr_1").only(true).page_id("page_1").send()
-        . await; result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
+        .change_requests().get_pdf("space_1", "cr_1").only(true).page("page_1").send().
+        await; result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("listOrganizationChangeRequests", ::std::boxed::Box::pin(async move { let result
         = client.change_requests().list_organization_change_requests("org_1")
         .status("draft").creator("user_1").contributor("user_2")
@@ -301,12 +301,12 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         ::apigen_runtime::serde_json::Value::Null) }) as SampleCall < 'a >),
         ("listIntegrations", ::std::boxed::Box::pin(async move { let result = client
         .integrations().list().search("slack").category("analytics")
-        .block_domains(["slack.com"]).has_blocks(true).has_content_sources(true)
-        .owner("org_1").scope("space:content:read").target("all").page("page_2")
-        .limit(1i64).send(). await; result.and_then(| value | to_json(& value)) }) as
-        SampleCall < 'a >), ("getIntegration", ::std::boxed::Box::pin(async move { let
-        result = client.integrations().get("slack").send(). await; result.and_then(|
-        value | to_json(& value)) }) as SampleCall < 'a >), ("publishIntegration",
+        .block_domain("slack.com").blocks(true).content_sources(true).owner("org_1")
+        .scope("space:content:read").target("all").page("page_2").limit(1i64).send().
+        await; result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
+        ("getIntegration", ::std::boxed::Box::pin(async move { let result = client
+        .integrations().get("slack").send(). await; result.and_then(| value | to_json(&
+        value)) }) as SampleCall < 'a >), ("publishIntegration",
         ::std::boxed::Box::pin(async move { let body :
         ::docs_api_types::PublishIntegrationBody = match
         sample("{\"runtime\":\"v1\",\"icon\":\"iVBORw0KGgo=\",\"title\":\"Slack\",\"description\":\"Notifications and link unfurling in Slack.\",\"summary\":\"# Slack\\n\\nGet notified in Slack.\",\"previewImages\":[\"iVBORw0KGgo=\"],\"visibility\":\"public\",\"target\":\"all\",\"scopes\":[\"space:content:read\"],\"categories\":[\"analytics\"],\"blocks\":[{\"id\":\"message\",\"title\":\"Slack message\",\"description\":\"Embed a Slack message.\",\"icon\":\"slack.png\",\"urlUnfurl\":[\"https://slack.com/\"],\"markdown\":{}}],\"contentSources\":[{\"id\":\"openapi\",\"title\":\"OpenAPI pages\",\"description\":\"Generate pages from an OpenAPI file.\",\"icon\":\"openapi.png\",\"configuration\":{}}],\"externalLinks\":[{\"url\":\"https://example.com/slack/docs\",\"label\":\"Documentation\"}],\"configurations\":{\"account\":{\"properties\":{},\"required\":[\"channel\"]},\"space\":{\"properties\":{},\"required\":[\"channel\"]},\"site\":{\"properties\":{},\"required\":[\"channel\"]}},\"script\":\"export default createIntegration({});\",\"organization\":\"org_1\",\"secrets\":{\"API_KEY\":\"secret-value\"},\"contentSecurityPolicy\":\"default-src 'self'\"}")
@@ -326,30 +326,30 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         sample("{\"organization\":\"org_1\"}") { ::core::result::Result::Ok(body) =>
         body, ::core::result::Result::Err(error) => return
         ::core::result::Result::Err(error), }; let result = client.integrations()
-        .install("slack").body(body).send(). await; result.and_then(| value | to_json(&
-        value)) }) as SampleCall < 'a >), ("listIntegrationEvents",
+        .install("slack", body.organization.clone()).body(body).send(). await; result
+        .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
+        ("listIntegrationEvents", ::std::boxed::Box::pin(async move { let result = client
+        .integrations().list_events("slack").page("page_2").limit(1i64).send(). await;
+        result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
+        ("getIntegrationEvent", ::std::boxed::Box::pin(async move { let result = client
+        .integrations().get_event("slack", "event_1").send(). await; result.and_then(|
+        value | to_json(& value)) }) as SampleCall < 'a >), ("listIntegrationSpaces",
         ::std::boxed::Box::pin(async move { let result = client.integrations()
-        .list_events("slack").page("page_2").limit(1i64).send(). await; result.and_then(|
-        value | to_json(& value)) }) as SampleCall < 'a >), ("getIntegrationEvent",
-        ::std::boxed::Box::pin(async move { let result = client.integrations()
-        .get_event("slack", "event_1").send(). await; result.and_then(| value | to_json(&
-        value)) }) as SampleCall < 'a >), ("listIntegrationSpaces",
-        ::std::boxed::Box::pin(async move { let result = client.integrations()
-        .list_spaces("slack").external_id("C0123456").full_objects(true).page("page_2")
+        .list_spaces("slack").external_id("C0123456").extended(true).page("page_2")
         .limit(1i64).send(). await; result.and_then(| value | to_json(& value)) }) as
         SampleCall < 'a >), ("listIntegrationSites", ::std::boxed::Box::pin(async move {
         let result = client.integrations().list_sites("slack").external_id("C0123456")
-        .full_objects(true).page("page_2").limit(1i64).send(). await; result.and_then(|
-        value | to_json(& value)) }) as SampleCall < 'a >), ("updateIntegrationDevMode",
+        .extended(true).page("page_2").limit(1i64).send(). await; result.and_then(| value
+        | to_json(& value)) }) as SampleCall < 'a >), ("updateIntegrationDevMode",
         ::std::boxed::Box::pin(async move { let body :
         ::docs_api_types::UpdateIntegrationDevModeBody = match
-        sample("{\"tunnelUrl\":\"https://abc123.tunnel.example.com\",\"forwardAll\":false}")
-        { ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
+        sample("{\"tunnelUrl\":\"https://abc123.tunnel.example.com\",\"all\":false}") {
+        ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client.integrations()
-        .update_dev_mode("slack").body(body).send(). await; result.map(| () |
-        ::apigen_runtime::serde_json::Value::Null) }) as SampleCall < 'a >),
-        ("listOrganizationMembers", ::std::boxed::Box::pin(async move { let result =
-        client.members().list_organization_members("org_1").order("asc").role("admin")
+        .update_dev_mode("slack", body.tunnel_url.clone()).body(body).send(). await;
+        result.map(| () | ::apigen_runtime::serde_json::Value::Null) }) as SampleCall <
+        'a >), ("listOrganizationMembers", ::std::boxed::Box::pin(async move { let result
+        = client.members().list_organization_members("org_1").order("asc").role("admin")
         .search("ada").sort("joinedAt").page("page_2").limit(1i64).send(). await; result
         .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("getOrganizationMember", ::std::boxed::Box::pin(async move { let result = client
@@ -416,7 +416,7 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         value)) }) as SampleCall < 'a >), ("updateOrganization",
         ::std::boxed::Box::pin(async move { let body :
         ::docs_api_types::UpdateOrganizationBody = match
-        sample("{\"title\":\"Acme\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"logo\":\"https://example.com/acme-logo.png\",\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"mergeRules\":{\"type\":\"inherit\"}}")
+        sample("{\"title\":\"Acme\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"logo\":\"https://example.com/acme-logo.png\",\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"mergeRules\":{\"type\":\"rules\",\"rules\":[{\"rule\":\"require_specific_reviewers\"}]}}")
         { ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client.organizations()
         .update("org_1").body(body).send(). await; result.and_then(| value | to_json(&
@@ -439,8 +439,8 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         sample("{\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}}}")
         { ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client.organizations()
-        .update_agent_instructions("org_1").body(body).send(). await; result.and_then(|
-        value | to_json(& value)) }) as SampleCall < 'a >),
+        .update_agent_instructions("org_1", body.instructions.clone()).body(body).send().
+        await; result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("listOrganizationsByEmailDomain", ::std::boxed::Box::pin(async move { let result
         = client.organizations().list_by_email_domain("example.com").send(). await;
         result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
@@ -510,13 +510,14 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         sample("{\"title\":\"Products\",\"icon\":\"box\",\"sections\":[\"section_1\"],\"parent\":\"group_0\"}")
         { ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client
-        .site_structure().create_site_section_group("org_1", "site_1").body(body).send().
-        await; result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
-        ("deleteSiteSectionGroup", ::std::boxed::Box::pin(async move { let result =
-        client.site_structure().delete_site_section_group("org_1", "site_1", "group_1")
-        .send(). await; result.map(| () | ::apigen_runtime::serde_json::Value::Null) })
-        as SampleCall < 'a >), ("updateSiteSectionGroup", ::std::boxed::Box::pin(async
-        move { let body : ::docs_api_types::UpdateSiteSectionGroupBody = match
+        .site_structure().create_site_section_group("org_1", "site_1", body.title
+        .clone()).body(body).send(). await; result.and_then(| value | to_json(& value))
+        }) as SampleCall < 'a >), ("deleteSiteSectionGroup", ::std::boxed::Box::pin(async
+        move { let result = client.site_structure().delete_site_section_group("org_1",
+        "site_1", "group_1").send(). await; result.map(| () |
+        ::apigen_runtime::serde_json::Value::Null) }) as SampleCall < 'a >),
+        ("updateSiteSectionGroup", ::std::boxed::Box::pin(async move { let body :
+        ::docs_api_types::UpdateSiteSectionGroupBody = match
         sample("{\"title\":\"Products\",\"icon\":\"box\"}") {
         ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client
@@ -541,7 +542,7 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         .site_structure().move_site_section_group("org_1", "site_1", "group_1")
         .body(body).send(). await; result.and_then(| value | to_json(& value)) }) as
         SampleCall < 'a >), ("listOrganizationSites", ::std::boxed::Box::pin(async move {
-        let result = client.sites().list_organization_sites("org_1").space_id("space_1")
+        let result = client.sites().list_organization_sites("org_1").space("space_1")
         .title("Acme").published(true).page("page_2").limit(1i64).send(). await; result
         .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("createOrganizationSite", ::std::boxed::Box::pin(async move { let body :
@@ -571,11 +572,11 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         sample("{\"jsonSchema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"isBetaUser\":{\"type\":\"boolean\",\"description\":\"The visitor is a beta user.\"}}}}")
         { ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client.sites()
-        .update_adaptive_schema("org_1", "site_1").body(body).send(). await; result
-        .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
-        ("listSiteTemplateConditions", ::std::boxed::Box::pin(async move { let result =
-        client.sites().list_template_conditions("org_1", "site_1").send(). await; result
-        .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
+        .update_adaptive_schema("org_1", "site_1", body.json_schema.clone()).body(body)
+        .send(). await; result.and_then(| value | to_json(& value)) }) as SampleCall < 'a
+        >), ("listSiteTemplateConditions", ::std::boxed::Box::pin(async move { let result
+        = client.sites().list_template_conditions("org_1", "site_1").send(). await;
+        result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("getPublishedSite", ::std::boxed::Box::pin(async move { let result = client
         .sites().get_published_site("org_1", "site_1").share_key("shareKey").send().
         await; result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
@@ -606,9 +607,9 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         .move_("space_1").body(body).send(). await; result.and_then(| value | to_json(&
         value)) }) as SampleCall < 'a >), ("transferSpace", ::std::boxed::Box::pin(async
         move { let body : ::docs_api_types::TransferSpaceBody = match
-        sample("{\"organization\":\"org_2\",\"collection\":\"col_2\"}") {
-        ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
-        return ::core::result::Result::Err(error), }; let result = client.spaces()
+        sample("{\"organization\":\"org_2\"}") { ::core::result::Result::Ok(body) =>
+        body, ::core::result::Result::Err(error) => return
+        ::core::result::Result::Err(error), }; let result = client.spaces()
         .transfer("space_1", body.organization.clone()).body(body).send(). await; result
         .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("listSpaceLinks", ::std::boxed::Box::pin(async move { let result = client
@@ -623,8 +624,8 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         sample("{\"label\":\"Okta\",\"entityID\":\"https://idp.example.com/metadata\",\"certificate\":\"MIIDpDCCAoygAwIBAgIGAV2ka\",\"ssoURL\":\"https://idp.example.com/sso/saml\",\"defaultTeam\":\"team_1\",\"defaultRole\":\"admin\"}")
         { ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client.sso()
-        .create_organization_saml_provider("org_1").body(body).send(). await; result
-        .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
+        .create_organization_saml_provider("org_1", body.label.clone()).body(body).send()
+        . await; result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("getOrganizationSamlProvider", ::std::boxed::Box::pin(async move { let result =
         client.sso().get_organization_saml_provider("org_1", "saml_1").send(). await;
         result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
@@ -643,39 +644,39 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         client.sso().list_organization_sso_providers("org_1").send(). await; result
         .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("listOrganizationTeams", ::std::boxed::Box::pin(async move { let result = client
-        .teams().list_organization_teams("org_1").member("user_1").title("docs")
+        .teams().list_organization_teams("org_1").owner("user_1").title("docs")
         .page("page_2").limit(1i64).send(). await; result.and_then(| value | to_json(&
         value)) }) as SampleCall < 'a >), ("createOrganizationTeam",
         ::std::boxed::Box::pin(async move { let body : ::docs_api_types::CreateTeamBody =
         match sample("{\"title\":\"Writers\",\"members\":[\"user_1\",\"user_2\"]}") {
         ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client.teams()
-        .create_organization_team("org_1").body(body).send(). await; result.and_then(|
-        value | to_json(& value)) }) as SampleCall < 'a >), ("getOrganizationTeam",
-        ::std::boxed::Box::pin(async move { let result = client.teams()
-        .get_organization_team("org_1", "team_1").send(). await; result.and_then(| value
-        | to_json(& value)) }) as SampleCall < 'a >), ("deleteOrganizationTeam",
-        ::std::boxed::Box::pin(async move { let result = client.teams()
-        .delete_organization_team("org_1", "team_1").send(). await; result.map(| () |
-        ::apigen_runtime::serde_json::Value::Null) }) as SampleCall < 'a >),
+        .create_organization_team("org_1", body.title.clone()).body(body).send(). await;
+        result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
+        ("getOrganizationTeam", ::std::boxed::Box::pin(async move { let result = client
+        .teams().get_organization_team("org_1", "team_1").send(). await; result
+        .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
+        ("deleteOrganizationTeam", ::std::boxed::Box::pin(async move { let result =
+        client.teams().delete_organization_team("org_1", "team_1").send(). await; result
+        .map(| () | ::apigen_runtime::serde_json::Value::Null) }) as SampleCall < 'a >),
         ("updateOrganizationTeam", ::std::boxed::Box::pin(async move { let body :
         ::docs_api_types::UpdateTeamBody = match sample("{\"title\":\"Writers\"}") {
         ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client.teams()
-        .update_organization_team("org_1", "team_1").body(body).send(). await; result
-        .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
-        ("listOrganizationTranslations", ::std::boxed::Box::pin(async move { let result =
-        client.translations().list_organization_translations("org_1").page("page_2")
-        .limit(1i64).send(). await; result.and_then(| value | to_json(& value)) }) as
-        SampleCall < 'a >), ("createOrganizationTranslation",
+        .update_organization_team("org_1", "team_1", body.title.clone()).body(body)
+        .send(). await; result.and_then(| value | to_json(& value)) }) as SampleCall < 'a
+        >), ("listOrganizationTranslations", ::std::boxed::Box::pin(async move { let
+        result = client.translations().list_organization_translations("org_1")
+        .page("page_2").limit(1i64).send(). await; result.and_then(| value | to_json(&
+        value)) }) as SampleCall < 'a >), ("createOrganizationTranslation",
         ::std::boxed::Box::pin(async move { let body :
         ::docs_api_types::CreateTranslationBody = match
         sample("{\"language\":\"en\",\"source\":{\"space\":\"space_1\",\"language\":\"en\"},\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}}}")
         { ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client.translations()
-        .create_organization_translation("org_1", body.language.clone()).body(body)
-        .send(). await; result.and_then(| value | to_json(& value)) }) as SampleCall < 'a
-        >), ("getTranslation", ::std::boxed::Box::pin(async move { let result = client
+        .create_organization_translation("org_1", body.clone()).send(). await; result
+        .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
+        ("getTranslation", ::std::boxed::Box::pin(async move { let result = client
         .translations().get("org_1", "tr_1").send(). await; result.and_then(| value |
         to_json(& value)) }) as SampleCall < 'a >), ("updateTranslationInstructions",
         ::std::boxed::Box::pin(async move { let body :
@@ -683,10 +684,10 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         sample("{\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}}}")
         { ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client.translations()
-        .update_instructions("org_1", "tr_1").body(body).send(). await; result.and_then(|
-        value | to_json(& value)) }) as SampleCall < 'a >), ("deleteTranslation",
-        ::std::boxed::Box::pin(async move { let result = client.translations()
-        .delete("org_1", "tr_1").send(). await; result.map(| () |
+        .update_instructions("org_1", "tr_1", body.instructions.clone()).body(body)
+        .send(). await; result.and_then(| value | to_json(& value)) }) as SampleCall < 'a
+        >), ("deleteTranslation", ::std::boxed::Box::pin(async move { let result = client
+        .translations().delete("org_1", "tr_1").send(). await; result.map(| () |
         ::apigen_runtime::serde_json::Value::Null) }) as SampleCall < 'a >),
         ("runTranslation", ::std::boxed::Box::pin(async move { let result = client
         .translations().run("org_1", "tr_1").send(). await; result.map(| () |

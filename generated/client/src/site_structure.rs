@@ -9,15 +9,21 @@ pub struct SiteStructureClient<'a> {
 impl<'a> SiteStructureClient<'a> {
     /// List the sections of a site.
     ///
-    /// `shareKey` resolves the published URLs of a share-link site.
+    /// `shareKey` resolves the published URLs of a share-link site. Section groups may appear among the sections (each item is tagged by `object`).
     ///
-    /// `GET /v1/orgs/{organizationId}/sites/{siteId}/sections` answers 200 with a page of `SiteSection`.
+    /// `GET /v1/orgs/{organizationId}/sites/{siteId}/sections` answers 200 with a page of `SiteSectionOrGroup`.
     ///
     /// Source: Part B §4.2.
     ///
+    /// Gap `site-section-list-groups`: Each such list holds `SiteSectionOrGroup`, a union tagged by `object` (`site-section` or
+    /// `site-section-group`), open: a section group (which has no `path`) decodes as a group
+    /// instead of failing as a section, and any other entry is kept as raw JSON.
+    ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_site_sections(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -43,7 +49,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn create_site_section(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -72,7 +80,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn delete_site_section(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -97,7 +107,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update_site_section(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -135,7 +147,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     #[deprecated(note = "replaced by `sortSiteStructure`")]
     pub fn move_site_section(
         &self,
@@ -164,7 +178,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_site_spaces(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -189,7 +205,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn create_site_space(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -217,7 +235,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn delete_site_space(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -242,7 +262,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update_site_space(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -277,7 +299,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     #[deprecated(note = "replaced by `sortSiteStructure`")]
     pub fn move_site_space(
         &self,
@@ -304,7 +328,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_site_section_groups(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -327,11 +353,14 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn create_site_section_group(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
         site_id: impl ::core::convert::Into<::std::string::String>,
+        title: impl ::core::convert::Into<::std::string::String>,
     ) -> CreateSiteSectionGroupBuilder<'a> {
         CreateSiteSectionGroupBuilder {
             core: self.core,
@@ -339,7 +368,7 @@ impl<'a> SiteStructureClient<'a> {
             site_id: ::core::convert::Into::into(site_id),
             headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::CreateSiteSectionGroupBody {
-                title: ::core::option::Option::None,
+                title: ::core::convert::Into::into(title),
                 icon: ::core::option::Option::None,
                 sections: ::core::option::Option::None,
                 parent: ::core::option::Option::None,
@@ -356,7 +385,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn delete_site_section_group(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -381,7 +412,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update_site_section_group(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -410,7 +443,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn add_site_section_group_section(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -439,7 +474,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn remove_site_section_group_section(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -473,7 +510,9 @@ impl<'a> SiteStructureClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn move_site_section_group(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -581,12 +620,12 @@ impl<'a> ListSiteSectionsBuilder<'a> {
     pub async fn send(
         self,
     ) -> ::core::result::Result<
-        ::apigen_runtime::Page<::docs_api_types::SiteSection>,
+        ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
         ::apigen_runtime::client::Error,
     > {
         let call = self.call();
         self.core
-            .send::<::apigen_runtime::Page<::docs_api_types::SiteSection>>(call)
+            .send::<::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>>(call)
             .await
     }
     /// Like `send`, with the status and headers of the answer.
@@ -594,14 +633,14 @@ impl<'a> ListSiteSectionsBuilder<'a> {
         self,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Response<
-            ::apigen_runtime::Page<::docs_api_types::SiteSection>,
+            ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
         >,
         ::apigen_runtime::client::Error,
     > {
         let call = self.call();
         self.core
             .send_with_response::<
-                ::apigen_runtime::Page<::docs_api_types::SiteSection>,
+                ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
             >(call)
             .await
     }
@@ -610,10 +649,10 @@ impl<'a> ListSiteSectionsBuilder<'a> {
     /// repeats a cursor.
     pub fn stream(
         self,
-    ) -> ::apigen_runtime::client::Items<::docs_api_types::SiteSection> {
+    ) -> ::apigen_runtime::client::Items<::docs_api_types::SiteSectionOrGroup> {
         self.core
             .stream::<
-                ::apigen_runtime::Page<::docs_api_types::SiteSection>,
+                ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
             >(self.call(), "page")
     }
 }
@@ -1561,16 +1600,6 @@ impl<'a> CreateSiteSectionGroupBuilder<'a> {
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::CreateSiteSectionGroupBody) -> Self {
         self.body = body;
-        self
-    }
-    /// Title of the group.
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
         self
     }
     /// Name of the icon of the group.

@@ -15,11 +15,13 @@ impl<'a> SitesClient<'a> {
     ///
     /// Source: Part B §4.1.
     ///
-    /// Gap `site-list-filter-names`: `spaceId` (string), `title` (string) and `published` (boolean), all optional; absent means no filtering.
+    /// Gap `site-list-filter-names`: `space` (string, a space id), `title` (string) and `published` (boolean), all optional; absent means no filtering. Filters are named after the field or resource they match, as the other lists of the API name theirs (`cluster`, `conversation`, `source`), not after body fields such as `spaceId`.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_organization_sites(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -28,7 +30,7 @@ impl<'a> SitesClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             headers: ::std::vec::Vec::new(),
-            space_id: ::core::option::Option::None,
+            space: ::core::option::Option::None,
             title: ::core::option::Option::None,
             published: ::core::option::Option::None,
             page: ::core::option::Option::None,
@@ -45,7 +47,9 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn create_organization_site(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -80,7 +84,9 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -103,7 +109,9 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn delete(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -126,7 +134,9 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -166,7 +176,9 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get_adaptive_schema(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -196,11 +208,14 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update_adaptive_schema(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
         site_id: impl ::core::convert::Into<::std::string::String>,
+        json_schema: ::apigen_runtime::serde_json::Value,
     ) -> UpdateSiteAdaptiveSchemaBuilder<'a> {
         UpdateSiteAdaptiveSchemaBuilder {
             core: self.core,
@@ -208,7 +223,7 @@ impl<'a> SitesClient<'a> {
             site_id: ::core::convert::Into::into(site_id),
             headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateSiteAdaptiveSchemaBody {
-                json_schema: ::core::option::Option::None,
+                json_schema,
             },
         }
     }
@@ -222,7 +237,9 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_template_conditions(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -252,7 +269,9 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get_published_site(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -280,7 +299,9 @@ impl<'a> SitesClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn publish(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -301,7 +322,7 @@ pub struct ListOrganizationSitesBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
-    space_id: ::core::option::Option<::std::string::String>,
+    space: ::core::option::Option<::std::string::String>,
     title: ::core::option::Option<::std::string::String>,
     published: ::core::option::Option<bool>,
     page: ::core::option::Option<::std::string::String>,
@@ -318,11 +339,11 @@ impl<'a> ListOrganizationSitesBuilder<'a> {
         self
     }
     /// Only sites publishing the space with this id.
-    pub fn space_id(
+    pub fn space(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.space_id = ::core::option::Option::Some(::core::convert::Into::into(value));
+        self.space = ::core::option::Option::Some(::core::convert::Into::into(value));
         self
     }
     /// Only sites whose title matches this value.
@@ -356,8 +377,8 @@ impl<'a> ListOrganizationSitesBuilder<'a> {
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.space_id {
-            query.push(("spaceId", value.clone()));
+        if let ::core::option::Option::Some(value) = &self.space {
+            query.push(("space", value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.title {
             query.push(("title", value.clone()));
@@ -863,11 +884,6 @@ impl<'a> UpdateSiteAdaptiveSchemaBuilder<'a> {
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateSiteAdaptiveSchemaBody) -> Self {
         self.body = body;
-        self
-    }
-    /// The JSON Schema (draft-07) object of the visitor attributes (see `SiteAdaptiveSchema.jsonSchema`).
-    pub fn json_schema(mut self, value: ::apigen_runtime::serde_json::Value) -> Self {
-        self.body.json_schema = ::core::option::Option::Some(value);
         self
     }
     /// The request as the runtime sends it; fails when the body is invalid and the

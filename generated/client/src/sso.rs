@@ -15,7 +15,9 @@ impl<'a> SsoClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_organization_saml_providers(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -36,17 +38,20 @@ impl<'a> SsoClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn create_organization_saml_provider(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
+        label: impl ::core::convert::Into<::std::string::String>,
     ) -> CreateOrganizationSamlProviderBuilder<'a> {
         CreateOrganizationSamlProviderBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::CreateSamlProviderBody {
-                label: ::core::option::Option::None,
+                label: ::core::convert::Into::into(label),
                 entity_id: ::core::option::Option::None,
                 certificate: ::core::option::Option::None,
                 sso_url: ::core::option::Option::None,
@@ -71,7 +76,9 @@ impl<'a> SsoClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get_organization_saml_provider(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -94,7 +101,9 @@ impl<'a> SsoClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn delete_organization_saml_provider(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -117,7 +126,9 @@ impl<'a> SsoClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update_organization_saml_provider(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -148,7 +159,9 @@ impl<'a> SsoClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_organization_sso_providers(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -278,16 +291,6 @@ impl<'a> CreateOrganizationSamlProviderBuilder<'a> {
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::CreateSamlProviderBody) -> Self {
         self.body = body;
-        self
-    }
-    /// Label of the provider.
-    pub fn label(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.label = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
         self
     }
     /// Entity id of the identity provider.

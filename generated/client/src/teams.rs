@@ -15,7 +15,9 @@ impl<'a> TeamsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn list_organization_teams(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -24,7 +26,7 @@ impl<'a> TeamsClient<'a> {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             headers: ::std::vec::Vec::new(),
-            member: ::core::option::Option::None,
+            owner: ::core::option::Option::None,
             title: ::core::option::Option::None,
             page: ::core::option::Option::None,
             limit: ::core::option::Option::None,
@@ -40,17 +42,20 @@ impl<'a> TeamsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn create_organization_team(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
+        title: impl ::core::convert::Into<::std::string::String>,
     ) -> CreateOrganizationTeamBuilder<'a> {
         CreateOrganizationTeamBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::CreateTeamBody {
-                title: ::core::option::Option::None,
+                title: ::core::convert::Into::into(title),
                 members: ::core::option::Option::None,
             },
         }
@@ -63,7 +68,9 @@ impl<'a> TeamsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn get_organization_team(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -86,7 +93,9 @@ impl<'a> TeamsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn delete_organization_team(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -101,7 +110,7 @@ impl<'a> TeamsClient<'a> {
     }
     /// Update a team of an organization.
     ///
-    /// Changes the title when given; an absent title leaves it unchanged.
+    /// Renames the team; the body carries the new title, its only field.
     ///
     /// `PATCH /v1/orgs/{organizationId}/teams/{teamId}` answers 200 with `Team`.
     ///
@@ -109,11 +118,14 @@ impl<'a> TeamsClient<'a> {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     pub fn update_organization_team(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
         team_id: impl ::core::convert::Into<::std::string::String>,
+        title: impl ::core::convert::Into<::std::string::String>,
     ) -> UpdateOrganizationTeamBuilder<'a> {
         UpdateOrganizationTeamBuilder {
             core: self.core,
@@ -121,7 +133,7 @@ impl<'a> TeamsClient<'a> {
             team_id: ::core::convert::Into::into(team_id),
             headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateTeamBody {
-                title: ::core::option::Option::None,
+                title: ::core::convert::Into::into(title),
             },
         }
     }
@@ -133,7 +145,7 @@ pub struct ListOrganizationTeamsBuilder<'a> {
     core: &'a ::apigen_runtime::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
-    member: ::core::option::Option<::std::string::String>,
+    owner: ::core::option::Option<::std::string::String>,
     title: ::core::option::Option<::std::string::String>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
@@ -148,12 +160,12 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
         self.headers.push((name.into(), value.into()));
         self
     }
-    /// Only teams this member (by id) can manage.
-    pub fn member(
+    /// Only teams the member with this id can manage (owns).
+    pub fn owner(
         mut self,
         value: impl ::core::convert::Into<::std::string::String>,
     ) -> Self {
-        self.member = ::core::option::Option::Some(::core::convert::Into::into(value));
+        self.owner = ::core::option::Option::Some(::core::convert::Into::into(value));
         self
     }
     /// Only teams whose title contains the value (case-insensitive).
@@ -182,8 +194,8 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(value) = &self.member {
-            query.push(("member", value.clone()));
+        if let ::core::option::Option::Some(value) = &self.owner {
+            query.push(("owner", value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.title {
             query.push(("title", value.clone()));
@@ -262,16 +274,6 @@ impl<'a> CreateOrganizationTeamBuilder<'a> {
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::CreateTeamBody) -> Self {
         self.body = body;
-        self
-    }
-    /// Title of the team.
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
         self
     }
     /// Ids of the members of the team.
@@ -458,16 +460,6 @@ impl<'a> UpdateOrganizationTeamBuilder<'a> {
     /// Replaces the whole body.
     pub fn body(mut self, body: ::docs_api_types::UpdateTeamBody) -> Self {
         self.body = body;
-        self
-    }
-    /// New title of the team.
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.body.title = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
         self
     }
     /// The request as the runtime sends it; fails when the body is invalid and the

@@ -34,17 +34,13 @@ impl<'a> TranslationsClient<'a> {
     pub fn create_organization_translation(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
-        language: impl ::core::convert::Into<::docs_api_types::TranslationLanguage>,
+        body: ::docs_api_types::CreateTranslationBody,
     ) -> CreateOrganizationTranslationBuilder<'a> {
         CreateOrganizationTranslationBuilder {
             core: self.core,
             organization_id: ::core::convert::Into::into(organization_id),
             headers: ::std::vec::Vec::new(),
-            body: ::docs_api_types::CreateTranslationBody {
-                language: ::core::convert::Into::into(language),
-                source: ::core::option::Option::None,
-                instructions: ::core::option::Option::None,
-            },
+            body,
         }
     }
     /// Get a translation.
@@ -75,6 +71,7 @@ impl<'a> TranslationsClient<'a> {
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
         translation_id: impl ::core::convert::Into<::std::string::String>,
+        instructions: impl ::core::convert::Into<::docs_api_types::Document>,
     ) -> UpdateTranslationInstructionsBuilder<'a> {
         UpdateTranslationInstructionsBuilder {
             core: self.core,
@@ -82,7 +79,7 @@ impl<'a> TranslationsClient<'a> {
             translation_id: ::core::convert::Into::into(translation_id),
             headers: ::std::vec::Vec::new(),
             body: ::docs_api_types::UpdateTranslationInstructionsBody {
-                instructions: ::core::option::Option::None,
+                instructions: ::core::convert::Into::into(instructions),
             },
         }
     }
@@ -243,31 +240,6 @@ impl<'a> CreateOrganizationTranslationBuilder<'a> {
         self.headers.push((name.into(), value.into()));
         self
     }
-    /// Replaces the whole body.
-    pub fn body(mut self, body: ::docs_api_types::CreateTranslationBody) -> Self {
-        self.body = body;
-        self
-    }
-    /// What to translate.
-    pub fn source(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::TranslationSource>,
-    ) -> Self {
-        self.body.source = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
-    /// Instructions guiding the translation.
-    pub fn instructions(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::Document>,
-    ) -> Self {
-        self.body.instructions = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
-        self
-    }
     /// The request as the runtime sends it; fails when the body is invalid and the
     /// client validates requests.
     pub fn call(
@@ -392,16 +364,6 @@ impl<'a> UpdateTranslationInstructionsBuilder<'a> {
         body: ::docs_api_types::UpdateTranslationInstructionsBody,
     ) -> Self {
         self.body = body;
-        self
-    }
-    /// Instructions guiding the translation (a rich text document, Part B §2.9).
-    pub fn instructions(
-        mut self,
-        value: impl ::core::convert::Into<::docs_api_types::Document>,
-    ) -> Self {
-        self.body.instructions = ::core::option::Option::Some(
-            ::core::convert::Into::into(value),
-        );
         self
     }
     /// The request as the runtime sends it; fails when the body is invalid and the

@@ -321,14 +321,14 @@ pub struct GetChangeRequestPdfRequest {
     ///
     /// Path parameter `changeRequestId`.
     pub change_request_id: ::std::string::String,
-    /// True generates the PDF of the page `pageId` only; false (the default) of the whole content.
+    /// True generates the PDF of the page `page` only; false (the default) of the whole content.
     ///
     /// Query parameter `only`. Default when absent: `false`.
     pub only: bool,
-    /// Id of the page to generate the PDF for, with `only`.
+    /// Id of the page to generate the PDF for, with `only` (a page id, not a paging cursor; this operation is not paginated).
     ///
-    /// Query parameter `pageId`.
-    pub page_id: ::core::option::Option<::std::string::String>,
+    /// Query parameter `page`.
+    pub page: ::core::option::Option<::std::string::String>,
 }
 impl GetChangeRequestPdfRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
@@ -339,14 +339,14 @@ impl GetChangeRequestPdfRequest {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
         let only = __input.query::<bool>("only");
-        let page_id = __input.query::<::std::string::String>("pageId");
+        let page = __input.query::<::std::string::String>("page");
         __input.finish()?;
         let only = only.unwrap_or(false);
         ::core::result::Result::Ok(Self {
             space_id,
             change_request_id,
             only,
-            page_id,
+            page,
         })
     }
 }
@@ -359,7 +359,7 @@ impl ::apigen_runtime::serde::Serialize for GetChangeRequestPdfRequest {
         __fields.put("spaceId", &self.space_id)?;
         __fields.put("changeRequestId", &self.change_request_id)?;
         __fields.put("only", &self.only)?;
-        __fields.optional("pageId", &self.page_id)?;
+        __fields.optional("page", &self.page)?;
         __fields.end()
     }
 }
@@ -482,7 +482,9 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_space_change_requests(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -504,7 +506,9 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn create_space_change_request(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -534,7 +538,9 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_change_request(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -560,7 +566,9 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn update_change_request(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -576,19 +584,30 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     > + ::core::marker::Send;
     /// Merge a change request into the main content of its space.
     ///
-    /// Answers `{ revision, result: 'merge' }`; once merged, `revisionMerged` of the change
-    /// request names the resulting revision. The resulting status and the conditions for a
-    /// merge to be refused are not shown.
+    /// Answers `{ revision, result }`: `result` is `merge` when merged, and once merged
+    /// `revisionMerged` of the change request names the resulting revision; another value
+    /// (such as `conflicts`) tells another outcome. The resulting status and the conditions for
+    /// a merge to be refused are not shown.
     ///
     /// `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge` answers 200 with `ChangeRequestMergeResult`.
     ///
     /// Source: Part B §3.1, §4.6.
     ///
-    /// Gap `change-request-merge-outcome`: The merge answers 200 with `{ revision, result }`; the status after it is whatever the service reports; a refused merge answers 400 with the error body.
+    /// Gap `change-request-merge-outcome`: The merge answers 200 with `{ revision, result }` and the `result` value tells the
+    /// outcome (`merge` when merged); a value the spec does not list is kept as it is, so an
+    /// outcome other than a merge is distinguishable rather than an error. No failure status is
+    /// invented for a refused merge. The status after it is whatever the service reports.
+    ///
+    /// Gap `change-request-result-values`: An open enumeration `ChangeRequestResult` shared by both answers, listing `merge`,
+    /// `update` and `conflicts` (this spec's name for an outcome held back by conflicts); other
+    /// values decode into `Unknown` and are kept. The field is optional, like every response
+    /// field without a Required column.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn merge_change_request(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -604,15 +623,22 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     > + ::core::marker::Send;
     /// Bring a change request up to date with the main content.
     ///
-    /// Keeps the status unchanged and answers `{ revision, result: 'update' }` (Part B §3.1).
+    /// Keeps the status unchanged and answers `{ revision, result }`, `result` being `update` when brought up to date (Part B §3.1); another value (such as `conflicts`) tells another outcome.
     ///
     /// `POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/update` answers 200 with `ChangeRequestUpdateResult`.
     ///
     /// Source: Part B §3.1, §4.6.
     ///
+    /// Gap `change-request-result-values`: An open enumeration `ChangeRequestResult` shared by both answers, listing `merge`,
+    /// `update` and `conflicts` (this spec's name for an outcome held back by conflicts); other
+    /// values decode into `Unknown` and are kept. The field is optional, like every response
+    /// field without a Required column.
+    ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn update_change_request_from_main(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -634,11 +660,13 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Source: Part B §4.6.
     ///
-    /// Gap `change-request-pdf-param-names`: `only` (boolean, default false) and `pageId` (string); `pageId` avoids clashing with the paging parameter `page`.
+    /// Gap `change-request-pdf-param-names`: `only` (boolean, default false) and `page` (string, the page id), the names the rest of the API gives a page (`page` in comment bodies and targets); the operation is not paginated, so `page` does not clash with the paging cursor.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_change_request_pdf(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -664,7 +692,9 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_organization_change_requests(
         &self,
         context: ::apigen_runtime::server::Context<

@@ -308,8 +308,8 @@ pub struct CreateOrganizationCollectionRequest {
     ///
     /// Path parameter `organizationId`.
     pub organization_id: ::std::string::String,
-    /// The new collection.
-    pub body: ::docs_api_types::CreateCollectionBody,
+    /// The new collection; both fields are optional, so the body may be omitted.
+    pub body: ::core::option::Option<::docs_api_types::CreateCollectionBody>,
 }
 impl CreateOrganizationCollectionRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
@@ -318,15 +318,8 @@ impl CreateOrganizationCollectionRequest {
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
-        let body = __input.body::<::docs_api_types::CreateCollectionBody>(true);
+        let body = __input.body::<::docs_api_types::CreateCollectionBody>(false);
         __input.finish()?;
-        let ::core::option::Option::Some(body) = body else {
-            return ::core::result::Result::Err(
-                ::apigen_runtime::server::ApiError::bad_request(
-                    "a JSON body is required",
-                ),
-            );
-        };
         ::core::result::Result::Ok(Self { organization_id, body })
     }
 }
@@ -337,7 +330,7 @@ impl ::apigen_runtime::serde::Serialize for CreateOrganizationCollectionRequest 
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.optional("body", &self.body)?;
         __fields.end()
     }
 }

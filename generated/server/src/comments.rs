@@ -13,6 +13,9 @@ pub struct ListSpaceCommentsRequest {
     /// Query parameter `order`. Default when absent: `"desc"`.
     pub order: ::docs_api_types::CommentOrder,
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    ///
     ///
     /// Query parameter `format`.
     pub format: ::core::option::Option<::std::string::String>,
@@ -163,6 +166,9 @@ pub struct GetSpaceCommentRequest {
     /// Path parameter `commentId`.
     pub comment_id: ::std::string::String,
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    ///
     ///
     /// Query parameter `format`.
     pub format: ::core::option::Option<::std::string::String>,
@@ -339,6 +345,9 @@ pub struct GetSpaceCommentReplyRequest {
     /// Path parameter `commentReplyId`.
     pub comment_reply_id: ::std::string::String,
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    ///
     ///
     /// Query parameter `format`.
     pub format: ::core::option::Option<::std::string::String>,
@@ -548,6 +557,9 @@ pub struct ListChangeRequestCommentsRequest {
     /// Query parameter `order`. Default when absent: `"desc"`.
     pub order: ::docs_api_types::CommentOrder,
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    ///
     ///
     /// Query parameter `format`.
     pub format: ::core::option::Option<::std::string::String>,
@@ -715,6 +727,9 @@ pub struct GetChangeRequestCommentRequest {
     /// Path parameter `commentId`.
     pub comment_id: ::std::string::String,
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    ///
     ///
     /// Query parameter `format`.
     pub format: ::core::option::Option<::std::string::String>,
@@ -869,6 +884,9 @@ pub struct CreateChangeRequestCommentReplyRequest {
     /// Path parameter `commentId`.
     pub comment_id: ::std::string::String,
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    ///
     ///
     /// Query parameter `format`.
     pub format: ::core::option::Option<::std::string::String>,
@@ -933,6 +951,9 @@ pub struct ListChangeRequestCommentRepliesRequest {
     /// Path parameter `commentId`.
     pub comment_id: ::std::string::String,
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    ///
     ///
     /// Query parameter `format`.
     pub format: ::core::option::Option<::std::string::String>,
@@ -1007,7 +1028,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_space_comments(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1023,13 +1046,17 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     > + ::core::marker::Send;
     /// Post a comment on a space.
     ///
-    /// `POST /v1/spaces/{spaceId}/comments` answers 201 with `Comment`.
+    /// Answers 200, like its change request twin (the document gives 200 for change requests).
+    ///
+    /// `POST /v1/spaces/{spaceId}/comments` answers 200 with `Comment`.
     ///
     /// Source: Part B §4.8.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn create_space_comment(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1051,7 +1078,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_space_comment(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1077,7 +1106,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn update_space_comment(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1101,7 +1132,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn delete_space_comment(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1114,13 +1147,17 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     > + ::core::marker::Send;
     /// Post a reply to a comment of a space.
     ///
-    /// `POST /v1/spaces/{spaceId}/comments/{commentId}/replies` answers 201 with `CommentReply`.
+    /// Answers 200, like its change request twin (the document gives 200 for change requests).
+    ///
+    /// `POST /v1/spaces/{spaceId}/comments/{commentId}/replies` answers 200 with `CommentReply`.
     ///
     /// Source: Part B §4.8.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn create_space_comment_reply(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1142,7 +1179,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_space_comment_reply(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1166,7 +1205,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn update_space_comment_reply(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1190,7 +1231,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn delete_space_comment_reply(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1209,7 +1252,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_space_commenters(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1231,7 +1276,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_change_request_comments(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1273,7 +1320,9 @@ pub trait CommentsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_change_request_comment(
         &self,
         context: ::apigen_runtime::server::Context<

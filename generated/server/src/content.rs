@@ -428,6 +428,9 @@ pub struct GetSpacePageRequest {
     /// Path parameter `pageId`.
     pub page_id: ::std::string::String,
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    ///
     ///
     /// Query parameter `format`.
     pub format: ::core::option::Option<::std::string::String>,
@@ -930,6 +933,9 @@ pub struct GetChangeRequestPageRequest {
     /// Path parameter `pageId`.
     pub page_id: ::std::string::String,
     /// Output format of the content (of a page, of comments); the allowed values are not shown.
+    /// With `document`, a page carries its content in `document` and a comment or reply body is
+    /// `{ document }`; with `markdown`, in `markdown`.
+    ///
     ///
     /// Query parameter `format`.
     pub format: ::core::option::Option<::std::string::String>,

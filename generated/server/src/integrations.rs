@@ -12,18 +12,18 @@ pub struct ListIntegrationsRequest {
     ///
     /// Query parameter `category`.
     pub category: ::core::option::Option<::docs_api_types::IntegrationCategory>,
-    /// Only integrations with blocks unfurling URLs of these domains; each value matches `^[a-zA-Z0-9-_.]+$`. Repeat the key for several domains.
+    /// Only integrations with blocks unfurling URLs of this domain; matches `^[a-zA-Z0-9-_.]+$` (Part C §4.1).
     ///
-    /// Query parameter `blockDomains`.
-    pub block_domains: ::std::vec::Vec<::std::string::String>,
+    /// Query parameter `blockDomain`. Constraints: matches `^[a-zA-Z0-9-_.]+$`.
+    pub block_domain: ::core::option::Option<::std::string::String>,
     /// True lists only integrations that provide blocks; false only those that provide none.
     ///
-    /// Query parameter `hasBlocks`.
-    pub has_blocks: ::core::option::Option<bool>,
+    /// Query parameter `blocks`.
+    pub blocks: ::core::option::Option<bool>,
     /// True lists only integrations that provide content sources; false only those that provide none.
     ///
-    /// Query parameter `hasContentSources`.
-    pub has_content_sources: ::core::option::Option<bool>,
+    /// Query parameter `contentSources`.
+    pub content_sources: ::core::option::Option<bool>,
     /// Only integrations owned by this organization (its id).
     ///
     /// Query parameter `owner`.
@@ -51,15 +51,27 @@ impl ListIntegrationsRequest {
     pub fn from_input(
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+            "^[a-zA-Z0-9-_.]+$",
+        );
         let search = __input.query::<::std::string::String>("search");
         let category = __input
             .query::<::std::string::String>("category")
             .map(|__text: ::std::string::String| <::docs_api_types::IntegrationCategory as ::core::convert::From<
                 &str,
             >>::from(__text.as_str()));
-        let block_domains = __input.query_list::<::std::string::String>("blockDomains");
-        let has_blocks = __input.query::<bool>("hasBlocks");
-        let has_content_sources = __input.query::<bool>("hasContentSources");
+        let block_domain = __input.query::<::std::string::String>("blockDomain");
+        if let ::core::option::Option::Some(__value) = &block_domain {
+            __input
+                .check(
+                    "query.blockDomain",
+                    |__v| {
+                        __v.str_pattern(__value, &PATTERN_0);
+                    },
+                );
+        }
+        let blocks = __input.query::<bool>("blocks");
+        let content_sources = __input.query::<bool>("contentSources");
         let owner = __input.query::<::std::string::String>("owner");
         let scope = __input
             .query::<::std::string::String>("scope")
@@ -91,9 +103,9 @@ impl ListIntegrationsRequest {
         ::core::result::Result::Ok(Self {
             search,
             category,
-            block_domains,
-            has_blocks,
-            has_content_sources,
+            block_domain,
+            blocks,
+            content_sources,
             owner,
             scope,
             target,
@@ -110,9 +122,9 @@ impl ::apigen_runtime::serde::Serialize for ListIntegrationsRequest {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
         __fields.optional("search", &self.search)?;
         __fields.optional("category", &self.category)?;
-        __fields.put("blockDomains", &self.block_domains)?;
-        __fields.optional("hasBlocks", &self.has_blocks)?;
-        __fields.optional("hasContentSources", &self.has_content_sources)?;
+        __fields.optional("blockDomain", &self.block_domain)?;
+        __fields.optional("blocks", &self.blocks)?;
+        __fields.optional("contentSources", &self.content_sources)?;
         __fields.optional("owner", &self.owner)?;
         __fields.optional("scope", &self.scope)?;
         __fields.optional("target", &self.target)?;
@@ -523,8 +535,8 @@ pub struct ListIntegrationSpacesRequest {
     pub external_id: ::core::option::Option<::std::string::String>,
     /// True returns each entry's `space` as the full space object; false as the space id.
     ///
-    /// Query parameter `fullObjects`. Default when absent: `false`.
-    pub full_objects: bool,
+    /// Query parameter `extended`. Default when absent: `false`.
+    pub extended: bool,
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
     ///
     /// Query parameter `page`.
@@ -555,7 +567,7 @@ impl ListIntegrationSpacesRequest {
                 );
         }
         let external_id = __input.query::<::std::string::String>("externalId");
-        let full_objects = __input.query::<bool>("fullObjects");
+        let extended = __input.query::<bool>("extended");
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");
         if let ::core::option::Option::Some(__value) = &limit {
@@ -572,12 +584,12 @@ impl ListIntegrationSpacesRequest {
                 );
         }
         __input.finish()?;
-        let full_objects = full_objects.unwrap_or(false);
+        let extended = extended.unwrap_or(false);
         let limit = limit.unwrap_or(50i64);
         ::core::result::Result::Ok(Self {
             integration_name,
             external_id,
-            full_objects,
+            extended,
             page,
             limit,
         })
@@ -591,7 +603,7 @@ impl ::apigen_runtime::serde::Serialize for ListIntegrationSpacesRequest {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
         __fields.put("integrationName", &self.integration_name)?;
         __fields.optional("externalId", &self.external_id)?;
-        __fields.put("fullObjects", &self.full_objects)?;
+        __fields.put("extended", &self.extended)?;
         __fields.optional("page", &self.page)?;
         __fields.put("limit", &self.limit)?;
         __fields.end()
@@ -610,8 +622,8 @@ pub struct ListIntegrationSitesRequest {
     pub external_id: ::core::option::Option<::std::string::String>,
     /// True returns each entry's `site` as the full site object; false as the site id.
     ///
-    /// Query parameter `fullObjects`. Default when absent: `false`.
-    pub full_objects: bool,
+    /// Query parameter `extended`. Default when absent: `false`.
+    pub extended: bool,
     /// The page to read, as given by `next.page` of the previous page; absent for the first page.
     ///
     /// Query parameter `page`.
@@ -642,7 +654,7 @@ impl ListIntegrationSitesRequest {
                 );
         }
         let external_id = __input.query::<::std::string::String>("externalId");
-        let full_objects = __input.query::<bool>("fullObjects");
+        let extended = __input.query::<bool>("extended");
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");
         if let ::core::option::Option::Some(__value) = &limit {
@@ -659,12 +671,12 @@ impl ListIntegrationSitesRequest {
                 );
         }
         __input.finish()?;
-        let full_objects = full_objects.unwrap_or(false);
+        let extended = extended.unwrap_or(false);
         let limit = limit.unwrap_or(50i64);
         ::core::result::Result::Ok(Self {
             integration_name,
             external_id,
-            full_objects,
+            extended,
             page,
             limit,
         })
@@ -678,7 +690,7 @@ impl ::apigen_runtime::serde::Serialize for ListIntegrationSitesRequest {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
         __fields.put("integrationName", &self.integration_name)?;
         __fields.optional("externalId", &self.external_id)?;
-        __fields.put("fullObjects", &self.full_objects)?;
+        __fields.put("extended", &self.extended)?;
         __fields.optional("page", &self.page)?;
         __fields.put("limit", &self.limit)?;
         __fields.end()
@@ -751,7 +763,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_integrations(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -781,7 +795,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_integration(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -798,15 +814,16 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// Publish an integration (a new one, or a new version of an existing one).
     ///
     /// Publishes the integration named in the path with the fields given; every field is
-    /// optional. `organization` names the publishing organization by id or subdomain; publishing
-    /// with an unknown organization hostname fails. Fails as not found when the name matches no
-    /// integration (Part A §7 lists not found for every GET and POST on integrations).
+    /// optional. `organization` names the publishing organization by id or subdomain;
+    /// publishing with an unknown organization hostname fails as not found. Fails as not found
+    /// when the name matches no integration (Part A §7 lists not found for every GET and POST
+    /// on integrations).
     ///
     /// `POST /v1/integrations/{integrationName}` answers 200 with `Integration`.
     ///
     /// Failure cases:
     /// - 404: no matching integration for the name
-    /// - 400: publish with an unknown organization hostname
+    /// - 404: publish with an unknown organization hostname
     ///
     /// Source: Part C §4.1, Part A §7.
     ///
@@ -815,7 +832,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn publish_integration(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -839,7 +858,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn delete_integration(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -866,7 +887,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_integration_installations(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -896,7 +919,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn install_integration(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -926,7 +951,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_integration_events(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -957,7 +984,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_integration_event(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -973,7 +1002,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     > + ::core::marker::Send;
     /// List the spaces an integration is installed on.
     ///
-    /// Each entry's `space` is the space id, or the full space object when `fullObjects` is
+    /// Each entry's `space` is the space id, or the full space object when `extended` is
     /// true. Fails as not found when no integration has this name (Part A §7).
     ///
     /// `GET /v1/integrations/{integrationName}/spaces` answers 200 with a page of `IntegrationSpaceEntry`.
@@ -988,7 +1017,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_integration_spaces(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1004,7 +1035,7 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     > + ::core::marker::Send;
     /// List the sites an integration is installed on.
     ///
-    /// Each entry's `site` is the site id, or the full site object when `fullObjects` is true.
+    /// Each entry's `site` is the site id, or the full site object when `extended` is true.
     /// Fails as not found when no integration has this name (Part A §7).
     ///
     /// `GET /v1/integrations/{integrationName}/sites` answers 200 with a page of `IntegrationSiteEntry`.
@@ -1019,7 +1050,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_integration_sites(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1036,9 +1069,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     /// Update the development mode of an integration.
     ///
     /// Sets the tunnel URL integration events are dispatched to while the integration is
-    /// developed. With `forwardAll` true every request is forwarded, not only those of the
-    /// owning organization. Answers no content once development mode is updated. Fails as not
-    /// found when the integration is not found (Part A §7).
+    /// developed. With `all` true every request is forwarded, not only those of the owning
+    /// organization. Answers no content once development mode is updated. Fails as not found
+    /// when the integration is not found (Part A §7).
     ///
     /// `PUT /v1/integrations/{integrationName}/dev` answers 204 with no body.
     ///
@@ -1052,7 +1085,9 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn update_integration_dev_mode(
         &self,
         context: ::apigen_runtime::server::Context<

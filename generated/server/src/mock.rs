@@ -813,7 +813,7 @@ impl crate::SiteStructureApi for MockService {
         request: crate::ListSiteSectionsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::SiteSection>,
+            ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send {

@@ -365,7 +365,9 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_organizations(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -395,7 +397,9 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_organization(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -426,7 +430,9 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn update_organization(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -450,7 +456,9 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn delete_organization_invite_link(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -480,7 +488,9 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn join_organization(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -501,7 +511,9 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn search_organization_content(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -523,7 +535,9 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_organization_agent_instructions(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -547,7 +561,9 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn update_organization_agent_instructions(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -571,7 +587,9 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_organizations_by_email_domain(
         &self,
         context: ::apigen_runtime::server::Context<

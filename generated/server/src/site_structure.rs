@@ -678,7 +678,7 @@ pub struct CreateSiteSectionGroupRequest {
     ///
     /// Path parameter `siteId`.
     pub site_id: ::std::string::String,
-    /// The new section group. Which fields are required is not shown; all are optional.
+    /// The new section group. Which fields are required is not shown; `title` is, the others are optional.
     pub body: ::docs_api_types::CreateSiteSectionGroupBody,
 }
 impl CreateSiteSectionGroupRequest {
@@ -990,15 +990,21 @@ impl ::apigen_runtime::serde::Serialize for MoveSiteSectionGroupRequest {
 pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     /// List the sections of a site.
     ///
-    /// `shareKey` resolves the published URLs of a share-link site.
+    /// `shareKey` resolves the published URLs of a share-link site. Section groups may appear among the sections (each item is tagged by `object`).
     ///
-    /// `GET /v1/orgs/{organizationId}/sites/{siteId}/sections` answers 200 with a page of `SiteSection`.
+    /// `GET /v1/orgs/{organizationId}/sites/{siteId}/sections` answers 200 with a page of `SiteSectionOrGroup`.
     ///
     /// Source: Part B §4.2.
     ///
+    /// Gap `site-section-list-groups`: Each such list holds `SiteSectionOrGroup`, a union tagged by `object` (`site-section` or
+    /// `site-section-group`), open: a section group (which has no `path`) decodes as a group
+    /// instead of failing as a section, and any other entry is kept as raw JSON.
+    ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_site_sections(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1008,7 +1014,7 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
         request: ListSiteSectionsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::apigen_runtime::Page<::docs_api_types::SiteSection>,
+            ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send;
@@ -1022,7 +1028,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn create_site_section(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1046,7 +1054,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn delete_site_section(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1067,7 +1077,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn update_site_section(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1096,7 +1108,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     #[deprecated(
         note = "replaced by `sortSiteStructure`: Use sortSiteStructure (not shown in the documents)."
     )]
@@ -1123,7 +1137,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_site_spaces(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1145,7 +1161,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn create_site_space(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1169,7 +1187,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn delete_site_space(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1190,7 +1210,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn update_site_space(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1219,7 +1241,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     #[deprecated(
         note = "replaced by `sortSiteStructure`: Use sortSiteStructure (not shown in the documents)."
     )]
@@ -1244,7 +1268,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_site_section_groups(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1266,7 +1292,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn create_site_section_group(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1290,7 +1318,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn delete_site_section_group(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1311,7 +1341,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn update_site_section_group(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1335,7 +1367,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn add_site_section_group_section(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1359,7 +1393,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn remove_site_section_group_section(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1387,7 +1423,9 @@ pub trait SiteStructureApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn move_site_section_group(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -1417,7 +1455,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
         Fut: ::core::future::Future<
                 Output = ::core::result::Result<
-                    ::apigen_runtime::Page<::docs_api_types::SiteSection>,
+                    ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
                     ::apigen_runtime::server::ApiError,
                 >,
             > + ::core::marker::Send + 'static,

@@ -10,8 +10,8 @@ pub struct ListOrganizationSitesRequest {
     pub organization_id: ::std::string::String,
     /// Only sites publishing the space with this id.
     ///
-    /// Query parameter `spaceId`.
-    pub space_id: ::core::option::Option<::std::string::String>,
+    /// Query parameter `space`.
+    pub space: ::core::option::Option<::std::string::String>,
     /// Only sites whose title matches this value.
     ///
     /// Query parameter `title`.
@@ -36,7 +36,7 @@ impl ListOrganizationSitesRequest {
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
-        let space_id = __input.query::<::std::string::String>("spaceId");
+        let space = __input.query::<::std::string::String>("space");
         let title = __input.query::<::std::string::String>("title");
         let published = __input.query::<bool>("published");
         let page = __input.query::<::std::string::String>("page");
@@ -58,7 +58,7 @@ impl ListOrganizationSitesRequest {
         let limit = limit.unwrap_or(50i64);
         ::core::result::Result::Ok(Self {
             organization_id,
-            space_id,
+            space,
             title,
             published,
             page,
@@ -73,7 +73,7 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationSitesRequest {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id)?;
-        __fields.optional("spaceId", &self.space_id)?;
+        __fields.optional("space", &self.space)?;
         __fields.optional("title", &self.title)?;
         __fields.optional("published", &self.published)?;
         __fields.optional("page", &self.page)?;
@@ -463,11 +463,13 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Source: Part B §4.1.
     ///
-    /// Gap `site-list-filter-names`: `spaceId` (string), `title` (string) and `published` (boolean), all optional; absent means no filtering.
+    /// Gap `site-list-filter-names`: `space` (string, a space id), `title` (string) and `published` (boolean), all optional; absent means no filtering. Filters are named after the field or resource they match, as the other lists of the API name theirs (`cluster`, `conversation`, `source`), not after body fields such as `spaceId`.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_organization_sites(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -491,7 +493,9 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn create_organization_site(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -521,7 +525,9 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_site(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -545,7 +551,9 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn delete_site(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -566,7 +574,9 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn update_site(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -597,7 +607,9 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_site_adaptive_schema(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -628,7 +640,9 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn update_site_adaptive_schema(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -652,7 +666,9 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_site_template_conditions(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -683,7 +699,9 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_published_site(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -711,7 +729,9 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn publish_site(
         &self,
         context: ::apigen_runtime::server::Context<

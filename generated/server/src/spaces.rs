@@ -467,13 +467,18 @@ pub trait SpacesApi: ::apigen_runtime::server::Authenticator {
     > + ::core::marker::Send;
     /// Transfer a space to another organization, a collection, or both.
     ///
-    /// Moves the space to the organization given and, with `collection`, into that collection.
-    /// The name of the field naming the target collection is not shown (gap
-    /// `space-transfer-collection-field`).
+    /// Moves the space to the organization given. Transfer is described as moving a space to
+    /// another organization, a collection or both, but the body field naming a target
+    /// collection is not shown, so only `organization` is modelled (gap
+    /// `space-transfer-collection-field`); `moveSpace` moves a space into a collection.
     ///
     /// `POST /v1/spaces/{spaceId}/transfer` answers 200 with `Space`.
     ///
     /// Source: Part A §4.2.
+    ///
+    /// Gap `space-transfer-collection-field`: Not modelled: the body has only `organization`, required as the table says, like the
+    /// collection transfer body. No field name is invented for the target collection; a space
+    /// is moved into a collection with `moveSpace` (`parent`).
     fn transfer_space(
         &self,
         context: ::apigen_runtime::server::Context<

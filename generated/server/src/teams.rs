@@ -8,10 +8,10 @@ pub struct ListOrganizationTeamsRequest {
     ///
     /// Path parameter `organizationId`.
     pub organization_id: ::std::string::String,
-    /// Only teams this member (by id) can manage.
+    /// Only teams the member with this id can manage (owns).
     ///
-    /// Query parameter `member`.
-    pub member: ::core::option::Option<::std::string::String>,
+    /// Query parameter `owner`.
+    pub owner: ::core::option::Option<::std::string::String>,
     /// Only teams whose title contains the value (case-insensitive).
     ///
     /// Query parameter `title`.
@@ -32,7 +32,7 @@ impl ListOrganizationTeamsRequest {
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
-        let member = __input.query::<::std::string::String>("member");
+        let owner = __input.query::<::std::string::String>("owner");
         let title = __input.query::<::std::string::String>("title");
         let page = __input.query::<::std::string::String>("page");
         let limit = __input.query::<i64>("limit");
@@ -53,7 +53,7 @@ impl ListOrganizationTeamsRequest {
         let limit = limit.unwrap_or(50i64);
         ::core::result::Result::Ok(Self {
             organization_id,
-            member,
+            owner,
             title,
             page,
             limit,
@@ -67,7 +67,7 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationTeamsRequest {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id)?;
-        __fields.optional("member", &self.member)?;
+        __fields.optional("owner", &self.owner)?;
         __fields.optional("title", &self.title)?;
         __fields.optional("page", &self.page)?;
         __fields.put("limit", &self.limit)?;
@@ -195,7 +195,7 @@ pub struct UpdateOrganizationTeamRequest {
     ///
     /// Path parameter `teamId`.
     pub team_id: ::std::string::String,
-    /// The fields to change.
+    /// The new title.
     pub body: ::docs_api_types::UpdateTeamBody,
 }
 impl UpdateOrganizationTeamRequest {
@@ -244,7 +244,9 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn list_organization_teams(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -268,7 +270,9 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn create_organization_team(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -290,7 +294,9 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn get_organization_team(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -314,7 +320,9 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn delete_organization_team(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -327,7 +335,7 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     > + ::core::marker::Send;
     /// Update a team of an organization.
     ///
-    /// Changes the title when given; an absent title leaves it unchanged.
+    /// Renames the team; the body carries the new title, its only field.
     ///
     /// `PATCH /v1/orgs/{organizationId}/teams/{teamId}` answers 200 with `Team`.
     ///
@@ -335,7 +343,9 @@ pub trait TeamsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
     /// else (OK, updated, published, moved) answers 200. Where a document gives a number for one
-    /// family (comments on change requests: 200), that number is kept for that family.
+    /// of two parallel families, the other family follows it: comments and replies posted on a
+    /// change request answer 200 (the document's number), so those posted on a space answer 200
+    /// too, one status for one operation shape.
     fn update_organization_team(
         &self,
         context: ::apigen_runtime::server::Context<

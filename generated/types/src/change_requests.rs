@@ -158,17 +158,28 @@ impl ::apigen_runtime::Validate for ChangeRequest {
         }
     }
 }
-/// The outcome of merging a change request (`{ revision, result: 'merge' }`).
+/// The outcome of merging a change request (`{ revision, result }`): `result` tells what
+/// happened, `merge` when it was merged (the value shown).
+///
 ///
 /// Source: Part B §3.1, §4.6.
 ///
 /// Gap `required-fields-not-shown`: Where a table has a Required column it is followed. Elsewhere `object` and `id` (and a
 /// union's tag) are required and every other field is optional, so a response that omits a
 /// field still decodes; request bodies follow what the endpoint tables say.
+///
+/// Gap `change-request-merge-outcome`: The merge answers 200 with `{ revision, result }` and the `result` value tells the
+/// outcome (`merge` when merged); a value the spec does not list is kept as it is, so an
+/// outcome other than a merge is distinguishable rather than an error. No failure status is
+/// invented for a refused merge. The status after it is whatever the service reports.
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct ChangeRequestMergeResult {
     /// Id of the revision resulting from the merge.
     pub revision: ::core::option::Option<::std::string::String>,
+    /// What the merge did (`merge` when merged).
+    ///
+    /// Gap `change-request-result-values`.
+    pub result: ::core::option::Option<crate::ChangeRequestResult>,
 }
 impl ::apigen_runtime::FromJson for ChangeRequestMergeResult {
     fn from_json(
@@ -177,9 +188,12 @@ impl ::apigen_runtime::FromJson for ChangeRequestMergeResult {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let revision = __reader.optional("revision");
-        __reader.constant("result", "merge");
+        let result = __reader.optional("result");
         __reader.finish()?;
-        ::core::option::Option::Some(Self { revision: revision? })
+        ::core::option::Option::Some(Self {
+            revision: revision?,
+            result: result?,
+        })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ChangeRequestMergeResult {
@@ -189,7 +203,7 @@ impl ::apigen_runtime::serde::Serialize for ChangeRequestMergeResult {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
         __fields.optional("revision", &self.revision)?;
-        __fields.put("result", "merge")?;
+        __fields.optional("result", &self.result)?;
         __fields.end()
     }
 }
@@ -249,6 +263,82 @@ impl ::apigen_runtime::Validate for ChangeRequestPdf {
             __v.url("url", __value);
         }
     }
+}
+/// The outcome of a merge or of an update from the main content. `merge` and `update` are
+/// shown; `conflicts` is this spec's name for an outcome where conflicts kept it from
+/// completing. Other values are kept as they are.
+///
+///
+/// Source: Part B §3.1, §4.6.
+///
+/// Gap `change-request-result-values`: An open enumeration `ChangeRequestResult` shared by both answers, listing `merge`,
+/// `update` and `conflicts` (this spec's name for an outcome held back by conflicts); other
+/// values decode into `Unknown` and are kept. The field is optional, like every response
+/// field without a Required column.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ChangeRequestResult {
+    /// `merge`: The change request was merged into the main content.
+    Merge,
+    /// `update`: The change request was brought up to date with the main content.
+    Update,
+    /// `conflicts`: Conflicts kept the merge or update from completing.
+    Conflicts,
+    ///A value the spec does not list (the documents show only samples), kept as sent.
+    Unknown(::std::string::String),
+}
+impl ChangeRequestResult {
+    /// Every value the spec lists, as sent on the wire.
+    pub const VALUES: &'static [&'static str] = &["merge", "update", "conflicts"];
+    /// The value as sent on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Merge => "merge",
+            Self::Update => "update",
+            Self::Conflicts => "conflicts",
+            Self::Unknown(__value) => __value,
+        }
+    }
+}
+impl ::core::convert::From<&str> for ChangeRequestResult {
+    fn from(value: &str) -> Self {
+        match value {
+            "merge" => Self::Merge,
+            "update" => Self::Update,
+            "conflicts" => Self::Conflicts,
+            __other => Self::Unknown(::std::string::String::from(__other)),
+        }
+    }
+}
+impl ::core::fmt::Display for ChangeRequestResult {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl ::apigen_runtime::FromJson for ChangeRequestResult {
+    fn from_json(
+        __value: ::apigen_runtime::serde_json::Value,
+        __decoder: &mut ::apigen_runtime::Decoder,
+    ) -> ::core::option::Option<Self> {
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+    }
+}
+impl ::apigen_runtime::serde::Serialize for ChangeRequestResult {
+    fn serialize<S: ::apigen_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestResult {
+    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::apigen_runtime::json::deserialize(deserializer)
+    }
+}
+impl ::apigen_runtime::Validate for ChangeRequestResult {
+    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
 }
 /// Status of a change request. Only `draft` and `open` are shown (`open` being the default
 /// of the list filter); other values are kept as they are.
@@ -318,7 +408,9 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestStatus {
 impl ::apigen_runtime::Validate for ChangeRequestStatus {
     fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
 }
-/// The outcome of updating a change request from the main content (`{ revision, result: 'update' }`).
+/// The outcome of updating a change request from the main content (`{ revision, result }`):
+/// `result` tells what happened, `update` when it was brought up to date (the value shown).
+///
 ///
 /// Source: Part B §3.1, §4.6.
 ///
@@ -329,6 +421,10 @@ impl ::apigen_runtime::Validate for ChangeRequestStatus {
 pub struct ChangeRequestUpdateResult {
     /// Id of the revision of the updated change request.
     pub revision: ::core::option::Option<::std::string::String>,
+    /// What the update did (`update` when brought up to date).
+    ///
+    /// Gap `change-request-result-values`.
+    pub result: ::core::option::Option<crate::ChangeRequestResult>,
 }
 impl ::apigen_runtime::FromJson for ChangeRequestUpdateResult {
     fn from_json(
@@ -337,9 +433,12 @@ impl ::apigen_runtime::FromJson for ChangeRequestUpdateResult {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let revision = __reader.optional("revision");
-        __reader.constant("result", "update");
+        let result = __reader.optional("result");
         __reader.finish()?;
-        ::core::option::Option::Some(Self { revision: revision? })
+        ::core::option::Option::Some(Self {
+            revision: revision?,
+            result: result?,
+        })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ChangeRequestUpdateResult {
@@ -349,7 +448,7 @@ impl ::apigen_runtime::serde::Serialize for ChangeRequestUpdateResult {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
         __fields.optional("revision", &self.revision)?;
-        __fields.put("result", "update")?;
+        __fields.optional("result", &self.result)?;
         __fields.end()
     }
 }

@@ -220,7 +220,7 @@ impl ::apigen_runtime::Validate for CollectionUrls {
         }
     }
 }
-/// The new collection.
+/// The new collection; both fields are optional, so the body may be omitted.
 ///
 /// The shape of `the body of `createOrganizationCollection``.
 #[derive(Clone, PartialEq, Debug, Default)]

@@ -307,13 +307,22 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentBodyMarkdown {
 impl ::apigen_runtime::Validate for CommentBodyMarkdown {
     fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
 }
-/// Content of a comment or reply as read (`{ markdown }`).
+/// Content of a comment or reply as read: `{ markdown }`, or `{ document }` when read with `format=document`.
 ///
-/// Source: Part B §2.11.
+/// Source: Part B §2.11, §4.8.
+///
+/// Gap `content-format-values`: A free string passed to the handler unchanged; absent means the default format. Content
+/// read in another format is kept, not dropped: a page has both `markdown` and `document`
+/// (a rich text document, as `format=document` answers), and a comment or reply body
+/// (`CommentContent`) has both `markdown` and `document`, each optional.
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct CommentContent {
     /// The content as Markdown.
     pub markdown: ::core::option::Option<::std::string::String>,
+    /// The content as a rich text document (Part B §2.9), as answered with `format=document`.
+    ///
+    /// Gap `content-format-values`.
+    pub document: ::core::option::Option<crate::Document>,
 }
 impl ::apigen_runtime::FromJson for CommentContent {
     fn from_json(
@@ -322,8 +331,12 @@ impl ::apigen_runtime::FromJson for CommentContent {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let markdown = __reader.optional("markdown");
+        let document = __reader.optional("document");
         __reader.finish()?;
-        ::core::option::Option::Some(Self { markdown: markdown? })
+        ::core::option::Option::Some(Self {
+            markdown: markdown?,
+            document: document?,
+        })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentContent {
@@ -333,6 +346,7 @@ impl ::apigen_runtime::serde::Serialize for CommentContent {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
         __fields.optional("markdown", &self.markdown)?;
+        __fields.optional("document", &self.document)?;
         __fields.end()
     }
 }

@@ -67,12 +67,15 @@ impl ::apigen_runtime::Validate for Document {
 /// Gap `document-node-kinds`: Nodes are objects with the keys shown (`object`, `type`, `key`, `nodes`, `isVoid`,
 /// `data`); `object` and `type` are free strings, and every other key is kept as raw JSON so
 /// documents round-trip unchanged.
-#[derive(Clone, PartialEq, Debug)]
+///
+/// Gap `document-schema-version`: Optional: a document whose `data` has no `schemaVersion` still decodes, and an absent
+/// version means the latest schema version.
+#[derive(Clone, PartialEq, Debug, Default)]
 pub struct DocumentData {
-    /// Version of the document schema.
+    /// Version of the document schema; absent means the latest version.
     ///
-    /// JSON name: `schemaVersion`.
-    pub schema_version: i64,
+    /// JSON name: `schemaVersion`. Gap `document-schema-version`.
+    pub schema_version: ::core::option::Option<i64>,
     /// Keys the spec does not list, kept as they came so nothing is lost on a round trip.
     pub extra: ::std::collections::BTreeMap<
         ::std::string::String,
@@ -85,7 +88,7 @@ impl ::apigen_runtime::FromJson for DocumentData {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let schema_version = __reader.required("schemaVersion");
+        let schema_version = __reader.optional("schemaVersion");
         let extra = __reader.rest();
         __reader.finish()?;
         ::core::option::Option::Some(Self {
@@ -100,7 +103,7 @@ impl ::apigen_runtime::serde::Serialize for DocumentData {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("schemaVersion", &self.schema_version)?;
+        __fields.optional("schemaVersion", &self.schema_version)?;
         __fields.rest(&self.extra)?;
         __fields.end()
     }

@@ -51,9 +51,13 @@ impl ::apigen_runtime::Validate for ApplySpaceContentTemplateBody {
 /// Source: Part B §2.8.
 ///
 /// Gap `content-backlink-kinds`: Unions tagged by `kind` and `type`, open; other kinds and contexts are kept as raw JSON.
+/// The version context lists the revision shown and a change-request context
+/// (`{ type: 'change-request', changeRequest, revision }`, every field but the tag
+/// optional), named like the revision one, since backlinks are also listed for the content
+/// of a change request.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Backlink {
-    /// `file`: A backlink of kind `file`.
+    /// `file`: A backlink of kind `file`. Its targets (`organization`, `space`, `file`) are each an id
     File(::std::boxed::Box<crate::BacklinkFile>),
     ///A variant the spec does not list, kept as the JSON sent and written back unchanged.
     Unknown(::apigen_runtime::serde_json::Value),
@@ -107,27 +111,47 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Backlink {
     }
 }
 impl ::apigen_runtime::Validate for Backlink {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+        match self {
+            Self::File(__value) => __value.validate_into(__v),
+            Self::Unknown(_) => {}
+        }
+    }
 }
-/// A backlink of kind `file`.
+/// A backlink of kind `file`. Its targets (`organization`, `space`, `file`) are each an id
+/// or the embedded object: link-report targets embed objects (Part A §2.11), backlinks show
+/// bare fields.
 ///
-/// Source: Part B §2.8.
+///
+/// Source: Part B §2.8, Part A §2.11.
 ///
 /// Gap `required-fields-not-shown`: Where a table has a Required column it is followed. Elsewhere `object` and `id` (and a
 /// union's tag) are required and every other field is optional, so a response that omits a
 /// field still decodes; request bodies follow what the endpoint tables say.
+///
+/// Gap `content-backlink-targets`: Each is an untagged union of an id (a string) and the object (`OrganizationRef`,
+/// `SpaceRef`, `FileRef`), told apart by JSON kind. The unions are closed: responses are
+/// read leniently, so an embedded object carrying fields the spec does not list still
+/// decodes as the typed object, and a value fitting neither variant is kept as raw JSON
+/// (an open union would keep such an object as raw JSON instead of retrying leniently).
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct BacklinkFile {
-    /// Id of the organization.
-    pub organization: ::core::option::Option<::std::string::String>,
-    /// Id of the space.
-    pub space: ::core::option::Option<::std::string::String>,
+    /// The organization: its id, or the embedded organization.
+    ///
+    /// Gap `content-backlink-targets`.
+    pub organization: ::core::option::Option<crate::OrganizationRef>,
+    /// The space: its id, or the embedded space.
+    ///
+    /// Gap `content-backlink-targets`.
+    pub space: ::core::option::Option<crate::SpaceRef>,
     /// The version of the content the link is in.
     ///
     /// JSON name: `versionContext`.
     pub version_context: ::core::option::Option<crate::BacklinkVersionContext>,
-    /// Id of the file.
-    pub file: ::core::option::Option<::std::string::String>,
+    /// The file: its id, or the embedded file.
+    ///
+    /// Gap `content-backlink-targets`.
+    pub file: ::core::option::Option<crate::FileRef>,
 }
 impl ::apigen_runtime::FromJson for BacklinkFile {
     fn from_json(
@@ -171,19 +195,35 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BacklinkFile {
     }
 }
 impl ::apigen_runtime::Validate for BacklinkFile {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+        if let ::core::option::Option::Some(__value) = &self.organization {
+            __v.field("organization", __value);
+        }
+        if let ::core::option::Option::Some(__value) = &self.space {
+            __v.field("space", __value);
+        }
+        if let ::core::option::Option::Some(__value) = &self.file {
+            __v.field("file", __value);
+        }
+    }
 }
-/// The version of the content a backlink is in, tagged by `type`. Only `revision` is
-/// shown; other contexts are kept as raw JSON.
+/// The version of the content a backlink is in, tagged by `type`: a revision (shown) or a
+/// change request (this spec's addition). Other contexts are kept as raw JSON.
 ///
 ///
 /// Source: Part B §2.8.
 ///
 /// Gap `content-backlink-kinds`: Unions tagged by `kind` and `type`, open; other kinds and contexts are kept as raw JSON.
+/// The version context lists the revision shown and a change-request context
+/// (`{ type: 'change-request', changeRequest, revision }`, every field but the tag
+/// optional), named like the revision one, since backlinks are also listed for the content
+/// of a change request.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BacklinkVersionContext {
     /// `revision`: A revision as version context.
     Revision(::std::boxed::Box<crate::BacklinkVersionContextRevision>),
+    /// `change-request`: A change request as version context (the link is in the content of the change request).
+    ChangeRequest(::std::boxed::Box<crate::BacklinkVersionContextChangeRequest>),
     ///A variant the spec does not list, kept as the JSON sent and written back unchanged.
     Unknown(::apigen_runtime::serde_json::Value),
 }
@@ -191,6 +231,12 @@ impl ::core::convert::From<crate::BacklinkVersionContextRevision>
 for BacklinkVersionContext {
     fn from(value: crate::BacklinkVersionContextRevision) -> Self {
         Self::Revision(::std::boxed::Box::new(value))
+    }
+}
+impl ::core::convert::From<crate::BacklinkVersionContextChangeRequest>
+for BacklinkVersionContext {
+    fn from(value: crate::BacklinkVersionContextChangeRequest) -> Self {
+        Self::ChangeRequest(::std::boxed::Box::new(value))
     }
 }
 impl ::apigen_runtime::FromJson for BacklinkVersionContext {
@@ -212,6 +258,15 @@ impl ::apigen_runtime::FromJson for BacklinkVersionContext {
                             .map(Self::Revision)
                     },
                 ),
+                (
+                    "change-request",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
+                            crate::BacklinkVersionContextChangeRequest,
+                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
+                            .map(Self::ChangeRequest)
+                    },
+                ),
             ],
             Self::Unknown,
             true,
@@ -225,6 +280,7 @@ impl ::apigen_runtime::serde::Serialize for BacklinkVersionContext {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
             Self::Revision(__value) => __value.serialize(serializer),
+            Self::ChangeRequest(__value) => __value.serialize(serializer),
             Self::Unknown(__value) => __value.serialize(serializer),
         }
     }
@@ -237,6 +293,63 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BacklinkVersionContext {
     }
 }
 impl ::apigen_runtime::Validate for BacklinkVersionContext {
+    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+}
+/// A change request as version context (the link is in the content of the change request).
+///
+/// Source: Part B §2.8, §4.7.
+///
+/// Gap `content-backlink-kinds`: Unions tagged by `kind` and `type`, open; other kinds and contexts are kept as raw JSON.
+/// The version context lists the revision shown and a change-request context
+/// (`{ type: 'change-request', changeRequest, revision }`, every field but the tag
+/// optional), named like the revision one, since backlinks are also listed for the content
+/// of a change request.
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct BacklinkVersionContextChangeRequest {
+    /// Id of the change request.
+    ///
+    /// JSON name: `changeRequest`.
+    pub change_request: ::core::option::Option<::std::string::String>,
+    /// Id of the revision of the change request the link is in.
+    pub revision: ::core::option::Option<::std::string::String>,
+}
+impl ::apigen_runtime::FromJson for BacklinkVersionContextChangeRequest {
+    fn from_json(
+        __value: ::apigen_runtime::serde_json::Value,
+        __decoder: &mut ::apigen_runtime::Decoder,
+    ) -> ::core::option::Option<Self> {
+        let mut __reader = __decoder.object(__value)?;
+        __reader.constant("type", "change-request");
+        let change_request = __reader.optional("changeRequest");
+        let revision = __reader.optional("revision");
+        __reader.finish()?;
+        ::core::option::Option::Some(Self {
+            change_request: change_request?,
+            revision: revision?,
+        })
+    }
+}
+impl ::apigen_runtime::serde::Serialize for BacklinkVersionContextChangeRequest {
+    fn serialize<S: ::apigen_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        __fields.put("type", "change-request")?;
+        __fields.optional("changeRequest", &self.change_request)?;
+        __fields.optional("revision", &self.revision)?;
+        __fields.end()
+    }
+}
+impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+for BacklinkVersionContextChangeRequest {
+    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::apigen_runtime::json::deserialize(deserializer)
+    }
+}
+impl ::apigen_runtime::Validate for BacklinkVersionContextChangeRequest {
     fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
 }
 /// A revision as version context.
@@ -664,6 +777,176 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for FileDimensions {
 impl ::apigen_runtime::Validate for FileDimensions {
     fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
 }
+/// A file given by its id (a string), or as the embedded file object.
+///
+/// Source: Part B §2.8.
+///
+/// Gap `content-backlink-targets`: Each is an untagged union of an id (a string) and the object (`OrganizationRef`,
+/// `SpaceRef`, `FileRef`), told apart by JSON kind. The unions are closed: responses are
+/// read leniently, so an embedded object carrying fields the spec does not list still
+/// decodes as the typed object, and a value fitting neither variant is kept as raw JSON
+/// (an open union would keep such an object as raw JSON instead of retrying leniently).
+#[derive(Clone, Debug, PartialEq)]
+pub enum FileRef {
+    /// A value of type `string`.
+    String(::std::string::String),
+    /// A file of the content.
+    File(::std::boxed::Box<crate::File>),
+    ///A variant the spec does not list, kept as the JSON sent; `validate()` rejects it, as the list is closed.
+    Unknown(::apigen_runtime::serde_json::Value),
+}
+impl ::core::convert::From<crate::File> for FileRef {
+    fn from(value: crate::File) -> Self {
+        Self::File(::std::boxed::Box::new(value))
+    }
+}
+impl ::apigen_runtime::FromJson for FileRef {
+    fn from_json(
+        __value: ::apigen_runtime::serde_json::Value,
+        __decoder: &mut ::apigen_runtime::Decoder,
+    ) -> ::core::option::Option<Self> {
+        ::apigen_runtime::json::untagged(
+            __value,
+            __decoder,
+            &[
+                (
+                    "String",
+                    |__value, __decoder| {
+                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )
+                            .map(Self::String)
+                    },
+                ),
+                (
+                    "File",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
+                            crate::File,
+                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
+                            .map(Self::File)
+                    },
+                ),
+            ],
+            Self::Unknown,
+            false,
+        )
+    }
+}
+impl ::apigen_runtime::serde::Serialize for FileRef {
+    fn serialize<S: ::apigen_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::String(__value) => __value.serialize(serializer),
+            Self::File(__value) => __value.serialize(serializer),
+            Self::Unknown(__value) => __value.serialize(serializer),
+        }
+    }
+}
+impl<'de> ::apigen_runtime::serde::Deserialize<'de> for FileRef {
+    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::apigen_runtime::json::deserialize(deserializer)
+    }
+}
+impl ::apigen_runtime::Validate for FileRef {
+    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+        match self {
+            Self::String(_) => {}
+            Self::File(__value) => __value.validate_into(__v),
+            Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+        }
+    }
+}
+/// An organization given by its id (a string), or as the embedded organization object.
+///
+/// Source: Part B §2.8, Part A §2.11.
+///
+/// Gap `content-backlink-targets`: Each is an untagged union of an id (a string) and the object (`OrganizationRef`,
+/// `SpaceRef`, `FileRef`), told apart by JSON kind. The unions are closed: responses are
+/// read leniently, so an embedded object carrying fields the spec does not list still
+/// decodes as the typed object, and a value fitting neither variant is kept as raw JSON
+/// (an open union would keep such an object as raw JSON instead of retrying leniently).
+#[derive(Clone, Debug, PartialEq)]
+pub enum OrganizationRef {
+    /// A value of type `string`.
+    String(::std::string::String),
+    /// An organization: it owns spaces, collections, sites, teams and members. Which fields are
+    Organization(::std::boxed::Box<crate::Organization>),
+    ///A variant the spec does not list, kept as the JSON sent; `validate()` rejects it, as the list is closed.
+    Unknown(::apigen_runtime::serde_json::Value),
+}
+impl ::core::convert::From<crate::Organization> for OrganizationRef {
+    fn from(value: crate::Organization) -> Self {
+        Self::Organization(::std::boxed::Box::new(value))
+    }
+}
+impl ::apigen_runtime::FromJson for OrganizationRef {
+    fn from_json(
+        __value: ::apigen_runtime::serde_json::Value,
+        __decoder: &mut ::apigen_runtime::Decoder,
+    ) -> ::core::option::Option<Self> {
+        ::apigen_runtime::json::untagged(
+            __value,
+            __decoder,
+            &[
+                (
+                    "String",
+                    |__value, __decoder| {
+                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )
+                            .map(Self::String)
+                    },
+                ),
+                (
+                    "Organization",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
+                            crate::Organization,
+                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
+                            .map(Self::Organization)
+                    },
+                ),
+            ],
+            Self::Unknown,
+            false,
+        )
+    }
+}
+impl ::apigen_runtime::serde::Serialize for OrganizationRef {
+    fn serialize<S: ::apigen_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::String(__value) => __value.serialize(serializer),
+            Self::Organization(__value) => __value.serialize(serializer),
+            Self::Unknown(__value) => __value.serialize(serializer),
+        }
+    }
+}
+impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationRef {
+    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::apigen_runtime::json::deserialize(deserializer)
+    }
+}
+impl ::apigen_runtime::Validate for OrganizationRef {
+    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+        match self {
+            Self::String(_) => {}
+            Self::Organization(__value) => __value.validate_into(__v),
+            Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+        }
+    }
+}
 /// A page of content, tagged by `type`. A page read answers one of several variants; only
 /// `document` is shown, other variants are kept as raw JSON.
 ///
@@ -1032,6 +1315,10 @@ pub struct PageDocument {
     >,
     /// Content of the page as Markdown.
     pub markdown: ::core::option::Option<::std::string::String>,
+    /// Content of the page as a rich text document (Part B §2.9), as answered with `format=document`.
+    ///
+    /// Gap `content-format-values`.
+    pub document: ::core::option::Option<crate::Document>,
     /// Links of the page.
     pub urls: ::core::option::Option<crate::ContentAppUrls>,
     /// Slug of the page.
@@ -1049,8 +1336,10 @@ pub struct PageDocument {
     /// Cover image of the page.
     pub cover: ::core::option::Option<crate::PageCover>,
     /// Variables of the page (name to value).
+    ///
+    /// Gap `content-variable-values`.
     pub variables: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+        ::std::collections::BTreeMap<::std::string::String, crate::VariableValue>,
     >,
     /// True when the page is hidden from navigation.
     pub hidden: ::core::option::Option<bool>,
@@ -1085,6 +1374,7 @@ impl ::apigen_runtime::FromJson for PageDocument {
         let created_at = __reader.optional("createdAt");
         let updated_at = __reader.optional("updatedAt");
         let markdown = __reader.optional("markdown");
+        let document = __reader.optional("document");
         let urls = __reader.optional("urls");
         let slug = __reader.optional("slug");
         let path = __reader.optional("path");
@@ -1108,6 +1398,7 @@ impl ::apigen_runtime::FromJson for PageDocument {
             created_at: created_at?,
             updated_at: updated_at?,
             markdown: markdown?,
+            document: document?,
             urls: urls?,
             slug: slug?,
             path: path?,
@@ -1139,6 +1430,7 @@ impl ::apigen_runtime::serde::Serialize for PageDocument {
         __fields.optional("createdAt", &self.created_at)?;
         __fields.optional("updatedAt", &self.updated_at)?;
         __fields.optional("markdown", &self.markdown)?;
+        __fields.optional("document", &self.document)?;
         __fields.optional("urls", &self.urls)?;
         __fields.optional("slug", &self.slug)?;
         __fields.optional("path", &self.path)?;
@@ -1170,6 +1462,9 @@ impl ::apigen_runtime::Validate for PageDocument {
         }
         if let ::core::option::Option::Some(__value) = &self.pages {
             __v.field("pages", __value);
+        }
+        if let ::core::option::Option::Some(__value) = &self.variables {
+            __v.field("variables", __value);
         }
     }
 }
@@ -1499,88 +1794,30 @@ impl ::apigen_runtime::Validate for PageList {
         }
     }
 }
-/// A revision of the content of a space or change request, tagged by `type`. The content
-/// endpoints return one of several revision variants; only `edits` is shown, other
-/// variants are kept as raw JSON.
+/// A revision of the content of a space or change request. The content endpoints return one
+/// of several revision variants, named by `type`; only `edits` is shown. Every variant
+/// decodes into this one type: `type` is an open enumeration, the fields of the table are
+/// optional, and fields other variants add are kept as they are.
 ///
-///
-/// Source: Part B §2.6.
-///
-/// Gap `revision-types`: A union tagged by `type`, open, with the `edits` variant carrying every field of the table; other variants are kept as raw JSON.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Revision {
-    /// `edits`: A revision made of edits.
-    Edits(::std::boxed::Box<crate::RevisionEdits>),
-    ///A variant the spec does not list, kept as the JSON sent and written back unchanged.
-    Unknown(::apigen_runtime::serde_json::Value),
-}
-impl ::core::convert::From<crate::RevisionEdits> for Revision {
-    fn from(value: crate::RevisionEdits) -> Self {
-        Self::Edits(::std::boxed::Box::new(value))
-    }
-}
-impl ::apigen_runtime::FromJson for Revision {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::tagged(
-            __value,
-            __decoder,
-            "type",
-            &[
-                (
-                    "edits",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::RevisionEdits,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Edits)
-                    },
-                ),
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-}
-impl ::apigen_runtime::serde::Serialize for Revision {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Edits(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
-        }
-    }
-}
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Revision {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-impl ::apigen_runtime::Validate for Revision {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        match self {
-            Self::Edits(__value) => __value.validate_into(__v),
-            Self::Unknown(_) => {}
-        }
-    }
-}
-/// A revision made of edits.
 ///
 /// Source: Part B §2.6.
 ///
 /// Gap `required-fields-not-shown`: Where a table has a Required column it is followed. Elsewhere `object` and `id` (and a
 /// union's tag) are required and every other field is optional, so a response that omits a
 /// field still decodes; request bodies follow what the endpoint tables say.
+///
+/// Gap `revision-types`: One object type `Revision` for every variant: `type` is an open enumeration listing
+/// `edits` (another kind, such as a merge, decodes into `Unknown` and is kept), every field
+/// of the table but `object` and `id` is optional, and fields another variant adds are kept
+/// in the `extra` map, so no revision is left as raw JSON and nothing is lost.
 #[derive(Clone, PartialEq, Debug)]
-pub struct RevisionEdits {
+pub struct Revision {
     /// Id of the revision.
     pub id: ::std::string::String,
+    /// Kind of revision (`edits` is the one shown).
+    ///
+    /// JSON name: `type`. Gap `revision-types`.
+    pub type_: ::core::option::Option<crate::RevisionType>,
     /// Ids of the parent revisions.
     pub parents: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// The pages of the revision (nested).
@@ -1594,8 +1831,10 @@ pub struct RevisionEdits {
         ::std::vec::Vec<crate::RevisionReusableContent>,
     >,
     /// Variables of the revision (name to value).
+    ///
+    /// Gap `content-variable-values`.
     pub variables: ::core::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+        ::std::collections::BTreeMap<::std::string::String, crate::VariableValue>,
     >,
     /// When the revision was created.
     ///
@@ -1609,16 +1848,21 @@ pub struct RevisionEdits {
     pub git: ::core::option::Option<crate::RevisionGit>,
     /// Links of the revision.
     pub urls: ::core::option::Option<crate::RevisionUrls>,
+    /// Keys the spec does not list, kept as they came so nothing is lost on a round trip.
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::apigen_runtime::serde_json::Value,
+    >,
 }
-impl ::apigen_runtime::FromJson for RevisionEdits {
+impl ::apigen_runtime::FromJson for Revision {
     fn from_json(
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        __reader.constant("type", "edits");
         __reader.constant("object", "revision");
         let id = __reader.required("id");
+        let type_ = __reader.optional("type");
         let parents = __reader.optional("parents");
         let pages = __reader.optional("pages");
         let files = __reader.optional("files");
@@ -1627,9 +1871,11 @@ impl ::apigen_runtime::FromJson for RevisionEdits {
         let created_at = __reader.optional("createdAt");
         let git = __reader.optional("git");
         let urls = __reader.optional("urls");
+        let extra = __reader.rest();
         __reader.finish()?;
         ::core::option::Option::Some(Self {
             id: id?,
+            type_: type_?,
             parents: parents?,
             pages: pages?,
             files: files?,
@@ -1638,18 +1884,19 @@ impl ::apigen_runtime::FromJson for RevisionEdits {
             created_at: created_at?,
             git: git?,
             urls: urls?,
+            extra: extra?,
         })
     }
 }
-impl ::apigen_runtime::serde::Serialize for RevisionEdits {
+impl ::apigen_runtime::serde::Serialize for Revision {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "edits")?;
         __fields.put("object", "revision")?;
         __fields.put("id", &self.id)?;
+        __fields.optional("type", &self.type_)?;
         __fields.optional("parents", &self.parents)?;
         __fields.optional("pages", &self.pages)?;
         __fields.optional("files", &self.files)?;
@@ -1658,23 +1905,27 @@ impl ::apigen_runtime::serde::Serialize for RevisionEdits {
         __fields.optional("createdAt", &self.created_at)?;
         __fields.optional("git", &self.git)?;
         __fields.optional("urls", &self.urls)?;
+        __fields.rest(&self.extra)?;
         __fields.end()
     }
 }
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionEdits {
+impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Revision {
     fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         ::apigen_runtime::json::deserialize(deserializer)
     }
 }
-impl ::apigen_runtime::Validate for RevisionEdits {
+impl ::apigen_runtime::Validate for Revision {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.pages {
             __v.field("pages", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.files {
             __v.field("files", __value);
+        }
+        if let ::core::option::Option::Some(__value) = &self.variables {
+            __v.field("variables", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.git {
             __v.field("git", __value);
@@ -1686,7 +1937,7 @@ impl ::apigen_runtime::Validate for RevisionEdits {
 }
 /// The Git commit of the revision.
 ///
-/// The shape of `RevisionEdits.git`.
+/// The shape of `Revision.git`.
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct RevisionGit {
     /// Id of the commit.
@@ -1755,7 +2006,7 @@ impl ::apigen_runtime::Validate for RevisionGit {
 }
 /// The reusable contents of the revision.
 ///
-/// The shape of `RevisionEdits.reusableContents`.
+/// The shape of `Revision.reusableContents`.
 #[derive(Clone, PartialEq, Debug)]
 pub struct RevisionReusableContent {
     /// Id of the reusable content.
@@ -1804,9 +2055,74 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionReusableContent 
 impl ::apigen_runtime::Validate for RevisionReusableContent {
     fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
 }
+/// Kind of a revision. Only `edits` is shown; other kinds (of the several revision variants) are kept as they are.
+///
+/// Source: Part B §2.6.
+///
+/// Gap `revision-types`: One object type `Revision` for every variant: `type` is an open enumeration listing
+/// `edits` (another kind, such as a merge, decodes into `Unknown` and is kept), every field
+/// of the table but `object` and `id` is optional, and fields another variant adds are kept
+/// in the `extra` map, so no revision is left as raw JSON and nothing is lost.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RevisionType {
+    /// `edits`: A revision made of edits.
+    Edits,
+    ///A value the spec does not list (the documents show only samples), kept as sent.
+    Unknown(::std::string::String),
+}
+impl RevisionType {
+    /// Every value the spec lists, as sent on the wire.
+    pub const VALUES: &'static [&'static str] = &["edits"];
+    /// The value as sent on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Edits => "edits",
+            Self::Unknown(__value) => __value,
+        }
+    }
+}
+impl ::core::convert::From<&str> for RevisionType {
+    fn from(value: &str) -> Self {
+        match value {
+            "edits" => Self::Edits,
+            __other => Self::Unknown(::std::string::String::from(__other)),
+        }
+    }
+}
+impl ::core::fmt::Display for RevisionType {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl ::apigen_runtime::FromJson for RevisionType {
+    fn from_json(
+        __value: ::apigen_runtime::serde_json::Value,
+        __decoder: &mut ::apigen_runtime::Decoder,
+    ) -> ::core::option::Option<Self> {
+        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+    }
+}
+impl ::apigen_runtime::serde::Serialize for RevisionType {
+    fn serialize<S: ::apigen_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionType {
+    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::apigen_runtime::json::deserialize(deserializer)
+    }
+}
+impl ::apigen_runtime::Validate for RevisionType {
+    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+}
 /// Links of the revision.
 ///
-/// The shape of `RevisionEdits.urls`.
+/// The shape of `Revision.urls`.
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct RevisionUrls {
     /// Location of the revision in the app.
@@ -2050,4 +2366,183 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceContentTemplatePara
 }
 impl ::apigen_runtime::Validate for SpaceContentTemplateParams {
     fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+}
+/// A space given by its id (a string), or as the embedded space object.
+///
+/// Source: Part B §2.8, Part A §2.11.
+///
+/// Gap `content-backlink-targets`: Each is an untagged union of an id (a string) and the object (`OrganizationRef`,
+/// `SpaceRef`, `FileRef`), told apart by JSON kind. The unions are closed: responses are
+/// read leniently, so an embedded object carrying fields the spec does not list still
+/// decodes as the typed object, and a value fitting neither variant is kept as raw JSON
+/// (an open union would keep such an object as raw JSON instead of retrying leniently).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SpaceRef {
+    /// A value of type `string`.
+    String(::std::string::String),
+    /// A container of documentation content, owned by an organization and optionally placed in
+    Space(::std::boxed::Box<crate::Space>),
+    ///A variant the spec does not list, kept as the JSON sent; `validate()` rejects it, as the list is closed.
+    Unknown(::apigen_runtime::serde_json::Value),
+}
+impl ::core::convert::From<crate::Space> for SpaceRef {
+    fn from(value: crate::Space) -> Self {
+        Self::Space(::std::boxed::Box::new(value))
+    }
+}
+impl ::apigen_runtime::FromJson for SpaceRef {
+    fn from_json(
+        __value: ::apigen_runtime::serde_json::Value,
+        __decoder: &mut ::apigen_runtime::Decoder,
+    ) -> ::core::option::Option<Self> {
+        ::apigen_runtime::json::untagged(
+            __value,
+            __decoder,
+            &[
+                (
+                    "String",
+                    |__value, __decoder| {
+                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )
+                            .map(Self::String)
+                    },
+                ),
+                (
+                    "Space",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
+                            crate::Space,
+                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
+                            .map(Self::Space)
+                    },
+                ),
+            ],
+            Self::Unknown,
+            false,
+        )
+    }
+}
+impl ::apigen_runtime::serde::Serialize for SpaceRef {
+    fn serialize<S: ::apigen_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::String(__value) => __value.serialize(serializer),
+            Self::Space(__value) => __value.serialize(serializer),
+            Self::Unknown(__value) => __value.serialize(serializer),
+        }
+    }
+}
+impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceRef {
+    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::apigen_runtime::json::deserialize(deserializer)
+    }
+}
+impl ::apigen_runtime::Validate for SpaceRef {
+    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+        match self {
+            Self::String(_) => {}
+            Self::Space(__value) => __value.validate_into(__v),
+            Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+        }
+    }
+}
+/// The value of a content variable of a revision or a page, which is a string, a number or a boolean.
+///
+/// Source: Part B §2.6, §2.7.
+///
+/// Gap `content-variable-values`: A map of `VariableValue`, an untagged union of a string, a number or a boolean (told
+/// apart by JSON kind), so a numeric or boolean variable decodes as such instead of failing.
+/// It is closed: responses are read leniently and keep any other value as raw JSON. A
+/// number is a 64-bit float, so `2` is written back as `2.0`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum VariableValue {
+    /// A value of type `string`.
+    String(::std::string::String),
+    /// A value of type `number`.
+    Number(f64),
+    /// A value of type `boolean`.
+    Boolean(bool),
+    ///A variant the spec does not list, kept as the JSON sent; `validate()` rejects it, as the list is closed.
+    Unknown(::apigen_runtime::serde_json::Value),
+}
+impl ::apigen_runtime::FromJson for VariableValue {
+    fn from_json(
+        __value: ::apigen_runtime::serde_json::Value,
+        __decoder: &mut ::apigen_runtime::Decoder,
+    ) -> ::core::option::Option<Self> {
+        ::apigen_runtime::json::untagged(
+            __value,
+            __decoder,
+            &[
+                (
+                    "String",
+                    |__value, __decoder| {
+                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )
+                            .map(Self::String)
+                    },
+                ),
+                (
+                    "Number",
+                    |__value, __decoder| {
+                        <f64 as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )
+                            .map(Self::Number)
+                    },
+                ),
+                (
+                    "Boolean",
+                    |__value, __decoder| {
+                        <bool as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )
+                            .map(Self::Boolean)
+                    },
+                ),
+            ],
+            Self::Unknown,
+            false,
+        )
+    }
+}
+impl ::apigen_runtime::serde::Serialize for VariableValue {
+    fn serialize<S: ::apigen_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::String(__value) => __value.serialize(serializer),
+            Self::Number(__value) => __value.serialize(serializer),
+            Self::Boolean(__value) => __value.serialize(serializer),
+            Self::Unknown(__value) => __value.serialize(serializer),
+        }
+    }
+}
+impl<'de> ::apigen_runtime::serde::Deserialize<'de> for VariableValue {
+    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::apigen_runtime::json::deserialize(deserializer)
+    }
+}
+impl ::apigen_runtime::Validate for VariableValue {
+    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+        match self {
+            Self::String(_) => {}
+            Self::Number(_) => {}
+            Self::Boolean(_) => {}
+            Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+        }
+    }
 }

@@ -275,19 +275,25 @@ impl ::apigen_runtime::Validate for ConversationDetail {
 ///
 /// Source: Part C §4.3.
 ///
-/// Gap `conversation-ingest-body`: An untagged union, open: a body of the first variant (`{ id, metadata, subject, parts }`,
-/// every field optional) is decoded; any other body (such as one with keys the first variant
-/// does not have) is kept as raw JSON for the handler.
-#[derive(Clone, PartialEq, Debug, Default)]
+/// Gap `conversation-ingest-body`: An untagged union, open: a body of the first variant (`{ id, metadata, subject, parts }`)
+/// is decoded; any other body (such as one with keys the first variant does not have, or
+/// without `id` or `parts`) is kept as raw JSON for the handler. In the first variant `id`
+/// and `parts` are required (a conversation is identified by its id and ingested for its
+/// parts); `metadata` and `subject` are optional.
+#[derive(Clone, PartialEq, Debug)]
 pub struct ConversationInput {
-    /// Id of the conversation (in its source).
-    pub id: ::core::option::Option<::std::string::String>,
+    /// Id of the conversation (in its source); required.
+    ///
+    /// Gap `conversation-ingest-body`.
+    pub id: ::std::string::String,
     /// Metadata of the conversation.
     pub metadata: ::core::option::Option<crate::ConversationMetadata>,
     /// Subject of the conversation.
     pub subject: ::core::option::Option<::std::string::String>,
-    /// Parts of the conversation (in order).
-    pub parts: ::core::option::Option<::std::vec::Vec<crate::ConversationPart>>,
+    /// Parts of the conversation (in order); required.
+    ///
+    /// Gap `conversation-ingest-body`.
+    pub parts: ::std::vec::Vec<crate::ConversationPart>,
 }
 impl ::apigen_runtime::FromJson for ConversationInput {
     fn from_json(
@@ -295,10 +301,10 @@ impl ::apigen_runtime::FromJson for ConversationInput {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.optional("id");
+        let id = __reader.required("id");
         let metadata = __reader.optional("metadata");
         let subject = __reader.optional("subject");
-        let parts = __reader.optional("parts");
+        let parts = __reader.required("parts");
         __reader.finish()?;
         ::core::option::Option::Some(Self {
             id: id?,
@@ -314,10 +320,10 @@ impl ::apigen_runtime::serde::Serialize for ConversationInput {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("id", &self.id)?;
+        __fields.put("id", &self.id)?;
         __fields.optional("metadata", &self.metadata)?;
         __fields.optional("subject", &self.subject)?;
-        __fields.optional("parts", &self.parts)?;
+        __fields.put("parts", &self.parts)?;
         __fields.end()
     }
 }
@@ -834,9 +840,11 @@ impl ::apigen_runtime::Validate for ConversationUrls {
 ///
 /// Source: Part C §4.3.
 ///
-/// Gap `conversation-ingest-body`: An untagged union, open: a body of the first variant (`{ id, metadata, subject, parts }`,
-/// every field optional) is decoded; any other body (such as one with keys the first variant
-/// does not have) is kept as raw JSON for the handler.
+/// Gap `conversation-ingest-body`: An untagged union, open: a body of the first variant (`{ id, metadata, subject, parts }`)
+/// is decoded; any other body (such as one with keys the first variant does not have, or
+/// without `id` or `parts`) is kept as raw JSON for the handler. In the first variant `id`
+/// and `parts` are required (a conversation is identified by its id and ingested for its
+/// parts); `metadata` and `subject` are optional.
 #[derive(Clone, Debug, PartialEq)]
 pub enum IngestConversationsBody {
     /// A conversation to ingest, with its parts and metadata (the first variant of the ingest body).

@@ -4,10 +4,12 @@
 /// Where to install the integration.
 ///
 /// The shape of `the body of `installIntegration``.
-#[derive(Clone, PartialEq, Debug, Default)]
+#[derive(Clone, PartialEq, Debug)]
 pub struct InstallIntegrationBody {
-    /// Id of the organization to install the integration on.
-    pub organization: ::core::option::Option<::std::string::String>,
+    /// Id of the organization to install the integration on (required).
+    ///
+    /// Gap `installation-body-required`.
+    pub organization: ::std::string::String,
 }
 impl ::apigen_runtime::FromJson for InstallIntegrationBody {
     fn from_json(
@@ -15,7 +17,7 @@ impl ::apigen_runtime::FromJson for InstallIntegrationBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let organization = __reader.optional("organization");
+        let organization = __reader.required("organization");
         __reader.finish()?;
         ::core::option::Option::Some(Self {
             organization: organization?,
@@ -28,7 +30,7 @@ impl ::apigen_runtime::serde::Serialize for InstallIntegrationBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("organization", &self.organization)?;
+        __fields.put("organization", &self.organization)?;
         __fields.end()
     }
 }
@@ -2781,14 +2783,14 @@ impl ::apigen_runtime::Validate for PublishIntegrationBody {
 /// The shape of `the body of `updateIntegrationDevMode``.
 #[derive(Clone, PartialEq, Debug)]
 pub struct UpdateIntegrationDevModeBody {
-    /// Tunnel URL to dispatch integration events to.
+    /// Tunnel URL to dispatch integration events to (1 to 256 characters).
     ///
-    /// JSON name: `tunnelUrl`. Gap `integration-dev-body-names`.
-    pub tunnel_url: ::core::option::Option<::std::string::String>,
-    /// True forwards all requests; false only those of the owning organization.
+    /// JSON name: `tunnelUrl`. Constraints: 1 to 256 characters. Gap `integration-dev-body-names`.
+    pub tunnel_url: ::std::string::String,
+    /// True forwards all requests; false (the default) only those of the owning organization.
     ///
-    /// JSON name: `forwardAll`. Default when absent: `false`. Gap `integration-dev-body-names`.
-    pub forward_all: bool,
+    /// Default when absent: `false`. Gap `integration-dev-body-names`.
+    pub all: bool,
 }
 impl ::apigen_runtime::FromJson for UpdateIntegrationDevModeBody {
     fn from_json(
@@ -2796,12 +2798,12 @@ impl ::apigen_runtime::FromJson for UpdateIntegrationDevModeBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let tunnel_url = __reader.optional("tunnelUrl");
-        let forward_all = __reader.defaulted("forwardAll", || false);
+        let tunnel_url = __reader.required("tunnelUrl");
+        let all = __reader.defaulted("all", || false);
         __reader.finish()?;
         ::core::option::Option::Some(Self {
             tunnel_url: tunnel_url?,
-            forward_all: forward_all?,
+            all: all?,
         })
     }
 }
@@ -2811,8 +2813,8 @@ impl ::apigen_runtime::serde::Serialize for UpdateIntegrationDevModeBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("tunnelUrl", &self.tunnel_url)?;
-        __fields.put("forwardAll", &self.forward_all)?;
+        __fields.put("tunnelUrl", &self.tunnel_url)?;
+        __fields.put("all", &self.all)?;
         __fields.end()
     }
 }
@@ -2825,7 +2827,14 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateIntegrationDevMode
 }
 impl ::apigen_runtime::Validate for UpdateIntegrationDevModeBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.tunnel_url {
+        {
+            let __value = &self.tunnel_url;
+            __v.length(
+                "tunnelUrl",
+                __value,
+                ::core::option::Option::Some(1u64),
+                ::core::option::Option::Some(256u64),
+            );
             __v.url("tunnelUrl", __value);
         }
     }

@@ -505,9 +505,10 @@ for MergeRuleRequireSpecificReviewers {
 impl ::apigen_runtime::Validate for MergeRuleRequireSpecificReviewers {
     fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
 }
-/// How merges of change requests are governed, tagged by `type`: `inherit` (spaces inherit
-/// the rules above them) or `rules` (explicit rules). A third variant exists but is not
-/// shown; it is kept as raw JSON.
+/// How merges of change requests into a space are governed, tagged by `type`: `inherit`
+/// (the space inherits the rules above it) or `rules` (explicit rules). A third variant
+/// exists but is not shown; it is kept as raw JSON. Organizations use
+/// `OrganizationMergeRules`.
 ///
 ///
 /// Source: Part A §2.6, §2.8.
@@ -744,8 +745,8 @@ pub struct Organization {
     pub billing: ::core::option::Option<crate::OrganizationBilling>,
     /// How merges of change requests are governed in the organization.
     ///
-    /// JSON name: `mergeRules`.
-    pub merge_rules: ::core::option::Option<crate::MergeRules>,
+    /// JSON name: `mergeRules`. Gap `organization-merge-rules-variants`.
+    pub merge_rules: ::core::option::Option<crate::OrganizationMergeRules>,
     /// Links of the organization.
     pub urls: ::core::option::Option<crate::OrganizationUrls>,
     /// Trial state of the organization.
@@ -1341,6 +1342,76 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationDefaultConte
     }
 }
 impl ::apigen_runtime::Validate for OrganizationDefaultContentSite {
+    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+}
+/// How merges of change requests are governed in an organization, tagged by `type`: only
+/// the organization-style `rules` variant (explicit rules) is shown. Other variants are
+/// kept as raw JSON.
+///
+///
+/// Source: Part A §2.6.
+///
+/// Gap `organization-merge-rules-variants`: The organization's `mergeRules` (read and in the PATCH body) is `OrganizationMergeRules`,
+/// a union tagged `type` with the `rules` variant only, open: `inherit`, which an
+/// organization has nothing to inherit from, is not offered, and any other variant is kept
+/// as raw JSON (the generated server accepts it and passes it on). Spaces keep `MergeRules`
+/// with `inherit` and `rules`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OrganizationMergeRules {
+    /// `rules`: Explicit merge rules.
+    Rules(::std::boxed::Box<crate::MergeRulesRules>),
+    ///A variant the spec does not list, kept as the JSON sent and written back unchanged.
+    Unknown(::apigen_runtime::serde_json::Value),
+}
+impl ::core::convert::From<crate::MergeRulesRules> for OrganizationMergeRules {
+    fn from(value: crate::MergeRulesRules) -> Self {
+        Self::Rules(::std::boxed::Box::new(value))
+    }
+}
+impl ::apigen_runtime::FromJson for OrganizationMergeRules {
+    fn from_json(
+        __value: ::apigen_runtime::serde_json::Value,
+        __decoder: &mut ::apigen_runtime::Decoder,
+    ) -> ::core::option::Option<Self> {
+        ::apigen_runtime::json::tagged(
+            __value,
+            __decoder,
+            "type",
+            &[
+                (
+                    "rules",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
+                            crate::MergeRulesRules,
+                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
+                            .map(Self::Rules)
+                    },
+                ),
+            ],
+            Self::Unknown,
+            true,
+        )
+    }
+}
+impl ::apigen_runtime::serde::Serialize for OrganizationMergeRules {
+    fn serialize<S: ::apigen_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::Rules(__value) => __value.serialize(serializer),
+            Self::Unknown(__value) => __value.serialize(serializer),
+        }
+    }
+}
+impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationMergeRules {
+    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::apigen_runtime::json::deserialize(deserializer)
+    }
+}
+impl ::apigen_runtime::Validate for OrganizationMergeRules {
     fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
 }
 /// What the caller may do with the organization.
@@ -2062,10 +2133,12 @@ impl ::apigen_runtime::Validate for TrialStatus {
 /// The new instructions.
 ///
 /// The shape of `the body of `updateOrganizationAgentInstructions``.
-#[derive(Clone, PartialEq, Debug, Default)]
+#[derive(Clone, PartialEq, Debug)]
 pub struct UpdateOrganizationAgentInstructionsBody {
-    /// The instructions, as a rich text document (Part B §2.9).
-    pub instructions: ::core::option::Option<crate::Document>,
+    /// The instructions, as a rich text document (Part B §2.9); required.
+    ///
+    /// Gap `organization-agent-instructions-body`.
+    pub instructions: crate::Document,
 }
 impl ::apigen_runtime::FromJson for UpdateOrganizationAgentInstructionsBody {
     fn from_json(
@@ -2073,7 +2146,7 @@ impl ::apigen_runtime::FromJson for UpdateOrganizationAgentInstructionsBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let instructions = __reader.optional("instructions");
+        let instructions = __reader.required("instructions");
         __reader.finish()?;
         ::core::option::Option::Some(Self {
             instructions: instructions?,
@@ -2086,7 +2159,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateOrganizationAgentInstructionsB
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("instructions", &self.instructions)?;
+        __fields.put("instructions", &self.instructions)?;
         __fields.end()
     }
 }
@@ -2132,10 +2205,10 @@ pub struct UpdateOrganizationBody {
     ///
     /// JSON name: `inviteLinks`.
     pub invite_links: ::core::option::Option<bool>,
-    /// New merge rules.
+    /// New merge rules of the organization.
     ///
-    /// JSON name: `mergeRules`.
-    pub merge_rules: ::core::option::Option<crate::MergeRules>,
+    /// JSON name: `mergeRules`. Gap `organization-merge-rules-variants`.
+    pub merge_rules: ::core::option::Option<crate::OrganizationMergeRules>,
 }
 impl ::apigen_runtime::FromJson for UpdateOrganizationBody {
     fn from_json(

@@ -55,14 +55,14 @@ fn every_type_round_trips_its_sample() {
         crate::Backlink,
     >(
         "Backlink",
-        "{\"kind\":\"file\",\"organization\":\"org_1\",\"space\":\"space_1\",\"versionContext\":{\"type\":\"revision\",\"revision\":\"rev_1\"},\"file\":\"file_1\"}",
+        "{\"kind\":\"file\",\"organization\":\"OrganizationRef\",\"space\":\"SpaceRef\",\"versionContext\":{\"type\":\"revision\",\"revision\":\"rev_1\"},\"file\":\"FileRef\"}",
         &mut failures,
     );
     check::<
         crate::BacklinkFile,
     >(
         "BacklinkFile",
-        "{\"kind\":\"file\",\"organization\":\"org_1\",\"space\":\"space_1\",\"versionContext\":{\"type\":\"revision\",\"revision\":\"rev_1\"},\"file\":\"file_1\"}",
+        "{\"kind\":\"file\",\"organization\":\"OrganizationRef\",\"space\":\"SpaceRef\",\"versionContext\":{\"type\":\"revision\",\"revision\":\"rev_1\"},\"file\":\"FileRef\"}",
         &mut failures,
     );
     check::<
@@ -70,6 +70,13 @@ fn every_type_round_trips_its_sample() {
     >(
         "BacklinkVersionContext",
         "{\"type\":\"revision\",\"revision\":\"rev_1\"}",
+        &mut failures,
+    );
+    check::<
+        crate::BacklinkVersionContextChangeRequest,
+    >(
+        "BacklinkVersionContextChangeRequest",
+        "{\"type\":\"change-request\",\"changeRequest\":\"cr_1\",\"revision\":\"rev_2\"}",
         &mut failures,
     );
     check::<
@@ -130,6 +137,9 @@ fn every_type_round_trips_its_sample() {
         &mut failures,
     );
     check::<
+        crate::ChangeRequestResult,
+    >("ChangeRequestResult", "\"merge\"", &mut failures);
+    check::<
         crate::ChangeRequestStatus,
     >("ChangeRequestStatus", "\"draft\"", &mut failures);
     check::<
@@ -171,7 +181,7 @@ fn every_type_round_trips_its_sample() {
         crate::Comment,
     >(
         "Comment",
-        "{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\"},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
+        "{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
         &mut failures,
     );
     check::<
@@ -187,7 +197,11 @@ fn every_type_round_trips_its_sample() {
     );
     check::<
         crate::CommentContent,
-    >("CommentContent", "{\"markdown\":\"Should this say **v2**?\"}", &mut failures);
+    >(
+        "CommentContent",
+        "{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}}}",
+        &mut failures,
+    );
     check::<crate::CommentOrder>("CommentOrder", "\"desc\"", &mut failures);
     check::<
         crate::CommentPermissions,
@@ -221,7 +235,7 @@ fn every_type_round_trips_its_sample() {
         crate::CommentReply,
     >(
         "CommentReply",
-        "{\"object\":\"comment-reply\",\"id\":\"reply_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"body\":{\"markdown\":\"Should this say **v2**?\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true}}",
+        "{\"object\":\"comment-reply\",\"id\":\"reply_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true}}",
         &mut failures,
     );
     check::<crate::CommentStatus>("CommentStatus", "\"resolved\"", &mut failures);
@@ -460,7 +474,7 @@ fn every_type_round_trips_its_sample() {
         crate::EmailDomainOrganizations,
     >(
         "EmailDomainOrganizations",
-        "{\"organizations\":[{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{},\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{},\"trial\":{},\"customHostname\":\"docs.acme.com\",\"blocked\":{},\"internal_billingMigration\":{},\"permissions\":{}}]}",
+        "{\"organizations\":[{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{},\"mergeRules\":{\"type\":\"rules\"},\"urls\":{},\"trial\":{},\"customHostname\":\"docs.acme.com\",\"blocked\":{},\"internal_billingMigration\":{},\"permissions\":{}}]}",
         &mut failures,
     );
     check::<
@@ -480,6 +494,7 @@ fn every_type_round_trips_its_sample() {
     check::<
         crate::FileDimensions,
     >("FileDimensions", "{\"width\":800,\"height\":600}", &mut failures);
+    check::<crate::FileRef>("FileRef", "\"FileRef\"", &mut failures);
     check::<
         crate::GitInfo,
     >(
@@ -534,7 +549,7 @@ fn every_type_round_trips_its_sample() {
         crate::Integration,
     >(
         "Integration",
-        "{\"object\":\"integration\",\"name\":\"slack\",\"version\":3,\"title\":\"Slack\",\"description\":\"Notifications and link unfurling in Slack.\",\"summary\":\"# Slack\\n\\nGet notified in Slack.\",\"previewImages\":[\"https://example.com/preview-1.png\"],\"target\":\"all\",\"verified\":true,\"visibility\":\"public\",\"scopes\":[\"space:content:read\"],\"categories\":[\"analytics\"],\"blocks\":[{\"id\":\"message\",\"title\":\"Slack message\",\"description\":\"Embed a Slack message.\",\"icon\":\"slack.png\",\"urlUnfurl\":[\"https://slack.com/\"],\"markdown\":{}}],\"contentSources\":[{\"id\":\"openapi\",\"title\":\"OpenAPI pages\",\"description\":\"Generate pages from an OpenAPI file.\",\"icon\":\"openapi.png\",\"configuration\":{}}],\"configurations\":{\"account\":{\"properties\":{},\"required\":[\"channel\"]},\"space\":{\"properties\":{},\"required\":[\"channel\"]},\"site\":{\"properties\":{},\"required\":[\"channel\"]}},\"externalLinks\":[{\"url\":\"https://example.com/slack/docs\",\"label\":\"Documentation\"}],\"owner\":{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{},\"usageAddons\":{}},\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}},\"urls\":{\"location\":\"https://api.example.com/v1/integrations/slack\",\"icon\":\"https://example.com/slack/icon.png\",\"app\":\"https://app.example.com/integrations/slack\",\"assets\":\"https://example.com/slack/assets/\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/integration\"},\"permissions\":{\"admin\":true},\"contentSecurityPolicy\":\"default-src 'self'\"}",
+        "{\"object\":\"integration\",\"name\":\"slack\",\"version\":3,\"title\":\"Slack\",\"description\":\"Notifications and link unfurling in Slack.\",\"summary\":\"# Slack\\n\\nGet notified in Slack.\",\"previewImages\":[\"https://example.com/preview-1.png\"],\"target\":\"all\",\"verified\":true,\"visibility\":\"public\",\"scopes\":[\"space:content:read\"],\"categories\":[\"analytics\"],\"blocks\":[{\"id\":\"message\",\"title\":\"Slack message\",\"description\":\"Embed a Slack message.\",\"icon\":\"slack.png\",\"urlUnfurl\":[\"https://slack.com/\"],\"markdown\":{}}],\"contentSources\":[{\"id\":\"openapi\",\"title\":\"OpenAPI pages\",\"description\":\"Generate pages from an OpenAPI file.\",\"icon\":\"openapi.png\",\"configuration\":{}}],\"configurations\":{\"account\":{\"properties\":{},\"required\":[\"channel\"]},\"space\":{\"properties\":{},\"required\":[\"channel\"]},\"site\":{\"properties\":{},\"required\":[\"channel\"]}},\"externalLinks\":[{\"url\":\"https://example.com/slack/docs\",\"label\":\"Documentation\"}],\"owner\":{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{},\"usageAddons\":{}},\"mergeRules\":{\"type\":\"rules\",\"rules\":[]},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}},\"urls\":{\"location\":\"https://api.example.com/v1/integrations/slack\",\"icon\":\"https://example.com/slack/icon.png\",\"app\":\"https://app.example.com/integrations/slack\",\"assets\":\"https://example.com/slack/assets/\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/integration\"},\"permissions\":{\"admin\":true},\"contentSecurityPolicy\":\"default-src 'self'\"}",
         &mut failures,
     );
     check::<
@@ -735,7 +750,7 @@ fn every_type_round_trips_its_sample() {
         crate::LinkReportItem,
     >(
         "LinkReportItem",
-        "{\"status\":\"ok\",\"relation\":\"reference\",\"targetReference\":{\"kind\":\"file\",\"organization\":{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{},\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{},\"trial\":{},\"customHostname\":\"docs.acme.com\",\"blocked\":{},\"internal_billingMigration\":{},\"permissions\":{}},\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{},\"organization\":\"org_1\",\"parent\":\"col_1\",\"language\":\"en\",\"gitSync\":{},\"visitorAuth\":{\"backend\":\"custom\"},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{}},\"extraKey\":{\"key\":\"value\"}},\"extraKey\":{\"key\":\"value\"}}",
+        "{\"status\":\"ok\",\"relation\":\"reference\",\"targetReference\":{\"kind\":\"file\",\"organization\":{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{},\"mergeRules\":{\"type\":\"rules\"},\"urls\":{},\"trial\":{},\"customHostname\":\"docs.acme.com\",\"blocked\":{},\"internal_billingMigration\":{},\"permissions\":{}},\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{},\"organization\":\"org_1\",\"parent\":\"col_1\",\"language\":\"en\",\"gitSync\":{},\"visitorAuth\":{\"backend\":\"custom\"},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{}},\"extraKey\":{\"key\":\"value\"}},\"extraKey\":{\"key\":\"value\"}}",
         &mut failures,
     );
     check::<
@@ -761,7 +776,7 @@ fn every_type_round_trips_its_sample() {
         crate::LinkTargetReference,
     >(
         "LinkTargetReference",
-        "{\"kind\":\"file\",\"organization\":{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{},\"usageAddons\":{}},\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}},\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"col_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}},\"extraKey\":{\"key\":\"value\"}}",
+        "{\"kind\":\"file\",\"organization\":{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{},\"usageAddons\":{}},\"mergeRules\":{\"type\":\"rules\",\"rules\":[]},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}},\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"col_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}},\"extraKey\":{\"key\":\"value\"}}",
         &mut failures,
     );
     check::<
@@ -901,7 +916,7 @@ fn every_type_round_trips_its_sample() {
         crate::Organization,
     >(
         "Organization",
-        "{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{\"members\":{},\"sites\":{}},\"usageAddons\":{\"key\":{}}},\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}}",
+        "{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{\"members\":{},\"sites\":{}},\"usageAddons\":{\"key\":{}}},\"mergeRules\":{\"type\":\"rules\",\"rules\":[{\"rule\":\"require_specific_reviewers\"}]},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}}",
         &mut failures,
     );
     check::<
@@ -957,12 +972,22 @@ fn every_type_round_trips_its_sample() {
         &mut failures,
     );
     check::<
+        crate::OrganizationMergeRules,
+    >(
+        "OrganizationMergeRules",
+        "{\"type\":\"rules\",\"rules\":[{\"rule\":\"require_specific_reviewers\",\"users\":[\"user_1\"]}]}",
+        &mut failures,
+    );
+    check::<
         crate::OrganizationPermissions,
     >(
         "OrganizationPermissions",
         "{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}",
         &mut failures,
     );
+    check::<
+        crate::OrganizationRef,
+    >("OrganizationRef", "\"OrganizationRef\"", &mut failures);
     check::<
         crate::OrganizationSearchResult,
     >(
@@ -992,7 +1017,7 @@ fn every_type_round_trips_its_sample() {
         crate::Page,
     >(
         "Page",
-        "{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"},\"layout\":{\"width\":\"default\",\"cover\":true,\"coverSize\":\"hero\",\"title\":true,\"description\":true,\"tableOfContents\":true,\"outline\":true,\"pagination\":true,\"metadata\":true},\"cover\":{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"},\"refDark\":{\"kind\":\"file\",\"file\":\"file_1\"},\"yPos\":0.5,\"height\":240},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\",\"dependencies\":{\"key\":{}},\"props\":{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}},\"computedSeed\":\"seed_1\"}",
+        "{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"},\"layout\":{\"width\":\"default\",\"cover\":true,\"coverSize\":\"hero\",\"title\":true,\"description\":true,\"tableOfContents\":true,\"outline\":true,\"pagination\":true,\"metadata\":true},\"cover\":{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"},\"refDark\":{\"kind\":\"file\",\"file\":\"file_1\"},\"yPos\":0.5,\"height\":240},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\",\"dependencies\":{\"key\":{}},\"props\":{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}},\"computedSeed\":\"seed_1\"}",
         &mut failures,
     );
     check::<
@@ -1030,7 +1055,7 @@ fn every_type_round_trips_its_sample() {
         crate::PageDocument,
     >(
         "PageDocument",
-        "{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"},\"layout\":{\"width\":\"default\",\"cover\":true,\"coverSize\":\"hero\",\"title\":true,\"description\":true,\"tableOfContents\":true,\"outline\":true,\"pagination\":true,\"metadata\":true},\"cover\":{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"},\"refDark\":{\"kind\":\"file\",\"file\":\"file_1\"},\"yPos\":0.5,\"height\":240},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\",\"dependencies\":{\"key\":{}},\"props\":{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}},\"computedSeed\":\"seed_1\"}",
+        "{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"},\"layout\":{\"width\":\"default\",\"cover\":true,\"coverSize\":\"hero\",\"title\":true,\"description\":true,\"tableOfContents\":true,\"outline\":true,\"pagination\":true,\"metadata\":true},\"cover\":{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"},\"refDark\":{\"kind\":\"file\",\"file\":\"file_1\"},\"yPos\":0.5,\"height\":240},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\",\"dependencies\":{\"key\":{}},\"props\":{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}},\"computedSeed\":\"seed_1\"}",
         &mut failures,
     );
     check::<crate::PageEvaluation>("PageEvaluation", "\"true\"", &mut failures);
@@ -1049,7 +1074,7 @@ fn every_type_round_trips_its_sample() {
         crate::PageList,
     >(
         "PageList",
-        "{\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}]}",
+        "{\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}]}",
         &mut failures,
     );
     check::<
@@ -1105,14 +1130,7 @@ fn every_type_round_trips_its_sample() {
         crate::Revision,
     >(
         "Revision",
-        "{\"type\":\"edits\",\"object\":\"revision\",\"id\":\"rev_1\",\"parents\":[\"rev_0\"],\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"files\":[{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{},\"git\":{}}],\"reusableContents\":[{\"id\":\"rc_1\",\"title\":\"Support footer\",\"git\":{}}],\"variables\":{\"version\":\"2.0\"},\"createdAt\":\"2024-01-15T09:30:00Z\",\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"message\":\"Update the guides\",\"createdByGitBook\":true,\"url\":\"https://github.com/acme/docs/commit/3b18e51\",\"ref\":\"refs/heads/main\"},\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/revisions/rev_1\",\"published\":\"https://docs.example.com/\",\"public\":\"https://docs.example.com/\"}}",
-        &mut failures,
-    );
-    check::<
-        crate::RevisionEdits,
-    >(
-        "RevisionEdits",
-        "{\"type\":\"edits\",\"object\":\"revision\",\"id\":\"rev_1\",\"parents\":[\"rev_0\"],\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\"},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"files\":[{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{},\"git\":{}}],\"reusableContents\":[{\"id\":\"rc_1\",\"title\":\"Support footer\",\"git\":{}}],\"variables\":{\"version\":\"2.0\"},\"createdAt\":\"2024-01-15T09:30:00Z\",\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"message\":\"Update the guides\",\"createdByGitBook\":true,\"url\":\"https://github.com/acme/docs/commit/3b18e51\",\"ref\":\"refs/heads/main\"},\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/revisions/rev_1\",\"published\":\"https://docs.example.com/\",\"public\":\"https://docs.example.com/\"}}",
+        "{\"object\":\"revision\",\"id\":\"rev_1\",\"type\":\"edits\",\"parents\":[\"rev_0\"],\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"files\":[{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{},\"git\":{}}],\"reusableContents\":[{\"id\":\"rc_1\",\"title\":\"Support footer\",\"git\":{}}],\"variables\":{\"version\":\"2.0\",\"major\":2,\"beta\":false},\"createdAt\":\"2024-01-15T09:30:00Z\",\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"message\":\"Update the guides\",\"createdByGitBook\":true,\"url\":\"https://github.com/acme/docs/commit/3b18e51\",\"ref\":\"refs/heads/main\"},\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/revisions/rev_1\",\"published\":\"https://docs.example.com/\",\"public\":\"https://docs.example.com/\"},\"extraKey\":{\"key\":\"value\"}}",
         &mut failures,
     );
     check::<
@@ -1129,6 +1147,7 @@ fn every_type_round_trips_its_sample() {
         "{\"id\":\"rc_1\",\"title\":\"Support footer\",\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"}}",
         &mut failures,
     );
+    check::<crate::RevisionType>("RevisionType", "\"edits\"", &mut failures);
     check::<
         crate::RevisionUrls,
     >(
@@ -1380,6 +1399,13 @@ fn every_type_round_trips_its_sample() {
         &mut failures,
     );
     check::<
+        crate::SiteSectionOrGroup,
+    >(
+        "SiteSectionOrGroup",
+        "{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"mergeRules\":{\"type\":\"inherit\"},\"organization\":\"org_1\",\"revision\":\"rev_1\",\"defaultLevel\":null,\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{}}],\"urls\":{\"published\":\"https://docs.example.com/guides\"}}",
+        &mut failures,
+    );
+    check::<
         crate::SiteSectionPosition,
     >(
         "SiteSectionPosition",
@@ -1485,6 +1511,7 @@ fn every_type_round_trips_its_sample() {
         "{\"type\":\"space\",\"space\":\"space_2\"}",
         &mut failures,
     );
+    check::<crate::SpaceRef>("SpaceRef", "\"SpaceRef\"", &mut failures);
     check::<
         crate::SpaceUrls,
     >(
@@ -1567,11 +1594,7 @@ fn every_type_round_trips_its_sample() {
     >("TransferCollectionBody", "{\"organization\":\"org_2\"}", &mut failures);
     check::<
         crate::TransferSpaceBody,
-    >(
-        "TransferSpaceBody",
-        "{\"organization\":\"org_2\",\"collection\":\"col_2\"}",
-        &mut failures,
-    );
+    >("TransferSpaceBody", "{\"organization\":\"org_2\"}", &mut failures);
     check::<
         crate::Translation,
     >(
@@ -1642,7 +1665,7 @@ fn every_type_round_trips_its_sample() {
         crate::UpdateIntegrationDevModeBody,
     >(
         "UpdateIntegrationDevModeBody",
-        "{\"tunnelUrl\":\"https://abc123.tunnel.example.com\",\"forwardAll\":false}",
+        "{\"tunnelUrl\":\"https://abc123.tunnel.example.com\",\"all\":false}",
         &mut failures,
     );
     check::<
@@ -1659,7 +1682,7 @@ fn every_type_round_trips_its_sample() {
         crate::UpdateOrganizationBody,
     >(
         "UpdateOrganizationBody",
-        "{\"title\":\"Acme\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"logo\":\"https://example.com/acme-logo.png\",\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"mergeRules\":{\"type\":\"inherit\"}}",
+        "{\"title\":\"Acme\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"logo\":\"https://example.com/acme-logo.png\",\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"mergeRules\":{\"type\":\"rules\",\"rules\":[{\"rule\":\"require_specific_reviewers\"}]}}",
         &mut failures,
     );
     check::<
@@ -1738,8 +1761,9 @@ fn every_type_round_trips_its_sample() {
         "{\"location\":\"https://api.example.com/v1/users/user_1\"}",
         &mut failures,
     );
+    check::<crate::VariableValue>("VariableValue", "\"VariableValue\"", &mut failures);
     assert!(
-        failures.is_empty(), "{} of {} types failed:\n{}", failures.len(), 303usize,
+        failures.is_empty(), "{} of {} types failed:\n{}", failures.len(), 311usize,
         failures.join("\n")
     );
 }

@@ -116,13 +116,15 @@ impl ::apigen_runtime::Validate for CreateSiteSectionBody {
         }
     }
 }
-/// The new section group. Which fields are required is not shown; all are optional.
+/// The new section group. Which fields are required is not shown; `title` is, the others are optional.
 ///
 /// The shape of `the body of `createSiteSectionGroup``.
-#[derive(Clone, PartialEq, Debug, Default)]
+#[derive(Clone, PartialEq, Debug)]
 pub struct CreateSiteSectionGroupBody {
-    /// Title of the group.
-    pub title: ::core::option::Option<::std::string::String>,
+    /// Title of the group (1 to 100 characters; required).
+    ///
+    /// Constraints: 1 to 100 characters. Gap `site-section-group-create-fields-required`.
+    pub title: ::std::string::String,
     /// Name of the icon of the group.
     pub icon: ::core::option::Option<::std::string::String>,
     /// Ids of the sections to put in the group.
@@ -136,7 +138,7 @@ impl ::apigen_runtime::FromJson for CreateSiteSectionGroupBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
+        let title = __reader.required("title");
         let icon = __reader.optional("icon");
         let sections = __reader.optional("sections");
         let parent = __reader.optional("parent");
@@ -155,7 +157,7 @@ impl ::apigen_runtime::serde::Serialize for CreateSiteSectionGroupBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
+        __fields.put("title", &self.title)?;
         __fields.optional("icon", &self.icon)?;
         __fields.optional("sections", &self.sections)?;
         __fields.optional("parent", &self.parent)?;
@@ -170,7 +172,17 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateSiteSectionGroupBo
     }
 }
 impl ::apigen_runtime::Validate for CreateSiteSectionGroupBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+        {
+            let __value = &self.title;
+            __v.length(
+                "title",
+                __value,
+                ::core::option::Option::Some(1u64),
+                ::core::option::Option::Some(100u64),
+            );
+        }
+    }
 }
 /// The space to add and where.
 ///
@@ -550,8 +562,10 @@ pub struct SiteSectionGroup {
     ///
     /// JSON name: `sectionGroup`.
     pub section_group: ::core::option::Option<::std::string::String>,
-    /// The sections of the group.
-    pub children: ::core::option::Option<::std::vec::Vec<crate::SiteSection>>,
+    /// The sections of the group; nested section groups may appear among them.
+    ///
+    /// Gap `site-section-list-groups`.
+    pub children: ::core::option::Option<::std::vec::Vec<crate::SiteSectionOrGroup>>,
     /// Name of the icon of the group.
     pub icon: ::core::option::Option<::std::string::String>,
 }
@@ -695,6 +709,97 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSectionGroupPosition
 }
 impl ::apigen_runtime::Validate for SiteSectionGroupPositionTarget {
     fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+}
+/// An entry of a list of site sections, tagged by `object`: a section (`site-section`) or a
+/// section group (`site-section-group`, which has no `path`). Other entries are kept as raw
+/// JSON.
+///
+///
+/// Source: Part B §2.2, §2.4, §2.5.
+///
+/// Gap `site-section-list-groups`: Each such list holds `SiteSectionOrGroup`, a union tagged by `object` (`site-section` or
+/// `site-section-group`), open: a section group (which has no `path`) decodes as a group
+/// instead of failing as a section, and any other entry is kept as raw JSON.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SiteSectionOrGroup {
+    /// `site-section`: A section of a site, grouping site spaces (variants of the content) under one path.
+    SiteSection(::std::boxed::Box<crate::SiteSection>),
+    /// `site-section-group`: A group of site sections, possibly nested in another group.
+    SiteSectionGroup(::std::boxed::Box<crate::SiteSectionGroup>),
+    ///A variant the spec does not list, kept as the JSON sent and written back unchanged.
+    Unknown(::apigen_runtime::serde_json::Value),
+}
+impl ::core::convert::From<crate::SiteSection> for SiteSectionOrGroup {
+    fn from(value: crate::SiteSection) -> Self {
+        Self::SiteSection(::std::boxed::Box::new(value))
+    }
+}
+impl ::core::convert::From<crate::SiteSectionGroup> for SiteSectionOrGroup {
+    fn from(value: crate::SiteSectionGroup) -> Self {
+        Self::SiteSectionGroup(::std::boxed::Box::new(value))
+    }
+}
+impl ::apigen_runtime::FromJson for SiteSectionOrGroup {
+    fn from_json(
+        __value: ::apigen_runtime::serde_json::Value,
+        __decoder: &mut ::apigen_runtime::Decoder,
+    ) -> ::core::option::Option<Self> {
+        ::apigen_runtime::json::tagged(
+            __value,
+            __decoder,
+            "object",
+            &[
+                (
+                    "site-section",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
+                            crate::SiteSection,
+                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
+                            .map(Self::SiteSection)
+                    },
+                ),
+                (
+                    "site-section-group",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
+                            crate::SiteSectionGroup,
+                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
+                            .map(Self::SiteSectionGroup)
+                    },
+                ),
+            ],
+            Self::Unknown,
+            true,
+        )
+    }
+}
+impl ::apigen_runtime::serde::Serialize for SiteSectionOrGroup {
+    fn serialize<S: ::apigen_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::SiteSection(__value) => __value.serialize(serializer),
+            Self::SiteSectionGroup(__value) => __value.serialize(serializer),
+            Self::Unknown(__value) => __value.serialize(serializer),
+        }
+    }
+}
+impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSectionOrGroup {
+    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::apigen_runtime::json::deserialize(deserializer)
+    }
+}
+impl ::apigen_runtime::Validate for SiteSectionOrGroup {
+    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+        match self {
+            Self::SiteSection(__value) => __value.validate_into(__v),
+            Self::SiteSectionGroup(__value) => __value.validate_into(__v),
+            Self::Unknown(_) => {}
+        }
+    }
 }
 /// Where a moved site section lands among its siblings: before one section, after
 /// another.

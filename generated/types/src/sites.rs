@@ -277,8 +277,10 @@ impl ::apigen_runtime::Validate for PublishedSiteStructure {
 /// Source: Part B §2.5.
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct PublishedSiteStructureSections {
-    /// The sections of the site.
-    pub structure: ::core::option::Option<::std::vec::Vec<crate::SiteSection>>,
+    /// The sections of the site; section groups may appear among them.
+    ///
+    /// Gap `site-section-list-groups`.
+    pub structure: ::core::option::Option<::std::vec::Vec<crate::SiteSectionOrGroup>>,
 }
 impl ::apigen_runtime::FromJson for PublishedSiteStructureSections {
     fn from_json(
@@ -2644,12 +2646,12 @@ impl ::apigen_runtime::Validate for ThemedUrl {
 /// The new schema.
 ///
 /// The shape of `the body of `updateSiteAdaptiveSchema``.
-#[derive(Clone, PartialEq, Debug, Default)]
+#[derive(Clone, PartialEq, Debug)]
 pub struct UpdateSiteAdaptiveSchemaBody {
-    /// The JSON Schema (draft-07) object of the visitor attributes (see `SiteAdaptiveSchema.jsonSchema`).
+    /// The JSON Schema (draft-07) object of the visitor attributes (see `SiteAdaptiveSchema.jsonSchema`); required.
     ///
-    /// JSON name: `jsonSchema`.
-    pub json_schema: ::core::option::Option<::apigen_runtime::serde_json::Value>,
+    /// JSON name: `jsonSchema`. Gap `site-adaptive-schema-body-required`.
+    pub json_schema: ::apigen_runtime::serde_json::Value,
 }
 impl ::apigen_runtime::FromJson for UpdateSiteAdaptiveSchemaBody {
     fn from_json(
@@ -2657,7 +2659,7 @@ impl ::apigen_runtime::FromJson for UpdateSiteAdaptiveSchemaBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let json_schema = __reader.optional("jsonSchema");
+        let json_schema = __reader.required("jsonSchema");
         __reader.finish()?;
         ::core::option::Option::Some(Self { json_schema: json_schema? })
     }
@@ -2668,7 +2670,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteAdaptiveSchemaBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("jsonSchema", &self.json_schema)?;
+        __fields.put("jsonSchema", &self.json_schema)?;
         __fields.end()
     }
 }

@@ -1420,10 +1420,6 @@ impl ::apigen_runtime::Validate for SpaceVisitorAuthCustom {
 pub struct TransferSpaceBody {
     /// Id of the target organization.
     pub organization: ::std::string::String,
-    /// Id of the target collection.
-    ///
-    /// Gap `space-transfer-collection-field`.
-    pub collection: ::core::option::Option<::std::string::String>,
 }
 impl ::apigen_runtime::FromJson for TransferSpaceBody {
     fn from_json(
@@ -1432,11 +1428,9 @@ impl ::apigen_runtime::FromJson for TransferSpaceBody {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let organization = __reader.required("organization");
-        let collection = __reader.optional("collection");
         __reader.finish()?;
         ::core::option::Option::Some(Self {
             organization: organization?,
-            collection: collection?,
         })
     }
 }
@@ -1447,7 +1441,6 @@ impl ::apigen_runtime::serde::Serialize for TransferSpaceBody {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
         __fields.put("organization", &self.organization)?;
-        __fields.optional("collection", &self.collection)?;
         __fields.end()
     }
 }

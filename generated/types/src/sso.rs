@@ -4,10 +4,12 @@
 /// The new provider.
 ///
 /// The shape of `the body of `createOrganizationSamlProvider``.
-#[derive(Clone, PartialEq, Debug, Default)]
+#[derive(Clone, PartialEq, Debug)]
 pub struct CreateSamlProviderBody {
-    /// Label of the provider.
-    pub label: ::core::option::Option<::std::string::String>,
+    /// Label of the provider (required).
+    ///
+    /// Gap `saml-provider-body-fields`.
+    pub label: ::std::string::String,
     /// Entity id of the identity provider.
     ///
     /// JSON name: `entityID`.
@@ -33,7 +35,7 @@ impl ::apigen_runtime::FromJson for CreateSamlProviderBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let label = __reader.optional("label");
+        let label = __reader.required("label");
         let entity_id = __reader.optional("entityID");
         let certificate = __reader.optional("certificate");
         let sso_url = __reader.optional("ssoURL");
@@ -56,7 +58,7 @@ impl ::apigen_runtime::serde::Serialize for CreateSamlProviderBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("label", &self.label)?;
+        __fields.put("label", &self.label)?;
         __fields.optional("entityID", &self.entity_id)?;
         __fields.optional("certificate", &self.certificate)?;
         __fields.optional("ssoURL", &self.sso_url)?;

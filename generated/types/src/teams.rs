@@ -4,10 +4,12 @@
 /// The new team.
 ///
 /// The shape of `the body of `createOrganizationTeam``.
-#[derive(Clone, PartialEq, Debug, Default)]
+#[derive(Clone, PartialEq, Debug)]
 pub struct CreateTeamBody {
-    /// Title of the team.
-    pub title: ::core::option::Option<::std::string::String>,
+    /// Title of the team (required).
+    ///
+    /// Gap `team-body-fields`.
+    pub title: ::std::string::String,
     /// Ids of the members of the team.
     pub members: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
 }
@@ -17,7 +19,7 @@ impl ::apigen_runtime::FromJson for CreateTeamBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
+        let title = __reader.required("title");
         let members = __reader.optional("members");
         __reader.finish()?;
         ::core::option::Option::Some(Self {
@@ -32,7 +34,7 @@ impl ::apigen_runtime::serde::Serialize for CreateTeamBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
+        __fields.put("title", &self.title)?;
         __fields.optional("members", &self.members)?;
         __fields.end()
     }
@@ -166,13 +168,15 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TeamPermissions {
 impl ::apigen_runtime::Validate for TeamPermissions {
     fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
 }
-/// The fields to change.
+/// The new title.
 ///
 /// The shape of `the body of `updateOrganizationTeam``.
-#[derive(Clone, PartialEq, Debug, Default)]
+#[derive(Clone, PartialEq, Debug)]
 pub struct UpdateTeamBody {
-    /// New title of the team.
-    pub title: ::core::option::Option<::std::string::String>,
+    /// New title of the team (required).
+    ///
+    /// Gap `team-body-fields`.
+    pub title: ::std::string::String,
 }
 impl ::apigen_runtime::FromJson for UpdateTeamBody {
     fn from_json(
@@ -180,7 +184,7 @@ impl ::apigen_runtime::FromJson for UpdateTeamBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
+        let title = __reader.required("title");
         __reader.finish()?;
         ::core::option::Option::Some(Self { title: title? })
     }
@@ -191,7 +195,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateTeamBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
+        __fields.put("title", &self.title)?;
         __fields.end()
     }
 }

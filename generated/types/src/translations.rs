@@ -8,10 +8,10 @@
 pub struct CreateTranslationBody {
     /// Language to translate into.
     pub language: crate::TranslationLanguage,
-    /// What to translate.
+    /// What to translate (required).
     ///
     /// Gap `translation-create-required`.
-    pub source: ::core::option::Option<crate::TranslationSource>,
+    pub source: crate::TranslationSource,
     /// Instructions guiding the translation.
     ///
     /// Gap `translation-create-required`.
@@ -24,7 +24,7 @@ impl ::apigen_runtime::FromJson for CreateTranslationBody {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let language = __reader.required("language");
-        let source = __reader.optional("source");
+        let source = __reader.required("source");
         let instructions = __reader.optional("instructions");
         __reader.finish()?;
         ::core::option::Option::Some(Self {
@@ -41,7 +41,7 @@ impl ::apigen_runtime::serde::Serialize for CreateTranslationBody {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
         __fields.put("language", &self.language)?;
-        __fields.optional("source", &self.source)?;
+        __fields.put("source", &self.source)?;
         __fields.optional("instructions", &self.instructions)?;
         __fields.end()
     }
@@ -565,10 +565,12 @@ impl ::apigen_runtime::Validate for TranslationUrls {
 /// The new instructions.
 ///
 /// The shape of `the body of `updateTranslationInstructions``.
-#[derive(Clone, PartialEq, Debug, Default)]
+#[derive(Clone, PartialEq, Debug)]
 pub struct UpdateTranslationInstructionsBody {
-    /// Instructions guiding the translation (a rich text document, Part B §2.9).
-    pub instructions: ::core::option::Option<crate::Document>,
+    /// Instructions guiding the translation (a rich text document, Part B §2.9); required.
+    ///
+    /// Gap `translation-update-instructions-required`.
+    pub instructions: crate::Document,
 }
 impl ::apigen_runtime::FromJson for UpdateTranslationInstructionsBody {
     fn from_json(
@@ -576,7 +578,7 @@ impl ::apigen_runtime::FromJson for UpdateTranslationInstructionsBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let instructions = __reader.optional("instructions");
+        let instructions = __reader.required("instructions");
         __reader.finish()?;
         ::core::option::Option::Some(Self {
             instructions: instructions?,
@@ -589,7 +591,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateTranslationInstructionsBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("instructions", &self.instructions)?;
+        __fields.put("instructions", &self.instructions)?;
         __fields.end()
     }
 }
