@@ -357,6 +357,9 @@ pub struct Response<T> {
     pub headers: reqwest::header::HeaderMap,
     /// The decoded body.
     pub body: T,
+    /// Parts of the body the client could not read, each left absent in `body` (see
+    /// [`crate::NotUnderstood`]); empty when the service sent what the spec describes.
+    pub not_understood: Vec<crate::NotUnderstood>,
 }
 
 /// A successful answer before decoding.
@@ -414,7 +417,7 @@ impl Core {
     /// Sends a call and decodes its answer as `T`.
     pub async fn send<T: FromJson>(&self, call: Call) -> Result<T, Error> {
         let answer = self.execute(&call).await?;
-        decode(&answer.body)
+        decode(&answer.body).map(|(body, _)| body)
     }
 
     /// Sends a call whose answer has no body.
@@ -425,14 +428,14 @@ impl Core {
     /// Sends a call; the decoded body with the status and headers.
     pub async fn send_with_response<T: FromJson>(&self, call: Call) -> Result<Response<T>, Error> {
         let answer = self.execute(&call).await?;
-        let body = decode(&answer.body)?;
-        Ok(Response { status: answer.status, headers: answer.headers, body })
+        let (body, not_understood) = decode(&answer.body)?;
+        Ok(Response { status: answer.status, headers: answer.headers, body, not_understood })
     }
 
     /// Sends a call whose answer has no body; its status and headers.
     pub async fn send_empty_with_response(&self, call: Call) -> Result<Response<()>, Error> {
         let answer = self.execute(&call).await?;
-        Ok(Response { status: answer.status, headers: answer.headers, body: () })
+        Ok(Response { status: answer.status, headers: answer.headers, body: (), not_understood: Vec::new() })
     }
 
     /// Every item of every page, following `next.page` with the original query; fails
@@ -670,14 +673,16 @@ fn parse_retry_after(value: &HeaderValue) -> Option<Duration> {
     Some(at.duration_since(std::time::SystemTime::now()).unwrap_or_default())
 }
 
-/// Decodes a response body leniently, locating the first problem.
-fn decode<T: FromJson>(bytes: &[u8]) -> Result<T, Error> {
+/// Decodes a response body leniently (what was not understood kept apart), locating the
+/// first problem when it does not decode at all.
+fn decode<T: FromJson>(bytes: &[u8]) -> Result<(T, Vec<crate::NotUnderstood>), Error> {
     let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| Error::Decode {
         path: String::new(),
         message: format!("not JSON: {e}"),
         snippet: snippet(&String::from_utf8_lossy(bytes)),
     })?;
-    crate::json::decode(value, crate::json::Mode::Lenient).map_err(|violations| {
+    let reread = || serde_json::from_slice(bytes).unwrap_or_default();
+    crate::json::decode_reporting(value, reread).map_err(|violations| {
         let first = violations.0.into_iter().next().unwrap_or_else(|| Violation::new("", "does not decode"));
         // The value was consumed while decoding; read it again, on this failure path only.
         let value: serde_json::Value = serde_json::from_slice(bytes).unwrap_or_default();

@@ -46,6 +46,24 @@ pub struct Decoder {
     mode: Mode,
     path: Vec<Step>,
     violations: Vec<Violation>,
+    /// Lenient mode: optional fields whose value could not be read, left absent (pointer,
+    /// reason).
+    not_understood: Vec<(String, String)>,
+}
+
+/// A part of a response the client could not read. Reading a response degrades locally: an
+/// optional or nullable field whose value does not fit its type (a shape the service sends
+/// and the spec does not describe) is left absent, and recorded here with its value, instead
+/// of failing the whole response. A required field that does not fit fails the nearest
+/// optional field holding it, or the response when there is none.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotUnderstood {
+    /// JSON pointer of the field in the response body (`/items/0/space`).
+    pub pointer: String,
+    /// Why it could not be read, each problem with its own pointer.
+    pub reason: String,
+    /// The value as the service sent it.
+    pub value: Value,
 }
 
 /// Decodes a value of type `T` in the given mode.
@@ -55,6 +73,41 @@ pub fn decode<T: FromJson>(value: Value, mode: Mode) -> Result<T, Violations> {
         Some(decoded) if decoder.violations.is_empty() => Ok(decoded),
         _ => Err(decoder.into_error()),
     }
+}
+
+/// Decodes a response body leniently, with the parts that were not understood (each left
+/// absent in the result; see [`NotUnderstood`]).
+pub fn from_slice_reporting<T: FromJson>(bytes: &[u8]) -> Result<(T, Vec<NotUnderstood>), Violations> {
+    let value: Value = serde_json::from_slice(bytes)
+        .map_err(|e| Violations(vec![Violation::new("", format!("invalid JSON: {e}"))]))?;
+    decode_reporting(value, || serde_json::from_slice(bytes).unwrap_or_default())
+}
+
+/// Decodes a response value leniently, with the parts that were not understood. `reread`
+/// gives the value again (decoding consumes it); it is called only when a part was not
+/// understood, so the common path copies nothing.
+pub fn decode_reporting<T: FromJson>(
+    value: Value,
+    reread: impl FnOnce() -> Value,
+) -> Result<(T, Vec<NotUnderstood>), Violations> {
+    let mut decoder = Decoder::new(Mode::Lenient);
+    let decoded = match T::from_json(value, &mut decoder) {
+        Some(decoded) if decoder.violations.is_empty() => decoded,
+        _ => return Err(decoder.into_error()),
+    };
+    if decoder.not_understood.is_empty() {
+        return Ok((decoded, Vec::new()));
+    }
+    let original = reread();
+    let parts = decoder
+        .not_understood
+        .into_iter()
+        .map(|(pointer, reason)| {
+            let value = original.pointer(&pointer).cloned().unwrap_or(Value::Null);
+            NotUnderstood { pointer, reason, value }
+        })
+        .collect();
+    Ok((decoded, parts))
 }
 
 /// Decodes bytes holding JSON into `T`, reading leniently (a response).
@@ -80,7 +133,7 @@ use serde::Deserialize;
 impl Decoder {
     /// A decoder in the given mode.
     pub fn new(mode: Mode) -> Self {
-        Decoder { mode, path: Vec::new(), violations: Vec::new() }
+        Decoder { mode, path: Vec::new(), violations: Vec::new(), not_understood: Vec::new() }
     }
 
     /// The mode.
@@ -123,6 +176,29 @@ impl Decoder {
         let result = T::from_json(value, self);
         self.path.pop();
         result
+    }
+
+    /// Reads `value` as the optional field `key`. Lenient: a value that does not fit is
+    /// recorded as not understood and read as absent, so the rest of the response survives.
+    fn at_optional_key<T: FromJson>(&mut self, key: &str, value: Value) -> Option<Option<T>> {
+        if self.mode != Mode::Lenient {
+            return self.at_key(key, value).map(Some);
+        }
+        let before = self.violations.len();
+        self.path.push(Step::Key(key.to_owned()));
+        let result = T::from_json(value, self);
+        let failed = result.is_none() || self.violations.len() > before;
+        if failed {
+            let reasons: Vec<String> = self
+                .violations
+                .drain(before..)
+                .map(|v| if v.path.is_empty() { v.message } else { format!("{}: {}", v.path, v.message) })
+                .collect();
+            let reason = if reasons.is_empty() { "does not decode".to_owned() } else { reasons.join("; ") };
+            self.not_understood.push((self.pointer(), reason));
+        }
+        self.path.pop();
+        if failed { Some(None) } else { result.map(Some) }
     }
 
     /// Reads `value` as the element at `index` of the current array.
@@ -342,7 +418,7 @@ impl Object<'_> {
                 self.decoder.at_key::<Never>(key, Value::Null).map(|_| None)
             }
             Some(Value::Null) => Some(None),
-            Some(value) => self.decoder.at_key(key, value).map(Some),
+            Some(value) => self.decoder.at_optional_key(key, value),
         }
     }
 
@@ -351,7 +427,7 @@ impl Object<'_> {
         match self.take(key) {
             None if self.decoder.mode == Mode::Strict => self.missing(key),
             None | Some(Value::Null) => Some(None),
-            Some(value) => self.decoder.at_key(key, value).map(Some),
+            Some(value) => self.decoder.at_optional_key(key, value),
         }
     }
 
@@ -557,7 +633,8 @@ pub fn untagged<U>(
     let choosing = if d.mode == Mode::Strict { Mode::Strict } else { Mode::Exact };
     let mut reasons = Vec::new();
     for (name, decode) in variants {
-        let mut trial = Decoder { mode: choosing, path: d.path.clone(), violations: Vec::new() };
+        let mut trial = Decoder::new(choosing);
+        trial.path = d.path.clone();
         match decode(value.clone(), &mut trial) {
             Some(decoded) if trial.violations.is_empty() => return Some(decoded),
             _ => reasons.push(format!("{name}: {}", trial.into_error())),
@@ -568,10 +645,12 @@ pub fn untagged<U>(
     }
     if d.mode == Mode::Lenient {
         for (_, decode) in variants {
-            let mut trial = Decoder { mode: Mode::Lenient, path: d.path.clone(), violations: Vec::new() };
+            let mut trial = Decoder::new(Mode::Lenient);
+            trial.path = d.path.clone();
             if let Some(decoded) = decode(value.clone(), &mut trial)
                 && trial.violations.is_empty()
             {
+                d.not_understood.append(&mut trial.not_understood);
                 return Some(decoded);
             }
         }

@@ -28,7 +28,7 @@ pub mod testing;
 pub mod validate;
 
 pub use error::{ErrorBody, ErrorDetail};
-pub use json::{Decoder, FromJson, Mode};
+pub use json::{Decoder, FromJson, Mode, NotUnderstood};
 pub use page::{Page, PageNext, Paginated};
 pub use patch::Patch;
 pub use redact::Redacted;

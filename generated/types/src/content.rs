@@ -2456,14 +2456,17 @@ impl ::apigen_runtime::Validate for SpaceRef {
 ///
 /// Source: Part B §2.6, §2.7.
 ///
-/// Gap `content-variable-values`: A map of `VariableValue`, an untagged union of a string, a number or a boolean (told
-/// apart by JSON kind), so a numeric or boolean variable decodes as such instead of failing.
-/// It is closed: responses are read leniently and keep any other value as raw JSON. A
-/// number is a 64-bit float, so `2` is written back as `2.0`.
+/// Gap `content-variable-values`: A map of `VariableValue`, an untagged union of a string, an integer, a number or a
+/// boolean (told apart by JSON kind; a whole number is an integer and written back as
+/// one, a fraction a number), so a numeric or boolean variable decodes as such instead of
+/// failing. It is closed: responses are read leniently and keep any other value as raw
+/// JSON.
 #[derive(Clone, Debug, PartialEq)]
 pub enum VariableValue {
     /// A value of type `string`.
     String(::std::string::String),
+    /// A value of type `integer`.
+    Integer(i64),
     /// A value of type `number`.
     Number(f64),
     /// A value of type `boolean`.
@@ -2488,6 +2491,16 @@ impl ::apigen_runtime::FromJson for VariableValue {
                                 __decoder,
                             )
                             .map(Self::String)
+                    },
+                ),
+                (
+                    "Integer",
+                    |__value, __decoder| {
+                        <i64 as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )
+                            .map(Self::Integer)
                     },
                 ),
                 (
@@ -2523,6 +2536,7 @@ impl ::apigen_runtime::serde::Serialize for VariableValue {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
             Self::String(__value) => __value.serialize(serializer),
+            Self::Integer(__value) => __value.serialize(serializer),
             Self::Number(__value) => __value.serialize(serializer),
             Self::Boolean(__value) => __value.serialize(serializer),
             Self::Unknown(__value) => __value.serialize(serializer),
@@ -2540,6 +2554,7 @@ impl ::apigen_runtime::Validate for VariableValue {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         match self {
             Self::String(_) => {}
+            Self::Integer(_) => {}
             Self::Number(_) => {}
             Self::Boolean(_) => {}
             Self::Unknown(_) => __v.fail("is not a variant the spec lists"),

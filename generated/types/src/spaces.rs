@@ -198,7 +198,7 @@ impl ::apigen_runtime::Validate for LinkReportItem {
 /// field still decodes; request bodies follow what the endpoint tables say.
 #[derive(Clone, PartialEq, Debug)]
 pub struct LinkReportList {
-    /// The next page; absent on the last page.
+    /// The next page; absent (or null) on the last page.
     ///
     /// Gap `list-last-page`.
     pub next: ::core::option::Option<crate::LinkReportListNext>,
@@ -265,7 +265,7 @@ impl ::apigen_runtime::Paginated for LinkReportList {
         self.items
     }
 }
-/// The next page; absent on the last page.
+/// The next page; absent (or null) on the last page.
 ///
 /// The shape of `LinkReportList.next`.
 #[derive(Clone, PartialEq, Debug)]

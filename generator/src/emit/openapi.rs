@@ -248,7 +248,7 @@ impl Document<'_> {
                     object(vec![
                         (
                             "next",
-                            json!({"type": "object", "description": "The next page; absent on the last page.",
+                            json!({"type": ["object", "null"], "description": "The next page; absent (or null) on the last page.",
                                    "properties": {"page": {"type": "string", "description": "Pass it as `page` to read the next page."}},
                                    "required": ["page"]}),
                         ),

@@ -1473,7 +1473,8 @@ impl<'a> Lowerer<'a> {
     fn shape(&self, ty: &TypeRef) -> Shape {
         match ty {
             TypeRef::String | TypeRef::DateTime | TypeRef::Url => Shape::String(None),
-            TypeRef::Integer | TypeRef::Number => Shape::Number,
+            TypeRef::Integer => Shape::Integer,
+            TypeRef::Number => Shape::Number,
             TypeRef::Boolean => Shape::Boolean,
             TypeRef::Json => Shape::Any,
             TypeRef::List(_) => Shape::Array,
@@ -1770,6 +1771,8 @@ fn untagged_variant_name(union: &str, ty: &TypeRef, types: &BTreeMap<String, Typ
 /// What JSON an untagged variant accepts while a union chooses.
 enum Shape {
     String(Option<BTreeSet<String>>),
+    /// Integers: a `number` listed after an `integer` still takes fractions.
+    Integer,
     Number,
     Boolean,
     Array,
@@ -1789,7 +1792,10 @@ fn overlap(a: &Shape, b: &Shape) -> Option<String> {
             x.intersection(y).next().map(|v| format!("both accept the string `{v}`"))
         }
         (Shape::String(_), Shape::String(_)) => Some("both accept strings".into()),
-        (Shape::Number, Shape::Number) => Some("both accept numbers".into()),
+        (Shape::Number, Shape::Number) | (Shape::Integer, Shape::Integer) => Some("both accept numbers".into()),
+        // Tried in order: integers go to the first, fractions to the second.
+        (Shape::Integer, Shape::Number) => None,
+        (Shape::Number, Shape::Integer) => Some("every integer is a number: list `integer` first".into()),
         (Shape::Boolean, Shape::Boolean) => Some("both accept booleans".into()),
         (Shape::Array, Shape::Array) => Some("both accept arrays".into()),
         (Shape::Object { required: ra, known: ka }, Shape::Object { required: rb, known: kb }) => {

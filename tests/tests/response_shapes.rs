@@ -1,0 +1,216 @@
+//! Responses whose shape the documents leave open decode in every plausible shape, through
+//! the client against a loopback server answering what a real service could send; and one
+//! part the client does not understand degrades locally: the field is left absent and the
+//! caller reads what it was in `not_understood`, while the rest of the response decodes.
+
+use apigen_runtime::server::axum::Router;
+use apigen_runtime::server::axum::http::{StatusCode, Uri};
+use docs_api_client::{Client, RetryPolicy};
+use docs_api_types::{
+    BacklinkVersionContext, ChangeRequestResult, FileRef, OrganizationRef, Page, RevisionType, SiteSectionOrGroup,
+    SpaceRef, VariableValue,
+};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A server answering each path with its canned body (what a service could send).
+async fn serve(bodies: Vec<(&'static str, Value)>) -> Client {
+    let bodies: Arc<BTreeMap<&'static str, String>> =
+        Arc::new(bodies.into_iter().map(|(path, body)| (path, body.to_string())).collect());
+    let app = Router::new().fallback(move |uri: Uri| {
+        let body = bodies.get(uri.path()).cloned();
+        async move {
+            match body {
+                Some(body) => (StatusCode::OK, [("content-type", "application/json")], body),
+                None => (StatusCode::NOT_FOUND, [("content-type", "application/json")], String::new()),
+            }
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(apigen_runtime::serve::serve(listener, app, Default::default()));
+    Client::builder(format!("http://{address}"), "token").retry(RetryPolicy::none()).build().unwrap()
+}
+
+fn space() -> Value {
+    json!({
+        "object": "space", "id": "space_1", "title": "Docs", "emoji": "📘", "visibility": "public",
+        "createdAt": "2024-01-15T09:30:00Z", "updatedAt": "2024-01-15T09:30:00Z",
+        "mergeRules": {"type": "inherit"}, "organization": "org_1", "revision": "rev_1",
+        "defaultLevel": null, "comments": 0, "changeRequests": 0, "changeRequestsOpen": 0,
+        "changeRequestsDraft": 0
+    })
+}
+
+#[tokio::test]
+async fn backlink_targets_are_ids_or_embedded_objects_and_the_envelope_next_may_be_null() {
+    let path = "/v1/spaces/space_1/content/files/file_1/backlinks";
+    let body = json!({"next": null, "count": 2, "items": [
+        {"kind": "file", "organization": "org_1", "space": "space_1", "file": "file_1",
+         "versionContext": {"type": "revision", "revision": "rev_1"}},
+        {"kind": "file", "organization": {"object": "organization", "id": "org_1", "title": "Acme"},
+         "space": space(), "file": {"id": "file_1", "name": "logo.png"},
+         "versionContext": {"type": "change-request", "changeRequest": "cr_1", "revision": "rev_2"}}
+    ]});
+    let client = serve(vec![(path, body)]).await;
+    let page = client.content().list_space_file_backlinks("space_1", "file_1").send_with_response().await.unwrap();
+    assert!(page.not_understood.is_empty(), "{:?}", page.not_understood);
+    assert_eq!(page.body.next, None);
+    let [ids, objects] = &page.body.items[..] else { panic!("{:?}", page.body.items) };
+    let (docs_api_types::Backlink::File(ids), docs_api_types::Backlink::File(objects)) = (ids, objects) else {
+        panic!("not file backlinks")
+    };
+    assert_eq!(ids.organization, Some(OrganizationRef::String("org_1".into())));
+    assert_eq!(ids.space, Some(SpaceRef::String("space_1".into())));
+    assert_eq!(ids.file, Some(FileRef::String("file_1".into())));
+    let Some(OrganizationRef::Organization(organization)) = &objects.organization else { panic!("{objects:?}") };
+    assert_eq!(organization.title.as_deref(), Some("Acme"));
+    let Some(SpaceRef::Space(space)) = &objects.space else { panic!("{objects:?}") };
+    assert_eq!(space.title, "Docs");
+    let Some(FileRef::File(file)) = &objects.file else { panic!("{objects:?}") };
+    assert_eq!(file.name.as_deref(), Some("logo.png"));
+    let Some(BacklinkVersionContext::ChangeRequest(context)) = &objects.version_context else { panic!() };
+    assert_eq!(context.change_request.as_deref(), Some("cr_1"));
+}
+
+#[tokio::test]
+async fn merge_and_update_results_keep_their_outcome_conflicts_included() {
+    let client = serve(vec![
+        ("/v1/spaces/space_1/change-requests/cr_1/merge", json!({"revision": "rev_3", "result": "merge"})),
+        ("/v1/spaces/space_1/change-requests/cr_2/merge", json!({"result": "conflicts"})),
+        ("/v1/spaces/space_1/change-requests/cr_3/merge", json!({"result": "rebased"})),
+        ("/v1/spaces/space_1/change-requests/cr_1/update", json!({"revision": "rev_4", "result": "update"})),
+    ])
+    .await;
+    let requests = client.change_requests();
+    let merged = requests.merge("space_1", "cr_1").send().await.unwrap();
+    assert_eq!((merged.result, merged.revision.as_deref()), (Some(ChangeRequestResult::Merge), Some("rev_3")));
+    let conflict = requests.merge("space_1", "cr_2").send().await.unwrap();
+    assert_eq!(conflict.result, Some(ChangeRequestResult::Conflicts), "a conflict is not a success");
+    let other = requests.merge("space_1", "cr_3").send().await.unwrap();
+    assert_eq!(other.result, Some(ChangeRequestResult::Unknown("rebased".into())), "kept, not dropped");
+    let updated = requests.update_from_main("space_1", "cr_1").send().await.unwrap();
+    assert_eq!(updated.result, Some(ChangeRequestResult::Update));
+}
+
+#[tokio::test]
+async fn revisions_of_any_type_decode_with_variables_of_any_scalar_type() {
+    let client = serve(vec![(
+        "/v1/spaces/space_1/content",
+        json!({"object": "revision", "id": "rev_9", "type": "merge", "parents": ["rev_7", "rev_8"],
+               "mergedFrom": "cr_1",
+               "variables": {"version": "2.0", "major": 2, "ratio": 0.5, "beta": false}}),
+    )])
+    .await;
+    let answer = client.content().get_space_content("space_1").send_with_response().await.unwrap();
+    let revision = answer.body;
+    assert_eq!(revision.type_, Some(RevisionType::Unknown("merge".into())), "a merge revision is typed");
+    assert_eq!(revision.parents.as_deref(), Some(&["rev_7".to_owned(), "rev_8".to_owned()][..]));
+    assert_eq!(revision.extra["mergedFrom"], json!("cr_1"), "fields other types add are kept");
+    let variables = revision.variables.unwrap();
+    assert_eq!(variables["version"], VariableValue::String("2.0".into()));
+    assert_eq!(variables["major"], VariableValue::Integer(2));
+    assert_eq!(variables["ratio"], VariableValue::Number(0.5));
+    assert_eq!(variables["beta"], VariableValue::Boolean(false));
+    // Written back unchanged: an integer stays an integer.
+    assert_eq!(serde_json::to_value(&variables).unwrap()["major"], json!(2));
+}
+
+#[tokio::test]
+async fn section_lists_hold_groups_nested_in_groups() {
+    let client = serve(vec![(
+        "/v1/orgs/org_1/sites/site_1/sections",
+        json!({"count": 2, "items": [
+            {"object": "site-section", "id": "sec_1", "title": "Guides", "path": "guides"},
+            {"object": "site-section-group", "id": "grp_1", "title": "Products", "children": [
+                {"object": "site-section", "id": "sec_2", "title": "API", "path": "api"},
+                {"object": "site-section-group", "id": "grp_2", "title": "Legacy"}
+            ]}
+        ]}),
+    )])
+    .await;
+    let page = client.site_structure().list_site_sections("org_1", "site_1").send().await.unwrap();
+    let [SiteSectionOrGroup::SiteSection(section), SiteSectionOrGroup::SiteSectionGroup(group)] = &page.items[..]
+    else {
+        panic!("{:?}", page.items)
+    };
+    assert_eq!(section.path, "guides");
+    let children = group.children.as_deref().unwrap();
+    assert!(matches!(&children[1], SiteSectionOrGroup::SiteSectionGroup(inner) if inner.id == "grp_2"));
+}
+
+#[tokio::test]
+async fn document_content_is_kept_for_pages_and_comments_without_a_schema_version() {
+    let document = json!({"object": "document", "nodes": [{"object": "block", "type": "paragraph"}]});
+    let client = serve(vec![
+        (
+            "/v1/spaces/space_1/content/page/page_1",
+            json!({"type": "document", "object": "page", "id": "page_1", "document": document}),
+        ),
+        (
+            "/v1/spaces/space_1/comments/com_1",
+            json!({"object": "comment", "id": "com_1", "body": {"document": document}}),
+        ),
+    ])
+    .await;
+    let page = client.content().get_space_page("space_1", "page_1").format("document").send().await.unwrap();
+    let Page::Document(page) = page else { panic!("{page:?}") };
+    let content = page.document.expect("the document content is kept");
+    assert_eq!(content.nodes.len(), 1);
+    assert_eq!(content.data, None, "no schemaVersion: the latest");
+    let comment = client.comments().get_space_comment("space_1", "com_1").send().await.unwrap();
+    assert_eq!(comment.body.unwrap().document.unwrap().nodes[0].object, "block");
+}
+
+#[tokio::test]
+async fn a_part_the_client_does_not_understand_degrades_locally_and_is_reported() {
+    // `emoji` is a number and `urls.app` an object: neither fits; the rest of the space does.
+    let mut odd = space();
+    odd["emoji"] = json!(42);
+    odd["urls"] = json!({"location": "https://api.example.com/v1/spaces/space_1", "app": {"href": "x"}});
+    let client = serve(vec![("/v1/spaces/space_1", odd)]).await;
+    let answer = client.spaces().get("space_1").send_with_response().await;
+    let error = answer.as_ref().err().map(ToString::to_string);
+    // `emoji` is required: it fails the response, since there is no optional field above it.
+    assert_eq!(
+        error.as_deref(),
+        Some("the response does not decode at /emoji: expected a string, found the number 42 (near 42)")
+    );
+
+    let mut odd = space();
+    odd["urls"] = json!({"location": "https://api.example.com/v1/spaces/space_1", "app": {"href": "x"}});
+    odd["parent"] = json!(["col_1"]);
+    let client = serve(vec![("/v1/spaces/space_1", odd)]).await;
+    let answer = client.spaces().get("space_1").send_with_response().await.unwrap();
+    assert_eq!(answer.body.title, "Docs", "the rest decodes");
+    assert_eq!(answer.body.parent, None);
+    let urls = answer.body.urls.expect("the readable part of `urls` is kept");
+    assert_eq!(urls.location.as_deref(), Some("https://api.example.com/v1/spaces/space_1"));
+    assert_eq!(urls.app, None, "the field that does not fit, and only it, is left absent");
+    let seen: Vec<(&str, &str, Value)> =
+        answer.not_understood.iter().map(|n| (n.pointer.as_str(), n.reason.as_str(), n.value.clone())).collect();
+    assert_eq!(
+        seen,
+        [
+            ("/urls/app", "/urls/app: expected a string, found an object", json!({"href": "x"})),
+            ("/parent", "/parent: expected a string, found an array", json!(["col_1"])),
+        ]
+    );
+}
+
+#[test]
+fn the_types_alone_decode_the_same_shapes_and_report_the_same_parts() {
+    // Through serde, as a downstream crate using only the types would.
+    let result: docs_api_types::ChangeRequestMergeResult =
+        serde_json::from_value(json!({"result": "conflicts"})).unwrap();
+    assert_eq!(result.result, Some(ChangeRequestResult::Conflicts));
+    let reference: OrganizationRef = serde_json::from_value(json!({"object": "organization", "id": "org_1"})).unwrap();
+    assert!(matches!(reference, OrganizationRef::Organization(o) if o.id == "org_1"));
+    // Through the runtime, with what was not understood.
+    let bytes = br#"{"object": "revision", "id": "rev_1", "type": "edits", "createdAt": "yesterday"}"#;
+    let (revision, parts) = apigen_runtime::json::from_slice_reporting::<docs_api_types::Revision>(bytes).unwrap();
+    assert_eq!((revision.type_, revision.created_at), (Some(RevisionType::Edits), None));
+    assert_eq!(parts.len(), 1);
+    assert_eq!((parts[0].pointer.as_str(), &parts[0].value), ("/createdAt", &json!("yesterday")));
+}
