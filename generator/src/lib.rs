@@ -7,9 +7,11 @@
 //! - [`model`] checks them and lowers them into the [`model::Api`] every emitter reads;
 //! - [`emit`] turns the model into an [`emit::Output`], written or checked byte for byte.
 
+pub mod config;
 pub mod diag;
 pub mod diff;
 pub mod emit;
+pub mod init;
 pub mod model;
 pub mod spec;
 
@@ -33,6 +35,10 @@ pub(crate) fn files_below(dir: &Path) -> std::io::Result<Vec<std::path::PathBuf>
     found.sort();
     Ok(found)
 }
+
+/// The version of apigen-runtime the generated code is written for; generated manifests
+/// require it. Kept equal to `runtime/Cargo.toml`'s version by a test.
+pub const RUNTIME_VERSION: &str = "0.1.0";
 
 use diag::Diagnostics;
 use std::path::Path;

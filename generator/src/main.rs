@@ -1,31 +1,40 @@
 //! The `apigen` command line. Thin: parsing arguments and printing; the work is in the library.
 
-use apigen::emit::Options;
+use apigen::config::{Flags, Settings};
 use apigen::model::{Api, TypeKind};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Generates Rust crates, OpenAPI and a reference from the YAML API spec.
+///
+/// Settings come from `apigen.toml` in the current directory or a parent (paths in it are
+/// relative to it); the flags below override them.
 #[derive(Parser)]
 #[command(name = "apigen", version, about)]
 struct Cli {
-    /// Directory holding the spec's YAML files.
-    #[arg(long, global = true, default_value = "spec")]
-    spec: PathBuf,
-    /// Directory the generated files go to.
-    #[arg(long, global = true, default_value = "generated")]
-    out: PathBuf,
-    /// Directory of the apigen-runtime crate, which generated manifests point to (relative
-    /// paths are taken from the same directory as --out).
-    #[arg(long, global = true, default_value = "runtime")]
-    runtime: PathBuf,
+    /// The settings file to read instead of looking for `apigen.toml`.
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    /// Directory holding the spec's YAML files (default: `spec`).
+    #[arg(long, global = true)]
+    spec: Option<PathBuf>,
+    /// Directory the generated files go to (default: `generated`).
+    #[arg(long, global = true)]
+    out: Option<PathBuf>,
+    /// Directory of the apigen-runtime crate, which generated manifests point to (default:
+    /// `[runtime]` of the settings, else a registry version).
+    #[arg(long, global = true)]
+    runtime: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Writes a starter repository: apigen.toml, a spec with one resource, a copy of
+    /// apigen-runtime, a workspace Cargo.toml; it generates and builds with no edits.
+    Init(InitArgs),
     /// Validates the spec and prints every problem; exits 1 on any error.
     Lint,
     /// Prints one line per operation (`METHOD PATH name`), sorted by path then method.
@@ -65,6 +74,23 @@ struct DiffArgs {
     allow_breaking: bool,
 }
 
+/// Arguments of `apigen init`.
+#[derive(clap::Args)]
+struct InitArgs {
+    /// The directory to write into (created if needed).
+    #[arg(default_value = ".")]
+    dir: PathBuf,
+    /// The API's name, which prefixes the crates (default: from the directory's name).
+    #[arg(long)]
+    name: Option<String>,
+    /// Take the runtime from this directory instead of copying it.
+    #[arg(long, conflicts_with = "runtime_version")]
+    runtime_path: Option<PathBuf>,
+    /// Take the runtime from a registry at this version instead of copying it.
+    #[arg(long)]
+    runtime_version: Option<String>,
+}
+
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum DiffFormat {
     Text,
@@ -73,11 +99,23 @@ enum DiffFormat {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // diff loads two specs itself; every other command works on the one in --spec.
-    if let Command::Diff(args) = &cli.command {
-        return diff(args, &cli.spec);
+    if let Command::Init(args) = &cli.command {
+        return init(args);
     }
-    let (api, warnings) = match apigen::load(&cli.spec) {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let flags = Flags { config: cli.config, spec: cli.spec, out: cli.out, runtime: cli.runtime };
+    let settings = match apigen::config::resolve(flags, &cwd) {
+        Ok(settings) => settings,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // diff loads two specs itself; every other command works on the one in `spec`.
+    if let Command::Diff(args) = &cli.command {
+        return diff(args, &settings.spec);
+    }
+    let (mut api, warnings) = match apigen::load(&settings.spec) {
         Ok(loaded) => loaded,
         Err(diags) => {
             eprint!("{}", diags.render());
@@ -87,6 +125,9 @@ fn main() -> ExitCode {
     if !warnings.is_empty() {
         eprint!("{}", warnings.render());
     }
+    if let Some(prefix) = &settings.crate_prefix {
+        api.name.clone_from(prefix);
+    }
     match cli.command {
         Command::Lint => {
             println!("ok: {} operations, {} types, {} gaps", api.operations.len(), api.types.len(), api.gaps.len());
@@ -95,9 +136,44 @@ fn main() -> ExitCode {
         Command::List { types: false } => print_lines(operation_lines(&api)),
         Command::List { types: true } => print_lines(type_lines(&api)),
         Command::Gaps => print_lines(gap_lines(&api)),
-        Command::Generate => generate(&api, &cli.out, &Options::new(&cli.out, &cli.runtime)),
-        Command::Check => check(&api, &cli.out, &Options::new(&cli.out, &cli.runtime)),
-        Command::Diff(args) => diff(&args, &cli.spec),
+        Command::Generate => generate(&api, &settings),
+        Command::Check => check(&api, &settings),
+        Command::Diff(args) => diff(&args, &settings.spec),
+        Command::Init(_) => unreachable!("handled above"),
+    }
+}
+
+fn init(args: &InitArgs) -> ExitCode {
+    use apigen::init::Runtime;
+    let runtime = match (&args.runtime_path, &args.runtime_version) {
+        (Some(path), _) => Runtime::Path(path.clone()),
+        (None, Some(version)) => Runtime::Version(version.clone()),
+        (None, None) => Runtime::Vendored,
+    };
+    let absolute = std::path::absolute(&args.dir).unwrap_or_else(|_| args.dir.clone());
+    let name = args.name.clone().unwrap_or_else(|| apigen::init::name_from_dir(&absolute));
+    if !apigen::model::valid_crate_prefix(&name) {
+        eprintln!("error: `{name}` cannot prefix a crate name: use lower-case letters, digits and dashes");
+        return ExitCode::FAILURE;
+    }
+    match apigen::init::init(&args.dir, &name, &runtime) {
+        Ok(report) => {
+            for path in &report.written {
+                println!("wrote {}", args.dir.join(path).display());
+            }
+            for path in &report.kept {
+                println!("left alone: {} (it exists)", args.dir.join(path).display());
+            }
+            println!("\nnext, in {}:", args.dir.display());
+            println!("  apigen generate     # writes generated/: {name}-types, -server, -client, openapi.json");
+            println!("  cargo build         # builds the generated crates (members of the workspace)");
+            println!("  apigen check        # in CI: fails when generated/ is stale");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: {}: {error}", args.dir.display());
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -148,8 +224,9 @@ fn gap_lines(api: &Api) -> Vec<String> {
     lines
 }
 
-fn generate(api: &Api, out: &std::path::Path, options: &Options) -> ExitCode {
-    let output = apigen::emit::emit(api, options);
+fn generate(api: &Api, settings: &Settings) -> ExitCode {
+    let out = &settings.out;
+    let output = apigen::emit::emit(api, &settings.options);
     match output.write(out) {
         Ok(report) => {
             for path in &report.written {
@@ -179,15 +256,15 @@ fn generate(api: &Api, out: &std::path::Path, options: &Options) -> ExitCode {
     }
 }
 
-fn check(api: &Api, out: &std::path::Path, options: &Options) -> ExitCode {
-    let output = apigen::emit::emit(api, options);
-    match output.check(out) {
+fn check(api: &Api, settings: &Settings) -> ExitCode {
+    let output = apigen::emit::emit(api, &settings.options);
+    match output.check(&settings.out) {
         Ok(drift) if drift.is_clean() => {
             println!("ok: {} files match the spec", output.files().len());
             ExitCode::SUCCESS
         }
         Ok(drift) => {
-            print!("{}", drift.render());
+            print!("{}", drift.render(&settings.options.regenerate));
             ExitCode::FAILURE
         }
         Err(error) => {

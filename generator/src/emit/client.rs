@@ -20,7 +20,7 @@ use std::collections::BTreeSet;
 
 /// Adds the client crate to `output`, under `client/`.
 pub fn emit(api: &Api, options: &super::Options, output: &mut Output) {
-    let header = super::header_text(api);
+    let header = super::header_text(api, options);
     let types_crate = format!("{}-types", api.name);
     let crate_name = format!("{}-client", api.name);
     let emitter = ClientEmitter { api, paths: Paths::from_crate(&types_crate) };

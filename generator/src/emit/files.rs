@@ -128,12 +128,13 @@ pub fn render(name: &str, context: Value) -> String {
 
 /// The stamp file (see [`super::STAMP`]): TOML, one file per line, so a change in the set of
 /// files reads as a one-line diff.
-pub fn stamp<'a>(api: &Api, files: impl Iterator<Item = &'a String>) -> String {
+pub fn stamp<'a>(api: &Api, options: &super::Options, files: impl Iterator<Item = &'a String>) -> String {
     let mut out = format!(
-        "# {}\n# What this directory was generated from, and every file apigen wrote here:\n# `apigen generate` removes only files listed below.\nspec-hash = \"{}\"\ngenerator = \"apigen {}\"\nfiles = [\n",
-        super::header_text(api),
+        "# {}\n# What this directory was generated from, and every file apigen wrote here:\n# `apigen generate` removes only files listed below.\nspec-hash = \"{}\"\ngenerator = \"apigen {}\"\nruntime = \"apigen-runtime {}\"\nfiles = [\n",
+        super::header_text(api, options),
         api.spec_hash,
         env!("CARGO_PKG_VERSION"),
+        crate::RUNTIME_VERSION,
     );
     for file in files {
         out.push_str(&format!("    {},\n", toml_string(file)));
@@ -153,8 +154,8 @@ pub fn stamp_files(text: &str) -> std::collections::BTreeSet<String> {
 }
 
 /// The marker file at the top of the output directory.
-pub fn gitattributes(api: &Api) -> String {
-    render("gitattributes.j2", minijinja::context! { header => super::header_text(api) })
+pub fn gitattributes(api: &Api, options: &super::Options) -> String {
+    render("gitattributes.j2", minijinja::context! { header => super::header_text(api, options) })
 }
 
 /// A generated crate's manifest depending on the runtime only.
@@ -179,16 +180,34 @@ pub fn cargo_toml_with(
     render(
         "Cargo.toml.j2",
         minijinja::context! {
-            header => super::header_text(api),
+            header => super::header_text(api, options),
             name => name,
             version => crate_version(&api.version),
             description => description,
-            runtime => &options.runtime_from_crate,
+            runtime => runtime_dependency(&options.runtime),
             runtime_features => runtime_features.iter().map(|f| (*f).to_owned()).collect::<Vec<String>>(),
             dependencies => pairs(dependencies),
             features => pairs(features),
         },
     )
+}
+
+/// The source keys of the runtime dependency (`version = "0.1.0", path = ".."`), TOML-quoted.
+fn runtime_dependency(source: &super::RuntimeSource) -> String {
+    use super::RuntimeSource;
+    match source {
+        RuntimeSource::Path { from_crate, version } => {
+            format!("version = {}, path = {}", toml_string(version), toml_string(from_crate))
+        }
+        RuntimeSource::Git { url, reference, version } => {
+            let mut keys = format!("version = {}, git = {}", toml_string(version), toml_string(url));
+            if let Some((key, value)) = reference {
+                keys.push_str(&format!(", {key} = {}", toml_string(value)));
+            }
+            keys
+        }
+        RuntimeSource::Registry { version } => format!("version = {}", toml_string(version)),
+    }
 }
 
 /// A semver version for the generated crates from the API version (`1` gives `1.0.0`).

@@ -39,20 +39,92 @@ pub struct Output {
     files: BTreeMap<String, String>,
 }
 
-/// What emission needs to know beyond the spec.
+/// What emission needs to know beyond the spec (from `apigen.toml` and flags).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
-    /// Where `apigen-runtime` is, relative to a generated crate's directory (`../../runtime`
-    /// for `generated/types`), written into the generated manifests.
-    pub runtime_from_crate: String,
+    /// How generated crates depend on apigen-runtime.
+    pub runtime: RuntimeSource,
+    /// The command that regenerates the output, named in every header and drift report.
+    pub regenerate: String,
+    /// Which outputs to write.
+    pub outputs: Outputs,
+}
+
+/// Where generated manifests take apigen-runtime from; each states the version required, so
+/// a runtime of another version is refused by cargo, not met as a type error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuntimeSource {
+    /// A directory, relative to a generated crate's directory (`../../runtime`).
+    Path {
+        /// The path as the manifests write it.
+        from_crate: String,
+        /// The version requirement.
+        version: String,
+    },
+    /// A git repository, at a `rev`, `branch` or `tag` when given.
+    Git {
+        /// The repository.
+        url: String,
+        /// `("rev", "abc123")`, `("branch", ..)` or `("tag", ..)`.
+        reference: Option<(&'static str, String)>,
+        /// The version requirement.
+        version: String,
+    },
+    /// A registry (crates.io).
+    Registry {
+        /// The version requirement.
+        version: String,
+    },
+}
+
+/// Which outputs are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outputs {
+    /// The types crate.
+    pub types: bool,
+    /// The server crate.
+    pub server: bool,
+    /// The client crate.
+    pub client: bool,
+    /// `openapi.json`.
+    pub openapi: bool,
+    /// `REFERENCE.md`.
+    pub reference: bool,
+}
+
+impl Default for Outputs {
+    fn default() -> Self {
+        Outputs { types: true, server: true, client: true, openapi: true, reference: true }
+    }
 }
 
 impl Options {
-    /// Options for output written to `out`, with the runtime crate at `runtime`; both
-    /// relative to the same directory (the repository root). The path written into manifests
-    /// is computed without touching the disk, so no absolute path leaks into the output.
+    /// Options for output written to `out` with the runtime crate in the directory
+    /// `runtime`, every output, and `apigen generate` as the command to name.
     pub fn new(out: &Path, runtime: &Path) -> Self {
-        Options { runtime_from_crate: relative_path(&out.join("crate"), runtime) }
+        Options {
+            runtime: RuntimeSource::Path {
+                from_crate: Options::runtime_path(out, runtime),
+                version: crate::RUNTIME_VERSION.to_owned(),
+            },
+            regenerate: "apigen generate".to_owned(),
+            outputs: Outputs::default(),
+        }
+    }
+
+    /// The runtime's directory as a generated crate's manifest names it: relative, computed
+    /// without touching the disk (no absolute path leaks into the output). Both paths are
+    /// taken from one base; when only one is absolute, the other is made absolute from the
+    /// current directory first.
+    pub fn runtime_path(out: &Path, runtime: &Path) -> String {
+        let (out, runtime) = match (out.is_absolute(), runtime.is_absolute()) {
+            (true, false) | (false, true) => (
+                std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf()),
+                std::path::absolute(runtime).unwrap_or_else(|_| runtime.to_path_buf()),
+            ),
+            _ => (out.to_path_buf(), runtime.to_path_buf()),
+        };
+        relative_path(&out.join("crate"), &runtime)
     }
 }
 
@@ -66,13 +138,24 @@ impl Default for Options {
 /// Runs every emitter.
 pub fn emit(api: &Api, options: &Options) -> Output {
     let mut output = Output::default();
-    output.add(MARKER, files::gitattributes(api));
-    types::emit(api, options, &mut output);
-    server::emit(api, options, &mut output);
-    client::emit(api, options, &mut output);
-    openapi::emit(api, &mut output);
-    reference::emit(api, &mut output);
-    let stamp = files::stamp(api, output.files.keys());
+    output.add(MARKER, files::gitattributes(api, options));
+    let outputs = options.outputs;
+    if outputs.types {
+        types::emit(api, options, &mut output);
+    }
+    if outputs.server {
+        server::emit(api, options, &mut output);
+    }
+    if outputs.client {
+        client::emit(api, options, &mut output);
+    }
+    if outputs.openapi {
+        openapi::emit(api, options, &mut output);
+    }
+    if outputs.reference {
+        reference::emit(api, options, &mut output);
+    }
+    let stamp = files::stamp(api, options, output.files.keys());
     output.add(STAMP, stamp);
     output
 }
@@ -103,10 +186,10 @@ pub fn relative_path(from: &Path, to: &Path) -> String {
 }
 
 /// The one-line header every generated file starts with, in the comment syntax given.
-pub fn header_text(api: &Api) -> String {
+pub fn header_text(api: &Api, options: &Options) -> String {
     let text = format!(
-        "@generated by apigen from the {} spec (v{}). Do not edit: change spec/ and run `cargo run -p apigen -- generate`.",
-        api.title, api.version
+        "@generated by apigen from the {} spec (v{}). Do not edit: change the spec and run `{}`.",
+        api.title, api.version, options.regenerate
     );
     one_line(&text)
 }
@@ -149,7 +232,7 @@ impl Drift {
     }
 
     /// A report for humans: diffs, then missing and extra files, then a summary.
-    pub fn render(&self) -> String {
+    pub fn render(&self, regenerate: &str) -> String {
         let mut out = String::new();
         for (_, diff) in &self.changed {
             out.push_str(diff);
@@ -164,7 +247,7 @@ impl Drift {
             out.push_str(&format!("extra: {path} (on disk; the spec does not produce it)\n"));
         }
         out.push_str(&format!(
-            "drift: {} changed, {} missing, {} extra; run `cargo run -p apigen -- generate`\n",
+            "drift: {} changed, {} missing, {} extra; run `{regenerate}`\n",
             self.changed.len(),
             self.missing.len(),
             self.extra.len()
@@ -244,7 +327,7 @@ impl Output {
             report.written.push(path.clone());
         }
         for path in on_disk {
-            if self.files.contains_key(&path) {
+            if self.files.contains_key(&path) || is_build_leftover(&path) {
                 continue;
             }
             if written_before.as_ref().is_some_and(|listed| !listed.contains(&path)) {
@@ -285,9 +368,15 @@ impl Output {
                 Err(error) => return Err(io_error(&dir.join(path))(error)),
             }
         }
-        drift.extra = on_disk.into_iter().filter(|p| !self.files.contains_key(p)).collect();
+        drift.extra = on_disk.into_iter().filter(|p| !self.files.contains_key(p) && !is_build_leftover(p)).collect();
         Ok(drift)
     }
+}
+
+/// What building a generated crate on its own leaves beside it (`Cargo.lock`, `target/`):
+/// neither drift nor apigen's to remove.
+fn is_build_leftover(path: &str) -> bool {
+    path.split('/').any(|part| part == "target") || path == "Cargo.lock" || path.ends_with("/Cargo.lock")
 }
 
 /// Every file below `dir` as a relative path with `/`, sorted; empty when `dir` is absent.

@@ -18,8 +18,9 @@ use crate::model::{
 use serde_json::{Map, Value, json};
 
 /// Adds `openapi.json` to `output`.
-pub fn emit(api: &Api, output: &mut Output) {
-    let document = Document { api, error_schema: schema_name(api, "ErrorBody") }.build();
+pub fn emit(api: &Api, options: &super::Options, output: &mut Output) {
+    let header = super::header_text(api, options);
+    let document = Document { api, error_schema: schema_name(api, "ErrorBody"), header }.build();
     let mut text = serde_json::to_string_pretty(&document).expect("JSON values serialize");
     text.push('\n');
     output.add("openapi.json", text);
@@ -33,6 +34,7 @@ fn schema_name(api: &Api, wanted: &str) -> String {
 struct Document<'a> {
     api: &'a Api,
     error_schema: String,
+    header: String,
 }
 
 /// An object from key-value pairs, in order.
@@ -47,7 +49,7 @@ impl Document<'_> {
         if let Some(description) = &api.description {
             info.push(("description", json!(description.trim())));
         }
-        info.push(("x-generated-by", json!(super::header_text(api))));
+        info.push(("x-generated-by", json!(self.header)));
         let tags: Vec<Value> = api
             .tags
             .iter()
@@ -385,8 +387,8 @@ impl Document<'_> {
         }
     }
 
-    /// The alternatives of a union, as a validator must read them. A closed union is a
-    /// `oneOf` (tagged: with its discriminator). An open union also accepts what the server
+    /// The alternatives of a union, as a validator must read them. A closed tagged union is a
+    /// `oneOf` with its discriminator; a closed untagged one an `anyOf` (first match wins). An open union also accepts what the server
     /// keeps as an unknown variant: for a tagged one, an object whose tag is none of the known
     /// values (so exactly one alternative still matches); for an untagged one, any value
     /// (`anyOf`, since the catch-all overlaps every variant).
@@ -417,7 +419,9 @@ impl Document<'_> {
                     ));
                 }
             }
-            (None, false) => out.push(("oneOf", Value::Array(variants))),
+            // Untagged variants are tried in order and the first that fits wins, so they may
+            // overlap where the order decides (an integer before a number): `anyOf`.
+            (None, false) => out.push(("anyOf", Value::Array(variants))),
             (None, true) => {
                 // Any value, null included (a list item may be null); a field that is not
                 // nullable says `not: null` itself (see `field`).

@@ -9,9 +9,9 @@ use crate::model::{Api, Field, Operation, ParamIn, Presence, ResponseBody, TypeD
 use serde::Serialize;
 
 /// Adds `REFERENCE.md` to `output`.
-pub fn emit(api: &Api, output: &mut Output) {
+pub fn emit(api: &Api, options: &super::Options, output: &mut Output) {
     let context = Context {
-        header: super::header_text(api),
+        header: super::header_text(api, options),
         title: api.title.clone(),
         description: api.description.clone().unwrap_or_default().trim().to_owned(),
         counts: format!(

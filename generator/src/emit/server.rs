@@ -16,7 +16,7 @@ use quote::quote;
 
 /// Adds the server crate to `output`, under `server/`.
 pub fn emit(api: &Api, options: &super::Options, output: &mut Output) {
-    let header = super::header_text(api);
+    let header = super::header_text(api, options);
     let types_crate = format!("{}-types", api.name);
     let emitter = ServerEmitter { api, paths: Paths::from_crate(&types_crate) };
     for tag in &api.tags {

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Adds the types crate to `output`, under `types/`.
 pub fn emit(api: &Api, options: &super::Options, output: &mut Output) {
-    let header = super::header_text(api);
+    let header = super::header_text(api, options);
     let crate_name = format!("{}-types", api.name);
     let emitter = TypesEmitter { api, paths: Paths::in_types_crate(), validated: needs_validation(api) };
     let mut modules: BTreeMap<String, Vec<TokenStream>> = BTreeMap::new();

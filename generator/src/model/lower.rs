@@ -165,10 +165,7 @@ impl<'a> Lowerer<'a> {
             }
         };
         let api = &first.value;
-        let valid_name = !api.name.is_empty()
-            && api.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-            && api.name.starts_with(|c: char| c.is_ascii_lowercase());
-        if !valid_name {
+        if !super::valid_crate_prefix(&api.name) {
             let at = self.at(&first.origin.key("name"));
             self.diags
                 .error(at, format!("`{}` cannot prefix a crate name", api.name))

@@ -468,6 +468,14 @@ impl Response {
     }
 }
 
+/// Whether `name` can prefix a crate name (`docs-api`): lower-case letters, digits and
+/// dashes, starting with a letter.
+pub fn valid_crate_prefix(name: &str) -> bool {
+    !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+}
+
 /// One way a caller proves who it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuthScheme {

@@ -1,0 +1,309 @@
+//! `apigen.toml`: a repository's settings, so every command runs without flags.
+//!
+//! The file is looked up in the current directory, then in each parent; paths in it are
+//! relative to its own directory, paths given as flags to the current directory, and flags
+//! win. Without a file: `spec/`, `generated/`, the runtime from the registry.
+//!
+//! ```toml
+//! spec = "spec"                 # the spec's directory
+//! out = "generated"             # where generated files go
+//! crate-prefix = "acme-api"     # crate names (default: `api.name` of the spec)
+//! regenerate = "apigen generate" # the command headers and drift reports name
+//!
+//! [runtime]                     # how generated crates depend on apigen-runtime: one of
+//! path = "apigen-runtime"       #   a directory,
+//! # git = "https://...", rev = "..."   a git repository (with rev, branch or tag),
+//! # version = "0.1"             #   or only a version (a registry)
+//!
+//! [outputs]                     # which outputs to write (all by default)
+//! client = false
+//! ```
+
+use crate::emit::{Options, Outputs, RuntimeSource};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The file's name.
+pub const FILE: &str = "apigen.toml";
+
+/// What `apigen.toml` holds.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Config {
+    /// The spec's directory.
+    pub spec: Option<PathBuf>,
+    /// The output directory.
+    pub out: Option<PathBuf>,
+    /// Prefix of the generated crates' names, instead of the spec's `api.name`.
+    pub crate_prefix: Option<String>,
+    /// The command that regenerates the output, named in headers and drift reports.
+    pub regenerate: Option<String>,
+    /// How generated crates depend on the runtime.
+    #[serde(default)]
+    pub runtime: RuntimeConfig,
+    /// Which outputs to write.
+    #[serde(default)]
+    pub outputs: OutputsConfig,
+}
+
+/// `[runtime]`: at most one of `path` and `git`; `version` alone means a registry.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuntimeConfig {
+    /// A directory holding apigen-runtime.
+    pub path: Option<PathBuf>,
+    /// A git repository holding apigen-runtime.
+    pub git: Option<String>,
+    /// With `git`: a commit.
+    pub rev: Option<String>,
+    /// With `git`: a branch.
+    pub branch: Option<String>,
+    /// With `git`: a tag.
+    pub tag: Option<String>,
+    /// The version requirement (default: the runtime version this apigen was built with).
+    pub version: Option<String>,
+}
+
+/// `[outputs]`: each `true` unless set.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputsConfig {
+    /// The types crate.
+    pub types: Option<bool>,
+    /// The server crate (needs the types).
+    pub server: Option<bool>,
+    /// The client crate (needs the types).
+    pub client: Option<bool>,
+    /// `openapi.json`.
+    pub openapi: Option<bool>,
+    /// `REFERENCE.md`.
+    pub reference: Option<bool>,
+}
+
+/// What the command line gave; each overrides the file.
+#[derive(Debug, Default)]
+pub struct Flags {
+    /// `--config`: the file to read, instead of looking for one.
+    pub config: Option<PathBuf>,
+    /// `--spec`.
+    pub spec: Option<PathBuf>,
+    /// `--out`.
+    pub out: Option<PathBuf>,
+    /// `--runtime`: a directory holding apigen-runtime.
+    pub runtime: Option<PathBuf>,
+}
+
+/// Everything a command needs, resolved.
+#[derive(Debug)]
+pub struct Settings {
+    /// The file read, if any.
+    pub file: Option<PathBuf>,
+    /// The spec's directory.
+    pub spec: PathBuf,
+    /// The output directory.
+    pub out: PathBuf,
+    /// The crate-name prefix, when the file sets one.
+    pub crate_prefix: Option<String>,
+    /// What the emitters need.
+    pub options: Options,
+}
+
+/// Why the settings could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not valid.
+    #[error("{path}: {message}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, with its place when TOML says it.
+        message: String,
+    },
+}
+
+/// The nearest `apigen.toml`, from `dir` up.
+pub fn find(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors().map(|d| d.join(FILE)).find(|f| f.is_file())
+}
+
+/// Reads a config file.
+pub fn read(path: &Path) -> Result<Config, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.into(), source })?;
+    parse(&text).map_err(|message| ConfigError::Invalid { path: path.into(), message })
+}
+
+/// Parses the text of a config file.
+pub fn parse(text: &str) -> Result<Config, String> {
+    toml::from_str(text).map_err(|e| e.to_string().trim_end().to_owned())
+}
+
+/// The settings for a command run in `cwd` with `flags`.
+pub fn resolve(flags: Flags, cwd: &Path) -> Result<Settings, ConfigError> {
+    let file = match flags.config {
+        Some(path) => Some(cwd.join(path)),
+        None => find(cwd),
+    };
+    let config = match &file {
+        Some(path) => read(path)?,
+        None => Config::default(),
+    };
+    let invalid = |message: String| ConfigError::Invalid { path: file.clone().unwrap_or_else(|| FILE.into()), message };
+    // Paths in the file are relative to its directory; shown relative to `cwd` when they can be.
+    let base = file.as_ref().and_then(|f| f.parent()).map(|dir| display_relative(dir, cwd)).unwrap_or_default();
+    let from_file = |path: &Option<PathBuf>| path.as_ref().map(|p| base.join(p));
+    let spec = flags.spec.or_else(|| from_file(&config.spec)).unwrap_or_else(|| base.join("spec"));
+    let out = flags.out.or_else(|| from_file(&config.out)).unwrap_or_else(|| base.join("generated"));
+    let runtime_dir = flags.runtime.or_else(|| from_file(&config.runtime.path));
+    let runtime = runtime_source(&config.runtime, runtime_dir, &out, cwd).map_err(invalid)?;
+    let outputs = outputs(&config.outputs).map_err(invalid)?;
+    if let Some(prefix) = &config.crate_prefix
+        && !crate::model::valid_crate_prefix(prefix)
+    {
+        return Err(invalid(format!(
+            "`crate-prefix = {prefix:?}` cannot prefix a crate name: use lower-case letters, digits and dashes"
+        )));
+    }
+    let regenerate = config.regenerate.unwrap_or_else(|| "apigen generate".to_owned());
+    Ok(Settings {
+        file,
+        spec: clean(&spec),
+        out: clean(&out),
+        crate_prefix: config.crate_prefix,
+        options: Options { runtime, regenerate, outputs },
+    })
+}
+
+/// `dir` relative to `cwd` when it is below or beside it, else as it is.
+fn display_relative(dir: &Path, cwd: &Path) -> PathBuf {
+    let relative = crate::emit::relative_path(cwd, dir);
+    if relative.is_empty() { PathBuf::new() } else { PathBuf::from(relative) }
+}
+
+/// `path` without `.` components (`./spec` is `spec`).
+fn clean(path: &Path) -> PathBuf {
+    let cleaned: PathBuf = path.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect();
+    if cleaned.as_os_str().is_empty() { PathBuf::from(".") } else { cleaned }
+}
+
+fn runtime_source(
+    config: &RuntimeConfig,
+    path: Option<PathBuf>,
+    out: &Path,
+    cwd: &Path,
+) -> Result<RuntimeSource, String> {
+    let refs = [&config.rev, &config.branch, &config.tag].iter().filter(|r| r.is_some()).count();
+    if refs > 0 && config.git.is_none() {
+        return Err("`rev`, `branch` and `tag` of [runtime] go with `git`".into());
+    }
+    if refs > 1 {
+        return Err("[runtime] takes one of `rev`, `branch` and `tag`".into());
+    }
+    let version = config.version.clone().unwrap_or_else(|| crate::RUNTIME_VERSION.to_owned());
+    match (path, &config.git) {
+        (Some(_), Some(_)) => Err("[runtime] takes `path` or `git`, not both".into()),
+        (Some(path), None) => {
+            // Both relative to `cwd`, or both absolute: one base for the relative path.
+            let (out, path) = if out.is_absolute() == path.is_absolute() {
+                (out.to_path_buf(), path)
+            } else {
+                let cwd = std::path::absolute(cwd).unwrap_or_else(|_| cwd.to_path_buf());
+                (cwd.join(out), cwd.join(path))
+            };
+            Ok(RuntimeSource::Path { from_crate: Options::runtime_path(&out, &path), version })
+        }
+        (None, Some(url)) => {
+            let reference = [("rev", &config.rev), ("branch", &config.branch), ("tag", &config.tag)]
+                .into_iter()
+                .find_map(|(key, value)| value.clone().map(|v| (key, v)));
+            Ok(RuntimeSource::Git { url: url.clone(), reference, version })
+        }
+        (None, None) => Ok(RuntimeSource::Registry { version }),
+    }
+}
+
+fn outputs(config: &OutputsConfig) -> Result<Outputs, String> {
+    let on = |value: Option<bool>| value.unwrap_or(true);
+    let outputs = Outputs {
+        types: on(config.types),
+        server: on(config.server),
+        client: on(config.client),
+        openapi: on(config.openapi),
+        reference: on(config.reference),
+    };
+    if (outputs.server || outputs.client) && !outputs.types {
+        return Err("[outputs] the server and client crates need `types = true`".into());
+    }
+    Ok(outputs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(text: &str, flags: Flags) -> Result<Settings, ConfigError> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(FILE), text).unwrap();
+        let nested = dir.path().join("a/b");
+        std::fs::create_dir_all(&nested).unwrap();
+        resolve(flags, &nested)
+    }
+
+    #[test]
+    fn paths_in_the_file_are_relative_to_it_and_flags_to_the_current_directory() {
+        let s = settings("spec = \"api\"\nout = \"gen\"\n[runtime]\npath = \"vendor/rt\"\n", Flags::default()).unwrap();
+        assert_eq!((s.spec, s.out), (PathBuf::from("../../api"), PathBuf::from("../../gen")));
+        assert_eq!(
+            s.options.runtime,
+            RuntimeSource::Path { from_crate: "../../vendor/rt".into(), version: crate::RUNTIME_VERSION.into() }
+        );
+        let flags = Flags { spec: Some("here".into()), ..Flags::default() };
+        assert_eq!(settings("", flags).unwrap().spec, PathBuf::from("here"));
+    }
+
+    #[test]
+    fn an_absolute_runtime_with_a_relative_output_gives_a_relative_manifest_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let runtime = dir.path().join("rt");
+        let flags = Flags { runtime: Some(runtime), out: Some("gen".into()), ..Flags::default() };
+        let s = resolve(flags, dir.path()).unwrap();
+        let RuntimeSource::Path { from_crate, .. } = s.options.runtime else { panic!() };
+        assert_eq!(from_crate, "../../rt");
+    }
+
+    #[test]
+    fn git_and_registry_sources_and_their_errors() {
+        let s = settings("[runtime]\ngit = \"https://example.com/apigen\"\nrev = \"abc\"\n", Flags::default()).unwrap();
+        assert_eq!(
+            s.options.runtime,
+            RuntimeSource::Git {
+                url: "https://example.com/apigen".into(),
+                reference: Some(("rev", "abc".into())),
+                version: crate::RUNTIME_VERSION.into()
+            }
+        );
+        let s = settings("[runtime]\nversion = \"0.1\"\n", Flags::default()).unwrap();
+        assert_eq!(s.options.runtime, RuntimeSource::Registry { version: "0.1".into() });
+        for (text, message) in [
+            ("[runtime]\npath = \"a\"\ngit = \"b\"\n", "[runtime] takes `path` or `git`, not both"),
+            ("[runtime]\nrev = \"a\"\n", "`rev`, `branch` and `tag` of [runtime] go with `git`"),
+            ("[outputs]\ntypes = false\n", "[outputs] the server and client crates need `types = true`"),
+            (
+                "crate-prefix = \"Acme\"\n",
+                "`crate-prefix = \"Acme\"` cannot prefix a crate name: use lower-case letters, digits and dashes",
+            ),
+        ] {
+            let error = settings(text, Flags::default()).unwrap_err().to_string();
+            assert!(error.ends_with(message), "{text}: {error}");
+        }
+        let error = settings("sepc = \"x\"\n", Flags::default()).unwrap_err().to_string();
+        assert!(error.contains("unknown field `sepc`"), "{error}");
+    }
+}
