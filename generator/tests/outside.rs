@@ -62,7 +62,7 @@ fn init_generates_checks_and_builds_outside_the_repository() {
     let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("outside-target");
     let cargo = env!("CARGO");
     let output = Command::new(cargo)
-        .args(["check", "--quiet", "--offline", "--workspace", "--all-targets"])
+        .args(["clippy", "--quiet", "--offline", "--workspace", "--all-targets", "--", "-D", "warnings"])
         .current_dir(&dir)
         .env("CARGO_TARGET_DIR", &target)
         .env_remove("RUSTFLAGS")
@@ -70,6 +70,15 @@ fn init_generates_checks_and_builds_outside_the_repository() {
         .unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert_eq!(apigen(&["check"], &dir), "ok: 18 files match the spec\n");
+
+    // A spec edit makes `check` fail, naming the command that repairs it here.
+    let notes = std::fs::read_to_string(dir.join("spec/notes.yaml")).unwrap();
+    std::fs::write(dir.join("spec/notes.yaml"), notes.replace("Read a note.", "Read one note.")).unwrap();
+    let stale = Command::new(env!("CARGO_BIN_EXE_apigen")).arg("check").current_dir(&dir).output().unwrap();
+    assert_eq!(stale.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&stale.stdout);
+    assert!(report.contains("-    /// Read a note.\n+    /// Read one note.\n"), "{report}");
+    assert!(report.ends_with("changed, 0 missing, 0 extra; run `apigen generate`\n"), "{report}");
 }
 
 #[test]
