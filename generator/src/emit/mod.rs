@@ -12,6 +12,7 @@
 pub mod client;
 pub mod files;
 pub mod openapi;
+pub mod par;
 pub mod reference;
 pub mod rust;
 pub mod server;

@@ -7,8 +7,8 @@
 //! The router, the order of checks before a handler runs and the error contract live in
 //! `apigen-runtime` (feature `server`).
 
-use super::Output;
 use super::rust::{Paths, describe_constraints, doc, ident, inner_doc, param_is_option, print_file};
+use super::{Output, par};
 use crate::model::names::{Case, sanitize};
 use crate::model::{Api, Operation, Param, ParamIn, ResponseBody, Tag, TypeKind, TypeRef};
 use proc_macro2::TokenStream;
@@ -16,21 +16,23 @@ use quote::quote;
 
 /// Adds the server crate to `output`, under `server/`.
 pub fn emit(api: &Api, options: &super::Options, output: &mut Output) {
-    let header = super::header_text(api, options);
-    let types_crate = format!("{}-types", api.name);
-    let emitter = ServerEmitter { api, paths: Paths::from_crate(&types_crate) };
-    for tag in &api.tags {
-        let ops: Vec<&Operation> = api.operations_of(&tag.name).collect();
-        if ops.is_empty() {
-            continue;
-        }
-        let file = print_file(&header, emitter.tag_module(tag, &ops));
-        output.add(format!("server/src/{}.rs", tag.rust), file);
+    let header = &super::header_text(api, options);
+    let types_crate = &format!("{}-types", api.name);
+    let emitter = move || ServerEmitter { api, paths: Paths::from_crate(types_crate) };
+    let mut jobs = vec![
+        par::job("server/src/lib.rs", move || print_file(header, emitter().crate_root().0)),
+        par::job(format!("server/src/{}.rs", super::rust::root_module(api)), move || {
+            print_file(header, emitter().crate_root().1)
+        }),
+        par::job("server/src/mock.rs", move || print_file(header, emitter().mock_module())),
+    ];
+    for tag in api.tags_with_operations() {
+        jobs.push(par::job(format!("server/src/{}.rs", tag.rust), move || {
+            let ops: Vec<&Operation> = api.operations_of(&tag.name).collect();
+            print_file(header, emitter().tag_module(tag, &ops))
+        }));
     }
-    let (lib, root) = emitter.crate_root();
-    output.add("server/src/lib.rs", print_file(&header, lib));
-    output.add(format!("server/src/{}.rs", super::rust::root_module(api)), print_file(&header, root));
-    output.add("server/src/mock.rs", print_file(&header, emitter.mock_module()));
+    par::run(jobs, output);
     let types_dep = format!("{{ path = \"../types\", package = \"{types_crate}\" }}");
     output.add(
         "server/Cargo.toml",

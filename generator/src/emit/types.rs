@@ -7,8 +7,8 @@
 //! makes generated clients slow to build. Enumerations keep unknown values and unions unknown
 //! variants, so a response never fails to decode because the service added one.
 
-use super::Output;
 use super::rust::{Paths, describe_constraints, doc, ident, inner_doc, print_file};
+use super::{Output, par};
 use crate::model::{Api, Enum, Field, Object, Presence, TypeDef, TypeKind, TypeRef, Union, sample};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -16,25 +16,33 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Adds the types crate to `output`, under `types/`.
 pub fn emit(api: &Api, options: &super::Options, output: &mut Output) {
-    let header = super::header_text(api, options);
+    let header = &super::header_text(api, options);
     let crate_name = format!("{}-types", api.name);
-    let emitter = TypesEmitter { api, paths: Paths::in_types_crate(), validated: needs_validation(api) };
-    let mut modules: BTreeMap<String, Vec<TokenStream>> = BTreeMap::new();
-    let envelopes = envelopes(api);
+    let validated = &needs_validation(api);
+    let envelopes = &envelopes(api);
+    let mut modules: BTreeMap<String, Vec<&TypeDef>> = BTreeMap::new();
     for def in api.types.values() {
-        let mut item = emitter.item(def);
-        if let Some(item_ty) = envelopes.get(&def.name) {
-            item.extend(emitter.paginated(def, item_ty));
-        }
-        modules.entry(module_of(def)).or_default().push(item);
+        modules.entry(module_of(def)).or_default().push(def);
     }
-    for (module, items) in &modules {
-        let docs = inner_doc(&format!("Types declared in `{module}.yaml`."));
-        let file = print_file(&header, quote! { #docs #(#items)* });
-        output.add(format!("types/src/{module}.rs"), file);
+    let mut jobs = vec![
+        par::job("types/src/lib.rs", || print_file(header, crate_root(api, modules.keys()))),
+        par::job("types/src/samples.rs", || print_file(header, sample_tests(api))),
+    ];
+    for (module, defs) in &modules {
+        jobs.push(par::job(format!("types/src/{module}.rs"), move || {
+            let emitter = TypesEmitter { api, paths: Paths::in_types_crate(), validated };
+            let items = defs.iter().map(|def| {
+                let mut item = emitter.item(def);
+                if let Some(item_ty) = envelopes.get(&def.name) {
+                    item.extend(emitter.paginated(def, item_ty));
+                }
+                item
+            });
+            let docs = inner_doc(&format!("Types declared in `{module}.yaml`."));
+            print_file(header, quote! { #docs #(#items)* })
+        }));
     }
-    output.add("types/src/lib.rs", print_file(&header, crate_root(api, modules.keys())));
-    output.add("types/src/samples.rs", print_file(&header, sample_tests(api)));
+    par::run(jobs, output);
     output.add(
         "types/Cargo.toml",
         super::files::cargo_toml(
@@ -104,7 +112,7 @@ fn envelopes(api: &Api) -> BTreeMap<String, TypeRef> {
 struct TypesEmitter<'a> {
     api: &'a Api,
     paths: Paths,
-    validated: BTreeSet<String>,
+    validated: &'a BTreeSet<String>,
 }
 
 impl TypesEmitter<'_> {
@@ -267,7 +275,7 @@ impl TypesEmitter<'_> {
         let mut patterns = Vec::new();
         let mut checks = Vec::new();
         for field in object.fields.iter().filter(|f| f.constant.is_none()) {
-            if !field_needs(field, &self.validated) {
+            if !field_needs(field, self.validated) {
                 continue;
             }
             let wire = &field.wire;
@@ -317,7 +325,7 @@ impl TypesEmitter<'_> {
                 let (min, max, exact) = (opt_u64(c.min_items), opt_u64(c.max_items), opt_u64(c.exact_items));
                 inner.push(quote! { __v.items(#wire, __value.len(), #min, #max, #exact); });
             }
-            if ref_needs(&field.ty, &self.validated) {
+            if ref_needs(&field.ty, self.validated) {
                 inner.push(quote! { __v.field(#wire, __value); });
             }
             let member = ident(&field.rust);
@@ -331,7 +339,7 @@ impl TypesEmitter<'_> {
                 }
             });
         }
-        if object.additional.as_ref().is_some_and(|t| ref_needs(t, &self.validated)) {
+        if object.additional.as_ref().is_some_and(|t| ref_needs(t, self.validated)) {
             checks.push(quote! { ::apigen_runtime::Validate::validate_into(&self.extra, __v); });
         }
         let v = if checks.is_empty() { quote!(_) } else { quote!(__v) };
@@ -495,7 +503,7 @@ impl TypesEmitter<'_> {
                 })
             });
             serialize_arms.push(quote! { Self::#variant_name(__value) => __value.serialize(serializer), });
-            validate_arms.push(if ref_needs(&variant.ty, &self.validated) {
+            validate_arms.push(if ref_needs(&variant.ty, self.validated) {
                 quote! { Self::#variant_name(__value) => __value.validate_into(__v), }
             } else {
                 quote! { Self::#variant_name(_) => {} }

@@ -1,0 +1,425 @@
+//! The checks that need the whole model: references, finiteness, unions, envelopes, values, gaps.
+
+use super::*;
+
+impl Lowerer<'_> {
+    /// Reports references to undeclared types. True when every reference reaches a type that
+    /// was lowered (a declared type may have failed to lower, with its own error).
+    pub(super) fn check_refs(&mut self) -> bool {
+        let refs = std::mem::take(&mut self.refs);
+        let mut resolved = true;
+        for (ty, at) in refs {
+            let Some(name) = ty.named() else { continue };
+            if self.types.contains_key(name) {
+                continue;
+            }
+            resolved = false;
+            if !self.declared.contains_key(name) {
+                let hint = suggest(name, self.declared.keys().map(String::as_str))
+                    .unwrap_or_else(|| "declare it under `types:` in any spec file".into());
+                self.diags.error(at, format!("unknown type `{name}`")).hint(hint);
+            }
+        }
+        resolved
+    }
+
+    /// Settles variant names and tag values; checks that tagged variants carry their tag and
+    /// that untagged variants can be told apart.
+    pub(super) fn check_unions(&mut self) {
+        let names: Vec<String> =
+            self.types.iter().filter(|(_, t)| matches!(t.kind, TypeKind::Union(_))).map(|(n, _)| n.clone()).collect();
+        for name in names {
+            let def = &self.types[&name];
+            let TypeKind::Union(union) = &def.kind else {
+                continue;
+            };
+            let (at, mut union) = (def.origin.clone(), union.clone());
+            let mut scope = Scope::new();
+            let mut tags_seen: BTreeMap<String, String> = BTreeMap::new();
+            for (i, variant) in union.variants.iter_mut().enumerate() {
+                let label = variant.ty.to_string();
+                let at = self.variant_at.get(&(name.clone(), i)).cloned().unwrap_or_else(|| at.clone());
+                match &union.tag {
+                    Some(tag) => {
+                        let Some(value) = self.tag_value(&variant.ty, tag, &name, &at) else {
+                            continue;
+                        };
+                        if let Some(first) = tags_seen.get(&value) {
+                            self.diags
+                                .error(at, format!("variants `{first}` and `{label}` of union `{name}` share the tag value `{value}`"))
+                                .hint("each variant needs its own tag value");
+                            continue;
+                        }
+                        tags_seen.insert(value.clone(), label.clone());
+                        variant.rust = sanitize(&value, Case::Pascal);
+                        variant.tag_value = Some(value);
+                    }
+                    None => variant.rust = untagged_variant_name(&name, &variant.ty, &self.types),
+                }
+                scope.claim(&variant.rust, &format!("variant `{label}`"), &at, self.diags);
+            }
+            if union.tag.is_none() {
+                self.check_distinct(&name, &union, &at);
+            }
+            union.fallback = fallback_name(&scope);
+            if let Some(TypeKind::Union(slot)) = self.types.get_mut(&name).map(|t| &mut t.kind) {
+                *slot = union;
+            }
+        }
+    }
+
+    /// The constant of the tag field of a tagged variant, or a diagnostic saying why not.
+    pub(super) fn tag_value(&mut self, ty: &TypeRef, tag: &str, union: &str, at: &Location) -> Option<String> {
+        let object = match ty {
+            TypeRef::Named(n) => match &self.types[n].kind {
+                TypeKind::Object(object) => object,
+                _ => {
+                    self.diags
+                        .error(at.clone(), format!("variant `{n}` of tagged union `{union}` is not an object type"));
+                    return None;
+                }
+            },
+            other => {
+                self.diags
+                    .error(at.clone(), format!("variant `{other}` of tagged union `{union}` is not an object type"))
+                    .hint("a tagged union's variants are object types carrying the tag field");
+                return None;
+            }
+        };
+        match object.field(tag).map(|f| &f.constant) {
+            Some(Some(value)) => Some(value.clone()),
+            _ => {
+                self.diags
+                    .error(
+                        at.clone(),
+                        format!("variant `{ty}` of union `{union}` lacks its tag: it has no constant field `{tag}`"),
+                    )
+                    .hint(format!("add `{tag}: {{ const: <value> }}` to the fields of `{ty}`"));
+                None
+            }
+        }
+    }
+
+    /// Untagged variants must be told apart by their JSON kind or, for objects, by their
+    /// fields: decoding tries each variant in order and rejects unknown fields while choosing.
+    pub(super) fn check_distinct(&mut self, union: &str, def: &Union, at: &Location) {
+        let shapes: Vec<(String, Shape)> = def.variants.iter().map(|v| (v.ty.to_string(), self.shape(&v.ty))).collect();
+        for (i, (a_name, a)) in shapes.iter().enumerate() {
+            for (b_name, b) in &shapes[i + 1..] {
+                if let Some(why) = overlap(a, b) {
+                    self.diags
+                        .error(at.clone(), format!("variants `{a_name}` and `{b_name}` of untagged union `{union}` are not provably distinct: {why}"))
+                        .hint("add a tag field, or make a required field tell them apart");
+                }
+            }
+        }
+    }
+
+    pub(super) fn shape(&self, ty: &TypeRef) -> Shape {
+        match ty {
+            TypeRef::String | TypeRef::DateTime | TypeRef::Url => Shape::String(None),
+            TypeRef::Integer => Shape::Integer,
+            TypeRef::Number => Shape::Number,
+            TypeRef::Boolean => Shape::Boolean,
+            TypeRef::Json => Shape::Any,
+            TypeRef::List(_) => Shape::Array,
+            TypeRef::Map(_) => Shape::Object { required: BTreeSet::new(), known: None },
+            TypeRef::Named(name) => match &self.types[name].kind {
+                TypeKind::Enum(e) if !e.open => Shape::String(Some(e.values.iter().map(|v| v.wire.clone()).collect())),
+                TypeKind::Enum(_) => Shape::String(None),
+                TypeKind::Union(_) => Shape::Any,
+                TypeKind::Object(o) => Shape::Object {
+                    required: o.required_fields().map(|f| f.wire.clone()).collect(),
+                    known: o.additional.is_none().then(|| o.fields.iter().map(|f| f.wire.clone()).collect()),
+                },
+            },
+        }
+    }
+
+    pub(super) fn check_envelopes(&mut self, operations: &[Operation]) {
+        for op in operations {
+            let ResponseBody::Page { item, envelope: Some(envelope) } = &op.response.body else {
+                continue;
+            };
+            let def = &self.types[envelope];
+            let problem = match &def.kind {
+                TypeKind::Object(object) => match object.field("items") {
+                    Some(f) if f.ty == TypeRef::List(Box::new(item.clone())) && !f.optional => {
+                        let page_of = |next: &Field| match &next.ty {
+                            TypeRef::Named(n) => match &self.types[n].kind {
+                                TypeKind::Object(o) => o.field("page").map(|p| p.ty == TypeRef::String && !p.optional),
+                                _ => None,
+                            },
+                            _ => None,
+                        };
+                        match object.field("next") {
+                            Some(next) if next.optional && page_of(next) == Some(true) => None,
+                            _ => Some("an optional field `next` holding a required string `page`".to_owned()),
+                        }
+                    }
+                    _ => Some(format!("a required field `items` of type `list<{item}>`")),
+                },
+                _ => Some("to be an object".to_owned()),
+            };
+            if let Some(needs) = problem {
+                self.diags
+                    .error(op.origin.clone(), format!("the envelope `{envelope}` of `{}` needs {needs}", op.name))
+                    .hint(
+                        "an envelope has the fields of the standard list (`next`, `count`, `items`) and adds its own",
+                    );
+            }
+        }
+    }
+
+    pub(super) fn check_param_types(&mut self, operations: &[Operation]) {
+        let mut checked: BTreeSet<(String, String)> = BTreeSet::new();
+        for op in operations {
+            for param in &op.params {
+                if !checked.insert((op.name.clone(), param.wire.clone())) {
+                    continue;
+                }
+                let scalar = |ty: &TypeRef, types: &BTreeMap<String, TypeDef>| match ty {
+                    TypeRef::Named(n) => matches!(types[n].kind, TypeKind::Enum(_)),
+                    TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_) => false,
+                    _ => true,
+                };
+                let fits = match (&param.ty, param.location) {
+                    (TypeRef::List(inner), ParamIn::Query) => scalar(inner, &self.types),
+                    (ty, _) => scalar(ty, &self.types),
+                };
+                if !fits {
+                    self.diags
+                        .error(op.origin.clone(), format!("parameter `{}` of `{}` has type `{}`, which cannot travel in a {}", param.wire, op.name, param.ty, if param.location == ParamIn::Path { "path" } else { "query string" }))
+                        .hint("parameters are scalars or enumerations; a query parameter may also be a list of those (repeated keys)");
+                }
+            }
+        }
+    }
+
+    pub(super) fn check_pagination_params(&mut self, pagination: &Pagination) {
+        for name in &pagination.params {
+            match self.shared_params.get(name) {
+                Some(p) if p.location == ParamIn::Query && !p.required => {}
+                Some(_) => {
+                    let at = Location::file(
+                        self.spec
+                            .pagination
+                            .first()
+                            .map(|p| self.spec.files[p.origin.file].display.clone())
+                            .unwrap_or_default(),
+                    );
+                    self.diags.error(at, format!("pagination parameter `{name}` must be an optional query parameter"));
+                }
+                None => {
+                    let first = &self.spec.pagination[0];
+                    let at = self.at(&first.origin.key("params"));
+                    self.diags
+                        .error(at, format!("pagination parameter `{name}` is not a shared parameter"))
+                        .hint("declare it under `parameters:`");
+                }
+            }
+        }
+    }
+
+    /// Marks each type with the directions it travels, from request bodies and parameters
+    /// (input) and responses (output). A type no operation reaches counts as output: it
+    /// describes a resource.
+    pub(super) fn mark_usage(&mut self, operations: &[Operation]) {
+        let mut input = Vec::new();
+        let mut output = Vec::new();
+        for op in operations {
+            if let Some(body) = &op.body {
+                input.push(body.ty.clone());
+            }
+            input.extend(op.params.iter().map(|p| p.ty.clone()));
+            match &op.response.body {
+                ResponseBody::Empty => {}
+                ResponseBody::Value(ty) => output.push(ty.clone()),
+                ResponseBody::Page { item, envelope } => {
+                    output.push(item.clone());
+                    output.extend(envelope.iter().map(|e| TypeRef::Named(e.clone())));
+                }
+            }
+        }
+        for name in self.reachable(&input) {
+            if let Some(t) = self.types.get_mut(&name) {
+                t.usage.input = true;
+            }
+        }
+        for name in self.reachable(&output) {
+            if let Some(t) = self.types.get_mut(&name) {
+                t.usage.output = true;
+            }
+        }
+        for t in self.types.values_mut() {
+            if !t.usage.input && !t.usage.output {
+                t.usage.output = true;
+            }
+        }
+    }
+
+    pub(super) fn reachable(&self, roots: &[TypeRef]) -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut pending: Vec<String> = roots.iter().filter_map(|r| r.named().map(str::to_owned)).collect();
+        while let Some(name) = pending.pop() {
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            pending.extend(self.children(&name).into_iter().filter_map(|r| r.named().map(str::to_owned)));
+        }
+        seen
+    }
+
+    /// The type references a type holds directly.
+    pub(super) fn children(&self, name: &str) -> Vec<TypeRef> {
+        match &self.types[name].kind {
+            TypeKind::Object(o) => o.fields.iter().map(|f| f.ty.clone()).chain(o.additional.clone()).collect(),
+            TypeKind::Union(u) => u.variants.iter().map(|v| v.ty.clone()).collect(),
+            TypeKind::Enum(_) => Vec::new(),
+        }
+    }
+
+    /// Reports every type with no finite value and records the depth of the others.
+    pub(super) fn check_finite(&mut self) -> bool {
+        let depths = super::finite::depths(&self.types);
+        let mut finite = true;
+        for (name, depth) in &depths {
+            let def = &self.types[name];
+            if depth.is_none() {
+                finite = false;
+                let why = super::finite::why_infinite(def, &depths);
+                self.diags
+                    .error(def.origin.clone(), format!("type `{name}` has no finite value: {why}"))
+                    .hint("make one field of the cycle optional or nullable (or a list), or give a union a variant that ends it");
+            }
+        }
+        for (name, depth) in depths {
+            if let (Some(def), Some(depth)) = (self.types.get_mut(&name), depth) {
+                def.depth = depth;
+            }
+        }
+        finite
+    }
+
+    /// Boxes every field whose type contains the field's own type without a list or map in
+    /// between (a Rust type cannot contain itself by value): the field's type leads back to
+    /// its owner by value exactly when both are in one component of the by-value graph.
+    pub(super) fn mark_boxes(&mut self) {
+        let by_value: BTreeMap<String, Vec<String>> = self
+            .types
+            .keys()
+            .map(|name| {
+                let direct = self.children(name).into_iter().filter_map(|child| match child {
+                    TypeRef::Named(target) => Some(target),
+                    _ => None,
+                });
+                (name.clone(), direct.collect())
+            })
+            .collect();
+        let component = super::graph::components(&by_value);
+        for (name, def) in &mut self.types {
+            let TypeKind::Object(object) = &mut def.kind else { continue };
+            for field in &mut object.fields {
+                if let TypeRef::Named(target) = &field.ty
+                    && component.get(target) == component.get(name)
+                {
+                    field.boxed = true;
+                }
+            }
+        }
+    }
+
+    pub(super) fn check_values(&mut self) {
+        let checks = std::mem::take(&mut self.value_checks);
+        for check in checks {
+            let checker = ValueChecker { types: &self.types };
+            let scalar = match &check.ty {
+                TypeRef::Named(name) => matches!(self.types[name].kind, TypeKind::Enum(_)),
+                TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_) => false,
+                _ => true,
+            };
+            if check.what == "default" && !scalar {
+                self.diags
+                    .error(check.at, format!("a default of type `{}` cannot be written as a literal", check.ty))
+                    .hint("defaults are for strings, numbers, booleans and enumeration values");
+                continue;
+            }
+            if let Err(problem) = checker.check(&check.value, &check.ty, &check.constraints, "") {
+                self.diags
+                    .error(check.at, format!("the {} {} does not fit: {problem}", check.what, check.value))
+                    .hint(format!("a {} must be a valid value of its type and constraints", check.what));
+            }
+        }
+    }
+
+    pub(super) fn resolve_gaps(&mut self, gaps: BTreeMap<String, (Gap, Location)>) -> BTreeMap<String, Gap> {
+        let mut gaps: BTreeMap<String, Gap> = gaps.into_iter().map(|(id, (gap, _))| (id, gap)).collect();
+        let uses = std::mem::take(&mut self.gap_uses);
+        for used in uses {
+            match gaps.get_mut(&used.id) {
+                Some(gap) => {
+                    if !gap.used_by.contains(&used.element) {
+                        gap.used_by.push(used.element);
+                    }
+                }
+                None if self.spec.was_dropped("gaps", &used.id) => {}
+                None => {
+                    let hint = suggest(&used.id, gaps.keys().map(String::as_str))
+                        .unwrap_or_else(|| "declare it under `gaps:` with its source, gap and decision".into());
+                    self.diags
+                        .error(used.at, format!("{} refers to the unknown gap `{}`", used.element, used.id))
+                        .hint(hint);
+                }
+            }
+        }
+        for gap in gaps.values_mut() {
+            gap.used_by.sort();
+        }
+        gaps
+    }
+}
+
+/// What JSON an untagged variant accepts while a union chooses.
+pub(super) enum Shape {
+    String(Option<BTreeSet<String>>),
+    /// Integers: a `number` listed after an `integer` still takes fractions.
+    Integer,
+    Number,
+    Boolean,
+    Array,
+    /// Objects: fields that must be present; fields that may be (`None`: any).
+    Object {
+        required: BTreeSet<String>,
+        known: Option<BTreeSet<String>>,
+    },
+    Any,
+}
+
+/// Why two shapes may accept the same JSON, or `None` when they cannot.
+pub(super) fn overlap(a: &Shape, b: &Shape) -> Option<String> {
+    match (a, b) {
+        (Shape::Any, _) | (_, Shape::Any) => Some("one of them accepts any JSON".into()),
+        (Shape::String(Some(x)), Shape::String(Some(y))) => {
+            x.intersection(y).next().map(|v| format!("both accept the string `{v}`"))
+        }
+        (Shape::String(_), Shape::String(_)) => Some("both accept strings".into()),
+        (Shape::Number, Shape::Number) | (Shape::Integer, Shape::Integer) => Some("both accept numbers".into()),
+        // Tried in order: integers go to the first, fractions to the second.
+        (Shape::Integer, Shape::Number) => None,
+        (Shape::Number, Shape::Integer) => Some("every integer is a number: list `integer` first".into()),
+        (Shape::Boolean, Shape::Boolean) => Some("both accept booleans".into()),
+        (Shape::Array, Shape::Array) => Some("both accept arrays".into()),
+        (Shape::Object { required: ra, known: ka }, Shape::Object { required: rb, known: kb }) => {
+            let fits = |required: &BTreeSet<String>, known: &Option<BTreeSet<String>>| {
+                known.as_ref().is_none_or(|k| required.is_subset(k))
+            };
+            if fits(ra, kb) && fits(rb, ka) {
+                let keys: Vec<&str> = ra.union(rb).map(String::as_str).collect();
+                Some(format!("both accept an object with the keys {{{}}}", keys.join(", ")))
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,147 @@
+//! Lowering of what is global: `api`, gaps, tags, pagination.
+
+use super::*;
+
+impl Lowerer<'_> {
+    #[allow(clippy::type_complexity)]
+    pub(super) fn lower_api(&mut self) -> Option<(String, String, String, Option<String>, Option<String>)> {
+        let first = match self.spec.api.as_slice() {
+            [] if self.spec.was_dropped("api", "api") => return None,
+            [] => {
+                let file = self.spec.files.first().map(|f| f.display.clone()).unwrap_or_default();
+                self.diags
+                    .error(Location::file(file), "no file declares `api:`")
+                    .hint("add `api: { name, title, version }` to api.yaml");
+                return None;
+            }
+            [first, rest @ ..] => {
+                for extra in rest {
+                    let at = self.at(&extra.origin);
+                    let first_at = self.at(&first.origin);
+                    self.diags
+                        .error(at, format!("`api` is declared again; it was declared at {first_at}"))
+                        .hint("keep one `api:` section, in api.yaml");
+                }
+                first
+            }
+        };
+        let api = &first.value;
+        if !super::valid_crate_prefix(&api.name) {
+            let at = self.at(&first.origin.key("name"));
+            self.diags
+                .error(at, format!("`{}` cannot prefix a crate name", api.name))
+                .hint("use lower-case letters, digits and dashes, starting with a letter (`docs-api`)");
+        }
+        let spec = self.spec;
+        let auth_origin = first.origin.key("auth");
+        let at = |keys: &[&str]| spec.locate(&keys.iter().fold(auth_origin.clone(), |o, k| o.key(*k)));
+        self.auth_schemes = super::auth::lower_schemes(api.auth.as_ref(), at, self.diags);
+        Some((api.name.clone(), api.title.clone(), api.version.clone(), api.description.clone(), api.source.clone()))
+    }
+
+    pub(super) fn lower_gaps(&mut self) -> BTreeMap<String, (Gap, Location)> {
+        let mut gaps: BTreeMap<String, (Gap, Location)> = BTreeMap::new();
+        let spec = self.spec;
+        for entry in &spec.gaps {
+            let at = self.at(&entry.origin);
+            if let Some((_, first)) = gaps.get(&entry.name) {
+                self.diags
+                    .error(at, format!("gap `{}` is declared twice; first at {first}", entry.name))
+                    .hint("gap ids are shared by every file; rename one");
+                continue;
+            }
+            for (key, text) in
+                [("source", &entry.value.source), ("gap", &entry.value.gap), ("decision", &entry.value.decision)]
+            {
+                if text.trim().is_empty() {
+                    let at = self.at(&entry.origin.key(key));
+                    self.diags.error(at, format!("gap `{}` has an empty `{key}`", entry.name));
+                }
+            }
+            let gap = Gap {
+                id: entry.name.clone(),
+                source: entry.value.source.clone(),
+                gap: entry.value.gap.clone(),
+                decision: entry.value.decision.clone(),
+                used_by: Vec::new(),
+            };
+            gaps.insert(entry.name.clone(), (gap, at));
+        }
+        gaps
+    }
+
+    pub(super) fn lower_tags(&mut self) -> Vec<Tag> {
+        let mut tags: Vec<Tag> = Vec::new();
+        let mut scope = Scope::new();
+        let mut seen: BTreeMap<String, Location> = BTreeMap::new();
+        let spec = self.spec;
+        for entry in &spec.tags {
+            let at = self.at(&entry.origin);
+            if let Some(first) = seen.get(&entry.name) {
+                self.diags.error(at, format!("tag `{}` is declared twice; first at {first}", entry.name));
+                continue;
+            }
+            seen.insert(entry.name.clone(), at.clone());
+            let rust = names::module_name(&entry.name);
+            scope.claim(&rust, &format!("tag `{}`", entry.name), &at, self.diags);
+            tags.push(Tag {
+                name: entry.name.clone(),
+                title: entry.value.title.clone(),
+                description: entry.value.description.clone(),
+                source: entry.value.source.clone(),
+                rust,
+                rust_type: sanitize(&entry.name, Case::Pascal),
+            });
+        }
+        tags
+    }
+
+    /// Each file declaring types becomes a module of the types crate, named by its stem: two
+    /// stems that give one module name (`a/x.yaml` and `b/x.yaml`) would overwrite each other.
+    pub(super) fn check_file_modules(&mut self) {
+        let mut modules: BTreeMap<String, String> = BTreeMap::new();
+        let declaring: BTreeSet<usize> = self.spec.types.iter().map(|entry| entry.origin.file).collect();
+        for file in declaring {
+            let display = &self.spec.files[file].display;
+            let module = names::file_module(display);
+            match modules.get(&module) {
+                Some(first) => {
+                    let message =
+                        format!("the types of this file would go in module `{module}`, which holds those of {first}");
+                    self.diags
+                        .error(Location::file(display), message)
+                        .hint("rename one of the files: a spec file's name names the module of its types");
+                }
+                None => {
+                    modules.insert(module, display.clone());
+                }
+            }
+        }
+    }
+
+    pub(super) fn lower_pagination(&mut self) -> Pagination {
+        let Some((first, rest)) = self.spec.pagination.split_first() else {
+            return Pagination::default();
+        };
+        for extra in rest {
+            let at = self.at(&extra.origin);
+            self.diags.error(at, "`pagination` is declared again").hint("keep one, in api.yaml");
+        }
+        for (i, id) in first.value.gaps.iter().enumerate() {
+            let at = self.at(&first.origin.key("gaps").index(i));
+            self.gap_uses.push(GapUse { id: id.clone(), element: "the list convention".into(), at });
+        }
+        if !first.value.params.contains(&first.value.cursor) {
+            let at = self.at(&first.origin.key("cursor"));
+            self.diags
+                .error(at, format!("the cursor `{}` is not one of `params`", first.value.cursor))
+                .hint("the cursor is the parameter that takes `next.page`, listed in `params`");
+        }
+        Pagination {
+            params: first.value.params.clone(),
+            cursor: first.value.cursor.clone(),
+            gaps: first.value.gaps.clone(),
+            description: first.value.description.clone(),
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! Lowering: raw spec → validated [`Api`], with every semantic check.
+//!
+//! One pass declares names (so references may point forward and across files), one lowers
+//! each entry, and the final passes check what needs the whole picture: references,
+//! union tags and distinctness, list envelopes, defaults and samples against their types,
+//! gap references. Every problem is recorded with its location and lowering goes on, so one
+//! run lists them all. The result is `None` when any error was found.
+
+use super::names::{self, Case, Scope, sanitize};
+use super::typeref::{self, Parsed, Placeholder};
+use super::*;
+use crate::diag::{Diagnostics, Location};
+use crate::spec::raw::*;
+use crate::spec::{Entry, Origin, Spec};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+mod checks;
+mod head;
+mod operations;
+mod params;
+mod types;
+mod values;
+
+use values::*;
+
+/// Runtime names a generated enum or union may use for the variant that keeps what the spec
+/// does not list, in order of preference.
+const FALLBACK_NAMES: &[&str] = &["Unknown", "UnknownValue", "Unrecognized"];
+
+/// Lowers a loaded spec. Returns `None` when an error was recorded.
+pub fn lower(spec: &Spec, diags: &mut Diagnostics) -> Option<Api> {
+    let mut lowerer = Lowerer::new(spec, diags);
+    let api = lowerer.run();
+    if lowerer.diags.has_errors() { None } else { api }
+}
+
+/// A reference to a gap from an element.
+struct GapUse {
+    id: String,
+    element: String,
+    at: Location,
+}
+
+/// A value (default or sample) to check once every type is known.
+struct ValueCheck {
+    value: Value,
+    ty: TypeRef,
+    constraints: Constraints,
+    what: &'static str,
+    at: Location,
+}
+
+struct Lowerer<'a> {
+    spec: &'a Spec,
+    diags: &'a mut Diagnostics,
+    types: BTreeMap<String, TypeDef>,
+    type_scope: Scope,
+    /// Where each spec type name was declared, for duplicate reports.
+    declared: BTreeMap<String, Location>,
+    refs: Vec<(TypeRef, Location)>,
+    gap_uses: Vec<GapUse>,
+    value_checks: Vec<ValueCheck>,
+    shared_params: BTreeMap<String, Param>,
+    /// Where each union variant is listed, by union name and index.
+    variant_at: BTreeMap<(String, usize), Location>,
+    /// Names of the types the spec declares as enumerations (known before they are lowered).
+    raw_enums: BTreeSet<&'a str>,
+    /// The schemes of `api.auth` (set by `lower_api`).
+    auth_schemes: Vec<AuthScheme>,
+}
+
+/// What a [`RawField`] is being read as.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Field,
+    Param,
+    Body,
+}
+
+impl<'a> Lowerer<'a> {
+    fn new(spec: &'a Spec, diags: &'a mut Diagnostics) -> Self {
+        Lowerer {
+            spec,
+            diags,
+            types: BTreeMap::new(),
+            type_scope: Scope::new(),
+            declared: BTreeMap::new(),
+            refs: Vec::new(),
+            gap_uses: Vec::new(),
+            value_checks: Vec::new(),
+            shared_params: BTreeMap::new(),
+            variant_at: BTreeMap::new(),
+            raw_enums: spec.types.iter().filter(|t| t.value.enum_values.is_some()).map(|t| t.name.as_str()).collect(),
+            auth_schemes: Vec::new(),
+        }
+    }
+
+    fn at(&self, origin: &Origin) -> Location {
+        self.spec.locate(origin)
+    }
+
+    fn run(&mut self) -> Option<Api> {
+        let head = self.lower_api();
+        let gaps = self.lower_gaps();
+        let tags = self.lower_tags();
+        let pagination = self.lower_pagination();
+        self.declare_types();
+        self.lower_shared_params();
+        let spec = self.spec;
+        for entry in &spec.types {
+            let at = self.at(&entry.origin);
+            if self.declared.get(&entry.name) == Some(&at) {
+                self.lower_named_type(entry);
+            }
+        }
+        self.check_file_modules();
+        let mut operations = self.lower_operations(&tags, &pagination);
+        settle_client_names(&mut operations);
+        super::routes::check_routes(&operations, self.diags);
+        if !self.check_refs() {
+            return None; // The passes below need every reference to resolve to a lowered type.
+        }
+        if !self.check_finite() {
+            return None; // Samples and boxing would recurse forever on a type with no value.
+        }
+        self.check_unions();
+        self.check_envelopes(&operations);
+        self.check_param_types(&operations);
+        self.check_pagination_params(&pagination);
+        self.mark_usage(&operations);
+        self.mark_boxes();
+        self.check_values();
+        let gaps = self.resolve_gaps(gaps);
+        let (name, title, version, description, source) = head?;
+        Some(Api {
+            name,
+            title,
+            version,
+            description,
+            source,
+            tags,
+            types: std::mem::take(&mut self.types),
+            operations,
+            gaps,
+            pagination,
+            auth_schemes: std::mem::take(&mut self.auth_schemes),
+            spec_hash: self.spec.hash.clone(),
+        })
+    }
+}
+
+/// Client method names: short (`get`) where no other operation of the tag ends up with the
+/// same name, the full method name otherwise.
+fn settle_client_names(operations: &mut [Operation]) {
+    let candidates: Vec<String> = operations
+        .iter()
+        .map(|op| super::names::short_method_name(&op.name, &op.tag).unwrap_or_else(|| op.rust.clone()))
+        .collect();
+    for i in 0..operations.len() {
+        let clash = (0..operations.len()).any(|j| {
+            j != i
+                && operations[j].tag == operations[i].tag
+                && (candidates[j] == candidates[i] || operations[j].rust == candidates[i])
+        });
+        operations[i].client = if clash { operations[i].rust.clone() } else { candidates[i].clone() };
+    }
+}
+
+/// The Rust name of an untagged variant: the type's name without the union's name in front
+/// (`CommentBodyMarkdown` in `CommentBody` gives `Markdown`), or the JSON kind.
+fn untagged_variant_name(union: &str, ty: &TypeRef, types: &BTreeMap<String, TypeDef>) -> String {
+    match ty {
+        TypeRef::Named(name) => {
+            let rust = &types[name].rust;
+            match rust.strip_prefix(union) {
+                Some(rest) if rest.starts_with(|c: char| c.is_ascii_uppercase()) => rest.to_owned(),
+                _ => rust.clone(),
+            }
+        }
+        TypeRef::List(_) => "List".into(),
+        TypeRef::Map(_) => "Map".into(),
+        other => sanitize(&other.to_string(), Case::Pascal),
+    }
+}
+
+/// "did you mean" for a misspelled name: the closest known name within a small distance.
+fn suggest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<String> {
+    let limit = (name.len() / 3).max(2);
+    known
+        .map(|k| (edit_distance(&name.to_lowercase(), &k.to_lowercase()), k))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, k)| format!("did you mean `{k}`?"))
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = (previous + usize::from(ca != *cb)).min(row[j] + 1).min(current + 1);
+            previous = current;
+        }
+    }
+    row[b.len()]
+}
+
+/// The first of [`FALLBACK_NAMES`] that no listed variant took.
+fn fallback_name(scope: &Scope) -> String {
+    FALLBACK_NAMES.iter().find(|n| !scope.contains(n)).copied().unwrap_or("UnknownVariant").to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_forms() {
+        for ok in ["2024-01-01T00:00:00Z", "2024-01-01T00:00:00.123Z", "2024-01-01T00:00:00+02:00"] {
+            assert!(is_rfc3339(ok), "{ok}");
+        }
+        for bad in ["2024-01-01", "2024-01-01 00:00:00Z", "2024-01-01T00:00:00", "2024-01-01T00:00:00.Z", "x"] {
+            assert!(!is_rfc3339(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn suggestions_find_near_misses_only() {
+        let known = ["Collection", "Space", "Organization"];
+        assert_eq!(suggest("Colection", known.iter().copied()), Some("did you mean `Collection`?".into()));
+        assert_eq!(suggest("Widget", known.iter().copied()), None);
+    }
+}

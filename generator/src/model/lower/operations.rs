@@ -1,0 +1,402 @@
+//! Lowering of operations: method, path, tag, parameters, body, responses, auth.
+
+use super::*;
+
+impl Lowerer<'_> {
+    pub(super) fn lower_operations(&mut self, tags: &[Tag], pagination: &Pagination) -> Vec<Operation> {
+        let mut operations = Vec::new();
+        let mut seen: BTreeMap<String, Location> = BTreeMap::new();
+        let mut scope = Scope::new();
+        // Each operation also names a client builder (`<Name>Builder`); the client crate's
+        // own builder takes one of those names.
+        let mut builders = Scope::reserving(&["ClientBuilder"], "the client's own builder");
+        let spec = self.spec;
+        for entry in &spec.operations {
+            let at = self.at(&entry.origin);
+            if let Some(first) = seen.get(&entry.name) {
+                self.diags
+                    .error(at, format!("operation `{}` is declared twice; first at {first}", entry.name))
+                    .hint("operation names are shared by every file; rename one");
+                continue;
+            }
+            seen.insert(entry.name.clone(), at.clone());
+            let rust_type = sanitize(&entry.name, Case::Pascal);
+            if !scope.claim(&rust_type, &format!("operation `{}`", entry.name), &at, self.diags) {
+                continue;
+            }
+            let builder = format!("{rust_type}Builder");
+            if !builders.claim(&builder, &format!("the client builder of operation `{}`", entry.name), &at, self.diags)
+            {
+                continue;
+            }
+            if let Some(op) = self.lower_operation(entry, rust_type, tags, pagination) {
+                operations.push(op);
+            }
+        }
+        operations
+    }
+
+    pub(super) fn lower_operation(
+        &mut self,
+        entry: &Entry<RawOperation>,
+        rust_type: String,
+        tags: &[Tag],
+        pagination: &Pagination,
+    ) -> Option<Operation> {
+        let raw = &entry.value;
+        let origin = &entry.origin;
+        let name = &entry.name;
+        let element = format!("operation `{name}`");
+        self.use_gaps(&raw.gaps, &element, origin);
+        self.use_gaps(&raw.response.gaps, &element, &origin.key("response"));
+
+        let method = match raw.method.as_str() {
+            "GET" => Some(Method::Get),
+            "POST" => Some(Method::Post),
+            "PUT" => Some(Method::Put),
+            "PATCH" => Some(Method::Patch),
+            "DELETE" => Some(Method::Delete),
+            other => {
+                let at = self.at(&origin.key("method"));
+                self.diags
+                    .error(at, format!("`{other}` is not a method apigen supports"))
+                    .hint("use GET, POST, PUT, PATCH or DELETE, in capitals");
+                None
+            }
+        };
+        let path = match PathTemplate::parse(&raw.path) {
+            Ok(path) => Some(path),
+            Err(message) => {
+                let at = self.at(&origin.key("path"));
+                self.diags.error(at, message);
+                None
+            }
+        };
+        let file_tag = self.spec.files[origin.file].tag.clone();
+        let tag = match raw.tag.clone().or(file_tag) {
+            Some(tag) if tags.iter().any(|t| t.name == tag) => Some(tag),
+            Some(tag) if self.spec.was_dropped("tags", &tag) => None,
+            Some(tag) => {
+                let at = self.at(&origin.key("tag"));
+                let known: Vec<&str> = tags.iter().map(|t| t.name.as_str()).collect();
+                self.diags.error(at, format!("{element} names the tag `{tag}`, which is not declared")).hint(
+                    suggest(&tag, known.iter().copied())
+                        .unwrap_or_else(|| "declare it under `tags:` in api.yaml".into()),
+                );
+                None
+            }
+            None => {
+                let at = self.at(origin);
+                self.diags
+                    .error(at, format!("{element} has no tag"))
+                    .hint("set `tag:` on the operation or at the top of its file");
+                None
+            }
+        };
+        let response = self.lower_response(name, &rust_type, &raw.response, &origin.key("response"));
+        let params =
+            self.lower_operation_params(name, &rust_type, raw, path.as_ref(), response.as_ref(), pagination, origin);
+        let body =
+            raw.body.as_ref().and_then(|body| self.lower_body(name, &rust_type, body, method, &origin.key("body")));
+        for (i, error) in raw.errors.iter().enumerate() {
+            if !(400..=599).contains(&error.status) {
+                let at = self.at(&origin.key("errors").index(i).key("status"));
+                self.diags.error(at, format!("failure status {} is not a 4xx or 5xx code", error.status));
+            }
+        }
+        let auth = super::auth::resolve(
+            raw.auth.as_deref(),
+            &self.auth_schemes,
+            || self.spec.locate(&origin.key("auth")),
+            self.diags,
+        );
+        let (method, path, tag, response, params, auth) = (method?, path?, tag?, response?, params?, auth?);
+        let mut gaps = raw.gaps.clone();
+        gaps.extend(raw.response.gaps.iter().cloned());
+        Some(Operation {
+            name: name.clone(),
+            rust: super::names::method_name(name),
+            client: String::new(), // Settled per tag once every operation is known.
+            rust_type,
+            tag,
+            method,
+            path,
+            summary: raw.summary.clone(),
+            description: raw.description.clone(),
+            source: raw.source.clone(),
+            params,
+            body: body.map(|(ty, optional)| Body {
+                ty,
+                optional,
+                description: raw.body.as_ref().and_then(|b| b.description.clone()),
+            }),
+            response,
+            errors: raw.errors.iter().map(|e| ErrorCase { status: e.status, when: e.when.clone() }).collect(),
+            deprecated: raw
+                .deprecated
+                .as_ref()
+                .map(|d| Deprecated { replacement: d.replacement.clone(), note: d.note.clone() }),
+            auth,
+            gaps,
+            origin: self.at(origin),
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn lower_operation_params(
+        &mut self,
+        op: &str,
+        op_type: &str,
+        raw: &RawOperation,
+        path: Option<&PathTemplate>,
+        response: Option<&Response>,
+        pagination: &Pagination,
+        origin: &Origin,
+    ) -> Option<Vec<Param>> {
+        let mut declared: Vec<(Param, Origin)> = Vec::new();
+        let mut ok = true;
+        for (i, entry) in raw.params.iter().enumerate() {
+            let param_origin = origin.key("params").index(i);
+            match entry {
+                RawParam::Shared(name) => {
+                    if pagination.params.contains(name)
+                        && matches!(response.map(|r| &r.body), Some(ResponseBody::Page { .. }))
+                    {
+                        let at = self.at(&param_origin);
+                        self.diags
+                            .error(at, format!("`{name}` is added to every paginated operation by `pagination.params`"))
+                            .hint("remove it from this list");
+                        ok = false;
+                        continue;
+                    }
+                    match self.shared_params.get(name) {
+                        Some(param) => declared.push((param.clone(), param_origin)),
+                        None if self.spec.was_dropped("parameters", name) => ok = false,
+                        None => {
+                            let at = self.at(&param_origin);
+                            let known = self.shared_params.keys().map(String::as_str);
+                            let hint = suggest(name, known).unwrap_or_else(|| {
+                                "declare it under `parameters:` in api.yaml, or define it inline".into()
+                            });
+                            self.diags.error(at, format!("`{name}` is not a shared parameter")).hint(hint);
+                            ok = false;
+                        }
+                    }
+                }
+                RawParam::Inline(field) => {
+                    let Some(wire) = field.name.clone() else {
+                        let at = self.at(&param_origin);
+                        self.diags.error(at, "an inline parameter needs a `name`");
+                        ok = false;
+                        continue;
+                    };
+                    let derived = format!("{op_type}{}", sanitize(&wire, Case::Pascal));
+                    match self.lower_param(&wire, Some(op), field, &derived, &param_origin) {
+                        Some(param) => declared.push((param, param_origin)),
+                        None => ok = false,
+                    }
+                }
+            }
+        }
+        if matches!(response.map(|r| &r.body), Some(ResponseBody::Page { .. })) {
+            for name in &pagination.params {
+                if let Some(param) = self.shared_params.get(name) {
+                    declared.push((param.clone(), origin.key("response")));
+                }
+            }
+        }
+        // Each name once; query names distinct from path names.
+        let mut seen: BTreeMap<String, (ParamIn, usize)> = BTreeMap::new();
+        let mut scope = Scope::reserving(&["body"], "the request body");
+        for (i, (param, param_origin)) in declared.iter().enumerate() {
+            let at = self.at(param_origin);
+            if let Some((first_in, first)) = seen.get(&param.wire) {
+                let message = match (first_in, param.location) {
+                    (ParamIn::Path, ParamIn::Query) | (ParamIn::Query, ParamIn::Path) => {
+                        format!("query parameter `{}` repeats a path parameter of `{op}`", param.wire)
+                    }
+                    _ => format!("parameter `{}` of `{op}` is declared twice (items {first} and {i})", param.wire),
+                };
+                self.diags.error(at, message).hint("declare each parameter once");
+                ok = false;
+                continue;
+            }
+            seen.insert(param.wire.clone(), (param.location, i));
+            ok &= scope.claim(&param.rust, &format!("parameter `{}`", param.wire), &at, self.diags);
+        }
+        if let Some(path) = path {
+            let mut in_path: BTreeSet<&str> = BTreeSet::new();
+            for name in path.params() {
+                if !in_path.insert(name) {
+                    let at = self.at(&origin.key("path"));
+                    self.diags.error(at, format!("the path `{}` holds `{{{name}}}` twice", path.raw));
+                    ok = false;
+                }
+            }
+            for name in &in_path {
+                let declared_here = declared.iter().any(|(p, _)| p.location == ParamIn::Path && p.wire == *name);
+                if !declared_here {
+                    let at = self.at(&origin.key("path"));
+                    self.diags.error(at, format!("path parameter `{name}` of `{op}` is not declared")).hint(format!(
+                        "add `{name}` (shared) or `{{ name: {name}, in: path, description: ... }}` to `params`"
+                    ));
+                    ok = false;
+                }
+            }
+            for (param, param_origin) in &declared {
+                if param.location == ParamIn::Path && !in_path.contains(param.wire.as_str()) {
+                    let at = self.at(param_origin);
+                    self.diags
+                        .error(at, format!("path parameter `{}` is missing from the path `{}`", param.wire, path.raw))
+                        .hint("add it to the path, or make it a query parameter");
+                    ok = false;
+                }
+            }
+            // Path parameters in path order, then query parameters in declared order.
+            let mut params: Vec<Param> = Vec::new();
+            for name in path.params() {
+                if let Some((param, _)) = declared.iter().find(|(p, _)| p.location == ParamIn::Path && p.wire == name)
+                    && !params.iter().any(|p| p.wire == param.wire)
+                {
+                    params.push(param.clone());
+                }
+            }
+            params.extend(declared.iter().filter(|(p, _)| p.location == ParamIn::Query).map(|(p, _)| p.clone()));
+            return ok.then_some(params);
+        }
+        None
+    }
+
+    pub(super) fn lower_body(
+        &mut self,
+        op: &str,
+        op_type: &str,
+        raw: &RawField,
+        method: Option<Method>,
+        origin: &Origin,
+    ) -> Option<(TypeRef, bool)> {
+        self.reject_misplaced(raw, Role::Body, origin);
+        if let Some(method @ (Method::Get | Method::Delete)) = method {
+            let at = self.at(origin);
+            self.diags
+                .error(at, format!("a {} operation cannot have a body", method.as_str()))
+                .hint("move the values to query parameters");
+            return None;
+        }
+        let constraints_set = raw.min_length.is_some()
+            || raw.max_length.is_some()
+            || raw.pattern.is_some()
+            || raw.minimum.is_some()
+            || raw.maximum.is_some()
+            || raw.min_items.is_some()
+            || raw.max_items.is_some()
+            || raw.exact_items.is_some();
+        if constraints_set {
+            let at = self.at(origin);
+            self.diags.error(at, "constraints belong to the fields of the body type, not to the body");
+        }
+        let ty = self.lower_value_type(raw, &format!("{op_type}Body"), &format!("the body of `{op}`"), origin)?;
+        self.use_gaps(&raw.gaps, &format!("the body of `{op}`"), origin);
+        Some((ty, raw.optional))
+    }
+
+    pub(super) fn lower_response(
+        &mut self,
+        op: &str,
+        op_type: &str,
+        raw: &RawResponse,
+        origin: &Origin,
+    ) -> Option<Response> {
+        let at = self.at(origin);
+        if !(200..=299).contains(&raw.status) {
+            let at = self.at(&origin.key("status"));
+            self.diags
+                .error(at, format!("success status {} is not a 2xx code", raw.status))
+                .hint("failures go under `errors:`");
+            return None;
+        }
+        let shapes = [raw.ty.is_some(), raw.fields.is_some(), raw.items.is_some(), raw.empty];
+        if shapes.iter().filter(|s| **s).count() > 1 {
+            self.diags
+                .error(at, "a response has one of `type`, `fields`, `items` and `empty`")
+                .hint("keep the one that describes the body");
+            return None;
+        }
+        if raw.envelope.is_some() && raw.items.is_none() {
+            let at = self.at(&origin.key("envelope"));
+            self.diags.error(at, "`envelope` needs `items`").hint("an envelope wraps a page of `items`");
+        }
+        if raw.type_name.is_some() && raw.fields.is_none() {
+            let at = self.at(&origin.key("type_name"));
+            self.diags.error(at, "`type_name` names inline `fields`, and there are none");
+        }
+        let body = if let Some(item) = &raw.items {
+            let item = self.complete_ref(item, &self.at(&origin.key("items")))?;
+            let envelope = match &raw.envelope {
+                Some(name) => match self.complete_ref(name, &self.at(&origin.key("envelope")))? {
+                    TypeRef::Named(name) => Some(name),
+                    other => {
+                        let at = self.at(&origin.key("envelope"));
+                        self.diags.error(at, format!("an envelope is a named object type, not `{other}`"));
+                        return None;
+                    }
+                },
+                None => None,
+            };
+            ResponseBody::Page { item, envelope }
+        } else if let Some(text) = &raw.ty {
+            ResponseBody::Value(self.complete_ref(text, &self.at(&origin.key("type")))?)
+        } else if let Some(fields) = &raw.fields {
+            let name = raw.type_name.clone().unwrap_or_else(|| format!("{op_type}Response"));
+            let object = self.lower_object(&name, Some(fields), None, origin);
+            self.add_inline_type(
+                &name,
+                TypeKind::Object(object),
+                raw.description.clone(),
+                &format!("the response of `{op}`"),
+                origin,
+            )?;
+            ResponseBody::Value(TypeRef::Named(name))
+        } else {
+            ResponseBody::Empty
+        };
+        match (&body, raw.status) {
+            (ResponseBody::Empty, status) if status != 204 && !raw.empty => {
+                self.diags
+                    .error(at, format!("status {status} needs a body (`type`, `fields` or `items`)"))
+                    .hint("a response without body answers 204, or says `empty: true`");
+                return None;
+            }
+            (ResponseBody::Value(_) | ResponseBody::Page { .. }, 204) => {
+                self.diags.error(at, "status 204 has no body").hint("remove the body, or answer 200");
+                return None;
+            }
+            _ => {}
+        }
+        let also = self.lower_also_statuses(raw, &body, origin);
+        Some(Response { status: raw.status, also, description: raw.description.clone(), body })
+    }
+
+    /// The other success statuses a handler may choose: 2xx, each once, and bodiless as the
+    /// default is (one body type serves them all, so 204 goes only with a bodiless default).
+    pub(super) fn lower_also_statuses(&mut self, raw: &RawResponse, body: &ResponseBody, origin: &Origin) -> Vec<u16> {
+        let mut also = Vec::new();
+        for (i, &status) in raw.also.iter().enumerate() {
+            let at = self.at(&origin.key("also").index(i));
+            if !(200..=299).contains(&status) {
+                self.diags
+                    .error(at, format!("success status {status} is not a 2xx code"))
+                    .hint("failures go under `errors:`");
+            } else if status == raw.status || also.contains(&status) {
+                self.diags.error(at, format!("status {status} is declared twice")).hint("list each status once");
+            } else if status == 204 && !matches!(body, ResponseBody::Empty) {
+                self.diags
+                    .error(at, "status 204 has no body, and this response has one")
+                    .hint("every status of `also` answers the same body as `status`");
+            } else {
+                also.push(status);
+            }
+        }
+        also
+    }
+}
