@@ -11,6 +11,7 @@ pub mod config;
 pub mod diag;
 pub mod diff;
 pub mod emit;
+pub mod hash;
 pub mod init;
 pub mod model;
 pub mod spec;

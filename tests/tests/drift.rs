@@ -233,3 +233,36 @@ fn generate_refuses_to_clean_a_directory_it_did_not_write() {
     assert!(error.to_string().starts_with("refusing to write into "), "{error}");
     assert!(dir.path().join("precious.txt").exists());
 }
+
+#[test]
+fn the_stamp_proves_an_untouched_output_current_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("spec");
+    copy_dir(Path::new("fixtures/valid/petstore"), &spec);
+    let out = dir.path().join("generated");
+    let flags = Flags { out: Some("generated".into()), ..Flags::default() };
+    let options = apigen::config::resolve(flags, Path::new("..")).unwrap().options;
+    let load = |spec: &Path| apigen::load(spec).map_err(|d| d.render()).unwrap().0;
+    let api = load(&spec);
+    assert_eq!(apigen::emit::unchanged(&out, &api, &options), None, "no output yet");
+    let output = generate(spec.to_str().unwrap(), "generated");
+    output.write(&out).unwrap();
+    assert_eq!(apigen::emit::unchanged(&out, &api, &options), Some(output.files().len()));
+
+    // Build leftovers are not drift; a hand edit, an extra file or a spec change is.
+    fs::write(out.join("types/Cargo.lock"), "# lock\n").unwrap();
+    assert_eq!(apigen::emit::unchanged(&out, &api, &options), Some(output.files().len()));
+    let pets = out.join("types/src/pets.rs");
+    let original = fs::read(&pets).unwrap();
+    fs::write(&pets, [original.as_slice(), b"// hand edit\n"].concat()).unwrap();
+    assert_eq!(apigen::emit::unchanged(&out, &api, &options), None, "edited file");
+    fs::write(&pets, &original).unwrap();
+    fs::write(out.join("types/src/stale.rs"), "// left over\n").unwrap();
+    assert_eq!(apigen::emit::unchanged(&out, &api, &options), None, "extra file");
+    fs::remove_file(out.join("types/src/stale.rs")).unwrap();
+    let text = fs::read_to_string(spec.join("pets.yaml")).unwrap();
+    fs::write(spec.join("pets.yaml"), text.replacen("summary: Get a pet.", "summary: Fetch a pet.", 1)).unwrap();
+    assert_eq!(apigen::emit::unchanged(&out, &load(&spec), &options), None, "spec changed");
+    let other = apigen::emit::Options { regenerate: "make api".into(), ..options.clone() };
+    assert_eq!(apigen::emit::unchanged(&out, &api, &other), None, "options changed");
+}

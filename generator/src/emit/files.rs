@@ -126,31 +126,49 @@ pub fn render(name: &str, context: Value) -> String {
     template.render(context).unwrap_or_else(|error| panic!("template {name} failed: {error:#}"))
 }
 
-/// The stamp file (see [`super::STAMP`]): TOML, one file per line, so a change in the set of
-/// files reads as a one-line diff.
-pub fn stamp<'a>(api: &Api, options: &super::Options, files: impl Iterator<Item = &'a String>) -> String {
+/// The stamp file (see [`super::STAMP`]): TOML, one file per line with the hash of its
+/// contents, so a change in the set of files or in one file reads as a one-line diff.
+pub fn stamp(api: &Api, options: &super::Options, files: &std::collections::BTreeMap<String, String>) -> String {
     let mut out = format!(
-        "# {}\n# What this directory was generated from, and every file apigen wrote here:\n# `apigen generate` removes only files listed below.\nspec-hash = \"{}\"\ngenerator = \"apigen {}\"\nruntime = \"apigen-runtime {}\"\nfiles = [\n",
+        "# {}\n# What this directory was generated from, and every file apigen wrote here:\n# `apigen generate` removes only files listed below.\nspec-hash = \"{}\"\ngenerator = \"apigen {}\"\nruntime = \"apigen-runtime {}\"\nfingerprint = \"{}\"\nfiles = [\n",
         super::header_text(api, options),
         api.spec_hash,
         env!("CARGO_PKG_VERSION"),
         crate::RUNTIME_VERSION,
+        super::fingerprint(api, options),
     );
-    for file in files {
-        out.push_str(&format!("    {},\n", toml_string(file)));
+    for (path, contents) in files {
+        let hash = crate::hash::hex(contents.as_bytes());
+        out.push_str(&format!("    {{ path = {}, hash = \"{hash}\" }},\n", toml_string(path)));
     }
     out.push_str("]\n");
     out
 }
 
-/// The files a stamp lists (reads what [`stamp`] writes; generated paths need no unescaping).
-pub fn stamp_files(text: &str) -> std::collections::BTreeSet<String> {
+/// What a stamp says: its fingerprint, and each file with the hash of its contents (`None`
+/// for stamps written before hashes were recorded). Reads what [`stamp`] writes; generated
+/// paths need no unescaping.
+pub fn read_stamp(text: &str) -> (Option<String>, std::collections::BTreeMap<String, Option<String>>) {
+    let quoted = |text: &str| text.trim().strip_prefix('"').and_then(|t| t.split_once('"')).map(|(v, _)| v.to_owned());
+    let fingerprint = text.lines().find_map(|line| line.strip_prefix("fingerprint = ").and_then(quoted));
     let Some((_, list)) = text.split_once("files = [") else {
-        return Default::default();
+        return (fingerprint, Default::default());
     };
-    list.lines()
-        .filter_map(|line| line.trim().trim_end_matches(',').strip_prefix('"')?.strip_suffix('"').map(str::to_owned))
-        .collect()
+    let files = list
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim().trim_end_matches(',');
+            match line.strip_prefix("{ path = ") {
+                Some(entry) => {
+                    let path = quoted(entry)?;
+                    let hash = entry.split_once("hash = ").and_then(|(_, h)| quoted(h));
+                    Some((path, hash))
+                }
+                None => Some((quoted(line)?, None)),
+            }
+        })
+        .collect();
+    (fingerprint, files)
 }
 
 /// The marker file at the top of the output directory.

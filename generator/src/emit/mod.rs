@@ -156,7 +156,7 @@ pub fn emit(api: &Api, options: &Options) -> Output {
     if outputs.reference {
         reference::emit(api, options, &mut output);
     }
-    let stamp = files::stamp(api, options, output.files.keys());
+    let stamp = files::stamp(api, options, &output.files);
     output.add(STAMP, stamp);
     output
 }
@@ -411,7 +411,42 @@ fn list_files(dir: &Path) -> Result<Vec<String>, WriteError> {
 /// The files the stamp of an earlier run lists, or `None` when there is no stamp.
 fn previous_stamp(dir: &Path) -> Option<std::collections::BTreeSet<String>> {
     let text = std::fs::read_to_string(dir.join(STAMP)).ok()?;
-    Some(files::stamp_files(&text))
+    Some(files::read_stamp(&text).1.into_keys().collect())
+}
+
+/// What the output depends on besides the spec's text: this build of apigen (its sources'
+/// hash, so a changed emitter never passes for the old one), the crate names and the options.
+pub fn fingerprint(api: &Api, options: &Options) -> String {
+    let mut hasher = crate::hash::Fnv64::new();
+    for part in [api.spec_hash.as_str(), env!("APIGEN_SOURCE_HASH"), api.name.as_str(), &format!("{options:?}")] {
+        hasher.write(part.as_bytes());
+        hasher.write(&[0]);
+    }
+    format!("{:016x}", hasher.finish())
+}
+
+/// The number of files in `dir` when it is exactly what `api` and `options` produce, known
+/// without emitting: its stamp has the same fingerprint, and every file it lists is on disk
+/// with the recorded hash, and nothing else is (build leftovers aside). `None` when anything
+/// differs or cannot be read: then emit and compare.
+pub fn unchanged(dir: &Path, api: &Api, options: &Options) -> Option<usize> {
+    let text = std::fs::read_to_string(dir.join(STAMP)).ok()?;
+    let (stamped, files) = files::read_stamp(&text);
+    if stamped? != fingerprint(api, options) {
+        return None;
+    }
+    let on_disk = list_files(dir).ok()?;
+    let on_disk: Vec<&String> = on_disk.iter().filter(|p| !is_build_leftover(p) && p.as_str() != STAMP).collect();
+    if on_disk.len() != files.len() {
+        return None;
+    }
+    for (path, hash) in &files {
+        let bytes = std::fs::read(dir.join(path)).ok()?;
+        if hash.as_deref() != Some(crate::hash::hex(&bytes).as_str()) {
+            return None;
+        }
+    }
+    Some(files.len() + 1)
 }
 
 /// Removes the directories left empty by a removal, up to (not including) `root`.

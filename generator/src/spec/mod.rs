@@ -128,7 +128,7 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
             return spec;
         }
     };
-    let mut hasher = Fnv64::new();
+    let mut hasher = crate::hash::Fnv64::new();
     for path in paths {
         let display = path.display().to_string();
         let text = match read_spec_file(&path) {
@@ -422,23 +422,5 @@ fn strip_position(message: &str) -> String {
     match message.find(" at line ") {
         Some(at) => message[..at].to_owned(),
         None => message.to_owned(),
-    }
-}
-
-/// 64-bit FNV-1a: a small, stable hash for the generated header (not for security).
-struct Fnv64(u64);
-
-impl Fnv64 {
-    fn new() -> Self {
-        Fnv64(0xcbf2_9ce4_8422_2325)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 ^= u64::from(byte);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    fn finish(&self) -> u64 {
-        self.0
     }
 }
