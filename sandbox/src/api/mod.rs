@@ -1,0 +1,108 @@
+//! The generated traits implemented, one module per group of the spec, and what their
+//! handlers share: the caller's role, merge-patching, timestamps.
+//!
+//! Decisions where the documents are silent (recorded here and in the README's behaviour
+//! table): a caller who is not a member of the organization that owns a resource gets 403;
+//! reading needs the `read` role, commenting `comment`, editing content `edit`, reviewing and
+//! merging change requests `review`, creating spaces, collections and sites `create`, and
+//! administering the organization (members, teams, SSO, integrations, settings, deletes of
+//! spaces and collections) `admin`. Roles rank as Part A §2.2 lists them:
+//! admin > create > review > edit > comment > read.
+
+pub mod change_requests;
+pub mod collections;
+pub mod comments;
+pub mod content;
+pub mod conversations;
+pub mod git;
+pub mod integrations;
+pub mod members;
+pub mod openapi_specs;
+pub mod organizations;
+pub mod site_structure;
+pub mod sites;
+pub mod spaces;
+pub mod sso;
+pub mod teams;
+pub mod translations;
+
+use crate::User;
+use crate::store::Tx;
+use apigen_runtime::server::ApiError;
+use docs_api_types::Role;
+use serde_json::Value;
+
+/// What every handler module imports.
+pub mod prelude {
+    pub use super::{member_kind, merge, require, role_of, timestamp};
+    pub use crate::store::{Place, Row, Tx, decode, encode};
+    pub use crate::{Sandbox, User};
+    pub use apigen_runtime::server::{ApiError, Context};
+    pub use apigen_runtime::{Page as ListPage, PageNext, Patch};
+    pub use docs_api_server::*;
+    pub use docs_api_types::*;
+    pub use serde_json::{Value, json};
+
+    /// The context of an operation with one success status.
+    pub type Ctx = Context<User>;
+}
+
+/// The kind under which memberships are stored: id `<org>/<user>`, scope the organization.
+pub fn member_kind() -> &'static str {
+    "member"
+}
+
+/// The rank of a role: higher may do more (Part A §2.2 order).
+fn rank(role: &Role) -> u8 {
+    match role {
+        Role::Admin => 6,
+        Role::Create => 5,
+        Role::Review => 4,
+        Role::Edit => 3,
+        Role::Comment => 2,
+        Role::Read => 1,
+        Role::Unknown(_) => 0,
+    }
+}
+
+/// The user's role in an organization: `None` when not a member; `Some(None)` for a guest
+/// (a member whose role is null).
+pub fn role_of(tx: &Tx, user: &User, org: &str) -> Result<Option<Option<Role>>, ApiError> {
+    let Some(row) = tx.row(member_kind(), &format!("{org}/{}", user.id))? else { return Ok(None) };
+    if row.deleted_at.is_some() {
+        return Ok(None);
+    }
+    let member: docs_api_types::Member = crate::store::decode("member", row.data)?;
+    Ok(Some(member.role))
+}
+
+/// Refuses with 403 unless the user is a member of `org` with at least `min`.
+pub fn require(tx: &Tx, user: &User, org: &str, min: Role) -> Result<(), ApiError> {
+    match role_of(tx, user, org)? {
+        None => Err(ApiError::forbidden(format!("you are not a member of organization {org}"))),
+        Some(role) if role.as_ref().map_or(0, rank) >= rank(&min) => Ok(()),
+        Some(_) => Err(ApiError::forbidden(format!("this needs the {} role in organization {org}", min.as_str()))),
+    }
+}
+
+/// JSON merge patch (RFC 7386): what a PATCH body's JSON does to a stored document. A
+/// `null` removes the member; an object merges into an object; anything else replaces.
+pub fn merge(target: &mut Value, patch: &Value) {
+    match (target, patch) {
+        (Value::Object(target), Value::Object(patch)) => {
+            for (key, value) in patch {
+                if value.is_null() {
+                    target.remove(key);
+                } else {
+                    merge(target.entry(key.clone()).or_insert(Value::Null), value);
+                }
+            }
+        }
+        (target, patch) => *target = patch.clone(),
+    }
+}
+
+/// A timestamp as the API writes it.
+pub fn timestamp(at: chrono::DateTime<chrono::Utc>) -> Value {
+    Value::String(at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+}

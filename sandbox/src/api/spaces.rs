@@ -1,0 +1,45 @@
+//! SpacesApi: see the module docs of `crate::api`.
+
+use crate::api::prelude::*;
+
+impl SpacesApi for Sandbox {
+    async fn get_space(&self, context: Ctx, request: GetSpaceRequest) -> Result<Space, ApiError> {
+        let _ = (context, request);
+        Err(ApiError::not_implemented("getSpace"))
+    }
+
+    async fn delete_space(&self, context: Ctx, request: DeleteSpaceRequest) -> Result<(), ApiError> {
+        let _ = (context, request);
+        Err(ApiError::not_implemented("deleteSpace"))
+    }
+
+    async fn update_space(&self, context: Ctx, request: UpdateSpaceRequest) -> Result<Space, ApiError> {
+        let _ = (context, request);
+        Err(ApiError::not_implemented("updateSpace"))
+    }
+
+    async fn duplicate_space(&self, context: Ctx, request: DuplicateSpaceRequest) -> Result<Space, ApiError> {
+        let _ = (context, request);
+        Err(ApiError::not_implemented("duplicateSpace"))
+    }
+
+    async fn restore_space(&self, context: Ctx, request: RestoreSpaceRequest) -> Result<Space, ApiError> {
+        let _ = (context, request);
+        Err(ApiError::not_implemented("restoreSpace"))
+    }
+
+    async fn move_space(&self, context: Ctx, request: MoveSpaceRequest) -> Result<Space, ApiError> {
+        let _ = (context, request);
+        Err(ApiError::not_implemented("moveSpace"))
+    }
+
+    async fn transfer_space(&self, context: Ctx, request: TransferSpaceRequest) -> Result<Space, ApiError> {
+        let _ = (context, request);
+        Err(ApiError::not_implemented("transferSpace"))
+    }
+
+    async fn list_space_links(&self, context: Ctx, request: ListSpaceLinksRequest) -> Result<LinkReportList, ApiError> {
+        let _ = (context, request);
+        Err(ApiError::not_implemented("listSpaceLinks"))
+    }
+}

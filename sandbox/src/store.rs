@@ -1,0 +1,520 @@
+//! The database: SQLite (bundled, so nothing to install), one connection behind a mutex, every
+//! request one transaction. Resources are JSON documents in the shape the API answers them,
+//! keyed by kind and id, ordered within a list scope (the organization, collection, space…
+//! whose list they belong to), so handlers read as the documents' rules and not as SQL.
+//!
+//! Why one connection: SQLite serializes writers anyway; one connection behind a mutex makes
+//! every transaction see the previous one's writes, so concurrent requests never lose a write
+//! and never meet `SQLITE_BUSY`. A file database uses WAL, so a crash loses nothing committed.
+
+use crate::clock::Clock;
+use apigen_runtime::server::ApiError;
+use apigen_runtime::{FromJson, Mode, Page, PageNext};
+use chrono::{DateTime, Utc};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use serde_json::Value;
+use std::path::Path;
+use std::sync::Mutex;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS resources (
+    kind TEXT NOT NULL,
+    id TEXT NOT NULL,
+    org TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    deleted_at TEXT,
+    data TEXT NOT NULL,
+    PRIMARY KEY (kind, id)
+);
+CREATE INDEX IF NOT EXISTS resources_by_scope ON resources (kind, scope, seq);
+CREATE TABLE IF NOT EXISTS tokens (token TEXT PRIMARY KEY, user_id TEXT NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5 (org UNINDEXED, kind UNINDEXED, id UNINDEXED, title, body);
+";
+
+/// The database and the clock every transaction reads its `now` from.
+pub struct Store {
+    conn: Mutex<Connection>,
+    clock: Clock,
+    /// A random id of this database, part of every page cursor: a cursor from another
+    /// database (a restarted in-memory sandbox) is refused instead of read wrongly.
+    instance: String,
+}
+
+/// A stored resource.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// The resource's id.
+    pub id: String,
+    /// The organization it belongs to.
+    pub org: String,
+    /// The list it belongs to.
+    pub scope: String,
+    /// When it was deleted, for kinds that are deleted softly.
+    pub deleted_at: Option<String>,
+    /// Its JSON, as the API answers it.
+    pub data: Value,
+}
+
+/// Where to put a resource among its siblings.
+#[derive(Debug, Clone)]
+pub enum Place {
+    /// Last.
+    End,
+    /// Just before the sibling with this id.
+    Before(String),
+    /// Just after the sibling with this id.
+    After(String),
+}
+
+impl Store {
+    /// Opens (creating) the database at `path`, or an in-memory one.
+    pub fn open(path: Option<&Path>, clock: Clock) -> Result<Store, rusqlite::Error> {
+        let conn = match path {
+            Some(path) => {
+                let conn = Connection::open(path)?;
+                conn.pragma_update(None, "journal_mode", "WAL")?;
+                conn.pragma_update(None, "synchronous", "NORMAL")?;
+                conn
+            }
+            None => Connection::open_in_memory()?,
+        };
+        conn.execute_batch(SCHEMA)?;
+        let instance: Option<String> =
+            conn.query_row("SELECT value FROM meta WHERE key = 'instance'", [], |r| r.get(0)).optional()?;
+        let instance = match instance {
+            Some(instance) => instance,
+            None => {
+                let instance = crate::random_token(8);
+                conn.execute("INSERT INTO meta (key, value) VALUES ('instance', ?1)", [&instance])?;
+                instance
+            }
+        };
+        Ok(Store { conn: Mutex::new(conn), clock, instance })
+    }
+
+    /// The clock (tests move it).
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// Runs `work` in one write transaction: committed when it returns `Ok`, rolled back
+    /// otherwise, so a refused request changes nothing.
+    pub fn write<R>(&self, work: impl FnOnce(&Tx) -> Result<R, ApiError>) -> Result<R, ApiError> {
+        self.transaction(TransactionBehavior::Immediate, work)
+    }
+
+    /// Runs `work` in one read transaction (a consistent view).
+    pub fn read<R>(&self, work: impl FnOnce(&Tx) -> Result<R, ApiError>) -> Result<R, ApiError> {
+        self.transaction(TransactionBehavior::Deferred, work)
+    }
+
+    fn transaction<R>(
+        &self,
+        behavior: TransactionBehavior,
+        work: impl FnOnce(&Tx) -> Result<R, ApiError>,
+    ) -> Result<R, ApiError> {
+        // A panic in another request poisons the mutex, not the database: SQLite rolled the
+        // unfinished transaction back when its guard dropped.
+        let mut conn = self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let tx = conn.transaction_with_behavior(behavior).map_err(db_error)?;
+        let tx = Tx { tx, now: self.clock.now(), instance: &self.instance };
+        let result = work(&tx)?;
+        tx.tx.commit().map_err(db_error)?;
+        Ok(result)
+    }
+}
+
+/// One transaction and the time it runs at.
+pub struct Tx<'a> {
+    tx: rusqlite::Transaction<'a>,
+    now: DateTime<Utc>,
+    instance: &'a str,
+}
+
+/// An unexpected database failure: a 500 naming it.
+pub fn db_error(error: rusqlite::Error) -> ApiError {
+    ApiError::internal(format!("database: {error}"))
+}
+
+/// Decodes a stored document as the API type it was written from.
+pub fn decode<T: FromJson>(kind: &str, data: Value) -> Result<T, ApiError> {
+    apigen_runtime::json::decode(data, Mode::Lenient)
+        .map_err(|error| ApiError::internal(format!("stored {kind} does not decode: {error}")))
+}
+
+/// The JSON of an API value.
+pub fn encode<T: apigen_runtime::serde::Serialize + ?Sized>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+fn parse(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or(Value::Null)
+}
+
+impl Tx<'_> {
+    /// The time of this transaction.
+    pub fn now(&self) -> DateTime<Utc> {
+        self.now
+    }
+
+    /// A new id: `prefix` and a number never used before in this database.
+    pub fn new_id(&self, prefix: &str) -> Result<String, ApiError> {
+        let value: i64 = self
+            .tx
+            .query_row(
+                "INSERT INTO counters (name, value) VALUES (?1, 1)
+                 ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value",
+                [prefix],
+                |r| r.get(0),
+            )
+            .map_err(db_error)?;
+        Ok(format!("{prefix}_{value}"))
+    }
+
+    /// Stores a new resource last in its list.
+    pub fn insert(&self, kind: &str, id: &str, org: &str, scope: &str, data: &Value) -> Result<(), ApiError> {
+        let seq = self.next_seq(kind, scope)?;
+        self.tx
+            .execute(
+                "INSERT INTO resources (kind, id, org, scope, seq, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![kind, id, org, scope, seq, data.to_string()],
+            )
+            .map_err(|error| match error {
+                rusqlite::Error::SqliteFailure(e, _) if e.code == rusqlite::ErrorCode::ConstraintViolation => {
+                    ApiError::conflict(format!("{kind} {id} already exists"))
+                }
+                other => db_error(other),
+            })?;
+        Ok(())
+    }
+
+    fn next_seq(&self, kind: &str, scope: &str) -> Result<i64, ApiError> {
+        self.tx
+            .query_row(
+                "SELECT COALESCE(MAX(seq), 0) + 1024 FROM resources WHERE kind = ?1 AND scope = ?2",
+                params![kind, scope],
+                |r| r.get(0),
+            )
+            .map_err(db_error)
+    }
+
+    /// A resource, deleted or not.
+    pub fn row(&self, kind: &str, id: &str) -> Result<Option<Row>, ApiError> {
+        self.tx
+            .query_row(
+                "SELECT id, org, scope, deleted_at, data FROM resources WHERE kind = ?1 AND id = ?2",
+                params![kind, id],
+                |r| {
+                    Ok(Row {
+                        id: r.get(0)?,
+                        org: r.get(1)?,
+                        scope: r.get(2)?,
+                        deleted_at: r.get(3)?,
+                        data: parse(&r.get::<_, String>(4)?),
+                    })
+                },
+            )
+            .optional()
+            .map_err(db_error)
+    }
+
+    /// A resource that is not deleted, or a 404 naming it.
+    pub fn live(&self, kind: &str, id: &str) -> Result<Row, ApiError> {
+        match self.row(kind, id)? {
+            Some(row) if row.deleted_at.is_none() => Ok(row),
+            _ => Err(ApiError::not_found(format!("no {kind} with id {id}"))),
+        }
+    }
+
+    /// A live resource decoded as its API type, or a 404.
+    pub fn get<T: FromJson>(&self, kind: &str, id: &str) -> Result<T, ApiError> {
+        decode(kind, self.live(kind, id)?.data)
+    }
+
+    /// Replaces a resource's document.
+    pub fn put(&self, kind: &str, id: &str, data: &Value) -> Result<(), ApiError> {
+        self.tx
+            .execute("UPDATE resources SET data = ?3 WHERE kind = ?1 AND id = ?2", params![kind, id, data.to_string()])
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    /// Changes a resource's document with `change` and answers the new document.
+    pub fn modify(&self, kind: &str, id: &str, change: impl FnOnce(&mut Value)) -> Result<Value, ApiError> {
+        let mut data = self.live(kind, id)?.data;
+        change(&mut data);
+        self.put(kind, id, &data)?;
+        Ok(data)
+    }
+
+    /// Marks a resource deleted (it leaves its list, and [`Tx::live`] no longer finds it).
+    pub fn soft_delete(&self, kind: &str, id: &str, at: Option<&str>) -> Result<(), ApiError> {
+        self.tx
+            .execute("UPDATE resources SET deleted_at = ?3 WHERE kind = ?1 AND id = ?2", params![kind, id, at])
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    /// Removes a resource for good; `false` when there was none.
+    pub fn delete(&self, kind: &str, id: &str) -> Result<bool, ApiError> {
+        let removed = self
+            .tx
+            .execute("DELETE FROM resources WHERE kind = ?1 AND id = ?2", params![kind, id])
+            .map_err(db_error)?;
+        self.tx.execute("DELETE FROM search WHERE kind = ?1 AND id = ?2", params![kind, id]).map_err(db_error)?;
+        Ok(removed > 0)
+    }
+
+    /// Removes every resource of a kind in a scope (the children of a removed parent).
+    pub fn delete_scope(&self, kind: &str, scope: &str) -> Result<usize, ApiError> {
+        self.tx.execute("DELETE FROM resources WHERE kind = ?1 AND scope = ?2", params![kind, scope]).map_err(db_error)
+    }
+
+    /// Moves a resource to another list and organization, last in it.
+    pub fn rehome(&self, kind: &str, id: &str, org: &str, scope: &str) -> Result<(), ApiError> {
+        let seq = self.next_seq(kind, scope)?;
+        self.tx
+            .execute(
+                "UPDATE resources SET org = ?3, scope = ?4, seq = ?5 WHERE kind = ?1 AND id = ?2",
+                params![kind, id, org, scope, seq],
+            )
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    /// Puts a resource at `place` among the others of its scope (a sibling named by `place`
+    /// must be in that scope: otherwise a 400 naming it).
+    pub fn place(&self, kind: &str, id: &str, place: &Place) -> Result<(), ApiError> {
+        let row = self.row(kind, id)?.ok_or_else(|| ApiError::not_found(format!("no {kind} with id {id}")))?;
+        let mut ids: Vec<String> = self.ids_in(kind, &row.scope)?.into_iter().filter(|other| other != id).collect();
+        let index = match place {
+            Place::End => ids.len(),
+            Place::Before(sibling) | Place::After(sibling) => {
+                let Some(at) = ids.iter().position(|other| other == sibling) else {
+                    return Err(ApiError::bad_request(format!("{sibling} is not a sibling of {id}")));
+                };
+                if matches!(place, Place::After(_)) { at + 1 } else { at }
+            }
+        };
+        ids.insert(index, id.to_owned());
+        for (seq, each) in ids.iter().enumerate() {
+            self.tx
+                .execute(
+                    "UPDATE resources SET seq = ?3 WHERE kind = ?1 AND id = ?2",
+                    params![kind, each, (seq as i64 + 1) * 1024],
+                )
+                .map_err(db_error)?;
+        }
+        Ok(())
+    }
+
+    /// The ids of a scope's resources in order, deleted ones included.
+    pub fn ids_in(&self, kind: &str, scope: &str) -> Result<Vec<String>, ApiError> {
+        let mut statement = self
+            .tx
+            .prepare_cached("SELECT id FROM resources WHERE kind = ?1 AND scope = ?2 ORDER BY seq, id")
+            .map_err(db_error)?;
+        let rows = statement.query_map(params![kind, scope], |r| r.get(0)).map_err(db_error)?;
+        rows.collect::<Result<_, _>>().map_err(db_error)
+    }
+
+    /// The live resources of a scope, in order.
+    pub fn all(&self, kind: &str, scope: &str) -> Result<Vec<Row>, ApiError> {
+        let mut statement = self
+            .tx
+            .prepare_cached(
+                "SELECT id, org, scope, deleted_at, data, seq FROM resources
+                 WHERE kind = ?1 AND scope = ?2 AND deleted_at IS NULL ORDER BY seq, id",
+            )
+            .map_err(db_error)?;
+        let rows = statement
+            .query_map(params![kind, scope], |r| {
+                Ok(Row {
+                    id: r.get(0)?,
+                    org: r.get(1)?,
+                    scope: r.get(2)?,
+                    deleted_at: r.get(3)?,
+                    data: parse(&r.get::<_, String>(4)?),
+                })
+            })
+            .map_err(db_error)?;
+        rows.collect::<Result<_, _>>().map_err(db_error)
+    }
+
+    /// The live resources of a kind in every scope of an organization, in order.
+    pub fn all_in_org(&self, kind: &str, org: &str) -> Result<Vec<Row>, ApiError> {
+        let mut statement = self
+            .tx
+            .prepare_cached(
+                "SELECT id, org, scope, deleted_at, data FROM resources
+                 WHERE kind = ?1 AND org = ?2 AND deleted_at IS NULL ORDER BY scope, seq, id",
+            )
+            .map_err(db_error)?;
+        let rows = statement
+            .query_map(params![kind, org], |r| {
+                Ok(Row {
+                    id: r.get(0)?,
+                    org: r.get(1)?,
+                    scope: r.get(2)?,
+                    deleted_at: r.get(3)?,
+                    data: parse(&r.get::<_, String>(4)?),
+                })
+            })
+            .map_err(db_error)?;
+        rows.collect::<Result<_, _>>().map_err(db_error)
+    }
+
+    /// Every resource of a kind (across organizations), deleted ones included.
+    pub fn every(&self, kind: &str) -> Result<Vec<Row>, ApiError> {
+        let mut statement = self
+            .tx
+            .prepare_cached("SELECT id, org, scope, deleted_at, data FROM resources WHERE kind = ?1 ORDER BY seq, id")
+            .map_err(db_error)?;
+        let rows = statement
+            .query_map(params![kind], |r| {
+                Ok(Row {
+                    id: r.get(0)?,
+                    org: r.get(1)?,
+                    scope: r.get(2)?,
+                    deleted_at: r.get(3)?,
+                    data: parse(&r.get::<_, String>(4)?),
+                })
+            })
+            .map_err(db_error)?;
+        rows.collect::<Result<_, _>>().map_err(db_error)
+    }
+
+    /// The number of live resources of a scope.
+    pub fn count(&self, kind: &str, scope: &str) -> Result<i64, ApiError> {
+        self.tx
+            .query_row(
+                "SELECT COUNT(*) FROM resources WHERE kind = ?1 AND scope = ?2 AND deleted_at IS NULL",
+                params![kind, scope],
+                |r| r.get(0),
+            )
+            .map_err(db_error)
+    }
+
+    /// A page of `items` (already filtered, in list order), read from the cursor `page` of
+    /// a list named `list` (any string naming the list and its filters: a cursor from
+    /// another list, or from another database, is a 400).
+    pub fn paginate<T>(&self, list: &str, items: Vec<T>, page: Option<&str>, limit: i64) -> Result<Page<T>, ApiError> {
+        let count = items.len() as i64;
+        let start = match page {
+            None => 0,
+            Some(cursor) => self.read_cursor(list, cursor)?,
+        };
+        let limit = limit.clamp(1, 1000) as usize;
+        let mut items: Vec<T> = items.into_iter().skip(start).collect();
+        let next = (items.len() > limit).then(|| PageNext { page: self.cursor(list, start + limit) });
+        items.truncate(limit);
+        Ok(Page { next, count, items })
+    }
+
+    /// [`Tx::paginate`] over the live resources of a scope, kept by `keep` and decoded.
+    pub fn page<T: FromJson>(
+        &self,
+        kind: &str,
+        scope: &str,
+        keep: impl Fn(&Value) -> bool,
+        page: Option<&str>,
+        limit: i64,
+    ) -> Result<Page<T>, ApiError> {
+        let rows: Vec<Value> = self.all(kind, scope)?.into_iter().map(|row| row.data).filter(|d| keep(d)).collect();
+        let page = self.paginate(&format!("{kind}:{scope}"), rows, page, limit)?;
+        Ok(Page {
+            next: page.next,
+            count: page.count,
+            items: page.items.into_iter().map(|data| decode(kind, data)).collect::<Result<_, _>>()?,
+        })
+    }
+
+    fn cursor(&self, list: &str, offset: usize) -> String {
+        // FNV-1a of the list and the database: stable across restarts of the same file.
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in list.bytes().chain([0]).chain(self.instance.bytes()) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        format!("{hash:016x}.{offset}")
+    }
+
+    fn read_cursor(&self, list: &str, cursor: &str) -> Result<usize, ApiError> {
+        let refused = || {
+            ApiError::bad_request(format!(
+                "page cursor {cursor:?} does not belong to this list: start again without `page`"
+            ))
+        };
+        let (_, offset) = cursor.split_once('.').ok_or_else(refused)?;
+        let offset: usize = offset.parse().map_err(|_| refused())?;
+        if self.cursor(list, offset) != cursor {
+            return Err(refused());
+        }
+        Ok(offset)
+    }
+
+    /// Indexes a resource's text for the organization search (replacing what it had).
+    pub fn index(&self, org: &str, kind: &str, id: &str, title: &str, body: &str) -> Result<(), ApiError> {
+        self.tx.execute("DELETE FROM search WHERE kind = ?1 AND id = ?2", params![kind, id]).map_err(db_error)?;
+        self.tx
+            .execute(
+                "INSERT INTO search (org, kind, id, title, body) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![org, kind, id, title, body],
+            )
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    /// Full-text search in an organization: `(kind, id, title)` of each match, best first.
+    /// Each word of `query` is matched as a prefix; a query with no word matches nothing.
+    pub fn search(&self, org: &str, query: &str) -> Result<Vec<(String, String, String)>, ApiError> {
+        let words: Vec<String> = query
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(|w| format!("\"{w}\"*"))
+            .collect();
+        if words.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut statement = self
+            .tx
+            .prepare_cached("SELECT kind, id, title FROM search WHERE search MATCH ?2 AND org = ?1 ORDER BY rank, id")
+            .map_err(db_error)?;
+        let rows = statement
+            .query_map(params![org, words.join(" ")], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .map_err(db_error)?;
+        rows.collect::<Result<_, _>>().map_err(db_error)
+    }
+
+    /// Records a token as belonging to a user.
+    pub fn add_token(&self, token: &str, user: &str) -> Result<(), ApiError> {
+        self.tx
+            .execute("INSERT OR REPLACE INTO tokens (token, user_id) VALUES (?1, ?2)", params![token, user])
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    /// The user a token belongs to.
+    pub fn token_user(&self, token: &str) -> Result<Option<String>, ApiError> {
+        self.tx
+            .query_row("SELECT user_id FROM tokens WHERE token = ?1", [token], |r| r.get(0))
+            .optional()
+            .map_err(db_error)
+    }
+
+    /// A value of the `meta` table.
+    pub fn meta(&self, key: &str) -> Result<Option<String>, ApiError> {
+        self.tx.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0)).optional().map_err(db_error)
+    }
+
+    /// Sets a value of the `meta` table.
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<(), ApiError> {
+        self.tx
+            .execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", params![key, value])
+            .map_err(db_error)?;
+        Ok(())
+    }
+}
