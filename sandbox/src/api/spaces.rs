@@ -1,6 +1,11 @@
-//! SpacesApi: see the module docs of `crate::api`.
+//! Spaces (Part A §2.8, §3.1, §4.2): a space's lifecycle (active, deleted, restored within 7
+//! days), updates, moves, transfers, duplicates and link reports.
 
 use crate::api::prelude::*;
+
+/// The kind spaces are stored under (scope: the parent collection's id, or the organization's
+/// id for a space outside collections).
+pub const KIND: &str = "space";
 
 impl SpacesApi for Sandbox {
     async fn get_space(&self, context: Ctx, request: GetSpaceRequest) -> Result<Space, ApiError> {

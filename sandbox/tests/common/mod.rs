@@ -80,3 +80,27 @@ pub fn failure<T: std::fmt::Debug>(result: Result<T, Error>) -> (u16, String) {
         other => panic!("expected an API error, got {other:?}"),
     }
 }
+
+impl Running {
+    /// A space of the first organization, written straight to the store (for tests of
+    /// content, sites and comments that need a space and are not about creating one).
+    pub fn seed_space(&self, title: &str) -> String {
+        let org = self.boot.organization.clone();
+        self.sandbox
+            .store()
+            .write(|tx| {
+                let id = tx.new_id("space")?;
+                let revision = docs_api_sandbox::api::content::first_revision(tx, &org, &id)?;
+                let now = docs_api_sandbox::api::timestamp(tx.now());
+                let space = serde_json::json!({
+                    "object": "space", "id": id, "title": title, "emoji": "", "visibility": "private",
+                    "createdAt": now, "updatedAt": now, "mergeRules": {"type": "inherit"},
+                    "organization": org, "revision": revision, "comments": 0, "changeRequests": 0,
+                    "changeRequestsOpen": 0, "changeRequestsDraft": 0,
+                });
+                tx.insert(docs_api_sandbox::api::spaces::KIND, &id, &org, &org, &space)?;
+                Ok(id)
+            })
+            .unwrap()
+    }
+}
