@@ -1,77 +1,179 @@
-//! ChangeRequestsApi: see the module docs of `crate::api`.
+//! Change requests (Part B §2.10, §3.1, §4.6): a space's proposed edits, on a revision of
+//! their own, through draft → open → merged.
+//!
+//! Stored under kind `change-request`, scope the space's id. Creating one copies the space's
+//! current revision into the change request's own (`revisionInitial` is the space's revision
+//! then). `PATCH` with `status` moves it between the states (`draft`, `open`; other values
+//! are kept as given, since the documents do not list them). Merging makes a `merge`
+//! revision of the space (parents: the space's revision and the change request's), moves
+//! the space's `revision` to it and sets `revisionMerged`; every other unmerged change
+//! request of the space becomes `outdated`. Decisions where the documents are silent: a
+//! merged change request keeps its status and is no longer listed under `draft` or `open`;
+//! merging it again is a refused state change (400); merging an outdated change request
+//! changes nothing and answers `result: conflicts` with the space's revision (update from
+//! main first), so a caller tells a conflict from a success; updating from main sets
+//! `revisionMergedAncestor` to the space's revision and clears `outdated`. The space's
+//! counters (`changeRequests`, `changeRequestsOpen`, `changeRequestsDraft`) follow every change.
 
+use crate::api::content::{REVISION, derive_revision};
 use crate::api::prelude::*;
+use crate::api::spaces::SPACE;
+
+/// Change requests.
+pub const CHANGE_REQUEST: Kind = Kind { name: "change-request", prefix: "cr", schema: "ChangeRequest" };
+
+/// The change request `id` of `space` that the user may act on with `min` (404 when the
+/// space or the change request is absent, or the change request belongs to another space).
+pub fn change_request(tx: &Tx, user: &User, space: &str, id: &str, min: Role) -> Result<Row, ApiError> {
+    tx.live(SPACE.name, space)?;
+    let row = tx.live(CHANGE_REQUEST.name, id)?;
+    if row.scope != space {
+        return Err(ApiError::not_found(format!("no change request {id} in space {space}")));
+    }
+    require(tx, user, &row.org, min)?;
+    Ok(row)
+}
+
+fn is_merged(request: &Value) -> bool {
+    request.get("revisionMerged").is_some_and(|r| !r.is_null())
+}
+
+/// Recomputes the change-request counters of a space.
+fn recount(tx: &Tx, space: &str) -> Result<(), ApiError> {
+    let requests = tx.all(CHANGE_REQUEST.name, space)?;
+    let with = |status: &str| requests.iter().filter(|r| !is_merged(&r.data) && r.data["status"] == status).count();
+    let (total, open, draft) = (requests.len(), with("open"), with("draft"));
+    tx.modify(SPACE.name, space, |s| {
+        s["changeRequests"] = json!(total);
+        s["changeRequestsOpen"] = json!(open);
+        s["changeRequestsDraft"] = json!(draft);
+    })?;
+    Ok(())
+}
+
+fn user_json(tx: &Tx, user: &User) -> Result<Value, ApiError> {
+    Ok(tx.row("user", &user.id)?.map_or_else(|| json!({"object": "user", "id": user.id}), |row| row.data))
+}
+
+/// The change requests of `rows` that pass the list filters.
+fn filtered(rows: Vec<Row>, status: &ChangeRequestStatus, creator: Option<&str>, cluster: Option<&str>) -> Vec<Value> {
+    rows.into_iter()
+        .map(|row| row.data)
+        .filter(|r| !is_merged(r) || !matches!(status, ChangeRequestStatus::Draft | ChangeRequestStatus::Open))
+        .filter(|r| r["status"] == status.as_str())
+        .filter(|r| creator.is_none_or(|c| r["createdBy"]["id"] == c))
+        .filter(|r| cluster.is_none_or(|c| r["conversationsIssuesCluster"] == c))
+        .collect()
+}
+
+fn page_of(tx: &Tx, list: &str, items: Vec<Value>, page: Option<&str>, limit: i64) -> Result<ListPage<ChangeRequest>, ApiError> {
+    let page = tx.paginate(list, items, page, limit)?;
+    Ok(ListPage { next: page.next, count: page.count, items: page.items.into_iter().map(|r| out(CHANGE_REQUEST, r)).collect::<Result<_, _>>()? })
+}
 
 impl ChangeRequestsApi for Sandbox {
-    async fn list_space_change_requests(
-        &self,
-        context: Ctx,
-        request: ListSpaceChangeRequestsRequest,
-    ) -> Result<ListPage<ChangeRequest>, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listSpaceChangeRequests"))
+    async fn list_space_change_requests(&self, context: Ctx, request: ListSpaceChangeRequestsRequest) -> Result<ListPage<ChangeRequest>, ApiError> {
+        self.store().read(|tx| {
+            found(tx, SPACE, &request.space_id, &context.principal, Role::Read)?;
+            let items = filtered(tx.all(CHANGE_REQUEST.name, &request.space_id)?, &request.status, request.creator.as_deref(), request.conversations_issues_cluster.as_deref());
+            let list = format!("crs:{}:{}:{:?}:{:?}", request.space_id, request.status.as_str(), request.creator, request.conversations_issues_cluster);
+            page_of(tx, &list, items, request.page.as_deref(), request.limit)
+        })
     }
 
-    async fn create_space_change_request(
-        &self,
-        context: Ctx,
-        request: CreateSpaceChangeRequestRequest,
-    ) -> Result<ChangeRequest, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("createSpaceChangeRequest"))
+    async fn create_space_change_request(&self, context: Ctx, request: CreateSpaceChangeRequestRequest) -> Result<ChangeRequest, ApiError> {
+        self.store().write(|tx| {
+            let space = found(tx, SPACE, &request.space_id, &context.principal, Role::Edit)?;
+            let base = space.data["revision"].as_str().unwrap_or_default().to_owned();
+            let revision = derive_revision(tx, &space.org, &space.id, &base, "edits", &[&base])?;
+            let number = tx.all(CHANGE_REQUEST.name, &space.id)?.iter().filter_map(|r| r.data["number"].as_i64()).max().unwrap_or(0) + 1;
+            let (id, mut document) = new_document(tx, CHANGE_REQUEST, &json!({}))?;
+            merge(&mut document, &json!({
+                "object": "change-request", "number": number, "status": "draft", "subject": "",
+                "createdBy": user_json(tx, &context.principal)?, "space": space.id, "revision": revision,
+                "revisionInitial": base, "comments": 0, "outdated": false,
+                "urls": {"location": format!("/v1/spaces/{}/change-requests/{id}", space.id), "app": format!("https://app.example.com/s/{}/~/changes/{number}", space.id)},
+            }));
+            merge(&mut document, &encode(&request.body));
+            tx.insert(CHANGE_REQUEST.name, &id, &space.org, &space.id, &document)?;
+            tx.index(&space.org, CHANGE_REQUEST.name, &id, document["subject"].as_str().unwrap_or_default(), "")?;
+            recount(tx, &space.id)?;
+            out(CHANGE_REQUEST, document)
+        })
     }
 
-    async fn get_change_request(
-        &self,
-        context: Ctx,
-        request: GetChangeRequestRequest,
-    ) -> Result<ChangeRequest, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("getChangeRequest"))
+    async fn get_change_request(&self, context: Ctx, request: GetChangeRequestRequest) -> Result<ChangeRequest, ApiError> {
+        self.store().read(|tx| out(CHANGE_REQUEST, change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Read)?.data))
     }
 
-    async fn update_change_request(
-        &self,
-        context: Ctx,
-        request: UpdateChangeRequestRequest,
-    ) -> Result<ChangeRequest, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("updateChangeRequest"))
+    async fn update_change_request(&self, context: Ctx, request: UpdateChangeRequestRequest) -> Result<ChangeRequest, ApiError> {
+        self.store().write(|tx| {
+            let row = change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Edit)?;
+            let document = touch(tx, CHANGE_REQUEST, &row.id, &encode(&request.body))?;
+            tx.index(&row.org, CHANGE_REQUEST.name, &row.id, document["subject"].as_str().unwrap_or_default(), "")?;
+            recount(tx, &row.scope)?;
+            out(CHANGE_REQUEST, document)
+        })
     }
 
-    async fn merge_change_request(
-        &self,
-        context: Ctx,
-        request: MergeChangeRequestRequest,
-    ) -> Result<ChangeRequestMergeResult, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("mergeChangeRequest"))
+    async fn merge_change_request(&self, context: Ctx, request: MergeChangeRequestRequest) -> Result<ChangeRequestMergeResult, ApiError> {
+        self.store().write(|tx| {
+            let row = change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Review)?;
+            if is_merged(&row.data) {
+                return Err(ApiError::bad_request(format!("change request {} is already merged", row.id)));
+            }
+            let space = tx.live(SPACE.name, &row.scope)?;
+            let main = space.data["revision"].as_str().unwrap_or_default().to_owned();
+            if row.data["outdated"] == true {
+                return decode("merge result", json!({"revision": main, "result": "conflicts"}));
+            }
+            let theirs = row.data["revision"].as_str().unwrap_or_default().to_owned();
+            let merged = derive_revision(tx, &space.org, &space.id, &theirs, "merge", &[&main, &theirs])?;
+            tx.modify(SPACE.name, &space.id, |s| s["revision"] = json!(merged))?;
+            touch(tx, CHANGE_REQUEST, &row.id, &json!({"revisionMerged": merged}))?;
+            for other in tx.all(CHANGE_REQUEST.name, &space.id)? {
+                if other.id != row.id && !is_merged(&other.data) {
+                    tx.modify(CHANGE_REQUEST.name, &other.id, |r| r["outdated"] = json!(true))?;
+                }
+            }
+            recount(tx, &space.id)?;
+            let _ = REVISION;
+            decode("merge result", json!({"revision": merged, "result": "merge"}))
+        })
     }
 
-    async fn update_change_request_from_main(
-        &self,
-        context: Ctx,
-        request: UpdateChangeRequestFromMainRequest,
-    ) -> Result<ChangeRequestUpdateResult, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("updateChangeRequestFromMain"))
+    async fn update_change_request_from_main(&self, context: Ctx, request: UpdateChangeRequestFromMainRequest) -> Result<ChangeRequestUpdateResult, ApiError> {
+        self.store().write(|tx| {
+            let row = change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Edit)?;
+            if is_merged(&row.data) {
+                return Err(ApiError::bad_request(format!("change request {} is already merged", row.id)));
+            }
+            let main = tx.live(SPACE.name, &row.scope)?.data["revision"].as_str().unwrap_or_default().to_owned();
+            let document = touch(tx, CHANGE_REQUEST, &row.id, &json!({"revisionMergedAncestor": main, "outdated": false}))?;
+            decode("update result", json!({"revision": document["revision"], "result": "update"}))
+        })
     }
 
-    async fn get_change_request_pdf(
-        &self,
-        context: Ctx,
-        request: GetChangeRequestPdfRequest,
-    ) -> Result<ChangeRequestPdf, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("getChangeRequestPdf"))
+    async fn get_change_request_pdf(&self, context: Ctx, request: GetChangeRequestPdfRequest) -> Result<ChangeRequestPdf, ApiError> {
+        self.store().read(|tx| {
+            let row = change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Read)?;
+            let mut url = format!("https://pdf.example.com/{}/{}.pdf", row.scope, row.id);
+            if request.only {
+                let page = request.page.as_deref().ok_or_else(|| ApiError::bad_request("`only` needs `page`: the page to render"))?;
+                url.push_str(&format!("?page={page}"));
+            }
+            decode("pdf", json!({"url": url}))
+        })
     }
 
-    async fn list_organization_change_requests(
-        &self,
-        context: Ctx,
-        request: ListOrganizationChangeRequestsRequest,
-    ) -> Result<ListPage<ChangeRequest>, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listOrganizationChangeRequests"))
+    async fn list_organization_change_requests(&self, context: Ctx, request: ListOrganizationChangeRequestsRequest) -> Result<ListPage<ChangeRequest>, ApiError> {
+        self.store().read(|tx| {
+            let org = &request.organization_id;
+            tx.live(crate::api::organizations::KIND, org)?;
+            require(tx, &context.principal, org, Role::Read)?;
+            let items = filtered(tx.all_in_org(CHANGE_REQUEST.name, org)?, &request.status, request.creator.as_deref(), request.conversations_issues_cluster.as_deref());
+            let list = format!("org-crs:{org}:{}:{:?}:{:?}", request.status.as_str(), request.creator, request.conversations_issues_cluster);
+            page_of(tx, &list, items, request.page.as_deref(), request.limit)
+        })
     }
 }

@@ -1,6 +1,20 @@
-//! Space content (Part B §2.6 to §2.9, §4.5): revisions, pages, files, backlinks, search.
+//! Space content (Part B §2.6 to §2.9, §4.5, §4.7): revisions, pages, files, backlinks,
+//! page links, search, templates; change-request content reads the change request's own
+//! revision.
+//!
+//! A revision is one document (kind `revision`, scope the space's id) holding its `pages`
+//! and `files` inline, so a revision is immutable once superseded and a change request's
+//! revision is a copy of the space's. Decisions where the documents are silent: without
+//! `format` (or with `markdown`) a page answers `markdown`, with `format=document` it answers
+//! `document` instead (gap `content-format-values`); `metadata`, `computed` and `evaluated`
+//! change nothing here (pages have no computed parts in the sandbox); a file's backlinks are
+//! the pages whose Markdown names the file's id; a page's links are the Markdown links in it,
+//! `ok` when absolute (`http://`, `https://`) and `broken` otherwise; search matches pages
+//! whose title or Markdown contains every word of the query (case-insensitive); applying a
+//! template adds a page titled after the template to the space's current revision.
 
 use crate::api::prelude::*;
+use crate::api::spaces::SPACE;
 
 /// The kind revisions are stored under (scope: the space's id).
 pub const REVISION: &str = "revision";
@@ -17,135 +31,278 @@ pub fn first_revision(tx: &Tx, org: &str, space: &str) -> Result<String, ApiErro
     Ok(id)
 }
 
+/// A new revision of `space` whose content is that of revision `from`, of type `kind`, with
+/// `parents`; answers its id.
+pub fn derive_revision(tx: &Tx, org: &str, space: &str, from: &str, kind: &str, parents: &[&str]) -> Result<String, ApiError> {
+    let base = tx.live(REVISION, from)?.data;
+    let id = tx.new_id("rev")?;
+    let revision = json!({
+        "object": "revision", "id": id, "type": kind, "parents": parents,
+        "pages": base["pages"].clone(), "files": base["files"].clone(), "createdAt": timestamp(tx.now()),
+    });
+    tx.insert(REVISION, &id, org, space, &revision)?;
+    Ok(id)
+}
+
 /// Copies the content of space `from` (its current revision's pages and files) into the
 /// new space `to`, whose first revision is `revision`. Called by `duplicateSpace`.
 pub fn copy_space_content(tx: &Tx, from: &str, to: &str, revision: &str) -> Result<(), ApiError> {
-    let _ = (tx, from, to, revision);
+    let _ = to;
+    let source = current_revision(tx, from)?;
+    tx.modify(REVISION, revision, |r| {
+        r["pages"] = source["pages"].clone();
+        r["files"] = source["files"].clone();
+    })?;
     Ok(())
 }
 
+/// The current revision document of a space.
+pub fn current_revision(tx: &Tx, space: &str) -> Result<Value, ApiError> {
+    let space = tx.live(SPACE.name, space)?.data;
+    let id = space["revision"].as_str().unwrap_or_default();
+    Ok(tx.live(REVISION, id)?.data)
+}
+
+/// Adds a page to the current revision of a space (in place: the sandbox has no page-edit
+/// operation, so seeded and templated pages are the space's live edits); answers its id.
+pub fn seed_page(tx: &Tx, space: &str, title: &str, markdown: &str) -> Result<String, ApiError> {
+    let revision = current_revision(tx, space)?;
+    let id = tx.new_id("page")?;
+    let slug: String = title.to_lowercase().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect::<Vec<_>>().join("-");
+    let now = timestamp(tx.now());
+    let page = json!({
+        "type": "document", "id": id, "title": title, "slug": slug, "path": slug, "markdown": markdown,
+        "createdAt": now, "updatedAt": now, "pages": [],
+    });
+    tx.modify(REVISION, revision["id"].as_str().unwrap_or_default(), |r| {
+        if let Some(pages) = r["pages"].as_array_mut() {
+            pages.push(page);
+        }
+    })?;
+    let org = tx.live(SPACE.name, space)?.org;
+    tx.index(&org, "page", &format!("{space}/{id}"), title, markdown)?;
+    Ok(id)
+}
+
+/// Adds a file to the current revision of a space; answers its id.
+pub fn seed_file(tx: &Tx, space: &str, name: &str, content_type: &str, size: i64) -> Result<String, ApiError> {
+    let revision = current_revision(tx, space)?;
+    let id = tx.new_id("file")?;
+    let file = json!({"id": id, "name": name, "contentType": content_type, "size": size, "downloadUrl": format!("https://files.example.com/{id}/{name}")});
+    tx.modify(REVISION, revision["id"].as_str().unwrap_or_default(), |r| {
+        if let Some(files) = r["files"].as_array_mut() {
+            files.push(file);
+        }
+    })?;
+    Ok(id)
+}
+
+/// Every page of a revision, nested ones included, in document order.
+fn pages_of(revision: &Value) -> Vec<Value> {
+    fn walk(pages: &Value, out: &mut Vec<Value>) {
+        for page in pages.as_array().into_iter().flatten() {
+            out.push(page.clone());
+            walk(&page["pages"], out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(&revision["pages"], &mut out);
+    out
+}
+
+/// A page as answered in `format`.
+fn formatted(mut page: Value, format: Option<&str>) -> Value {
+    if format == Some("document") {
+        let markdown = page["markdown"].as_str().unwrap_or_default().to_owned();
+        let nodes: Vec<Value> = markdown
+            .split("\n\n")
+            .filter(|block| !block.trim().is_empty())
+            .map(|block| json!({"object": "block", "type": "paragraph", "nodes": [{"object": "text", "leaves": [{"object": "leaf", "text": block.trim()}]}]}))
+            .collect();
+        page["document"] = json!({"object": "document", "nodes": nodes});
+        page.as_object_mut().map(|p| p.remove("markdown"));
+    }
+    page
+}
+
+fn page_in(revision: &Value, id: &str) -> Result<Value, ApiError> {
+    pages_of(revision).into_iter().find(|p| p["id"] == id).ok_or_else(|| ApiError::not_found(format!("no page with id {id}")))
+}
+
+fn file_in(revision: &Value, id: &str) -> Result<Value, ApiError> {
+    revision["files"].as_array().into_iter().flatten().find(|f| f["id"] == id).cloned().ok_or_else(|| ApiError::not_found(format!("no file with id {id}")))
+}
+
+/// The Markdown links of a page as link-report items.
+pub fn links_of(page: &Value) -> Vec<Value> {
+    let markdown = page["markdown"].as_str().unwrap_or_default();
+    let mut links = Vec::new();
+    let mut rest = markdown;
+    while let Some(start) = rest.find("](") {
+        let after = &rest[start + 2..];
+        let Some(end) = after.find(')') else { break };
+        let target = &after[..end];
+        let status = if target.starts_with("http://") || target.starts_with("https://") { "ok" } else { "broken" };
+        links.push(json!({"status": status, "url": target, "page": page["id"]}));
+        rest = &after[end..];
+    }
+    links
+}
+
+/// Every link of a revision's pages.
+pub fn revision_links(revision: &Value) -> Vec<Value> {
+    pages_of(revision).iter().flat_map(links_of).collect()
+}
+
+fn backlinks(tx: &Tx, org: &str, space: &str, revision: &Value, file: &str, context: Value, list: &str, page: Option<&str>, limit: i64) -> Result<ListPage<Backlink>, ApiError> {
+    file_in(revision, file)?;
+    let items: Vec<Value> = pages_of(revision)
+        .iter()
+        .filter(|p| p["markdown"].as_str().is_some_and(|m| m.contains(file)))
+        .map(|_| json!({"kind": "file", "organization": org, "space": space, "versionContext": context.clone(), "file": file}))
+        .collect();
+    let page = tx.paginate(list, items, page, limit)?;
+    Ok(ListPage { next: page.next, count: page.count, items: page.items.into_iter().map(|b| decode("backlink", b)).collect::<Result<_, _>>()? })
+}
+
+fn files_page(tx: &Tx, revision: &Value, list: &str, page: Option<&str>, limit: i64) -> Result<ListPage<File>, ApiError> {
+    let files: Vec<Value> = revision["files"].as_array().cloned().unwrap_or_default();
+    let page = tx.paginate(list, files, page, limit)?;
+    Ok(ListPage { next: page.next, count: page.count, items: page.items.into_iter().map(|f| decode("file", f)).collect::<Result<_, _>>()? })
+}
+
+fn page_list(revision: &Value) -> Result<PageList, ApiError> {
+    decode("page list", json!({"pages": revision["pages"].clone()}))
+}
+
+/// The space (readable by the user) and its current revision.
+fn space_content(tx: &Tx, user: &User, space: &str) -> Result<(Row, Value), ApiError> {
+    let row = found(tx, SPACE, space, user, Role::Read)?;
+    let revision = current_revision(tx, space)?;
+    Ok((row, revision))
+}
+
+/// The change request (readable by the user) and its revision.
+fn request_content(tx: &Tx, user: &User, space: &str, request: &str) -> Result<(Row, Value), ApiError> {
+    let row = crate::api::change_requests::change_request(tx, user, space, request, Role::Read)?;
+    let revision = tx.live(REVISION, row.data["revision"].as_str().unwrap_or_default())?.data;
+    Ok((row, revision))
+}
+
+fn revision_out(revision: Value) -> Result<Revision, ApiError> {
+    decode(REVISION, revision)
+}
+
 impl ContentApi for Sandbox {
-    async fn search_space_content(
-        &self,
-        context: Ctx,
-        request: SearchSpaceContentRequest,
-    ) -> Result<ListPage<SearchResult>, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("searchSpaceContent"))
+    async fn search_space_content(&self, context: Ctx, request: SearchSpaceContentRequest) -> Result<ListPage<SearchResult>, ApiError> {
+        self.store().read(|tx| {
+            let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
+            let words: Vec<String> = request.query.to_lowercase().split_whitespace().map(str::to_owned).collect();
+            let hits: Vec<Value> = pages_of(&revision)
+                .into_iter()
+                .filter(|p| {
+                    let text = format!("{} {}", p["title"].as_str().unwrap_or_default(), p["markdown"].as_str().unwrap_or_default()).to_lowercase();
+                    !words.is_empty() && words.iter().all(|w| text.contains(w.as_str()))
+                })
+                .map(|p| json!({"id": p["id"], "title": p["title"], "path": p["path"], "sections": []}))
+                .collect();
+            let page = tx.paginate(&format!("search:{}:{}", space.id, request.query), hits, request.page.as_deref(), request.limit)?;
+            Ok(ListPage { next: page.next, count: page.count, items: page.items.into_iter().map(|h| decode("search result", h)).collect::<Result<_, _>>()? })
+        })
     }
 
     async fn get_space_content(&self, context: Ctx, request: GetSpaceContentRequest) -> Result<Revision, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("getSpaceContent"))
+        self.store().read(|tx| revision_out(space_content(tx, &context.principal, &request.space_id)?.1))
     }
 
-    async fn apply_space_content_template(
-        &self,
-        context: Ctx,
-        request: ApplySpaceContentTemplateRequest,
-    ) -> Result<(), ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("applySpaceContentTemplate"))
+    async fn apply_space_content_template(&self, context: Ctx, request: ApplySpaceContentTemplateRequest) -> Result<(), ApiError> {
+        self.store().write(|tx| {
+            let space = found(tx, SPACE, &request.space_id, &context.principal, Role::Edit)?;
+            if space.data["editMode"] == "locked" {
+                return Err(ApiError::bad_request(format!("space {} is locked: its content cannot be edited", space.id)));
+            }
+            seed_page(tx, &space.id, &format!("From template {}", request.body.id), "")?;
+            Ok(())
+        })
     }
 
     async fn list_space_pages(&self, context: Ctx, request: ListSpacePagesRequest) -> Result<PageList, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listSpacePages"))
+        self.store().read(|tx| page_list(&space_content(tx, &context.principal, &request.space_id)?.1))
     }
 
     async fn list_space_files(&self, context: Ctx, request: ListSpaceFilesRequest) -> Result<ListPage<File>, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listSpaceFiles"))
+        self.store().read(|tx| {
+            let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
+            files_page(tx, &revision, &format!("files:{}", space.id), request.page.as_deref(), request.limit)
+        })
     }
 
     async fn get_space_file(&self, context: Ctx, request: GetSpaceFileRequest) -> Result<File, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("getSpaceFile"))
+        self.store().read(|tx| decode("file", file_in(&space_content(tx, &context.principal, &request.space_id)?.1, &request.file_id)?))
     }
 
-    async fn list_space_file_backlinks(
-        &self,
-        context: Ctx,
-        request: ListSpaceFileBacklinksRequest,
-    ) -> Result<ListPage<Backlink>, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listSpaceFileBacklinks"))
+    async fn list_space_file_backlinks(&self, context: Ctx, request: ListSpaceFileBacklinksRequest) -> Result<ListPage<Backlink>, ApiError> {
+        self.store().read(|tx| {
+            let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
+            let version = json!({"type": "revision", "revision": revision["id"]});
+            backlinks(tx, &space.org, &space.id, &revision, &request.file_id, version, &format!("backlinks:{}:{}", space.id, request.file_id), request.page.as_deref(), request.limit)
+        })
     }
 
     async fn get_space_page(&self, context: Ctx, request: GetSpacePageRequest) -> Result<Page, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("getSpacePage"))
+        self.store().read(|tx| {
+            let revision = space_content(tx, &context.principal, &request.space_id)?.1;
+            decode("page", formatted(page_in(&revision, &request.page_id)?, request.format.as_deref()))
+        })
     }
 
-    async fn list_space_page_links(
-        &self,
-        context: Ctx,
-        request: ListSpacePageLinksRequest,
-    ) -> Result<LinkReportList, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listSpacePageLinks"))
+    async fn list_space_page_links(&self, context: Ctx, request: ListSpacePageLinksRequest) -> Result<LinkReportList, ApiError> {
+        self.store().read(|tx| {
+            let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
+            let links = links_of(&page_in(&revision, &request.page_id)?);
+            crate::api::spaces::link_report(tx, &format!("{}:{}", space.id, request.page_id), links, request.status.as_ref().map(LinkStatus::as_str), request.page.as_deref(), request.limit)
+        })
     }
 
-    async fn get_change_request_content(
-        &self,
-        context: Ctx,
-        request: GetChangeRequestContentRequest,
-    ) -> Result<Revision, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("getChangeRequestContent"))
+    async fn get_change_request_content(&self, context: Ctx, request: GetChangeRequestContentRequest) -> Result<Revision, ApiError> {
+        self.store().read(|tx| revision_out(request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1))
     }
 
-    async fn list_change_request_pages(
-        &self,
-        context: Ctx,
-        request: ListChangeRequestPagesRequest,
-    ) -> Result<PageList, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listChangeRequestPages"))
+    async fn list_change_request_pages(&self, context: Ctx, request: ListChangeRequestPagesRequest) -> Result<PageList, ApiError> {
+        self.store().read(|tx| page_list(&request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1))
     }
 
-    async fn list_change_request_files(
-        &self,
-        context: Ctx,
-        request: ListChangeRequestFilesRequest,
-    ) -> Result<ListPage<File>, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listChangeRequestFiles"))
+    async fn list_change_request_files(&self, context: Ctx, request: ListChangeRequestFilesRequest) -> Result<ListPage<File>, ApiError> {
+        self.store().read(|tx| {
+            let (cr, revision) = request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
+            files_page(tx, &revision, &format!("files:{}", cr.id), request.page.as_deref(), request.limit)
+        })
     }
 
-    async fn get_change_request_file(
-        &self,
-        context: Ctx,
-        request: GetChangeRequestFileRequest,
-    ) -> Result<File, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("getChangeRequestFile"))
+    async fn get_change_request_file(&self, context: Ctx, request: GetChangeRequestFileRequest) -> Result<File, ApiError> {
+        self.store().read(|tx| decode("file", file_in(&request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1, &request.file_id)?))
     }
 
-    async fn list_change_request_file_backlinks(
-        &self,
-        context: Ctx,
-        request: ListChangeRequestFileBacklinksRequest,
-    ) -> Result<ListPage<Backlink>, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listChangeRequestFileBacklinks"))
+    async fn list_change_request_file_backlinks(&self, context: Ctx, request: ListChangeRequestFileBacklinksRequest) -> Result<ListPage<Backlink>, ApiError> {
+        self.store().read(|tx| {
+            let (cr, revision) = request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
+            let version = json!({"type": "change-request", "changeRequest": cr.id});
+            backlinks(tx, &cr.org, &request.space_id, &revision, &request.file_id, version, &format!("backlinks:{}:{}", cr.id, request.file_id), request.page.as_deref(), request.limit)
+        })
     }
 
-    async fn get_change_request_page(
-        &self,
-        context: Ctx,
-        request: GetChangeRequestPageRequest,
-    ) -> Result<Page, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("getChangeRequestPage"))
+    async fn get_change_request_page(&self, context: Ctx, request: GetChangeRequestPageRequest) -> Result<Page, ApiError> {
+        self.store().read(|tx| {
+            let revision = request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1;
+            decode("page", formatted(page_in(&revision, &request.page_id)?, request.format.as_deref()))
+        })
     }
 
-    async fn list_change_request_page_links(
-        &self,
-        context: Ctx,
-        request: ListChangeRequestPageLinksRequest,
-    ) -> Result<LinkReportList, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listChangeRequestPageLinks"))
+    async fn list_change_request_page_links(&self, context: Ctx, request: ListChangeRequestPageLinksRequest) -> Result<LinkReportList, ApiError> {
+        self.store().read(|tx| {
+            let (cr, revision) = request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
+            let links = links_of(&page_in(&revision, &request.page_id)?);
+            crate::api::spaces::link_report(tx, &format!("{}:{}", cr.id, request.page_id), links, request.status.as_ref().map(LinkStatus::as_str), request.page.as_deref(), request.limit)
+        })
     }
 }

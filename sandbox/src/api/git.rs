@@ -1,25 +1,55 @@
-//! GitApi: see the module docs of `crate::api`.
+//! Git synchronization (Part C §2.7, §4.4), recorded, not performed: the sandbox runs no
+//! Git. An import or export is stored as a job (kind `git-job`, scope the space's id) with
+//! its request, and the space's Git information is what the last job recorded. `timestamp`
+//! orders jobs: one older than the space's last job is refused as a refused state change (400),
+//! which is how the documents say timestamps keep the service and the repository in order.
 
 use crate::api::prelude::*;
+use crate::api::spaces::SPACE;
+
+/// Kind of recorded import/export jobs (scope: the space's id).
+pub const GIT_JOB: &str = "git-job";
+
+/// The kind under which a space's Git information is kept (id: the space's id).
+const GIT_INFO: &str = "git-info";
+
+fn record(tx: &Tx, user: &User, space: &str, direction: &str, body: Value) -> Result<(), ApiError> {
+    let row = found(tx, SPACE, space, user, Role::Edit)?;
+    let timestamp_of = |v: &Value| v["timestamp"].as_str().and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok());
+    if let (Some(new), Some(last)) = (timestamp_of(&body), tx.all(GIT_JOB, space)?.last().and_then(|j| timestamp_of(&j.data))) {
+        if new < last {
+            return Err(ApiError::bad_request(format!("a newer Git {direction} or import already ran for space {space}")));
+        }
+    }
+    let id = tx.new_id("gitjob")?;
+    tx.insert(GIT_JOB, &id, &row.org, space, &json!({"id": id, "direction": direction, "request": body, "at": timestamp(tx.now())}))?;
+    let url = body["url"].as_str().unwrap_or_default();
+    let name = url.trim_end_matches(".git").rsplit('/').next().unwrap_or_default();
+    let info = json!({"repoName": name, "url": url, "installationProvider": "git", "updatedAt": timestamp(tx.now())});
+    if tx.row(GIT_INFO, space)?.is_some() {
+        tx.put(GIT_INFO, space, &info)?;
+    } else {
+        tx.insert(GIT_INFO, space, &row.org, space, &info)?;
+    }
+    tx.modify(SPACE.name, space, |s| s["gitSync"] = info.clone())?;
+    Ok(())
+}
 
 impl GitApi for Sandbox {
     async fn import_space_from_git(&self, context: Ctx, request: ImportSpaceFromGitRequest) -> Result<(), ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("importSpaceFromGit"))
+        self.store().write(|tx| record(tx, &context.principal, &request.space_id, "import", encode(&request.body)))
     }
 
     async fn export_space_to_git(&self, context: Ctx, request: ExportSpaceToGitRequest) -> Result<(), ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("exportSpaceToGit"))
+        self.store().write(|tx| record(tx, &context.principal, &request.space_id, "export", encode(&request.body)))
     }
 
-    async fn get_space_git_info(
-        &self,
-        context: Ctx,
-        request: GetSpaceGitInfoRequest,
-    ) -> Result<SpaceGitInfo, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("getSpaceGitInfo"))
+    async fn get_space_git_info(&self, context: Ctx, request: GetSpaceGitInfoRequest) -> Result<SpaceGitInfo, ApiError> {
+        self.store().read(|tx| {
+            found(tx, SPACE, &request.space_id, &context.principal, Role::Read)?;
+            let info = tx.row(GIT_INFO, &request.space_id)?.map_or_else(|| json!({}), |row| row.data);
+            decode("git info", info)
+        })
     }
 
     async fn delete_space_git_legacy_installation(
@@ -27,7 +57,10 @@ impl GitApi for Sandbox {
         context: Ctx,
         request: DeleteSpaceGitLegacyInstallationRequest,
     ) -> Result<(), ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("deleteSpaceGitLegacyInstallation"))
+        self.store().write(|tx| {
+            found(tx, SPACE, &request.space_id, &context.principal, Role::Admin)?;
+            tx.delete(GIT_INFO, &request.space_id)?;
+            Ok(())
+        })
     }
 }

@@ -20,6 +20,7 @@ pub mod members;
 pub mod openapi_specs;
 pub mod organizations;
 pub mod site_structure;
+pub mod skeleton;
 pub mod sites;
 pub mod spaces;
 pub mod sso;
@@ -34,7 +35,10 @@ use serde_json::Value;
 
 /// What every handler module imports.
 pub mod prelude {
-    pub use super::{member_kind, merge, require, role_of, timestamp};
+    pub use super::{
+        Kind, create, found, member_kind, merge, new_document, out, place_of, remove, require, role_of, timestamp,
+        touch,
+    };
     pub use crate::store::{Place, Row, Tx, decode, encode};
     pub use crate::{Sandbox, User};
     pub use apigen_runtime::server::{ApiError, Context};
@@ -105,4 +109,97 @@ pub fn merge(target: &mut Value, patch: &Value) {
 /// A timestamp as the API writes it.
 pub fn timestamp(at: chrono::DateTime<chrono::Utc>) -> Value {
     Value::String(at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+}
+
+/// A kind of stored resource: its name in the store, the prefix of its ids, and the schema
+/// (the generated type) its documents have.
+#[derive(Debug, Clone, Copy)]
+pub struct Kind {
+    /// Name in the store.
+    pub name: &'static str,
+    /// Prefix of ids.
+    pub prefix: &'static str,
+    /// Name of the API type.
+    pub schema: &'static str,
+}
+
+/// A new document of `kind` (not stored): the type's skeleton, a new id, `object` and the
+/// timestamps the type has set to now, then `fields` merged over it.
+pub fn new_document(tx: &Tx, kind: Kind, fields: &Value) -> Result<(String, Value), ApiError> {
+    let id = tx.new_id(kind.prefix)?;
+    let mut document = skeleton::of(kind.schema);
+    let now = timestamp(tx.now());
+    if let Value::Object(object) = &mut document {
+        object.insert("id".into(), Value::String(id.clone()));
+        for field in ["createdAt", "updatedAt"] {
+            if skeleton::has_field(kind.schema, field) {
+                object.insert(field.into(), now.clone());
+            }
+        }
+    }
+    merge(&mut document, fields);
+    Ok((id, document))
+}
+
+/// Creates and stores a document of `kind` (see [`new_document`]) last in `scope`.
+pub fn create(tx: &Tx, kind: Kind, org: &str, scope: &str, fields: &Value) -> Result<Value, ApiError> {
+    let (id, document) = new_document(tx, kind, fields)?;
+    tx.insert(kind.name, &id, org, scope, &document)?;
+    Ok(document)
+}
+
+/// A live resource the user may act on with `min`: 404 when absent, then 403.
+pub fn found(tx: &Tx, kind: Kind, id: &str, user: &User, min: Role) -> Result<crate::store::Row, ApiError> {
+    let row = tx.live(kind.name, id)?;
+    require(tx, user, &row.org, min)?;
+    Ok(row)
+}
+
+/// Merges `patch` into a stored document, sets its `updatedAt`, and answers the new document.
+pub fn touch(tx: &Tx, kind: Kind, id: &str, patch: &Value) -> Result<Value, ApiError> {
+    let now = timestamp(tx.now());
+    tx.modify(kind.name, id, |document| {
+        merge(document, patch);
+        if skeleton::has_field(kind.schema, "updatedAt") {
+            document["updatedAt"] = now;
+        }
+    })
+}
+
+/// Deletes a resource for good: absent already is success (Part A §7: deletes of absent
+/// targets answer 204); present needs `min`.
+pub fn remove(tx: &Tx, kind: Kind, id: &str, user: &User, min: Role) -> Result<(), ApiError> {
+    let Some(row) = tx.row(kind.name, id)? else { return Ok(()) };
+    require(tx, user, &row.org, min)?;
+    tx.delete(kind.name, id)?;
+    Ok(())
+}
+
+/// A stored document as its API type.
+pub fn out<T: apigen_runtime::FromJson>(kind: Kind, document: Value) -> Result<T, ApiError> {
+    crate::store::decode(kind.name, document)
+}
+
+/// Where a `position` body (`{ before | after: <target> }`, the target an id or an object
+/// naming one) puts a resource; no position is the end.
+pub fn place_of(position: Option<&Value>) -> crate::store::Place {
+    use crate::store::Place;
+    fn target(value: &Value) -> Option<String> {
+        match value {
+            Value::String(id) => Some(id.clone()),
+            Value::Object(object) => object
+                .iter()
+                .filter(|(key, _)| !matches!(key.as_str(), "type" | "object" | "kind"))
+                .find_map(|(_, value)| value.as_str().map(str::to_owned)),
+            _ => None,
+        }
+    }
+    let Some(position) = position else { return Place::End };
+    if let Some(id) = position.get("before").and_then(target) {
+        return Place::Before(id);
+    }
+    if let Some(id) = position.get("after").and_then(target) {
+        return Place::After(id);
+    }
+    Place::End
 }

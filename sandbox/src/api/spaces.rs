@@ -1,50 +1,190 @@
 //! Spaces (Part A §2.8, §3.1, §4.2): a space's lifecycle (active, deleted, restored within 7
 //! days), updates, moves, transfers, duplicates and link reports.
+//!
+//! Stored under kind `space`, scope the parent collection's id or the organization's id.
+//! The lifecycle of §3.1: `deleteSpace` sets `deletedAt` (the row is soft-deleted: lists and
+//! every other operation no longer find it); `getSpace` still answers a deleted space, with
+//! `deletedAt`, until it is permanently removed 7 days after deletion; `restoreSpace` within
+//! 7 days clears `deletedAt`; after 7 days the space is removed when next touched and both
+//! answer 404 (gap `space-restore-after-window`). Restoring an active space is a refused
+//! state change (400). The API has no operation creating a space: [`create_space`] is what
+//! the demo data and tests use.
 
+use crate::api::collections::{COLLECTION, parent_in, scope_of};
 use crate::api::prelude::*;
 
-/// The kind spaces are stored under (scope: the parent collection's id, or the organization's
-/// id for a space outside collections).
-pub const KIND: &str = "space";
+/// Spaces.
+pub const SPACE: Kind = Kind { name: "space", prefix: "space", schema: "Space" };
+
+/// The store name of spaces (for modules that read them).
+pub const KIND: &str = SPACE.name;
+
+/// How long a deleted space can be restored.
+const RESTORE_WINDOW_DAYS: i64 = 7;
+
+/// Creates an active space in `org` (in collection `parent` when given), with its first
+/// revision, and answers its id.
+pub fn create_space(tx: &Tx, org: &str, parent: Option<&str>, title: &str) -> Result<String, ApiError> {
+    if let Some(parent) = parent {
+        parent_in(tx, org, parent)?;
+    }
+    let (id, mut document) = new_document(tx, SPACE, &json!({}))?;
+    let revision = crate::api::content::first_revision(tx, org, &id)?;
+    merge(
+        &mut document,
+        &json!({
+            "object": "space", "title": title, "emoji": "📘", "visibility": if parent.is_some() { "in-collection" } else { "private" },
+            "mergeRules": {"type": "inherit"}, "organization": org, "parent": parent, "revision": revision,
+            "editMode": "live", "comments": 0, "changeRequests": 0, "changeRequestsOpen": 0, "changeRequestsDraft": 0,
+            "urls": {"location": format!("/v1/spaces/{id}"), "app": format!("https://app.example.com/s/{id}")},
+        }),
+    );
+    tx.insert(SPACE.name, &id, org, &scope_of(org, parent), &document)?;
+    tx.index(org, SPACE.name, &id, title, "")?;
+    Ok(id)
+}
+
+/// Moves a space to another organization (out of any collection), with its content rows.
+pub fn change_organization(tx: &Tx, space: &str, org: &str) -> Result<(), ApiError> {
+    let row = tx.live(SPACE.name, space)?;
+    let scope = if row.scope == row.org { org.to_owned() } else { row.scope.clone() };
+    tx.rehome(SPACE.name, space, org, &scope)?;
+    tx.modify(SPACE.name, space, |s| s["organization"] = json!(org))?;
+    tx.index(org, SPACE.name, space, row.data["title"].as_str().unwrap_or_default(), "")
+}
+
+/// A space, deleted or not; one deleted more than 7 days ago is removed for good and absent.
+fn any_space(tx: &Tx, id: &str) -> Result<Option<Row>, ApiError> {
+    let Some(row) = tx.row(SPACE.name, id)? else { return Ok(None) };
+    if let Some(deleted) = row.deleted_at.as_deref().and_then(|d| chrono::DateTime::parse_from_rfc3339(d).ok()) {
+        if tx.now() - deleted.to_utc() > chrono::Duration::days(RESTORE_WINDOW_DAYS) {
+            tx.delete(SPACE.name, id)?;
+            return Ok(None);
+        }
+    }
+    Ok(Some(row))
+}
+
+fn not_found(id: &str) -> ApiError {
+    ApiError::not_found(format!("no space with id {id}"))
+}
 
 impl SpacesApi for Sandbox {
     async fn get_space(&self, context: Ctx, request: GetSpaceRequest) -> Result<Space, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("getSpace"))
+        // A write: reading a space past its restore window removes it.
+        self.store().write(|tx| {
+            let row = any_space(tx, &request.space_id)?.ok_or_else(|| not_found(&request.space_id))?;
+            require(tx, &context.principal, &row.org, Role::Read)?;
+            out(SPACE, row.data)
+        })
     }
 
     async fn delete_space(&self, context: Ctx, request: DeleteSpaceRequest) -> Result<(), ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("deleteSpace"))
+        self.store().write(|tx| {
+            let Some(row) = any_space(tx, &request.space_id)? else { return Ok(()) };
+            require(tx, &context.principal, &row.org, Role::Admin)?;
+            if row.deleted_at.is_some() {
+                return Ok(());
+            }
+            let now = timestamp(tx.now());
+            tx.modify(SPACE.name, &row.id, |s| s["deletedAt"] = now.clone())?;
+            tx.soft_delete(SPACE.name, &row.id, now.as_str())
+        })
     }
 
     async fn update_space(&self, context: Ctx, request: UpdateSpaceRequest) -> Result<Space, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("updateSpace"))
+        self.store().write(|tx| {
+            let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Create)?;
+            let document = touch(tx, SPACE, &row.id, &encode(&request.body))?;
+            tx.index(&row.org, SPACE.name, &row.id, document["title"].as_str().unwrap_or_default(), "")?;
+            out(SPACE, document)
+        })
     }
 
     async fn duplicate_space(&self, context: Ctx, request: DuplicateSpaceRequest) -> Result<Space, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("duplicateSpace"))
+        self.store().write(|tx| {
+            let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Create)?;
+            let parent = row.data["parent"].as_str().map(str::to_owned);
+            let title = format!("{} (copy)", row.data["title"].as_str().unwrap_or_default());
+            let title: String = title.chars().take(50).collect();
+            let copy = create_space(tx, &row.org, parent.as_deref(), &title)?;
+            let revision = tx.live(SPACE.name, &copy)?.data["revision"].as_str().unwrap_or_default().to_owned();
+            let mut settings = row.data.clone();
+            if let Value::Object(settings) = &mut settings {
+                settings.retain(|key, _| matches!(key.as_str(), "emoji" | "visibility" | "editMode" | "mergeRules" | "language" | "defaultLevel"));
+            }
+            tx.modify(SPACE.name, &copy, |s| merge(s, &settings))?;
+            crate::api::content::copy_space_content(tx, &row.id, &copy, &revision)?;
+            out(SPACE, tx.live(SPACE.name, &copy)?.data)
+        })
     }
 
     async fn restore_space(&self, context: Ctx, request: RestoreSpaceRequest) -> Result<Space, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("restoreSpace"))
+        self.store().write(|tx| {
+            let row = any_space(tx, &request.space_id)?.ok_or_else(|| not_found(&request.space_id))?;
+            require(tx, &context.principal, &row.org, Role::Admin)?;
+            if row.deleted_at.is_none() {
+                return Err(ApiError::bad_request(format!("space {} is not deleted", row.id)));
+            }
+            tx.soft_delete(SPACE.name, &row.id, None)?;
+            out(SPACE, touch(tx, SPACE, &row.id, &json!({"deletedAt": null}))?)
+        })
     }
 
     async fn move_space(&self, context: Ctx, request: MoveSpaceRequest) -> Result<Space, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("moveSpace"))
+        self.store().write(|tx| {
+            let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Create)?;
+            let body = encode(&request.body);
+            if let Some(parent) = body.get("parent") {
+                let parent = parent.as_str();
+                if let Some(parent) = parent {
+                    parent_in(tx, &row.org, parent)?;
+                }
+                tx.rehome(SPACE.name, &row.id, &row.org, &scope_of(&row.org, parent))?;
+                tx.modify(SPACE.name, &row.id, |s| match parent {
+                    Some(parent) => s["parent"] = json!(parent),
+                    None => {
+                        s.as_object_mut().map(|s| s.remove("parent"));
+                    }
+                })?;
+            }
+            tx.place(SPACE.name, &row.id, &place_of(body.get("position")))?;
+            out(SPACE, touch(tx, SPACE, &row.id, &json!({}))?)
+        })
     }
 
     async fn transfer_space(&self, context: Ctx, request: TransferSpaceRequest) -> Result<Space, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("transferSpace"))
+        self.store().write(|tx| {
+            let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Admin)?;
+            let target = &request.body.organization;
+            tx.live(crate::api::organizations::KIND, target)
+                .map_err(|_| ApiError::bad_request(format!("no organization {target} to transfer to")))?;
+            require(tx, &context.principal, target, Role::Admin)?;
+            tx.rehome(SPACE.name, &row.id, target, target)?;
+            tx.modify(SPACE.name, &row.id, |s| {
+                s["organization"] = json!(target);
+                s.as_object_mut().map(|s| s.remove("parent"));
+            })?;
+            let _ = COLLECTION;
+            out(SPACE, touch(tx, SPACE, &row.id, &json!({}))?)
+        })
     }
 
     async fn list_space_links(&self, context: Ctx, request: ListSpaceLinksRequest) -> Result<LinkReportList, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listSpaceLinks"))
+        self.store().read(|tx| {
+            let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Read)?;
+            let links = crate::api::content::revision_links(&crate::api::content::current_revision(tx, &row.id)?);
+            link_report(tx, &row.id, links, request.status.as_ref().map(LinkStatus::as_str), request.page.as_deref(), request.limit)
+        })
     }
+}
+
+/// A link report (of a space, or of a page named by `scope`): the links with `status` kept,
+/// and stats over all of them.
+pub fn link_report(tx: &Tx, scope: &str, links: Vec<Value>, status: Option<&str>, page: Option<&str>, limit: i64) -> Result<LinkReportList, ApiError> {
+    let broken = links.iter().filter(|l| l["status"] == "broken").count();
+    let stats = json!({"total": links.len(), "broken": {"total": broken}});
+    let kept: Vec<Value> = links.into_iter().filter(|l| status.is_none_or(|s| l["status"] == s)).collect();
+    let page = tx.paginate(&format!("links:{scope}:{status:?}"), kept, page, limit)?;
+    decode("link report", json!({"next": page.next.map(|n| json!({"page": n.page})), "count": page.count, "items": page.items, "stats": stats}))
 }

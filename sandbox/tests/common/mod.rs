@@ -89,16 +89,7 @@ impl Running {
         self.sandbox
             .store()
             .write(|tx| {
-                let id = tx.new_id("space")?;
-                let revision = docs_api_sandbox::api::content::first_revision(tx, &org, &id)?;
-                let now = docs_api_sandbox::api::timestamp(tx.now());
-                let space = serde_json::json!({
-                    "object": "space", "id": id, "title": title, "emoji": "", "visibility": "private",
-                    "createdAt": now, "updatedAt": now, "mergeRules": {"type": "inherit"},
-                    "organization": org, "revision": revision, "comments": 0, "changeRequests": 0,
-                    "changeRequestsOpen": 0, "changeRequestsDraft": 0,
-                });
-                tx.insert(docs_api_sandbox::api::spaces::KIND, &id, &org, &org, &space)?;
+                let id = docs_api_sandbox::api::spaces::create_space(tx, &org, None, title)?;
                 Ok(id)
             })
             .unwrap()
