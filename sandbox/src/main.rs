@@ -46,11 +46,11 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if args.demo {
-        if let Err(error) = docs_api_sandbox::demo::load(&sandbox, &boot).await {
-            eprintln!("cannot load the demo data: {error}");
-            return ExitCode::FAILURE;
-        }
+    if args.demo
+        && let Err(error) = docs_api_sandbox::demo::load(&sandbox, &boot).await
+    {
+        eprintln!("cannot load the demo data: {error}");
+        return ExitCode::FAILURE;
     }
     let listener = match tokio::net::TcpListener::bind(args.listen).await {
         Ok(listener) => listener,

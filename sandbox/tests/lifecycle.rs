@@ -4,11 +4,16 @@
 
 mod common;
 
-use docs_api_types::{ChangeRequestResult, ChangeRequestStatus, Space, SpaceEditMode, SpacePosition, SpacePositionSpace};
+use docs_api_types::{
+    ChangeRequestResult, ChangeRequestStatus, Space, SpaceEditMode, SpacePosition, SpacePositionSpace,
+};
 
 fn space_in(sb: &common::Running, collection: &str, title: &str) -> String {
     let org = sb.boot.organization.clone();
-    sb.sandbox.store().write(|tx| docs_api_sandbox::api::spaces::create_space(tx, &org, Some(collection), title)).unwrap()
+    sb.sandbox
+        .store()
+        .write(|tx| docs_api_sandbox::api::spaces::create_space(tx, &org, Some(collection), title))
+        .unwrap()
 }
 
 fn stored_space(sb: &common::Running, id: &str) -> Space {
@@ -22,7 +27,14 @@ fn before(space: &str) -> SpacePosition {
 #[tokio::test]
 async fn a_deleted_space_leaves_its_list_and_is_restorable_for_seven_days_only() {
     let sb = common::start().await;
-    let collection = sb.client.collections().create_organization_collection(&sb.boot.organization).body(docs_api_types::CreateCollectionBody { title: Some("Guides".into()), parent: None }).send().await.unwrap();
+    let collection = sb
+        .client
+        .collections()
+        .create_organization_collection(&sb.boot.organization)
+        .title("Guides")
+        .send()
+        .await
+        .unwrap();
     let space = space_in(&sb, &collection.id, "Handbook");
     assert_eq!(sb.client.collections().list_spaces(&collection.id).send().await.unwrap().count, 1);
 
@@ -55,12 +67,16 @@ async fn edit_mode_locks_content_and_only_members_with_the_role_change_a_space()
     let space = sb.seed_space("Locked");
     let locked = sb.client.spaces().update(&space).edit_mode(SpaceEditMode::Locked).send().await.unwrap();
     assert_eq!(locked.edit_mode, Some(SpaceEditMode::Locked));
-    let (status, message) = common::failure(sb.client.content().apply_space_content_template(&space, "tpl_1").send().await);
+    let (status, message) =
+        common::failure(sb.client.content().apply_space_content_template(&space, "tpl_1").send().await);
     assert_eq!((status, message), (400, format!("space {space} is locked: its content cannot be edited")));
     let (_, reader) = sb.member("rita", Some("read"));
     assert_eq!(reader.spaces().get(&space).send().await.unwrap().id, space);
     let (status, message) = common::failure(reader.spaces().update(&space).title("Mine").send().await);
-    assert_eq!((status, message.as_str()), (403, format!("this needs the create role in organization {}", sb.boot.organization).as_str()));
+    assert_eq!(
+        (status, message.as_str()),
+        (403, format!("this needs the create role in organization {}", sb.boot.organization).as_str())
+    );
     let (_, stranger) = {
         let (id, client) = sb.member("sam", Some("read"));
         sb.sandbox.store().write(|tx| tx.delete("member", &format!("{}/{id}", sb.boot.organization))).unwrap();
@@ -72,7 +88,14 @@ async fn edit_mode_locks_content_and_only_members_with_the_role_change_a_space()
 #[tokio::test]
 async fn spaces_move_among_siblings_and_lists_page_with_cursors() {
     let sb = common::start().await;
-    let collection = sb.client.collections().create_organization_collection(&sb.boot.organization).body(docs_api_types::CreateCollectionBody { title: Some("Many".into()), parent: None }).send().await.unwrap();
+    let collection = sb
+        .client
+        .collections()
+        .create_organization_collection(&sb.boot.organization)
+        .title("Many")
+        .send()
+        .await
+        .unwrap();
     let ids: Vec<String> = (1..=7).map(|n| space_in(&sb, &collection.id, &format!("Space {n}"))).collect();
     sb.client.spaces().move_(&ids[6]).position(before(&ids[0])).send().await.unwrap();
 
@@ -126,7 +149,11 @@ async fn a_change_request_goes_from_draft_to_open_to_merged_and_moves_the_space(
     assert_eq!(opened.status, Some(ChangeRequestStatus::Open));
     let counted = stored_space(&sb, &space);
     assert_eq!((counted.change_requests_open, counted.change_requests_draft), (1, 1));
-    assert_eq!(crs.list_space_change_requests(&space).send().await.unwrap().count, 1, "the list shows open ones by default");
+    assert_eq!(
+        crs.list_space_change_requests(&space).send().await.unwrap().count,
+        1,
+        "the list shows open ones by default"
+    );
 
     let merged = crs.merge(&space, &first.id).send().await.unwrap();
     assert_eq!(merged.result, Some(ChangeRequestResult::Merge));
@@ -142,10 +169,16 @@ async fn a_change_request_goes_from_draft_to_open_to_merged_and_moves_the_space(
     // until it is brought up to date.
     assert_eq!(crs.get(&space, &second.id).send().await.unwrap().outdated, Some(true));
     let refused = crs.merge(&space, &second.id).send().await.unwrap();
-    assert_eq!((refused.result, refused.revision), (Some(ChangeRequestResult::Conflicts), Some(after.revision.clone())));
+    assert_eq!(
+        (refused.result, refused.revision),
+        (Some(ChangeRequestResult::Conflicts), Some(after.revision.clone()))
+    );
     let updated = crs.update_from_main(&space, &second.id).send().await.unwrap();
     assert_eq!(updated.result, Some(ChangeRequestResult::Update));
-    assert_eq!(crs.get(&space, &second.id).send().await.unwrap().revision_merged_ancestor, Some(after.revision.clone()));
+    assert_eq!(
+        crs.get(&space, &second.id).send().await.unwrap().revision_merged_ancestor,
+        Some(after.revision.clone())
+    );
     assert_eq!(crs.merge(&space, &second.id).send().await.unwrap().result, Some(ChangeRequestResult::Merge));
 
     // A change request of another space is not found through this one.
@@ -174,13 +207,20 @@ async fn content_reads_the_space_revision_and_the_change_request_revision() {
     let content = sb.client.content();
     let pages = content.list_space_pages(&space).send().await.unwrap();
     assert_eq!(pages.pages.len(), 1);
-    let docs_api_types::Page::Document(read) = content.get_space_page(&space, &page).send().await.unwrap() else { panic!("a document page") };
+    let docs_api_types::Page::Document(read) = content.get_space_page(&space, &page).send().await.unwrap() else {
+        panic!("a document page")
+    };
     assert!(read.markdown.as_deref().unwrap().starts_with("Install it."));
-    let docs_api_types::Page::Document(as_document) = content.get_space_page(&space, &page).format("document").send().await.unwrap() else { panic!() };
+    let docs_api_types::Page::Document(as_document) =
+        content.get_space_page(&space, &page).format("document").send().await.unwrap()
+    else {
+        panic!()
+    };
     assert_eq!((as_document.markdown.is_none(), as_document.document.map(|d| d.nodes.len())), (true, Some(2)));
     let links = content.list_space_page_links(&space, &page).send().await.unwrap();
     assert_eq!(links.count, 2);
-    let broken = content.list_space_page_links(&space, &page).status(docs_api_types::LinkStatus::Broken).send().await.unwrap();
+    let broken =
+        content.list_space_page_links(&space, &page).status(docs_api_types::LinkStatus::Broken).send().await.unwrap();
     assert_eq!((broken.count, broken.stats.and_then(|s| s.total)), (1, Some(2)));
     assert_eq!(content.list_space_file_backlinks(&space, &file).send().await.unwrap().count, 1);
     assert_eq!(content.search_space_content(&space, "install GUIDE").send().await.unwrap().count, 1);
@@ -190,5 +230,8 @@ async fn content_reads_the_space_revision_and_the_change_request_revision() {
     let cr = sb.client.change_requests().create_space_change_request(&space).send().await.unwrap();
     let cr_pages = content.list_change_request_pages(&space, &cr.id).send().await.unwrap();
     assert_eq!(cr_pages.pages.len(), 1, "a change request starts from the space's content");
-    assert_eq!(content.get_change_request_file(&space, &cr.id, &file).send().await.unwrap().name.as_deref(), Some("logo.png"));
+    assert_eq!(
+        content.get_change_request_file(&space, &cr.id, &file).send().await.unwrap().name.as_deref(),
+        Some("logo.png")
+    );
 }

@@ -735,6 +735,26 @@ impl<'a> CreateOrganizationCollectionBuilder<'a> {
         self.body = ::core::option::Option::Some(body);
         self
     }
+    /// Title of the collection.
+    pub fn title(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.body.get_or_insert_with(::core::default::Default::default).title = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Id of the parent collection; absent creates it at the top level.
+    pub fn parent(
+        mut self,
+        value: impl ::core::convert::Into<::std::string::String>,
+    ) -> Self {
+        self.body.get_or_insert_with(::core::default::Default::default).parent = ::core::option::Option::Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
     /// The request as the runtime sends it; fails when the body is invalid and the
     /// client validates requests.
     pub fn call(

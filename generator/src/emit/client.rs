@@ -405,7 +405,7 @@ impl ClientEmitter<'_> {
                     let required = self.required_fields(def, object);
                     for field in object.fields.iter().filter(|f| f.constant.is_none()) {
                         if !required.iter().any(|r| r.wire == field.wire) {
-                            setters.extend(self.field_setters(field, def.usage, &mut taken));
+                            setters.extend(self.field_setters(field, def.usage, &mut taken, quote!(self.body)));
                         }
                     }
                 }
@@ -419,6 +419,17 @@ impl ClientEmitter<'_> {
                         self
                     }
                 });
+                // A body of optional fields only (so its type is `Default`): a setter per
+                // field, the first one set starting the body.
+                if let Some((def, object)) = self.body_object(op) {
+                    let fields: Vec<&Field> = object.fields.iter().filter(|f| f.constant.is_none()).collect();
+                    if fields.iter().all(|f| matches!(f.presence(def.usage), Presence::Optional | Presence::Nullable | Presence::TriState)) {
+                        let body = quote!(self.body.get_or_insert_with(::core::default::Default::default));
+                        for field in fields {
+                            setters.extend(self.field_setters(field, def.usage, &mut taken, body.clone()));
+                        }
+                    }
+                }
             }
             BodyStyle::None | BodyStyle::Positional => {}
         }
@@ -478,12 +489,14 @@ impl ClientEmitter<'_> {
         }
     }
 
-    /// Setters of one body field; tri-state fields also get `clear_<field>` (sends `null`).
+    /// Setters of one body field of `body` (the place of the body object in the builder);
+    /// tri-state fields also get `clear_<field>` (sends `null`).
     fn field_setters(
         &self,
         field: &Field,
         usage: crate::model::Usage,
         taken: &mut BTreeSet<String>,
+        body: TokenStream,
     ) -> Vec<TokenStream> {
         let member = ident(&field.rust);
         let setter = ident(&free_name(taken, &field.rust));
@@ -505,7 +518,7 @@ impl ClientEmitter<'_> {
         setters.push(quote! {
             #docs
             pub fn #setter(mut self, value: #ty) -> Self {
-                self.body.#member = #value;
+                #body.#member = #value;
                 self
             }
         });
@@ -520,7 +533,7 @@ impl ClientEmitter<'_> {
             setters.push(quote! {
                 #[doc = #text]
                 pub fn #clear(mut self) -> Self {
-                    self.body.#member = #null;
+                    #body.#member = #null;
                     self
                 }
             });

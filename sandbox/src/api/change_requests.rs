@@ -66,22 +66,51 @@ fn filtered(rows: Vec<Row>, status: &ChangeRequestStatus, creator: Option<&str>,
         .collect()
 }
 
-fn page_of(tx: &Tx, list: &str, items: Vec<Value>, page: Option<&str>, limit: i64) -> Result<ListPage<ChangeRequest>, ApiError> {
+fn page_of(
+    tx: &Tx,
+    list: &str,
+    items: Vec<Value>,
+    page: Option<&str>,
+    limit: i64,
+) -> Result<ListPage<ChangeRequest>, ApiError> {
     let page = tx.paginate(list, items, page, limit)?;
-    Ok(ListPage { next: page.next, count: page.count, items: page.items.into_iter().map(|r| out(CHANGE_REQUEST, r)).collect::<Result<_, _>>()? })
+    Ok(ListPage {
+        next: page.next,
+        count: page.count,
+        items: page.items.into_iter().map(|r| out(CHANGE_REQUEST, r)).collect::<Result<_, _>>()?,
+    })
 }
 
 impl ChangeRequestsApi for Sandbox {
-    async fn list_space_change_requests(&self, context: Ctx, request: ListSpaceChangeRequestsRequest) -> Result<ListPage<ChangeRequest>, ApiError> {
+    async fn list_space_change_requests(
+        &self,
+        context: Ctx,
+        request: ListSpaceChangeRequestsRequest,
+    ) -> Result<ListPage<ChangeRequest>, ApiError> {
         self.store().read(|tx| {
             found(tx, SPACE, &request.space_id, &context.principal, Role::Read)?;
-            let items = filtered(tx.all(CHANGE_REQUEST.name, &request.space_id)?, &request.status, request.creator.as_deref(), request.conversations_issues_cluster.as_deref());
-            let list = format!("crs:{}:{}:{:?}:{:?}", request.space_id, request.status.as_str(), request.creator, request.conversations_issues_cluster);
+            let items = filtered(
+                tx.all(CHANGE_REQUEST.name, &request.space_id)?,
+                &request.status,
+                request.creator.as_deref(),
+                request.conversations_issues_cluster.as_deref(),
+            );
+            let list = format!(
+                "crs:{}:{}:{:?}:{:?}",
+                request.space_id,
+                request.status.as_str(),
+                request.creator,
+                request.conversations_issues_cluster
+            );
             page_of(tx, &list, items, request.page.as_deref(), request.limit)
         })
     }
 
-    async fn create_space_change_request(&self, context: Ctx, request: CreateSpaceChangeRequestRequest) -> Result<ChangeRequest, ApiError> {
+    async fn create_space_change_request(
+        &self,
+        context: Ctx,
+        request: CreateSpaceChangeRequestRequest,
+    ) -> Result<ChangeRequest, ApiError> {
         self.store().write(|tx| {
             let space = found(tx, SPACE, &request.space_id, &context.principal, Role::Edit)?;
             let base = space.data["revision"].as_str().unwrap_or_default().to_owned();
@@ -102,13 +131,27 @@ impl ChangeRequestsApi for Sandbox {
         })
     }
 
-    async fn get_change_request(&self, context: Ctx, request: GetChangeRequestRequest) -> Result<ChangeRequest, ApiError> {
-        self.store().read(|tx| out(CHANGE_REQUEST, change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Read)?.data))
+    async fn get_change_request(
+        &self,
+        context: Ctx,
+        request: GetChangeRequestRequest,
+    ) -> Result<ChangeRequest, ApiError> {
+        self.store().read(|tx| {
+            out(
+                CHANGE_REQUEST,
+                change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Read)?.data,
+            )
+        })
     }
 
-    async fn update_change_request(&self, context: Ctx, request: UpdateChangeRequestRequest) -> Result<ChangeRequest, ApiError> {
+    async fn update_change_request(
+        &self,
+        context: Ctx,
+        request: UpdateChangeRequestRequest,
+    ) -> Result<ChangeRequest, ApiError> {
         self.store().write(|tx| {
-            let row = change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Edit)?;
+            let row =
+                change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Edit)?;
             let document = touch(tx, CHANGE_REQUEST, &row.id, &encode(&request.body))?;
             tx.index(&row.org, CHANGE_REQUEST.name, &row.id, document["subject"].as_str().unwrap_or_default(), "")?;
             recount(tx, &row.scope)?;
@@ -116,9 +159,14 @@ impl ChangeRequestsApi for Sandbox {
         })
     }
 
-    async fn merge_change_request(&self, context: Ctx, request: MergeChangeRequestRequest) -> Result<ChangeRequestMergeResult, ApiError> {
+    async fn merge_change_request(
+        &self,
+        context: Ctx,
+        request: MergeChangeRequestRequest,
+    ) -> Result<ChangeRequestMergeResult, ApiError> {
         self.store().write(|tx| {
-            let row = change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Review)?;
+            let row =
+                change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Review)?;
             if is_merged(&row.data) {
                 return Err(ApiError::bad_request(format!("change request {} is already merged", row.id)));
             }
@@ -142,37 +190,65 @@ impl ChangeRequestsApi for Sandbox {
         })
     }
 
-    async fn update_change_request_from_main(&self, context: Ctx, request: UpdateChangeRequestFromMainRequest) -> Result<ChangeRequestUpdateResult, ApiError> {
+    async fn update_change_request_from_main(
+        &self,
+        context: Ctx,
+        request: UpdateChangeRequestFromMainRequest,
+    ) -> Result<ChangeRequestUpdateResult, ApiError> {
         self.store().write(|tx| {
-            let row = change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Edit)?;
+            let row =
+                change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Edit)?;
             if is_merged(&row.data) {
                 return Err(ApiError::bad_request(format!("change request {} is already merged", row.id)));
             }
             let main = tx.live(SPACE.name, &row.scope)?.data["revision"].as_str().unwrap_or_default().to_owned();
-            let document = touch(tx, CHANGE_REQUEST, &row.id, &json!({"revisionMergedAncestor": main, "outdated": false}))?;
+            let document =
+                touch(tx, CHANGE_REQUEST, &row.id, &json!({"revisionMergedAncestor": main, "outdated": false}))?;
             decode("update result", json!({"revision": document["revision"], "result": "update"}))
         })
     }
 
-    async fn get_change_request_pdf(&self, context: Ctx, request: GetChangeRequestPdfRequest) -> Result<ChangeRequestPdf, ApiError> {
+    async fn get_change_request_pdf(
+        &self,
+        context: Ctx,
+        request: GetChangeRequestPdfRequest,
+    ) -> Result<ChangeRequestPdf, ApiError> {
         self.store().read(|tx| {
-            let row = change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Read)?;
+            let row =
+                change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Read)?;
             let mut url = format!("https://pdf.example.com/{}/{}.pdf", row.scope, row.id);
             if request.only {
-                let page = request.page.as_deref().ok_or_else(|| ApiError::bad_request("`only` needs `page`: the page to render"))?;
+                let page = request
+                    .page
+                    .as_deref()
+                    .ok_or_else(|| ApiError::bad_request("`only` needs `page`: the page to render"))?;
                 url.push_str(&format!("?page={page}"));
             }
             decode("pdf", json!({"url": url}))
         })
     }
 
-    async fn list_organization_change_requests(&self, context: Ctx, request: ListOrganizationChangeRequestsRequest) -> Result<ListPage<ChangeRequest>, ApiError> {
+    async fn list_organization_change_requests(
+        &self,
+        context: Ctx,
+        request: ListOrganizationChangeRequestsRequest,
+    ) -> Result<ListPage<ChangeRequest>, ApiError> {
         self.store().read(|tx| {
             let org = &request.organization_id;
             tx.live(crate::api::organizations::KIND, org)?;
             require(tx, &context.principal, org, Role::Read)?;
-            let items = filtered(tx.all_in_org(CHANGE_REQUEST.name, org)?, &request.status, request.creator.as_deref(), request.conversations_issues_cluster.as_deref());
-            let list = format!("org-crs:{org}:{}:{:?}:{:?}", request.status.as_str(), request.creator, request.conversations_issues_cluster);
+            let items = filtered(
+                tx.all_in_org(CHANGE_REQUEST.name, org)?,
+                &request.status,
+                request.creator.as_deref(),
+                request.conversations_issues_cluster.as_deref(),
+            );
+            let list = format!(
+                "org-crs:{org}:{}:{:?}:{:?}",
+                request.status.as_str(),
+                request.creator,
+                request.conversations_issues_cluster
+            );
             page_of(tx, &list, items, request.page.as_deref(), request.limit)
         })
     }

@@ -63,7 +63,9 @@ fn index(tx: &Tx, org: &str, document: &Value) -> Result<(), ApiError> {
 
 impl CollectionsApi for Sandbox {
     async fn get_collection(&self, context: Ctx, request: GetCollectionRequest) -> Result<Collection, ApiError> {
-        self.store().read(|tx| out(COLLECTION, found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Read)?.data))
+        self.store().read(|tx| {
+            out(COLLECTION, found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Read)?.data)
+        })
     }
 
     async fn delete_collection(&self, context: Ctx, request: DeleteCollectionRequest) -> Result<(), ApiError> {
@@ -99,7 +101,13 @@ impl CollectionsApi for Sandbox {
     ) -> Result<ListPage<Space>, ApiError> {
         self.store().read(|tx| {
             found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Read)?;
-            tx.page(crate::api::spaces::SPACE.name, &request.collection_id, |_| true, request.page.as_deref(), request.limit)
+            tx.page(
+                crate::api::spaces::SPACE.name,
+                &request.collection_id,
+                |_| true,
+                request.page.as_deref(),
+                request.limit,
+            )
         })
     }
 
@@ -168,9 +176,22 @@ impl CollectionsApi for Sandbox {
             let org = &request.organization_id;
             tx.live(crate::api::organizations::KIND, org)?;
             require(tx, &context.principal, org, Role::Read)?;
-            let items = if request.nested { nested(tx, org)? } else { tx.all(COLLECTION.name, org)?.into_iter().map(|r| r.data).collect() };
-            let page = tx.paginate(&format!("collections:{org}:{}", request.nested), items, request.page.as_deref(), request.limit)?;
-            Ok(ListPage { next: page.next, count: page.count, items: page.items.into_iter().map(|c| out(COLLECTION, c)).collect::<Result<_, _>>()? })
+            let items = if request.nested {
+                nested(tx, org)?
+            } else {
+                tx.all(COLLECTION.name, org)?.into_iter().map(|r| r.data).collect()
+            };
+            let page = tx.paginate(
+                &format!("collections:{org}:{}", request.nested),
+                items,
+                request.page.as_deref(),
+                request.limit,
+            )?;
+            Ok(ListPage {
+                next: page.next,
+                count: page.count,
+                items: page.items.into_iter().map(|c| out(COLLECTION, c)).collect::<Result<_, _>>()?,
+            })
         })
     }
 

@@ -33,7 +33,14 @@ pub fn first_revision(tx: &Tx, org: &str, space: &str) -> Result<String, ApiErro
 
 /// A new revision of `space` whose content is that of revision `from`, of type `kind`, with
 /// `parents`; answers its id.
-pub fn derive_revision(tx: &Tx, org: &str, space: &str, from: &str, kind: &str, parents: &[&str]) -> Result<String, ApiError> {
+pub fn derive_revision(
+    tx: &Tx,
+    org: &str,
+    space: &str,
+    from: &str,
+    kind: &str,
+    parents: &[&str],
+) -> Result<String, ApiError> {
     let base = tx.live(REVISION, from)?.data;
     let id = tx.new_id("rev")?;
     let revision = json!({
@@ -68,7 +75,12 @@ pub fn current_revision(tx: &Tx, space: &str) -> Result<Value, ApiError> {
 pub fn seed_page(tx: &Tx, space: &str, title: &str, markdown: &str) -> Result<String, ApiError> {
     let revision = current_revision(tx, space)?;
     let id = tx.new_id("page")?;
-    let slug: String = title.to_lowercase().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect::<Vec<_>>().join("-");
+    let slug: String = title
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
     let now = timestamp(tx.now());
     let page = json!({
         "type": "document", "id": id, "title": title, "slug": slug, "path": slug, "markdown": markdown,
@@ -126,11 +138,20 @@ fn formatted(mut page: Value, format: Option<&str>) -> Value {
 }
 
 fn page_in(revision: &Value, id: &str) -> Result<Value, ApiError> {
-    pages_of(revision).into_iter().find(|p| p["id"] == id).ok_or_else(|| ApiError::not_found(format!("no page with id {id}")))
+    pages_of(revision)
+        .into_iter()
+        .find(|p| p["id"] == id)
+        .ok_or_else(|| ApiError::not_found(format!("no page with id {id}")))
 }
 
 fn file_in(revision: &Value, id: &str) -> Result<Value, ApiError> {
-    revision["files"].as_array().into_iter().flatten().find(|f| f["id"] == id).cloned().ok_or_else(|| ApiError::not_found(format!("no file with id {id}")))
+    revision["files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|f| f["id"] == id)
+        .cloned()
+        .ok_or_else(|| ApiError::not_found(format!("no file with id {id}")))
 }
 
 /// The Markdown links of a page as link-report items.
@@ -154,21 +175,47 @@ pub fn revision_links(revision: &Value) -> Vec<Value> {
     pages_of(revision).iter().flat_map(links_of).collect()
 }
 
-fn backlinks(tx: &Tx, org: &str, space: &str, revision: &Value, file: &str, context: Value, list: &str, page: Option<&str>, limit: i64) -> Result<ListPage<Backlink>, ApiError> {
+/// The backlinks of `file`: one `link` (a backlink naming the organization, space and
+/// version context) per page of the revision naming the file.
+fn backlinks(
+    tx: &Tx,
+    revision: &Value,
+    file: &str,
+    link: Value,
+    list: &str,
+    (page, limit): (Option<&str>, i64),
+) -> Result<ListPage<Backlink>, ApiError> {
     file_in(revision, file)?;
+    let mut link = link;
+    link["kind"] = json!("file");
+    link["file"] = json!(file);
     let items: Vec<Value> = pages_of(revision)
         .iter()
         .filter(|p| p["markdown"].as_str().is_some_and(|m| m.contains(file)))
-        .map(|_| json!({"kind": "file", "organization": org, "space": space, "versionContext": context.clone(), "file": file}))
+        .map(|_| link.clone())
         .collect();
     let page = tx.paginate(list, items, page, limit)?;
-    Ok(ListPage { next: page.next, count: page.count, items: page.items.into_iter().map(|b| decode("backlink", b)).collect::<Result<_, _>>()? })
+    Ok(ListPage {
+        next: page.next,
+        count: page.count,
+        items: page.items.into_iter().map(|b| decode("backlink", b)).collect::<Result<_, _>>()?,
+    })
 }
 
-fn files_page(tx: &Tx, revision: &Value, list: &str, page: Option<&str>, limit: i64) -> Result<ListPage<File>, ApiError> {
+fn files_page(
+    tx: &Tx,
+    revision: &Value,
+    list: &str,
+    page: Option<&str>,
+    limit: i64,
+) -> Result<ListPage<File>, ApiError> {
     let files: Vec<Value> = revision["files"].as_array().cloned().unwrap_or_default();
     let page = tx.paginate(list, files, page, limit)?;
-    Ok(ListPage { next: page.next, count: page.count, items: page.items.into_iter().map(|f| decode("file", f)).collect::<Result<_, _>>()? })
+    Ok(ListPage {
+        next: page.next,
+        count: page.count,
+        items: page.items.into_iter().map(|f| decode("file", f)).collect::<Result<_, _>>()?,
+    })
 }
 
 fn page_list(revision: &Value) -> Result<PageList, ApiError> {
@@ -194,20 +241,38 @@ fn revision_out(revision: Value) -> Result<Revision, ApiError> {
 }
 
 impl ContentApi for Sandbox {
-    async fn search_space_content(&self, context: Ctx, request: SearchSpaceContentRequest) -> Result<ListPage<SearchResult>, ApiError> {
+    async fn search_space_content(
+        &self,
+        context: Ctx,
+        request: SearchSpaceContentRequest,
+    ) -> Result<ListPage<SearchResult>, ApiError> {
         self.store().read(|tx| {
             let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
             let words: Vec<String> = request.query.to_lowercase().split_whitespace().map(str::to_owned).collect();
             let hits: Vec<Value> = pages_of(&revision)
                 .into_iter()
                 .filter(|p| {
-                    let text = format!("{} {}", p["title"].as_str().unwrap_or_default(), p["markdown"].as_str().unwrap_or_default()).to_lowercase();
+                    let text = format!(
+                        "{} {}",
+                        p["title"].as_str().unwrap_or_default(),
+                        p["markdown"].as_str().unwrap_or_default()
+                    )
+                    .to_lowercase();
                     !words.is_empty() && words.iter().all(|w| text.contains(w.as_str()))
                 })
                 .map(|p| json!({"id": p["id"], "title": p["title"], "path": p["path"], "sections": []}))
                 .collect();
-            let page = tx.paginate(&format!("search:{}:{}", space.id, request.query), hits, request.page.as_deref(), request.limit)?;
-            Ok(ListPage { next: page.next, count: page.count, items: page.items.into_iter().map(|h| decode("search result", h)).collect::<Result<_, _>>()? })
+            let page = tx.paginate(
+                &format!("search:{}:{}", space.id, request.query),
+                hits,
+                request.page.as_deref(),
+                request.limit,
+            )?;
+            Ok(ListPage {
+                next: page.next,
+                count: page.count,
+                items: page.items.into_iter().map(|h| decode("search result", h)).collect::<Result<_, _>>()?,
+            })
         })
     }
 
@@ -215,11 +280,18 @@ impl ContentApi for Sandbox {
         self.store().read(|tx| revision_out(space_content(tx, &context.principal, &request.space_id)?.1))
     }
 
-    async fn apply_space_content_template(&self, context: Ctx, request: ApplySpaceContentTemplateRequest) -> Result<(), ApiError> {
+    async fn apply_space_content_template(
+        &self,
+        context: Ctx,
+        request: ApplySpaceContentTemplateRequest,
+    ) -> Result<(), ApiError> {
         self.store().write(|tx| {
             let space = found(tx, SPACE, &request.space_id, &context.principal, Role::Edit)?;
             if space.data["editMode"] == "locked" {
-                return Err(ApiError::bad_request(format!("space {} is locked: its content cannot be edited", space.id)));
+                return Err(ApiError::bad_request(format!(
+                    "space {} is locked: its content cannot be edited",
+                    space.id
+                )));
             }
             seed_page(tx, &space.id, &format!("From template {}", request.body.id), "")?;
             Ok(())
@@ -238,14 +310,20 @@ impl ContentApi for Sandbox {
     }
 
     async fn get_space_file(&self, context: Ctx, request: GetSpaceFileRequest) -> Result<File, ApiError> {
-        self.store().read(|tx| decode("file", file_in(&space_content(tx, &context.principal, &request.space_id)?.1, &request.file_id)?))
+        self.store().read(|tx| {
+            decode("file", file_in(&space_content(tx, &context.principal, &request.space_id)?.1, &request.file_id)?)
+        })
     }
 
-    async fn list_space_file_backlinks(&self, context: Ctx, request: ListSpaceFileBacklinksRequest) -> Result<ListPage<Backlink>, ApiError> {
+    async fn list_space_file_backlinks(
+        &self,
+        context: Ctx,
+        request: ListSpaceFileBacklinksRequest,
+    ) -> Result<ListPage<Backlink>, ApiError> {
         self.store().read(|tx| {
             let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
-            let version = json!({"type": "revision", "revision": revision["id"]});
-            backlinks(tx, &space.org, &space.id, &revision, &request.file_id, version, &format!("backlinks:{}:{}", space.id, request.file_id), request.page.as_deref(), request.limit)
+            let link = json!({"organization": space.org, "space": space.id, "versionContext": {"type": "revision", "revision": revision["id"]}});
+            backlinks(tx, &revision, &request.file_id, link, &format!("backlinks:{}:{}", space.id, request.file_id), (request.page.as_deref(), request.limit))
         })
     }
 
@@ -256,53 +334,113 @@ impl ContentApi for Sandbox {
         })
     }
 
-    async fn list_space_page_links(&self, context: Ctx, request: ListSpacePageLinksRequest) -> Result<LinkReportList, ApiError> {
+    async fn list_space_page_links(
+        &self,
+        context: Ctx,
+        request: ListSpacePageLinksRequest,
+    ) -> Result<LinkReportList, ApiError> {
         self.store().read(|tx| {
             let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
             let links = links_of(&page_in(&revision, &request.page_id)?);
-            crate::api::spaces::link_report(tx, &format!("{}:{}", space.id, request.page_id), links, request.status.as_ref().map(LinkStatus::as_str), request.page.as_deref(), request.limit)
+            crate::api::spaces::link_report(
+                tx,
+                &format!("{}:{}", space.id, request.page_id),
+                links,
+                request.status.as_ref().map(LinkStatus::as_str),
+                request.page.as_deref(),
+                request.limit,
+            )
         })
     }
 
-    async fn get_change_request_content(&self, context: Ctx, request: GetChangeRequestContentRequest) -> Result<Revision, ApiError> {
-        self.store().read(|tx| revision_out(request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1))
-    }
-
-    async fn list_change_request_pages(&self, context: Ctx, request: ListChangeRequestPagesRequest) -> Result<PageList, ApiError> {
-        self.store().read(|tx| page_list(&request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1))
-    }
-
-    async fn list_change_request_files(&self, context: Ctx, request: ListChangeRequestFilesRequest) -> Result<ListPage<File>, ApiError> {
+    async fn get_change_request_content(
+        &self,
+        context: Ctx,
+        request: GetChangeRequestContentRequest,
+    ) -> Result<Revision, ApiError> {
         self.store().read(|tx| {
-            let (cr, revision) = request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
+            revision_out(request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1)
+        })
+    }
+
+    async fn list_change_request_pages(
+        &self,
+        context: Ctx,
+        request: ListChangeRequestPagesRequest,
+    ) -> Result<PageList, ApiError> {
+        self.store().read(|tx| {
+            page_list(&request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1)
+        })
+    }
+
+    async fn list_change_request_files(
+        &self,
+        context: Ctx,
+        request: ListChangeRequestFilesRequest,
+    ) -> Result<ListPage<File>, ApiError> {
+        self.store().read(|tx| {
+            let (cr, revision) =
+                request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
             files_page(tx, &revision, &format!("files:{}", cr.id), request.page.as_deref(), request.limit)
         })
     }
 
-    async fn get_change_request_file(&self, context: Ctx, request: GetChangeRequestFileRequest) -> Result<File, ApiError> {
-        self.store().read(|tx| decode("file", file_in(&request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1, &request.file_id)?))
-    }
-
-    async fn list_change_request_file_backlinks(&self, context: Ctx, request: ListChangeRequestFileBacklinksRequest) -> Result<ListPage<Backlink>, ApiError> {
+    async fn get_change_request_file(
+        &self,
+        context: Ctx,
+        request: GetChangeRequestFileRequest,
+    ) -> Result<File, ApiError> {
         self.store().read(|tx| {
-            let (cr, revision) = request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
-            let version = json!({"type": "change-request", "changeRequest": cr.id});
-            backlinks(tx, &cr.org, &request.space_id, &revision, &request.file_id, version, &format!("backlinks:{}:{}", cr.id, request.file_id), request.page.as_deref(), request.limit)
+            decode(
+                "file",
+                file_in(
+                    &request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1,
+                    &request.file_id,
+                )?,
+            )
         })
     }
 
-    async fn get_change_request_page(&self, context: Ctx, request: GetChangeRequestPageRequest) -> Result<Page, ApiError> {
+    async fn list_change_request_file_backlinks(
+        &self,
+        context: Ctx,
+        request: ListChangeRequestFileBacklinksRequest,
+    ) -> Result<ListPage<Backlink>, ApiError> {
+        self.store().read(|tx| {
+            let (cr, revision) = request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
+            let link = json!({"organization": cr.org, "space": request.space_id, "versionContext": {"type": "change-request", "changeRequest": cr.id}});
+            backlinks(tx, &revision, &request.file_id, link, &format!("backlinks:{}:{}", cr.id, request.file_id), (request.page.as_deref(), request.limit))
+        })
+    }
+
+    async fn get_change_request_page(
+        &self,
+        context: Ctx,
+        request: GetChangeRequestPageRequest,
+    ) -> Result<Page, ApiError> {
         self.store().read(|tx| {
             let revision = request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1;
             decode("page", formatted(page_in(&revision, &request.page_id)?, request.format.as_deref()))
         })
     }
 
-    async fn list_change_request_page_links(&self, context: Ctx, request: ListChangeRequestPageLinksRequest) -> Result<LinkReportList, ApiError> {
+    async fn list_change_request_page_links(
+        &self,
+        context: Ctx,
+        request: ListChangeRequestPageLinksRequest,
+    ) -> Result<LinkReportList, ApiError> {
         self.store().read(|tx| {
-            let (cr, revision) = request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
+            let (cr, revision) =
+                request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
             let links = links_of(&page_in(&revision, &request.page_id)?);
-            crate::api::spaces::link_report(tx, &format!("{}:{}", cr.id, request.page_id), links, request.status.as_ref().map(LinkStatus::as_str), request.page.as_deref(), request.limit)
+            crate::api::spaces::link_report(
+                tx,
+                &format!("{}:{}", cr.id, request.page_id),
+                links,
+                request.status.as_ref().map(LinkStatus::as_str),
+                request.page.as_deref(),
+                request.limit,
+            )
         })
     }
 }

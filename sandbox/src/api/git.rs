@@ -16,13 +16,22 @@ const GIT_INFO: &str = "git-info";
 fn record(tx: &Tx, user: &User, space: &str, direction: &str, body: Value) -> Result<(), ApiError> {
     let row = found(tx, SPACE, space, user, Role::Edit)?;
     let timestamp_of = |v: &Value| v["timestamp"].as_str().and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok());
-    if let (Some(new), Some(last)) = (timestamp_of(&body), tx.all(GIT_JOB, space)?.last().and_then(|j| timestamp_of(&j.data))) {
-        if new < last {
-            return Err(ApiError::bad_request(format!("a newer Git {direction} or import already ran for space {space}")));
-        }
+    let last = tx.all(GIT_JOB, space)?.last().and_then(|job| timestamp_of(&job.data["request"]));
+    if let (Some(new), Some(last)) = (timestamp_of(&body), last)
+        && new < last
+    {
+        return Err(ApiError::bad_request(format!(
+            "a Git import or export with a later timestamp already ran for space {space}"
+        )));
     }
     let id = tx.new_id("gitjob")?;
-    tx.insert(GIT_JOB, &id, &row.org, space, &json!({"id": id, "direction": direction, "request": body, "at": timestamp(tx.now())}))?;
+    tx.insert(
+        GIT_JOB,
+        &id,
+        &row.org,
+        space,
+        &json!({"id": id, "direction": direction, "request": body, "at": timestamp(tx.now())}),
+    )?;
     let url = body["url"].as_str().unwrap_or_default();
     let name = url.trim_end_matches(".git").rsplit('/').next().unwrap_or_default();
     let info = json!({"repoName": name, "url": url, "installationProvider": "git", "updatedAt": timestamp(tx.now())});
@@ -44,7 +53,11 @@ impl GitApi for Sandbox {
         self.store().write(|tx| record(tx, &context.principal, &request.space_id, "export", encode(&request.body)))
     }
 
-    async fn get_space_git_info(&self, context: Ctx, request: GetSpaceGitInfoRequest) -> Result<SpaceGitInfo, ApiError> {
+    async fn get_space_git_info(
+        &self,
+        context: Ctx,
+        request: GetSpaceGitInfoRequest,
+    ) -> Result<SpaceGitInfo, ApiError> {
         self.store().read(|tx| {
             found(tx, SPACE, &request.space_id, &context.principal, Role::Read)?;
             let info = tx.row(GIT_INFO, &request.space_id)?.map_or_else(|| json!({}), |row| row.data);

@@ -56,11 +56,11 @@ pub fn change_organization(tx: &Tx, space: &str, org: &str) -> Result<(), ApiErr
 /// A space, deleted or not; one deleted more than 7 days ago is removed for good and absent.
 fn any_space(tx: &Tx, id: &str) -> Result<Option<Row>, ApiError> {
     let Some(row) = tx.row(SPACE.name, id)? else { return Ok(None) };
-    if let Some(deleted) = row.deleted_at.as_deref().and_then(|d| chrono::DateTime::parse_from_rfc3339(d).ok()) {
-        if tx.now() - deleted.to_utc() > chrono::Duration::days(RESTORE_WINDOW_DAYS) {
-            tx.delete(SPACE.name, id)?;
-            return Ok(None);
-        }
+    if let Some(deleted) = row.deleted_at.as_deref().and_then(|d| chrono::DateTime::parse_from_rfc3339(d).ok())
+        && tx.now() - deleted.to_utc() > chrono::Duration::days(RESTORE_WINDOW_DAYS)
+    {
+        tx.delete(SPACE.name, id)?;
+        return Ok(None);
     }
     Ok(Some(row))
 }
@@ -111,7 +111,12 @@ impl SpacesApi for Sandbox {
             let revision = tx.live(SPACE.name, &copy)?.data["revision"].as_str().unwrap_or_default().to_owned();
             let mut settings = row.data.clone();
             if let Value::Object(settings) = &mut settings {
-                settings.retain(|key, _| matches!(key.as_str(), "emoji" | "visibility" | "editMode" | "mergeRules" | "language" | "defaultLevel"));
+                settings.retain(|key, _| {
+                    matches!(
+                        key.as_str(),
+                        "emoji" | "visibility" | "editMode" | "mergeRules" | "language" | "defaultLevel"
+                    )
+                });
             }
             tx.modify(SPACE.name, &copy, |s| merge(s, &settings))?;
             crate::api::content::copy_space_content(tx, &row.id, &copy, &revision)?;
@@ -174,17 +179,34 @@ impl SpacesApi for Sandbox {
         self.store().read(|tx| {
             let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Read)?;
             let links = crate::api::content::revision_links(&crate::api::content::current_revision(tx, &row.id)?);
-            link_report(tx, &row.id, links, request.status.as_ref().map(LinkStatus::as_str), request.page.as_deref(), request.limit)
+            link_report(
+                tx,
+                &row.id,
+                links,
+                request.status.as_ref().map(LinkStatus::as_str),
+                request.page.as_deref(),
+                request.limit,
+            )
         })
     }
 }
 
 /// A link report (of a space, or of a page named by `scope`): the links with `status` kept,
 /// and stats over all of them.
-pub fn link_report(tx: &Tx, scope: &str, links: Vec<Value>, status: Option<&str>, page: Option<&str>, limit: i64) -> Result<LinkReportList, ApiError> {
+pub fn link_report(
+    tx: &Tx,
+    scope: &str,
+    links: Vec<Value>,
+    status: Option<&str>,
+    page: Option<&str>,
+    limit: i64,
+) -> Result<LinkReportList, ApiError> {
     let broken = links.iter().filter(|l| l["status"] == "broken").count();
     let stats = json!({"total": links.len(), "broken": {"total": broken}});
     let kept: Vec<Value> = links.into_iter().filter(|l| status.is_none_or(|s| l["status"] == s)).collect();
     let page = tx.paginate(&format!("links:{scope}:{status:?}"), kept, page, limit)?;
-    decode("link report", json!({"next": page.next.map(|n| json!({"page": n.page})), "count": page.count, "items": page.items, "stats": stats}))
+    decode(
+        "link report",
+        json!({"next": page.next.map(|n| json!({"page": n.page})), "count": page.count, "items": page.items, "stats": stats}),
+    )
 }
