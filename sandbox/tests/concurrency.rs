@@ -32,8 +32,27 @@ async fn thirty_two_concurrent_writers_lose_no_comment_and_no_change_request() {
     }
     let comments = sb.client.comments().list_space_comments(&space).limit(1).send().await.unwrap();
     assert_eq!(comments.count, 32 * 5);
-    let requests = sb.client.change_requests().list_space_change_requests(&space).limit(1).send().await.unwrap();
+    let requests = sb
+        .client
+        .change_requests()
+        .list_space_change_requests(&space)
+        .status(docs_api_types::ChangeRequestStatus::Draft)
+        .limit(1)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(requests.count, 32 * 5);
+    let counted = sb.sandbox.store().read(|tx| tx.get::<docs_api_types::Space>("space", &space)).unwrap();
+    assert_eq!((counted.comments, counted.change_requests, counted.change_requests_draft), (160, 160, 160));
+    let numbers: std::collections::BTreeSet<i64> = sb
+        .sandbox
+        .store()
+        .read(|tx| tx.all("change-request", &space))
+        .unwrap()
+        .iter()
+        .filter_map(|row| row.data["number"].as_i64())
+        .collect();
+    assert_eq!(numbers, (1..=160).collect(), "every change request has its own number");
     // Every comment arrived once: all 160 texts, no duplicate.
     use futures_util::TryStreamExt;
     let all: Vec<_> = sb.client.comments().list_space_comments(&space).limit(7).stream().try_collect().await.unwrap();

@@ -235,3 +235,51 @@ async fn content_reads_the_space_revision_and_the_change_request_revision() {
         Some("logo.png")
     );
 }
+
+#[tokio::test]
+async fn a_comment_is_resolved_and_reopened_and_the_space_counts_open_ones() {
+    use docs_api_types::{CommentBodyMarkdown, CommentStatus, CommentStatusFilter};
+    let sb = common::start().await;
+    let space = sb.seed_space("Talk");
+    let (commenter_id, commenter) = sb.member("cora", Some("comment"));
+    let (_, reader) = sb.member("rita", Some("read"));
+    let body = |text: &str| docs_api_types::CommentBody::from(CommentBodyMarkdown { markdown: text.to_owned() });
+    assert_eq!(common::status(reader.comments().create_space_comment(&space, body("no")).send().await), 403);
+    let first = commenter.comments().create_space_comment(&space, body("Is this right?")).send().await.unwrap();
+    let second = sb.client.comments().create_space_comment(&space, body("Typo here")).send().await.unwrap();
+    assert_eq!(stored_space(&sb, &space).comments, 2);
+
+    let resolved = sb.client.comments().update_space_comment(&space, &first.id).resolved(true).send().await.unwrap();
+    assert_eq!(resolved.status, Some(CommentStatus::Resolved));
+    assert!(resolved.resolved_at.is_some());
+    assert_eq!(resolved.resolved_by.map(|u| u.id), Some(sb.boot.user.clone()));
+    assert_eq!(stored_space(&sb, &space).comments, 1);
+    let only_resolved =
+        sb.client.comments().list_space_comments(&space).status(CommentStatusFilter::Resolved).send().await.unwrap();
+    assert_eq!(only_resolved.items.iter().map(|c| c.id.clone()).collect::<Vec<_>>(), [first.id.clone()]);
+
+    let reopened = commenter.comments().update_space_comment(&space, &first.id).resolved(false).send().await.unwrap();
+    assert_eq!((reopened.status, reopened.resolved_at, reopened.resolved_by), (None, None, None));
+    assert_eq!(stored_space(&sb, &space).comments, 2);
+
+    // Newest first by default; replies are counted on their comment.
+    let listed = sb.client.comments().list_space_comments(&space).send().await.unwrap();
+    assert_eq!(listed.items.iter().map(|c| c.id.clone()).collect::<Vec<_>>(), [second.id.clone(), first.id.clone()]);
+    sb.client.comments().create_space_comment_reply(&space, &first.id, body("Yes")).send().await.unwrap();
+    let with_reply = sb.client.comments().get_space_comment(&space, &first.id).send().await.unwrap();
+    assert_eq!(with_reply.replies, Some(1));
+    let commenters = sb.client.comments().list_space_commenters(&space).send().await.unwrap();
+    assert_eq!(commenters.count, 2);
+    assert!(commenters.items.iter().any(|m| m.id == commenter_id));
+
+    // Only its author edits a body; deleting an absent comment succeeds.
+    assert_eq!(
+        common::status(
+            commenter.comments().update_space_comment(&space, &second.id).body_body(body("mine")).send().await
+        ),
+        403
+    );
+    sb.client.comments().delete_space_comment(&space, &second.id).send().await.unwrap();
+    sb.client.comments().delete_space_comment(&space, &second.id).send().await.unwrap();
+    assert_eq!(stored_space(&sb, &space).comments, 1);
+}
