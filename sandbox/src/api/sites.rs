@@ -1,6 +1,208 @@
-//! SitesApi: see the module docs of `crate::api`.
+//! Sites (Part B §2.1, §2.5, §3.2, §4.1): the documentation sites of an organization, their
+//! publication, their adaptive schema and template conditions, and their published profile.
+//! The structure of a site (sections, groups, site spaces) is `crate::api::site_structure`.
+//!
+//! Storage: a site is a `site` row (scope: the organization's id); its adaptive schema a
+//! `site-adaptive-schema` row whose id and scope are the site's id. `siteSpaces` (the count)
+//! and `urls.published` are computed when answered.
+//!
+//! Decisions where the documents are silent:
+//! - A site of another organization than the path's is a 404, as an absent one.
+//! - Reading needs `read`; creating, changing, publishing and deleting sites needs `create`
+//!   (the role that creates sites).
+//! - A new site is `basic` unless told, `public` unless told, unpublished, adaptive content
+//!   off; the spaces of `spaces` become site spaces at its root (an absent space is a 404,
+//!   one of another organization a 400).
+//! - Publication (§3.2): publishing an unpublished site makes it `published`; publishing a
+//!   published site is a refused state change (400), as the table has no such row. The
+//!   published profile exists once the site is published: before, it is a 404. Published
+//!   URLs (`urls.published` of the site, its sections and site spaces) appear once the site
+//!   is published: `https://<hostname>/` or `https://sites.example.com/<basename or id>/`,
+//!   followed by the section's and the site space's paths; with `shareKey`, a share-link
+//!   site's URLs carry it as `?share-key=` (the sandbox issues no keys, so any is taken).
+//! - The published `structure` is `{ type: 'sections', structure }` when the site has
+//!   sections (or groups); a site without them answers `{ type: 'site-spaces', structure:
+//!   [site spaces at its root] }` (the open union keeps it as raw JSON). Customizations hold
+//!   the site's title and each site space's title (customizations cannot be changed: their
+//!   endpoints are not shown); scripts are empty.
+//! - The list filter `title` matches titles containing the value, ignoring case; `space`
+//!   keeps the sites with a site space of that space.
+//! - `proxy` in a PATCH is `host/segment[/…]`: the stored proxy is `{ origin:
+//!   'https://host', target: <the value> }`; a value without a host (letters, digits, `-`,
+//!   `.`, `:`) and a path is a 400.
+//! - The adaptive schema must be a JSON Schema object as Part B §2.5 describes it: `type`
+//!   (when given) `object`, `additionalProperties` (when given) false, every property a
+//!   boolean (`{ type: 'boolean' }`) except `unsigned`, an object whose properties are
+//!   booleans; anything else is a 400. No schema yet is a 404 on reading it. The template
+//!   conditions are one per boolean of the schema (`visitor.claims.<name>`, and
+//!   `visitor.claims.unsigned.<name>` for unsigned claims), described by its `description`;
+//!   none without a schema.
 
 use crate::api::prelude::*;
+use crate::api::site_structure::{self as structure, View};
+
+/// The kind sites are stored under (scope: the organization's id).
+pub const KIND: &str = "site";
+/// The kind adaptive schemas are stored under (id and scope: the site's id).
+pub const SCHEMA: &str = "site-adaptive-schema";
+
+/// The live site `site_id` of organization `org`, if the user has `role` there; else 404/403.
+pub fn site_for(tx: &Tx, user: &User, org: &str, site_id: &str, role: Role) -> Result<Row, ApiError> {
+    let site = find_site(tx, org, site_id)?
+        .ok_or_else(|| ApiError::not_found(format!("no site with id {site_id} in organization {org}")))?;
+    require(tx, user, &site.org, role)?;
+    Ok(site)
+}
+
+/// For deletes in a site: the site when it exists (the user must be allowed to change it),
+/// `None` when it does not (the delete then succeeds with nothing to do).
+pub fn site_for_delete(tx: &Tx, user: &User, org: &str, site_id: &str) -> Result<Option<Row>, ApiError> {
+    let Some(site) = find_site(tx, org, site_id)? else { return Ok(None) };
+    require(tx, user, &site.org, Role::Create)?;
+    Ok(Some(site))
+}
+
+fn find_site(tx: &Tx, org: &str, site_id: &str) -> Result<Option<Row>, ApiError> {
+    Ok(tx.row(KIND, site_id)?.filter(|row| row.deleted_at.is_none() && row.org == org))
+}
+
+/// Where a published site is served, and the query its URLs carry.
+pub struct PublishedUrls {
+    base: String,
+    query: String,
+}
+
+impl PublishedUrls {
+    /// The URL of a path under the site (segments are percent-encoded).
+    pub fn at(&self, segments: &[String]) -> String {
+        let path: Vec<String> = segments.iter().map(|segment| encode_segment(segment)).collect();
+        format!("{}{}{}", self.base, path.join("/"), self.query)
+    }
+}
+
+/// Percent-encodes everything but the unreserved characters of RFC 3986.
+fn encode_segment(segment: &str) -> String {
+    let mut out = String::new();
+    for byte in segment.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// The published URLs of a site: none while it is unpublished.
+pub fn published_urls(site: &Value, share_key: Option<&str>) -> Option<PublishedUrls> {
+    if site["published"] != json!(true) {
+        return None;
+    }
+    let base = match (site["hostname"].as_str(), site["basename"].as_str()) {
+        (Some(hostname), _) => format!("https://{hostname}/"),
+        (None, Some(basename)) if !basename.is_empty() => {
+            format!("https://sites.example.com/{}/", encode_segment(basename))
+        }
+        _ => format!("https://sites.example.com/{}/", encode_segment(site["id"].as_str().unwrap_or_default())),
+    };
+    let query = match share_key {
+        Some(key) if site["visibility"] == json!("share-link") => format!("?share-key={}", encode_segment(key)),
+        _ => String::new(),
+    };
+    Some(PublishedUrls { base, query })
+}
+
+/// A site as answered: its count of site spaces, its published URL once published.
+fn present(tx: &Tx, site: &Row, share_key: Option<&str>) -> Result<Value, ApiError> {
+    let mut data = site.data.clone();
+    data["siteSpaces"] = json!(structure::count_site_spaces(tx, &site.id)?);
+    if let Some(urls) = published_urls(&data, share_key) {
+        data["urls"]["published"] = json!(urls.at(&[]));
+    }
+    Ok(data)
+}
+
+/// Indexes a site's title for the organization search.
+fn index_site(tx: &Tx, site: &Value, org: &str) -> Result<(), ApiError> {
+    let id = site["id"].as_str().unwrap_or_default();
+    tx.index(org, KIND, id, site["title"].as_str().unwrap_or_default(), "")
+}
+
+/// The stored proxy of a PATCH's `proxy` value (`host/segment[/…]`).
+fn proxy_of(value: &str) -> Result<Value, ApiError> {
+    let refused = || {
+        ApiError::bad_request(format!(
+            "proxy {value:?} must be a host and one or more path segments, such as company-domain/docs"
+        ))
+    };
+    let (host, path) = value.split_once('/').ok_or_else(refused)?;
+    let host_ok = !host.is_empty() && host.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | ':'));
+    if !host_ok || path.split('/').all(str::is_empty) {
+        return Err(refused());
+    }
+    Ok(json!({"origin": format!("https://{host}"), "target": value}))
+}
+
+/// Checks a visitor attributes schema against Part B §2.5: an object schema whose
+/// properties are booleans, and an `unsigned` object of booleans.
+fn check_visitor_schema(schema: &Value) -> Result<(), String> {
+    check_object_of_booleans(schema, "jsonSchema", true)
+}
+
+fn check_object_of_booleans(schema: &Value, name: &str, allow_unsigned: bool) -> Result<(), String> {
+    let Some(object) = schema.as_object() else { return Err(format!("{name} must be a JSON Schema object")) };
+    if object.get("type").is_some_and(|t| t != "object") {
+        return Err(format!("{name}.type must be \"object\""));
+    }
+    if object.get("additionalProperties").is_some_and(|a| a != &json!(false)) {
+        return Err(format!("{name}.additionalProperties must be false"));
+    }
+    let Some(properties) = object.get("properties") else { return Ok(()) };
+    let Some(properties) = properties.as_object() else { return Err(format!("{name}.properties must be an object")) };
+    for (key, property) in properties {
+        if allow_unsigned && key == "unsigned" {
+            check_object_of_booleans(property, &format!("{name}.properties.unsigned"), false)?;
+        } else if property.get("type") != Some(&json!("boolean")) {
+            return Err(format!("{name}.properties.{key} must be a boolean (`type: boolean`)"));
+        }
+    }
+    Ok(())
+}
+
+/// The template conditions of a schema: one per boolean claim.
+fn template_conditions(schema: &Value) -> Vec<Value> {
+    let mut conditions = Vec::new();
+    let mut add = |prefix: &str, properties: &Value| {
+        for (key, property) in properties.as_object().into_iter().flatten() {
+            if prefix.is_empty() && key == "unsigned" {
+                continue;
+            }
+            let description = property["description"].as_str().map_or_else(|| format!("{key} is true"), str::to_owned);
+            conditions.push(json!({"description": description, "condition": format!("visitor.claims.{prefix}{key}")}));
+        }
+    };
+    add("", &schema["properties"]);
+    add("unsigned.", &schema["properties"]["unsigned"]["properties"]);
+    conditions
+}
+
+/// Applies `defaultSiteSpace`, `defaultSiteSection` and `proxy` of a site PATCH (taken out
+/// of the patch: they are commands, not stored fields).
+fn apply_site_commands(tx: &Tx, site: &Row, patch: &mut Value) -> Result<(), ApiError> {
+    let Some(object) = patch.as_object_mut() else { return Ok(()) };
+    if let Some(section) = object.remove("defaultSiteSection") {
+        structure::make_site_default_section(tx, site, section.as_str().unwrap_or_default())?;
+    }
+    if let Some(space) = object.remove("defaultSiteSpace") {
+        structure::make_site_default_site_space(tx, site, space.as_str().unwrap_or_default())?;
+    }
+    if let Some(proxy) = object.get_mut("proxy")
+        && let Some(value) = proxy.as_str()
+    {
+        *proxy = proxy_of(value)?;
+    }
+    Ok(())
+}
 
 impl SitesApi for Sandbox {
     async fn list_organization_sites(
@@ -8,8 +210,35 @@ impl SitesApi for Sandbox {
         context: Ctx,
         request: ListOrganizationSitesRequest,
     ) -> Result<ListPage<Site>, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listOrganizationSites"))
+        self.store().read(|tx| {
+            tx.live(crate::api::organizations::KIND, &request.organization_id)?;
+            require(tx, &context.principal, &request.organization_id, Role::Read)?;
+            let title = request.title.as_deref().map(str::to_lowercase);
+            let mut sites = Vec::new();
+            for row in tx.all(KIND, &request.organization_id)? {
+                let titled = title
+                    .as_deref()
+                    .is_none_or(|t| row.data["title"].as_str().unwrap_or_default().to_lowercase().contains(t));
+                let published = request.published.is_none_or(|p| row.data["published"] == json!(p));
+                let publishes = match &request.space {
+                    Some(space) => structure::publishes_space(tx, &row.id, space)?,
+                    None => true,
+                };
+                if titled && published && publishes {
+                    sites.push(present(tx, &row, None)?);
+                }
+            }
+            let list = format!(
+                "sites:{}:{:?}:{:?}:{:?}",
+                request.organization_id, request.space, request.title, request.published
+            );
+            let page = tx.paginate(&list, sites, request.page.as_deref(), request.limit)?;
+            Ok(ListPage {
+                next: page.next,
+                count: page.count,
+                items: page.items.into_iter().map(|site| decode(KIND, site)).collect::<Result<_, _>>()?,
+            })
+        })
     }
 
     async fn create_organization_site(
@@ -17,23 +246,63 @@ impl SitesApi for Sandbox {
         context: Ctx,
         request: CreateOrganizationSiteRequest,
     ) -> Result<Site, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("createOrganizationSite"))
+        self.store().write(|tx| {
+            let org = request.organization_id;
+            tx.live(crate::api::organizations::KIND, &org)?;
+            require(tx, &context.principal, &org, Role::Create)?;
+            let body = request.body;
+            let id = tx.new_id("site")?;
+            let mut site = json!({
+                "object": "site", "id": id, "type": encode(&body.type_), "published": false,
+                "visibility": body.visibility.as_ref().map_or_else(|| json!("public"), encode),
+                "createdAt": timestamp(tx.now()), "adaptiveContent": {"enabled": false},
+                "urls": {
+                    "location": format!("https://api.example.com/v1/orgs/{org}/sites/{id}"),
+                    "app": format!("https://app.example.com/o/{org}/sites/{id}"),
+                },
+            });
+            if let Some(title) = &body.title {
+                site["title"] = json!(title);
+            }
+            tx.insert(KIND, &id, &org, &org, &site)?;
+            let row = tx.live(KIND, &id)?;
+            for space in body.spaces.iter().flatten() {
+                structure::add_site_space(tx, &row, space, None)?;
+            }
+            index_site(tx, &site, &org)?;
+            decode(KIND, present(tx, &row, None)?)
+        })
     }
 
     async fn get_site(&self, context: Ctx, request: GetSiteRequest) -> Result<Site, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("getSite"))
+        self.store().read(|tx| {
+            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
+            decode(KIND, present(tx, &site, None)?)
+        })
     }
 
     async fn delete_site(&self, context: Ctx, request: DeleteSiteRequest) -> Result<(), ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("deleteSite"))
+        self.store().write(|tx| {
+            let Some(site) = site_for_delete(tx, &context.principal, &request.organization_id, &request.site_id)?
+            else {
+                return Ok(());
+            };
+            structure::remove_all(tx, &site.id)?;
+            tx.delete(SCHEMA, &site.id)?;
+            tx.delete(KIND, &site.id)?;
+            Ok(())
+        })
     }
 
     async fn update_site(&self, context: Ctx, request: UpdateSiteRequest) -> Result<Site, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("updateSite"))
+        self.store().write(|tx| {
+            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
+            let mut patch = encode(&request.body);
+            apply_site_commands(tx, &site, &mut patch)?;
+            let data = tx.modify(KIND, &site.id, |data| merge(data, &patch))?;
+            index_site(tx, &data, &site.org)?;
+            decode(KIND, present(tx, &tx.live(KIND, &site.id)?, None)?)
+        })
     }
 
     async fn get_site_adaptive_schema(
@@ -41,8 +310,13 @@ impl SitesApi for Sandbox {
         context: Ctx,
         request: GetSiteAdaptiveSchemaRequest,
     ) -> Result<SiteAdaptiveSchema, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("getSiteAdaptiveSchema"))
+        self.store().read(|tx| {
+            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
+            let schema = tx
+                .row(SCHEMA, &site.id)?
+                .ok_or_else(|| ApiError::not_found(format!("site {} has no visitor attributes schema", site.id)))?;
+            decode(SCHEMA, schema.data)
+        })
     }
 
     async fn update_site_adaptive_schema(
@@ -50,8 +324,19 @@ impl SitesApi for Sandbox {
         context: Ctx,
         request: UpdateSiteAdaptiveSchemaRequest,
     ) -> Result<SiteAdaptiveSchema, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("updateSiteAdaptiveSchema"))
+        self.store().write(|tx| {
+            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
+            let json_schema = request.body.json_schema;
+            check_visitor_schema(&json_schema).map_err(ApiError::bad_request)?;
+            let schema =
+                json!({"object": "site-adaptive-schema", "jsonSchema": json_schema, "updatedAt": timestamp(tx.now())});
+            if tx.row(SCHEMA, &site.id)?.is_some() {
+                tx.put(SCHEMA, &site.id, &schema)?;
+            } else {
+                tx.insert(SCHEMA, &site.id, &site.org, &site.id, &schema)?;
+            }
+            decode(SCHEMA, schema)
+        })
     }
 
     async fn list_site_template_conditions(
@@ -59,8 +344,14 @@ impl SitesApi for Sandbox {
         context: Ctx,
         request: ListSiteTemplateConditionsRequest,
     ) -> Result<SiteTemplateConditionList, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listSiteTemplateConditions"))
+        self.store().read(|tx| {
+            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
+            let items = match tx.row(SCHEMA, &site.id)? {
+                Some(schema) => template_conditions(&schema.data["jsonSchema"]),
+                None => Vec::new(),
+            };
+            decode("site-template-conditions", json!({"items": items}))
+        })
     }
 
     async fn get_published_site(
@@ -68,12 +359,46 @@ impl SitesApi for Sandbox {
         context: Ctx,
         request: GetPublishedSiteRequest,
     ) -> Result<PublishedContentSite, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("getPublishedSite"))
+        self.store().read(|tx| {
+            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
+            if site.data["published"] != json!(true) {
+                return Err(ApiError::not_found(format!("site {} is not published: publish it first", site.id)));
+            }
+            let share_key = request.share_key.as_deref();
+            let view = View::new(&site, share_key);
+            let sections = structure::present_level(tx, &view, &site.id)?;
+            let structure = if sections.is_empty() {
+                json!({"type": "site-spaces", "structure": structure::present_root_spaces(tx, &view)?})
+            } else {
+                json!({"type": "sections", "structure": sections})
+            };
+            let mut space_customizations = serde_json::Map::new();
+            for row in tx.all(structure::SITE_SPACE, &site.id)? {
+                space_customizations.insert(row.id.clone(), json!({"title": row.data["title"]}));
+            }
+            let mut site_customization = json!({});
+            if let Some(title) = site.data["title"].as_str() {
+                site_customization["title"] = json!(title);
+            }
+            let profile = json!({
+                "object": "published-content-site",
+                "site": present(tx, &site, share_key)?,
+                "structure": structure,
+                "customizations": {"site": site_customization, "siteSpaces": space_customizations},
+                "scripts": [],
+            });
+            decode("published-content-site", profile)
+        })
     }
 
     async fn publish_site(&self, context: Ctx, request: PublishSiteRequest) -> Result<Site, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("publishSite"))
+        self.store().write(|tx| {
+            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
+            if site.data["published"] == json!(true) {
+                return Err(ApiError::bad_request(format!("site {} is already published", site.id)));
+            }
+            tx.modify(KIND, &site.id, |data| data["published"] = json!(true))?;
+            decode(KIND, present(tx, &tx.live(KIND, &site.id)?, None)?)
+        })
     }
 }
