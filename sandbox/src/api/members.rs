@@ -1,4 +1,12 @@
 //! Members (Part A §2.5, §4.4): the members of an organization, their roles, spaces and teams.
+//!
+//! Stored under kind `member`, id `<org>/<user>`, scope the organization; the user is
+//! embedded as the API shows it. Decisions where the documents are silent: changing roles,
+//! removing others and SSO need `admin`; a member may remove themselves; no change may leave
+//! an organization without an admin (400); removing a member removes their team memberships;
+//! a member's spaces are every space of the organization with the member's role as
+//! permission (none for a guest); `ping` records `lastSeenAt` and answers unsigned claims
+//! (the sandbox has no signing key).
 
 use crate::api::prelude::*;
 
@@ -16,14 +24,81 @@ pub fn add_member(tx: &Tx, org: &str, user: &Value, role: Option<&str>) -> Resul
     tx.insert(member_kind(), &format!("{org}/{id}"), org, org, &member)
 }
 
+/// A member row of `org`, or a 404 naming the user.
+fn member_row(tx: &Tx, org: &str, user: &str) -> Result<Row, ApiError> {
+    tx.live(member_kind(), &format!("{org}/{user}"))
+        .map_err(|_| ApiError::not_found(format!("user {user} is not a member of organization {org}")))
+}
+
+fn organization(tx: &Tx, user: &User, org: &str, min: Role) -> Result<(), ApiError> {
+    tx.live(crate::api::organizations::KIND, org)?;
+    require(tx, user, org, min)
+}
+
+/// Refuses a change that would leave the organization with no admin.
+fn keep_an_admin(tx: &Tx, org: &str, leaving: &str) -> Result<(), ApiError> {
+    let admins = tx
+        .all(member_kind(), org)?
+        .into_iter()
+        .filter(|m| m.data["role"] == "admin" && m.data["id"] != leaving)
+        .count();
+    if admins == 0 {
+        return Err(ApiError::bad_request(format!("organization {org} must keep at least one admin")));
+    }
+    Ok(())
+}
+
+fn members_page<T: apigen_runtime::FromJson>(
+    tx: &Tx,
+    list: &str,
+    items: Vec<Value>,
+    page: Option<&str>,
+    limit: i64,
+) -> Result<ListPage<T>, ApiError> {
+    let page = tx.paginate(list, items, page, limit)?;
+    Ok(ListPage {
+        next: page.next,
+        count: page.count,
+        items: page.items.into_iter().map(|m| decode("member", m)).collect::<Result<_, _>>()?,
+    })
+}
+
 impl MembersApi for Sandbox {
     async fn list_organization_members(
         &self,
         context: Ctx,
         request: ListOrganizationMembersRequest,
     ) -> Result<ListPage<Member>, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listOrganizationMembers"))
+        self.store().read(|tx| {
+            let org = &request.organization_id;
+            organization(tx, &context.principal, org, Role::Read)?;
+            let key = match request.sort {
+                MemberSort::LastSeenAt => "lastSeenAt",
+                _ => "joinedAt",
+            };
+            let search = request.search.as_deref().map(str::to_lowercase);
+            let mut members: Vec<Value> = tx
+                .all(member_kind(), org)?
+                .into_iter()
+                .map(|row| row.data)
+                .filter(|m| request.role.as_ref().is_none_or(|role| m["role"] == role.as_str()))
+                .filter(|m| {
+                    search.as_deref().is_none_or(|s| {
+                        [&m["user"]["displayName"], &m["user"]["email"]]
+                            .iter()
+                            .any(|f| f.as_str().is_some_and(|f| f.to_lowercase().contains(s)))
+                    })
+                })
+                .filter(|m| key != "lastSeenAt" || m.get("lastSeenAt").is_some())
+                .collect();
+            members.sort_by(|a, b| a[key].as_str().cmp(&b[key].as_str()).then(a["id"].as_str().cmp(&b["id"].as_str())));
+            if !matches!(request.order, MemberOrder::Asc) {
+                members.reverse();
+            }
+            let list =
+                format!("members:{org}:{}:{:?}:{:?}:{key}", request.order.as_str(), request.role, request.search);
+            members_page(tx, &list, members, request.page.as_deref(), request.limit)
+        })
     }
 
     async fn get_organization_member(
@@ -31,8 +106,10 @@ impl MembersApi for Sandbox {
         context: Ctx,
         request: GetOrganizationMemberRequest,
     ) -> Result<Member, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("getOrganizationMember"))
+        self.store().read(|tx| {
+            organization(tx, &context.principal, &request.organization_id, Role::Read)?;
+            decode("member", member_row(tx, &request.organization_id, &request.user_id)?.data)
+        })
     }
 
     async fn delete_organization_member(
@@ -40,8 +117,19 @@ impl MembersApi for Sandbox {
         context: Ctx,
         request: DeleteOrganizationMemberRequest,
     ) -> Result<(), ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("deleteOrganizationMember"))
+        self.store().write(|tx| {
+            let org = &request.organization_id;
+            let Ok(row) = member_row(tx, org, &request.user_id) else { return Ok(()) };
+            if request.user_id != context.principal.id {
+                require(tx, &context.principal, org, Role::Admin)?;
+            }
+            keep_an_admin(tx, org, &request.user_id)?;
+            for team in tx.all(crate::api::teams::TEAM.name, org)? {
+                tx.delete(crate::api::teams::TEAM_MEMBER, &format!("{}/{}", team.id, request.user_id))?;
+            }
+            tx.delete(member_kind(), &row.id)?;
+            Ok(())
+        })
     }
 
     async fn update_organization_member(
@@ -49,8 +137,20 @@ impl MembersApi for Sandbox {
         context: Ctx,
         request: UpdateOrganizationMemberRequest,
     ) -> Result<Member, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("updateOrganizationMember"))
+        self.store().write(|tx| {
+            let org = &request.organization_id;
+            organization(tx, &context.principal, org, Role::Admin)?;
+            let row = member_row(tx, org, &request.user_id)?;
+            let role = match &request.body.role {
+                Patch::Absent => return decode("member", row.data),
+                Patch::Null => Value::Null,
+                Patch::Value(role) => json!(role.as_str()),
+            };
+            if role != "admin" {
+                keep_an_admin(tx, org, &request.user_id)?;
+            }
+            decode("member", tx.modify(member_kind(), &row.id, |m| m["role"] = role)?)
+        })
     }
 
     async fn ping_organization(
@@ -58,8 +158,19 @@ impl MembersApi for Sandbox {
         context: Ctx,
         request: PingOrganizationRequest,
     ) -> Result<PingOrganizationResponse, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("pingOrganization"))
+        self.store().write(|tx| {
+            let org = &request.organization_id;
+            tx.live(crate::api::organizations::KIND, org)?;
+            let row = member_row(tx, org, &context.principal.id)
+                .map_err(|_| ApiError::forbidden(format!("you are not a member of organization {org}")))?;
+            let now = timestamp(tx.now());
+            tx.modify(member_kind(), &row.id, |m| m["lastSeenAt"] = now)?;
+            let claims = format!(
+                "eyJhbGciOiJub25lIn0.{}.",
+                hex(&format!("{{\"sub\":\"{}\",\"org\":\"{org}\"}}", context.principal.id))
+            );
+            decode("ping", json!({"serviceVisitorClaims": claims}))
+        })
     }
 
     async fn set_organization_member_sso(
@@ -67,8 +178,11 @@ impl MembersApi for Sandbox {
         context: Ctx,
         request: SetOrganizationMemberSsoRequest,
     ) -> Result<Member, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("setOrganizationMemberSso"))
+        self.store().write(|tx| {
+            organization(tx, &context.principal, &request.organization_id, Role::Admin)?;
+            let row = member_row(tx, &request.organization_id, &request.user_id)?;
+            decode("member", tx.modify(member_kind(), &row.id, |m| m["sso"] = json!(true))?)
+        })
     }
 
     async fn list_organization_member_spaces(
@@ -76,8 +190,36 @@ impl MembersApi for Sandbox {
         context: Ctx,
         request: ListOrganizationMemberSpacesRequest,
     ) -> Result<ListPage<MemberSpace>, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listOrganizationMemberSpaces"))
+        self.store().read(|tx| {
+            let org = &request.organization_id;
+            organization(tx, &context.principal, org, Role::Read)?;
+            let member = member_row(tx, org, &request.user_id)?;
+            let permission = member.data["role"].clone();
+            let mut spaces: Vec<Value> = if permission.is_null() {
+                Vec::new()
+            } else {
+                tx.all_in_org(crate::api::spaces::KIND, org)?
+                    .into_iter()
+                    .map(|s| json!({"permission": permission, "space": s.data}))
+                    .collect()
+            };
+            spaces.sort_by(|a, b| {
+                a["space"]["createdAt"]
+                    .as_str()
+                    .cmp(&b["space"]["createdAt"].as_str())
+                    .then(a["space"]["id"].as_str().cmp(&b["space"]["id"].as_str()))
+            });
+            if !matches!(request.order, MemberOrder::Asc) {
+                spaces.reverse();
+            }
+            members_page(
+                tx,
+                &format!("member-spaces:{org}:{}:{}", request.user_id, request.order.as_str()),
+                spaces,
+                request.page.as_deref(),
+                request.limit,
+            )
+        })
     }
 
     async fn list_organization_member_teams(
@@ -85,7 +227,39 @@ impl MembersApi for Sandbox {
         context: Ctx,
         request: ListOrganizationMemberTeamsRequest,
     ) -> Result<ListPage<MemberTeam>, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listOrganizationMemberTeams"))
+        self.store().read(|tx| {
+            let org = &request.organization_id;
+            organization(tx, &context.principal, org, Role::Read)?;
+            member_row(tx, org, &request.user_id)?;
+            let title = request.title.as_deref().map(str::to_lowercase);
+            let mut teams = Vec::new();
+            for team in tx.all(crate::api::teams::TEAM.name, org)? {
+                let Some(membership) =
+                    tx.row(crate::api::teams::TEAM_MEMBER, &format!("{}/{}", team.id, request.user_id))?
+                else {
+                    continue;
+                };
+                if title
+                    .as_deref()
+                    .is_some_and(|t| !team.data["title"].as_str().unwrap_or_default().to_lowercase().contains(t))
+                {
+                    continue;
+                }
+                let team = crate::api::teams::with_counts(tx, &context.principal, team)?;
+                teams.push(json!({"team": team, "member": {"role": membership.data["role"]}}));
+            }
+            members_page(
+                tx,
+                &format!("member-teams:{org}:{}:{:?}", request.user_id, request.title),
+                teams,
+                request.page.as_deref(),
+                request.limit,
+            )
+        })
     }
+}
+
+/// Lowercase hex of a string's bytes (the sandbox's unsigned claims).
+fn hex(text: &str) -> String {
+    text.bytes().map(|b| format!("{b:02x}")).collect()
 }

@@ -39,7 +39,9 @@ fn pending(document: &mut Value, source: &Value, now: &Value) {
 fn processed(tx: &Tx, row: Row) -> Result<Value, ApiError> {
     let mut document = row.data;
     let changed = document["sourceChangedAt"].as_str().and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok());
-    if document["processingState"] == "pending" && changed.is_some_and(|at| tx.now() - at.to_utc() >= chrono::Duration::seconds(1)) {
+    if document["processingState"] == "pending"
+        && changed.is_some_and(|at| tx.now() - at.to_utc() >= chrono::Duration::seconds(1))
+    {
         document["processingState"] = json!("processed");
         document["lastProcessedAt"] = timestamp(tx.now());
         if document.get("sourceURL").is_some() {
@@ -48,7 +50,8 @@ fn processed(tx: &Tx, row: Row) -> Result<Value, ApiError> {
             document["lastProcessedErrors"] = json!([]);
         } else {
             document["lastProcessErrorCode"] = json!("UNSUPPORTED_SOURCE");
-            document["lastProcessedErrors"] = json!([{"code": "UNSUPPORTED_SOURCE", "message": "the sandbox processes URL sources only"}]);
+            document["lastProcessedErrors"] =
+                json!([{"code": "UNSUPPORTED_SOURCE", "message": "the sandbox processes URL sources only"}]);
         }
         tx.put(OPENAPI_SPEC.name, &row.id, &document)?;
     }
@@ -62,39 +65,67 @@ fn answer(document: Value) -> Result<OpenApiSpec, ApiError> {
 }
 
 fn spec_row(tx: &Tx, org: &str, slug: &str) -> Result<Row, ApiError> {
-    tx.live(OPENAPI_SPEC.name, &key(org, slug)).map_err(|_| ApiError::not_found(format!("no OpenAPI spec {slug} in organization {org}")))
+    tx.live(OPENAPI_SPEC.name, &key(org, slug))
+        .map_err(|_| ApiError::not_found(format!("no OpenAPI spec {slug} in organization {org}")))
 }
 
 fn create_spec(tx: &Tx, org: &str, slug: &str, source: &Value) -> Result<Value, ApiError> {
     let (_, mut document) = new_document(tx, OPENAPI_SPEC, &json!({}))?;
     let id = key(org, slug);
     let now = timestamp(tx.now());
-    merge(&mut document, &json!({
-        "object": "openapi-spec", "id": id, "slug": slug, "visibility": "private",
-        "permissions": {"view": true, "edit": true},
-        "urls": {"location": format!("/v1/orgs/{org}/openapi/{slug}"), "app": format!("https://app.example.com/o/{org}/openapi/{slug}")},
-    }));
+    merge(
+        &mut document,
+        &json!({
+            "object": "openapi-spec", "id": id, "slug": slug, "visibility": "private",
+            "permissions": {"view": true, "edit": true},
+            "urls": {"location": format!("/v1/orgs/{org}/openapi/{slug}"), "app": format!("https://app.example.com/o/{org}/openapi/{slug}")},
+        }),
+    );
     pending(&mut document, source, &now);
     tx.insert(OPENAPI_SPEC.name, &id, org, org, &document)?;
     Ok(document)
 }
 
 impl OpenapiSpecsApi for Sandbox {
-    async fn list_organization_open_api_specs(&self, context: Ctx, request: ListOrganizationOpenApiSpecsRequest) -> Result<ListPage<OpenApiSpec>, ApiError> {
+    async fn list_organization_open_api_specs(
+        &self,
+        context: Ctx,
+        request: ListOrganizationOpenApiSpecsRequest,
+    ) -> Result<ListPage<OpenApiSpec>, ApiError> {
         self.store().write(|tx| {
             organization(tx, &context.principal, &request.organization_id, Role::Read)?;
-            let specs = tx.all(OPENAPI_SPEC.name, &request.organization_id)?.into_iter().map(|row| processed(tx, row)).collect::<Result<Vec<_>, _>>()?;
-            let page = tx.paginate(&format!("openapi:{}", request.organization_id), specs, request.page.as_deref(), request.limit)?;
-            Ok(ListPage { next: page.next, count: page.count, items: page.items.into_iter().map(answer).collect::<Result<_, _>>()? })
+            let specs = tx
+                .all(OPENAPI_SPEC.name, &request.organization_id)?
+                .into_iter()
+                .map(|row| processed(tx, row))
+                .collect::<Result<Vec<_>, _>>()?;
+            let page = tx.paginate(
+                &format!("openapi:{}", request.organization_id),
+                specs,
+                request.page.as_deref(),
+                request.limit,
+            )?;
+            Ok(ListPage {
+                next: page.next,
+                count: page.count,
+                items: page.items.into_iter().map(answer).collect::<Result<_, _>>()?,
+            })
         })
     }
 
-    async fn create_organization_open_api_spec(&self, context: Ctx, request: CreateOrganizationOpenApiSpecRequest) -> Result<OpenApiSpec, ApiError> {
+    async fn create_organization_open_api_spec(
+        &self,
+        context: Ctx,
+        request: CreateOrganizationOpenApiSpecRequest,
+    ) -> Result<OpenApiSpec, ApiError> {
         self.store().write(|tx| {
             let org = &request.organization_id;
             organization(tx, &context.principal, org, Role::Edit)?;
             if tx.row(OPENAPI_SPEC.name, &key(org, &request.body.slug))?.is_some() {
-                return Err(ApiError::conflict(format!("an OpenAPI spec with slug {} exists: PUT updates it", request.body.slug)));
+                return Err(ApiError::conflict(format!(
+                    "an OpenAPI spec with slug {} exists: PUT updates it",
+                    request.body.slug
+                )));
             }
             answer(create_spec(tx, org, &request.body.slug, &encode(&request.body.source))?)
         })
@@ -107,13 +138,20 @@ impl OpenapiSpecsApi for Sandbox {
         })
     }
 
-    async fn create_or_update_open_api_spec(&self, context: Ctx, request: CreateOrUpdateOpenApiSpecRequest) -> Result<OpenApiSpec, ApiError> {
+    async fn create_or_update_open_api_spec(
+        &self,
+        context: Ctx,
+        request: CreateOrUpdateOpenApiSpecRequest,
+    ) -> Result<OpenApiSpec, ApiError> {
         self.store().write(|tx| {
             let org = &request.organization_id;
             organization(tx, &context.principal, org, Role::Edit)?;
             let source = encode(&request.body.source);
             if !slug_is_valid(&request.spec_slug) {
-                return Err(ApiError::bad_request(format!("slug {:?} is not 1 to 100 of a-z, 0-9 and single dashes", request.spec_slug)));
+                return Err(ApiError::bad_request(format!(
+                    "slug {:?} is not 1 to 100 of a-z, 0-9 and single dashes",
+                    request.spec_slug
+                )));
             }
             match tx.row(OPENAPI_SPEC.name, &key(org, &request.spec_slug))? {
                 None => answer(create_spec(tx, org, &request.spec_slug, &source)?),
@@ -131,14 +169,20 @@ impl OpenapiSpecsApi for Sandbox {
 
     async fn delete_open_api_spec(&self, context: Ctx, request: DeleteOpenApiSpecRequest) -> Result<(), ApiError> {
         self.store().write(|tx| {
-            let Some(row) = tx.row(OPENAPI_SPEC.name, &key(&request.organization_id, &request.spec_slug))? else { return Ok(()) };
+            let Some(row) = tx.row(OPENAPI_SPEC.name, &key(&request.organization_id, &request.spec_slug))? else {
+                return Ok(());
+            };
             require(tx, &context.principal, &row.org, Role::Admin)?;
             tx.delete(OPENAPI_SPEC.name, &row.id)?;
             Ok(())
         })
     }
 
-    async fn update_open_api_spec(&self, context: Ctx, request: UpdateOpenApiSpecRequest) -> Result<OpenApiSpec, ApiError> {
+    async fn update_open_api_spec(
+        &self,
+        context: Ctx,
+        request: UpdateOpenApiSpecRequest,
+    ) -> Result<OpenApiSpec, ApiError> {
         self.store().write(|tx| {
             organization(tx, &context.principal, &request.organization_id, Role::Edit)?;
             let row = spec_row(tx, &request.organization_id, &request.spec_slug)?;
@@ -152,5 +196,7 @@ impl OpenapiSpecsApi for Sandbox {
 /// parameter, checked here).
 fn slug_is_valid(slug: &str) -> bool {
     (1..=100).contains(&slug.len())
-        && slug.split('-').all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+        && slug
+            .split('-')
+            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
 }

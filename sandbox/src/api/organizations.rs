@@ -1,10 +1,24 @@
 //! Organizations (Part A §2.6, §4.3): the organizations the caller is a member of, their
 //! settings, invite links, search over their content, agent instructions.
+//!
+//! Decisions where the documents are silent: settings, invite links and agent instructions
+//! need `admin`; joining adds the caller with the organization's `defaultRole` when the
+//! domain of their email is one of its `emailDomains` (403 otherwise; a member joining again
+//! changes nothing); search (SQLite FTS5, each word a prefix) answers the spaces whose title
+//! or pages match, each with its matching pages; the email-domain lookup lists every
+//! organization accepting that domain, to any authenticated caller (it is how a user finds
+//! what to join).
 
 use crate::api::prelude::*;
 
 /// The kind organizations are stored under (scope: `orgs`).
 pub const KIND: &str = "organization";
+
+/// Invite links (scope: the organization). The API only deletes them; the demo data makes one.
+pub const INVITE_LINK: &str = "invite-link";
+
+/// The agent instructions of an organization (id: the organization's id).
+const AGENT_INSTRUCTIONS: &str = "agent-instructions";
 
 /// Creates the first organization of a new database and its admin user (and membership).
 pub fn create_first(tx: &Tx) -> Result<(String, String), ApiError> {
@@ -84,13 +98,40 @@ impl OrganizationsApi for Sandbox {
         context: Ctx,
         request: DeleteOrganizationInviteLinkRequest,
     ) -> Result<(), ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("deleteOrganizationInviteLink"))
+        self.store().write(|tx| {
+            let Some(row) = tx.row(INVITE_LINK, &request.invite_id)? else { return Ok(()) };
+            if row.org != request.organization_id {
+                return Ok(());
+            }
+            require(tx, &context.principal, &row.org, Role::Admin)?;
+            tx.delete(INVITE_LINK, &row.id)?;
+            Ok(())
+        })
     }
 
     async fn join_organization(&self, context: Ctx, request: JoinOrganizationRequest) -> Result<(), ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("joinOrganization"))
+        self.store().write(|tx| {
+            let org = tx.live(KIND, &request.organization_id)?;
+            if role_of(tx, &context.principal, &org.id)?.is_some() {
+                return Ok(());
+            }
+            let user = tx.live("user", &context.principal.id)?.data;
+            let domain = user["email"].as_str().and_then(|e| e.rsplit_once('@')).map(|(_, d)| d.to_lowercase());
+            let allowed = org.data["emailDomains"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .any(|d| Some(d.to_lowercase()) == domain);
+            if !allowed {
+                return Err(ApiError::forbidden(format!(
+                    "your email domain is not one organization {} accepts members from",
+                    org.id
+                )));
+            }
+            let role = org.data["defaultRole"].as_str().map(str::to_owned);
+            crate::api::members::add_member(tx, &org.id, &user, role.as_deref())
+        })
     }
 
     async fn search_organization_content(
@@ -98,8 +139,49 @@ impl OrganizationsApi for Sandbox {
         context: Ctx,
         request: SearchOrganizationContentRequest,
     ) -> Result<ListPage<OrganizationSearchResult>, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("searchOrganizationContent"))
+        self.store().read(|tx| {
+            let org = &request.organization_id;
+            tx.live(KIND, org)?;
+            require(tx, &context.principal, org, Role::Read)?;
+            let mut results: Vec<Value> = Vec::new();
+            for (kind, id, title) in tx.search(org, &request.query)? {
+                let (space, page) = match kind.as_str() {
+                    "space" => (id.clone(), None),
+                    "page" => match id.split_once('/') {
+                        Some((space, page)) => (space.to_owned(), Some((page.to_owned(), title.clone()))),
+                        None => continue,
+                    },
+                    _ => continue,
+                };
+                let Ok(space_row) = tx.live(crate::api::spaces::KIND, &space) else { continue };
+                let index = match results.iter().position(|r| r["id"] == space.as_str()) {
+                    Some(index) => index,
+                    None => {
+                        results.push(json!({"id": space, "title": space_row.data["title"], "pages": []}));
+                        results.len() - 1
+                    }
+                };
+                if let Some((page, title)) = page {
+                    let app = format!("https://app.example.com/s/{space}/{page}");
+                    if let Some(pages) = results[index]["pages"].as_array_mut() {
+                        pages.push(
+                            json!({"id": page, "title": title, "path": page, "sections": [], "urls": {"app": app}}),
+                        );
+                    }
+                }
+            }
+            let page = tx.paginate(
+                &format!("search:{org}:{}", request.query),
+                results,
+                request.page.as_deref(),
+                request.limit,
+            )?;
+            Ok(ListPage {
+                next: page.next,
+                count: page.count,
+                items: page.items.into_iter().map(|r| decode("search result", r)).collect::<Result<_, _>>()?,
+            })
+        })
     }
 
     async fn get_organization_agent_instructions(
@@ -107,8 +189,15 @@ impl OrganizationsApi for Sandbox {
         context: Ctx,
         request: GetOrganizationAgentInstructionsRequest,
     ) -> Result<OrganizationAgentInstructions, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("getOrganizationAgentInstructions"))
+        self.store().read(|tx| {
+            let org = &request.organization_id;
+            tx.live(KIND, org)?;
+            require(tx, &context.principal, org, Role::Read)?;
+            let stored = tx.row(AGENT_INSTRUCTIONS, org)?.map(|row| row.data);
+            decode("agent instructions", stored.unwrap_or_else(|| {
+                json!({"object": "agent-instructions", "instructions": {"object": "document", "nodes": []}, "urls": {"location": format!("/v1/orgs/{org}/agent-instructions")}})
+            }))
+        })
     }
 
     async fn update_organization_agent_instructions(
@@ -116,8 +205,21 @@ impl OrganizationsApi for Sandbox {
         context: Ctx,
         request: UpdateOrganizationAgentInstructionsRequest,
     ) -> Result<OrganizationAgentInstructions, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("updateOrganizationAgentInstructions"))
+        self.store().write(|tx| {
+            let org = &request.organization_id;
+            tx.live(KIND, org)?;
+            require(tx, &context.principal, org, Role::Admin)?;
+            let document = json!({
+                "object": "agent-instructions", "instructions": encode(&request.body.instructions), "updatedAt": timestamp(tx.now()),
+                "updatedBy": context.principal.id, "urls": {"location": format!("/v1/orgs/{org}/agent-instructions")},
+            });
+            if tx.row(AGENT_INSTRUCTIONS, org)?.is_some() {
+                tx.put(AGENT_INSTRUCTIONS, org, &document)?;
+            } else {
+                tx.insert(AGENT_INSTRUCTIONS, org, org, org, &document)?;
+            }
+            decode("agent instructions", document)
+        })
     }
 
     async fn list_organizations_by_email_domain(
@@ -125,7 +227,23 @@ impl OrganizationsApi for Sandbox {
         context: Ctx,
         request: ListOrganizationsByEmailDomainRequest,
     ) -> Result<EmailDomainOrganizations, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listOrganizationsByEmailDomain"))
+        let _ = context;
+        self.store().read(|tx| {
+            let domain = request.email_domain.to_lowercase();
+            let organizations: Vec<Value> = tx
+                .all(KIND, "orgs")?
+                .into_iter()
+                .map(|row| row.data)
+                .filter(|org| {
+                    org["emailDomains"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .any(|d| d.to_lowercase() == domain)
+                })
+                .collect();
+            decode("organizations", json!({"organizations": organizations}))
+        })
     }
 }

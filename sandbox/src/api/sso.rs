@@ -1,6 +1,52 @@
-//! SsoApi: see the module docs of `crate::api`.
+//! Single sign-on (Part A §2.10, §3.2, §4.6): the SAML providers of an organization.
+//!
+//! Stored under kind `saml-provider`, scope the organization, with `defaultTeam` kept as the
+//! team's id and answered as the team. §3.2 names one state, `active`, and no transition: a
+//! provider is active from creation until deleted. Decisions where the documents are silent:
+//! everything here needs `admin` except the sign-in list (`listOrganizationSsoProviders`),
+//! which every member may read; a `defaultTeam` must be a team of the organization (400);
+//! `startURL` is the sandbox's sign-in address for the provider.
 
 use crate::api::prelude::*;
+use crate::api::teams::TEAM;
+
+/// SAML providers.
+pub const SAML_PROVIDER: Kind = Kind { name: "saml-provider", prefix: "saml", schema: "SamlProvider" };
+
+fn organization(tx: &Tx, user: &User, org: &str, min: Role) -> Result<(), ApiError> {
+    tx.live(crate::api::organizations::KIND, org)?;
+    require(tx, user, org, min)
+}
+
+fn provider_row(tx: &Tx, org: &str, id: &str) -> Result<Row, ApiError> {
+    match tx.row(SAML_PROVIDER.name, id)? {
+        Some(row) if row.org == org => Ok(row),
+        _ => Err(ApiError::not_found(format!("no SAML provider {id} in organization {org}"))),
+    }
+}
+
+fn check_team(tx: &Tx, org: &str, body: &Value) -> Result<(), ApiError> {
+    if let Some(team) = body["defaultTeam"].as_str() {
+        match tx.row(TEAM.name, team)? {
+            Some(row) if row.org == org => {}
+            _ => return Err(ApiError::bad_request(format!("defaultTeam {team} is not a team of organization {org}"))),
+        }
+    }
+    Ok(())
+}
+
+/// The provider as answered: its default team embedded.
+fn answer(tx: &Tx, user: &User, mut document: Value) -> Result<SamlProvider, ApiError> {
+    if let Some(team) = document["defaultTeam"].as_str().map(str::to_owned) {
+        match tx.row(TEAM.name, &team)? {
+            Some(row) => document["defaultTeam"] = crate::api::teams::with_counts(tx, user, row)?,
+            None => {
+                document.as_object_mut().map(|d| d.remove("defaultTeam"));
+            }
+        }
+    }
+    out(SAML_PROVIDER, document)
+}
 
 impl SsoApi for Sandbox {
     async fn list_organization_saml_providers(
@@ -8,8 +54,17 @@ impl SsoApi for Sandbox {
         context: Ctx,
         request: ListOrganizationSamlProvidersRequest,
     ) -> Result<ListPage<SamlProvider>, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listOrganizationSamlProviders"))
+        self.store().read(|tx| {
+            let org = &request.organization_id;
+            organization(tx, &context.principal, org, Role::Admin)?;
+            let providers: Vec<Value> = tx.all(SAML_PROVIDER.name, org)?.into_iter().map(|r| r.data).collect();
+            let page = tx.paginate(&format!("saml:{org}"), providers, request.page.as_deref(), request.limit)?;
+            Ok(ListPage {
+                next: page.next,
+                count: page.count,
+                items: page.items.into_iter().map(|p| answer(tx, &context.principal, p)).collect::<Result<_, _>>()?,
+            })
+        })
     }
 
     async fn create_organization_saml_provider(
@@ -17,8 +72,16 @@ impl SsoApi for Sandbox {
         context: Ctx,
         request: CreateOrganizationSamlProviderRequest,
     ) -> Result<SamlProvider, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("createOrganizationSamlProvider"))
+        self.store().write(|tx| {
+            let org = &request.organization_id;
+            organization(tx, &context.principal, org, Role::Admin)?;
+            let body = encode(&request.body);
+            check_team(tx, org, &body)?;
+            let mut fields = json!({"object": "saml-provider", "status": "active"});
+            merge(&mut fields, &body);
+            let document = create(tx, SAML_PROVIDER, org, org, &fields)?;
+            answer(tx, &context.principal, document)
+        })
     }
 
     async fn get_organization_saml_provider(
@@ -26,8 +89,11 @@ impl SsoApi for Sandbox {
         context: Ctx,
         request: GetOrganizationSamlProviderRequest,
     ) -> Result<SamlProvider, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("getOrganizationSamlProvider"))
+        self.store().read(|tx| {
+            organization(tx, &context.principal, &request.organization_id, Role::Admin)?;
+            let row = provider_row(tx, &request.organization_id, &request.saml_provider_id)?;
+            answer(tx, &context.principal, row.data)
+        })
     }
 
     async fn delete_organization_saml_provider(
@@ -35,8 +101,12 @@ impl SsoApi for Sandbox {
         context: Ctx,
         request: DeleteOrganizationSamlProviderRequest,
     ) -> Result<(), ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("deleteOrganizationSamlProvider"))
+        self.store().write(|tx| {
+            let Ok(row) = provider_row(tx, &request.organization_id, &request.saml_provider_id) else { return Ok(()) };
+            require(tx, &context.principal, &row.org, Role::Admin)?;
+            tx.delete(SAML_PROVIDER.name, &row.id)?;
+            Ok(())
+        })
     }
 
     async fn update_organization_saml_provider(
@@ -44,8 +114,14 @@ impl SsoApi for Sandbox {
         context: Ctx,
         request: UpdateOrganizationSamlProviderRequest,
     ) -> Result<SamlProvider, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("updateOrganizationSamlProvider"))
+        self.store().write(|tx| {
+            organization(tx, &context.principal, &request.organization_id, Role::Admin)?;
+            let row = provider_row(tx, &request.organization_id, &request.saml_provider_id)?;
+            let body = encode(&request.body);
+            check_team(tx, &row.org, &body)?;
+            let document = touch(tx, SAML_PROVIDER, &row.id, &body)?;
+            answer(tx, &context.principal, document)
+        })
     }
 
     async fn list_organization_sso_providers(
@@ -53,7 +129,15 @@ impl SsoApi for Sandbox {
         context: Ctx,
         request: ListOrganizationSsoProvidersRequest,
     ) -> Result<SsoProviderList, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listOrganizationSsoProviders"))
+        self.store().read(|tx| {
+            let org = &request.organization_id;
+            organization(tx, &context.principal, org, Role::Read)?;
+            let items: Vec<Value> = tx
+                .all(SAML_PROVIDER.name, org)?
+                .into_iter()
+                .map(|p| json!({"id": p.id, "label": p.data["label"], "startURL": format!("https://sso.example.com/{org}/{}", p.id)}))
+                .collect();
+            decode("sso providers", json!({"items": items}))
+        })
     }
 }

@@ -1,6 +1,64 @@
-//! TeamsApi: see the module docs of `crate::api`.
+//! Teams (Part A §2.4, §4.5) of an organization.
+//!
+//! Stored under kind `team`, scope the organization; memberships under `team-member`, id
+//! `<team>/<user>`, scope the team, with `role` `owner` (who created the team) or `member`.
+//! `members` and `spaces` are counted when answered (the API has no operation giving a team
+//! spaces, so `spaces` is 0); `permissions` say what the caller may do: `admin` for the team's
+//! owners and the organization's admins, `view` for every member of the organization.
+//! Decisions where the documents are silent: creating a team needs `create`; renaming and
+//! deleting need to manage it (owner or organization admin); listed members must be members
+//! of the organization (400 naming the first that is not); the member filter (`owner`) keeps
+//! the teams that member can manage.
 
 use crate::api::prelude::*;
+
+/// Teams.
+pub const TEAM: Kind = Kind { name: "team", prefix: "team", schema: "Team" };
+/// Team memberships.
+pub const TEAM_MEMBER: &str = "team-member";
+
+fn organization(tx: &Tx, user: &User, org: &str, min: Role) -> Result<(), ApiError> {
+    tx.live(crate::api::organizations::KIND, org)?;
+    require(tx, user, org, min)
+}
+
+fn team_row(tx: &Tx, org: &str, id: &str) -> Result<Row, ApiError> {
+    match tx.row(TEAM.name, id)? {
+        Some(row) if row.org == org => Ok(row),
+        _ => Err(ApiError::not_found(format!("no team {id} in organization {org}"))),
+    }
+}
+
+/// Whether `user` manages the team: one of its owners, or an admin of its organization.
+fn manages(tx: &Tx, user: &str, team: &Row) -> Result<bool, ApiError> {
+    let owner = tx.row(TEAM_MEMBER, &format!("{}/{user}", team.id))?.is_some_and(|m| m.data["role"] == "owner");
+    let admin = matches!(role_of(tx, &User { id: user.to_owned() }, &team.org)?, Some(Some(Role::Admin)));
+    Ok(owner || admin)
+}
+
+/// A team's document with its counts and the caller's permissions.
+pub fn with_counts(tx: &Tx, user: &User, team: Row) -> Result<Value, ApiError> {
+    let members = tx.count(TEAM_MEMBER, &team.id)?;
+    let admin = manages(tx, &user.id, &team)?;
+    let mut document = team.data;
+    document["members"] = json!(members);
+    document["spaces"] = json!(0);
+    document["permissions"] = json!({"admin": admin, "view": true});
+    Ok(document)
+}
+
+fn add_members(tx: &Tx, org: &str, team: &str, members: &[String]) -> Result<(), ApiError> {
+    for member in members {
+        if tx.row(member_kind(), &format!("{org}/{member}"))?.is_none() {
+            return Err(ApiError::bad_request(format!("{member} is not a member of organization {org}")));
+        }
+        let id = format!("{team}/{member}");
+        if tx.row(TEAM_MEMBER, &id)?.is_none() {
+            tx.insert(TEAM_MEMBER, &id, org, team, &json!({"user": member, "role": "member"}))?;
+        }
+    }
+    Ok(())
+}
 
 impl TeamsApi for Sandbox {
     async fn list_organization_teams(
@@ -8,8 +66,37 @@ impl TeamsApi for Sandbox {
         context: Ctx,
         request: ListOrganizationTeamsRequest,
     ) -> Result<ListPage<Team>, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("listOrganizationTeams"))
+        self.store().read(|tx| {
+            let org = &request.organization_id;
+            organization(tx, &context.principal, org, Role::Read)?;
+            let title = request.title.as_deref().map(str::to_lowercase);
+            let mut teams = Vec::new();
+            for team in tx.all(TEAM.name, org)? {
+                if title
+                    .as_deref()
+                    .is_some_and(|t| !team.data["title"].as_str().unwrap_or_default().to_lowercase().contains(t))
+                {
+                    continue;
+                }
+                if let Some(owner) = &request.owner
+                    && !manages(tx, owner, &team)?
+                {
+                    continue;
+                }
+                teams.push(with_counts(tx, &context.principal, team)?);
+            }
+            let page = tx.paginate(
+                &format!("teams:{org}:{:?}:{:?}", request.owner, request.title),
+                teams,
+                request.page.as_deref(),
+                request.limit,
+            )?;
+            Ok(ListPage {
+                next: page.next,
+                count: page.count,
+                items: page.items.into_iter().map(|t| out(TEAM, t)).collect::<Result<_, _>>()?,
+            })
+        })
     }
 
     async fn create_organization_team(
@@ -17,13 +104,28 @@ impl TeamsApi for Sandbox {
         context: Ctx,
         request: CreateOrganizationTeamRequest,
     ) -> Result<Team, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("createOrganizationTeam"))
+        self.store().write(|tx| {
+            let org = &request.organization_id;
+            organization(tx, &context.principal, org, Role::Create)?;
+            let document = create(tx, TEAM, org, org, &json!({"object": "team", "title": request.body.title}))?;
+            let id = document["id"].as_str().unwrap_or_default().to_owned();
+            tx.insert(
+                TEAM_MEMBER,
+                &format!("{id}/{}", context.principal.id),
+                org,
+                &id,
+                &json!({"user": context.principal.id, "role": "owner"}),
+            )?;
+            add_members(tx, org, &id, request.body.members.as_deref().unwrap_or_default())?;
+            out(TEAM, with_counts(tx, &context.principal, tx.live(TEAM.name, &id)?)?)
+        })
     }
 
     async fn get_organization_team(&self, context: Ctx, request: GetOrganizationTeamRequest) -> Result<Team, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("getOrganizationTeam"))
+        self.store().read(|tx| {
+            organization(tx, &context.principal, &request.organization_id, Role::Read)?;
+            out(TEAM, with_counts(tx, &context.principal, team_row(tx, &request.organization_id, &request.team_id)?)?)
+        })
     }
 
     async fn delete_organization_team(
@@ -31,8 +133,15 @@ impl TeamsApi for Sandbox {
         context: Ctx,
         request: DeleteOrganizationTeamRequest,
     ) -> Result<(), ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("deleteOrganizationTeam"))
+        self.store().write(|tx| {
+            let Ok(team) = team_row(tx, &request.organization_id, &request.team_id) else { return Ok(()) };
+            if !manages(tx, &context.principal.id, &team)? {
+                return Err(ApiError::forbidden(format!("you do not manage team {}", team.id)));
+            }
+            tx.delete_scope(TEAM_MEMBER, &team.id)?;
+            tx.delete(TEAM.name, &team.id)?;
+            Ok(())
+        })
     }
 
     async fn update_organization_team(
@@ -40,7 +149,14 @@ impl TeamsApi for Sandbox {
         context: Ctx,
         request: UpdateOrganizationTeamRequest,
     ) -> Result<Team, ApiError> {
-        let _ = (context, request);
-        Err(ApiError::not_implemented("updateOrganizationTeam"))
+        self.store().write(|tx| {
+            organization(tx, &context.principal, &request.organization_id, Role::Read)?;
+            let team = team_row(tx, &request.organization_id, &request.team_id)?;
+            if !manages(tx, &context.principal.id, &team)? {
+                return Err(ApiError::forbidden(format!("you do not manage team {}", team.id)));
+            }
+            touch(tx, TEAM, &team.id, &encode(&request.body))?;
+            out(TEAM, with_counts(tx, &context.principal, tx.live(TEAM.name, &team.id)?)?)
+        })
     }
 }
