@@ -121,7 +121,7 @@ impl ChangeRequestsApi for Sandbox {
                 "object": "change-request", "number": number, "status": "draft", "subject": "",
                 "createdBy": user_json(tx, &context.principal)?, "space": space.id, "revision": revision,
                 "revisionInitial": base, "comments": 0, "outdated": false,
-                "urls": {"location": format!("/v1/spaces/{}/change-requests/{id}", space.id), "app": format!("https://app.example.com/s/{}/~/changes/{number}", space.id)},
+                "urls": {"location": format!("{API_URL}/v1/spaces/{}/change-requests/{id}", space.id), "app": format!("https://app.example.com/s/{}/~/changes/{number}", space.id)},
             }));
             merge(&mut document, &encode(&request.body));
             tx.insert(CHANGE_REQUEST.name, &id, &space.org, &space.id, &document)?;

@@ -138,8 +138,8 @@ fn post_comment(tx: &Tx, user: &User, thread: &Thread, body: &Value) -> Result<V
     }
     let (id, mut document) = new_document(tx, COMMENT, &json!({}))?;
     let base = match &thread.change_request {
-        Some(cr) => format!("/v1/spaces/{}/change-requests/{cr}/comments/{id}", thread.space),
-        None => format!("/v1/spaces/{}/comments/{id}", thread.space),
+        Some(cr) => format!("{API_URL}/v1/spaces/{}/change-requests/{cr}/comments/{id}", thread.space),
+        None => format!("{API_URL}/v1/spaces/{}/comments/{id}", thread.space),
     };
     merge(
         &mut document,

@@ -36,8 +36,8 @@ use serde_json::Value;
 /// What every handler module imports.
 pub mod prelude {
     pub use super::{
-        Kind, create, found, member_kind, merge, new_document, out, place_of, remove, require, role_of, timestamp,
-        touch,
+        API_URL, Kind, create, found, member_kind, merge, new_document, out, place_of, remove, require, role_of,
+        timestamp, touch,
     };
     pub use crate::store::{Place, Row, Tx, decode, encode};
     pub use crate::{Sandbox, User};
@@ -110,6 +110,10 @@ pub fn merge(target: &mut Value, patch: &Value) {
 pub fn timestamp(at: chrono::DateTime<chrono::Utc>) -> Value {
     Value::String(at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
 }
+
+/// The base of the absolute `urls.location` links the sandbox answers (the spec's `url` type
+/// is an absolute URI; the sandbox does not know the address clients reach it at).
+pub const API_URL: &str = "https://api.example.com";
 
 /// A kind of stored resource: its name in the store, the prefix of its ids, and the schema
 /// (the generated type) its documents have.

@@ -78,7 +78,7 @@ fn create_spec(tx: &Tx, org: &str, slug: &str, source: &Value) -> Result<Value, 
         &json!({
             "object": "openapi-spec", "id": id, "slug": slug, "visibility": "private",
             "permissions": {"view": true, "edit": true},
-            "urls": {"location": format!("/v1/orgs/{org}/openapi/{slug}"), "app": format!("https://app.example.com/o/{org}/openapi/{slug}")},
+            "urls": {"location": format!("{API_URL}/v1/orgs/{org}/openapi/{slug}"), "app": format!("https://app.example.com/o/{org}/openapi/{slug}")},
         }),
     );
     pending(&mut document, source, &now);

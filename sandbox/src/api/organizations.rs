@@ -29,7 +29,7 @@ pub fn create_first(tx: &Tx) -> Result<(String, String), ApiError> {
         "object": "organization", "id": org, "title": "Sandbox", "createdAt": now,
         "emailDomains": [], "type": "business", "defaultRole": "read",
         "sso": false, "ai": false, "inviteLinks": true,
-        "urls": {"app": format!("https://app.example.com/o/{org}"), "location": format!("/v1/orgs/{org}")},
+        "urls": {"app": format!("https://app.example.com/o/{org}"), "location": format!("{API_URL}/v1/orgs/{org}")},
     });
     tx.insert(KIND, &org, &org, "orgs", &organization)?;
     crate::api::members::add_member(
@@ -195,7 +195,7 @@ impl OrganizationsApi for Sandbox {
             require(tx, &context.principal, org, Role::Read)?;
             let stored = tx.row(AGENT_INSTRUCTIONS, org)?.map(|row| row.data);
             decode("agent instructions", stored.unwrap_or_else(|| {
-                json!({"object": "agent-instructions", "instructions": {"object": "document", "nodes": []}, "urls": {"location": format!("/v1/orgs/{org}/agent-instructions")}})
+                json!({"object": "agent-instructions", "instructions": {"object": "document", "nodes": []}, "urls": {"location": format!("{API_URL}/v1/orgs/{org}/agent-instructions")}})
             }))
         })
     }
@@ -211,7 +211,7 @@ impl OrganizationsApi for Sandbox {
             require(tx, &context.principal, org, Role::Admin)?;
             let document = json!({
                 "object": "agent-instructions", "instructions": encode(&request.body.instructions), "updatedAt": timestamp(tx.now()),
-                "updatedBy": context.principal.id, "urls": {"location": format!("/v1/orgs/{org}/agent-instructions")},
+                "updatedBy": context.principal.id, "urls": {"location": format!("{API_URL}/v1/orgs/{org}/agent-instructions")},
             });
             if tx.row(AGENT_INSTRUCTIONS, org)?.is_some() {
                 tx.put(AGENT_INSTRUCTIONS, org, &document)?;

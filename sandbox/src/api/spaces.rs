@@ -36,7 +36,7 @@ pub fn create_space(tx: &Tx, org: &str, parent: Option<&str>, title: &str) -> Re
             "object": "space", "title": title, "emoji": "📘", "visibility": if parent.is_some() { "in-collection" } else { "private" },
             "mergeRules": {"type": "inherit"}, "organization": org, "parent": parent, "revision": revision,
             "editMode": "live", "comments": 0, "changeRequests": 0, "changeRequestsOpen": 0, "changeRequestsDraft": 0,
-            "urls": {"location": format!("/v1/spaces/{id}"), "app": format!("https://app.example.com/s/{id}")},
+            "urls": {"location": format!("{API_URL}/v1/spaces/{id}"), "app": format!("https://app.example.com/s/{id}")},
         }),
     );
     tx.insert(SPACE.name, &id, org, &scope_of(org, parent), &document)?;

@@ -75,7 +75,9 @@ fn words_in(value: &Value) -> i64 {
         Value::Object(map) => map
             .iter()
             .map(|(key, value)| match value {
-                Value::String(text) if key == "title" || key == "text" => text.split_whitespace().count() as i64,
+                Value::String(text) if key == "title" || key == "text" || key == "markdown" => {
+                    text.split_whitespace().count() as i64
+                }
                 other => words_in(other),
             })
             .sum(),
@@ -86,9 +88,9 @@ fn words_in(value: &Value) -> i64 {
 
 /// The pages and words of a space's current content (its revision's pages).
 fn content_size(tx: &Tx, space: &Row) -> Result<(i64, i64), ApiError> {
-    let Some(revision) = space.data["revision"].as_str() else { return Ok((0, 0)) };
-    let pages = tx.all("page", revision)?;
-    Ok((pages.len() as i64, pages.iter().map(|page| words_in(&page.data)).sum()))
+    let revision = crate::api::content::current_revision(tx, &space.id)?;
+    let pages = revision["pages"].as_array().cloned().unwrap_or_default();
+    Ok((pages.len() as i64, pages.iter().map(words_in).sum()))
 }
 
 /// Records a run in a translation's stats: it translated `pages` pages and `words` words, at once.
