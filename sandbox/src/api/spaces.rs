@@ -39,6 +39,8 @@ pub fn create_space(tx: &Tx, org: &str, parent: Option<&str>, title: &str) -> Re
             "urls": {"location": format!("{API_URL}/v1/spaces/{id}"), "app": format!("https://app.example.com/s/{id}")},
         }),
     );
+    // Null (a guest's level) until set: the skeleton's first role is not a decision.
+    document["defaultLevel"] = Value::Null;
     tx.insert(SPACE.name, &id, org, &scope_of(org, parent), &document)?;
     tx.index(org, SPACE.name, &id, title, "")?;
     Ok(id)
