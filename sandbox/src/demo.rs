@@ -24,10 +24,13 @@ pub async fn load(sandbox: &Sandbox, boot: &Bootstrap) -> Result<(), String> {
     }
     let org = boot.organization.clone();
     let call = |method: Method, path: String, body: Value| call(sandbox, &boot.token, method, path, body);
-    call(Method::PATCH, format!("/v1/orgs/{org}"), json!({"title": "Acme Docs", "emailDomains": ["acme.test"]})).await?;
+    call(Method::PATCH, format!("/v1/orgs/{org}"), json!({"title": "Acme Docs", "emailDomains": ["acme.test"]}))
+        .await?;
     let product = call(Method::POST, format!("/v1/orgs/{org}/collections"), json!({"title": "Product"})).await?;
     let product = product["id"].as_str().unwrap_or_default().to_owned();
-    let engineering = call(Method::POST, format!("/v1/orgs/{org}/collections"), json!({"title": "Engineering", "parent": product})).await?;
+    let engineering =
+        call(Method::POST, format!("/v1/orgs/{org}/collections"), json!({"title": "Engineering", "parent": product}))
+            .await?;
     let engineering = engineering["id"].as_str().unwrap_or_default().to_owned();
 
     let (people, space) = sandbox
@@ -52,11 +55,18 @@ pub async fn load(sandbox: &Sandbox, boot: &Bootstrap) -> Result<(), String> {
         })
         .map_err(message)?;
 
-    call(Method::PUT, format!("/v1/orgs/{org}/teams"), json!({"title": "Writers", "members": [people[0], people[1]]})).await?;
+    call(Method::PUT, format!("/v1/orgs/{org}/teams"), json!({"title": "Writers", "members": [people[0], people[1]]}))
+        .await?;
     let site = call(Method::POST, format!("/v1/orgs/{org}/sites"), json!({"title": "Acme Docs"})).await?;
     let site = site["id"].as_str().unwrap_or_default().to_owned();
-    call(Method::POST, format!("/v1/orgs/{org}/sites/{site}/sections"), json!({"spaceId": space, "title": "Guides"})).await?;
-    let change = call(Method::POST, format!("/v1/spaces/{space}/change-requests"), json!({"subject": "Clarify the install steps"})).await?;
+    call(Method::POST, format!("/v1/orgs/{org}/sites/{site}/sections"), json!({"spaceId": space, "title": "Guides"}))
+        .await?;
+    let change = call(
+        Method::POST,
+        format!("/v1/spaces/{space}/change-requests"),
+        json!({"subject": "Clarify the install steps"}),
+    )
+    .await?;
     let change = change["id"].as_str().unwrap_or_default().to_owned();
     call(Method::PATCH, format!("/v1/spaces/{space}/change-requests/{change}"), json!({"status": "open"})).await?;
     let comment = call(
@@ -72,7 +82,12 @@ pub async fn load(sandbox: &Sandbox, boot: &Bootstrap) -> Result<(), String> {
         json!({"body": {"markdown": "Yes, added."}}),
     )
     .await?;
-    call(Method::POST, format!("/v1/spaces/{space}/comments"), json!({"body": {"markdown": "Welcome page needs a screenshot."}})).await?;
+    call(
+        Method::POST,
+        format!("/v1/spaces/{space}/comments"),
+        json!({"body": {"markdown": "Welcome page needs a screenshot."}}),
+    )
+    .await?;
     call(
         Method::POST,
         format!("/v1/orgs/{org}/openapi"),

@@ -43,6 +43,20 @@ pub fn create_first(tx: &Tx) -> Result<(String, String), ApiError> {
     Ok((org, user))
 }
 
+/// Part A §7: default content naming what the organization does not have is refused (400).
+fn check_default_content(tx: &Tx, org: &str, content: &Value) -> Result<(), ApiError> {
+    if content.is_null() {
+        return Ok(());
+    }
+    let site = content["site"].as_str().unwrap_or_default();
+    match tx.row(crate::api::sites::KIND, site)? {
+        Some(row) if row.org == org && row.deleted_at.is_none() && content["type"] == "site" => Ok(()),
+        _ => Err(ApiError::bad_request(format!(
+            "invalid default content: {content} is not a site of organization {org}"
+        ))),
+    }
+}
+
 /// The organizations `user` is a member of.
 fn member_orgs(tx: &Tx, user: &User) -> Result<Vec<Value>, ApiError> {
     let mut orgs = Vec::new();
@@ -88,7 +102,9 @@ impl OrganizationsApi for Sandbox {
         self.store().write(|tx| {
             tx.live(KIND, &request.organization_id)?;
             require(tx, &context.principal, &request.organization_id, Role::Admin)?;
-            let data = tx.modify(KIND, &request.organization_id, |org| merge(org, &encode(&request.body)))?;
+            let body = encode(&request.body);
+            check_default_content(tx, &request.organization_id, &body["defaultContent"])?;
+            let data = tx.modify(KIND, &request.organization_id, |org| merge(org, &body))?;
             decode(KIND, data)
         })
     }
