@@ -256,7 +256,7 @@ async fn a_comment_is_resolved_and_reopened_and_the_space_counts_open_ones() {
     assert_eq!(stored_space(&sb, &space).comments, 1);
     let only_resolved =
         sb.client.comments().list_space_comments(&space).status(CommentStatusFilter::Resolved).send().await.unwrap();
-    assert_eq!(only_resolved.items.iter().map(|c| c.id.clone()).collect::<Vec<_>>(), [first.id.clone()]);
+    assert_eq!(only_resolved.items.iter().map(|c| c.id.clone()).collect::<Vec<_>>(), std::slice::from_ref(&first.id));
 
     let reopened = commenter.comments().update_space_comment(&space, &first.id).resolved(false).send().await.unwrap();
     assert_eq!((reopened.status, reopened.resolved_at, reopened.resolved_by), (None, None, None));

@@ -40,7 +40,7 @@ async fn members_page_filter_and_change_roles_without_losing_the_last_admin() {
     reader.members().ping_organization(&org).send().await.unwrap();
     let seen =
         members.list_organization_members(&org).sort(docs_api_types::MemberSort::LastSeenAt).send().await.unwrap();
-    assert_eq!(seen.items.iter().map(|m| m.id.clone()).collect::<Vec<_>>(), [reader_id.clone()]);
+    assert_eq!(seen.items.iter().map(|m| m.id.clone()).collect::<Vec<_>>(), std::slice::from_ref(&reader_id));
 
     // Removing a member (twice: the second is a success too).
     members.delete_organization_member(&org, &reader_id).send().await.unwrap();
