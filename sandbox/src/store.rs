@@ -27,11 +27,18 @@ CREATE TABLE IF NOT EXISTS resources (
     seq INTEGER NOT NULL,
     deleted_at TEXT,
     data TEXT NOT NULL,
+    -- What counters count by, kept by SQLite on every write: a change request once merged,
+    -- otherwise the document's `status`.
+    state TEXT GENERATED ALWAYS AS (
+        CASE WHEN json_extract(data, '$.revisionMerged') IS NOT NULL THEN 'merged' ELSE json_extract(data, '$.status') END
+    ) STORED,
     PRIMARY KEY (kind, id)
 );
 CREATE INDEX IF NOT EXISTS resources_by_scope ON resources (kind, scope, seq);
+CREATE INDEX IF NOT EXISTS resources_by_state ON resources (kind, scope, state);
 CREATE TABLE IF NOT EXISTS tokens (token TEXT PRIMARY KEY, user_id TEXT NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5 (org UNINDEXED, kind UNINDEXED, id UNINDEXED, title, body);
+CREATE TABLE IF NOT EXISTS search_rows (kind TEXT NOT NULL, id TEXT NOT NULL, row INTEGER NOT NULL, PRIMARY KEY (kind, id));
 ";
 
 /// The database and the clock every transaction reads its `now` from.
@@ -56,6 +63,17 @@ pub struct Row {
     pub deleted_at: Option<String>,
     /// Its JSON, as the API answers it.
     pub data: Value,
+}
+
+/// A condition on a stored document, by SQLite JSON path (`$.status`).
+#[derive(Debug, Clone, Copy)]
+pub enum Where<'a> {
+    /// The value at the path is this string.
+    Is(&'a str, &'a str),
+    /// The value at the path is not this string (or is absent).
+    IsNot(&'a str, &'a str),
+    /// Nothing (or null) at the path.
+    Absent(&'a str),
 }
 
 /// Where to put a resource among its siblings.
@@ -264,7 +282,7 @@ impl Tx<'_> {
             .tx
             .execute("DELETE FROM resources WHERE kind = ?1 AND id = ?2", params![kind, id])
             .map_err(db_error)?;
-        self.tx.execute("DELETE FROM search WHERE kind = ?1 AND id = ?2", params![kind, id]).map_err(db_error)?;
+        self.unindex(kind, id)?;
         Ok(removed > 0)
     }
 
@@ -387,6 +405,93 @@ impl Tx<'_> {
         rows.collect::<Result<_, _>>().map_err(db_error)
     }
 
+    /// The `WHERE` clause of the live resources of a scope meeting `conditions`, and its
+    /// parameters.
+    fn filter<'q>(kind: &'q str, scope: &'q str, conditions: &[Where<'q>]) -> (String, Vec<&'q str>) {
+        let mut sql = String::from("kind = ?1 AND scope = ?2 AND deleted_at IS NULL");
+        let mut values: Vec<&str> = vec![kind, scope];
+        for condition in conditions {
+            let (path, value, operator) = match *condition {
+                Where::Is(path, value) => (path, Some(value), "IS"),
+                Where::IsNot(path, value) => (path, Some(value), "IS NOT"),
+                Where::Absent(path) => (path, None, "IS"),
+            };
+            values.push(path);
+            sql.push_str(&format!(" AND json_extract(data, ?{}) {operator} ", values.len()));
+            match value {
+                Some(value) => {
+                    values.push(value);
+                    sql.push_str(&format!("?{}", values.len()));
+                }
+                None => sql.push_str("NULL"),
+            }
+        }
+        (sql, values)
+    }
+
+    /// The number of live resources of a scope whose documents meet every condition,
+    /// counted by SQLite without reading the documents.
+    pub fn count_where(&self, kind: &str, scope: &str, conditions: &[Where]) -> Result<i64, ApiError> {
+        let (filter, values) = Self::filter(kind, scope, conditions);
+        let sql = format!("SELECT COUNT(*) FROM resources WHERE {filter}");
+        self.tx.query_row(&sql, rusqlite::params_from_iter(values), |r| r.get(0)).map_err(db_error)
+    }
+
+    /// A page of the live resources of a scope meeting `conditions`, in list order (newest
+    /// first when `newest_first`), read by SQLite: only the page's documents are parsed, so
+    /// reading a page costs the same however long the list is. `list` names the list and its
+    /// filters for the cursor, as in [`Tx::paginate`].
+    pub fn page_where<T: FromJson>(
+        &self,
+        kind: &str,
+        scope: &str,
+        conditions: &[Where],
+        newest_first: bool,
+        (list, page, limit): (&str, Option<&str>, i64),
+    ) -> Result<Page<T>, ApiError> {
+        let count = self.count_where(kind, scope, conditions)?;
+        let start = match page {
+            None => 0,
+            Some(cursor) => self.read_cursor(list, cursor)?,
+        };
+        let limit = limit.clamp(1, 1000) as usize;
+        let (filter, values) = Self::filter(kind, scope, conditions);
+        let order = if newest_first { "seq DESC, id DESC" } else { "seq, id" };
+        let sql =
+            format!("SELECT data FROM resources WHERE {filter} ORDER BY {order} LIMIT {} OFFSET {start}", limit + 1);
+        let mut statement = self.tx.prepare_cached(&sql).map_err(db_error)?;
+        let rows = statement
+            .query_map(rusqlite::params_from_iter(values), |r| r.get::<_, String>(0))
+            .map_err(db_error)?
+            .collect::<Result<Vec<String>, _>>()
+            .map_err(db_error)?;
+        let next = (rows.len() > limit).then(|| PageNext { page: self.cursor(list, start + limit) });
+        let items = rows.iter().take(limit).map(|text| decode(kind, parse(text))).collect::<Result<_, _>>()?;
+        Ok(Page { next, count, items })
+    }
+
+    /// The number of live resources of a scope in `state` (their `status`, or `merged` for
+    /// a merged change request), read from an index: counters cost the same however many
+    /// resources the scope holds.
+    pub fn count_state(&self, kind: &str, scope: &str, state: &str) -> Result<i64, ApiError> {
+        self.tx
+            .query_row(
+                "SELECT COUNT(*) FROM resources WHERE kind = ?1 AND scope = ?2 AND state = ?3 AND deleted_at IS NULL",
+                params![kind, scope, state],
+                |r| r.get(0),
+            )
+            .map_err(db_error)
+    }
+
+    /// The number of resources a scope has ever held that are still stored, deleted or not.
+    pub fn count_all(&self, kind: &str, scope: &str) -> Result<i64, ApiError> {
+        self.tx
+            .query_row("SELECT COUNT(*) FROM resources WHERE kind = ?1 AND scope = ?2", params![kind, scope], |r| {
+                r.get(0)
+            })
+            .map_err(db_error)
+    }
+
     /// The number of live resources of a scope.
     pub fn count(&self, kind: &str, scope: &str) -> Result<i64, ApiError> {
         self.tx
@@ -458,13 +563,34 @@ impl Tx<'_> {
 
     /// Indexes a resource's text for the organization search (replacing what it had).
     pub fn index(&self, org: &str, kind: &str, id: &str, title: &str, body: &str) -> Result<(), ApiError> {
-        self.tx.execute("DELETE FROM search WHERE kind = ?1 AND id = ?2", params![kind, id]).map_err(db_error)?;
+        self.unindex(kind, id)?;
         self.tx
             .execute(
                 "INSERT INTO search (org, kind, id, title, body) VALUES (?1, ?2, ?3, ?4, ?5)",
                 params![org, kind, id, title, body],
             )
             .map_err(db_error)?;
+        let row = self.tx.last_insert_rowid();
+        self.tx
+            .execute("INSERT INTO search_rows (kind, id, row) VALUES (?1, ?2, ?3)", params![kind, id, row])
+            .map_err(db_error)?;
+        Ok(())
+    }
+
+    /// Removes a resource's text from the search index. By the FTS row recorded for it: a
+    /// full-text table finds rows by `rowid` at once, by an unindexed column only by reading
+    /// them all.
+    fn unindex(&self, kind: &str, id: &str) -> Result<(), ApiError> {
+        let row: Option<i64> = self
+            .tx
+            .query_row("DELETE FROM search_rows WHERE kind = ?1 AND id = ?2 RETURNING row", params![kind, id], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(db_error)?;
+        if let Some(row) = row {
+            self.tx.execute("DELETE FROM search WHERE rowid = ?1", [row]).map_err(db_error)?;
+        }
         Ok(())
     }
 

@@ -40,9 +40,9 @@ fn is_merged(request: &Value) -> bool {
 
 /// Recomputes the change-request counters of a space.
 fn recount(tx: &Tx, space: &str) -> Result<(), ApiError> {
-    let requests = tx.all(CHANGE_REQUEST.name, space)?;
-    let with = |status: &str| requests.iter().filter(|r| !is_merged(&r.data) && r.data["status"] == status).count();
-    let (total, open, draft) = (requests.len(), with("open"), with("draft"));
+    // Unmerged ones by status: `revisionMerged` is absent until the merge.
+    let unmerged = |status: &str| tx.count_state(CHANGE_REQUEST.name, space, status);
+    let (total, open, draft) = (tx.count(CHANGE_REQUEST.name, space)?, unmerged("open")?, unmerged("draft")?);
     tx.modify(SPACE.name, space, |s| {
         s["changeRequests"] = json!(total);
         s["changeRequestsOpen"] = json!(open);
@@ -115,7 +115,8 @@ impl ChangeRequestsApi for Sandbox {
             let space = found(tx, SPACE, &request.space_id, &context.principal, Role::Edit)?;
             let base = space.data["revision"].as_str().unwrap_or_default().to_owned();
             let revision = derive_revision(tx, &space.org, &space.id, &base, "edits", &[&base])?;
-            let number = tx.all(CHANGE_REQUEST.name, &space.id)?.iter().filter_map(|r| r.data["number"].as_i64()).max().unwrap_or(0) + 1;
+            // Change requests are never deleted: the next number is one more than how many.
+            let number = tx.count_all(CHANGE_REQUEST.name, &space.id)? + 1;
             let (id, mut document) = new_document(tx, CHANGE_REQUEST, &json!({}))?;
             merge(&mut document, &json!({
                 "object": "change-request", "number": number, "status": "draft", "subject": "",

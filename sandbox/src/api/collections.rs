@@ -101,12 +101,13 @@ impl CollectionsApi for Sandbox {
     ) -> Result<ListPage<Space>, ApiError> {
         self.store().read(|tx| {
             found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Read)?;
-            tx.page(
+            let list = format!("spaces:{}", request.collection_id);
+            tx.page_where(
                 crate::api::spaces::SPACE.name,
                 &request.collection_id,
-                |_| true,
-                request.page.as_deref(),
-                request.limit,
+                &[],
+                false,
+                (&list, request.page.as_deref(), request.limit),
             )
         })
     }

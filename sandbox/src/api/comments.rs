@@ -62,7 +62,7 @@ fn user_json(tx: &Tx, user: &User) -> Result<Value, ApiError> {
 
 /// Recomputes the open-comment counter of the thread's space or change request.
 fn recount(tx: &Tx, thread: &Thread) -> Result<(), ApiError> {
-    let open = tx.all(COMMENT.name, thread.scope())?.iter().filter(|c| c.data["status"] != "resolved").count();
+    let open = tx.count(COMMENT.name, thread.scope())? - tx.count_state(COMMENT.name, thread.scope(), "resolved")?;
     match &thread.change_request {
         Some(id) => tx.modify(CHANGE_REQUEST.name, id, |r| r["comments"] = json!(open))?,
         None => tx.modify(SPACE.name, &thread.space, |s| s["comments"] = json!(open))?,
@@ -244,22 +244,6 @@ struct ListOptions<'a> {
 }
 
 fn list_comments(tx: &Tx, thread: &Thread, options: &ListOptions) -> Result<ListPage<Comment>, ApiError> {
-    let mut comments: Vec<Value> = tx
-        .all(COMMENT.name, thread.scope())?
-        .into_iter()
-        .map(|row| row.data)
-        .filter(|c| match options.status {
-            CommentStatusFilter::All => true,
-            CommentStatusFilter::Resolved => c["status"] == "resolved",
-            CommentStatusFilter::Unknown(_) => c["status"] != "resolved",
-        })
-        .filter(|c| options.target_page.is_none_or(|p| c["target"]["page"]["id"] == p))
-        .filter(|c| options.authors.is_empty() || options.authors.iter().any(|a| c["postedBy"]["id"] == a.as_str()))
-        .map(|c| formatted(c, options.format))
-        .collect();
-    if matches!(options.order, CommentOrder::Desc) {
-        comments.reverse();
-    }
     let list = format!(
         "comments:{}:{}:{}:{:?}:{:?}",
         thread.scope(),
@@ -268,7 +252,37 @@ fn list_comments(tx: &Tx, thread: &Thread, options: &ListOptions) -> Result<List
         options.target_page,
         options.authors
     );
-    let page = tx.paginate(&list, comments, options.page, options.limit)?;
+    let mut conditions = Vec::new();
+    match options.status {
+        CommentStatusFilter::All => {}
+        CommentStatusFilter::Resolved => conditions.push(Where::Is("$.status", "resolved")),
+        CommentStatusFilter::Unknown(_) => conditions.push(Where::IsNot("$.status", "resolved")),
+    }
+    if let Some(page) = options.target_page {
+        conditions.push(Where::Is("$.target.page.id", page));
+    }
+    let newest_first = matches!(options.order, CommentOrder::Desc);
+    let mut page: ListPage<Value> = if options.authors.is_empty() {
+        tx.page_where(COMMENT.name, thread.scope(), &conditions, newest_first, (&list, options.page, options.limit))?
+    } else {
+        // Several authors: filtered here (the list is short for one thread and few people).
+        let mut comments: Vec<Value> = tx
+            .all(COMMENT.name, thread.scope())?
+            .into_iter()
+            .map(|row| row.data)
+            .filter(|c| {
+                options.status.as_str() == "all"
+                    || (c["status"] == "resolved") == (options.status.as_str() == "resolved")
+            })
+            .filter(|c| options.target_page.is_none_or(|p| c["target"]["page"]["id"] == p))
+            .filter(|c| options.authors.iter().any(|a| c["postedBy"]["id"] == a.as_str()))
+            .collect();
+        if newest_first {
+            comments.reverse();
+        }
+        tx.paginate(&list, comments, options.page, options.limit)?
+    };
+    page.items = page.items.into_iter().map(|c| formatted(c, options.format)).collect();
     Ok(ListPage {
         next: page.next,
         count: page.count,

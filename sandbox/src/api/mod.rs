@@ -39,7 +39,7 @@ pub mod prelude {
         API_URL, Kind, create, found, member_kind, merge, new_document, out, place_of, remove, require, role_of,
         timestamp, touch,
     };
-    pub use crate::store::{Place, Row, Tx, decode, encode};
+    pub use crate::store::{Place, Row, Tx, Where, decode, encode};
     pub use crate::{Sandbox, User};
     pub use apigen_runtime::server::{ApiError, Context};
     pub use apigen_runtime::{Page as ListPage, PageNext, Patch};

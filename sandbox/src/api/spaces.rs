@@ -55,13 +55,16 @@ pub fn change_organization(tx: &Tx, space: &str, org: &str) -> Result<(), ApiErr
     tx.index(org, SPACE.name, space, row.data["title"].as_str().unwrap_or_default(), "")
 }
 
-/// A space, deleted or not; one deleted more than 7 days ago is removed for good and absent.
-fn any_space(tx: &Tx, id: &str) -> Result<Option<Row>, ApiError> {
+/// A space, deleted or not; one deleted more than 7 days ago is gone (absent), and removed
+/// for good when `purge` (a write transaction).
+fn any_space(tx: &Tx, id: &str, purge: bool) -> Result<Option<Row>, ApiError> {
     let Some(row) = tx.row(SPACE.name, id)? else { return Ok(None) };
     if let Some(deleted) = row.deleted_at.as_deref().and_then(|d| chrono::DateTime::parse_from_rfc3339(d).ok())
         && tx.now() - deleted.to_utc() > chrono::Duration::days(RESTORE_WINDOW_DAYS)
     {
-        tx.delete(SPACE.name, id)?;
+        if purge {
+            tx.delete(SPACE.name, id)?;
+        }
         return Ok(None);
     }
     Ok(Some(row))
@@ -73,9 +76,8 @@ fn not_found(id: &str) -> ApiError {
 
 impl SpacesApi for Sandbox {
     async fn get_space(&self, context: Ctx, request: GetSpaceRequest) -> Result<Space, ApiError> {
-        // A write: reading a space past its restore window removes it.
-        self.store().write(|tx| {
-            let row = any_space(tx, &request.space_id)?.ok_or_else(|| not_found(&request.space_id))?;
+        self.store().read(|tx| {
+            let row = any_space(tx, &request.space_id, false)?.ok_or_else(|| not_found(&request.space_id))?;
             require(tx, &context.principal, &row.org, Role::Read)?;
             out(SPACE, row.data)
         })
@@ -83,7 +85,7 @@ impl SpacesApi for Sandbox {
 
     async fn delete_space(&self, context: Ctx, request: DeleteSpaceRequest) -> Result<(), ApiError> {
         self.store().write(|tx| {
-            let Some(row) = any_space(tx, &request.space_id)? else { return Ok(()) };
+            let Some(row) = any_space(tx, &request.space_id, true)? else { return Ok(()) };
             require(tx, &context.principal, &row.org, Role::Admin)?;
             if row.deleted_at.is_some() {
                 return Ok(());
@@ -128,7 +130,7 @@ impl SpacesApi for Sandbox {
 
     async fn restore_space(&self, context: Ctx, request: RestoreSpaceRequest) -> Result<Space, ApiError> {
         self.store().write(|tx| {
-            let row = any_space(tx, &request.space_id)?.ok_or_else(|| not_found(&request.space_id))?;
+            let row = any_space(tx, &request.space_id, true)?.ok_or_else(|| not_found(&request.space_id))?;
             require(tx, &context.principal, &row.org, Role::Admin)?;
             if row.deleted_at.is_none() {
                 return Err(ApiError::bad_request(format!("space {} is not deleted", row.id)));
