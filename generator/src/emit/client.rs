@@ -423,7 +423,9 @@ impl ClientEmitter<'_> {
                 // field, the first one set starting the body.
                 if let Some((def, object)) = self.body_object(op) {
                     let fields: Vec<&Field> = object.fields.iter().filter(|f| f.constant.is_none()).collect();
-                    if fields.iter().all(|f| matches!(f.presence(def.usage), Presence::Optional | Presence::Nullable | Presence::TriState)) {
+                    if fields.iter().all(|f| {
+                        matches!(f.presence(def.usage), Presence::Optional | Presence::Nullable | Presence::TriState)
+                    }) {
                         let body = quote!(self.body.get_or_insert_with(::core::default::Default::default));
                         for field in fields {
                             setters.extend(self.field_setters(field, def.usage, &mut taken, body.clone()));
