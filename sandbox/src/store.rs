@@ -168,6 +168,17 @@ pub fn encode<T: apigen_runtime::serde::Serialize + ?Sized>(value: &T) -> Value 
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
+/// A [`Row`] from the columns `id, org, scope, deleted_at, data` of a query.
+fn row_of(r: &rusqlite::Row) -> rusqlite::Result<Row> {
+    Ok(Row {
+        id: r.get(0)?,
+        org: r.get(1)?,
+        scope: r.get(2)?,
+        deleted_at: r.get(3)?,
+        data: parse(&r.get::<_, String>(4)?),
+    })
+}
+
 fn parse(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or(Value::Null)
 }
@@ -225,15 +236,7 @@ impl Tx<'_> {
             .query_row(
                 "SELECT id, org, scope, deleted_at, data FROM resources WHERE kind = ?1 AND id = ?2",
                 params![kind, id],
-                |r| {
-                    Ok(Row {
-                        id: r.get(0)?,
-                        org: r.get(1)?,
-                        scope: r.get(2)?,
-                        deleted_at: r.get(3)?,
-                        data: parse(&r.get::<_, String>(4)?),
-                    })
-                },
+                row_of,
             )
             .optional()
             .map_err(db_error)
@@ -348,17 +351,7 @@ impl Tx<'_> {
                  WHERE kind = ?1 AND scope = ?2 AND deleted_at IS NULL ORDER BY seq, id",
             )
             .map_err(db_error)?;
-        let rows = statement
-            .query_map(params![kind, scope], |r| {
-                Ok(Row {
-                    id: r.get(0)?,
-                    org: r.get(1)?,
-                    scope: r.get(2)?,
-                    deleted_at: r.get(3)?,
-                    data: parse(&r.get::<_, String>(4)?),
-                })
-            })
-            .map_err(db_error)?;
+        let rows = statement.query_map(params![kind, scope], row_of).map_err(db_error)?;
         rows.collect::<Result<_, _>>().map_err(db_error)
     }
 
@@ -371,17 +364,7 @@ impl Tx<'_> {
                  WHERE kind = ?1 AND org = ?2 AND deleted_at IS NULL ORDER BY scope, seq, id",
             )
             .map_err(db_error)?;
-        let rows = statement
-            .query_map(params![kind, org], |r| {
-                Ok(Row {
-                    id: r.get(0)?,
-                    org: r.get(1)?,
-                    scope: r.get(2)?,
-                    deleted_at: r.get(3)?,
-                    data: parse(&r.get::<_, String>(4)?),
-                })
-            })
-            .map_err(db_error)?;
+        let rows = statement.query_map(params![kind, org], row_of).map_err(db_error)?;
         rows.collect::<Result<_, _>>().map_err(db_error)
     }
 
@@ -391,17 +374,7 @@ impl Tx<'_> {
             .tx
             .prepare_cached("SELECT id, org, scope, deleted_at, data FROM resources WHERE kind = ?1 ORDER BY seq, id")
             .map_err(db_error)?;
-        let rows = statement
-            .query_map(params![kind], |r| {
-                Ok(Row {
-                    id: r.get(0)?,
-                    org: r.get(1)?,
-                    scope: r.get(2)?,
-                    deleted_at: r.get(3)?,
-                    data: parse(&r.get::<_, String>(4)?),
-                })
-            })
-            .map_err(db_error)?;
+        let rows = statement.query_map(params![kind], row_of).map_err(db_error)?;
         rows.collect::<Result<_, _>>().map_err(db_error)
     }
 
@@ -517,6 +490,20 @@ impl Tx<'_> {
         let next = (items.len() > limit).then(|| PageNext { page: self.cursor(list, start + limit) });
         items.truncate(limit);
         Ok(Page { next, count, items })
+    }
+
+    /// [`Tx::paginate`] over documents of `kind`, decoded as their API type.
+    pub fn paginate_as<T: FromJson>(
+        &self,
+        kind: &str,
+        list: &str,
+        items: Vec<Value>,
+        page: Option<&str>,
+        limit: i64,
+    ) -> Result<Page<T>, ApiError> {
+        let page = self.paginate(list, items, page, limit)?;
+        let items = page.items.into_iter().map(|item| decode(kind, item)).collect::<Result<_, _>>()?;
+        Ok(Page { next: page.next, count: page.count, items })
     }
 
     /// [`Tx::paginate`] over the live resources of a scope, kept by `keep` and decoded.

@@ -73,12 +73,7 @@ fn page_of(
     page: Option<&str>,
     limit: i64,
 ) -> Result<ListPage<ChangeRequest>, ApiError> {
-    let page = tx.paginate(list, items, page, limit)?;
-    Ok(ListPage {
-        next: page.next,
-        count: page.count,
-        items: page.items.into_iter().map(|r| out(CHANGE_REQUEST, r)).collect::<Result<_, _>>()?,
-    })
+    tx.paginate_as(CHANGE_REQUEST.name, list, items, page, limit)
 }
 
 impl ChangeRequestsApi for Sandbox {

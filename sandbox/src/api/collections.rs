@@ -182,17 +182,13 @@ impl CollectionsApi for Sandbox {
             } else {
                 tx.all(COLLECTION.name, org)?.into_iter().map(|r| r.data).collect()
             };
-            let page = tx.paginate(
+            tx.paginate_as(
+                COLLECTION.name,
                 &format!("collections:{org}:{}", request.nested),
                 items,
                 request.page.as_deref(),
                 request.limit,
-            )?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page.items.into_iter().map(|c| out(COLLECTION, c)).collect::<Result<_, _>>()?,
-            })
+            )
         })
     }
 

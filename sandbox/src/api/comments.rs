@@ -561,17 +561,13 @@ impl CommentsApi for Sandbox {
                 .into_iter()
                 .map(|r| formatted(r.data, request.format.as_deref()))
                 .collect();
-            let page = tx.paginate(
+            tx.paginate_as(
+                REPLY.name,
                 &format!("replies:{}:{:?}", request.comment_id, request.format),
                 replies,
                 request.page.as_deref(),
                 request.limit,
-            )?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page.items.into_iter().map(|r| out(REPLY, r)).collect::<Result<_, _>>()?,
-            })
+            )
         })
     }
 }

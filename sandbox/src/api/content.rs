@@ -194,12 +194,7 @@ fn backlinks(
         .filter(|p| p["markdown"].as_str().is_some_and(|m| m.contains(file)))
         .map(|_| link.clone())
         .collect();
-    let page = tx.paginate(list, items, page, limit)?;
-    Ok(ListPage {
-        next: page.next,
-        count: page.count,
-        items: page.items.into_iter().map(|b| decode("backlink", b)).collect::<Result<_, _>>()?,
-    })
+    tx.paginate_as("backlink", list, items, page, limit)
 }
 
 fn files_page(
@@ -210,12 +205,7 @@ fn files_page(
     limit: i64,
 ) -> Result<ListPage<File>, ApiError> {
     let files: Vec<Value> = revision["files"].as_array().cloned().unwrap_or_default();
-    let page = tx.paginate(list, files, page, limit)?;
-    Ok(ListPage {
-        next: page.next,
-        count: page.count,
-        items: page.items.into_iter().map(|f| decode("file", f)).collect::<Result<_, _>>()?,
-    })
+    tx.paginate_as("file", list, files, page, limit)
 }
 
 fn page_list(revision: &Value) -> Result<PageList, ApiError> {
@@ -262,17 +252,13 @@ impl ContentApi for Sandbox {
                 })
                 .map(|p| json!({"id": p["id"], "title": p["title"], "path": p["path"], "sections": []}))
                 .collect();
-            let page = tx.paginate(
+            tx.paginate_as(
+                "search result",
                 &format!("search:{}:{}", space.id, request.query),
                 hits,
                 request.page.as_deref(),
                 request.limit,
-            )?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page.items.into_iter().map(|h| decode("search result", h)).collect::<Result<_, _>>()?,
-            })
+            )
         })
     }
 

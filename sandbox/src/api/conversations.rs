@@ -49,12 +49,6 @@ pub const ISSUE_KIND: &str = "conversation-issue";
 /// The base of API locations.
 const API: &str = "https://api.example.com";
 
-/// The organization of the path, which must exist (404), and the caller's right to `role` in it.
-fn organization(tx: &Tx, user: &User, org: &str, role: Role) -> Result<(), ApiError> {
-    tx.live(crate::api::organizations::KIND, org)?;
-    require(tx, user, org, role)
-}
-
 /// `text` with every byte that may not stand in a URL path segment percent-encoded.
 fn path_segment(text: &str) -> String {
     text.bytes()

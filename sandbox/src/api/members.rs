@@ -30,11 +30,6 @@ fn member_row(tx: &Tx, org: &str, user: &str) -> Result<Row, ApiError> {
         .map_err(|_| ApiError::not_found(format!("user {user} is not a member of organization {org}")))
 }
 
-fn organization(tx: &Tx, user: &User, org: &str, min: Role) -> Result<(), ApiError> {
-    tx.live(crate::api::organizations::KIND, org)?;
-    require(tx, user, org, min)
-}
-
 /// Refuses a change that would leave the organization with no admin.
 fn keep_an_admin(tx: &Tx, org: &str, leaving: &str) -> Result<(), ApiError> {
     let admins = tx
@@ -55,12 +50,7 @@ fn members_page<T: apigen_runtime::FromJson>(
     page: Option<&str>,
     limit: i64,
 ) -> Result<ListPage<T>, ApiError> {
-    let page = tx.paginate(list, items, page, limit)?;
-    Ok(ListPage {
-        next: page.next,
-        count: page.count,
-        items: page.items.into_iter().map(|m| decode("member", m)).collect::<Result<_, _>>()?,
-    })
+    tx.paginate_as("member", list, items, page, limit)
 }
 
 impl MembersApi for Sandbox {

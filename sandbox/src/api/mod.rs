@@ -36,8 +36,8 @@ use serde_json::Value;
 /// What every handler module imports.
 pub mod prelude {
     pub use super::{
-        API_URL, Kind, create, found, member_kind, merge, new_document, out, place_of, remove, require, role_of,
-        timestamp, touch,
+        API_URL, Kind, create, found, member_kind, merge, new_document, organization, out, place_of, remove, require,
+        role_of, timestamp, touch,
     };
     pub use crate::store::{Place, Row, Tx, Where, decode, encode};
     pub use crate::{Sandbox, User};
@@ -157,6 +157,13 @@ pub fn found(tx: &Tx, kind: Kind, id: &str, user: &User, min: Role) -> Result<cr
     let row = tx.live(kind.name, id)?;
     require(tx, user, &row.org, min)?;
     Ok(row)
+}
+
+/// The organization named in a path, which must exist (404), and the user's right to `min`
+/// in it (403).
+pub fn organization(tx: &Tx, user: &User, org: &str, min: Role) -> Result<(), ApiError> {
+    tx.live(organizations::KIND, org)?;
+    require(tx, user, org, min)
 }
 
 /// Merges `patch` into a stored document, sets its `updatedAt`, and answers the new document.

@@ -18,11 +18,6 @@ fn key(org: &str, slug: &str) -> String {
     format!("{org}/{slug}")
 }
 
-fn organization(tx: &Tx, user: &User, org: &str, min: Role) -> Result<(), ApiError> {
-    tx.live(crate::api::organizations::KIND, org)?;
-    require(tx, user, org, min)
-}
-
 /// Marks the spec's source changed: pending from now.
 fn pending(document: &mut Value, source: &Value, now: &Value) {
     document["processingState"] = json!("pending");

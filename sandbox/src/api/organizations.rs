@@ -186,17 +186,13 @@ impl OrganizationsApi for Sandbox {
                     }
                 }
             }
-            let page = tx.paginate(
+            tx.paginate_as(
+                "search result",
                 &format!("search:{org}:{}", request.query),
                 results,
                 request.page.as_deref(),
                 request.limit,
-            )?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page.items.into_iter().map(|r| decode("search result", r)).collect::<Result<_, _>>()?,
-            })
+            )
         })
     }
 

@@ -13,11 +13,6 @@ use crate::api::teams::TEAM;
 /// SAML providers.
 pub const SAML_PROVIDER: Kind = Kind { name: "saml-provider", prefix: "saml", schema: "SamlProvider" };
 
-fn organization(tx: &Tx, user: &User, org: &str, min: Role) -> Result<(), ApiError> {
-    tx.live(crate::api::organizations::KIND, org)?;
-    require(tx, user, org, min)
-}
-
 fn provider_row(tx: &Tx, org: &str, id: &str) -> Result<Row, ApiError> {
     match tx.row(SAML_PROVIDER.name, id)? {
         Some(row) if row.org == org => Ok(row),

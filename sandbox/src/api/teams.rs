@@ -17,11 +17,6 @@ pub const TEAM: Kind = Kind { name: "team", prefix: "team", schema: "Team" };
 /// Team memberships.
 pub const TEAM_MEMBER: &str = "team-member";
 
-fn organization(tx: &Tx, user: &User, org: &str, min: Role) -> Result<(), ApiError> {
-    tx.live(crate::api::organizations::KIND, org)?;
-    require(tx, user, org, min)
-}
-
 fn team_row(tx: &Tx, org: &str, id: &str) -> Result<Row, ApiError> {
     match tx.row(TEAM.name, id)? {
         Some(row) if row.org == org => Ok(row),
@@ -85,17 +80,13 @@ impl TeamsApi for Sandbox {
                 }
                 teams.push(with_counts(tx, &context.principal, team)?);
             }
-            let page = tx.paginate(
+            tx.paginate_as(
+                TEAM.name,
                 &format!("teams:{org}:{:?}:{:?}", request.owner, request.title),
                 teams,
                 request.page.as_deref(),
                 request.limit,
-            )?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page.items.into_iter().map(|t| out(TEAM, t)).collect::<Result<_, _>>()?,
-            })
+            )
         })
     }
 
