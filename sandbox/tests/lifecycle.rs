@@ -181,6 +181,11 @@ async fn a_change_request_goes_from_draft_to_open_to_merged_and_moves_the_space(
     );
     assert_eq!(crs.merge(&space, &second.id).send().await.unwrap().result, Some(ChangeRequestResult::Merge));
 
+    // The PDF link of one page carries the page as a URL-safe query value, whatever was sent.
+    let pdf = crs.get_pdf(&space, &first.id).only(true).page("a b/ü").send().await.unwrap();
+    assert_eq!(pdf.url.unwrap(), format!("https://pdf.example.com/{space}/{}.pdf?page=a%20b%2F%C3%BC", first.id));
+    assert_eq!(common::status(crs.get_pdf(&space, &first.id).only(true).send().await), 400);
+
     // A change request of another space is not found through this one.
     let elsewhere = sb.seed_space("Other");
     assert_eq!(common::status(crs.get(&elsewhere, &first.id).send().await), 404);

@@ -218,7 +218,7 @@ impl ChangeRequestsApi for Sandbox {
                     .page
                     .as_deref()
                     .ok_or_else(|| ApiError::bad_request("`only` needs `page`: the page to render"))?;
-                url.push_str(&format!("?page={page}"));
+                url.push_str(&format!("?page={}", url_component(page)));
             }
             decode("pdf", json!({"url": url}))
         })

@@ -49,16 +49,6 @@ pub const ISSUE_KIND: &str = "conversation-issue";
 /// The base of API locations.
 const API: &str = "https://api.example.com";
 
-/// `text` with every byte that may not stand in a URL path segment percent-encoded.
-fn path_segment(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-            other => format!("%{other:02X}"),
-        })
-        .collect()
-}
-
 /// The first `max` characters of `text`, trimmed.
 fn cut(text: &str, max: usize) -> String {
     text.trim().chars().take(max).collect::<String>().trim().to_owned()
@@ -141,7 +131,7 @@ fn ingest(tx: &Tx, org: &str, input: &ConversationInput) -> Result<(), ApiError>
     let mut conversation = json!({
         "object": "conversation", "id": id, "createdAt": created, "processedAt": now,
         "source": source_of(metadata),
-        "urls": {"location": format!("{API}/v1/orgs/{org}/conversations/{}", path_segment(id))},
+        "urls": {"location": format!("{API}/v1/orgs/{org}/conversations/{}", url_component(id))},
     });
     if let Some(subject) = &input.subject {
         conversation["subject"] = json!(subject);
@@ -261,8 +251,8 @@ fn clusters(tx: &Tx, org: &str) -> Result<Vec<Value>, ApiError> {
                 "tasksBacklog": 0, "tasksStarted": 0, "tasksCompleted": 0, "tasksCancelled": 0,
             },
             "urls": {
-                "location": format!("{API}/v1/orgs/{org}/conversations-clusters/{}", path_segment(&id)),
-                "app": format!("https://app.example.com/o/{org}/insights/{}", path_segment(&id)),
+                "location": format!("{API}/v1/orgs/{org}/conversations-clusters/{}", url_component(&id)),
+                "app": format!("https://app.example.com/o/{org}/insights/{}", url_component(&id)),
             },
         }));
     }

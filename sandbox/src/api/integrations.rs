@@ -100,10 +100,10 @@ fn present(tx: &Tx, user: &User, row: &Row) -> Result<Integration, ApiError> {
 /// The links of an integration.
 fn integration_urls(name: &str) -> Value {
     json!({
-        "location": format!("{API}/v1/integrations/{name}"),
-        "app": format!("https://app.example.com/integrations/{name}"),
-        "assets": format!("https://assets.example.com/integrations/{name}/"),
-        "publicEndpoint": format!("https://integrations.example.com/v1/integrations/{name}/integration"),
+        "location": format!("{API}/v1/integrations/{}", url_component(name)),
+        "app": format!("https://app.example.com/integrations/{}", url_component(name)),
+        "assets": format!("https://assets.example.com/integrations/{}/", url_component(name)),
+        "publicEndpoint": format!("https://integrations.example.com/v1/integrations/{}/integration", url_component(name)),
     })
 }
 
@@ -132,7 +132,7 @@ fn apply_publish(data: &mut Value, name: &str, version: i64, body: &Value) {
         }
     }
     data["version"] = json!(version);
-    let assets = format!("https://assets.example.com/integrations/{name}/v{version}");
+    let assets = format!("https://assets.example.com/integrations/{}/v{version}", url_component(name));
     if let Some(images) = body["previewImages"].as_array() {
         data["previewImages"] =
             Value::Array((0..images.len()).map(|i| json!(format!("{assets}/preview-{}.png", i + 1))).collect());
@@ -298,10 +298,10 @@ fn entries(
                 "configuration": {},
                 "externalIds": [],
                 "urls": {
-                    "location": format!("{API}{}/integrations/{name}", (list.location)(&thing.org, &thing.id)),
+                    "location": format!("{API}{}/integrations/{}", (list.location)(&thing.org, &thing.id), url_component(name)),
                     "publicEndpoint": format!(
-                        "https://integrations.example.com/v1/integrations/{name}/installations/{}/{}s/{}",
-                        installation.id, list.field, thing.id
+                        "https://integrations.example.com/v1/integrations/{}/installations/{}/{}s/{}",
+                        url_component(name), installation.id, list.field, thing.id
                     ),
                 },
                 list.field: if extended { thing.data } else { json!(thing.id) },
@@ -474,9 +474,9 @@ impl IntegrationsApi for Sandbox {
                 "id": id, "status": "active", "space_selection": "all", "site_selection": "all",
                 "spaces": 0, "configuration": {}, "createdAt": now, "updatedAt": now,
                 "urls": {
-                    "location": format!("{API}/v1/integrations/{name}/installations/{id}"),
-                    "app": format!("https://app.example.com/integrations/{name}/installations/{id}"),
-                    "publicEndpoint": format!("https://integrations.example.com/v1/integrations/{name}/installations/{id}"),
+                    "location": format!("{API}/v1/integrations/{}/installations/{id}", url_component(name)),
+                    "app": format!("https://app.example.com/integrations/{}/installations/{id}", url_component(name)),
+                    "publicEndpoint": format!("https://integrations.example.com/v1/integrations/{}/installations/{id}", url_component(name)),
                 },
                 "externalIds": [], "target": {"organization": org},
             });

@@ -37,7 +37,7 @@ use serde_json::Value;
 pub mod prelude {
     pub use super::{
         API_URL, Kind, create, found, member_kind, merge, new_document, organization, out, place_of, remove, require,
-        role_of, timestamp, touch,
+        role_of, timestamp, touch, url_component,
     };
     pub use crate::store::{Place, Row, Tx, Where, decode, encode};
     pub use crate::{Sandbox, User};
@@ -114,6 +114,17 @@ pub fn timestamp(at: chrono::DateTime<chrono::Utc>) -> Value {
 /// The base of the absolute `urls.location` links the sandbox answers (the spec's `url` type
 /// is an absolute URI; the sandbox does not know the address clients reach it at).
 pub const API_URL: &str = "https://api.example.com";
+
+/// `text` made safe to stand in a URL path segment or query value: every byte outside the
+/// unreserved set percent-encoded (what callers send may be any text).
+pub fn url_component(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}
 
 /// A kind of stored resource: its name in the store, the prefix of its ids, and the schema
 /// (the generated type) its documents have.
