@@ -72,8 +72,8 @@ pub enum Where<'a> {
     Is(&'a str, &'a str),
     /// The value at the path is not this string (or is absent).
     IsNot(&'a str, &'a str),
-    /// Nothing (or null) at the path.
-    Absent(&'a str),
+    /// The value at the path is one of these strings.
+    OneOf(&'a str, &'a [String]),
 }
 
 /// Where to put a resource among its siblings.
@@ -368,36 +368,27 @@ impl Tx<'_> {
         rows.collect::<Result<_, _>>().map_err(db_error)
     }
 
-    /// Every resource of a kind (across organizations), deleted ones included.
-    pub fn every(&self, kind: &str) -> Result<Vec<Row>, ApiError> {
-        let mut statement = self
-            .tx
-            .prepare_cached("SELECT id, org, scope, deleted_at, data FROM resources WHERE kind = ?1 ORDER BY seq, id")
-            .map_err(db_error)?;
-        let rows = statement.query_map(params![kind], row_of).map_err(db_error)?;
-        rows.collect::<Result<_, _>>().map_err(db_error)
-    }
-
     /// The `WHERE` clause of the live resources of a scope meeting `conditions`, and its
     /// parameters.
     fn filter<'q>(kind: &'q str, scope: &'q str, conditions: &[Where<'q>]) -> (String, Vec<&'q str>) {
         let mut sql = String::from("kind = ?1 AND scope = ?2 AND deleted_at IS NULL");
         let mut values: Vec<&str> = vec![kind, scope];
         for condition in conditions {
-            let (path, value, operator) = match *condition {
-                Where::Is(path, value) => (path, Some(value), "IS"),
-                Where::IsNot(path, value) => (path, Some(value), "IS NOT"),
-                Where::Absent(path) => (path, None, "IS"),
+            let (path, operator, operands): (&str, &str, Vec<&str>) = match *condition {
+                Where::Is(path, value) => (path, "IS", vec![value]),
+                Where::IsNot(path, value) => (path, "IS NOT", vec![value]),
+                Where::OneOf(path, options) => (path, "IN", options.iter().map(String::as_str).collect()),
             };
             values.push(path);
             sql.push_str(&format!(" AND json_extract(data, ?{}) {operator} ", values.len()));
-            match value {
-                Some(value) => {
-                    values.push(value);
-                    sql.push_str(&format!("?{}", values.len()));
-                }
-                None => sql.push_str("NULL"),
-            }
+            let placeholders: Vec<String> = operands
+                .into_iter()
+                .map(|operand| {
+                    values.push(operand);
+                    format!("?{}", values.len())
+                })
+                .collect();
+            sql.push_str(&format!("({})", placeholders.join(", ")));
         }
         (sql, values)
     }

@@ -270,6 +270,12 @@ async fn a_comment_is_resolved_and_reopened_and_the_space_counts_open_ones() {
     // Newest first by default; replies are counted on their comment.
     let listed = sb.client.comments().list_space_comments(&space).send().await.unwrap();
     assert_eq!(listed.items.iter().map(|c| c.id.clone()).collect::<Vec<_>>(), [second.id.clone(), first.id.clone()]);
+    let by_cora =
+        sb.client.comments().list_space_comments(&space).authors([commenter_id.clone()]).send().await.unwrap();
+    assert_eq!(by_cora.items.iter().map(|c| c.id.clone()).collect::<Vec<_>>(), std::slice::from_ref(&first.id));
+    let by_both =
+        sb.client.comments().list_space_comments(&space).authors([commenter_id.clone(), sb.boot.user.clone()]);
+    assert_eq!(by_both.send().await.unwrap().count, 2);
     sb.client.comments().create_space_comment_reply(&space, &first.id, body("Yes")).send().await.unwrap();
     let with_reply = sb.client.comments().get_space_comment(&space, &first.id).send().await.unwrap();
     assert_eq!(with_reply.replies, Some(1));

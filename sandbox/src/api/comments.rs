@@ -261,27 +261,12 @@ fn list_comments(tx: &Tx, thread: &Thread, options: &ListOptions) -> Result<List
     if let Some(page) = options.target_page {
         conditions.push(Where::Is("$.target.page.id", page));
     }
+    if !options.authors.is_empty() {
+        conditions.push(Where::OneOf("$.postedBy.id", options.authors));
+    }
     let newest_first = matches!(options.order, CommentOrder::Desc);
-    let mut page: ListPage<Value> = if options.authors.is_empty() {
-        tx.page_where(COMMENT.name, thread.scope(), &conditions, newest_first, (&list, options.page, options.limit))?
-    } else {
-        // Several authors: filtered here (the list is short for one thread and few people).
-        let mut comments: Vec<Value> = tx
-            .all(COMMENT.name, thread.scope())?
-            .into_iter()
-            .map(|row| row.data)
-            .filter(|c| {
-                options.status.as_str() == "all"
-                    || (c["status"] == "resolved") == (options.status.as_str() == "resolved")
-            })
-            .filter(|c| options.target_page.is_none_or(|p| c["target"]["page"]["id"] == p))
-            .filter(|c| options.authors.iter().any(|a| c["postedBy"]["id"] == a.as_str()))
-            .collect();
-        if newest_first {
-            comments.reverse();
-        }
-        tx.paginate(&list, comments, options.page, options.limit)?
-    };
+    let mut page: ListPage<Value> =
+        tx.page_where(COMMENT.name, thread.scope(), &conditions, newest_first, (&list, options.page, options.limit))?;
     page.items = page.items.into_iter().map(|c| formatted(c, options.format)).collect();
     Ok(ListPage {
         next: page.next,
