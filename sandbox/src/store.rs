@@ -532,7 +532,8 @@ impl Tx<'_> {
             ))
         };
         let (_, offset) = cursor.split_once('.').ok_or_else(refused)?;
-        let offset: usize = offset.parse().map_err(|_| refused())?;
+        // Bounded, so a forged offset never reaches SQLite as a number it cannot hold.
+        let offset: usize = offset.parse().ok().filter(|offset| *offset <= 1 << 40).ok_or_else(refused)?;
         if self.cursor(list, offset) != cursor {
             return Err(refused());
         }
