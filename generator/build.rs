@@ -1,6 +1,10 @@
 //! Fingerprints the generator's own sources and templates into `APIGEN_SOURCE_HASH`, so a
 //! stamp written by one build of apigen is not taken as current by another build of the
-//! same version (a changed emitter must regenerate, even in development).
+//! same version (a changed emitter must regenerate, even in development). The versions of
+//! the crates that shape the output (syn, prettyplease, proc-macro2, quote, serde_json,
+//! minijinja) are part of it, read from the workspace's `Cargo.lock`: a stamp is no proof
+//! for a build that prints with another prettyplease. (`cargo install --locked` builds with
+//! that lock file; without it the versions are not known here.)
 
 use std::path::{Path, PathBuf};
 
@@ -16,6 +20,24 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// `name version` of each crate that shapes the output, from a `Cargo.lock`.
+fn printing_crates(lock: &str) -> String {
+    const PRINTING: [&str; 6] = ["syn", "prettyplease", "proc-macro2", "quote", "serde_json", "minijinja"];
+    let mut found = Vec::new();
+    for package in lock.split("[[package]]") {
+        let field = |key: &str| {
+            package.lines().find_map(|line| line.strip_prefix(key)?.strip_prefix(" = \"")?.strip_suffix('"'))
+        };
+        if let (Some(name), Some(version)) = (field("name"), field("version"))
+            && PRINTING.contains(&name)
+        {
+            found.push(format!("{name} {version}"));
+        }
+    }
+    found.sort();
+    found.join("\n")
+}
+
 fn main() {
     let mut paths = Vec::new();
     for dir in ["src", "../templates", "../runtime/src"] {
@@ -26,12 +48,17 @@ fn main() {
     paths.push(PathBuf::from("../runtime/Cargo.toml"));
     paths.sort();
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for path in paths {
-        let bytes = std::fs::read(&path).unwrap_or_default();
-        for byte in path.to_string_lossy().bytes().chain([0]).chain(bytes).chain([0]) {
+    let mut add = |bytes: &[u8]| {
+        for &byte in bytes.iter().chain(&[0]) {
             hash ^= u64::from(byte);
             hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
         }
+    };
+    for path in paths {
+        add(path.to_string_lossy().as_bytes());
+        add(&std::fs::read(&path).unwrap_or_default());
     }
+    println!("cargo::rerun-if-changed=../Cargo.lock");
+    add(printing_crates(&std::fs::read_to_string("../Cargo.lock").unwrap_or_default()).as_bytes());
     println!("cargo::rustc-env=APIGEN_SOURCE_HASH={hash:016x}");
 }

@@ -14,6 +14,7 @@ pub mod emit;
 pub mod hash;
 pub mod init;
 pub mod model;
+pub mod par;
 pub mod spec;
 
 /// Every entry below `dir` that is not a directory (files, symbolic links, FIFOs, ...),

@@ -237,7 +237,7 @@ fn generate(api: &Api, settings: &Settings) -> ExitCode {
         println!("0 written, {count} unchanged, 0 removed");
         return ExitCode::SUCCESS;
     }
-    let output = apigen::emit::emit(api, &settings.options);
+    let output = apigen::emit::emit_into(out, api, &settings.options);
     match output.write(out) {
         Ok(report) => {
             for path in &report.written {
@@ -272,7 +272,7 @@ fn check(api: &Api, settings: &Settings) -> ExitCode {
         println!("ok: {count} files match the spec");
         return ExitCode::SUCCESS;
     }
-    let output = apigen::emit::emit(api, &settings.options);
+    let output = apigen::emit::emit_into(&settings.out, api, &settings.options);
     match output.check(&settings.out) {
         Ok(drift) if drift.is_clean() => {
             println!("ok: {} files match the spec", output.files().len());

@@ -266,3 +266,81 @@ fn the_stamp_proves_an_untouched_output_current_and_nothing_else() {
     let other = apigen::emit::Options { regenerate: "make api".into(), ..options.clone() };
     assert_eq!(apigen::emit::unchanged(&out, &api, &other), None, "options changed");
 }
+
+/// Options and model of `spec` as `apigen --out generated` run from the repository root sees
+/// them.
+fn load_with_options(spec: &Path) -> (apigen::model::Api, apigen::emit::Options) {
+    let flags = Flags { out: Some("generated".into()), ..Flags::default() };
+    let options = apigen::config::resolve(flags, Path::new("..")).unwrap().options;
+    (apigen::load(spec).map_err(|d| d.render()).unwrap().0, options)
+}
+
+#[test]
+fn reusing_printed_files_gives_exactly_what_printing_gives() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("spec");
+    copy_dir(Path::new("../spec"), &spec);
+    let out = dir.path().join("generated");
+    let (api, options) = load_with_options(&spec);
+    apigen::emit::emit(&api, &options).write(&out).unwrap();
+    let text = fs::read_to_string(spec.join("spaces.yaml")).unwrap();
+    fs::write(spec.join("spaces.yaml"), text.replacen("summary: ", "summary: Newly ", 1)).unwrap();
+    let (api, options) = load_with_options(&spec);
+    let printed = apigen::emit::emit(&api, &options);
+    // Every file, its hash and the stamp (which records what each was printed from).
+    assert_eq!(apigen::emit::emit_into(&out, &api, &options), printed);
+    // A hand-edited file is not taken for printed output: its bytes no longer hash to the
+    // stamp's, so it is printed again and the drift shows.
+    let pets = out.join("types/src/spaces.rs");
+    let original = fs::read_to_string(&pets).unwrap();
+    fs::write(&pets, format!("{original}// hand edit\n")).unwrap();
+    let output = apigen::emit::emit_into(&out, &api, &options);
+    assert_eq!(output, printed);
+    let drift = output.check(&out).unwrap();
+    assert!(drift.changed.iter().any(|(path, _)| path == "types/src/spaces.rs"), "{drift:?}");
+}
+
+/// Rewrites the stamp line of `path` with `edit`.
+fn edit_stamp_entry(out: &Path, path: &str, edit: impl Fn(&str) -> String) {
+    let stamp = fs::read_to_string(out.join(".apigen-stamp")).unwrap();
+    let needle = format!("{{ path = \"{path}\"");
+    let edited: Vec<String> = stamp
+        .lines()
+        .map(|line| if line.trim_start().starts_with(&needle) { edit(line) } else { line.to_owned() })
+        .collect();
+    assert_ne!(edited.join("\n") + "\n", stamp, "{path} is not in the stamp");
+    fs::write(out.join(".apigen-stamp"), edited.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn a_file_is_reused_only_for_the_same_tokens_and_the_same_printer() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("spec");
+    copy_dir(Path::new("fixtures/valid/petstore"), &spec);
+    let out = dir.path().join("generated");
+    let (api, options) = load_with_options(&spec);
+    let printed = apigen::emit::emit(&api, &options);
+    printed.write(&out).unwrap();
+    // Make the file on disk differ from what printing gives, and make the stamp vouch for it:
+    // that it then comes back proves the file was reused, not printed.
+    let path = "client/src/pets.rs";
+    let marked = format!("{}// reused\n", printed.files()[path]);
+    fs::write(out.join(path), &marked).unwrap();
+    let vouch = |line: &str| {
+        let old = printed.hash(path).unwrap();
+        line.replace(&old, &apigen::hash::hex(marked.as_bytes()))
+    };
+    edit_stamp_entry(&out, path, vouch);
+    assert_eq!(apigen::emit::emit_into(&out, &api, &options).files()[path], marked);
+    // Other tokens (the summary shows in the client): printed again.
+    let text = fs::read_to_string(spec.join("pets.yaml")).unwrap();
+    fs::write(spec.join("pets.yaml"), text.replacen("summary: Get a pet.", "summary: Fetch a pet.", 1)).unwrap();
+    let (changed, _) = load_with_options(&spec);
+    let output = apigen::emit::emit_into(&out, &changed, &options);
+    assert_eq!(output.files()[path], apigen::emit::emit(&changed, &options).files()[path]);
+    // The same tokens from another printer (another build of apigen): printed again.
+    let stamp = fs::read_to_string(out.join(".apigen-stamp")).unwrap();
+    let printer = stamp.lines().find(|l| l.starts_with("printer = ")).unwrap().to_owned();
+    fs::write(out.join(".apigen-stamp"), stamp.replace(&printer, "printer = \"0000000000000000\"")).unwrap();
+    assert_eq!(apigen::emit::emit_into(&out, &api, &options).files()[path], printed.files()[path]);
+}

@@ -127,48 +127,70 @@ pub fn render(name: &str, context: Value) -> String {
 }
 
 /// The stamp file (see [`super::STAMP`]): TOML, one file per line with the hash of its
-/// contents, so a change in the set of files or in one file reads as a one-line diff.
-pub fn stamp(api: &Api, options: &super::Options, files: &std::collections::BTreeMap<String, String>) -> String {
+/// contents (and, for a Rust file, of the tokens it was printed from), so a change in the set
+/// of files or in one file reads as a one-line diff.
+pub fn stamp(api: &Api, options: &super::Options, output: &super::Output) -> String {
     let mut out = format!(
-        "# {}\n# What this directory was generated from, and every file apigen wrote here:\n# `apigen generate` removes only files listed below.\nspec-hash = \"{}\"\ngenerator = \"apigen {}\"\nruntime = \"apigen-runtime {}\"\nfingerprint = \"{}\"\nfiles = [\n",
+        "# {}\n# What this directory was generated from, and every file apigen wrote here:\n# `apigen generate` removes only files listed below.\nspec-hash = \"{}\"\ngenerator = \"apigen {}\"\nruntime = \"apigen-runtime {}\"\nfingerprint = \"{}\"\nprinter = \"{}\"\nfiles = [\n",
         super::header_text(api, options),
         api.spec_hash,
         env!("CARGO_PKG_VERSION"),
         crate::RUNTIME_VERSION,
         super::fingerprint(api, options),
+        super::printer(api, options),
     );
-    for (path, contents) in files {
-        let hash = crate::hash::hex(contents.as_bytes());
-        out.push_str(&format!("    {{ path = {}, hash = \"{hash}\" }},\n", toml_string(path)));
+    for path in output.files().keys() {
+        let hash = output.hash(path).unwrap_or_default();
+        out.push_str(&format!("    {{ path = {}, hash = \"{hash}\"", toml_string(path)));
+        if let Some(source) = output.source(path) {
+            out.push_str(&format!(", source = \"{source}\""));
+        }
+        out.push_str(" },\n");
     }
     out.push_str("]\n");
     out
 }
 
-/// What a stamp says: its fingerprint, and each file with the hash of its contents (`None`
-/// for stamps written before hashes were recorded). Reads what [`stamp`] writes; generated
-/// paths need no unescaping.
-pub fn read_stamp(text: &str) -> (Option<String>, std::collections::BTreeMap<String, Option<String>>) {
+/// What a stamp says (see [`stamp`]).
+#[derive(Debug, Default)]
+pub struct Stamp {
+    /// What the whole output was generated from.
+    pub fingerprint: Option<String>,
+    /// Which printer printed its Rust files.
+    pub printer: Option<String>,
+    /// Every file written, by path.
+    pub files: std::collections::BTreeMap<String, StampedFile>,
+}
+
+/// A file a stamp lists.
+#[derive(Debug, Default)]
+pub struct StampedFile {
+    /// The hash of its contents (`None` in stamps written before hashes were recorded).
+    pub hash: Option<String>,
+    /// For a Rust file, the hash of its header and tokens.
+    pub source: Option<String>,
+}
+
+/// Reads what [`stamp`] writes; generated paths need no unescaping.
+pub fn read_stamp(text: &str) -> Stamp {
     let quoted = |text: &str| text.trim().strip_prefix('"').and_then(|t| t.split_once('"')).map(|(v, _)| v.to_owned());
-    let fingerprint = text.lines().find_map(|line| line.strip_prefix("fingerprint = ").and_then(quoted));
+    let key = |key: &str| text.lines().find_map(|line| line.strip_prefix(key).and_then(quoted));
+    let mut stamp = Stamp { fingerprint: key("fingerprint = "), printer: key("printer = "), ..Stamp::default() };
     let Some((_, list)) = text.split_once("files = [") else {
-        return (fingerprint, Default::default());
+        return stamp;
     };
-    let files = list
-        .lines()
-        .filter_map(|line| {
-            let line = line.trim().trim_end_matches(',');
-            match line.strip_prefix("{ path = ") {
-                Some(entry) => {
-                    let path = quoted(entry)?;
-                    let hash = entry.split_once("hash = ").and_then(|(_, h)| quoted(h));
-                    Some((path, hash))
-                }
-                None => Some((quoted(line)?, None)),
-            }
-        })
-        .collect();
-    (fingerprint, files)
+    for line in list.lines() {
+        let line = line.trim().trim_end_matches(',');
+        let field = |entry: &str, name: &str| entry.split_once(&format!("{name} = ")).and_then(|(_, v)| quoted(v));
+        let (path, file) = match line.strip_prefix("{ path = ") {
+            Some(entry) => (quoted(entry), StampedFile { hash: field(entry, "hash"), source: field(entry, "source") }),
+            None => (quoted(line), StampedFile::default()),
+        };
+        if let Some(path) = path {
+            stamp.files.insert(path, file);
+        }
+    }
+    stamp
 }
 
 /// The marker file at the top of the output directory.

@@ -38,6 +38,10 @@ pub const STAMP: &str = ".apigen-stamp";
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Output {
     files: BTreeMap<String, String>,
+    /// The hash of each file's contents, where known already (see [`Output::hash`]).
+    hashes: BTreeMap<String, String>,
+    /// For each Rust file, the hash of the header and tokens it was printed from.
+    sources: BTreeMap<String, String>,
 }
 
 /// What emission needs to know beyond the spec (from `apigen.toml` and flags).
@@ -136,27 +140,43 @@ impl Default for Options {
     }
 }
 
-/// Runs every emitter.
+/// Runs every emitter, printing every Rust file.
 pub fn emit(api: &Api, options: &Options) -> Output {
-    let mut output = Output::default();
-    output.add(MARKER, files::gitattributes(api, options));
+    emit_reusing(api, options, &par::Reuse::nothing())
+}
+
+/// Runs every emitter for output going to `dir`: Rust files printed there by an earlier run
+/// from the same tokens are reused (see [`par`]), so a change to the spec costs the printing
+/// of the files it changes only.
+pub fn emit_into(dir: &Path, api: &Api, options: &Options) -> Output {
+    emit_reusing(api, options, &par::Reuse::from_dir(dir, &printer(api, options)))
+}
+
+/// Runs every emitter; a Rust file whose tokens are those `reuse` recorded is taken from disk
+/// instead of printed again (see [`par`]). Every file of every emitter is one job on one
+/// queue, so the threads stay busy until the last file.
+pub fn emit_reusing(api: &Api, options: &Options, reuse: &par::Reuse) -> Output {
     let outputs = options.outputs;
-    if outputs.types {
-        types::emit(api, options, &mut output);
-    }
-    if outputs.server {
-        server::emit(api, options, &mut output);
-    }
-    if outputs.client {
-        client::emit(api, options, &mut output);
-    }
+    let mut jobs = vec![par::text(MARKER, || files::gitattributes(api, options))];
+    // The two largest single jobs go first, so no thread is left with one of them at the end.
     if outputs.openapi {
-        openapi::emit(api, options, &mut output);
+        jobs.push(par::text("openapi.json", || openapi::emit(api, options)));
     }
     if outputs.reference {
-        reference::emit(api, options, &mut output);
+        jobs.push(par::text("REFERENCE.md", || reference::emit(api, options)));
     }
-    let stamp = files::stamp(api, options, &output.files);
+    if outputs.types {
+        jobs.extend(types::jobs(api, options));
+    }
+    if outputs.server {
+        jobs.extend(server::jobs(api, options));
+    }
+    if outputs.client {
+        jobs.extend(client::jobs(api, options));
+    }
+    let mut output = Output::default();
+    par::run(jobs, reuse, &mut output);
+    let stamp = files::stamp(api, options, &output);
     output.add(STAMP, stamp);
     output
 }
@@ -300,9 +320,30 @@ impl Output {
         self.files.insert(path, contents);
     }
 
+    /// Adds a file with the hash of its contents and, for a Rust file, the hash of what it
+    /// was printed from.
+    pub fn add_hashed(&mut self, path: String, contents: String, hash: String, source: Option<String>) {
+        if let Some(source) = source {
+            self.sources.insert(path.clone(), source);
+        }
+        self.hashes.insert(path.clone(), hash);
+        self.add(path, contents);
+    }
+
+    /// The hash of the contents of the file at `path`.
+    pub fn hash(&self, path: &str) -> Option<String> {
+        let known = self.hashes.get(path).cloned();
+        known.or_else(|| self.files.get(path).map(|contents| crate::hash::hex(contents.as_bytes())))
+    }
+
     /// The files, by path.
     pub fn files(&self) -> &BTreeMap<String, String> {
         &self.files
+    }
+
+    /// The hash of what the Rust file at `path` was printed from.
+    pub fn source(&self, path: &str) -> Option<&str> {
+        self.sources.get(path).map(String::as_str)
     }
 
     /// Writes every file whose bytes differ, and removes files of `dir` the spec no longer
@@ -410,19 +451,21 @@ fn list_files(dir: &Path) -> Result<Vec<String>, WriteError> {
 
 /// The files the stamp of an earlier run lists, or `None` when there is no stamp.
 fn previous_stamp(dir: &Path) -> Option<std::collections::BTreeSet<String>> {
-    let text = std::fs::read_to_string(dir.join(STAMP)).ok()?;
-    Some(files::read_stamp(&text).1.into_keys().collect())
+    let text = read_regular_text(&dir.join(STAMP))?;
+    Some(files::read_stamp(&text).files.into_keys().collect())
 }
 
 /// What the output depends on besides the spec's text: this build of apigen (its sources'
 /// hash, so a changed emitter never passes for the old one), the crate names and the options.
 pub fn fingerprint(api: &Api, options: &Options) -> String {
-    let mut hasher = crate::hash::Fnv64::new();
-    for part in [api.spec_hash.as_str(), env!("APIGEN_SOURCE_HASH"), api.name.as_str(), &format!("{options:?}")] {
-        hasher.write(part.as_bytes());
-        hasher.write(&[0]);
-    }
-    format!("{:016x}", hasher.finish())
+    crate::hash::parts(&[&api.spec_hash, &printer(api, options)])
+}
+
+/// What printing depends on besides a file's tokens: this build of apigen (its sources, and
+/// the versions of the crates that print: see `build.rs`), the crate names and the options.
+/// A stamp written by another printer lends nothing to [`par::Reuse`].
+pub fn printer(api: &Api, options: &Options) -> String {
+    crate::hash::parts(&[env!("APIGEN_SOURCE_HASH"), &api.name, &format!("{options:?}")])
 }
 
 /// The number of files in `dir` when it is exactly what `api` and `options` produce, known
@@ -430,8 +473,8 @@ pub fn fingerprint(api: &Api, options: &Options) -> String {
 /// with the recorded hash, and nothing else is (build leftovers aside). `None` when anything
 /// differs or cannot be read: then emit and compare.
 pub fn unchanged(dir: &Path, api: &Api, options: &Options) -> Option<usize> {
-    let text = std::fs::read_to_string(dir.join(STAMP)).ok()?;
-    let (stamped, files) = files::read_stamp(&text);
+    let text = read_regular_text(&dir.join(STAMP))?;
+    let files::Stamp { fingerprint: stamped, files, .. } = files::read_stamp(&text);
     if stamped? != fingerprint(api, options) {
         return None;
     }
@@ -440,13 +483,27 @@ pub fn unchanged(dir: &Path, api: &Api, options: &Options) -> Option<usize> {
     if on_disk.len() != files.len() {
         return None;
     }
-    for (path, hash) in &files {
+    for (path, file) in &files {
         let bytes = std::fs::read(dir.join(path)).ok()?;
-        if hash.as_deref() != Some(crate::hash::hex(&bytes).as_str()) {
+        if file.hash.as_deref() != Some(crate::hash::hex(&bytes).as_str()) {
             return None;
         }
     }
     Some(files.len() + 1)
+}
+
+/// The bytes of `path` when it is a regular file: never read through a link, and never from a
+/// FIFO or device, which could block or never end.
+pub(crate) fn read_regular(path: &Path) -> Option<Vec<u8>> {
+    if !std::fs::symlink_metadata(path).ok()?.file_type().is_file() {
+        return None;
+    }
+    std::fs::read(path).ok()
+}
+
+/// The text of `path` when it is a regular file holding UTF-8 (see [`read_regular`]).
+pub(crate) fn read_regular_text(path: &Path) -> Option<String> {
+    String::from_utf8(read_regular(path)?).ok()
 }
 
 /// Removes the directories left empty by a removal, up to (not including) `root`.

@@ -10,7 +10,6 @@
 //! something else" with a discriminator). Objects allow properties they do not list: a
 //! response may carry new ones (the generated server still rejects them in requests).
 
-use super::Output;
 use crate::model::{
     Api, Auth, Constraints, Field, Operation, Param, ParamIn, Presence, ResponseBody, TypeDef, TypeKind, TypeRef,
     Union, sample,
@@ -18,12 +17,12 @@ use crate::model::{
 use serde_json::{Map, Value, json};
 
 /// Adds `openapi.json` to `output`.
-pub fn emit(api: &Api, options: &super::Options, output: &mut Output) {
+pub fn emit(api: &Api, options: &super::Options) -> String {
     let header = super::header_text(api, options);
     let document = Document { api, error_schema: schema_name(api, "ErrorBody"), header }.build();
     let mut text = serde_json::to_string_pretty(&document).expect("JSON values serialize");
     text.push('\n');
-    output.add("openapi.json", text);
+    text
 }
 
 /// `wanted`, unless the spec already names a type so (then with `Api` in front).

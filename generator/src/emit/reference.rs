@@ -3,13 +3,12 @@
 //! This module prepares the content (links between operations, types and gaps; table cells
 //! made safe for Markdown); `templates/REFERENCE.md.j2` lays it out.
 
-use super::Output;
 use super::rust::describe_constraints;
 use crate::model::{Api, Field, Operation, ParamIn, Presence, ResponseBody, TypeDef, TypeKind, TypeRef};
 use serde::Serialize;
 
 /// Adds `REFERENCE.md` to `output`.
-pub fn emit(api: &Api, options: &super::Options, output: &mut Output) {
+pub fn emit(api: &Api, options: &super::Options) -> String {
     let context = Context {
         header: super::header_text(api, options),
         title: api.title.clone(),
@@ -46,10 +45,7 @@ pub fn emit(api: &Api, options: &super::Options, output: &mut Output) {
             })
             .collect(),
     };
-    output.add(
-        "REFERENCE.md",
-        super::files::render("REFERENCE.md.j2", minijinja::Value::from(minijinja::value::Serde(&context))),
-    );
+    super::files::render("REFERENCE.md.j2", minijinja::Value::from(minijinja::value::Serde(&context)))
 }
 
 #[derive(Serialize)]

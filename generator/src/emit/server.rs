@@ -7,35 +7,34 @@
 //! The router, the order of checks before a handler runs and the error contract live in
 //! `apigen-runtime` (feature `server`).
 
-use super::rust::{Paths, describe_constraints, doc, ident, inner_doc, param_is_option, print_file};
-use super::{Output, par};
+use super::par;
+use super::rust::{Paths, describe_constraints, doc, ident, inner_doc, param_is_option};
 use crate::model::names::{Case, sanitize};
 use crate::model::{Api, Operation, Param, ParamIn, ResponseBody, Tag, TypeKind, TypeRef};
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// Adds the server crate to `output`, under `server/`.
-pub fn emit(api: &Api, options: &super::Options, output: &mut Output) {
+pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<par::Job<'a>> {
     let header = &super::header_text(api, options);
-    let types_crate = &format!("{}-types", api.name);
-    let emitter = move || ServerEmitter { api, paths: Paths::from_crate(types_crate) };
+    let types_crate = format!("{}-types", api.name);
+    let emitter = move || ServerEmitter { api, paths: Paths::from_crate(&format!("{}-types", api.name)) };
     let mut jobs = vec![
-        par::job("server/src/lib.rs", move || print_file(header, emitter().crate_root().0)),
-        par::job(format!("server/src/{}.rs", super::rust::root_module(api)), move || {
-            print_file(header, emitter().crate_root().1)
+        par::rust("server/src/lib.rs", header, move || emitter().crate_root().0),
+        par::rust(format!("server/src/{}.rs", super::rust::root_module(api)), header, move || {
+            let emitter = emitter();
+            emitter.crate_root().1()
         }),
-        par::job("server/src/mock.rs", move || print_file(header, emitter().mock_module())),
+        par::rust("server/src/mock.rs", header, move || emitter().mock_module()),
     ];
     for tag in api.tags_with_operations() {
-        jobs.push(par::job(format!("server/src/{}.rs", tag.rust), move || {
+        jobs.push(par::rust(format!("server/src/{}.rs", tag.rust), header, move || {
             let ops: Vec<&Operation> = api.operations_of(&tag.name).collect();
-            print_file(header, emitter().tag_module(tag, &ops))
+            emitter().tag_module(tag, &ops)
         }));
     }
-    par::run(jobs, output);
-    let types_dep = format!("{{ path = \"../types\", package = \"{types_crate}\" }}");
-    output.add(
-        "server/Cargo.toml",
+    jobs.push(par::text("server/Cargo.toml", move || {
+        let types_dep = format!("{{ path = \"../types\", package = \"{types_crate}\" }}");
         super::files::cargo_toml_with(
             api,
             options,
@@ -44,8 +43,9 @@ pub fn emit(api: &Api, options: &super::Options, output: &mut Output) {
             &["server"],
             &[(&types_crate.replace('-', "_"), &types_dep)],
             &[("mock", "[]")],
-        ),
-    );
+        )
+    }));
+    jobs
 }
 
 /// The trait a tag's operations belong to (`CollectionsApi`).
@@ -66,7 +66,7 @@ impl ServerEmitter<'_> {
     // ---- crate root ---------------------------------------------------------------------
 
     /// `lib.rs` (docs and modules) and the root module (the router and what it needs).
-    fn crate_root(&self) -> (TokenStream, TokenStream) {
+    fn crate_root(&self) -> (TokenStream, impl FnOnce() -> TokenStream + '_) {
         let api = self.api;
         let types_crate = ident(&format!("{}_types", api.name.replace('-', "_")));
         let mut text = format!("# {} server\n\n", api.title);
@@ -142,72 +142,75 @@ impl ServerEmitter<'_> {
                 pub mod mock;
             },
         );
-        let root = quote! {
-            //! The router and the service it serves.
+        // Built only by the job printing it: the `lib.rs` job needs the first part alone.
+        let root = move || {
+            quote! {
+                //! The router and the service it serves.
 
-            pub use ::apigen_runtime::server::{
-                Anonymous, ApiError, Authenticator, Context, MissingOperations, OperationInfo, ServerConfig,
-            };
-            /// The types of the API.
-            pub use ::#types_crate as types;
+                pub use ::apigen_runtime::server::{
+                    Anonymous, ApiError, Authenticator, Context, MissingOperations, OperationInfo, ServerConfig,
+                };
+                /// The types of the API.
+                pub use ::#types_crate as types;
 
-            /// A service implementing every group of operations; implemented for any type that
-            /// implements them all.
-            pub trait Service: Authenticator #(+ #traits)* {}
+                /// A service implementing every group of operations; implemented for any type that
+                /// implements them all.
+                pub trait Service: Authenticator #(+ #traits)* {}
 
-            impl<T> Service for T where T: Authenticator #(+ #traits)* {}
+                impl<T> Service for T where T: Authenticator #(+ #traits)* {}
 
-            /// Every operation of the API: name, tag, method, path, statuses, access.
-            pub const OPERATIONS: &[OperationInfo; #count] = &[#(#infos),*];
+                /// Every operation of the API: name, tag, method, path, statuses, access.
+                pub const OPERATIONS: &[OperationInfo; #count] = &[#(#infos),*];
 
-            /// The router serving every operation with `service`, with the default settings.
-            pub fn router<S: Service>(service: S) -> ::apigen_runtime::server::axum::Router {
-                router_with(service, ServerConfig::default())
-            }
-
-            /// The router serving every operation with `service`, whose group traits give a
-            /// handler for each (a method left out does not compile).
-            pub fn router_with<S: Service>(service: S, config: ServerConfig) -> ::apigen_runtime::server::axum::Router {
-                let builder = RouterBuilder::new(service).with_config(config);
-                #(#set_from_traits)*
-                builder.build_partial()
-            }
-
-            /// A router built one operation at a time: a service sets a handler for each
-            /// operation it serves (an `async fn(Arc<S>, Context, Request)`), then
-            /// [`RouterBuilder::build`] refuses to leave any without one and names them, or
-            /// [`RouterBuilder::build_partial`] answers 501 for them.
-            pub struct RouterBuilder<S: Authenticator> {
-                pub(crate) routes: ::apigen_runtime::server::Routes<S>,
-            }
-
-            impl<S: Authenticator> RouterBuilder<S> {
-                /// No operation set yet; `service` authenticates callers and is handed to every
-                /// handler.
-                pub fn new(service: S) -> Self {
-                    RouterBuilder { routes: ::apigen_runtime::server::Routes::new(service, OPERATIONS) }
+                /// The router serving every operation with `service`, with the default settings.
+                pub fn router<S: Service>(service: S) -> ::apigen_runtime::server::axum::Router {
+                    router_with(service, ServerConfig::default())
                 }
 
-                /// The limits the router checks before any handler.
-                #[must_use]
-                pub fn with_config(mut self, config: ServerConfig) -> Self {
-                    self.routes.set_config(config);
-                    self
+                /// The router serving every operation with `service`, whose group traits give a
+                /// handler for each (a method left out does not compile).
+                pub fn router_with<S: Service>(service: S, config: ServerConfig) -> ::apigen_runtime::server::axum::Router {
+                    let builder = RouterBuilder::new(service).with_config(config);
+                    #(#set_from_traits)*
+                    builder.build_partial()
                 }
 
-                /// The operations without a handler yet, by name in the spec.
-                pub fn unimplemented(&self) -> ::std::vec::Vec<&'static str> {
-                    self.routes.unimplemented()
+                /// A router built one operation at a time: a service sets a handler for each
+                /// operation it serves (an `async fn(Arc<S>, Context, Request)`), then
+                /// [`RouterBuilder::build`] refuses to leave any without one and names them, or
+                /// [`RouterBuilder::build_partial`] answers 501 for them.
+                pub struct RouterBuilder<S: Authenticator> {
+                    pub(crate) routes: ::apigen_runtime::server::Routes<S>,
                 }
 
-                /// The router, or every operation left without a handler.
-                pub fn build(self) -> ::core::result::Result<::apigen_runtime::server::axum::Router, MissingOperations> {
-                    self.routes.build()
-                }
+                impl<S: Authenticator> RouterBuilder<S> {
+                    /// No operation set yet; `service` authenticates callers and is handed to every
+                    /// handler.
+                    pub fn new(service: S) -> Self {
+                        RouterBuilder { routes: ::apigen_runtime::server::Routes::new(service, OPERATIONS) }
+                    }
 
-                /// The router; operations without a handler answer 501 Not Implemented.
-                pub fn build_partial(self) -> ::apigen_runtime::server::axum::Router {
-                    self.routes.build_partial()
+                    /// The limits the router checks before any handler.
+                    #[must_use]
+                    pub fn with_config(mut self, config: ServerConfig) -> Self {
+                        self.routes.set_config(config);
+                        self
+                    }
+
+                    /// The operations without a handler yet, by name in the spec.
+                    pub fn unimplemented(&self) -> ::std::vec::Vec<&'static str> {
+                        self.routes.unimplemented()
+                    }
+
+                    /// The router, or every operation left without a handler.
+                    pub fn build(self) -> ::core::result::Result<::apigen_runtime::server::axum::Router, MissingOperations> {
+                        self.routes.build()
+                    }
+
+                    /// The router; operations without a handler answer 501 Not Implemented.
+                    pub fn build_partial(self) -> ::apigen_runtime::server::axum::Router {
+                        self.routes.build_partial()
+                    }
                 }
             }
         };

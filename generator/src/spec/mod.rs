@@ -128,11 +128,24 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
             return spec;
         }
     };
-    let mut hasher = crate::hash::Fnv64::new();
-    for path in paths {
+    // Reading is cheap and parsing YAML is most of loading: files are parsed on all threads,
+    // then decoded in order.
+    let read = paths.into_iter().map(|path| {
+        let text = read_spec_file(&path).map(|text| text.replace("\r\n", "\n"));
+        (path, text)
+    });
+    let parsed = crate::par::map(read.collect(), |(path, text)| {
+        let parsed = text.map(|text| {
+            let yaml = parse_yaml(&text);
+            (text, yaml)
+        });
+        (path, parsed)
+    });
+    let mut hasher = crate::hash::Hasher::new();
+    for (path, parsed) in parsed {
         let display = path.display().to_string();
-        let text = match read_spec_file(&path) {
-            Ok(text) => text.replace("\r\n", "\n"),
+        let (text, yaml) = match parsed {
+            Ok(parsed) => parsed,
             Err(unreadable) => {
                 let location = Location { file: display, line: unreadable.line, column: unreadable.column, path: None };
                 let diag = diags.error(location, unreadable.message);
@@ -151,9 +164,9 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
         let index = spec.files.len();
         let lines = locate::LineIndex::new(&text);
         spec.files.push(SourceFile { display, text, tag: None, lines });
-        load_file(&mut spec, index, diags);
+        load_file(&mut spec, index, yaml, diags);
     }
-    spec.hash = format!("{:016x}", hasher.finish());
+    spec.hash = hasher.hex();
     spec
 }
 
@@ -260,22 +273,44 @@ fn too_deep_flow(text: &str) -> Option<(usize, usize)> {
     None
 }
 
-fn load_file(spec: &mut Spec, index: usize, diags: &mut Diagnostics) {
-    let file = &spec.files[index];
-    if let Some((line, column)) = too_deep_flow(&file.text) {
-        let location = Location { file: file.display.clone(), line: Some(line), column: Some(column), path: None };
-        diags
-            .error(
-                location,
-                format!("flow collections (`[...]`, `{{...}}`) nest more than {MAX_FLOW_NESTING} levels deep"),
-            )
-            .hint("write deep structures as indented blocks, or flatten them into named types");
-        spec.complete = false;
-        return;
+/// What parsing a file's text as YAML gave.
+enum Yaml {
+    /// The document.
+    Value(serde_yaml::Value),
+    /// Flow collections nest too deep to parse safely, first at this line and column.
+    TooDeep(usize, usize),
+    /// A syntax error.
+    Invalid(serde_yaml::Error),
+}
+
+/// Parses a file's text, refusing flow nesting that would exhaust the parser's stack first.
+fn parse_yaml(text: &str) -> Yaml {
+    if let Some((line, column)) = too_deep_flow(text) {
+        return Yaml::TooDeep(line, column);
     }
-    let value: serde_yaml::Value = match serde_yaml::from_str(&file.text) {
-        Ok(value) => value,
-        Err(error) => {
+    match serde_yaml::from_str(text) {
+        Ok(value) => Yaml::Value(value),
+        Err(error) => Yaml::Invalid(error),
+    }
+}
+
+/// Decodes the parsed file `index` into `spec`, reporting what cannot be decoded.
+fn load_file(spec: &mut Spec, index: usize, yaml: Yaml, diags: &mut Diagnostics) {
+    let file = &spec.files[index];
+    let value = match yaml {
+        Yaml::Value(value) => value,
+        Yaml::TooDeep(line, column) => {
+            let location = Location { file: file.display.clone(), line: Some(line), column: Some(column), path: None };
+            diags
+                .error(
+                    location,
+                    format!("flow collections (`[...]`, `{{...}}`) nest more than {MAX_FLOW_NESTING} levels deep"),
+                )
+                .hint("write deep structures as indented blocks, or flatten them into named types");
+            spec.complete = false;
+            return;
+        }
+        Yaml::Invalid(error) => {
             let location = error.location();
             diags.error(
                 Location {
