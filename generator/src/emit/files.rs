@@ -116,8 +116,11 @@ fn find_run(text: &str, n: usize) -> Option<usize> {
     None
 }
 
-fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+fn escape_html(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(['&', '<', '>']) {
+        return std::borrow::Cow::Borrowed(text); // Most text: no copy.
+    }
+    std::borrow::Cow::Owned(text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;"))
 }
 
 /// Renders a template. Rendering errors are bugs in a template, caught by the tests.

@@ -34,15 +34,27 @@ pub const MARKER: &str = ".gitattributes";
 /// only files the previous stamp lists.
 pub const STAMP: &str = ".apigen-stamp";
 
-/// Every generated file: relative path (with `/`) → contents.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+/// Every generated file: relative path (with `/`) → contents. Two outputs are equal when their
+/// files are (hashes and sources show in the stamp, one of the files).
+#[derive(Debug, Default, Clone)]
 pub struct Output {
     files: BTreeMap<String, String>,
     /// The hash of each file's contents, where known already (see [`Output::hash`]).
     hashes: BTreeMap<String, String>,
     /// For each Rust file, the hash of the header and tokens it was printed from.
     sources: BTreeMap<String, String>,
+    /// The directory files were taken from (see [`par::Reuse`]), and those files: they are on
+    /// disk there as they are here, so writing and checking that directory skip them.
+    reused: Option<(PathBuf, std::collections::BTreeSet<String>)>,
 }
+
+impl PartialEq for Output {
+    fn eq(&self, other: &Self) -> bool {
+        self.files == other.files
+    }
+}
+
+impl Eq for Output {}
 
 /// What emission needs to know beyond the spec (from `apigen.toml` and flags).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -322,9 +334,21 @@ impl Output {
 
     /// Adds a file with the hash of its contents and, for a Rust file, the hash of what it
     /// was printed from.
-    pub fn add_hashed(&mut self, path: String, contents: String, hash: String, source: Option<String>) {
-        if let Some(source) = source {
+    /// `source` also says whether the file was taken from the directory `reuse` reads.
+    pub fn add_hashed(
+        &mut self,
+        path: String,
+        contents: String,
+        hash: String,
+        source: Option<(String, bool)>,
+        reuse: &par::Reuse,
+    ) {
+        if let Some((source, reused)) = source {
             self.sources.insert(path.clone(), source);
+            if reused {
+                let (_, files) = self.reused.get_or_insert_with(|| (reuse.dir().to_path_buf(), Default::default()));
+                files.insert(path.clone());
+            }
         }
         self.hashes.insert(path.clone(), hash);
         self.add(path, contents);
@@ -358,7 +382,7 @@ impl Output {
         let mut report = WriteReport::default();
         for (path, contents) in &self.files {
             let target = dir.join(path);
-            if std::fs::read(&target).is_ok_and(|bytes| bytes == contents.as_bytes()) {
+            if self.reused_from(dir, path) || std::fs::read(&target).is_ok_and(|bytes| bytes == contents.as_bytes()) {
                 report.unchanged += 1;
                 continue;
             }
@@ -384,6 +408,11 @@ impl Output {
         Ok(report)
     }
 
+    /// True when the file at `path` was taken from `dir` (so it is there as it is here).
+    fn reused_from(&self, dir: &Path, path: &str) -> bool {
+        self.reused.as_ref().is_some_and(|(from, files)| from == dir && files.contains(path))
+    }
+
     /// True when `dir` holds the marker this generator writes.
     fn is_ours(&self, dir: &Path) -> bool {
         let marker = std::fs::read_to_string(dir.join(MARKER)).unwrap_or_default();
@@ -394,7 +423,7 @@ impl Output {
     pub fn check(&self, dir: &Path) -> Result<Drift, WriteError> {
         let on_disk = list_files(dir)?;
         let mut drift = Drift::default();
-        for (path, expected) in &self.files {
+        for (path, expected) in self.files.iter().filter(|(path, _)| !self.reused_from(dir, path)) {
             match std::fs::read(dir.join(path)) {
                 Ok(bytes) if bytes == expected.as_bytes() => {}
                 Ok(bytes) => {

@@ -42,9 +42,10 @@ pub fn text<'a>(path: impl Into<String>, text: impl FnOnce() -> String + Send + 
     Job { path: path.into(), work: Work::Text(Box::new(text)) }
 }
 
-/// What a finished job gives: the path, the contents, the hash of the contents, and for a
-/// Rust file its source hash. Hashing here spreads it over the threads.
-type Done = (String, String, String, Option<String>);
+/// What a finished job gives: the path, the contents, the hash of the contents (hashing here
+/// spreads it over the threads), and for a Rust file its source hash and whether the file on
+/// disk was reused.
+type Done = (String, String, String, Option<(String, bool)>);
 
 impl Job<'_> {
     fn run(self, reuse: &Reuse) -> Done {
@@ -57,15 +58,15 @@ impl Job<'_> {
             Work::Rust { header, tokens } => {
                 let tokens = tokens();
                 let source = source_hash(&header, &tokens);
-                let (text, hash) = match reuse.printed(&self.path, &source) {
-                    Some(reused) => reused,
+                let (text, hash, reused) = match reuse.printed(&self.path, &source) {
+                    Some((text, hash)) => (text, hash, true),
                     None => {
                         let text = print_file(&header, tokens);
                         let hash = crate::hash::hex(text.as_bytes());
-                        (text, hash)
+                        (text, hash, false)
                     }
                 };
-                (self.path, text, hash, Some(source))
+                (self.path, text, hash, Some((source, reused)))
             }
         }
     }
@@ -77,10 +78,12 @@ impl Job<'_> {
 fn source_hash(header: &str, tokens: &TokenStream) -> String {
     use std::fmt::Write;
     debug_assert!(!has_undelimited_group(tokens.clone()), "an emitter produced a group without delimiters");
-    let mut hasher = crate::hash::Hasher::new();
-    // Writing into the hasher cannot fail.
-    let _ = write!(hasher, "{header}\0{tokens}");
-    hasher.hex()
+    // Formatting writes many short pieces: collected first, they are hashed eight bytes at a
+    // time.
+    let mut text = String::with_capacity(64 * 1024);
+    // Writing into a String cannot fail.
+    let _ = write!(text, "{header}\0{tokens}");
+    crate::hash::hex(text.as_bytes())
 }
 
 fn has_undelimited_group(tokens: TokenStream) -> bool {
@@ -96,7 +99,7 @@ fn has_undelimited_group(tokens: TokenStream) -> bool {
 /// Rust file, to `output`.
 pub fn run(jobs: Vec<Job<'_>>, reuse: &Reuse, output: &mut Output) {
     for (path, text, hash, source) in crate::par::map(jobs, |job| job.run(reuse)) {
-        output.add_hashed(path, text, hash, source);
+        output.add_hashed(path, text, hash, source, reuse);
     }
 }
 
@@ -113,6 +116,11 @@ impl Reuse {
     /// Nothing to reuse: every file is printed.
     pub fn nothing() -> Self {
         Reuse::default()
+    }
+
+    /// The directory files are reused from.
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// What the stamp in `dir` allows to reuse, for output printed by `printer`.
