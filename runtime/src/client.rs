@@ -445,52 +445,26 @@ impl Core {
         P: Paginated + FromJson + Send + 'static,
         P::Item: Send + 'static,
     {
+        // Only reading a page's items is generic; following the cursors is `Pager`'s (compiled
+        // once, not once per paginated operation).
         struct State<I> {
-            core: Core,
-            call: Call,
+            pager: Pager,
             items: std::vec::IntoIter<I>,
-            /// The cursor of the next page: `Some(None)` for the first page, `None` when done.
-            next: Option<Option<String>>,
-            /// An error to yield once the items read so far are out.
-            failure: Option<Error>,
-            seen: Vec<String>,
         }
-        let state = State::<P::Item> {
-            core: self.clone(),
-            call,
-            items: Vec::new().into_iter(),
-            next: Some(None),
-            failure: None,
-            seen: Vec::new(),
-        };
+        let pager = Pager { core: self.clone(), call, cursor, next: Some(None), failure: None, seen: Vec::new() };
+        let state = State::<P::Item> { pager, items: Vec::new().into_iter() };
         Box::pin(stream::unfold(state, move |mut state| async move {
             loop {
                 if let Some(item) = state.items.next() {
                     return Some((Ok(item), state));
                 }
-                if let Some(error) = state.failure.take() {
-                    return Some((Err(error), state));
-                }
-                let cursor_value = state.next.take()?;
-                if state.seen.len() >= state.core.settings.max_pages {
-                    let message = format!("stopped after {} pages (the client's page guard)", state.seen.len());
-                    return Some((Err(Error::Pagination(message)), state));
-                }
-                let mut call = state.call.clone();
-                if let Some(page) = &cursor_value {
-                    call.query.retain(|(k, _)| *k != cursor);
-                    call.query.push((cursor, page.clone()));
-                }
-                state.seen.push(cursor_value.unwrap_or_default());
-                match state.core.send::<P>(call).await {
+                let page = match state.pager.next_page().await? {
+                    Ok(body) => decode::<P>(&body).map(|(page, _)| page),
+                    Err(error) => Err(error),
+                };
+                match page {
                     Ok(page) => {
-                        match page.next_page().map(str::to_owned) {
-                            Some(next) if state.seen.contains(&next) => {
-                                let message = format!("the service repeated the page cursor {next:?}");
-                                state.failure = Some(Error::Pagination(message));
-                            }
-                            next => state.next = next.map(Some),
-                        }
+                        state.pager.follow(page.next_page());
                         state.items = page.into_items().into_iter();
                     }
                     Err(error) => return Some((Err(error), state)),
@@ -675,20 +649,75 @@ fn parse_retry_after(value: &HeaderValue) -> Option<Duration> {
 
 /// Decodes a response body leniently (what was not understood kept apart), locating the
 /// first problem when it does not decode at all.
+/// Follows the page cursors of a stream: which page to ask for next, the page guard, a
+/// repeated cursor.
+struct Pager {
+    core: Core,
+    call: Call,
+    cursor: &'static str,
+    /// The cursor of the next page: `Some(None)` for the first page, `None` when done.
+    next: Option<Option<String>>,
+    /// An error to yield once the items read so far are out.
+    failure: Option<Error>,
+    seen: Vec<String>,
+}
+
+impl Pager {
+    /// The body of the next page, an error, or `None` when every page was read.
+    async fn next_page(&mut self) -> Option<Result<Vec<u8>, Error>> {
+        if let Some(error) = self.failure.take() {
+            return Some(Err(error));
+        }
+        let cursor_value = self.next.take()?;
+        if self.seen.len() >= self.core.settings.max_pages {
+            let message = format!("stopped after {} pages (the client's page guard)", self.seen.len());
+            return Some(Err(Error::Pagination(message)));
+        }
+        let mut call = self.call.clone();
+        if let Some(page) = &cursor_value {
+            call.query.retain(|(k, _)| *k != self.cursor);
+            call.query.push((self.cursor, page.clone()));
+        }
+        self.seen.push(cursor_value.unwrap_or_default());
+        Some(self.core.execute(&call).await.map(|answer| answer.body))
+    }
+
+    /// Records the cursor the page just read names; a cursor seen before ends the stream with
+    /// an error after this page's items.
+    fn follow(&mut self, next: Option<&str>) {
+        match next {
+            Some(next) if self.seen.iter().any(|seen| seen == next) => {
+                let message = format!("the service repeated the page cursor {next:?}");
+                self.failure = Some(Error::Pagination(message));
+            }
+            next => self.next = next.map(|next| Some(next.to_owned())),
+        }
+    }
+}
+
 fn decode<T: FromJson>(bytes: &[u8]) -> Result<(T, Vec<crate::NotUnderstood>), Error> {
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| Error::Decode {
+    let value = parse_body(bytes)?;
+    let reread = || serde_json::from_slice(bytes).unwrap_or_default();
+    crate::json::decode_reporting(value, reread).map_err(|violations| decode_error(bytes, violations))
+}
+
+/// The body as JSON (the part of decoding that does not depend on the type).
+fn parse_body(bytes: &[u8]) -> Result<serde_json::Value, Error> {
+    serde_json::from_slice(bytes).map_err(|e| Error::Decode {
         path: String::new(),
         message: format!("not JSON: {e}"),
         snippet: snippet(&String::from_utf8_lossy(bytes)),
-    })?;
-    let reread = || serde_json::from_slice(bytes).unwrap_or_default();
-    crate::json::decode_reporting(value, reread).map_err(|violations| {
-        let first = violations.0.into_iter().next().unwrap_or_else(|| Violation::new("", "does not decode"));
-        // The value was consumed while decoding; read it again, on this failure path only.
-        let value: serde_json::Value = serde_json::from_slice(bytes).unwrap_or_default();
-        let near = value.pointer(&first.path).map_or_else(|| value.to_string(), ToString::to_string);
-        Error::Decode { path: first.path, message: first.message, snippet: snippet(&near) }
     })
+}
+
+/// The error for a body that does not decode: the first violation, with the part of the body
+/// it concerns.
+fn decode_error(bytes: &[u8], violations: crate::validate::Violations) -> Error {
+    let first = violations.0.into_iter().next().unwrap_or_else(|| Violation::new("", "does not decode"));
+    // The value was consumed while decoding; read it again, on this failure path only.
+    let value: serde_json::Value = serde_json::from_slice(bytes).unwrap_or_default();
+    let near = value.pointer(&first.path).map_or_else(|| value.to_string(), ToString::to_string);
+    Error::Decode { path: first.path, message: first.message, snippet: snippet(&near) }
 }
 
 fn snippet(text: &str) -> String {

@@ -91,23 +91,36 @@ pub fn decode_reporting<T: FromJson>(
     reread: impl FnOnce() -> Value,
 ) -> Result<(T, Vec<NotUnderstood>), Violations> {
     let mut decoder = Decoder::new(Mode::Lenient);
-    let decoded = match T::from_json(value, &mut decoder) {
-        Some(decoded) if decoder.violations.is_empty() => decoded,
-        _ => return Err(decoder.into_error()),
-    };
-    if decoder.not_understood.is_empty() {
-        return Ok((decoded, Vec::new()));
+    let decoded = T::from_json(value, &mut decoder);
+    let reread = std::cell::Cell::new(Some(reread));
+    let reread = || reread.take().map_or(Value::Null, |reread| reread());
+    let not_understood = decoder.finish_reporting(decoded.is_some(), &reread)?;
+    // `finish_reporting` refuses a value that did not decode.
+    decoded.map(|decoded| (decoded, not_understood)).ok_or_else(|| Violations(Vec::new()))
+}
+
+impl Decoder {
+    /// What a lenient decoding left: its violations as an error when the value did not
+    /// decode (or decoded with violations), else the parts not understood, each with its
+    /// value (read again with `reread`, only when there are any).
+    fn finish_reporting(self, decoded: bool, reread: &dyn Fn() -> Value) -> Result<Vec<NotUnderstood>, Violations> {
+        if !decoded || !self.violations.is_empty() {
+            return Err(self.into_error());
+        }
+        if self.not_understood.is_empty() {
+            return Ok(Vec::new());
+        }
+        let original = reread();
+        let parts = self
+            .not_understood
+            .into_iter()
+            .map(|(pointer, reason)| {
+                let value = original.pointer(&pointer).cloned().unwrap_or(Value::Null);
+                NotUnderstood { pointer, reason, value }
+            })
+            .collect();
+        Ok(parts)
     }
-    let original = reread();
-    let parts = decoder
-        .not_understood
-        .into_iter()
-        .map(|(pointer, reason)| {
-            let value = original.pointer(&pointer).cloned().unwrap_or(Value::Null);
-            NotUnderstood { pointer, reason, value }
-        })
-        .collect();
-    Ok((decoded, parts))
 }
 
 /// Decodes bytes holding JSON into `T`, reading leniently (a response).
@@ -163,16 +176,28 @@ impl Decoder {
         pointer
     }
 
+    // The generic readers below are instantiated once per field type of every generated type,
+    // so each keeps only the call to `T::from_json` generic and leaves the rest to plain
+    // functions (which are compiled once): the types crate's code size follows from it.
+
     /// Records a problem at the current position. Always returns `None`, for `?` chains.
     pub fn fail<T>(&mut self, message: impl Into<String>) -> Option<T> {
+        self.record(message.into());
+        None
+    }
+
+    fn record(&mut self, message: String) {
         let pointer = self.pointer();
         self.violations.push(Violation::new(pointer, message));
-        None
+    }
+
+    fn enter_key(&mut self, key: &str) {
+        self.path.push(Step::Key(key.to_owned()));
     }
 
     /// Reads `value` as the element at `key` of the current object.
     pub fn at_key<T: FromJson>(&mut self, key: &str, value: Value) -> Option<T> {
-        self.path.push(Step::Key(key.to_owned()));
+        self.enter_key(key);
         let result = T::from_json(value, self);
         self.path.pop();
         result
@@ -181,14 +206,18 @@ impl Decoder {
     /// Reads `value` as the optional field `key`. Lenient: a value that does not fit is
     /// recorded as not understood and read as absent, so the rest of the response survives.
     fn at_optional_key<T: FromJson>(&mut self, key: &str, value: Value) -> Option<Option<T>> {
-        if self.mode != Mode::Lenient {
-            return self.at_key(key, value).map(Some);
-        }
         let before = self.violations.len();
-        self.path.push(Step::Key(key.to_owned()));
+        self.enter_key(key);
         let result = T::from_json(value, self);
-        let failed = result.is_none() || self.violations.len() > before;
-        if failed {
+        if self.leave_optional_key(before, result.is_some()) { Some(None) } else { result.map(Some) }
+    }
+
+    /// Leaves the optional field entered with `before` violations recorded. True when it is
+    /// to be read as absent: lenient, and it did not decode (or decoded with violations),
+    /// which is then recorded as not understood.
+    fn leave_optional_key(&mut self, before: usize, decoded: bool) -> bool {
+        let absent = self.mode == Mode::Lenient && (!decoded || self.violations.len() > before);
+        if absent {
             let reasons: Vec<String> = self
                 .violations
                 .drain(before..)
@@ -198,7 +227,7 @@ impl Decoder {
             self.not_understood.push((self.pointer(), reason));
         }
         self.path.pop();
-        if failed { Some(None) } else { result.map(Some) }
+        absent
     }
 
     /// Reads `value` as the element at `index` of the current array.
@@ -412,22 +441,40 @@ impl Object<'_> {
     /// A field that may be absent. Lenient: `null` reads as absent; strict: `null` is a
     /// violation (the spec does not allow it).
     pub fn optional<T: FromJson>(&mut self, key: &str) -> Option<Option<T>> {
+        match self.take_optional(key)? {
+            Some(value) => self.decoder.at_optional_key(key, value),
+            None => Some(None),
+        }
+    }
+
+    /// The value of the optional field `key`: `Some(None)` when it is absent (or null,
+    /// lenient), `None` when it is a refused `null` (strict).
+    fn take_optional(&mut self, key: &str) -> Option<Option<Value>> {
         match self.take(key) {
             None => Some(None),
             Some(Value::Null) if self.decoder.mode == Mode::Strict => {
-                self.decoder.at_key::<Never>(key, Value::Null).map(|_| None)
+                self.decoder.at_key::<Never>(key, Value::Null).map(|never| match never {})
             }
             Some(Value::Null) => Some(None),
-            Some(value) => self.decoder.at_optional_key(key, value),
+            Some(value) => Some(Some(value)),
         }
     }
 
     /// A field that must be present but may be null. Lenient: absent reads as null.
     pub fn nullable<T: FromJson>(&mut self, key: &str) -> Option<Option<T>> {
+        match self.take_nullable(key)? {
+            Some(value) => self.decoder.at_optional_key(key, value),
+            None => Some(None),
+        }
+    }
+
+    /// The value of the nullable field `key`: `Some(None)` when it is null (or absent,
+    /// lenient), `None` when it is missing (strict).
+    fn take_nullable(&mut self, key: &str) -> Option<Option<Value>> {
         match self.take(key) {
             None if self.decoder.mode == Mode::Strict => self.missing(key),
             None | Some(Value::Null) => Some(None),
-            Some(value) => self.decoder.at_optional_key(key, value),
+            Some(value) => Some(Some(value)),
         }
     }
 
