@@ -51,9 +51,19 @@ enum Command {
     /// Prints every gap (what the documents do not show) with the decision taken.
     Gaps,
     /// Regenerates the output directory: writes changed files, removes stale ones.
-    Generate,
+    Generate {
+        /// Print every file, relying on nothing the stamp vouches for (see `check --full`).
+        #[arg(long)]
+        full: bool,
+    },
     /// Compares the output directory with what the spec produces; exits 1 on any difference.
-    Check,
+    Check {
+        /// Print every file and compare it, relying on nothing the stamp vouches for: by
+        /// default a stamp proving the output current skips emission, and a Rust file whose
+        /// tokens and bytes match the stamp is not printed again.
+        #[arg(long)]
+        full: bool,
+    },
     /// Classifies every change between two specs for callers and implementers; exits 1 when
     /// something breaks (unless --allow-breaking), 2 when a spec cannot be read.
     Diff(DiffArgs),
@@ -141,8 +151,8 @@ fn main() -> ExitCode {
         Command::List { types: false } => print_lines(operation_lines(&api)),
         Command::List { types: true } => print_lines(type_lines(&api)),
         Command::Gaps => print_lines(gap_lines(&api)),
-        Command::Generate => generate(&api, &settings),
-        Command::Check => check(&api, &settings),
+        Command::Generate { full } => generate(&api, &settings, full),
+        Command::Check { full } => check(&api, &settings, full),
         Command::Diff(args) => diff(&args, &settings.spec),
         Command::Init(_) => unreachable!("handled above"),
     }
@@ -229,15 +239,24 @@ fn gap_lines(api: &Api) -> Vec<String> {
     lines
 }
 
-fn generate(api: &Api, settings: &Settings) -> ExitCode {
+/// Every generated file: printed in full, or reusing what the stamp in the output vouches for.
+fn emit(api: &Api, settings: &Settings, full: bool) -> apigen::emit::Output {
+    if full {
+        apigen::emit::emit(api, &settings.options)
+    } else {
+        apigen::emit::emit_into(&settings.out, api, &settings.options)
+    }
+}
+
+fn generate(api: &Api, settings: &Settings, full: bool) -> ExitCode {
     let out = &settings.out;
     // Nothing to write when the stamp proves the directory current (the common case on save
     // and in CI): skip emission.
-    if let Some(count) = apigen::emit::unchanged(out, api, &settings.options) {
+    if !full && let Some(count) = apigen::emit::unchanged(out, api, &settings.options) {
         println!("0 written, {count} unchanged, 0 removed");
         return ExitCode::SUCCESS;
     }
-    let output = apigen::emit::emit_into(out, api, &settings.options);
+    let output = emit(api, settings, full);
     match output.write(out) {
         Ok(report) => {
             for path in &report.written {
@@ -267,12 +286,12 @@ fn generate(api: &Api, settings: &Settings) -> ExitCode {
     }
 }
 
-fn check(api: &Api, settings: &Settings) -> ExitCode {
-    if let Some(count) = apigen::emit::unchanged(&settings.out, api, &settings.options) {
+fn check(api: &Api, settings: &Settings, full: bool) -> ExitCode {
+    if !full && let Some(count) = apigen::emit::unchanged(&settings.out, api, &settings.options) {
         println!("ok: {count} files match the spec");
         return ExitCode::SUCCESS;
     }
-    let output = apigen::emit::emit_into(&settings.out, api, &settings.options);
+    let output = emit(api, settings, full);
     match output.check(&settings.out) {
         Ok(drift) if drift.is_clean() => {
             println!("ok: {} files match the spec", output.files().len());

@@ -106,3 +106,33 @@ fn the_copied_runtime_is_every_file_of_the_runtime_at_its_version() {
     );
     assert!(!manifest.contains(".workspace"), "the runtime builds on its own: no workspace inheritance");
 }
+
+#[test]
+fn check_trusts_the_stamp_unless_full() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("notes");
+    apigen(&["init", dir.to_str().unwrap()], home.path());
+    apigen(&["generate"], &dir);
+    // A hand edit whose hash someone also wrote into the stamp: the stamp vouches for it, so
+    // the fast path (and the reuse of printed files) takes it as printed...
+    let edited = "client/src/notes.rs";
+    let path = dir.join("generated").join(edited);
+    let printed = std::fs::read_to_string(&path).unwrap();
+    let forged = format!("{printed}// hand edit\n");
+    std::fs::write(&path, &forged).unwrap();
+    let stamp_path = dir.join("generated/.apigen-stamp");
+    let stamp = std::fs::read_to_string(&stamp_path).unwrap();
+    let vouched = stamp.replace(&apigen::hash::hex(printed.as_bytes()), &apigen::hash::hex(forged.as_bytes()));
+    assert_ne!(vouched, stamp);
+    std::fs::write(&stamp_path, vouched).unwrap();
+    assert_eq!(apigen(&["check"], &dir), "ok: 18 files match the spec\n");
+    // ...and `--full` prints every file and finds it.
+    let full = Command::new(env!("CARGO_BIN_EXE_apigen")).args(["check", "--full"]).current_dir(&dir).output().unwrap();
+    assert_eq!(full.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&full.stdout);
+    assert!(report.contains("-// hand edit\n"), "{report}");
+    assert!(report.ends_with("2 changed, 0 missing, 0 extra; run `apigen generate`\n"), "{report}");
+    let repaired = apigen(&["generate", "--full"], &dir);
+    assert!(repaired.contains(&format!("wrote generated/{edited}\n")), "{repaired}");
+    assert_eq!(apigen(&["check", "--full"], &dir), "ok: 18 files match the spec\n");
+}
