@@ -334,24 +334,18 @@ impl Output {
 
     /// Adds a file with the hash of its contents and, for a Rust file, the hash of what it
     /// was printed from.
-    /// `source` also says whether the file was taken from the directory `reuse` reads.
-    pub fn add_hashed(
-        &mut self,
-        path: String,
-        contents: String,
-        hash: String,
-        source: Option<(String, bool)>,
-        reuse: &par::Reuse,
-    ) {
-        if let Some((source, reused)) = source {
+    pub(crate) fn add_hashed(&mut self, path: String, contents: String, hash: String, source: Option<String>) {
+        if let Some(source) = source {
             self.sources.insert(path.clone(), source);
-            if reused {
-                let (_, files) = self.reused.get_or_insert_with(|| (reuse.dir().to_path_buf(), Default::default()));
-                files.insert(path.clone());
-            }
         }
         self.hashes.insert(path.clone(), hash);
         self.add(path, contents);
+    }
+
+    /// Records that the file at `path` was taken from `dir`, where it is as it is here.
+    pub(crate) fn mark_reused(&mut self, dir: &Path, path: &str) {
+        let (_, files) = self.reused.get_or_insert_with(|| (dir.to_path_buf(), Default::default()));
+        files.insert(path.to_owned());
     }
 
     /// The hash of the contents of the file at `path`.

@@ -42,23 +42,31 @@ pub fn text<'a>(path: impl Into<String>, text: impl FnOnce() -> String + Send + 
     Job { path: path.into(), work: Work::Text(Box::new(text)) }
 }
 
-/// What a finished job gives: the path, the contents, the hash of the contents (hashing here
-/// spreads it over the threads), and for a Rust file its source hash and whether the file on
-/// disk was reused.
-type Done = (String, String, String, Option<(String, bool)>);
+/// What a finished job gives.
+struct Done {
+    path: String,
+    text: String,
+    /// The hash of `text` (hashing here spreads it over the threads).
+    hash: String,
+    /// For a Rust file, the hash of what it is printed from.
+    source: Option<String>,
+    /// True when `text` is the file on disk, reused instead of printed.
+    reused: bool,
+}
 
 impl Job<'_> {
     fn run(self, reuse: &Reuse) -> Done {
+        let path = self.path;
         match self.work {
             Work::Text(text) => {
                 let text = text();
                 let hash = crate::hash::hex(text.as_bytes());
-                (self.path, text, hash, None)
+                Done { path, text, hash, source: None, reused: false }
             }
             Work::Rust { header, tokens } => {
                 let tokens = tokens();
                 let source = source_hash(&header, &tokens);
-                let (text, hash, reused) = match reuse.printed(&self.path, &source) {
+                let (text, hash, reused) = match reuse.printed(&path, &source) {
                     Some((text, hash)) => (text, hash, true),
                     None => {
                         let text = print_file(&header, tokens);
@@ -66,7 +74,7 @@ impl Job<'_> {
                         (text, hash, false)
                     }
                 };
-                (self.path, text, hash, Some((source, reused)))
+                Done { path, text, hash, source: Some(source), reused }
             }
         }
     }
@@ -98,8 +106,11 @@ fn has_undelimited_group(tokens: TokenStream) -> bool {
 /// Runs every job (see [`crate::par::map`]) and adds the files, and the source hash of each
 /// Rust file, to `output`.
 pub fn run(jobs: Vec<Job<'_>>, reuse: &Reuse, output: &mut Output) {
-    for (path, text, hash, source) in crate::par::map(jobs, |job| job.run(reuse)) {
-        output.add_hashed(path, text, hash, source, reuse);
+    for done in crate::par::map(jobs, |job| job.run(reuse)) {
+        if done.reused {
+            output.mark_reused(&reuse.dir, &done.path);
+        }
+        output.add_hashed(done.path, done.text, done.hash, done.source);
     }
 }
 
@@ -116,11 +127,6 @@ impl Reuse {
     /// Nothing to reuse: every file is printed.
     pub fn nothing() -> Self {
         Reuse::default()
-    }
-
-    /// The directory files are reused from.
-    pub fn dir(&self) -> &Path {
-        &self.dir
     }
 
     /// What the stamp in `dir` allows to reuse, for output printed by `printer`.
