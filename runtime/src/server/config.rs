@@ -1,0 +1,74 @@
+//! The router's limits, checked before anything else of a request is read.
+
+use super::{ApiError, too_large};
+use axum::http::{StatusCode, header};
+
+/// The default limit on request bodies: 2 MiB (spec gap `max-body-size`).
+pub const DEFAULT_BODY_LIMIT: usize = 2 * 1024 * 1024;
+
+/// The default limit on a request's path and query: 8 KiB (longer answers 414).
+pub const DEFAULT_MAX_URI_BYTES: usize = 8 * 1024;
+
+/// The default limit on a request's headers, names and values together: 64 KiB (more
+/// answers 431).
+pub const DEFAULT_MAX_HEADER_BYTES: usize = 64 * 1024;
+
+/// The default limit on the number of query parameters: 256 (more answers 400).
+pub const DEFAULT_MAX_QUERY_PARAMS: usize = 256;
+
+/// Router settings: the limits checked before anything else is read. Every one answers with
+/// the error body; build with `ServerConfig { body_limit: .., ..Default::default() }`.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// Largest request body accepted, in bytes (default [`DEFAULT_BODY_LIMIT`], 2 MiB); a
+    /// larger one answers 413, before it is read when `Content-Length` declares it (so an
+    /// `Expect: 100-continue` client is not invited to send it).
+    pub body_limit: usize,
+    /// Longest path and query, in bytes (default [`DEFAULT_MAX_URI_BYTES`]); longer answers
+    /// 414.
+    pub max_uri_bytes: usize,
+    /// Largest total of header names and values, in bytes (default
+    /// [`DEFAULT_MAX_HEADER_BYTES`]); more answers 431.
+    pub max_header_bytes: usize,
+    /// Most query parameters (default [`DEFAULT_MAX_QUERY_PARAMS`]); more answers 400.
+    pub max_query_params: usize,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            body_limit: DEFAULT_BODY_LIMIT,
+            max_uri_bytes: DEFAULT_MAX_URI_BYTES,
+            max_header_bytes: DEFAULT_MAX_HEADER_BYTES,
+            max_query_params: DEFAULT_MAX_QUERY_PARAMS,
+        }
+    }
+}
+
+impl ServerConfig {
+    /// The first limit `parts` exceeds, as the error to answer. Each check is linear in the
+    /// size of what it measures, which the transport already bounds.
+    pub(crate) fn refuse(&self, parts: &axum::http::request::Parts) -> Option<ApiError> {
+        let uri = parts.uri.path_and_query().map_or(0, |pq| pq.as_str().len());
+        if uri > self.max_uri_bytes {
+            let message = format!("the path and query are {uri} bytes long; the limit is {}", self.max_uri_bytes);
+            return Some(ApiError::new(StatusCode::URI_TOO_LONG, message));
+        }
+        let headers: usize = parts.headers.iter().map(|(name, value)| name.as_str().len() + value.len()).sum();
+        if headers > self.max_header_bytes {
+            let message = format!("the headers are {headers} bytes long; the limit is {}", self.max_header_bytes);
+            return Some(ApiError::new(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE, message));
+        }
+        let query = parts.uri.query().unwrap_or_default();
+        let params = if query.is_empty() { 0 } else { query.split('&').count() };
+        if params > self.max_query_params {
+            let message = format!("the query has {params} parameters; the limit is {}", self.max_query_params);
+            return Some(ApiError::bad_request(message));
+        }
+        let declared = parts.headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+        if declared.is_some_and(|length| length > self.body_limit as u64) {
+            return Some(too_large(self.body_limit));
+        }
+        None
+    }
+}

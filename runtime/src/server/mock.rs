@@ -1,0 +1,108 @@
+//! [`MockService`]: a service answering every operation through one function, for mock servers
+//! and tests.
+
+use super::{Anonymous, ApiError, Authenticator, Context};
+use crate::json::{FromJson, Mode};
+use serde::Serialize;
+use std::future::Future;
+use std::sync::Arc;
+
+/// A service answering every operation through one function: for mock servers and tests.
+///
+/// Generated servers implement every group of operations for it (feature `mock`). Each call
+/// hands the function the operation's name, the caller's token and the parsed request as JSON
+/// (parameters and `body` by their wire names); the JSON it returns is decoded into the
+/// operation's response type.
+#[derive(Clone)]
+pub struct MockService {
+    handler: Arc<MockHandler>,
+    auth: Arc<MockAuth>,
+}
+
+type MockHandler = dyn Fn(MockCall) -> Result<serde_json::Value, ApiError> + Send + Sync;
+type MockAuth = dyn Fn(&str) -> Result<String, ApiError> + Send + Sync;
+
+/// One call received by a [`MockService`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct MockCall {
+    /// The operation's name in the spec.
+    pub operation: &'static str,
+    /// The principal the authenticator returned (the token, by default); `None` on public
+    /// operations.
+    pub principal: Option<String>,
+    /// The parsed request: parameters and `body`, by wire name.
+    pub request: serde_json::Value,
+}
+
+impl MockService {
+    /// A service answering every call with `handler`, accepting every token.
+    pub fn new(handler: impl Fn(MockCall) -> Result<serde_json::Value, ApiError> + Send + Sync + 'static) -> Self {
+        MockService { handler: Arc::new(handler), auth: Arc::new(|token: &str| Ok(token.to_owned())) }
+    }
+
+    /// Checks tokens with `auth`, which returns the principal or refuses.
+    pub fn with_auth(mut self, auth: impl Fn(&str) -> Result<String, ApiError> + Send + Sync + 'static) -> Self {
+        self.auth = Arc::new(auth);
+        self
+    }
+
+    /// Calls the handler and decodes its answer as `T` (generated code).
+    pub fn call<T: FromJson>(
+        &self,
+        operation: &'static str,
+        context: &Context<impl MockPrincipal, impl Sized>,
+        request: &impl Serialize,
+    ) -> std::future::Ready<Result<T, ApiError>> {
+        std::future::ready(self.invoke(operation, context, request).and_then(|value| {
+            crate::json::decode(value, Mode::Lenient).map_err(|violations| {
+                ApiError::internal(format!("the mock's answer to `{operation}` does not decode: {violations}"))
+            })
+        }))
+    }
+
+    /// Calls the handler for an operation without response body (generated code).
+    pub fn call_empty(
+        &self,
+        operation: &'static str,
+        context: &Context<impl MockPrincipal, impl Sized>,
+        request: &impl Serialize,
+    ) -> std::future::Ready<Result<(), ApiError>> {
+        std::future::ready(self.invoke(operation, context, request).map(|_| ()))
+    }
+
+    fn invoke(
+        &self,
+        operation: &'static str,
+        context: &Context<impl MockPrincipal, impl Sized>,
+        request: &impl Serialize,
+    ) -> Result<serde_json::Value, ApiError> {
+        let request = serde_json::to_value(request).map_err(|e| ApiError::internal(e.to_string()))?;
+        (self.handler)(MockCall { operation, principal: context.principal.mock_principal(), request })
+    }
+}
+
+/// The principals a [`MockService`] sees: its own (`String`) and [`Anonymous`].
+pub trait MockPrincipal {
+    /// The principal as a [`MockCall`] reports it.
+    fn mock_principal(&self) -> Option<String>;
+}
+
+impl MockPrincipal for String {
+    fn mock_principal(&self) -> Option<String> {
+        Some(self.clone())
+    }
+}
+
+impl MockPrincipal for Anonymous {
+    fn mock_principal(&self) -> Option<String> {
+        None
+    }
+}
+
+impl Authenticator for MockService {
+    type Principal = String;
+
+    fn authenticate(&self, token: &str) -> impl Future<Output = Result<String, ApiError>> + Send {
+        std::future::ready((self.auth)(token))
+    }
+}
