@@ -3,7 +3,7 @@
 //! The pipeline is load → lower → emit, with diagnostics collected in each phase and checked
 //! at its boundary, so a broken spec reports every problem at once:
 //!
-//! - [`spec`] reads the YAML files into raw structures (the only serde_yaml user);
+//! - [`load`] reads the YAML files into raw structures (the only serde_yaml user);
 //! - [`model`] checks them and lowers them into the [`model::Api`] every emitter reads;
 //! - [`emit`] turns the model into an [`emit::Output`], written or checked byte for byte.
 
@@ -13,9 +13,10 @@ pub mod diff;
 pub mod emit;
 pub mod hash;
 pub mod init;
+pub mod load;
+pub mod lower;
 pub mod model;
 pub mod par;
-pub mod spec;
 
 /// Every entry below `dir` that is not a directory (files, symbolic links, FIFOs, ...),
 /// recursively, sorted by path, so nothing depends on the order of directory listings.
@@ -48,11 +49,11 @@ use std::path::Path;
 /// Loads and validates the spec in `spec_dir`. On success, also returns the warnings.
 pub fn load(spec_dir: &Path) -> Result<(model::Api, Diagnostics), Diagnostics> {
     let mut diags = Diagnostics::new();
-    let spec = spec::load(spec_dir, &mut diags);
+    let spec = load::load(spec_dir, &mut diags);
     if !spec.complete {
         return Err(diags); // Lowering would report references to what could not be read.
     }
-    match model::lower::lower(&spec, &mut diags) {
+    match lower::lower(&spec, &mut diags) {
         Some(api) => Ok((api, diags)),
         None => Err(diags),
     }

@@ -84,7 +84,7 @@ fn a_fifo_or_a_device_named_like_a_spec_file_is_refused_without_reading_it() {
 fn an_oversized_spec_file_is_refused_before_it_is_read() {
     let dir = petstore_copy();
     let big = std::fs::File::create(dir.path().join("big.yaml")).unwrap();
-    big.set_len(apigen::spec::MAX_FILE_BYTES + 1).unwrap(); // sparse: costs no disk
+    big.set_len(apigen::load::MAX_FILE_BYTES + 1).unwrap(); // sparse: costs no disk
     assert_eq!(
         load_errors(dir.path()),
         "error: SPEC/big.yaml: the file is larger than 8 MiB\n  \

@@ -29,10 +29,10 @@ fn main() {
     for _ in 0..runs {
         let start = Instant::now();
         let mut diags = Diagnostics::new();
-        let spec = apigen::spec::load(&spec_dir, &mut diags);
+        let spec = apigen::load::load(&spec_dir, &mut diags);
         record("load (read + YAML)", start.elapsed());
         let at = Instant::now();
-        let Some(api) = apigen::model::lower::lower(&spec, &mut diags) else {
+        let Some(api) = apigen::lower::lower(&spec, &mut diags) else {
             eprintln!("the spec does not lint: run `apigen lint --spec {}`", spec_dir.display());
             std::process::exit(1);
         };

@@ -1,18 +1,13 @@
 //! The validated model of an API: what every emitter works from.
 //!
-//! Built by [`lower::lower`] from the raw spec, after every semantic check has passed. Every
+//! Built by [`crate::lower::lower`] from the raw spec, after every semantic check has passed. Every
 //! reference resolves, every name is computed (and collision-checked) once, inline shapes are
 //! lifted to named types, and collections are ordered deterministically: maps are `BTreeMap`s,
 //! lists keep the order of the spec text, which is read in sorted file order. Nothing here
 //! knows how code is emitted.
 
-pub mod auth;
-pub mod finite;
-pub mod graph;
-pub mod lower;
 pub mod names;
 pub mod path;
-pub mod routes;
 pub mod sample;
 pub mod typeref;
 
@@ -145,7 +140,7 @@ pub struct TypeDef {
     pub inline_of: Option<String>,
     /// Which way it travels.
     pub usage: Usage,
-    /// The depth of its smallest value (1 for a type of scalars), see [`finite`].
+    /// The depth of its smallest value (1 for a type of scalars), computed by lowering.
     pub depth: usize,
 }
 

@@ -2,7 +2,7 @@
 //!
 //! Every key a spec file may contain is a field here. Keys that are not are reported by the
 //! loader (all of them, not only the first). Which keys make sense together (`in` only on
-//! parameters, `default` only on optional fields, ...) is checked later, in `model::lower`,
+//! parameters, `default` only on optional fields, ...) is checked later, in `lower`,
 //! where the meaning is known.
 
 use indexmap::IndexMap;

@@ -6,19 +6,23 @@
 //! gap references. Every problem is recorded with its location and lowering goes on, so one
 //! run lists them all. The result is `None` when any error was found.
 
-use super::names::{self, Case, Scope, sanitize};
-use super::typeref::{self, Parsed, Placeholder};
-use super::*;
+use crate::model::names::{self, Case, Scope, sanitize};
+use crate::model::typeref::{self, Parsed, Placeholder};
+use crate::model::*;
 use crate::diag::{Diagnostics, Location};
-use crate::spec::raw::*;
-use crate::spec::{Entry, Origin, Spec};
-use serde_json::Value;
+use crate::load::raw::*;
+use crate::load::{Entry, Origin, Spec};
+use serde_json::{Number, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
+mod auth;
 mod checks;
+mod finite;
+mod graph;
 mod head;
 mod operations;
 mod params;
+mod routes;
 mod types;
 mod values;
 
@@ -117,7 +121,7 @@ impl<'a> Lowerer<'a> {
         self.check_file_modules();
         let mut operations = self.lower_operations(&tags, &pagination);
         settle_client_names(&mut operations);
-        super::routes::check_routes(&operations, self.diags);
+        routes::check_routes(&operations, self.diags);
         if !self.check_refs() {
             return None; // The passes below need every reference to resolve to a lowered type.
         }
@@ -155,7 +159,7 @@ impl<'a> Lowerer<'a> {
 fn settle_client_names(operations: &mut [Operation]) {
     let candidates: Vec<String> = operations
         .iter()
-        .map(|op| super::names::short_method_name(&op.name, &op.tag).unwrap_or_else(|| op.rust.clone()))
+        .map(|op| names::short_method_name(&op.name, &op.tag).unwrap_or_else(|| op.rust.clone()))
         .collect();
     for i in 0..operations.len() {
         let clash = (0..operations.len()).any(|j| {

@@ -6,7 +6,7 @@
 //! (Paths that only share a prefix may name its parameters differently.) Both are spec
 //! errors, reported here rather than as a panic of the generated router.
 
-use super::{Operation, PathSegment};
+use crate::model::{Operation, PathSegment};
 use crate::diag::Diagnostics;
 use std::collections::BTreeMap;
 

@@ -13,7 +13,7 @@
 //! the types without one; the sampler uses the depths to pick, past its depth limit, the
 //! variant that ends soonest.
 
-use super::{Field, TypeDef, TypeKind, TypeRef};
+use crate::model::{Field, TypeDef, TypeKind, TypeRef};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
