@@ -206,7 +206,7 @@ fn runtime_source(
     if refs > 1 {
         return Err("[runtime] takes one of `rev`, `branch` and `tag`".into());
     }
-    let version = config.version.clone().unwrap_or_else(|| crate::RUNTIME_VERSION.to_owned());
+    let version = config.version.clone().unwrap_or_else(|| crate::emit::RUNTIME_VERSION.to_owned());
     match (path, &config.git) {
         (Some(_), Some(_)) => Err("[runtime] takes `path` or `git`, not both".into()),
         (Some(path), None) => {
@@ -262,7 +262,7 @@ mod tests {
         assert_eq!((s.spec, s.out), (PathBuf::from("../../api"), PathBuf::from("../../gen")));
         assert_eq!(
             s.options.runtime,
-            RuntimeSource::Path { from_crate: "../../vendor/rt".into(), version: crate::RUNTIME_VERSION.into() }
+            RuntimeSource::Path { from_crate: "../../vendor/rt".into(), version: crate::emit::RUNTIME_VERSION.into() }
         );
         let flags = Flags { spec: Some("here".into()), ..Flags::default() };
         assert_eq!(settings("", flags).unwrap().spec, PathBuf::from("here"));
@@ -286,7 +286,7 @@ mod tests {
             RuntimeSource::Git {
                 url: "https://example.com/apigen".into(),
                 reference: Some(("rev", "abc".into())),
-                version: crate::RUNTIME_VERSION.into()
+                version: crate::emit::RUNTIME_VERSION.into()
             }
         );
         let s = settings("[runtime]\nversion = \"0.1\"\n", Flags::default()).unwrap();

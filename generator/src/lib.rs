@@ -1,53 +1,40 @@
 //! apigen: a YAML description of an HTTP+JSON API in, checked-in Rust and docs out.
 //!
-//! The pipeline is load → lower → emit, with diagnostics collected in each phase and checked
-//! at its boundary, so a broken spec reports every problem at once:
+//! The pipeline is `load -> lower -> emit -> write | check`, one folder per phase, each
+//! importing only the phases below it; diagnostics are collected in each phase and checked at
+//! its boundary, so a broken spec reports every problem at once:
 //!
-//! - [`load`] reads the YAML files into raw structures (the only serde_yaml user);
-//! - [`model`] checks them and lowers them into the [`model::Api`] every emitter reads;
-//! - [`emit`] turns the model into an [`emit::Output`], written or checked byte for byte.
+//! - [`mod@load`] reads the YAML files into raw structures (the only serde_yaml user);
+//! - [`lower`] checks them and lowers them into the [`model::Api`] every emitter reads;
+//! - [`emit`] turns the model into an [`emit::Output`], written or checked byte for byte,
+//!   with the stamp of the output directory deciding what needs emitting at all.
+//!
+//! The functions below are the commands a user runs, one each; `main.rs` only parses
+//! arguments, reads `apigen.toml` ([`config`]) and prints what they return.
 
 pub mod config;
 pub mod diag;
 pub mod diff;
 pub mod emit;
+mod fs;
 pub mod hash;
 pub mod init;
+pub mod listing;
 pub mod load;
 pub mod lower;
 pub mod model;
 pub mod par;
 
-/// Every entry below `dir` that is not a directory (files, symbolic links, FIFOs, ...),
-/// recursively, sorted by path, so nothing depends on the order of directory listings.
-/// Symbolic links are listed, never followed: a link to a parent cannot make the walk loop or
-/// lead it out of `dir`; callers decide what a listed link means to them.
-pub(crate) fn files_below(dir: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
-    let mut found = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(current) = pending.pop() {
-        for entry in std::fs::read_dir(&current)? {
-            let entry = entry?;
-            if entry.file_type()?.is_dir() {
-                pending.push(entry.path());
-            } else {
-                found.push(entry.path());
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
-}
+pub use emit::RUNTIME_VERSION;
 
-/// The version of apigen-runtime the generated code is written for; generated manifests
-/// require it. Kept equal to `runtime/Cargo.toml`'s version by a test.
-pub const RUNTIME_VERSION: &str = "0.1.0";
-
+use config::Settings;
 use diag::Diagnostics;
+use emit::{Drift, Output, WriteError, WriteReport};
+use model::Api;
 use std::path::Path;
 
-/// Loads and validates the spec in `spec_dir`. On success, also returns the warnings.
-pub fn load(spec_dir: &Path) -> Result<(model::Api, Diagnostics), Diagnostics> {
+/// Loads and lowers the spec in `spec_dir`: the model and the warnings, or every problem.
+pub fn load(spec_dir: &Path) -> Result<(Api, Diagnostics), Diagnostics> {
     let mut diags = Diagnostics::new();
     let spec = load::load(spec_dir, &mut diags);
     if !spec.complete {
@@ -59,8 +46,100 @@ pub fn load(spec_dir: &Path) -> Result<(model::Api, Diagnostics), Diagnostics> {
     }
 }
 
-/// Runs the whole pipeline in memory: the files the spec produces, and the warnings.
-pub fn generate(spec_dir: &Path, options: &emit::Options) -> Result<(emit::Output, Diagnostics), Diagnostics> {
-    let (api, warnings) = load(spec_dir)?;
-    Ok((emit::emit(&api, options), warnings))
+/// `apigen lint` (and the first step of every command): the spec of `settings`, loaded and
+/// lowered, its crates named with the settings' crate prefix when they set one.
+pub fn lint(settings: &Settings) -> Result<(Api, Diagnostics), Diagnostics> {
+    let (mut api, warnings) = load(&settings.spec)?;
+    if let Some(prefix) = &settings.crate_prefix {
+        api.name.clone_from(prefix);
+    }
+    Ok((api, warnings))
+}
+
+/// How much of the output to trust the stamp for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Trust {
+    /// Skip emission when the stamp proves the output current, and reuse every printed Rust
+    /// file whose tokens and bytes the stamp vouches for.
+    #[default]
+    Stamp,
+    /// Print every file and compare or write it, relying on nothing the stamp says.
+    Nothing,
+}
+
+/// Why a command that writes or checks the output failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Failure {
+    /// The spec has errors (every one, located).
+    #[error("{}", .0.render())]
+    Spec(Diagnostics),
+    /// The output directory could not be written or read.
+    #[error("error: {0}")]
+    Output(#[from] WriteError),
+}
+
+impl From<Diagnostics> for Failure {
+    fn from(diags: Diagnostics) -> Self {
+        Failure::Spec(diags)
+    }
+}
+
+/// What `apigen generate` did.
+#[derive(Debug)]
+pub struct Generated {
+    /// The spec's warnings.
+    pub warnings: Diagnostics,
+    /// The files written, unchanged, removed and left alone.
+    pub report: WriteReport,
+}
+
+/// `apigen generate`: writes the output directory of `settings`, only the files whose bytes
+/// changed, and removes the files an earlier run wrote that the spec no longer produces.
+pub fn generate(settings: &Settings, trust: Trust) -> Result<Generated, Failure> {
+    let (api, warnings) = lint(settings)?;
+    if let Some(unchanged) = proven_current(&api, settings, trust) {
+        return Ok(Generated { warnings, report: WriteReport { unchanged, ..WriteReport::default() } });
+    }
+    let report = emit(&api, settings, trust).write(&settings.out)?;
+    Ok(Generated { warnings, report })
+}
+
+/// What `apigen check` found.
+#[derive(Debug)]
+pub struct Checked {
+    /// The spec's warnings.
+    pub warnings: Diagnostics,
+    /// How many files the spec produces.
+    pub files: usize,
+    /// How the output directory differs from them (clean when it matches).
+    pub drift: Drift,
+}
+
+/// `apigen check`: compares the output directory of `settings` with what the spec produces.
+pub fn check(settings: &Settings, trust: Trust) -> Result<Checked, Failure> {
+    let (api, warnings) = lint(settings)?;
+    if let Some(files) = proven_current(&api, settings, trust) {
+        return Ok(Checked { warnings, files, drift: Drift::default() });
+    }
+    let output = emit(&api, settings, trust);
+    let drift = output.check(&settings.out)?;
+    Ok(Checked { warnings, files: output.files().len(), drift })
+}
+
+/// The number of files in the output directory when its stamp proves it is exactly what
+/// `api` produces (the common case on save and in CI), so nothing needs emitting.
+fn proven_current(api: &Api, settings: &Settings, trust: Trust) -> Option<usize> {
+    match trust {
+        Trust::Stamp => emit::unchanged(&settings.out, api, &settings.options),
+        Trust::Nothing => None,
+    }
+}
+
+/// Every file the spec produces: printed in full, or reusing the printed Rust files the
+/// stamp in the output directory vouches for.
+fn emit(api: &Api, settings: &Settings, trust: Trust) -> Output {
+    match trust {
+        Trust::Stamp => emit::emit_into(&settings.out, api, &settings.options),
+        Trust::Nothing => emit::emit(api, &settings.options),
+    }
 }

@@ -1,7 +1,8 @@
 //! The `apigen` command line. Thin: parsing arguments and printing; the work is in the library.
 
 use apigen::config::{Flags, Settings};
-use apigen::model::{Api, TypeKind};
+use apigen::model::Api;
+use apigen::{Checked, Failure, Generated, Trust, listing};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -126,35 +127,37 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // diff loads two specs itself; every other command works on the one in `spec`.
-    if let Command::Diff(args) = &cli.command {
-        return diff(args, &settings.spec);
-    }
-    let (mut api, warnings) = match apigen::load(&settings.spec) {
-        Ok(loaded) => loaded,
-        Err(diags) => {
-            eprint!("{}", diags.render());
-            return ExitCode::FAILURE;
-        }
-    };
-    if !warnings.is_empty() {
-        eprint!("{}", warnings.render());
-    }
-    if let Some(prefix) = &settings.crate_prefix {
-        api.name.clone_from(prefix);
-    }
     match cli.command {
-        Command::Lint => {
+        Command::Lint => with_spec(&settings, |api| {
             println!("ok: {} operations, {} types, {} gaps", api.operations.len(), api.types.len(), api.gaps.len());
-            ExitCode::SUCCESS
-        }
-        Command::List { types: false } => print_lines(operation_lines(&api)),
-        Command::List { types: true } => print_lines(type_lines(&api)),
-        Command::Gaps => print_lines(gap_lines(&api)),
-        Command::Generate { full } => generate(&api, &settings, full),
-        Command::Check { full } => check(&api, &settings, full),
+        }),
+        Command::List { types: false } => with_spec(&settings, |api| print_lines(listing::operations(api))),
+        Command::List { types: true } => with_spec(&settings, |api| print_lines(listing::types(api))),
+        Command::Gaps => with_spec(&settings, |api| print_lines(listing::gaps(api))),
+        Command::Generate { full } => generate(&settings, trust(full)),
+        Command::Check { full } => check(&settings, trust(full)),
         Command::Diff(args) => diff(&args, &settings.spec),
         Command::Init(_) => unreachable!("handled above"),
+    }
+}
+
+fn trust(full: bool) -> Trust {
+    if full { Trust::Nothing } else { Trust::Stamp }
+}
+
+/// Runs `print` on the spec of `settings` after printing its warnings; fails with every
+/// problem when it does not load.
+fn with_spec(settings: &Settings, print: impl FnOnce(&Api)) -> ExitCode {
+    match apigen::lint(settings) {
+        Ok((api, warnings)) => {
+            eprint!("{}", warnings.render());
+            print(&api);
+            ExitCode::SUCCESS
+        }
+        Err(diags) => {
+            eprint!("{}", diags.render());
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -192,73 +195,17 @@ fn init(args: &InitArgs) -> ExitCode {
     }
 }
 
-fn print_lines(lines: Vec<String>) -> ExitCode {
+fn print_lines(lines: Vec<String>) {
     for line in lines {
         println!("{line}");
     }
-    ExitCode::SUCCESS
 }
 
-fn operation_lines(api: &Api) -> Vec<String> {
-    let mut ops: Vec<_> = api.operations.iter().collect();
-    ops.sort_by(|a, b| (&a.path.raw, a.method.as_str()).cmp(&(&b.path.raw, b.method.as_str())));
-    ops.iter().map(|op| format!("{:<6} {} {}", op.method.as_str(), op.path.raw, op.name)).collect()
-}
-
-fn type_lines(api: &Api) -> Vec<String> {
-    api.types
-        .values()
-        .map(|t| match &t.kind {
-            TypeKind::Object(o) => format!("object {} ({} fields)", t.name, o.fields.len()),
-            TypeKind::Enum(e) => {
-                let values: Vec<&str> = e.values.iter().map(|v| v.wire.as_str()).collect();
-                let openness = if e.open { "open" } else { "closed" };
-                format!("enum   {} ({openness}: {})", t.name, values.join(", "))
-            }
-            TypeKind::Union(u) => {
-                let variants: Vec<String> = u.variants.iter().map(|v| v.ty.to_string()).collect();
-                let tag = u.tag.as_ref().map_or("untagged".to_owned(), |t| format!("tag `{t}`"));
-                let openness = if u.open { "open" } else { "closed" };
-                format!("union  {} ({tag}, {openness}: {})", t.name, variants.join(", "))
-            }
-        })
-        .collect()
-}
-
-fn gap_lines(api: &Api) -> Vec<String> {
-    let mut lines = Vec::new();
-    for gap in api.gaps.values() {
-        lines.push(format!("{} ({})", gap.id, gap.source));
-        lines.push(format!("  gap:      {}", gap.gap.trim()));
-        lines.push(format!("  decision: {}", gap.decision.trim()));
-        if !gap.used_by.is_empty() {
-            lines.push(format!("  used by:  {}", gap.used_by.join(", ")));
-        }
-    }
-    lines.push(format!("{} gaps", api.gaps.len()));
-    lines
-}
-
-/// Every generated file: printed in full, or reusing what the stamp in the output vouches for.
-fn emit(api: &Api, settings: &Settings, full: bool) -> apigen::emit::Output {
-    if full {
-        apigen::emit::emit(api, &settings.options)
-    } else {
-        apigen::emit::emit_into(&settings.out, api, &settings.options)
-    }
-}
-
-fn generate(api: &Api, settings: &Settings, full: bool) -> ExitCode {
+fn generate(settings: &Settings, trust: Trust) -> ExitCode {
     let out = &settings.out;
-    // Nothing to write when the stamp proves the directory current (the common case on save
-    // and in CI): skip emission.
-    if !full && let Some(count) = apigen::emit::unchanged(out, api, &settings.options) {
-        println!("0 written, {count} unchanged, 0 removed");
-        return ExitCode::SUCCESS;
-    }
-    let output = emit(api, settings, full);
-    match output.write(out) {
-        Ok(report) => {
+    match apigen::generate(settings, trust) {
+        Ok(Generated { warnings, report }) => {
+            eprint!("{}", warnings.render());
             for path in &report.written {
                 println!("wrote {}", out.join(path).display());
             }
@@ -279,33 +226,32 @@ fn generate(api: &Api, settings: &Settings, full: bool) -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Err(error) => {
-            eprintln!("error: {error}");
-            ExitCode::FAILURE
-        }
+        Err(failure) => fail(failure),
     }
 }
 
-fn check(api: &Api, settings: &Settings, full: bool) -> ExitCode {
-    if !full && let Some(count) = apigen::emit::unchanged(&settings.out, api, &settings.options) {
-        println!("ok: {count} files match the spec");
-        return ExitCode::SUCCESS;
+fn check(settings: &Settings, trust: Trust) -> ExitCode {
+    match apigen::check(settings, trust) {
+        Ok(Checked { warnings, files, drift }) => {
+            eprint!("{}", warnings.render());
+            if drift.is_clean() {
+                println!("ok: {files} files match the spec");
+                ExitCode::SUCCESS
+            } else {
+                print!("{}", drift.render(&settings.options.regenerate));
+                ExitCode::FAILURE
+            }
+        }
+        Err(failure) => fail(failure),
     }
-    let output = emit(api, settings, full);
-    match output.check(&settings.out) {
-        Ok(drift) if drift.is_clean() => {
-            println!("ok: {} files match the spec", output.files().len());
-            ExitCode::SUCCESS
-        }
-        Ok(drift) => {
-            print!("{}", drift.render(&settings.options.regenerate));
-            ExitCode::FAILURE
-        }
-        Err(error) => {
-            eprintln!("error: {error}");
-            ExitCode::FAILURE
-        }
+}
+
+fn fail(failure: Failure) -> ExitCode {
+    match failure {
+        Failure::Spec(diags) => eprint!("{}", diags.render()),
+        Failure::Output(error) => eprintln!("error: {error}"),
     }
+    ExitCode::FAILURE
 }
 
 fn diff(args: &DiffArgs, spec: &std::path::Path) -> ExitCode {

@@ -124,7 +124,8 @@ fn workspace() -> PathBuf {
 fn check_against(root: &Path, spec: &Path, package: &str) -> Result<(), String> {
     let out = root.join("generated");
     let runtime = fs::canonicalize("../runtime").unwrap();
-    let (output, _) = apigen::generate(spec, &Options::new(&out, &runtime)).map_err(|d| d.render())?;
+    let (api, _) = apigen::load(spec).map_err(|d| d.render())?;
+    let output = apigen::emit::emit(&api, &Options::new(&out, &runtime));
     output.write(&out).map_err(|e| e.to_string())?;
     let result = Command::new(env!("CARGO"))
         .args(["check", "--quiet", "--offline", "--package", package])

@@ -12,10 +12,10 @@ use std::path::Path;
 fn generate(spec: &str, out_from_root: &str) -> Output {
     let flags = Flags { out: Some(out_from_root.into()), ..Flags::default() };
     let options = apigen::config::resolve(flags, Path::new("..")).unwrap().options;
-    match apigen::generate(Path::new(spec), &options) {
-        Ok((output, warnings)) => {
+    match apigen::load(Path::new(spec)) {
+        Ok((api, warnings)) => {
             assert!(warnings.is_empty(), "{spec}:\n{}", warnings.render());
-            output
+            apigen::emit::emit(&api, &options)
         }
         Err(diags) => panic!("{spec}:\n{}", diags.render()),
     }

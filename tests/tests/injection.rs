@@ -72,8 +72,8 @@ fn generate_with(text: &str) -> Output {
     let quoted = serde_json::to_string(text).unwrap();
     std::fs::write(dir.path().join("api.yaml"), SPEC.replace("TEXT", &quoted)).unwrap();
     let options = Options::new(Path::new("generated"), Path::new("runtime"));
-    match apigen::generate(dir.path(), &options) {
-        Ok((output, _)) => output,
+    match apigen::load(dir.path()) {
+        Ok((api, _)) => apigen::emit::emit(&api, &options),
         Err(diags) => panic!("{}", diags.render()),
     }
 }

@@ -6,9 +6,9 @@
 //! into a runtime `Call`: sending, retrying, decoding and pagination are `apigen-runtime`'s
 //! (feature `client`).
 
-use super::par;
+use super::jobs;
 use super::rust::{Paths, doc, ident, inner_doc};
-use super::server::operation_doc;
+use super::text::operation_doc;
 use crate::model::names::{Case, sanitize};
 use crate::model::{
     Api, Field, Method, Object, Operation, Param, ParamIn, PathSegment, Presence, ResponseBody, Tag, TypeDef, TypeKind,
@@ -19,25 +19,25 @@ use quote::quote;
 use std::collections::BTreeSet;
 
 /// Adds the client crate to `output`, under `client/`.
-pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<par::Job<'a>> {
-    let header = &super::header_text(api, options);
+pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<jobs::Job<'a>> {
+    let header = &super::text::header_text(api, options);
     let types_crate = format!("{}-types", api.name);
     let crate_name = format!("{}-client", api.name);
     let emitter = move || ClientEmitter { api, paths: Paths::from_crate(&format!("{}-types", api.name)) };
     let mut jobs = vec![
-        par::rust("client/src/lib.rs", header, move || emitter().crate_root(&format!("{}-client", api.name)).0),
-        par::rust(format!("client/src/{}.rs", super::rust::root_module(api)), header, move || {
+        jobs::rust("client/src/lib.rs", header, move || emitter().crate_root(&format!("{}-client", api.name)).0),
+        jobs::rust(format!("client/src/{}.rs", super::rust::root_module(api)), header, move || {
             let (emitter, crate_name) = (emitter(), format!("{}-client", api.name));
             emitter.crate_root(&crate_name).1()
         }),
-        par::rust("client/src/samples.rs", header, move || emitter().samples_module()),
+        jobs::rust("client/src/samples.rs", header, move || emitter().samples_module()),
     ];
     for tag in api.tags_with_operations() {
-        jobs.push(par::rust(format!("client/src/{}.rs", tag.rust), header, move || emitter().tag_module(tag)));
+        jobs.push(jobs::rust(format!("client/src/{}.rs", tag.rust), header, move || emitter().tag_module(tag)));
     }
-    jobs.push(par::text("client/Cargo.toml", move || {
+    jobs.push(jobs::text("client/Cargo.toml", move || {
         let types_dep = format!("{{ path = \"../types\", package = \"{types_crate}\" }}");
-        super::files::cargo_toml_with(
+        super::templates::cargo_toml_with(
             api,
             options,
             &crate_name,
@@ -144,7 +144,7 @@ impl ClientEmitter<'_> {
             let count = api.operations_of(&tag.name).count();
             text.push_str(&format!("- {} ({count} operations): [`Client::{}`]\n", tag.title, tag.rust));
         }
-        let user_agent = format!("{crate_name}/{}", super::files::crate_version(&api.version));
+        let user_agent = format!("{crate_name}/{}", super::templates::crate_version(&api.version));
         let accessors = self.api.tags_with_operations().map(|tag| {
             let method = ident(&tag.rust);
             let handle = ident(&handle_name(tag));

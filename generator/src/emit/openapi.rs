@@ -18,7 +18,7 @@ use serde_json::{Map, Value, json};
 
 /// Adds `openapi.json` to `output`.
 pub fn emit(api: &Api, options: &super::Options) -> String {
-    let header = super::header_text(api, options);
+    let header = super::text::header_text(api, options);
     let document = Document { api, error_schema: schema_name(api, "ErrorBody"), header }.build();
     let mut text = serde_json::to_string_pretty(&document).expect("JSON values serialize");
     text.push('\n');

@@ -3,14 +3,14 @@
 //! This module prepares the content (links between operations, types and gaps; table cells
 //! made safe for Markdown); `templates/REFERENCE.md.j2` lays it out.
 
-use super::rust::describe_constraints;
+use super::text::describe_constraints;
 use crate::model::{Api, Field, Operation, ParamIn, Presence, ResponseBody, TypeDef, TypeKind, TypeRef};
 use serde::Serialize;
 
 /// Adds `REFERENCE.md` to `output`.
 pub fn emit(api: &Api, options: &super::Options) -> String {
     let context = Context {
-        header: super::header_text(api, options),
+        header: super::text::header_text(api, options),
         title: api.title.clone(),
         description: api.description.clone().unwrap_or_default().trim().to_owned(),
         counts: format!(
@@ -45,7 +45,7 @@ pub fn emit(api: &Api, options: &super::Options) -> String {
             })
             .collect(),
     };
-    super::files::render("REFERENCE.md.j2", minijinja::Value::from(minijinja::value::Serde(&context)))
+    super::templates::render("REFERENCE.md.j2", minijinja::Value::from(minijinja::value::Serde(&context)))
 }
 
 #[derive(Serialize)]
@@ -215,7 +215,7 @@ fn operation(op: &Operation) -> OperationView {
             let optional = if b.optional { " (optional)" } else { "" };
             format!("{}{optional}", type_link(&b.ty))
         }),
-        status: super::statuses_text(op),
+        status: super::text::statuses_text(op),
         public: op.auth.is_public(),
         response: full_response,
         response_short: response,

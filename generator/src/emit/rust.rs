@@ -5,7 +5,7 @@
 //! path (`::std::string::String`, `crate::Collection`), so a spec type called `Result`,
 //! `Box` or `Option` cannot shadow what the code means.
 
-use crate::model::{Api, Constraints, Field, Operation, Param, ParamIn, Presence, ResponseBody, TypeRef, Usage};
+use crate::model::{Api, Field, Operation, Param, ParamIn, Presence, ResponseBody, TypeRef, Usage};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
@@ -139,36 +139,6 @@ impl Paths {
             Presence::TriState => quote!(::apigen_runtime::Patch<#inner>),
         }
     }
-}
-
-/// The constraints in words, for doc comments (`at most 50 characters; pattern ...`).
-pub fn describe_constraints(c: &Constraints) -> Option<String> {
-    let mut parts = Vec::new();
-    match (c.min_length, c.max_length) {
-        (Some(min), Some(max)) => parts.push(format!("{min} to {max} characters")),
-        (Some(min), None) => parts.push(format!("at least {min} characters")),
-        (None, Some(max)) => parts.push(format!("at most {max} characters")),
-        (None, None) => {}
-    }
-    if let Some(pattern) = &c.pattern {
-        parts.push(format!("matches `{pattern}`"));
-    }
-    match (&c.minimum, &c.maximum) {
-        (Some(min), Some(max)) => parts.push(format!("from {min} to {max}")),
-        (Some(min), None) => parts.push(format!("at least {min}")),
-        (None, Some(max)) => parts.push(format!("at most {max}")),
-        (None, None) => {}
-    }
-    if let Some(exact) = c.exact_items {
-        parts.push(format!("exactly {exact} items"));
-    }
-    match (c.min_items, c.max_items) {
-        (Some(min), Some(max)) => parts.push(format!("{min} to {max} items")),
-        (Some(min), None) => parts.push(format!("at least {min} items")),
-        (None, Some(max)) => parts.push(format!("at most {max} items")),
-        (None, None) => {}
-    }
-    (!parts.is_empty()).then(|| parts.join("; "))
 }
 
 /// A `Serialize` impl writing an object through the runtime's `Fields`; `writes` are

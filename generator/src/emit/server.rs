@@ -7,35 +7,36 @@
 //! The router, the order of checks before a handler runs and the error contract live in
 //! `apigen-runtime` (feature `server`).
 
-use super::par;
-use super::rust::{Paths, describe_constraints, doc, ident, inner_doc, param_is_option};
+use super::jobs;
+use super::rust::{Paths, doc, ident, inner_doc, param_is_option};
+use super::text::{describe_constraints, operation_doc};
 use crate::model::names::{Case, sanitize};
 use crate::model::{Api, Operation, Param, ParamIn, ResponseBody, Tag, TypeKind, TypeRef};
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// Adds the server crate to `output`, under `server/`.
-pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<par::Job<'a>> {
-    let header = &super::header_text(api, options);
+pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<jobs::Job<'a>> {
+    let header = &super::text::header_text(api, options);
     let types_crate = format!("{}-types", api.name);
     let emitter = move || ServerEmitter { api, paths: Paths::from_crate(&format!("{}-types", api.name)) };
     let mut jobs = vec![
-        par::rust("server/src/lib.rs", header, move || emitter().crate_root().0),
-        par::rust(format!("server/src/{}.rs", super::rust::root_module(api)), header, move || {
+        jobs::rust("server/src/lib.rs", header, move || emitter().crate_root().0),
+        jobs::rust(format!("server/src/{}.rs", super::rust::root_module(api)), header, move || {
             let emitter = emitter();
             emitter.crate_root().1()
         }),
-        par::rust("server/src/mock.rs", header, move || emitter().mock_module()),
+        jobs::rust("server/src/mock.rs", header, move || emitter().mock_module()),
     ];
     for tag in api.tags_with_operations() {
-        jobs.push(par::rust(format!("server/src/{}.rs", tag.rust), header, move || {
+        jobs.push(jobs::rust(format!("server/src/{}.rs", tag.rust), header, move || {
             let ops: Vec<&Operation> = api.operations_of(&tag.name).collect();
             emitter().tag_module(tag, &ops)
         }));
     }
-    jobs.push(par::text("server/Cargo.toml", move || {
+    jobs.push(jobs::text("server/Cargo.toml", move || {
         let types_dep = format!("{{ path = \"../types\", package = \"{types_crate}\" }}");
-        super::files::cargo_toml_with(
+        super::templates::cargo_toml_with(
             api,
             options,
             &format!("{}-server", api.name),
@@ -679,40 +680,5 @@ fn param_doc(param: &Param) -> String {
     }
     text.push_str("\n\n");
     text.push_str(&notes.join(" "));
-    text
-}
-
-/// The doc comment of an operation, shared by the server trait and the client.
-pub fn operation_doc(api: &Api, op: &Operation) -> String {
-    let mut text = op.summary.clone();
-    if let Some(description) = &op.description {
-        text.push_str("\n\n");
-        text.push_str(description.trim());
-    }
-    let body = match &op.response.body {
-        ResponseBody::Empty => "no body".to_owned(),
-        ResponseBody::Value(ty) => format!("`{ty}`"),
-        ResponseBody::Page { item, envelope: None } => format!("a page of `{item}`"),
-        ResponseBody::Page { item, envelope: Some(e) } => format!("a page of `{item}` in `{e}`"),
-    };
-    let statuses = super::statuses_text(op);
-    text.push_str(&format!("\n\n`{} {}` answers {statuses} with {body}.", op.method.as_str(), op.path.raw));
-    if op.auth.is_public() {
-        text.push_str(" Public: no `Authorization` needed.");
-    }
-    if !op.errors.is_empty() {
-        text.push_str("\n\nFailure cases:");
-        for error in &op.errors {
-            text.push_str(&format!("\n- {}: {}", error.status, error.when));
-        }
-    }
-    if let Some(source) = &op.source {
-        text.push_str(&format!("\n\nSource: {source}."));
-    }
-    for gap in &op.gaps {
-        if let Some(g) = api.gaps.get(gap) {
-            text.push_str(&format!("\n\nGap `{gap}`: {}", g.decision.trim()));
-        }
-    }
     text
 }

@@ -7,8 +7,9 @@
 //! makes generated clients slow to build. Enumerations keep unknown values and unions unknown
 //! variants, so a response never fails to decode because the service added one.
 
-use super::par;
-use super::rust::{Paths, describe_constraints, doc, ident, inner_doc};
+use super::jobs;
+use super::rust::{Paths, doc, ident, inner_doc};
+use super::text::describe_constraints;
 use crate::model::{Api, Enum, Field, Object, Presence, TypeDef, TypeKind, TypeRef, Union, sample};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -16,8 +17,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// The files of the types crate, under `types/`.
-pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<par::Job<'a>> {
-    let header = &super::header_text(api, options);
+pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<jobs::Job<'a>> {
+    let header = &super::text::header_text(api, options);
     let validated = Arc::new(needs_validation(api));
     let envelopes = Arc::new(envelopes(api));
     let mut modules: BTreeMap<String, Vec<&TypeDef>> = BTreeMap::new();
@@ -25,15 +26,15 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<par::Job<'a>> 
         modules.entry(module_of(def)).or_default().push(def);
     }
     let mut jobs = vec![
-        par::rust("types/src/lib.rs", header, {
+        jobs::rust("types/src/lib.rs", header, {
             let modules: Vec<String> = modules.keys().cloned().collect();
             move || crate_root(api, modules.iter())
         }),
-        par::rust("types/src/samples.rs", header, move || sample_tests(api)),
+        jobs::rust("types/src/samples.rs", header, move || sample_tests(api)),
     ];
     for (module, defs) in modules {
         let (validated, envelopes) = (Arc::clone(&validated), Arc::clone(&envelopes));
-        jobs.push(par::rust(format!("types/src/{module}.rs"), header, move || {
+        jobs.push(jobs::rust(format!("types/src/{module}.rs"), header, move || {
             let emitter = TypesEmitter { api, paths: Paths::in_types_crate(), validated: &validated };
             let items = defs.iter().map(|def| {
                 let mut item = emitter.item(def);
@@ -46,8 +47,8 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<par::Job<'a>> 
             quote! { #docs #(#items)* }
         }));
     }
-    jobs.push(par::text("types/Cargo.toml", move || {
-        super::files::cargo_toml(
+    jobs.push(jobs::text("types/Cargo.toml", move || {
+        super::templates::cargo_toml(
             api,
             options,
             &format!("{}-types", api.name),

@@ -172,7 +172,7 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
 
 /// Every `.yaml` file below `dir`, sorted by path.
 fn yaml_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut files = crate::files_below(dir)?;
+    let mut files = crate::fs::files_below(dir)?;
     files.retain(|path| path.extension().is_some_and(|e| e == "yaml" || e == "yml"));
     Ok(files)
 }

@@ -6,9 +6,9 @@
 //! header or the query) is part of the format so specs can say it, and is refused with a
 //! hint until the runtime supports it.
 
-use crate::model::{Auth, AuthScheme};
 use crate::diag::{Diagnostics, Location};
 use crate::load::raw::RawAuthScheme;
+use crate::model::{Auth, AuthScheme};
 use indexmap::IndexMap;
 
 /// The name an operation's `auth:` uses for a public operation.

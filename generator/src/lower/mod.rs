@@ -6,12 +6,12 @@
 //! gap references. Every problem is recorded with its location and lowering goes on, so one
 //! run lists them all. The result is `None` when any error was found.
 
-use crate::model::names::{self, Case, Scope, sanitize};
-use crate::model::typeref::{self, Parsed, Placeholder};
-use crate::model::*;
 use crate::diag::{Diagnostics, Location};
 use crate::load::raw::*;
 use crate::load::{Entry, Origin, Spec};
+use crate::model::names::{self, Case, Scope, sanitize};
+use crate::model::typeref::{self, Parsed, Placeholder};
+use crate::model::*;
 use serde_json::{Number, Value};
 use std::collections::{BTreeMap, BTreeSet};
 

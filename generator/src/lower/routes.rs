@@ -6,8 +6,8 @@
 //! (Paths that only share a prefix may name its parameters differently.) Both are spec
 //! errors, reported here rather than as a panic of the generated router.
 
-use crate::model::{Operation, PathSegment};
 use crate::diag::Diagnostics;
+use crate::model::{Operation, PathSegment};
 use std::collections::BTreeMap;
 
 /// Reports every operation whose route collides with an earlier one's.

@@ -83,7 +83,7 @@ const RESERVED_MODULES: &[&str] = &[
 ];
 
 /// The Rust name of a group's module: snake case, moved out of the way of
-/// [`RESERVED_MODULES`] with a `_` suffix, as keywords are (`std` gives `std_`).
+/// `RESERVED_MODULES` with a `_` suffix, as keywords are (`std` gives `std_`).
 pub fn module_name(name: &str) -> String {
     let mut snake = sanitize(name, Case::Snake);
     if RESERVED_MODULES.contains(&snake.as_str()) {
@@ -126,7 +126,7 @@ const RESERVED_METHODS: &[&str] = &[
 ];
 
 /// The Rust name of an operation's method (server trait, client handle): snake case, and
-/// moved out of the way of [`RESERVED_METHODS`] (suffix `_`) and of the `from_`/`into_`
+/// moved out of the way of `RESERVED_METHODS` (suffix `_`) and of the `from_`/`into_`
 /// conversion prefixes clippy holds to (prefix `op_`).
 pub fn method_name(name: &str) -> String {
     let snake = sanitize(name, Case::Snake);

@@ -131,10 +131,10 @@ impl Reuse {
 
     /// What the stamp in `dir` allows to reuse, for output printed by `printer`.
     pub fn from_dir(dir: &Path, printer: &str) -> Self {
-        let Some(text) = super::read_regular_text(&dir.join(super::STAMP)) else {
+        let Some(text) = crate::fs::read_regular_text(&dir.join(super::STAMP)) else {
             return Reuse::nothing();
         };
-        let stamp = super::files::read_stamp(&text);
+        let stamp = super::stamp::read_stamp(&text);
         if stamp.printer.as_deref() != Some(printer) {
             return Reuse::nothing();
         }
@@ -150,7 +150,7 @@ impl Reuse {
         if stamped_source != source {
             return None;
         }
-        let text = super::read_regular_text(&self.dir.join(path))?;
+        let text = crate::fs::read_regular_text(&self.dir.join(path))?;
         (crate::hash::hex(text.as_bytes()) == *hash).then(|| (text, hash.clone()))
     }
 }

@@ -1,0 +1,106 @@
+//! Escaping, one function per format that spec text reaches: a line comment (`one_line`), a
+//! TOML string (`toml_string`), Markdown without raw HTML (`markdown`).
+
+/// `text` with every line break and control character turned into a space. The header is a
+/// line comment in every format (`//`, `#`): spec text in it (the API's title) must not be
+/// able to end the comment and add code or manifest keys after it.
+pub fn one_line(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') { ' ' } else { c }).collect()
+}
+
+/// The `toml` filter: `text` as a quoted TOML basic string, every character TOML requires
+/// escaped, so spec text in a manifest stays one value and never adds a key.
+pub fn toml_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Escapes `<`, `>` and `&` except inside code spans (where Markdown shows them as they are).
+pub fn escape_html_outside_code(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find('`') {
+        out.push_str(&escape_html(&rest[..start]));
+        let after = &rest[start..];
+        let ticks = after.len() - after.trim_start_matches('`').len();
+        let fence = &after[..ticks];
+        // A code span closes at the next run of exactly as many backticks.
+        let close = find_run(&after[ticks..], ticks);
+        match close {
+            Some(end) => {
+                let span_len = ticks + end + ticks;
+                out.push_str(&after[..span_len]);
+                rest = &after[span_len..];
+            }
+            None => {
+                out.push_str(fence);
+                rest = &after[ticks..];
+            }
+        }
+    }
+    out.push_str(&escape_html(rest));
+    out
+}
+
+/// The offset of the first run of exactly `n` backticks in `text`.
+fn find_run(text: &str, n: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'`' {
+            let run = bytes[i..].iter().take_while(|&&b| b == b'`').count();
+            if run == n {
+                return Some(i);
+            }
+            i += run;
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
+fn escape_html(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(['&', '<', '>']) {
+        return std::borrow::Cow::Borrowed(text); // Most text: no copy.
+    }
+    std::borrow::Cow::Owned(text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toml_strings_hold_any_text_as_one_value() {
+        assert_eq!(toml_string("plain"), r#""plain""#);
+        assert_eq!(toml_string("a \"b\" \\ c\nbuild = \"x\"\u{7f}"), r#""a \"b\" \\ c\nbuild = \"x\"\u007F""#);
+    }
+
+    #[test]
+    fn markdown_keeps_code_spans_and_escapes_html_elsewhere() {
+        let cases = [
+            ("plain **bold**", "plain **bold**"),
+            ("<script>x</script> & more", "&lt;script&gt;x&lt;/script&gt; &amp; more"),
+            ("`Bearer <token>` then <b>", "`Bearer <token>` then &lt;b&gt;"),
+            ("``a ` <b>`` <c>", "``a ` <b>`` &lt;c&gt;"),
+            ("unclosed ` <d>", "unclosed ` &lt;d&gt;"),
+            ("--> <!-- x", "--&gt; &lt;!-- x"),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(escape_html_outside_code(input), expected, "{input:?}");
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! Non-Rust files (Cargo manifests, READMEs, the reference) rendered from `templates/` with
+//! minijinja. Templates are compiled into the binary, so output never depends on the working
+//! directory.
+
+use super::escape::{escape_html_outside_code, one_line, toml_string};
+use crate::model::Api;
+use minijinja::{Environment, Value};
+use std::sync::OnceLock;
+
+/// Every template, by name, embedded at build time.
+const TEMPLATES: &[(&str, &str)] = &[
+    ("gitattributes.j2", include_str!("../../../templates/gitattributes.j2")),
+    ("Cargo.toml.j2", include_str!("../../../templates/Cargo.toml.j2")),
+    ("REFERENCE.md.j2", include_str!("../../../templates/REFERENCE.md.j2")),
+];
+
+fn environment() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        let syntax = minijinja::syntax::SyntaxConfig::builder()
+            .trim_blocks(true)
+            .lstrip_blocks(true)
+            .keep_trailing_newline(true)
+            .build()
+            .expect("the default delimiters are valid");
+        env.set_syntax(syntax);
+        env.add_filter("toml", toml_string);
+        env.add_filter("one_line", |text: &str| one_line(text));
+        env.set_formatter(escape_markdown_output);
+        for (name, source) in TEMPLATES {
+            // A template that does not parse is a bug in this crate, caught by every test.
+            env.add_template(name, source).expect("embedded templates parse");
+        }
+        env
+    })
+}
+
+/// What `{{ ... }}` writes. In Markdown templates, spec text is Markdown (emphasis, code
+/// spans and links are kept) but never raw HTML: `<`, `>` and `&` outside code spans are
+/// written as entities, so a description cannot open a comment, a tag or an anchor.
+/// Other templates write values as they are (and quote through filters such as `toml`).
+fn escape_markdown_output(
+    out: &mut minijinja::Output<'_>,
+    state: &mut minijinja::State<'_, '_>,
+    value: &Value,
+) -> Result<(), minijinja::Error> {
+    match value.as_str() {
+        Some(text) if state.name().ends_with(".md.j2") => {
+            out.write_str(&escape_html_outside_code(text)).map_err(minijinja::Error::from)
+        }
+        _ => minijinja::escape_formatter(out, state, value),
+    }
+}
+
+/// Renders a template. Rendering errors are bugs in a template, caught by the tests.
+pub fn render(name: &str, context: Value) -> String {
+    let template = environment().get_template(name).expect("template exists");
+    template.render(context).unwrap_or_else(|error| panic!("template {name} failed: {error:#}"))
+}
+
+/// The marker file at the top of the output directory.
+pub fn gitattributes(api: &Api, options: &super::Options) -> String {
+    render("gitattributes.j2", minijinja::context! { header => super::text::header_text(api, options) })
+}
+
+/// A generated crate's manifest depending on the runtime only.
+pub fn cargo_toml(api: &Api, options: &super::Options, name: &str, description: &str) -> String {
+    cargo_toml_with(api, options, name, description, &[], &[], &[])
+}
+
+/// A generated crate's manifest: runtime features, extra dependencies (`name = spec` lines)
+/// and features of its own (`name = [..]` lines).
+pub fn cargo_toml_with(
+    api: &Api,
+    options: &super::Options,
+    name: &str,
+    description: &str,
+    runtime_features: &[&str],
+    dependencies: &[(&str, &str)],
+    features: &[(&str, &str)],
+) -> String {
+    let pairs = |items: &[(&str, &str)]| -> Vec<minijinja::Value> {
+        items.iter().map(|&(name, spec)| minijinja::context! { name => name, spec => spec }).collect()
+    };
+    render(
+        "Cargo.toml.j2",
+        minijinja::context! {
+            header => super::text::header_text(api, options),
+            name => name,
+            version => crate_version(&api.version),
+            description => description,
+            runtime => runtime_dependency(&options.runtime),
+            runtime_features => runtime_features.iter().map(|f| (*f).to_owned()).collect::<Vec<String>>(),
+            dependencies => pairs(dependencies),
+            features => pairs(features),
+        },
+    )
+}
+
+/// The source keys of the runtime dependency (`version = "0.1.0", path = ".."`), TOML-quoted.
+fn runtime_dependency(source: &super::RuntimeSource) -> String {
+    use super::RuntimeSource;
+    match source {
+        RuntimeSource::Path { from_crate, version } => {
+            format!("version = {}, path = {}", toml_string(version), toml_string(from_crate))
+        }
+        RuntimeSource::Git { url, reference, version } => {
+            let mut keys = format!("version = {}, git = {}", toml_string(version), toml_string(url));
+            if let Some((key, value)) = reference {
+                keys.push_str(&format!(", {key} = {}", toml_string(value)));
+            }
+            keys
+        }
+        RuntimeSource::Registry { version } => format!("version = {}", toml_string(version)),
+    }
+}
+
+/// A semver version for the generated crates from the API version (`1` gives `1.0.0`).
+pub fn crate_version(version: &str) -> String {
+    let mut parts: Vec<&str> = version.split('.').collect();
+    if parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit())) {
+        parts.resize(3, "0");
+        parts.join(".")
+    } else {
+        "0.0.0".to_owned()
+    }
+}
