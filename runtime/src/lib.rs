@@ -32,7 +32,7 @@ pub use json::{Decoder, FromJson, Mode, NotUnderstood};
 pub use page::{Page, PageNext, Paginated};
 pub use patch::Patch;
 pub use redact::Redacted;
-pub use validate::{Pattern, Validate, Validator, Violation, Violations};
+pub use validate::{At, Pattern, Validate, Validator, Violation, Violations};
 
 /// Re-exported so generated crates name one version of each.
 pub use {chrono, serde, serde_json};

@@ -99,19 +99,22 @@ impl Validator {
         self.violations.push(Violation::new(pointer, message));
     }
 
-    fn at(&mut self, key: &str, check: impl FnOnce(&mut Self)) {
+    /// The validator for the value held in field (or item, or entry) `key`: what is recorded
+    /// through the returned guard is reported at the pointer extended by `key`, until the
+    /// guard is dropped. Every check below applies to "the current value"; this is how one
+    /// reaches a field (`let mut v = v.at("title"); v.length(title, ..)`).
+    pub fn at(&mut self, key: &str) -> At<'_> {
         self.path.push(key.replace('~', "~0").replace('/', "~1"));
-        check(self);
-        self.path.pop();
+        At(self)
     }
 
-    /// Checks a value held in field `key`.
+    /// Checks a value held in field `key` with its own [`Validate`].
     pub fn field(&mut self, key: &str, value: &dyn Validate) {
-        self.at(key, |v| value.validate_into(v));
+        value.validate_into(&mut self.at(key));
     }
 
     /// Length of the current value in characters, within `min..=max`.
-    pub fn str_length(&mut self, value: &str, min: Option<u64>, max: Option<u64>) {
+    pub fn length(&mut self, value: &str, min: Option<u64>, max: Option<u64>) {
         let found = value.chars().count() as u64;
         if let Some(min) = min.filter(|min| found < *min) {
             self.fail(format!("must be at least {min} characters long (found {found})"));
@@ -121,21 +124,11 @@ impl Validator {
         }
     }
 
-    /// Length of field `key` in characters, within `min..=max`.
-    pub fn length(&mut self, key: &str, value: &str, min: Option<u64>, max: Option<u64>) {
-        self.at(key, |v| v.str_length(value, min, max));
-    }
-
     /// The current value matches `pattern`.
-    pub fn str_pattern(&mut self, value: &str, pattern: &Pattern) {
+    pub fn pattern(&mut self, value: &str, pattern: &Pattern) {
         if !pattern.is_match(value) {
             self.fail(format!("must match the pattern {}", pattern.source()));
         }
-    }
-
-    /// Field `key` matches `pattern`.
-    pub fn pattern(&mut self, key: &str, value: &str, pattern: &Pattern) {
-        self.at(key, |v| v.str_pattern(value, pattern));
     }
 
     /// The current value within `min..=max`.
@@ -148,11 +141,6 @@ impl Validator {
         }
     }
 
-    /// Field `key` within `min..=max`.
-    pub fn range_i64(&mut self, key: &str, value: i64, min: Option<i64>, max: Option<i64>) {
-        self.at(key, |v| v.int_range(value, min, max));
-    }
-
     /// The current value within `min..=max`.
     pub fn num_range(&mut self, value: f64, min: Option<f64>, max: Option<f64>) {
         if let Some(min) = min.filter(|min| value < *min) {
@@ -161,11 +149,6 @@ impl Validator {
         if let Some(max) = max.filter(|max| value > *max) {
             self.fail(format!("must be at most {max} (found {value})"));
         }
-    }
-
-    /// Field `key` within `min..=max`.
-    pub fn range_f64(&mut self, key: &str, value: f64, min: Option<f64>, max: Option<f64>) {
-        self.at(key, |v| v.num_range(value, min, max));
     }
 
     /// Number of items of the current value within `min..=max`, or exactly `exact`.
@@ -182,26 +165,38 @@ impl Validator {
         }
     }
 
-    /// Number of items of field `key` within `min..=max`, or exactly `exact`.
-    pub fn items(&mut self, key: &str, found: usize, min: Option<u64>, max: Option<u64>, exact: Option<u64>) {
-        self.at(key, |v| v.item_count(found, min, max, exact));
-    }
-
-    /// The current value is an absolute URL.
-    pub fn url_value(&mut self, value: &str) {
+    /// The current value is an absolute URL (a scheme, `:`, and no white space).
+    pub fn url(&mut self, value: &str) {
         if !is_absolute_url(value) {
             self.fail("must be an absolute URL");
         }
     }
 
-    /// Field `key` is an absolute URL (a scheme, `:`, and no white space).
-    pub fn url(&mut self, key: &str, value: &str) {
-        self.at(key, |v| v.url_value(value));
-    }
-
     /// For a value of a closed enumeration that is not listed.
     pub fn not_listed(&mut self, found: &str, allowed: &[&str]) {
         self.fail(format!("{found:?} is not one of: {}", allowed.join(", ")));
+    }
+}
+
+/// The validator at a field, item or entry (see [`Validator::at`]); dropping it leaves it.
+pub struct At<'a>(&'a mut Validator);
+
+impl std::ops::Deref for At<'_> {
+    type Target = Validator;
+    fn deref(&self) -> &Validator {
+        self.0
+    }
+}
+
+impl std::ops::DerefMut for At<'_> {
+    fn deref_mut(&mut self) -> &mut Validator {
+        self.0
+    }
+}
+
+impl Drop for At<'_> {
+    fn drop(&mut self) {
+        self.0.path.pop();
     }
 }
 
@@ -265,7 +260,7 @@ impl<T: Validate> Validate for Box<T> {
 impl<T: Validate> Validate for Vec<T> {
     fn validate_into(&self, v: &mut Validator) {
         for (i, item) in self.iter().enumerate() {
-            v.at(&i.to_string(), |v| item.validate_into(v));
+            item.validate_into(&mut v.at(&i.to_string()));
         }
     }
 }
@@ -273,7 +268,7 @@ impl<T: Validate> Validate for Vec<T> {
 impl<T: Validate> Validate for BTreeMap<String, T> {
     fn validate_into(&self, v: &mut Validator) {
         for (key, item) in self {
-            v.at(key, |v| item.validate_into(v));
+            item.validate_into(&mut v.at(key));
         }
     }
 }
@@ -301,11 +296,11 @@ mod tests {
     impl Validate for Thing {
         fn validate_into(&self, v: &mut Validator) {
             static SLUG: Pattern = Pattern::new("^[a-z0-9]+(?:-[a-z0-9]+)*$");
-            v.length("title", &self.title, Some(2), Some(5));
-            v.items("weeklyPulse", self.pulse.len(), None, None, Some(13));
-            v.range_i64("size", self.size, Some(1), Some(1000));
-            v.pattern("slug", &self.slug, &SLUG);
-            v.url("site", &self.site);
+            v.at("title").length(&self.title, Some(2), Some(5));
+            v.at("weeklyPulse").item_count(self.pulse.len(), None, None, Some(13));
+            v.at("size").int_range(self.size, Some(1), Some(1000));
+            v.at("slug").pattern(&self.slug, &SLUG);
+            v.at("site").url(&self.site);
         }
     }
 

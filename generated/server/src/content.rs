@@ -34,7 +34,7 @@ impl SearchSpaceContentRequest {
                 .check(
                     "query.query",
                     |__v| {
-                        __v.str_length(
+                        __v.length(
                             __value,
                             ::core::option::Option::None,
                             ::core::option::Option::Some(512u64),

@@ -66,7 +66,7 @@ impl ListIntegrationsRequest {
                 .check(
                     "query.blockDomain",
                     |__v| {
-                        __v.str_pattern(__value, &PATTERN_0);
+                        __v.pattern(__value, &PATTERN_0);
                     },
                 );
         }
@@ -157,7 +157,7 @@ impl GetIntegrationRequest {
                 .check(
                     "path.integrationName",
                     |__v| {
-                        __v.str_pattern(__value, &PATTERN_0);
+                        __v.pattern(__value, &PATTERN_0);
                     },
                 );
         }
@@ -201,7 +201,7 @@ impl PublishIntegrationRequest {
                 .check(
                     "path.integrationName",
                     |__v| {
-                        __v.str_pattern(__value, &PATTERN_0);
+                        __v.pattern(__value, &PATTERN_0);
                     },
                 );
         }
@@ -252,7 +252,7 @@ impl DeleteIntegrationRequest {
                 .check(
                     "path.integrationName",
                     |__v| {
-                        __v.str_pattern(__value, &PATTERN_0);
+                        __v.pattern(__value, &PATTERN_0);
                     },
                 );
         }
@@ -306,7 +306,7 @@ impl ListIntegrationInstallationsRequest {
                 .check(
                     "path.integrationName",
                     |__v| {
-                        __v.str_pattern(__value, &PATTERN_0);
+                        __v.pattern(__value, &PATTERN_0);
                     },
                 );
         }
@@ -375,7 +375,7 @@ impl InstallIntegrationRequest {
                 .check(
                     "path.integrationName",
                     |__v| {
-                        __v.str_pattern(__value, &PATTERN_0);
+                        __v.pattern(__value, &PATTERN_0);
                     },
                 );
         }
@@ -434,7 +434,7 @@ impl ListIntegrationEventsRequest {
                 .check(
                     "path.integrationName",
                     |__v| {
-                        __v.str_pattern(__value, &PATTERN_0);
+                        __v.pattern(__value, &PATTERN_0);
                     },
                 );
         }
@@ -502,7 +502,7 @@ impl GetIntegrationEventRequest {
                 .check(
                     "path.integrationName",
                     |__v| {
-                        __v.str_pattern(__value, &PATTERN_0);
+                        __v.pattern(__value, &PATTERN_0);
                     },
                 );
         }
@@ -562,7 +562,7 @@ impl ListIntegrationSpacesRequest {
                 .check(
                     "path.integrationName",
                     |__v| {
-                        __v.str_pattern(__value, &PATTERN_0);
+                        __v.pattern(__value, &PATTERN_0);
                     },
                 );
         }
@@ -649,7 +649,7 @@ impl ListIntegrationSitesRequest {
                 .check(
                     "path.integrationName",
                     |__v| {
-                        __v.str_pattern(__value, &PATTERN_0);
+                        __v.pattern(__value, &PATTERN_0);
                     },
                 );
         }
@@ -722,7 +722,7 @@ impl UpdateIntegrationDevModeRequest {
                 .check(
                     "path.integrationName",
                     |__v| {
-                        __v.str_pattern(__value, &PATTERN_0);
+                        __v.pattern(__value, &PATTERN_0);
                     },
                 );
         }

@@ -129,12 +129,12 @@ impl GetOpenApiSpecRequest {
                 .check(
                     "path.specSlug",
                     |__v| {
-                        __v.str_length(
+                        __v.length(
                             __value,
                             ::core::option::Option::Some(1u64),
                             ::core::option::Option::Some(100u64),
                         );
-                        __v.str_pattern(__value, &PATTERN_0);
+                        __v.pattern(__value, &PATTERN_0);
                     },
                 );
         }
@@ -184,12 +184,12 @@ impl CreateOrUpdateOpenApiSpecRequest {
                 .check(
                     "path.specSlug",
                     |__v| {
-                        __v.str_length(
+                        __v.length(
                             __value,
                             ::core::option::Option::Some(1u64),
                             ::core::option::Option::Some(100u64),
                         );
-                        __v.str_pattern(__value, &PATTERN_0);
+                        __v.pattern(__value, &PATTERN_0);
                     },
                 );
         }
@@ -250,12 +250,12 @@ impl DeleteOpenApiSpecRequest {
                 .check(
                     "path.specSlug",
                     |__v| {
-                        __v.str_length(
+                        __v.length(
                             __value,
                             ::core::option::Option::Some(1u64),
                             ::core::option::Option::Some(100u64),
                         );
-                        __v.str_pattern(__value, &PATTERN_0);
+                        __v.pattern(__value, &PATTERN_0);
                     },
                 );
         }
@@ -305,12 +305,12 @@ impl UpdateOpenApiSpecRequest {
                 .check(
                     "path.specSlug",
                     |__v| {
-                        __v.str_length(
+                        __v.length(
                             __value,
                             ::core::option::Option::Some(1u64),
                             ::core::option::Option::Some(100u64),
                         );
-                        __v.str_pattern(__value, &PATTERN_0);
+                        __v.pattern(__value, &PATTERN_0);
                     },
                 );
         }

@@ -260,7 +260,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestPdf {
 impl ::apigen_runtime::Validate for ChangeRequestPdf {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            __v.url("url", __value);
+            let __v = &mut __v.at("url");
+            __v.url(__value);
         }
     }
 }
@@ -508,10 +509,12 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestUrls {
 impl ::apigen_runtime::Validate for ChangeRequestUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url("app", __value);
+            let __v = &mut __v.at("app");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url("location", __value);
+            let __v = &mut __v.at("location");
+            __v.url(__value);
         }
     }
 }

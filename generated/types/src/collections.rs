@@ -86,16 +86,16 @@ impl ::apigen_runtime::Validate for Collection {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         {
             let __value = &self.title;
+            let __v = &mut __v.at("title");
             __v.length(
-                "title",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(50u64),
             );
         }
         if let ::core::option::Option::Some(__value) = &self.description {
+            let __v = &mut __v.at("description");
             __v.length(
-                "description",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(100u64),
@@ -213,10 +213,12 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CollectionUrls {
 impl ::apigen_runtime::Validate for CollectionUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url("location", __value);
+            let __v = &mut __v.at("location");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url("app", __value);
+            let __v = &mut __v.at("app");
+            __v.url(__value);
         }
     }
 }
@@ -268,8 +270,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateCollectionBody {
 impl ::apigen_runtime::Validate for CreateCollectionBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.title {
+            let __v = &mut __v.at("title");
             __v.length(
-                "title",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(50u64),
@@ -577,16 +579,16 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateCollectionBody {
 impl ::apigen_runtime::Validate for UpdateCollectionBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.title {
+            let __v = &mut __v.at("title");
             __v.length(
-                "title",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(50u64),
             );
         }
         if let ::core::option::Option::Some(__value) = &self.description {
+            let __v = &mut __v.at("description");
             __v.length(
-                "description",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(100u64),

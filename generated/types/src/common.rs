@@ -364,7 +364,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for User {
 impl ::apigen_runtime::Validate for User {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.photo_url {
-            __v.url("photoURL", __value);
+            let __v = &mut __v.at("photoURL");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.urls {
             __v.field("urls", __value);
@@ -410,7 +411,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UserUrls {
 impl ::apigen_runtime::Validate for UserUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url("location", __value);
+            let __v = &mut __v.at("location");
+            __v.url(__value);
         }
     }
 }

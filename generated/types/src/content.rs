@@ -432,7 +432,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ContentAppUrls {
 impl ::apigen_runtime::Validate for ContentAppUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url("app", __value);
+            let __v = &mut __v.at("app");
+            __v.url(__value);
         }
     }
 }
@@ -727,7 +728,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for File {
 impl ::apigen_runtime::Validate for File {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.download_url {
-            __v.url("downloadURL", __value);
+            let __v = &mut __v.at("downloadURL");
+            __v.url(__value);
         }
     }
 }
@@ -2000,7 +2002,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionGit {
 impl ::apigen_runtime::Validate for RevisionGit {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            __v.url("url", __value);
+            let __v = &mut __v.at("url");
+            __v.url(__value);
         }
     }
 }
@@ -2171,13 +2174,16 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionUrls {
 impl ::apigen_runtime::Validate for RevisionUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url("app", __value);
+            let __v = &mut __v.at("app");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.published {
-            __v.url("published", __value);
+            let __v = &mut __v.at("published");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.public {
-            __v.url("public", __value);
+            let __v = &mut __v.at("public");
+            __v.url(__value);
         }
     }
 }

@@ -531,7 +531,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationIssueUrls {
 impl ::apigen_runtime::Validate for ConversationIssueUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url("location", __value);
+            let __v = &mut __v.at("location");
+            __v.url(__value);
         }
     }
 }
@@ -596,7 +597,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationMetadata {
 impl ::apigen_runtime::Validate for ConversationMetadata {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            __v.url("url", __value);
+            let __v = &mut __v.at("url");
+            __v.url(__value);
         }
     }
 }
@@ -827,10 +829,12 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationUrls {
 impl ::apigen_runtime::Validate for ConversationUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url("location", __value);
+            let __v = &mut __v.at("location");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.source {
-            __v.url("source", __value);
+            let __v = &mut __v.at("source");
+            __v.url(__value);
         }
     }
 }
@@ -1016,16 +1020,16 @@ impl ::apigen_runtime::Validate for IssuesCluster {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         {
             let __value = &self.icon;
+            let __v = &mut __v.at("icon");
             __v.length(
-                "icon",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(50u64),
             );
         }
         if let ::core::option::Option::Some(__value) = &self.weekly_pulse {
-            __v.items(
-                "weeklyPulse",
+            let __v = &mut __v.at("weeklyPulse");
+            __v.item_count(
                 __value.len(),
                 ::core::option::Option::None,
                 ::core::option::Option::None,
@@ -1164,10 +1168,12 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IssuesClusterUrls {
 impl ::apigen_runtime::Validate for IssuesClusterUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url("location", __value);
+            let __v = &mut __v.at("location");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url("app", __value);
+            let __v = &mut __v.at("app");
+            __v.url(__value);
         }
     }
 }

@@ -127,17 +127,21 @@ impl ::apigen_runtime::Validate for ExportSpaceToGitBody {
         );
         {
             let __value = &self.url;
-            __v.url("url", __value);
+            let __v = &mut __v.at("url");
+            __v.url(__value);
         }
         {
             let __value = &self.ref_;
-            __v.pattern("ref", __value, &PATTERN_0);
+            let __v = &mut __v.at("ref");
+            __v.pattern(__value, &PATTERN_0);
         }
         if let ::core::option::Option::Some(__value) = &self.repo_tree_url {
-            __v.url("repoTreeURL", __value);
+            let __v = &mut __v.at("repoTreeURL");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.repo_commit_url {
-            __v.url("repoCommitURL", __value);
+            let __v = &mut __v.at("repoCommitURL");
+            __v.url(__value);
         }
     }
 }
@@ -317,17 +321,21 @@ impl ::apigen_runtime::Validate for ImportSpaceFromGitBody {
         );
         {
             let __value = &self.url;
-            __v.url("url", __value);
+            let __v = &mut __v.at("url");
+            __v.url(__value);
         }
         {
             let __value = &self.ref_;
-            __v.pattern("ref", __value, &PATTERN_0);
+            let __v = &mut __v.at("ref");
+            __v.pattern(__value, &PATTERN_0);
         }
         if let ::core::option::Option::Some(__value) = &self.repo_tree_url {
-            __v.url("repoTreeURL", __value);
+            let __v = &mut __v.at("repoTreeURL");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.repo_commit_url {
-            __v.url("repoCommitURL", __value);
+            let __v = &mut __v.at("repoCommitURL");
+            __v.url(__value);
         }
     }
 }

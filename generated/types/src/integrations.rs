@@ -444,13 +444,16 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for InstallationUrls {
 impl ::apigen_runtime::Validate for InstallationUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url("location", __value);
+            let __v = &mut __v.at("location");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url("app", __value);
+            let __v = &mut __v.at("app");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.public_endpoint {
-            __v.url("publicEndpoint", __value);
+            let __v = &mut __v.at("publicEndpoint");
+            __v.url(__value);
         }
     }
 }
@@ -611,7 +614,8 @@ impl ::apigen_runtime::Validate for Integration {
         );
         {
             let __value = &self.name;
-            __v.pattern("name", __value, &PATTERN_0);
+            let __v = &mut __v.at("name");
+            __v.pattern(__value, &PATTERN_0);
         }
         if let ::core::option::Option::Some(__value) = &self.configurations {
             __v.field("configurations", __value);
@@ -943,7 +947,8 @@ for IntegrationConfigurationProperty {
 impl ::apigen_runtime::Validate for IntegrationConfigurationProperty {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.completion_url {
-            __v.url("completion_url", __value);
+            let __v = &mut __v.at("completion_url");
+            __v.url(__value);
         }
     }
 }
@@ -1943,7 +1948,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationExternalLink 
 impl ::apigen_runtime::Validate for IntegrationExternalLink {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            __v.url("url", __value);
+            let __v = &mut __v.at("url");
+            __v.url(__value);
         }
     }
 }
@@ -2249,10 +2255,12 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationSiteEntryUrls
 impl ::apigen_runtime::Validate for IntegrationSiteEntryUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url("location", __value);
+            let __v = &mut __v.at("location");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.public_endpoint {
-            __v.url("publicEndpoint", __value);
+            let __v = &mut __v.at("publicEndpoint");
+            __v.url(__value);
         }
     }
 }
@@ -2393,10 +2401,12 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationSpaceEntryUrl
 impl ::apigen_runtime::Validate for IntegrationSpaceEntryUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url("location", __value);
+            let __v = &mut __v.at("location");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.public_endpoint {
-            __v.url("publicEndpoint", __value);
+            let __v = &mut __v.at("publicEndpoint");
+            __v.url(__value);
         }
     }
 }
@@ -2525,19 +2535,24 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationUrls {
 impl ::apigen_runtime::Validate for IntegrationUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url("location", __value);
+            let __v = &mut __v.at("location");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.icon {
-            __v.url("icon", __value);
+            let __v = &mut __v.at("icon");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url("app", __value);
+            let __v = &mut __v.at("app");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.assets {
-            __v.url("assets", __value);
+            let __v = &mut __v.at("assets");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.public_endpoint {
-            __v.url("publicEndpoint", __value);
+            let __v = &mut __v.at("publicEndpoint");
+            __v.url(__value);
         }
     }
 }
@@ -2829,13 +2844,13 @@ impl ::apigen_runtime::Validate for UpdateIntegrationDevModeBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         {
             let __value = &self.tunnel_url;
+            let __v = &mut __v.at("tunnelUrl");
             __v.length(
-                "tunnelUrl",
                 __value,
                 ::core::option::Option::Some(1u64),
                 ::core::option::Option::Some(256u64),
             );
-            __v.url("tunnelUrl", __value);
+            __v.url(__value);
         }
     }
 }

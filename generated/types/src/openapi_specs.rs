@@ -53,13 +53,13 @@ impl ::apigen_runtime::Validate for CreateOpenApiSpecBody {
         );
         {
             let __value = &self.slug;
+            let __v = &mut __v.at("slug");
             __v.length(
-                "slug",
                 __value,
                 ::core::option::Option::Some(1u64),
                 ::core::option::Option::Some(100u64),
             );
-            __v.pattern("slug", __value, &PATTERN_0);
+            __v.pattern(__value, &PATTERN_0);
         }
         {
             let __value = &self.source;
@@ -199,22 +199,22 @@ impl ::apigen_runtime::Validate for OpenApiSpec {
         );
         {
             let __value = &self.slug;
+            let __v = &mut __v.at("slug");
             __v.length(
-                "slug",
                 __value,
                 ::core::option::Option::Some(1u64),
                 ::core::option::Option::Some(100u64),
             );
-            __v.pattern("slug", __value, &PATTERN_0);
+            __v.pattern(__value, &PATTERN_0);
         }
         if let ::core::option::Option::Some(__value) = &self.source_url {
+            let __v = &mut __v.at("sourceURL");
             __v.length(
-                "sourceURL",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(2048u64),
             );
-            __v.url("sourceURL", __value);
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.visibility {
             __v.field("visibility", __value);
@@ -550,13 +550,13 @@ impl ::apigen_runtime::Validate for OpenApiSpecSourceUrl {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         {
             let __value = &self.url;
+            let __v = &mut __v.at("url");
             __v.length(
-                "url",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(2048u64),
             );
-            __v.url("url", __value);
+            __v.url(__value);
         }
     }
 }
@@ -611,13 +611,16 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecUrls {
 impl ::apigen_runtime::Validate for OpenApiSpecUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url("location", __value);
+            let __v = &mut __v.at("location");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url("app", __value);
+            let __v = &mut __v.at("app");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.published {
-            __v.url("published", __value);
+            let __v = &mut __v.at("published");
+            __v.url(__value);
         }
     }
 }

@@ -984,7 +984,8 @@ for OrganizationAgentInstructionsUrls {
 impl ::apigen_runtime::Validate for OrganizationAgentInstructionsUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url("location", __value);
+            let __v = &mut __v.at("location");
+            __v.url(__value);
         }
     }
 }
@@ -1766,13 +1767,16 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationUrls {
 impl ::apigen_runtime::Validate for OrganizationUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url("location", __value);
+            let __v = &mut __v.at("location");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url("app", __value);
+            let __v = &mut __v.at("app");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.logo {
-            __v.url("logo", __value);
+            let __v = &mut __v.at("logo");
+            __v.url(__value);
         }
     }
 }
@@ -1900,7 +1904,8 @@ impl ::apigen_runtime::Validate for Subdomain {
             "^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$",
         );
         if let ::core::option::Option::Some(__value) = &self.subdomain {
-            __v.pattern("subdomain", __value, &PATTERN_0);
+            let __v = &mut __v.at("subdomain");
+            __v.pattern(__value, &PATTERN_0);
         }
     }
 }
@@ -2273,7 +2278,8 @@ impl ::apigen_runtime::Validate for UpdateOrganizationBody {
             __v.field("defaultRole", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.logo {
-            __v.url("logo", __value);
+            let __v = &mut __v.at("logo");
+            __v.url(__value);
         }
     }
 }

@@ -99,16 +99,16 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateSiteSectionBody {
 impl ::apigen_runtime::Validate for CreateSiteSectionBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = self.title.value() {
+            let __v = &mut __v.at("title");
             __v.length(
-                "title",
                 __value,
                 ::core::option::Option::Some(2u64),
                 ::core::option::Option::Some(128u64),
             );
         }
         if let ::core::option::Option::Some(__value) = self.icon.value() {
+            let __v = &mut __v.at("icon");
             __v.length(
-                "icon",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(50u64),
@@ -175,8 +175,8 @@ impl ::apigen_runtime::Validate for CreateSiteSectionGroupBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         {
             let __value = &self.title;
+            let __v = &mut __v.at("title");
             __v.length(
-                "title",
                 __value,
                 ::core::option::Option::Some(1u64),
                 ::core::option::Option::Some(100u64),
@@ -390,7 +390,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SitePublishedUrls {
 impl ::apigen_runtime::Validate for SitePublishedUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.published {
-            __v.url("published", __value);
+            let __v = &mut __v.at("published");
+            __v.url(__value);
         }
     }
 }
@@ -497,16 +498,16 @@ impl ::apigen_runtime::Validate for SiteSection {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         {
             let __value = &self.title;
+            let __v = &mut __v.at("title");
             __v.length(
-                "title",
                 __value,
                 ::core::option::Option::Some(2u64),
                 ::core::option::Option::Some(128u64),
             );
         }
         if let ::core::option::Option::Some(__value) = &self.description {
+            let __v = &mut __v.at("description");
             __v.length(
-                "description",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(256u64),
@@ -514,24 +515,24 @@ impl ::apigen_runtime::Validate for SiteSection {
         }
         {
             let __value = &self.path;
+            let __v = &mut __v.at("path");
             __v.length(
-                "path",
                 __value,
                 ::core::option::Option::Some(1u64),
                 ::core::option::Option::Some(100u64),
             );
         }
         if let ::core::option::Option::Some(__value) = &self.condition {
+            let __v = &mut __v.at("condition");
             __v.length(
-                "condition",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(1024u64),
             );
         }
         if let ::core::option::Option::Some(__value) = &self.icon {
+            let __v = &mut __v.at("icon");
             __v.length(
-                "icon",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(50u64),
@@ -992,8 +993,8 @@ impl ::apigen_runtime::Validate for SiteSpace {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         {
             let __value = &self.path;
+            let __v = &mut __v.at("path");
             __v.length(
-                "path",
                 __value,
                 ::core::option::Option::Some(1u64),
                 ::core::option::Option::Some(100u64),
@@ -1003,8 +1004,8 @@ impl ::apigen_runtime::Validate for SiteSpace {
             __v.field("space", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.condition {
+            let __v = &mut __v.at("condition");
             __v.length(
-                "condition",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(1024u64),
@@ -1185,40 +1186,40 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSiteSectionBody {
 impl ::apigen_runtime::Validate for UpdateSiteSectionBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.title {
+            let __v = &mut __v.at("title");
             __v.length(
-                "title",
                 __value,
                 ::core::option::Option::Some(2u64),
                 ::core::option::Option::Some(128u64),
             );
         }
         if let ::core::option::Option::Some(__value) = &self.path {
+            let __v = &mut __v.at("path");
             __v.length(
-                "path",
                 __value,
                 ::core::option::Option::Some(1u64),
                 ::core::option::Option::Some(100u64),
             );
         }
         if let ::core::option::Option::Some(__value) = self.condition.value() {
+            let __v = &mut __v.at("condition");
             __v.length(
-                "condition",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(1024u64),
             );
         }
         if let ::core::option::Option::Some(__value) = self.icon.value() {
+            let __v = &mut __v.at("icon");
             __v.length(
-                "icon",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(50u64),
             );
         }
         if let ::core::option::Option::Some(__value) = self.description.value() {
+            let __v = &mut __v.at("description");
             __v.length(
-                "description",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(256u64),
@@ -1326,16 +1327,16 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSiteSpaceBody {
 impl ::apigen_runtime::Validate for UpdateSiteSpaceBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.path {
+            let __v = &mut __v.at("path");
             __v.length(
-                "path",
                 __value,
                 ::core::option::Option::Some(1u64),
                 ::core::option::Option::Some(100u64),
             );
         }
         if let ::core::option::Option::Some(__value) = self.condition.value() {
+            let __v = &mut __v.at("condition");
             __v.length(
-                "condition",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(1024u64),

@@ -464,7 +464,8 @@ impl ::apigen_runtime::Validate for Site {
             __v.field("icon", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.hostname {
-            __v.pattern("hostname", __value, &PATTERN_0);
+            let __v = &mut __v.at("hostname");
+            __v.pattern(__value, &PATTERN_0);
         }
         if let ::core::option::Option::Some(__value) = &self.visibility {
             __v.field("visibility", __value);
@@ -1343,7 +1344,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationPrivacy
 impl ::apigen_runtime::Validate for SiteCustomizationPrivacyPolicy {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            __v.url("url", __value);
+            let __v = &mut __v.at("url");
+            __v.url(__value);
         }
     }
 }
@@ -1436,7 +1438,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationSocialP
 impl ::apigen_runtime::Validate for SiteCustomizationSocialPreview {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            __v.url("url", __value);
+            let __v = &mut __v.at("url");
+            __v.url(__value);
         }
     }
 }
@@ -2214,7 +2217,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteScript {
 impl ::apigen_runtime::Validate for SiteScript {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.script {
-            __v.url("script", __value);
+            let __v = &mut __v.at("script");
+            __v.url(__value);
         }
     }
 }
@@ -2459,13 +2463,16 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteUrls {
 impl ::apigen_runtime::Validate for SiteUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url("location", __value);
+            let __v = &mut __v.at("location");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url("app", __value);
+            let __v = &mut __v.at("app");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.published {
-            __v.url("published", __value);
+            let __v = &mut __v.at("published");
+            __v.url(__value);
         }
     }
 }
@@ -2636,10 +2643,12 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ThemedUrl {
 impl ::apigen_runtime::Validate for ThemedUrl {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.light {
-            __v.url("light", __value);
+            let __v = &mut __v.at("light");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.dark {
-            __v.url("dark", __value);
+            let __v = &mut __v.at("dark");
+            __v.url(__value);
         }
     }
 }

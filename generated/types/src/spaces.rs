@@ -793,8 +793,8 @@ impl ::apigen_runtime::Validate for Space {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         {
             let __value = &self.title;
+            let __v = &mut __v.at("title");
             __v.length(
-                "title",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(50u64),
@@ -802,8 +802,8 @@ impl ::apigen_runtime::Validate for Space {
         }
         {
             let __value = &self.emoji;
+            let __v = &mut __v.at("emoji");
             __v.length(
-                "emoji",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(50u64),
@@ -1193,19 +1193,24 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceUrls {
 impl ::apigen_runtime::Validate for SpaceUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url("location", __value);
+            let __v = &mut __v.at("location");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url("app", __value);
+            let __v = &mut __v.at("app");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.published {
-            __v.url("published", __value);
+            let __v = &mut __v.at("published");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.public {
-            __v.url("public", __value);
+            let __v = &mut __v.at("public");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.icon {
-            __v.url("icon", __value);
+            let __v = &mut __v.at("icon");
+            __v.url(__value);
         }
     }
 }
@@ -1533,8 +1538,8 @@ impl ::apigen_runtime::Validate for UpdateSpaceBody {
             __v.field("editMode", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.title {
+            let __v = &mut __v.at("title");
             __v.length(
-                "title",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(50u64),
@@ -1544,8 +1549,8 @@ impl ::apigen_runtime::Validate for UpdateSpaceBody {
             __v.field("defaultLevel", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.emoji {
+            let __v = &mut __v.at("emoji");
             __v.length(
-                "emoji",
                 __value,
                 ::core::option::Option::None,
                 ::core::option::Option::Some(50u64),

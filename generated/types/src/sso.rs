@@ -77,7 +77,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateSamlProviderBody {
 impl ::apigen_runtime::Validate for CreateSamlProviderBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.sso_url {
-            __v.url("ssoURL", __value);
+            let __v = &mut __v.at("ssoURL");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = self.default_role.value() {
             __v.field("defaultRole", __value);
@@ -197,7 +198,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SamlProvider {
 impl ::apigen_runtime::Validate for SamlProvider {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.sso_url {
-            __v.url("ssoURL", __value);
+            let __v = &mut __v.at("ssoURL");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.default_role {
             __v.field("defaultRole", __value);
@@ -267,10 +269,12 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SamlProviderService {
 impl ::apigen_runtime::Validate for SamlProviderService {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.acs_url {
-            __v.url("acsURL", __value);
+            let __v = &mut __v.at("acsURL");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = &self.start_url {
-            __v.url("startURL", __value);
+            let __v = &mut __v.at("startURL");
+            __v.url(__value);
         }
     }
 }
@@ -373,7 +377,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SamlProviderUrls {
 impl ::apigen_runtime::Validate for SamlProviderUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url("location", __value);
+            let __v = &mut __v.at("location");
+            __v.url(__value);
         }
     }
 }
@@ -478,7 +483,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SsoProviderSummary {
 impl ::apigen_runtime::Validate for SsoProviderSummary {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.start_url {
-            __v.url("startURL", __value);
+            let __v = &mut __v.at("startURL");
+            __v.url(__value);
         }
     }
 }
@@ -556,7 +562,8 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSamlProviderBody {
 impl ::apigen_runtime::Validate for UpdateSamlProviderBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.sso_url {
-            __v.url("ssoURL", __value);
+            let __v = &mut __v.at("ssoURL");
+            __v.url(__value);
         }
         if let ::core::option::Option::Some(__value) = self.default_role.value() {
             __v.field("defaultRole", __value);

@@ -5,7 +5,7 @@
 //! path (`::std::string::String`, `crate::Collection`), so a spec type called `Result`,
 //! `Box` or `Option` cannot shadow what the code means.
 
-use crate::model::{Api, Field, Operation, Param, ParamIn, Presence, ResponseBody, TypeRef, Usage};
+use crate::model::{Api, Constraints, Field, Operation, Param, ParamIn, Presence, ResponseBody, TypeRef, Usage};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
@@ -138,6 +138,66 @@ impl Paths {
             Presence::Optional | Presence::Nullable => quote!(::core::option::Option<#inner>),
             Presence::TriState => quote!(::apigen_runtime::Patch<#inner>),
         }
+    }
+}
+
+/// The checks of the spec's constraints `c` on a value of type `ty`: statements on `__value`
+/// (a reference to it) recording violations in the validator `__v`, one runtime method per
+/// constraint. With `nested`, the value's own [`Validate`] runs too (a named type with
+/// constraints of its own, a closed enumeration). Patterns become statics pushed on
+/// `patterns`, compiled once. Every emitter that checks a value builds its checks here.
+///
+/// [`Validate`]: https://docs.rs/apigen-runtime/latest/apigen_runtime/trait.Validate.html
+pub fn constraint_checks(
+    ty: &TypeRef,
+    c: &Constraints,
+    nested: bool,
+    patterns: &mut Vec<TokenStream>,
+) -> Vec<TokenStream> {
+    let mut checks = Vec::new();
+    if c.min_length.is_some() || c.max_length.is_some() {
+        let (min, max) = (option_u64(c.min_length), option_u64(c.max_length));
+        let value = if matches!(ty, TypeRef::Named(_)) { quote!(__value.as_str()) } else { quote!(__value) };
+        checks.push(quote! { __v.length(#value, #min, #max); });
+    }
+    if let Some(pattern) = &c.pattern {
+        let name = ident(&format!("PATTERN_{}", patterns.len()));
+        patterns.push(quote! { static #name: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(#pattern); });
+        checks.push(quote! { __v.pattern(__value, &#name); });
+    }
+    if *ty == TypeRef::Url {
+        checks.push(quote! { __v.url(__value); });
+    }
+    if c.minimum.is_some() || c.maximum.is_some() {
+        checks.push(if *ty == TypeRef::Integer {
+            let bound = |n: &Option<serde_json::Number>| option(n.as_ref().and_then(serde_json::Number::as_i64));
+            let (min, max) = (bound(&c.minimum), bound(&c.maximum));
+            quote! { __v.int_range(*__value, #min, #max); }
+        } else {
+            let bound = |n: &Option<serde_json::Number>| option(n.as_ref().and_then(serde_json::Number::as_f64));
+            let (min, max) = (bound(&c.minimum), bound(&c.maximum));
+            quote! { __v.num_range(*__value, #min, #max); }
+        });
+    }
+    if c.min_items.is_some() || c.max_items.is_some() || c.exact_items.is_some() {
+        let (min, max, exact) = (option_u64(c.min_items), option_u64(c.max_items), option_u64(c.exact_items));
+        checks.push(quote! { __v.item_count(__value.len(), #min, #max, #exact); });
+    }
+    if nested {
+        checks.push(quote! { ::apigen_runtime::Validate::validate_into(__value, __v); });
+    }
+    checks
+}
+
+fn option_u64(n: Option<u64>) -> TokenStream {
+    option(n)
+}
+
+/// `Some(n)` or `None`, as tokens.
+fn option<T: quote::ToTokens>(n: Option<T>) -> TokenStream {
+    match n {
+        Some(n) => quote!(::core::option::Option::Some(#n)),
+        None => quote!(::core::option::Option::None),
     }
 }
 

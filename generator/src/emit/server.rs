@@ -8,7 +8,7 @@
 //! `apigen-runtime` (feature `server`).
 
 use super::jobs;
-use super::rust::{Paths, doc, ident, inner_doc, param_is_option};
+use super::rust::{Paths, constraint_checks, doc, ident, inner_doc, param_is_option};
 use super::text::{describe_constraints, operation_doc};
 use crate::model::names::{Case, sanitize};
 use crate::model::{Api, Operation, Param, ParamIn, ResponseBody, Tag, TypeKind, TypeRef};
@@ -417,53 +417,12 @@ impl ServerEmitter<'_> {
         (read, !is_list)
     }
 
-    /// The checks of a parameter's constraints, on `__value` with validator `__v`.
+    /// The checks of a parameter's constraints, on `__value` with validator `__v`; a closed
+    /// enumeration's value is checked against its list.
     fn param_checks(&self, param: &Param, patterns: &mut Vec<TokenStream>) -> Vec<TokenStream> {
-        let c = &param.constraints;
-        let mut checks = Vec::new();
-        let opt_u64 = |n: Option<u64>| match n {
-            Some(n) => quote!(::core::option::Option::Some(#n)),
-            None => quote!(::core::option::Option::None),
-        };
-        if c.min_length.is_some() || c.max_length.is_some() {
-            let (min, max) = (opt_u64(c.min_length), opt_u64(c.max_length));
-            checks.push(quote! { __v.str_length(__value, #min, #max); });
-        }
-        if let Some(pattern) = &c.pattern {
-            let name = ident(&format!("PATTERN_{}", patterns.len()));
-            patterns
-                .push(quote! { static #name: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(#pattern); });
-            checks.push(quote! { __v.str_pattern(__value, &#name); });
-        }
-        if c.minimum.is_some() || c.maximum.is_some() {
-            if param.ty == TypeRef::Integer {
-                let bound = |n: &Option<serde_json::Number>| match n.as_ref().and_then(|n| n.as_i64()) {
-                    Some(n) => quote!(::core::option::Option::Some(#n)),
-                    None => quote!(::core::option::Option::None),
-                };
-                let (min, max) = (bound(&c.minimum), bound(&c.maximum));
-                checks.push(quote! { __v.int_range(*__value, #min, #max); });
-            } else {
-                let bound = |n: &Option<serde_json::Number>| match n.as_ref().and_then(|n| n.as_f64()) {
-                    Some(n) => quote!(::core::option::Option::Some(#n)),
-                    None => quote!(::core::option::Option::None),
-                };
-                let (min, max) = (bound(&c.minimum), bound(&c.maximum));
-                checks.push(quote! { __v.num_range(*__value, #min, #max); });
-            }
-        }
-        if c.min_items.is_some() || c.max_items.is_some() || c.exact_items.is_some() {
-            let (min, max, exact) = (opt_u64(c.min_items), opt_u64(c.max_items), opt_u64(c.exact_items));
-            checks.push(quote! { __v.item_count(__value.len(), #min, #max, #exact); });
-        }
-        if param.ty == TypeRef::Url {
-            checks.push(quote! { __v.url_value(__value); });
-        }
         let closed_enum = |ty: &TypeRef| matches!(ty, TypeRef::Named(n) if matches!(&self.api.ty(n).kind, TypeKind::Enum(e) if !e.open));
-        if closed_enum(&param.ty) || matches!(&param.ty, TypeRef::List(inner) if closed_enum(inner)) {
-            checks.push(quote! { ::apigen_runtime::Validate::validate_into(__value, __v); });
-        }
-        checks
+        let nested = closed_enum(&param.ty) || matches!(&param.ty, TypeRef::List(inner) if closed_enum(inner));
+        constraint_checks(&param.ty, &param.constraints, nested, patterns)
     }
 
     /// The request as JSON (parameters and `body` by wire name), for mocks and logs.

@@ -8,7 +8,7 @@
 //! variants, so a response never fails to decode because the service added one.
 
 use super::jobs;
-use super::rust::{Paths, doc, ident, inner_doc};
+use super::rust::{Paths, constraint_checks, doc, ident, inner_doc};
 use super::text::describe_constraints;
 use crate::model::{Api, Enum, Field, Object, Presence, TypeDef, TypeKind, TypeRef, Union, sample};
 use proc_macro2::TokenStream;
@@ -283,63 +283,22 @@ impl TypesEmitter<'_> {
                 continue;
             }
             let wire = &field.wire;
-            let mut inner = Vec::new();
-            let c = &field.constraints;
-            let opt_u64 = |n: Option<u64>| match n {
-                Some(n) => quote!(::core::option::Option::Some(#n)),
-                None => quote!(::core::option::Option::None),
+            let nested = ref_needs(&field.ty, self.validated);
+            let field_checks = constraint_checks(&field.ty, &field.constraints, nested, &mut patterns);
+            // A field whose only check is its own type's: the keyed wrapper says it in one call.
+            let inner = if nested && field_checks.len() == 1 {
+                quote! { __v.field(#wire, __value); }
+            } else {
+                quote! { let __v = &mut __v.at(#wire); #(#field_checks)* }
             };
-            if c.min_length.is_some() || c.max_length.is_some() {
-                let (min, max) = (opt_u64(c.min_length), opt_u64(c.max_length));
-                let value =
-                    if matches!(field.ty, TypeRef::Named(_)) { quote!(__value.as_str()) } else { quote!(__value) };
-                inner.push(quote! { __v.length(#wire, #value, #min, #max); });
-            }
-            if let Some(pattern) = &c.pattern {
-                let static_name = ident(&format!("PATTERN_{}", patterns.len()));
-                patterns.push(quote! {
-                    static #static_name: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(#pattern);
-                });
-                inner.push(quote! { __v.pattern(#wire, __value, &#static_name); });
-            }
-            if field.ty == TypeRef::Url {
-                inner.push(quote! { __v.url(#wire, __value); });
-            }
-            if c.minimum.is_some() || c.maximum.is_some() {
-                inner.push(match field.ty {
-                    TypeRef::Integer => {
-                        let bound = |n: &Option<serde_json::Number>| match n.as_ref().and_then(|n| n.as_i64()) {
-                            Some(n) => quote!(::core::option::Option::Some(#n)),
-                            None => quote!(::core::option::Option::None),
-                        };
-                        let (min, max) = (bound(&c.minimum), bound(&c.maximum));
-                        quote! { __v.range_i64(#wire, *__value, #min, #max); }
-                    }
-                    _ => {
-                        let bound = |n: &Option<serde_json::Number>| match n.as_ref().and_then(|n| n.as_f64()) {
-                            Some(n) => quote!(::core::option::Option::Some(#n)),
-                            None => quote!(::core::option::Option::None),
-                        };
-                        let (min, max) = (bound(&c.minimum), bound(&c.maximum));
-                        quote! { __v.range_f64(#wire, *__value, #min, #max); }
-                    }
-                });
-            }
-            if c.min_items.is_some() || c.max_items.is_some() || c.exact_items.is_some() {
-                let (min, max, exact) = (opt_u64(c.min_items), opt_u64(c.max_items), opt_u64(c.exact_items));
-                inner.push(quote! { __v.items(#wire, __value.len(), #min, #max, #exact); });
-            }
-            if ref_needs(&field.ty, self.validated) {
-                inner.push(quote! { __v.field(#wire, __value); });
-            }
             let member = ident(&field.rust);
             checks.push(match field.presence(def.usage) {
-                Presence::Required | Presence::Defaulted => quote! { { let __value = &self.#member; #(#inner)* } },
+                Presence::Required | Presence::Defaulted => quote! { { let __value = &self.#member; #inner } },
                 Presence::Optional | Presence::Nullable => {
-                    quote! { if let ::core::option::Option::Some(__value) = &self.#member { #(#inner)* } }
+                    quote! { if let ::core::option::Option::Some(__value) = &self.#member { #inner } }
                 }
                 Presence::TriState => {
-                    quote! { if let ::core::option::Option::Some(__value) = self.#member.value() { #(#inner)* } }
+                    quote! { if let ::core::option::Option::Some(__value) = self.#member.value() { #inner } }
                 }
             });
         }

@@ -1,6 +1,6 @@
 //! The validated model of an API: what every emitter works from.
 //!
-//! Built by [`crate::lower::lower`] from the raw spec, after every semantic check has passed. Every
+//! Built by lowering (`lower::lower`) from the raw spec, after every semantic check has passed. Every
 //! reference resolves, every name is computed (and collision-checked) once, inline shapes are
 //! lifted to named types, and collections are ordered deterministically: maps are `BTreeMap`s,
 //! lists keep the order of the spec text, which is read in sorted file order. Nothing here
