@@ -14,6 +14,7 @@ pub const RUNTIME_FILES: &[(&str, &str)] = &[
     ("Cargo.toml", include_str!("../../runtime/Cargo.toml")),
     ("README.md", include_str!("../../runtime/README.md")),
     ("src/client.rs", include_str!("../../runtime/src/client.rs")),
+    ("src/defaults.rs", include_str!("../../runtime/src/defaults.rs")),
     ("src/error.rs", include_str!("../../runtime/src/error.rs")),
     ("src/json.rs", include_str!("../../runtime/src/json.rs")),
     ("src/lib.rs", include_str!("../../runtime/src/lib.rs")),

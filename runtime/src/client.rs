@@ -10,6 +10,7 @@
 //! TLS is rustls with the ring crypto provider (installed as the process default when none
 //! is): it builds in about a third of the time of reqwest's default aws-lc-rs (see README).
 
+use crate::defaults::RETRIED_STATUSES;
 use crate::error::ErrorBody;
 use crate::json::FromJson;
 use crate::page::Paginated;
@@ -24,7 +25,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The default timeout of one attempt: 30 seconds.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(crate::defaults::DEFAULT_TIMEOUT_SECONDS);
 
 /// The items of a paginated list, across pages: `Unpin`, so `while let Some(item) =
 /// items.next().await` works as is (with `futures_util::StreamExt`).
@@ -32,10 +33,10 @@ pub type Items<T> = std::pin::Pin<Box<dyn Stream<Item = Result<T, Error>> + Send
 
 /// The default limit on a response body: 8 MiB. A larger body fails with
 /// [`Error::TooLarge`] after at most this much was read.
-pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 8 * 1024 * 1024;
+pub use crate::defaults::DEFAULT_MAX_RESPONSE_BYTES;
 
 /// The default guard on the pages a stream reads: 1000.
-pub const DEFAULT_MAX_PAGES: usize = 1000;
+pub use crate::defaults::DEFAULT_MAX_PAGES;
 
 /// Everything that can go wrong with a call.
 #[derive(Debug)]
@@ -488,7 +489,7 @@ impl Core {
             let outcome = self.attempt(call, left).await;
             let wait = match &outcome {
                 Attempt::Done(_) => None,
-                Attempt::Status { status: 429 | 502 | 503 | 504, retry_after, .. } => match retry_after {
+                Attempt::Status { status, retry_after, .. } if RETRIED_STATUSES.contains(status) => match retry_after {
                     Some(after) if *after > policy.max_retry_after => None,
                     Some(after) => Some(*after),
                     None => Some(policy.backoff(retry + 1)),

@@ -14,6 +14,7 @@
 
 #[cfg(feature = "client")]
 pub mod client;
+pub mod defaults;
 pub mod error;
 pub mod json;
 pub mod page;

@@ -14,7 +14,9 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::net::TcpListener;
+/// The listener [`serve`] takes, re-exported so a service needs no direct dependency on tokio
+/// to bind one (`TcpListener::bind("127.0.0.1:8080").await?`).
+pub use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 /// How [`serve`] treats connections.

@@ -6,17 +6,33 @@
 //!
 //! **Every operation**: implement [`Authenticator`] and the trait of every group (a method left out is a compile error naming it), then serve [`router`]:
 //!
-//! ```ignore
-//! let app = router(MyService::new());
-//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-//! apigen_runtime::serve::serve(listener, app, Default::default()).await?;
+//! ```no_run
+//! # async fn run<S: docs_api_server::Service>(service: S) -> std::io::Result<()> {
+//! let app = docs_api_server::router(service);
+//! let listener = apigen_runtime::serve::TcpListener::bind("127.0.0.1:8080").await?;
+//! apigen_runtime::serve::serve(listener, app, Default::default()).await
+//! # }
 //! ```
 //!
 //! **Some operations**: implement [`Authenticator`] and set a handler per operation you serve on [`RouterBuilder`]; `build()` refuses to leave any operation without one and names them ([`MissingOperations`]), `build_partial()` answers 501 for them, `unimplemented()` lists them:
 //!
-//! ```ignore
-//! async fn get_thing(service: Arc<MyService>, context: Context<User>, request: GetThingRequest) -> Result<Thing, ApiError> { .. }
-//! let app = RouterBuilder::new(MyService::new()).get_thing(get_thing).build_partial();
+//! ```rust
+//! use docs_api_server::{ApiError, Authenticator, RouterBuilder};
+//!
+//! struct MyService;
+//!
+//! impl Authenticator for MyService {
+//!     type Principal = String;
+//!
+//!     async fn authenticate(&self, token: &str) -> Result<String, ApiError> {
+//!         if token == "secret" { Ok("me".to_owned()) } else { Err(ApiError::unauthorized("unknown token")) }
+//!     }
+//! }
+//!
+//! let builder = RouterBuilder::new(MyService);
+//! let builder = builder.list_space_change_requests(|_service, _context, _request| async { Err(ApiError::not_found("nothing here yet")) });
+//! assert_eq!(builder.unimplemented().len(), 144);
+//! let app = builder.build_partial();
 //! ```
 //!
 //! Before a handler runs, every request is authenticated unless its operation is public (`Authorization: Bearer <token>`, 401 when missing or malformed, then your `Authenticator`; a public operation's handler gets [`Anonymous`]), its body size and content type checked (413, 415), its parameters and JSON body parsed strictly and validated against the spec: every violation is answered at once in a 400. The handler's value is answered with the operation's status; through its [`Context`] it may set response headers and, where the spec declares several statuses, choose one (`context.set_status(..)`, typed). Failures answer `{"error": {"code", "message", "violations"?}}`; a panicking handler answers 500 and the server keeps serving. Bodies are limited to 2 MiB unless [`ServerConfig::body_limit`] says otherwise.

@@ -125,25 +125,22 @@ impl ClientEmitter<'_> {
                 format!("let value = client.{tag}().{}({}).send().await?;\n", op.client, args.join(", "))
             })
             .unwrap_or_default();
-        let mut text = format!("# {} client\n\n", api.title);
-        text.push_str(&format!(
-            "An async client of the API on reqwest (rustls with ring). Every operation is a method of its \
-             group's handle; required parameters are arguments, optional ones builder methods, and `.send()` \
-             sends:\n\n```no_run\n# async fn demo() -> Result<(), {krate}::Error> {{\n\
-             let client = {krate}::Client::new(\"https://api.example.com\", \"API_TOKEN\")?;\n{example}# Ok(()) }}\n```\n\n\
-             Paginated lists also have `.stream()`, which yields every item across pages. GET, PUT and DELETE are \
-             retried on 429, 502, 503, 504 and connection errors, with exponential backoff and jitter, honouring \
-             `Retry-After`; POST and PATCH only when [`RetryPolicy::retry_non_idempotent`] is set. Each attempt \
-             times out after 30 seconds unless [`ClientBuilder::timeout`] says otherwise. The token never appears \
-             in `Debug` output. Failures are an [`Error`]: an API error with the service's code and message, a \
-             transport failure, a timeout, or a response that does not decode (with the JSON path of the failing \
-             field).\n\n## Groups\n\n",
-            krate = crate_name.replace('-', "_")
-        ));
-        for tag in self.api.tags_with_operations() {
-            let count = api.operations_of(&tag.name).count();
-            text.push_str(&format!("- {} ({count} operations): [`Client::{}`]\n", tag.title, tag.rust));
-        }
+        let groups: Vec<minijinja::Value> = api
+            .tags_with_operations()
+            .map(|tag| {
+                let count = api.operations_of(&tag.name).count();
+                minijinja::context! { title => &tag.title, count => count, item => format!("Client::{}", tag.rust) }
+            })
+            .collect();
+        let text = super::templates::render(
+            "client-lib.md.j2",
+            minijinja::context! {
+                title => &api.title,
+                krate => crate_name.replace('-', "_"),
+                example => minijinja::Value::from_safe_string(example),
+                groups => groups,
+            },
+        );
         let user_agent = format!("{crate_name}/{}", super::templates::crate_version(&api.version));
         let accessors = self.api.tags_with_operations().map(|tag| {
             let method = ident(&tag.rust);

@@ -28,20 +28,46 @@ pub fn ident(name: &str) -> Ident {
 
 /// `#[doc = ...]` attributes for a text, one per line, as `///` comments print.
 pub fn doc(text: &str) -> TokenStream {
-    let lines = text.trim_end().lines().map(|line| {
-        let line = if line.is_empty() { String::new() } else { format!(" {line}") };
-        quote! { #[doc = #line] }
-    });
-    quote! { #(#lines)* }
+    let lines = doc_lines(text);
+    quote! { #(#[doc = #lines])* }
 }
 
 /// Inner `#![doc = ...]` attributes (module and crate docs).
 pub fn inner_doc(text: &str) -> TokenStream {
-    let lines = text.trim_end().lines().map(|line| {
-        let line = if line.is_empty() { String::new() } else { format!(" {line}") };
-        quote! { #![doc = #line] }
-    });
-    quote! { #(#lines)* }
+    let lines = doc_lines(text);
+    quote! { #(#![doc = #lines])* }
+}
+
+/// The lines of a doc comment, each after a space as `///` prints it. A code block without a
+/// language is marked `text`: rustdoc would compile it as a Rust test, and spec text (an
+/// imported description) shows JSON or shell there; blocks meant as Rust say `rust`.
+fn doc_lines(text: &str) -> Vec<String> {
+    let mut open: Option<&str> = None; // The fence of the code block we are in.
+    let mut lines = Vec::new();
+    for line in text.trim_end().lines() {
+        let mut suffix = "";
+        if let Some((fence, info)) = code_fence(line) {
+            match open {
+                None => {
+                    suffix = if info.is_empty() { "text" } else { "" };
+                    open = Some(fence);
+                }
+                Some(outer) if info.is_empty() && fence.starts_with(outer) => open = None,
+                Some(_) => {}
+            }
+        }
+        lines.push(if line.is_empty() { String::new() } else { format!(" {line}{suffix}") });
+    }
+    lines
+}
+
+/// The fence (three or more backticks or tildes) and info string of a line that opens or
+/// closes a Markdown code block.
+fn code_fence(line: &str) -> Option<(&str, &str)> {
+    let trimmed = line.trim_start();
+    let mark = trimmed.chars().next().filter(|c| matches!(c, '`' | '~'))?;
+    let length = trimmed.len() - trimmed.trim_start_matches(mark).len();
+    (length >= 3).then(|| (&trimmed[..length], trimmed[length..].trim()))
 }
 
 /// How generated code reaches the types crate: `crate` inside it, the crate name elsewhere.
@@ -282,5 +308,24 @@ pub fn crate_lib(docs: &str, head: TokenStream, modules: &[String], tail: TokenS
         #(#modules)*
 
         #tail
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::doc_lines;
+
+    #[test]
+    fn code_blocks_without_a_language_are_text_and_others_are_kept() {
+        let cases = [
+            ("```\n{}\n```", vec![" ```text", " {}", " ```"]),
+            ("```rust\nlet x = 1;\n```", vec![" ```rust", " let x = 1;", " ```"]),
+            ("~~~~\n```\n~~~~\n```", vec![" ~~~~text", " ```", " ~~~~", " ```text"]),
+            ("  ```json\n[]\n  ```\nafter", vec!["   ```json", " []", "   ```", " after"]),
+            ("a\n\nb", vec![" a", "", " b"]),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(doc_lines(text), expected, "{text:?}");
+        }
     }
 }

@@ -70,34 +70,23 @@ impl ServerEmitter<'_> {
     fn crate_root(&self) -> (TokenStream, impl FnOnce() -> TokenStream + '_) {
         let api = self.api;
         let types_crate = ident(&format!("{}_types", api.name.replace('-', "_")));
-        let mut text = format!("# {} server\n\n", api.title);
-        text.push_str(
-            "An axum skeleton of the API, served two ways.\n\n\
-             **Every operation**: implement [`Authenticator`] and the trait of every group (a method \
-             left out is a compile error naming it), then serve [`router`]:\n\n\
-             ```ignore\nlet app = router(MyService::new());\n\
-             let listener = tokio::net::TcpListener::bind(\"127.0.0.1:8080\").await?;\n\
-             apigen_runtime::serve::serve(listener, app, Default::default()).await?;\n```\n\n\
-             **Some operations**: implement [`Authenticator`] and set a handler per operation you serve on \
-             [`RouterBuilder`]; `build()` refuses to leave any operation without one and names them \
-             ([`MissingOperations`]), `build_partial()` answers 501 for them, `unimplemented()` lists them:\n\n\
-             ```ignore\nasync fn get_thing(service: Arc<MyService>, context: Context<User>, request: GetThingRequest) \
-             -> Result<Thing, ApiError> { .. }\n\
-             let app = RouterBuilder::new(MyService::new()).get_thing(get_thing).build_partial();\n```\n\n\
-             Before a handler runs, every request is authenticated unless its operation is public \
-             (`Authorization: Bearer <token>`, 401 when missing or malformed, then your `Authenticator`; a \
-             public operation's handler gets [`Anonymous`]), its body size and content type checked (413, 415), \
-             its parameters and JSON body parsed strictly and validated against the spec: every violation is \
-             answered at once in a 400. The handler's value is answered with the operation's status; through its \
-             [`Context`] it may set response headers and, where the spec declares several statuses, choose one \
-             (`context.set_status(..)`, typed). Failures answer `{\"error\": {\"code\", \"message\", \
-             \"violations\"?}}`; a panicking handler answers 500 and the server keeps serving. Bodies are limited \
-             to 2 MiB unless [`ServerConfig::body_limit`] says otherwise.\n\n## Groups\n\n",
+        let groups: Vec<minijinja::Value> = api
+            .tags_with_operations()
+            .map(|tag| {
+                let count = api.operations_of(&tag.name).count();
+                minijinja::context! { title => &tag.title, count => count, item => trait_name(tag) }
+            })
+            .collect();
+        let text = super::templates::render(
+            "server-lib.md.j2",
+            minijinja::context! {
+                title => &api.title,
+                krate => format!("{}_server", api.name.replace('-', "_")),
+                setter => api.operations.first().map(|op| op.rust.clone()),
+                unset => api.operations.len().saturating_sub(1),
+                groups => groups,
+            },
         );
-        for tag in self.api.tags_with_operations() {
-            let count = api.operations_of(&tag.name).count();
-            text.push_str(&format!("- {} ({count} operations): [`{}`]\n", tag.title, trait_name(tag)));
-        }
         let traits: Vec<_> = self
             .api
             .tags_with_operations()

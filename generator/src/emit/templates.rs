@@ -12,7 +12,15 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("gitattributes.j2", include_str!("../../../templates/gitattributes.j2")),
     ("Cargo.toml.j2", include_str!("../../../templates/Cargo.toml.j2")),
     ("REFERENCE.md.j2", include_str!("../../../templates/REFERENCE.md.j2")),
+    ("types-lib.md.j2", include_str!("../../../templates/types-lib.md.j2")),
+    ("server-lib.md.j2", include_str!("../../../templates/server-lib.md.j2")),
+    ("client-lib.md.j2", include_str!("../../../templates/client-lib.md.j2")),
 ];
+
+/// The runtime's defaults (`runtime/src/defaults.rs`, a file without dependencies), compiled
+/// in so the crate documentation states the values the runtime applies.
+#[path = "../../../runtime/src/defaults.rs"]
+pub mod runtime_defaults;
 
 fn environment() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
@@ -27,6 +35,8 @@ fn environment() -> &'static Environment<'static> {
         env.set_syntax(syntax);
         env.add_filter("toml", toml_string);
         env.add_filter("one_line", |text: &str| one_line(text));
+        env.add_filter("bytes", bytes);
+        env.add_global("runtime", runtime_globals());
         env.set_formatter(escape_markdown_output);
         for (name, source) in TEMPLATES {
             // A template that does not parse is a bug in this crate, caught by every test.
@@ -46,10 +56,33 @@ fn escape_markdown_output(
     value: &Value,
 ) -> Result<(), minijinja::Error> {
     match value.as_str() {
-        Some(text) if state.name().ends_with(".md.j2") => {
+        Some(text) if state.name().ends_with(".md.j2") && !value.is_safe() => {
             out.write_str(&escape_html_outside_code(text)).map_err(minijinja::Error::from)
         }
         _ => minijinja::escape_formatter(out, state, value),
+    }
+}
+
+/// The runtime's defaults, as every template sees them (`{{ runtime.body_limit | bytes }}`).
+fn runtime_globals() -> Value {
+    use runtime_defaults as d;
+    minijinja::context! {
+        body_limit => d::DEFAULT_BODY_LIMIT,
+        timeout_seconds => d::DEFAULT_TIMEOUT_SECONDS,
+        max_response_bytes => d::DEFAULT_MAX_RESPONSE_BYTES,
+        max_pages => d::DEFAULT_MAX_PAGES,
+        retried => d::RETRIED_STATUSES.to_vec(),
+    }
+}
+
+/// The `bytes` filter: a size as people write it (`2 MiB`, `8 KiB`, `100 bytes`).
+fn bytes(n: u64) -> String {
+    const KIB: u64 = 1024;
+    match n {
+        0 => "0 bytes".to_owned(),
+        n if n % (KIB * KIB) == 0 => format!("{} MiB", n / (KIB * KIB)),
+        n if n % KIB == 0 => format!("{} KiB", n / KIB),
+        n => format!("{n} bytes"),
     }
 }
 

@@ -599,29 +599,26 @@ fn first_line(description: &Option<String>) -> String {
 
 /// `lib.rs`: crate docs (the groups and what they use), the modules, their re-exports.
 fn crate_root<'a>(api: &Api, modules: impl Iterator<Item = &'a String>) -> TokenStream {
-    let mut text = format!("# {} types\n\n", api.title);
-    if let Some(description) = &api.description {
-        text.push_str(description.trim());
-        text.push_str("\n\n");
-    }
-    text.push_str(
-        "Every type of the spec, with JSON decoding that never fails because the service added a field, an \
-         enumeration value or a union variant, and `validate()` for the constraints of the spec. \
-         `Deserialize` reads leniently; the server reads requests strictly through \
-         [`runtime::json::decode`] with [`runtime::Mode::Strict`].\n\n## Groups\n\n",
+    let groups: Vec<minijinja::Value> = api
+        .tags
+        .iter()
+        .map(|tag| {
+            minijinja::context! {
+                title => &tag.title,
+                name => &tag.name,
+                description => tag.description.as_deref().map(str::trim),
+                types => types_used_by_tag(api, &tag.name),
+            }
+        })
+        .collect();
+    let text = super::templates::render(
+        "types-lib.md.j2",
+        minijinja::context! {
+            title => &api.title,
+            description => api.description.as_deref().map(str::trim),
+            groups => groups,
+        },
     );
-    for tag in &api.tags {
-        let used = types_used_by_tag(api, &tag.name);
-        text.push_str(&format!("- **{}** (`{}`)", tag.title, tag.name));
-        if let Some(description) = &tag.description {
-            text.push_str(&format!(": {}", description.trim()));
-        }
-        if !used.is_empty() {
-            let links: Vec<String> = used.iter().map(|t| format!("[`{t}`]")).collect();
-            text.push_str(&format!(" Types: {}.", links.join(", ")));
-        }
-        text.push('\n');
-    }
     let modules: Vec<String> = modules.cloned().collect();
     super::rust::crate_lib(
         &text,

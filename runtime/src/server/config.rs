@@ -3,18 +3,9 @@
 use super::{ApiError, too_large};
 use axum::http::{StatusCode, header};
 
-/// The default limit on request bodies: 2 MiB (spec gap `max-body-size`).
-pub const DEFAULT_BODY_LIMIT: usize = 2 * 1024 * 1024;
-
-/// The default limit on a request's path and query: 8 KiB (longer answers 414).
-pub const DEFAULT_MAX_URI_BYTES: usize = 8 * 1024;
-
-/// The default limit on a request's headers, names and values together: 64 KiB (more
-/// answers 431).
-pub const DEFAULT_MAX_HEADER_BYTES: usize = 64 * 1024;
-
-/// The default limit on the number of query parameters: 256 (more answers 400).
-pub const DEFAULT_MAX_QUERY_PARAMS: usize = 256;
+pub use crate::defaults::{
+    DEFAULT_BODY_LIMIT, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_QUERY_PARAMS, DEFAULT_MAX_URI_BYTES,
+};
 
 /// Router settings: the limits checked before anything else is read. Every one answers with
 /// the error body; build with `ServerConfig { body_limit: .., ..Default::default() }`.

@@ -1,0 +1,31 @@
+//! The runtime's defaults in one place: the server's limits, the client's timeout, response cap,
+//! page guard and retried statuses.
+//!
+//! This file has no dependencies on purpose: apigen compiles it into itself too, so the
+//! documentation it generates for a crate states exactly the values this runtime applies.
+
+/// The default limit on request bodies: 2 MiB (spec gap `max-body-size`).
+pub const DEFAULT_BODY_LIMIT: usize = 2 * 1024 * 1024;
+
+/// The default limit on a request's path and query: 8 KiB (longer answers 414).
+pub const DEFAULT_MAX_URI_BYTES: usize = 8 * 1024;
+
+/// The default limit on a request's headers, names and values together: 64 KiB (more
+/// answers 431).
+pub const DEFAULT_MAX_HEADER_BYTES: usize = 64 * 1024;
+
+/// The default limit on the number of query parameters: 256 (more answers 400).
+pub const DEFAULT_MAX_QUERY_PARAMS: usize = 256;
+
+/// The default timeout of one client attempt, in seconds: 30.
+pub const DEFAULT_TIMEOUT_SECONDS: u64 = 30;
+
+/// The default limit on a response body the client reads: 8 MiB.
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 8 * 1024 * 1024;
+
+/// The default guard on the pages a client stream reads: 1000.
+pub const DEFAULT_MAX_PAGES: usize = 1000;
+
+/// The statuses the client retries (with idempotent methods, or every method when the
+/// policy says so): too many requests, and the gateway's three ways of saying "try again".
+pub const RETRIED_STATUSES: [u16; 4] = [429, 502, 503, 504];
