@@ -1,4 +1,4 @@
-//! The list envelope of paginated operations: `{ next?: { page }, count, items }`.
+//! The list envelope of paginated operations: `{ next?: { page }, count?, items }`.
 
 use crate::json::{Decoder, Fields, FromJson};
 use crate::validate::{Validate, Validator};
@@ -10,8 +10,8 @@ use serde_json::Value;
 pub struct Page<T> {
     /// Where the next page starts; absent on the last page.
     pub next: Option<PageNext>,
-    /// The count the service reports with the page.
-    pub count: i64,
+    /// The count the service reports with the page, when it reports one.
+    pub count: Option<i64>,
     /// The items of this page.
     pub items: Vec<T>,
 }
@@ -44,9 +44,16 @@ impl<T> Paginated for Page<T> {
 }
 
 impl<T> Page<T> {
-    /// A page holding `items`, with `count` their number, and `next` when more follow.
+    /// A page holding `items`, with `next` when more follow, and no count.
     pub fn new(items: Vec<T>, next: Option<String>) -> Self {
-        Page { next: next.map(|page| PageNext { page }), count: items.len() as i64, items }
+        Page { next: next.map(|page| PageNext { page }), count: None, items }
+    }
+
+    /// The page with `count` reported (the number of items of the whole list, say).
+    #[must_use]
+    pub fn with_count(mut self, count: i64) -> Self {
+        self.count = Some(count);
+        self
     }
 }
 
@@ -63,7 +70,7 @@ impl<T: FromJson> FromJson for Page<T> {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
         let mut o = d.object(value)?;
         let next = o.optional("next");
-        let count = o.required("count");
+        let count = o.optional("count");
         let items = o.required("items");
         o.finish()?;
         Some(Page { next: next?, count: count?, items: items? })
@@ -82,7 +89,7 @@ impl<T: Serialize> Serialize for Page<T> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut fields = Fields::begin(serializer)?;
         fields.optional("next", &self.next)?;
-        fields.put("count", &self.count)?;
+        fields.optional("count", &self.count)?;
         fields.put("items", &self.items)?;
         fields.end()
     }

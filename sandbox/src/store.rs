@@ -431,7 +431,7 @@ impl Tx<'_> {
             .map_err(db_error)?;
         let next = (rows.len() > limit).then(|| PageNext { page: self.cursor(list, start + limit) });
         let items = rows.iter().take(limit).map(|text| decode(kind, parse(text))).collect::<Result<_, _>>()?;
-        Ok(Page { next, count, items })
+        Ok(Page { next, count: Some(count), items })
     }
 
     /// The number of live resources of a scope in `state` (their `status`, or `merged` for
@@ -480,7 +480,7 @@ impl Tx<'_> {
         let mut items: Vec<T> = items.into_iter().skip(start).collect();
         let next = (items.len() > limit).then(|| PageNext { page: self.cursor(list, start + limit) });
         items.truncate(limit);
-        Ok(Page { next, count, items })
+        Ok(Page { next, count: Some(count), items })
     }
 
     /// [`Tx::paginate`] over documents of `kind`, decoded as their API type.

@@ -6,7 +6,7 @@ mod common;
 async fn the_first_organization_is_listed_and_updated_by_its_admin() {
     let sb = common::start().await;
     let orgs = sb.client.organizations().list().send().await.unwrap();
-    assert_eq!(orgs.count, 1);
+    assert_eq!(orgs.count, Some(1));
     assert_eq!(orgs.items[0].id, sb.boot.organization);
     let org = sb.client.organizations().update(&sb.boot.organization).title("Acme").send().await.unwrap();
     assert_eq!(org.title.as_deref(), Some("Acme"));

@@ -130,7 +130,7 @@ impl ::apigen_runtime::Validate for Backlink {
 /// field still decodes; request bodies follow what the endpoint tables say.
 ///
 /// Gap `content-backlink-targets`: Each is an untagged union of an id (a string) and the object (`OrganizationRef`,
-/// `SpaceRef`, `FileRef`), told apart by JSON kind. The unions are closed: responses are
+/// `SpaceRef`, `FileRef`, `RevisionRef`), told apart by JSON kind. The unions are closed: responses are
 /// read leniently, so an embedded object carrying fields the spec does not list still
 /// decodes as the typed object, and a value fitting neither variant is kept as raw JSON
 /// (an open union would keep such an object as raw JSON instead of retrying leniently).
@@ -201,6 +201,9 @@ impl ::apigen_runtime::Validate for BacklinkFile {
         }
         if let ::core::option::Option::Some(__value) = &self.space {
             __v.field("space", __value);
+        }
+        if let ::core::option::Option::Some(__value) = &self.version_context {
+            __v.field("versionContext", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.file {
             __v.field("file", __value);
@@ -293,7 +296,13 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BacklinkVersionContext {
     }
 }
 impl ::apigen_runtime::Validate for BacklinkVersionContext {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+        match self {
+            Self::Revision(__value) => __value.validate_into(__v),
+            Self::ChangeRequest(_) => {}
+            Self::Unknown(_) => {}
+        }
+    }
 }
 /// A change request as version context (the link is in the content of the change request).
 ///
@@ -357,8 +366,10 @@ impl ::apigen_runtime::Validate for BacklinkVersionContextChangeRequest {
 /// Source: Part B §2.8.
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct BacklinkVersionContextRevision {
-    /// Id of the revision.
-    pub revision: ::core::option::Option<::std::string::String>,
+    /// The revision: its id, or the embedded revision.
+    ///
+    /// Gap `content-backlink-targets`.
+    pub revision: ::core::option::Option<crate::RevisionRef>,
 }
 impl ::apigen_runtime::FromJson for BacklinkVersionContextRevision {
     fn from_json(
@@ -391,7 +402,11 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BacklinkVersionContextRe
     }
 }
 impl ::apigen_runtime::Validate for BacklinkVersionContextRevision {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+        if let ::core::option::Option::Some(__value) = &self.revision {
+            __v.field("revision", __value);
+        }
+    }
 }
 /// Links of a page or search result (`{ app }`).
 ///
@@ -784,7 +799,7 @@ impl ::apigen_runtime::Validate for FileDimensions {
 /// Source: Part B §2.8.
 ///
 /// Gap `content-backlink-targets`: Each is an untagged union of an id (a string) and the object (`OrganizationRef`,
-/// `SpaceRef`, `FileRef`), told apart by JSON kind. The unions are closed: responses are
+/// `SpaceRef`, `FileRef`, `RevisionRef`), told apart by JSON kind. The unions are closed: responses are
 /// read leniently, so an embedded object carrying fields the spec does not list still
 /// decodes as the typed object, and a value fitting neither variant is kept as raw JSON
 /// (an open union would keep such an object as raw JSON instead of retrying leniently).
@@ -869,7 +884,7 @@ impl ::apigen_runtime::Validate for FileRef {
 /// Source: Part B §2.8, Part A §2.11.
 ///
 /// Gap `content-backlink-targets`: Each is an untagged union of an id (a string) and the object (`OrganizationRef`,
-/// `SpaceRef`, `FileRef`), told apart by JSON kind. The unions are closed: responses are
+/// `SpaceRef`, `FileRef`, `RevisionRef`), told apart by JSON kind. The unions are closed: responses are
 /// read leniently, so an embedded object carrying fields the spec does not list still
 /// decodes as the typed object, and a value fitting neither variant is kept as raw JSON
 /// (an open union would keep such an object as raw JSON instead of retrying leniently).
@@ -2007,6 +2022,91 @@ impl ::apigen_runtime::Validate for RevisionGit {
         }
     }
 }
+/// A revision given by its id (a string), or as the embedded revision object, like the backlink's organization and space.
+///
+/// Source: Part B §2.8.
+///
+/// Gap `content-backlink-targets`: Each is an untagged union of an id (a string) and the object (`OrganizationRef`,
+/// `SpaceRef`, `FileRef`, `RevisionRef`), told apart by JSON kind. The unions are closed: responses are
+/// read leniently, so an embedded object carrying fields the spec does not list still
+/// decodes as the typed object, and a value fitting neither variant is kept as raw JSON
+/// (an open union would keep such an object as raw JSON instead of retrying leniently).
+#[derive(Clone, Debug, PartialEq)]
+pub enum RevisionRef {
+    /// A value of type `string`.
+    String(::std::string::String),
+    /// A revision of the content of a space or change request. The content endpoints return one
+    Revision(::std::boxed::Box<crate::Revision>),
+    ///A variant the spec does not list, kept as the JSON sent; `validate()` rejects it, as the list is closed.
+    Unknown(::apigen_runtime::serde_json::Value),
+}
+impl ::core::convert::From<crate::Revision> for RevisionRef {
+    fn from(value: crate::Revision) -> Self {
+        Self::Revision(::std::boxed::Box::new(value))
+    }
+}
+impl ::apigen_runtime::FromJson for RevisionRef {
+    fn from_json(
+        __value: ::apigen_runtime::serde_json::Value,
+        __decoder: &mut ::apigen_runtime::Decoder,
+    ) -> ::core::option::Option<Self> {
+        ::apigen_runtime::json::untagged(
+            __value,
+            __decoder,
+            &[
+                (
+                    "String",
+                    |__value, __decoder| {
+                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )
+                            .map(Self::String)
+                    },
+                ),
+                (
+                    "Revision",
+                    |__value, __decoder| {
+                        <::std::boxed::Box<
+                            crate::Revision,
+                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
+                            .map(Self::Revision)
+                    },
+                ),
+            ],
+            Self::Unknown,
+            false,
+        )
+    }
+}
+impl ::apigen_runtime::serde::Serialize for RevisionRef {
+    fn serialize<S: ::apigen_runtime::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::String(__value) => __value.serialize(serializer),
+            Self::Revision(__value) => __value.serialize(serializer),
+            Self::Unknown(__value) => __value.serialize(serializer),
+        }
+    }
+}
+impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionRef {
+    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::apigen_runtime::json::deserialize(deserializer)
+    }
+}
+impl ::apigen_runtime::Validate for RevisionRef {
+    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+        match self {
+            Self::String(_) => {}
+            Self::Revision(__value) => __value.validate_into(__v),
+            Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+        }
+    }
+}
 /// The reusable contents of the revision.
 ///
 /// The shape of `Revision.reusableContents`.
@@ -2378,7 +2478,7 @@ impl ::apigen_runtime::Validate for SpaceContentTemplateParams {
 /// Source: Part B §2.8, Part A §2.11.
 ///
 /// Gap `content-backlink-targets`: Each is an untagged union of an id (a string) and the object (`OrganizationRef`,
-/// `SpaceRef`, `FileRef`), told apart by JSON kind. The unions are closed: responses are
+/// `SpaceRef`, `FileRef`, `RevisionRef`), told apart by JSON kind. The unions are closed: responses are
 /// read leniently, so an embedded object carrying fields the spec does not list still
 /// decodes as the typed object, and a value fitting neither variant is kept as raw JSON
 /// (an open union would keep such an object as raw JSON instead of retrying leniently).

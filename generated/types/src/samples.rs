@@ -1140,6 +1140,7 @@ fn every_type_round_trips_its_sample() {
         "{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"message\":\"Update the guides\",\"createdByGitBook\":true,\"url\":\"https://github.com/acme/docs/commit/3b18e51\",\"ref\":\"refs/heads/main\"}",
         &mut failures,
     );
+    check::<crate::RevisionRef>("RevisionRef", "\"RevisionRef\"", &mut failures);
     check::<
         crate::RevisionReusableContent,
     >(
@@ -1763,7 +1764,7 @@ fn every_type_round_trips_its_sample() {
     );
     check::<crate::VariableValue>("VariableValue", "\"VariableValue\"", &mut failures);
     assert!(
-        failures.is_empty(), "{} of {} types failed:\n{}", failures.len(), 311usize,
+        failures.is_empty(), "{} of {} types failed:\n{}", failures.len(), 312usize,
         failures.join("\n")
     );
 }

@@ -202,8 +202,10 @@ pub struct LinkReportList {
     ///
     /// Gap `list-last-page`.
     pub next: ::core::option::Option<crate::LinkReportListNext>,
-    /// Number of items in the whole list.
-    pub count: i64,
+    /// Number of items in the whole list; not promised by the documents.
+    ///
+    /// Gap `list-count`.
+    pub count: ::core::option::Option<i64>,
     /// The links of this page.
     pub items: ::std::vec::Vec<crate::LinkReportItem>,
     /// Statistics over the whole report.
@@ -216,7 +218,7 @@ impl ::apigen_runtime::FromJson for LinkReportList {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let next = __reader.optional("next");
-        let count = __reader.required("count");
+        let count = __reader.optional("count");
         let items = __reader.required("items");
         let stats = __reader.optional("stats");
         __reader.finish()?;
@@ -235,7 +237,7 @@ impl ::apigen_runtime::serde::Serialize for LinkReportList {
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
         __fields.optional("next", &self.next)?;
-        __fields.put("count", &self.count)?;
+        __fields.optional("count", &self.count)?;
         __fields.put("items", &self.items)?;
         __fields.optional("stats", &self.stats)?;
         __fields.end()

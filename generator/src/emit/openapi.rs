@@ -255,12 +255,12 @@ impl Document<'_> {
                         ),
                         (
                             "count",
-                            json!({"type": "integer", "format": "int64", "description": "The count the service reports with the page."}),
+                            json!({"type": "integer", "format": "int64", "description": "The count the service reports with the page, when it reports one."}),
                         ),
                         ("items", json!({"type": "array", "items": self.schema(item)})),
                     ]),
                 ),
-                ("required", json!(["count", "items"])),
+                ("required", json!(["items"])),
             ]),
         };
         let mut media = vec![("schema", schema)];
