@@ -344,8 +344,12 @@ pub struct Call {
     pub query: Vec<(&'static str, String)>,
     /// JSON body.
     pub body: Option<Vec<u8>>,
-    /// Headers of this call only, by name and value (after the client's default ones).
+    /// Headers of this call only, by name and value (after the client's default ones):
+    /// header parameters and the builder's `.header(..)`.
     pub headers: Vec<(String, String)>,
+    /// Cookie parameters, by name and value, sent in one `Cookie` header (values
+    /// percent-encoded where a cookie value cannot hold a character).
+    pub cookies: Vec<(&'static str, String)>,
 }
 
 /// What the service answered, with the decoded body: for callers that need the status (an
@@ -477,7 +481,14 @@ impl Core {
     /// Sends a call, retrying as the policy allows; the body of a 2xx answer.
     async fn execute(&self, call: &Call) -> Result<Answer, Error> {
         let policy = &self.settings.retry;
-        let idempotent = matches!(call.method, reqwest::Method::GET | reqwest::Method::PUT | reqwest::Method::DELETE);
+        let idempotent = matches!(
+            call.method,
+            reqwest::Method::GET
+                | reqwest::Method::HEAD
+                | reqwest::Method::OPTIONS
+                | reqwest::Method::PUT
+                | reqwest::Method::DELETE
+        );
         let retryable = idempotent || policy.retry_non_idempotent;
         let deadline = self.deadline();
         let started = tokio::time::Instant::now();
@@ -544,6 +555,14 @@ impl Core {
             .timeout(timeout);
         if let Some(body) = &call.body {
             request = request.header(reqwest::header::CONTENT_TYPE, "application/json").body(body.clone());
+        }
+        if !call.cookies.is_empty() {
+            let pairs: Vec<String> =
+                call.cookies.iter().map(|(name, value)| format!("{name}={}", cookie_value(value))).collect();
+            match HeaderValue::from_str(&pairs.join("; ")) {
+                Ok(cookie) => request = request.header(reqwest::header::COOKIE, cookie),
+                Err(_) => return Attempt::Failed(Error::Config("a cookie value is not valid".into())),
+            }
         }
         for (name, value) in self.settings.default_headers.iter().chain(&call.headers) {
             let name = reqwest::header::HeaderName::from_bytes(name.as_bytes());
@@ -727,6 +746,19 @@ fn snippet(text: &str) -> String {
         cut.push('…');
     }
     cut
+}
+
+/// A cookie value as RFC 6265 allows it: `%`, controls, space, `"`, `,`, `;`, backslash and
+/// non-ASCII percent-encoded (the generated server decodes them).
+fn cookie_value(value: &str) -> String {
+    let mut encoded = String::with_capacity(value.len());
+    for byte in value.bytes() {
+        match byte {
+            0x21 | 0x23..=0x24 | 0x26..=0x2B | 0x2D..=0x3A | 0x3C..=0x5B | 0x5D..=0x7E => encoded.push(byte as char),
+            other => encoded.push_str(&format!("%{other:02X}")),
+        }
+    }
+    encoded
 }
 
 /// Percent-encodes a path parameter (everything but unreserved characters; `.` and `..` in

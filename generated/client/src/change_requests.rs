@@ -377,6 +377,7 @@ impl<'a> ListSpaceChangeRequestsBuilder<'a> {
                 .space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -482,6 +483,7 @@ impl<'a> CreateSpaceChangeRequestBuilder<'a> {
                 .space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -538,6 +540,7 @@ impl<'a> GetChangeRequestBuilder<'a> {
                 .change_request_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -636,6 +639,7 @@ impl<'a> UpdateChangeRequestBuilder<'a> {
                 .change_request_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -692,6 +696,7 @@ impl<'a> MergeChangeRequestBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -750,6 +755,7 @@ impl<'a> UpdateChangeRequestFromMainBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -831,6 +837,7 @@ impl<'a> GetChangeRequestPdfBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -976,6 +983,7 @@ impl<'a> ListOrganizationChangeRequestsBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }

@@ -180,6 +180,7 @@ impl<'a> GetCollectionBuilder<'a> {
                 .collection_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -234,6 +235,7 @@ impl<'a> DeleteCollectionBuilder<'a> {
                 .collection_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -332,6 +334,7 @@ impl<'a> UpdateCollectionBuilder<'a> {
                 .collection_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -409,6 +412,7 @@ impl<'a> ListCollectionSpacesBuilder<'a> {
                 .collection_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -513,6 +517,7 @@ impl<'a> MoveCollectionBuilder<'a> {
                 .collection_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -579,6 +584,7 @@ impl<'a> TransferCollectionBuilder<'a> {
                 .collection_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -667,6 +673,7 @@ impl<'a> ListOrganizationCollectionsBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -772,6 +779,7 @@ impl<'a> CreateOrganizationCollectionBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: match &self.body {
                 ::core::option::Option::Some(body) => {

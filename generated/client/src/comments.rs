@@ -587,6 +587,7 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
                 .space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -698,6 +699,7 @@ impl<'a> CreateSpaceCommentBuilder<'a> {
                 .space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -767,6 +769,7 @@ impl<'a> GetSpaceCommentBuilder<'a> {
                 .space_id), ::apigen_runtime::client::segment(& self.comment_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -873,6 +876,7 @@ impl<'a> UpdateSpaceCommentBuilder<'a> {
                 .space_id), ::apigen_runtime::client::segment(& self.comment_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -928,6 +932,7 @@ impl<'a> DeleteSpaceCommentBuilder<'a> {
                 .space_id), ::apigen_runtime::client::segment(& self.comment_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -992,6 +997,7 @@ impl<'a> CreateSpaceCommentReplyBuilder<'a> {
                 self.space_id), ::apigen_runtime::client::segment(& self.comment_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1064,6 +1070,7 @@ impl<'a> GetSpaceCommentReplyBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_reply_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1168,6 +1175,7 @@ impl<'a> UpdateSpaceCommentReplyBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_reply_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1226,6 +1234,7 @@ impl<'a> DeleteSpaceCommentReplyBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_reply_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1300,6 +1309,7 @@ impl<'a> ListSpaceCommentersBuilder<'a> {
                 .space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1462,6 +1472,7 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1575,6 +1586,7 @@ impl<'a> CreateChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1647,6 +1659,7 @@ impl<'a> GetChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1756,6 +1769,7 @@ impl<'a> UpdateChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1814,6 +1828,7 @@ impl<'a> DeleteChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1895,6 +1910,7 @@ impl<'a> CreateChangeRequestCommentReplyBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1990,6 +2006,7 @@ impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }

@@ -405,6 +405,7 @@ impl<'a> SearchSpaceContentBuilder<'a> {
                 .space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -500,6 +501,7 @@ impl<'a> GetSpaceContentBuilder<'a> {
                 .space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -579,6 +581,7 @@ impl<'a> ApplySpaceContentTemplateBuilder<'a> {
                 self.space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -652,6 +655,7 @@ impl<'a> ListSpacePagesBuilder<'a> {
                 .space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -751,6 +755,7 @@ impl<'a> ListSpaceFilesBuilder<'a> {
                 .space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -841,6 +846,7 @@ impl<'a> GetSpaceFileBuilder<'a> {
                 self.space_id), ::apigen_runtime::client::segment(& self.file_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -920,6 +926,7 @@ impl<'a> ListSpaceFileBacklinksBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.file_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1045,6 +1052,7 @@ impl<'a> GetSpacePageBuilder<'a> {
                 .space_id), ::apigen_runtime::client::segment(& self.page_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1136,6 +1144,7 @@ impl<'a> ListSpacePageLinksBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.page_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1222,6 +1231,7 @@ impl<'a> GetChangeRequestContentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1300,6 +1310,7 @@ impl<'a> ListChangeRequestPagesBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1401,6 +1412,7 @@ impl<'a> ListChangeRequestFilesBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1494,6 +1506,7 @@ impl<'a> GetChangeRequestFileBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.file_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1575,6 +1588,7 @@ impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.file_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1703,6 +1717,7 @@ impl<'a> GetChangeRequestPageBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.page_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1796,6 +1811,7 @@ impl<'a> ListChangeRequestPageLinksBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.page_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }

@@ -212,6 +212,7 @@ impl<'a> ListOrganizationConversationClustersBuilder<'a> {
                 self.organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -320,6 +321,7 @@ impl<'a> ListOrganizationConversationsBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -400,6 +402,7 @@ impl<'a> IngestOrganizationConversationsBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -500,6 +503,7 @@ impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
                 self.organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -577,6 +581,7 @@ impl<'a> GetConversationIssueBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.issue_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -635,6 +640,7 @@ impl<'a> GetConversationBuilder<'a> {
                 .conversation_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }

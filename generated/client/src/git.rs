@@ -121,6 +121,7 @@ impl<'a> ImportSpaceFromGitBuilder<'a> {
                 .space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -179,6 +180,7 @@ impl<'a> ExportSpaceToGitBuilder<'a> {
                 .space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -230,6 +232,7 @@ impl<'a> GetSpaceGitInfoBuilder<'a> {
                 .space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -284,6 +287,7 @@ impl<'a> DeleteSpaceGitLegacyInstallationBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }

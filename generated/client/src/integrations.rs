@@ -518,6 +518,7 @@ impl<'a> ListIntegrationsBuilder<'a> {
             method: ::apigen_runtime::client::reqwest::Method::GET,
             path: ::std::string::String::from("/v1/integrations"),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -591,6 +592,7 @@ impl<'a> GetIntegrationBuilder<'a> {
                 .integration_name)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -847,6 +849,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
                 .integration_name)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -901,6 +904,7 @@ impl<'a> DeleteIntegrationBuilder<'a> {
                 .integration_name)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -989,6 +993,7 @@ impl<'a> ListIntegrationInstallationsBuilder<'a> {
                 self.integration_name)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1074,6 +1079,7 @@ impl<'a> InstallIntegrationBuilder<'a> {
                 self.integration_name)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1151,6 +1157,7 @@ impl<'a> ListIntegrationEventsBuilder<'a> {
                 .integration_name)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1225,6 +1232,7 @@ impl<'a> GetIntegrationEventBuilder<'a> {
                 .integration_name), ::apigen_runtime::client::segment(& self.event_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1329,6 +1337,7 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
                 .integration_name)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1452,6 +1461,7 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
                 .integration_name)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1542,6 +1552,7 @@ impl<'a> UpdateIntegrationDevModeBuilder<'a> {
                 .integration_name)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })

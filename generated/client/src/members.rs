@@ -266,6 +266,7 @@ impl<'a> ListOrganizationMembersBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -334,6 +335,7 @@ impl<'a> GetOrganizationMemberBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -389,6 +391,7 @@ impl<'a> DeleteOrganizationMemberBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -468,6 +471,7 @@ impl<'a> UpdateOrganizationMemberBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -522,6 +526,7 @@ impl<'a> PingOrganizationBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -579,6 +584,7 @@ impl<'a> SetOrganizationMemberSsoBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -671,6 +677,7 @@ impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -780,6 +787,7 @@ impl<'a> ListOrganizationMemberTeamsBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }

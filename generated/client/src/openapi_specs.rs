@@ -176,6 +176,7 @@ impl<'a> ListOrganizationOpenApiSpecsBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -256,6 +257,7 @@ impl<'a> CreateOrganizationOpenApiSpecBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -311,6 +313,7 @@ impl<'a> GetOpenApiSpecBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -378,6 +381,7 @@ impl<'a> CreateOrUpdateOpenApiSpecBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -433,6 +437,7 @@ impl<'a> DeleteOpenApiSpecBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -497,6 +502,7 @@ impl<'a> UpdateOpenApiSpecBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })

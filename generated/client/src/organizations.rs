@@ -301,6 +301,7 @@ impl<'a> ListOrganizationsBuilder<'a> {
             method: ::apigen_runtime::client::reqwest::Method::GET,
             path: ::std::string::String::from("/v1/orgs"),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -373,6 +374,7 @@ impl<'a> GetOrganizationBuilder<'a> {
                 "/v1/orgs/{}", ::apigen_runtime::client::segment(& self.organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -530,6 +532,7 @@ impl<'a> UpdateOrganizationBuilder<'a> {
                 "/v1/orgs/{}", ::apigen_runtime::client::segment(& self.organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -585,6 +588,7 @@ impl<'a> DeleteOrganizationInviteLinkBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.invite_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -636,6 +640,7 @@ impl<'a> JoinOrganizationBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -712,6 +717,7 @@ impl<'a> SearchOrganizationContentBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -787,6 +793,7 @@ impl<'a> GetOrganizationAgentInstructionsBuilder<'a> {
                 self.organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -860,6 +867,7 @@ impl<'a> UpdateOrganizationAgentInstructionsBuilder<'a> {
                 self.organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -918,6 +926,7 @@ impl<'a> ListOrganizationsByEmailDomainBuilder<'a> {
                 .email_domain)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }

@@ -612,6 +612,7 @@ impl<'a> ListSiteSectionsBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -728,6 +729,7 @@ impl<'a> CreateSiteSectionBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -785,6 +787,7 @@ impl<'a> DeleteSiteSectionBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -926,6 +929,7 @@ impl<'a> UpdateSiteSectionBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1006,6 +1010,7 @@ impl<'a> MoveSiteSectionBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1122,6 +1127,7 @@ impl<'a> ListSiteSpacesBuilder<'a> {
                 self.organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1214,6 +1220,7 @@ impl<'a> CreateSiteSpaceBuilder<'a> {
                 self.organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1272,6 +1279,7 @@ impl<'a> DeleteSiteSpaceBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1374,6 +1382,7 @@ impl<'a> UpdateSiteSpaceBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1454,6 +1463,7 @@ impl<'a> MoveSiteSpaceBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1533,6 +1543,7 @@ impl<'a> ListSiteSectionGroupsBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1652,6 +1663,7 @@ impl<'a> CreateSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1710,6 +1722,7 @@ impl<'a> DeleteSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_group_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1797,6 +1810,7 @@ impl<'a> UpdateSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_group_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1870,6 +1884,7 @@ impl<'a> AddSiteSectionGroupSectionBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_group_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -1930,6 +1945,7 @@ impl<'a> RemoveSiteSectionGroupSectionBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -2007,6 +2023,7 @@ impl<'a> MoveSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_group_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })

@@ -400,6 +400,7 @@ impl<'a> ListOrganizationSitesBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -519,6 +520,7 @@ impl<'a> CreateOrganizationSiteBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -574,6 +576,7 @@ impl<'a> GetSiteBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -629,6 +632,7 @@ impl<'a> DeleteSiteBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -780,6 +784,7 @@ impl<'a> UpdateSiteBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -836,6 +841,7 @@ impl<'a> GetSiteAdaptiveSchemaBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -904,6 +910,7 @@ impl<'a> UpdateSiteAdaptiveSchemaBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -960,6 +967,7 @@ impl<'a> ListSiteTemplateConditionsBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1043,6 +1051,7 @@ impl<'a> GetPublishedSiteBuilder<'a> {
                 self.organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -1100,6 +1109,7 @@ impl<'a> PublishSiteBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }

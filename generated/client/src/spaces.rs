@@ -237,6 +237,7 @@ impl<'a> GetSpaceBuilder<'a> {
                 "/v1/spaces/{}", ::apigen_runtime::client::segment(& self.space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -290,6 +291,7 @@ impl<'a> DeleteSpaceBuilder<'a> {
                 "/v1/spaces/{}", ::apigen_runtime::client::segment(& self.space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -417,6 +419,7 @@ impl<'a> UpdateSpaceBuilder<'a> {
                 "/v1/spaces/{}", ::apigen_runtime::client::segment(& self.space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -471,6 +474,7 @@ impl<'a> DuplicateSpaceBuilder<'a> {
                 .space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -525,6 +529,7 @@ impl<'a> RestoreSpaceBuilder<'a> {
                 .space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -615,6 +620,7 @@ impl<'a> MoveSpaceBuilder<'a> {
                 "/v1/spaces/{}/move", ::apigen_runtime::client::segment(& self.space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -681,6 +687,7 @@ impl<'a> TransferSpaceBuilder<'a> {
                 .space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -769,6 +776,7 @@ impl<'a> ListSpaceLinksBuilder<'a> {
                 "/v1/spaces/{}/links", ::apigen_runtime::client::segment(& self.space_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }

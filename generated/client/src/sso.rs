@@ -225,6 +225,7 @@ impl<'a> ListOrganizationSamlProvidersBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -365,6 +366,7 @@ impl<'a> CreateOrganizationSamlProviderBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -421,6 +423,7 @@ impl<'a> GetOrganizationSamlProviderBuilder<'a> {
                 .saml_provider_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -477,6 +480,7 @@ impl<'a> DeleteOrganizationSamlProviderBuilder<'a> {
                 .saml_provider_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -607,6 +611,7 @@ impl<'a> UpdateOrganizationSamlProviderBuilder<'a> {
                 .saml_provider_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -661,6 +666,7 @@ impl<'a> ListOrganizationSsoProvidersBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }

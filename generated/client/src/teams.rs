@@ -214,6 +214,7 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -305,6 +306,7 @@ impl<'a> CreateOrganizationTeamBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -360,6 +362,7 @@ impl<'a> GetOrganizationTeamBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.team_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -415,6 +418,7 @@ impl<'a> DeleteOrganizationTeamBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.team_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -479,6 +483,7 @@ impl<'a> UpdateOrganizationTeamBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.team_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })

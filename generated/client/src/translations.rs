@@ -177,6 +177,7 @@ impl<'a> ListOrganizationTranslationsBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -257,6 +258,7 @@ impl<'a> CreateOrganizationTranslationBuilder<'a> {
                 .organization_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -313,6 +315,7 @@ impl<'a> GetTranslationBuilder<'a> {
                 .translation_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -384,6 +387,7 @@ impl<'a> UpdateTranslationInstructionsBuilder<'a> {
                 .translation_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::Some(self.core.body(&self.body)?),
         })
@@ -440,6 +444,7 @@ impl<'a> DeleteTranslationBuilder<'a> {
                 .translation_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }
@@ -493,6 +498,7 @@ impl<'a> RunTranslationBuilder<'a> {
                 .translation_id)
             ),
             headers: self.headers.clone(),
+            cookies: ::std::vec::Vec::new(),
             query,
             body: ::core::option::Option::None,
         }

@@ -285,7 +285,7 @@ impl ClientEmitter<'_> {
             inits.push(field_init(&name, convert));
         }
         inits.push(quote! { headers: ::std::vec::Vec::new(), });
-        for param in op.params.iter().filter(|p| p.location == ParamIn::Query && !p.required) {
+        for param in op.params.iter().filter(|p| p.location != ParamIn::Path && !p.required) {
             let name = ident(&param.rust);
             inits.push(if matches!(param.ty, TypeRef::List(_)) {
                 quote! { #name: ::std::vec::Vec::new(), }
@@ -384,7 +384,7 @@ impl ClientEmitter<'_> {
                 self
             }
         }];
-        for param in op.params.iter().filter(|p| p.location == ParamIn::Query && !p.required) {
+        for param in op.params.iter().filter(|p| p.location != ParamIn::Path && !p.required) {
             let setter = free_name(&mut taken, &param.rust);
             setters.push(self.param_setter(param, &setter));
         }
@@ -550,6 +550,8 @@ impl ClientEmitter<'_> {
             Method::Put => quote!(PUT),
             Method::Patch => quote!(PATCH),
             Method::Delete => quote!(DELETE),
+            Method::Head => quote!(HEAD),
+            Method::Options => quote!(OPTIONS),
         };
         let mut format = String::new();
         let mut args = Vec::new();
@@ -572,22 +574,37 @@ impl ClientEmitter<'_> {
                 }
             }
         }
-        let query = op.params.iter().filter(|p| p.location == ParamIn::Query).map(|p| {
+        // Query, header and cookie parameters, each pushed as text onto its list: lists as
+        // repeated query keys, or one comma-separated header value.
+        let sent = op.params.iter().filter(|p| p.location != ParamIn::Path).map(|p| {
             let wire = &p.wire;
             let field = ident(&p.rust);
-            let text = param_text;
+            let (list, name) = match p.location {
+                ParamIn::Header => (quote!(headers), quote!(::std::string::String::from(#wire))),
+                ParamIn::Cookie => (quote!(cookies), quote!(#wire)),
+                _ => (quote!(query), quote!(#wire)),
+            };
             match &p.ty {
+                TypeRef::List(inner) if p.location == ParamIn::Header => {
+                    let item = param_text(quote!(item), inner);
+                    quote! {
+                        if !self.#field.is_empty() {
+                            let items: ::std::vec::Vec<::std::string::String> = self.#field.iter().map(|item| #item).collect();
+                            headers.push((#name, items.join(",")));
+                        }
+                    }
+                }
                 TypeRef::List(inner) => {
-                    let item = text(quote!(item), inner);
-                    quote! { for item in &self.#field { query.push((#wire, #item)); } }
+                    let item = param_text(quote!(item), inner);
+                    quote! { for item in &self.#field { #list.push((#name, #item)); } }
                 }
                 ty if p.required => {
-                    let value = text(quote!(self.#field), ty);
-                    quote! { query.push((#wire, #value)); }
+                    let value = param_text(quote!(self.#field), ty);
+                    quote! { #list.push((#name, #value)); }
                 }
                 ty => {
-                    let value = text(quote!(value), ty);
-                    quote! { if let ::core::option::Option::Some(value) = &self.#field { query.push((#wire, #value)); } }
+                    let value = param_text(quote!(value), ty);
+                    quote! { if let ::core::option::Option::Some(value) = &self.#field { #list.push((#name, #value)); } }
                 }
             }
         });
@@ -603,12 +620,24 @@ impl ClientEmitter<'_> {
                 quote! { ::core::option::Option::Some(self.core.body(&self.body)?) }
             }
         };
-        let has_query = op.params.iter().any(|p| p.location == ParamIn::Query);
-        let query_decl = if has_query {
+        // A list a parameter goes to is a mutable local; the others are written in place.
+        let used = |location: ParamIn| op.params_in(location).next().is_some();
+        let query_decl = if used(ParamIn::Query) {
             quote! { let mut query = ::std::vec::Vec::new(); }
         } else {
             quote! { let query = ::std::vec::Vec::new(); }
         };
+        let (headers_decl, headers_field) = if used(ParamIn::Header) {
+            (quote! { let mut headers = self.headers.clone(); }, quote! { headers, })
+        } else {
+            (quote! {}, quote! { headers: self.headers.clone(), })
+        };
+        let (cookies_decl, cookies_field) = if used(ParamIn::Cookie) {
+            (quote! { let mut cookies = ::std::vec::Vec::new(); }, quote! { cookies, })
+        } else {
+            (quote! {}, quote! { cookies: ::std::vec::Vec::new(), })
+        };
+        let query_decl = quote! { #query_decl #headers_decl #cookies_decl };
         let path = if args.is_empty() {
             quote! { ::std::string::String::from(#format) }
         } else {
@@ -619,7 +648,8 @@ impl ClientEmitter<'_> {
                 operation: #name,
                 method: ::apigen_runtime::client::reqwest::Method::#method,
                 path: #path,
-                headers: self.headers.clone(),
+                #headers_field
+                #cookies_field
                 query,
                 body: #body,
             }
@@ -631,7 +661,7 @@ impl ClientEmitter<'_> {
                 /// client validates requests.
                 pub fn call(&self) -> ::core::result::Result<::apigen_runtime::client::Call, ::apigen_runtime::client::Error> {
                     #query_decl
-                    #(#query)*
+                    #(#sent)*
                     ::core::result::Result::Ok(#value)
                 }
             }
@@ -640,7 +670,7 @@ impl ClientEmitter<'_> {
                 /// The request as the runtime sends it.
                 pub fn call(&self) -> ::apigen_runtime::client::Call {
                     #query_decl
-                    #(#query)*
+                    #(#sent)*
                     #value
                 }
             }
@@ -739,7 +769,7 @@ impl ClientEmitter<'_> {
                 };
             }
             let mut setters = Vec::new();
-            for param in op.params.iter().filter(|p| p.location == ParamIn::Query && !p.required) {
+            for param in op.params.iter().filter(|p| p.location != ParamIn::Path && !p.required) {
                 let setter = ident(&param.rust);
                 let value = self.sample_literal(param);
                 setters.push(quote! { .#setter(#value) });

@@ -11,8 +11,7 @@
 //! response may carry new ones (the generated server still rejects them in requests).
 
 use crate::model::{
-    Api, Auth, Constraints, Field, Operation, Param, ParamIn, Presence, ResponseBody, TypeDef, TypeKind, TypeRef,
-    Union, sample,
+    Api, Auth, Constraints, Field, Operation, Param, Presence, ResponseBody, TypeDef, TypeKind, TypeRef, Union, sample,
 };
 use serde_json::{Map, Value, json};
 
@@ -278,7 +277,7 @@ impl Document<'_> {
         }
         let mut out = vec![
             ("name", json!(param.wire)),
-            ("in", json!(if param.location == ParamIn::Path { "path" } else { "query" })),
+            ("in", json!(param.location.as_str())),
             ("required", json!(param.required)),
         ];
         if let Some(d) = &param.description {

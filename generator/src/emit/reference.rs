@@ -4,7 +4,7 @@
 //! made safe for Markdown); `templates/REFERENCE.md.j2` lays it out.
 
 use super::text::describe_constraints;
-use crate::model::{Api, Field, Operation, ParamIn, Presence, ResponseBody, TypeDef, TypeKind, TypeRef};
+use crate::model::{Api, Field, Operation, Presence, ResponseBody, TypeDef, TypeKind, TypeRef};
 use serde::Serialize;
 
 /// Adds `REFERENCE.md` to `output`.
@@ -199,7 +199,7 @@ fn operation(op: &Operation) -> OperationView {
             .iter()
             .map(|p| ParamView {
                 name: p.wire.clone(),
-                location: if p.location == ParamIn::Path { "path" } else { "query" },
+                location: p.location.as_str(),
                 ty: type_link(&p.ty),
                 required: if p.required { "yes" } else { "no" },
                 default: p.default.as_ref().map(|d| format!("`{d}`")).unwrap_or_default(),

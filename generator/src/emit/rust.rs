@@ -244,11 +244,11 @@ pub fn serialize_impl(name: &Ident, writes: TokenStream) -> TokenStream {
     }
 }
 
-/// A parameter is held as an `Option` when it is an optional scalar query parameter without
-/// default; path parameters, required ones, defaulted ones and lists (empty when absent) are
-/// plain values.
+/// A parameter is held as an `Option` when it is an optional scalar query, header or cookie
+/// parameter without default; path parameters, required ones, defaulted ones and lists
+/// (empty when absent) are plain values.
 pub fn param_is_option(param: &Param) -> bool {
-    param.location == ParamIn::Query
+    param.location != ParamIn::Path
         && !param.required
         && param.default.is_none()
         && !matches!(param.ty, TypeRef::List(_))

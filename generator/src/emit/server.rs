@@ -288,7 +288,7 @@ impl ServerEmitter<'_> {
         for param in &op.params {
             let local = ident(&param.rust);
             let wire = &param.wire;
-            let location = format!("{}.{}", if param.location == ParamIn::Path { "path" } else { "query" }, wire);
+            let location = format!("{}.{wire}", param.location.as_str());
             let (read, is_option) = self.read_param(param);
             reads.push(quote! { let #local = #read; });
             let checks = self.param_checks(param, &mut patterns);
@@ -312,8 +312,8 @@ impl ServerEmitter<'_> {
                         return ::core::result::Result::Err(::apigen_runtime::server::ApiError::bad_request(#message));
                     };
                 });
-            } else if param.required && param.location == ParamIn::Query && !matches!(param.ty, TypeRef::List(_)) {
-                let message = format!("the query parameter `{wire}` is required");
+            } else if param.required && param.location != ParamIn::Path && !matches!(param.ty, TypeRef::List(_)) {
+                let message = format!("the {} parameter `{wire}` is required", param.location.as_str());
                 inits.push(quote! {
                     let ::core::option::Option::Some(#local) = #local else {
                         return ::core::result::Result::Err(::apigen_runtime::server::ApiError::bad_request(#message));
@@ -393,11 +393,13 @@ impl ServerEmitter<'_> {
             TypeRef::Url => (quote!(::std::string::String), None),
             other => (self.paths.ty(self.api, other), None),
         };
-        let read = match (is_list, param.required) {
-            (true, _) => quote! { __input.query_list::<#read_ty>(#wire) },
-            (false, true) => quote! { __input.query_required::<#read_ty>(#wire) },
-            (false, false) => quote! { __input.query::<#read_ty>(#wire) },
+        let place = param.location.as_str();
+        let reader = match (is_list, param.required) {
+            (true, _) => ident(&format!("{place}_list")),
+            (false, true) => ident(&format!("{place}_required")),
+            (false, false) => ident(place),
         };
+        let read = quote! { __input.#reader::<#read_ty>(#wire) };
         let read = match (convert, is_list) {
             (Some(convert), true) => quote! { #read.into_iter().map(#convert).collect::<::std::vec::Vec<_>>() },
             (Some(convert), false) => quote! { #read.map(#convert) },
@@ -611,11 +613,13 @@ fn status_variant(code: u16) -> String {
 
 fn param_doc(param: &Param) -> String {
     let mut text = param.description.clone().unwrap_or_else(|| format!("The `{}` parameter.", param.wire));
+    let place = param.location.as_str();
     let mut notes = vec![format!(
-        "{} parameter `{}`{}.",
-        if param.location == ParamIn::Path { "Path" } else { "Query" },
+        "{}{} parameter `{}`{}.",
+        place[..1].to_ascii_uppercase(),
+        &place[1..],
         param.wire,
-        if param.required && param.location == ParamIn::Query { ", required" } else { "" }
+        if param.required && param.location != ParamIn::Path { ", required" } else { "" }
     )];
     if let Some(c) = describe_constraints(&param.constraints) {
         notes.push(format!("Constraints: {c}."));

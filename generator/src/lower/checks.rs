@@ -184,13 +184,13 @@ impl Lowerer<'_> {
                     _ => true,
                 };
                 let fits = match (&param.ty, param.location) {
-                    (TypeRef::List(inner), ParamIn::Query) => scalar(inner, &self.types),
+                    (TypeRef::List(inner), ParamIn::Query | ParamIn::Header) => scalar(inner, &self.types),
                     (ty, _) => scalar(ty, &self.types),
                 };
                 if !fits {
                     self.diags
-                        .error(op.origin.clone(), format!("parameter `{}` of `{}` has type `{}`, which cannot travel in a {}", param.wire, op.name, param.ty, if param.location == ParamIn::Path { "path" } else { "query string" }))
-                        .hint("parameters are scalars or enumerations; a query parameter may also be a list of those (repeated keys)");
+                        .error(op.origin.clone(), format!("parameter `{}` of `{}` has type `{}`, which cannot travel in a {}", param.wire, op.name, param.ty, param.location.as_str()))
+                        .hint("parameters are scalars or enumerations; a query or header parameter may also be a list of those (repeated keys, comma-separated values)");
                 }
             }
         }

@@ -56,11 +56,13 @@ impl Lowerer<'_> {
             "PUT" => Some(Method::Put),
             "PATCH" => Some(Method::Patch),
             "DELETE" => Some(Method::Delete),
+            "HEAD" => Some(Method::Head),
+            "OPTIONS" => Some(Method::Options),
             other => {
                 let at = self.at(&origin.key("method"));
                 self.diags
                     .error(at, format!("`{other}` is not a method apigen supports"))
-                    .hint("use GET, POST, PUT, PATCH or DELETE, in capitals");
+                    .hint("use GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS, in capitals");
                 None
             }
         };
@@ -93,7 +95,8 @@ impl Lowerer<'_> {
                 None
             }
         };
-        let response = self.lower_response(name, &rust_type, &raw.response, &origin.key("response"));
+        let head = method == Some(Method::Head);
+        let response = self.lower_response(name, &rust_type, &raw.response, head, &origin.key("response"));
         let params =
             self.lower_operation_params(name, &rust_type, raw, path.as_ref(), response.as_ref(), pagination, origin);
         let body =
@@ -205,12 +208,18 @@ impl Lowerer<'_> {
                 }
             }
         }
-        // Each name once; query names distinct from path names.
-        let mut seen: BTreeMap<String, (ParamIn, usize)> = BTreeMap::new();
+        // Each name once per location (headers without case), query names distinct from path
+        // names.
+        let mut seen: BTreeMap<(bool, String), (ParamIn, usize)> = BTreeMap::new();
         let mut scope = Scope::reserving(&["body"], "the request body");
         for (i, (param, param_origin)) in declared.iter().enumerate() {
             let at = self.at(param_origin);
-            if let Some((first_in, first)) = seen.get(&param.wire) {
+            let key = match param.location {
+                ParamIn::Path | ParamIn::Query => (false, param.wire.clone()),
+                ParamIn::Header => (true, format!("header {}", param.wire.to_ascii_lowercase())),
+                ParamIn::Cookie => (true, format!("cookie {}", param.wire)),
+            };
+            if let Some((first_in, first)) = seen.get(&key) {
                 let message = match (first_in, param.location) {
                     (ParamIn::Path, ParamIn::Query) | (ParamIn::Query, ParamIn::Path) => {
                         format!("query parameter `{}` repeats a path parameter of `{op}`", param.wire)
@@ -221,7 +230,7 @@ impl Lowerer<'_> {
                 ok = false;
                 continue;
             }
-            seen.insert(param.wire.clone(), (param.location, i));
+            seen.insert(key, (param.location, i));
             ok &= scope.claim(&param.rust, &format!("parameter `{}`", param.wire), &at, self.diags);
         }
         if let Some(path) = path {
@@ -261,7 +270,9 @@ impl Lowerer<'_> {
                     params.push(param.clone());
                 }
             }
-            params.extend(declared.iter().filter(|(p, _)| p.location == ParamIn::Query).map(|(p, _)| p.clone()));
+            for location in [ParamIn::Query, ParamIn::Header, ParamIn::Cookie] {
+                params.extend(declared.iter().filter(|(p, _)| p.location == location).map(|(p, _)| p.clone()));
+            }
             return ok.then_some(params);
         }
         None
@@ -276,7 +287,7 @@ impl Lowerer<'_> {
         origin: &Origin,
     ) -> Option<(TypeRef, bool)> {
         self.reject_misplaced(raw, Role::Body, origin);
-        if let Some(method @ (Method::Get | Method::Delete)) = method {
+        if let Some(method @ (Method::Get | Method::Head)) = method {
             let at = self.at(origin);
             self.diags
                 .error(at, format!("a {} operation cannot have a body", method.as_str()))
@@ -305,9 +316,16 @@ impl Lowerer<'_> {
         op: &str,
         op_type: &str,
         raw: &RawResponse,
+        head: bool,
         origin: &Origin,
     ) -> Option<Response> {
         let at = self.at(origin);
+        if head && (raw.ty.is_some() || raw.fields.is_some() || raw.items.is_some()) {
+            self.diags
+                .error(at, "a HEAD operation answers no body")
+                .hint("HEAD answers the status and headers of a GET: remove the body");
+            return None;
+        }
         if !(200..=299).contains(&raw.status) {
             let at = self.at(&origin.key("status"));
             self.diags
@@ -361,7 +379,7 @@ impl Lowerer<'_> {
             ResponseBody::Empty
         };
         match (&body, raw.status) {
-            (ResponseBody::Empty, status) if status != 204 && !raw.empty => {
+            (ResponseBody::Empty, status) if status != 204 && !raw.empty && !head => {
                 self.diags
                     .error(at, format!("status {status} needs a body (`type`, `fields` or `items`)"))
                     .hint("a response without body answers 204, or says `empty: true`");

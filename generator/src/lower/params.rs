@@ -35,13 +35,31 @@ impl Lowerer<'_> {
         let location = match raw.location.as_deref() {
             Some("path") => ParamIn::Path,
             Some("query") => ParamIn::Query,
+            Some("header") => ParamIn::Header,
+            Some("cookie") => ParamIn::Cookie,
             other => {
                 let at = self.at(&origin.key("in"));
                 let found = other.map_or("nothing".to_owned(), |o| format!("`{o}`"));
-                self.diags.error(at, format!("{element} is in {found}")).hint("set `in: path` or `in: query`");
+                self.diags
+                    .error(at, format!("{element} is in {found}"))
+                    .hint("set `in:` to `path`, `query`, `header` or `cookie`");
                 return None;
             }
         };
+        if matches!(location, ParamIn::Header | ParamIn::Cookie) && !is_token(wire) {
+            let at = self.at(origin);
+            self.diags
+                .error(at, format!("{element} cannot be a {} name", location.as_str()))
+                .hint("header and cookie names are HTTP tokens: letters, digits and `!#$%&'*+-.^_`|~`");
+            return None;
+        }
+        if location == ParamIn::Header && is_reserved_header(wire) {
+            let at = self.at(origin);
+            self.diags
+                .error(at, format!("{element} is a header the generated code sets itself"))
+                .hint("`Authorization` comes from `auth`, `Content-Type` and `Accept` from the body and response, `Cookie` from cookie parameters");
+            return None;
+        }
         let ty = if raw.ty.is_none() && location == ParamIn::Path && raw.enum_values.is_none() {
             TypeRef::String // Path parameters are strings unless the spec says otherwise.
         } else {
@@ -55,7 +73,7 @@ impl Lowerer<'_> {
                 true
             }
             (ParamIn::Path, _) => true,
-            (ParamIn::Query, required) => required.unwrap_or(false),
+            (ParamIn::Query | ParamIn::Header | ParamIn::Cookie, required) => required.unwrap_or(false),
         };
         if raw.default.is_some() && required {
             let at = self.at(&origin.key("default"));
@@ -82,4 +100,16 @@ impl Lowerer<'_> {
             sensitive: raw.sensitive,
         })
     }
+}
+
+/// An HTTP token (RFC 9110 `tchar`s): what a header or cookie name may hold.
+fn is_token(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// Headers the generated server and client set or read themselves, which a parameter may not
+/// name (OpenAPI ignores such parameters; apigen says so).
+fn is_reserved_header(name: &str) -> bool {
+    ["authorization", "content-type", "accept", "content-length", "cookie", "host", "transfer-encoding"]
+        .contains(&name.to_ascii_lowercase().as_str())
 }

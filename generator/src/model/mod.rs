@@ -323,6 +323,10 @@ pub enum Method {
     Patch,
     /// DELETE
     Delete,
+    /// HEAD: answers a GET's status and headers, never a body.
+    Head,
+    /// OPTIONS
+    Options,
 }
 
 impl Method {
@@ -334,6 +338,8 @@ impl Method {
             Method::Put => "PUT",
             Method::Patch => "PATCH",
             Method::Delete => "DELETE",
+            Method::Head => "HEAD",
+            Method::Options => "OPTIONS",
         }
     }
 }
@@ -361,7 +367,8 @@ pub struct Operation {
     pub description: Option<String>,
     /// Where in the documents.
     pub source: Option<String>,
-    /// Path parameters in path order, then query parameters in declared order.
+    /// Path parameters in path order, then query, header and cookie parameters in declared
+    /// order.
     pub params: Vec<Param>,
     /// Request body.
     pub body: Option<Body>,
@@ -390,6 +397,11 @@ impl Operation {
         self.params.iter().filter(|p| p.location == ParamIn::Query)
     }
 
+    /// Parameters of one location, in declared order.
+    pub fn params_in(&self, location: ParamIn) -> impl Iterator<Item = &Param> {
+        self.params.iter().filter(move |p| p.location == location)
+    }
+
     /// True when the response is a page of a list.
     pub fn is_paginated(&self) -> bool {
         matches!(self.response.body, ResponseBody::Page { .. })
@@ -397,12 +409,29 @@ impl Operation {
 }
 
 /// Where a parameter travels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ParamIn {
     /// In the path.
     Path,
     /// In the query string.
     Query,
+    /// In a request header (its name compared without case).
+    Header,
+    /// In the `Cookie` header.
+    Cookie,
+}
+
+impl ParamIn {
+    /// The word the spec and OpenAPI use (`path`, `query`, `header`, `cookie`), which also
+    /// prefixes a parameter's violations (`header.X-Request-Id`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParamIn::Path => "path",
+            ParamIn::Query => "query",
+            ParamIn::Header => "header",
+            ParamIn::Cookie => "cookie",
+        }
+    }
 }
 
 /// A parameter.
@@ -412,7 +441,7 @@ pub struct Param {
     pub wire: String,
     /// Rust name.
     pub rust: String,
-    /// Path or query.
+    /// Path, query, header or cookie.
     pub location: ParamIn,
     /// Type (a scalar, an enumeration, or a list of those for repeated query keys).
     pub ty: TypeRef,

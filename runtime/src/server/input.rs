@@ -5,29 +5,66 @@ use super::ApiError;
 use crate::json::{FromJson, Mode};
 use crate::validate::{Validate, Validator, Violation};
 use axum::body::Bytes;
+use axum::http::HeaderMap;
 
 /// A request's parameters and body, read by generated code into the operation's typed
 /// request. Every problem is collected; [`Input::finish`] answers them all at once.
 pub struct Input {
     path: Vec<(String, String)>,
     query: Vec<(String, String, bool)>,
+    headers: HeaderMap,
+    /// The cookies of the `Cookie` headers, read on first use.
+    cookies: Option<Vec<(String, String)>>,
     body: Bytes,
     has_body: bool,
     violations: Vec<Violation>,
     syntax: Option<String>,
 }
 
+/// Where a parameter is read from: the prefix of its violations (`query.limit`).
+#[derive(Debug, Clone, Copy)]
+enum Place {
+    Query,
+    Header,
+    Cookie,
+}
+
+impl Place {
+    fn at(self, name: &str) -> String {
+        let place = match self {
+            Place::Query => "query",
+            Place::Header => "header",
+            Place::Cookie => "cookie",
+        };
+        format!("{place}.{name}")
+    }
+}
+
 impl Input {
-    pub(crate) fn new(path: Vec<(String, String)>, query: &str, body: Bytes, has_body: bool) -> Self {
+    pub(crate) fn new(
+        path: Vec<(String, String)>,
+        query: &str,
+        headers: HeaderMap,
+        body: Bytes,
+        has_body: bool,
+    ) -> Self {
         let query =
             form_urlencoded::parse(query.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned(), false)).collect();
-        Input { path, query, body, has_body, violations: Vec::new(), syntax: None }
+        Input { path, query, headers, cookies: None, body, has_body, violations: Vec::new(), syntax: None }
     }
 
     /// An input built by hand, for tests of generated parsing.
     pub fn for_test(path: &[(&str, &str)], query: &str, body: &str, has_body: bool) -> Self {
         let path = path.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
-        Input::new(path, query, Bytes::copy_from_slice(body.as_bytes()), has_body)
+        Input::new(path, query, HeaderMap::new(), Bytes::copy_from_slice(body.as_bytes()), has_body)
+    }
+
+    /// The input with these request headers (header and cookie parameters), for tests.
+    #[must_use]
+    pub fn with_headers(mut self, headers: HeaderMap) -> Self {
+        self.headers = headers;
+        self.cookies = None;
+        self
     }
 
     fn fail(&mut self, path: String, message: impl Into<String>) {
@@ -52,56 +89,126 @@ impl Input {
         }
     }
 
-    fn take_query(&mut self, name: &str) -> Vec<String> {
-        let mut values = Vec::new();
-        for (key, value, used) in &mut self.query {
-            if key == name {
-                *used = true;
-                values.push(value.clone());
-            }
-        }
-        values
-    }
-
     /// An optional query parameter; given twice is a violation.
     pub fn query<T: FromParam>(&mut self, name: &str) -> Option<T> {
-        let values = self.take_query(name);
-        match values.as_slice() {
-            [] => None,
-            [value] => self.parse(name, value),
-            _ => {
-                self.fail(format!("query.{name}"), "is given more than once");
-                None
-            }
-        }
+        self.one(Place::Query, name, false)
     }
 
     /// A required query parameter.
     pub fn query_required<T: FromParam>(&mut self, name: &str) -> Option<T> {
-        if !self.query.iter().any(|(k, _, _)| k == name) {
-            self.fail(format!("query.{name}"), "is required");
-            return None;
-        }
-        self.query(name)
+        self.one(Place::Query, name, true)
     }
 
     /// A list-valued query parameter, sent as repeated keys.
     pub fn query_list<T: FromParam>(&mut self, name: &str) -> Vec<T> {
-        let values = self.take_query(name);
-        values.iter().filter_map(|value| self.parse(name, value)).collect()
+        self.list(Place::Query, name)
     }
 
-    fn parse<T: FromParam>(&mut self, name: &str, value: &str) -> Option<T> {
-        match T::from_param(value) {
-            Ok(parsed) => Some(parsed),
-            Err(message) => {
-                self.fail(format!("query.{name}"), message);
+    /// An optional header parameter (its name compared without case); given twice is a
+    /// violation at `header.<name>`.
+    pub fn header<T: FromParam>(&mut self, name: &str) -> Option<T> {
+        self.one(Place::Header, name, false)
+    }
+
+    /// A required header parameter.
+    pub fn header_required<T: FromParam>(&mut self, name: &str) -> Option<T> {
+        self.one(Place::Header, name, true)
+    }
+
+    /// A list-valued header parameter: comma-separated values, in one header or several.
+    pub fn header_list<T: FromParam>(&mut self, name: &str) -> Vec<T> {
+        self.list(Place::Header, name)
+    }
+
+    /// An optional cookie parameter (its value percent-decoded); given twice is a violation
+    /// at `cookie.<name>`.
+    pub fn cookie<T: FromParam>(&mut self, name: &str) -> Option<T> {
+        self.one(Place::Cookie, name, false)
+    }
+
+    /// A required cookie parameter.
+    pub fn cookie_required<T: FromParam>(&mut self, name: &str) -> Option<T> {
+        self.one(Place::Cookie, name, true)
+    }
+
+    /// The values given for `name` at `place`, as text; header values that are not visible
+    /// ASCII are violations.
+    fn values(&mut self, place: Place, name: &str) -> Vec<String> {
+        match place {
+            Place::Query => {
+                let mut values = Vec::new();
+                for (key, value, used) in &mut self.query {
+                    if key == name {
+                        *used = true;
+                        values.push(value.clone());
+                    }
+                }
+                values
+            }
+            Place::Header => {
+                let mut values = Vec::new();
+                let mut invalid = false;
+                for value in self.headers.get_all(name) {
+                    match value.to_str() {
+                        Ok(text) => values.push(text.trim().to_owned()),
+                        Err(_) => invalid = true,
+                    }
+                }
+                if invalid {
+                    self.fail(place.at(name), "is not visible ASCII text");
+                }
+                values
+            }
+            Place::Cookie => {
+                let headers = &self.headers;
+                let cookies = self.cookies.get_or_insert_with(|| read_cookies(headers));
+                cookies.iter().filter(|(key, _)| key == name).map(|(_, value)| value.clone()).collect()
+            }
+        }
+    }
+
+    fn one<T: FromParam>(&mut self, place: Place, name: &str, required: bool) -> Option<T> {
+        let values = self.values(place, name);
+        match values.as_slice() {
+            [] if required => {
+                self.fail(place.at(name), "is required");
+                None
+            }
+            [] => None,
+            [value] => self.parse(place, name, value),
+            _ => {
+                self.fail(place.at(name), "is given more than once");
                 None
             }
         }
     }
 
-    /// Checks a parameter's value; `location` is `query.<name>` or `path.<name>`.
+    fn list<T: FromParam>(&mut self, place: Place, name: &str) -> Vec<T> {
+        let mut values = self.values(place, name);
+        if let Place::Header = place {
+            values = values
+                .iter()
+                .flat_map(|v| v.split(','))
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned)
+                .collect();
+        }
+        values.iter().filter_map(|value| self.parse(place, name, value)).collect()
+    }
+
+    fn parse<T: FromParam>(&mut self, place: Place, name: &str, value: &str) -> Option<T> {
+        match T::from_param(value) {
+            Ok(parsed) => Some(parsed),
+            Err(message) => {
+                self.fail(place.at(name), message);
+                None
+            }
+        }
+    }
+
+    /// Checks a parameter's value; `location` is `path.<name>`, `query.<name>`,
+    /// `header.<name>` or `cookie.<name>`.
     pub fn check(&mut self, location: &str, check: impl FnOnce(&mut Validator)) {
         let mut validator = Validator::rooted(location);
         check(&mut validator);
@@ -175,9 +282,45 @@ impl Input {
     }
 }
 
-/// A query parameter value's type.
+/// The cookies of every `Cookie` header (`a=1; b=2`), values percent-decoded (the client
+/// percent-encodes what a cookie value cannot hold); pairs without `=` are skipped.
+fn read_cookies(headers: &HeaderMap) -> Vec<(String, String)> {
+    let mut cookies = Vec::new();
+    for header in headers.get_all(axum::http::header::COOKIE) {
+        let Ok(text) = header.to_str() else { continue };
+        for pair in text.split(';') {
+            if let Some((name, value)) = pair.trim().split_once('=') {
+                cookies.push((name.trim().to_owned(), percent_decode(value.trim())));
+            }
+        }
+    }
+    cookies
+}
+
+/// `%XX` sequences decoded; anything else (and a `%` not followed by two hex digits) kept.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (bytes[i], bytes.get(i + 1).copied().and_then(hex), bytes.get(i + 2).copied().and_then(hex)) {
+            (b'%', Some(high), Some(low)) => {
+                out.push((high * 16 + low) as u8);
+                i += 3;
+            }
+            (byte, _, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A parameter value's type (query, header, cookie, and path values other than text).
 pub trait FromParam: Sized {
-    /// Parses the text of a query parameter.
+    /// Parses the text of a parameter.
     fn from_param(text: &str) -> Result<Self, String>;
 }
 

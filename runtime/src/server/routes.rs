@@ -270,7 +270,7 @@ async fn handle<S: Authenticator>(
         let message = "the body must be JSON, sent with `Content-Type: application/json`";
         return ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, message).into_response();
     }
-    let input = Input::new(path, parts.uri.query().unwrap_or_default(), body, info.has_body);
+    let input = Input::new(path, parts.uri.query().unwrap_or_default(), parts.headers.clone(), body, info.has_body);
     let mut context = Context::new(principal);
     context.headers = parts.headers;
     context.operation = info.name;
