@@ -61,4 +61,25 @@ fn main() {
     println!("cargo::rerun-if-changed=../Cargo.lock");
     add(printing_crates(&std::fs::read_to_string("../Cargo.lock").unwrap_or_default()).as_bytes());
     println!("cargo::rustc-env=APIGEN_SOURCE_HASH={hash:016x}");
+    write_runtime_files();
+}
+
+/// `runtime_files.rs` in `OUT_DIR`: every file `apigen init` copies into a new repository's
+/// `apigen-runtime/`, as `(path, include_str!(..))` pairs sorted by path.
+fn write_runtime_files() {
+    let root = std::fs::canonicalize("../runtime").expect("the runtime crate sits beside the generator");
+    let mut found = vec![root.join("Cargo.toml"), root.join("README.md")];
+    files(&root.join("src"), &mut found);
+    let mut entries: Vec<(String, PathBuf)> = found
+        .into_iter()
+        .map(|path| (path.strip_prefix(&root).unwrap_or(&path).to_string_lossy().replace('\\', "/"), path))
+        .collect();
+    entries.sort();
+    let mut out = String::from("&[\n");
+    for (relative, path) in entries {
+        out.push_str(&format!("    ({relative:?}, include_str!({:?})),\n", path.to_string_lossy()));
+    }
+    out.push_str("]\n");
+    let target = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("runtime_files.rs");
+    std::fs::write(target, out).expect("OUT_DIR is writable");
 }

@@ -1,5 +1,6 @@
 //! Shared pieces of the benchmarks: a service answering `getSpace`, for the generated router.
 
+use apigen_runtime::server::Credential;
 use docs_api_server::{ApiError, Authenticator, Context, RouterBuilder};
 use docs_api_types::{MergeRules, MergeRulesInherit, Space, SpaceVisibility};
 use std::sync::Arc;
@@ -38,8 +39,8 @@ pub struct Bench;
 
 impl Authenticator for Bench {
     type Principal = ();
-    async fn authenticate(&self, token: &str) -> Result<(), ApiError> {
-        if token.is_empty() { Err(ApiError::unauthorized("no token")) } else { Ok(()) }
+    async fn authenticate(&self, credential: Credential<'_>) -> Result<(), ApiError> {
+        if credential.token().is_none_or(str::is_empty) { Err(ApiError::unauthorized("no token")) } else { Ok(()) }
     }
 }
 

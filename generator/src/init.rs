@@ -8,31 +8,9 @@
 use std::path::{Path, PathBuf};
 
 /// The runtime's sources, copied by `init` into `apigen-runtime/`: the runtime this apigen
-/// was built with, so the two always match. Every file of `runtime/` is listed (a test
-/// compares the list with the directory).
-pub const RUNTIME_FILES: &[(&str, &str)] = &[
-    ("Cargo.toml", include_str!("../../runtime/Cargo.toml")),
-    ("README.md", include_str!("../../runtime/README.md")),
-    ("src/client.rs", include_str!("../../runtime/src/client.rs")),
-    ("src/defaults.rs", include_str!("../../runtime/src/defaults.rs")),
-    ("src/error.rs", include_str!("../../runtime/src/error.rs")),
-    ("src/json.rs", include_str!("../../runtime/src/json.rs")),
-    ("src/lib.rs", include_str!("../../runtime/src/lib.rs")),
-    ("src/page.rs", include_str!("../../runtime/src/page.rs")),
-    ("src/patch.rs", include_str!("../../runtime/src/patch.rs")),
-    ("src/redact.rs", include_str!("../../runtime/src/redact.rs")),
-    ("src/serve.rs", include_str!("../../runtime/src/serve.rs")),
-    ("src/server/auth.rs", include_str!("../../runtime/src/server/auth.rs")),
-    ("src/server/config.rs", include_str!("../../runtime/src/server/config.rs")),
-    ("src/server/context.rs", include_str!("../../runtime/src/server/context.rs")),
-    ("src/server/error.rs", include_str!("../../runtime/src/server/error.rs")),
-    ("src/server/input.rs", include_str!("../../runtime/src/server/input.rs")),
-    ("src/server/mock.rs", include_str!("../../runtime/src/server/mock.rs")),
-    ("src/server/mod.rs", include_str!("../../runtime/src/server/mod.rs")),
-    ("src/server/routes.rs", include_str!("../../runtime/src/server/routes.rs")),
-    ("src/testing.rs", include_str!("../../runtime/src/testing.rs")),
-    ("src/validate.rs", include_str!("../../runtime/src/validate.rs")),
-];
+/// was built with, so the two always match. `build.rs` lists every file of `runtime/` (its
+/// manifest, README and `src/`), so a new runtime module cannot be left out of the copy.
+pub const RUNTIME_FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/runtime_files.rs"));
 
 /// Where the starter repository takes the runtime from.
 #[derive(Debug, Clone, PartialEq, Eq)]

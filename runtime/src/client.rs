@@ -10,6 +10,7 @@
 //! TLS is rustls with the ring crypto provider (installed as the process default when none
 //! is): it builds in about a third of the time of reqwest's default aws-lc-rs (see README).
 
+use crate::auth::{KeyIn, Scheme, SchemeKind};
 use crate::defaults::RETRIED_STATUSES;
 use crate::error::ErrorBody;
 use crate::json::FromJson;
@@ -173,7 +174,8 @@ impl RetryPolicy {
     }
 }
 
-/// A bearer token: never printed by `Debug`, sent as a sensitive header.
+/// A secret (a bearer token, an API key, a password): never printed by `Debug`, sent as a
+/// sensitive header.
 #[derive(Clone)]
 pub struct Token(Arc<str>);
 
@@ -190,13 +192,30 @@ impl fmt::Debug for Token {
     }
 }
 
+/// Credentials the client holds for one auth scheme of the API.
+#[derive(Debug, Clone)]
+pub enum Credentials {
+    /// A bearer token or an API key.
+    Token(Token),
+    /// A user name and password.
+    Basic {
+        /// The user name.
+        user: String,
+        /// The password.
+        password: Token,
+    },
+}
+
 /// How a generated client is set up. Built by the generated `ClientBuilder`.
 #[derive(Debug, Clone)]
 pub struct Settings {
     /// The API's base URL (paths are appended to it).
     pub base_url: String,
-    /// The bearer token.
-    pub token: Token,
+    /// The API's auth schemes, as the generated crate declares them.
+    pub schemes: &'static [Scheme],
+    /// The credentials for some of them, by scheme name; a call sends those of the first
+    /// scheme its operation accepts that has some.
+    pub credentials: Vec<(String, Credentials)>,
     /// Timeout of one attempt.
     pub timeout: Duration,
     /// `User-Agent` header.
@@ -234,12 +253,14 @@ pub struct Builder<C> {
 }
 
 impl<C: From<Core>> Builder<C> {
-    /// A builder for the API at `base_url`, authenticating with `token`.
-    pub fn new(base_url: impl Into<String>, token: impl Into<String>, user_agent: &str) -> Self {
+    /// A builder for the API at `base_url` whose auth schemes are `schemes`, without
+    /// credentials yet.
+    pub fn new(base_url: impl Into<String>, user_agent: &str, schemes: &'static [Scheme]) -> Self {
         Builder {
             settings: Settings {
                 base_url: base_url.into(),
-                token: Token::new(token),
+                schemes,
+                credentials: Vec::new(),
                 timeout: DEFAULT_TIMEOUT,
                 user_agent: user_agent.to_owned(),
                 retry: RetryPolicy::default(),
@@ -252,6 +273,24 @@ impl<C: From<Core>> Builder<C> {
             },
             client: std::marker::PhantomData,
         }
+    }
+
+    /// The bearer token or API key of the scheme named `scheme` in the spec (replacing any
+    /// given before); a name the API does not declare, or a basic scheme, fails `build()`.
+    pub fn token(mut self, scheme: &str, token: impl Into<String>) -> Self {
+        self.set_credentials(scheme, Credentials::Token(Token::new(token)));
+        self
+    }
+
+    /// The user name and password of the basic scheme named `scheme` in the spec.
+    pub fn basic(mut self, scheme: &str, user: impl Into<String>, password: impl Into<String>) -> Self {
+        self.set_credentials(scheme, Credentials::Basic { user: user.into(), password: Token::new(password) });
+        self
+    }
+
+    fn set_credentials(&mut self, scheme: &str, credentials: Credentials) {
+        self.settings.credentials.retain(|(name, _)| name != scheme);
+        self.settings.credentials.push((scheme.to_owned(), credentials));
     }
 
     /// Timeout of one attempt (default 30 s).
@@ -326,9 +365,20 @@ pub struct Core {
     settings: Arc<Settings>,
     http: reqwest::Client,
     base: reqwest::Url,
-    /// `Authorization` and `User-Agent`, built once.
-    authorization: HeaderValue,
+    /// The credentials, ready to send, by scheme name; and `User-Agent`, built once.
+    credentials: Arc<Vec<(&'static str, Presented)>>,
     user_agent: HeaderValue,
+}
+
+/// Credentials as a request carries them, built once.
+#[derive(Debug, Clone)]
+enum Presented {
+    /// A header (`Authorization`, or an API key's), marked sensitive.
+    Header(reqwest::header::HeaderName, HeaderValue),
+    /// A query parameter.
+    Query(&'static str, Token),
+    /// A cookie.
+    Cookie(&'static str, Token),
 }
 
 /// One operation call, built by generated code.
@@ -344,6 +394,9 @@ pub struct Call {
     pub query: Vec<(&'static str, String)>,
     /// JSON body.
     pub body: Option<Vec<u8>>,
+    /// The auth schemes the operation accepts, by name, in the spec's order (empty for a
+    /// public operation): the call sends the credentials of the first the client holds.
+    pub auth: &'static [&'static str],
     /// Headers of this call only, by name and value (after the client's default ones):
     /// header parameters and the builder's `.header(..)`.
     pub headers: Vec<(String, String)>,
@@ -398,12 +451,10 @@ impl Core {
                 .build()
                 .map_err(|e| Error::Config(format!("the HTTP client cannot be built: {e}")))?,
         };
-        let mut authorization = HeaderValue::from_str(&format!("Bearer {}", settings.token.0))
-            .map_err(|_| Error::Config("the token holds characters a header cannot".into()))?;
-        authorization.set_sensitive(true);
+        let credentials = Arc::new(present(&settings)?);
         let user_agent = HeaderValue::from_str(&settings.user_agent)
             .map_err(|_| Error::Config("the user agent holds characters a header cannot".into()))?;
-        Ok(Core { settings: Arc::new(settings), http, base, authorization, user_agent })
+        Ok(Core { settings: Arc::new(settings), http, base, credentials, user_agent })
     }
 
     /// The settings.
@@ -522,6 +573,23 @@ impl Core {
         }
     }
 
+    /// The credentials a call sends: those of the first scheme its operation accepts that the
+    /// client holds; `None` for a public operation.
+    fn presented(&self, call: &Call) -> Result<Option<&Presented>, Error> {
+        if call.auth.is_empty() {
+            return Ok(None);
+        }
+        let held = call.auth.iter().find_map(|scheme| self.credentials.iter().find(|(name, _)| name == scheme));
+        match held {
+            Some((_, presented)) => Ok(Some(presented)),
+            None => Err(Error::Config(format!(
+                "`{}` needs the credentials of {}; give them to the client builder",
+                call.operation,
+                call.auth.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(" or ")
+            ))),
+        }
+    }
+
     /// The deadline of one call: as set, or the timeout times the attempts allowed.
     fn deadline(&self) -> Duration {
         let attempts = self.settings.retry.max_retries.saturating_add(1);
@@ -540,25 +608,46 @@ impl Core {
                 )));
             }
         };
-        if !call.query.is_empty() {
+        let presented = match self.presented(call) {
+            Ok(presented) => presented,
+            Err(error) => return Attempt::Failed(error),
+        };
+        let key_in_query = match presented {
+            Some(Presented::Query(name, key)) => Some((*name, key)),
+            _ => None,
+        };
+        if !call.query.is_empty() || key_in_query.is_some() {
             let mut pairs = url.query_pairs_mut();
             for (key, value) in &call.query {
                 pairs.append_pair(key, value);
+            }
+            if let Some((name, key)) = key_in_query {
+                pairs.append_pair(name, &key.0);
             }
         }
         let mut request = self
             .http
             .request(call.method.clone(), url)
-            .header(reqwest::header::AUTHORIZATION, self.authorization.clone())
             .header(reqwest::header::USER_AGENT, self.user_agent.clone())
             .header(reqwest::header::ACCEPT, "application/json")
             .timeout(timeout);
         if let Some(body) = &call.body {
             request = request.header(reqwest::header::CONTENT_TYPE, "application/json").body(body.clone());
         }
-        if !call.cookies.is_empty() {
-            let pairs: Vec<String> =
-                call.cookies.iter().map(|(name, value)| format!("{name}={}", cookie_value(value))).collect();
+        if let Some(Presented::Header(name, value)) = presented {
+            request = request.header(name.clone(), value.clone());
+        }
+        let key_in_cookie = match presented {
+            Some(Presented::Cookie(name, key)) => Some(format!("{name}={}", cookie_value(&key.0))),
+            _ => None,
+        };
+        if !call.cookies.is_empty() || key_in_cookie.is_some() {
+            let pairs: Vec<String> = call
+                .cookies
+                .iter()
+                .map(|(name, value)| format!("{name}={}", cookie_value(value)))
+                .chain(key_in_cookie)
+                .collect();
             match HeaderValue::from_str(&pairs.join("; ")) {
                 Ok(cookie) => request = request.header(reqwest::header::COOKIE, cookie),
                 Err(_) => return Attempt::Failed(Error::Config("a cookie value is not valid".into())),
@@ -746,6 +835,56 @@ fn snippet(text: &str) -> String {
         cut.push('…');
     }
     cut
+}
+
+/// Each credential of the settings as a request carries it; a scheme the API does not declare,
+/// credentials of the wrong kind, or a secret a header cannot hold fail with [`Error::Config`].
+fn present(settings: &Settings) -> Result<Vec<(&'static str, Presented)>, Error> {
+    let mut presented = Vec::new();
+    for (name, credentials) in &settings.credentials {
+        let Some(scheme) = settings.schemes.iter().find(|s| s.name == name) else {
+            let known: Vec<&str> = settings.schemes.iter().map(|s| s.name).collect();
+            return Err(Error::Config(format!(
+                "the API has no auth scheme `{name}` (it has: {})",
+                if known.is_empty() { "none".to_owned() } else { known.join(", ") }
+            )));
+        };
+        let sensitive = |text: &str| {
+            let mut value = HeaderValue::from_str(text)
+                .map_err(|_| Error::Config(format!("the credentials of `{name}` hold characters a header cannot")))?;
+            value.set_sensitive(true);
+            Ok::<_, Error>(value)
+        };
+        let how = match (scheme.kind, credentials) {
+            (SchemeKind::Bearer, Credentials::Token(token)) => {
+                Presented::Header(reqwest::header::AUTHORIZATION, sensitive(&format!("Bearer {}", token.0))?)
+            }
+            (SchemeKind::Basic, Credentials::Basic { user, password }) => {
+                use base64::Engine;
+                let pair = base64::engine::general_purpose::STANDARD.encode(format!("{user}:{}", password.0));
+                Presented::Header(reqwest::header::AUTHORIZATION, sensitive(&format!("Basic {pair}"))?)
+            }
+            (SchemeKind::ApiKey { location: KeyIn::Header, name: header }, Credentials::Token(key)) => {
+                let header = reqwest::header::HeaderName::from_bytes(header.as_bytes())
+                    .map_err(|_| Error::Config(format!("`{header}` is not a header name")))?;
+                Presented::Header(header, sensitive(&key.0)?)
+            }
+            (SchemeKind::ApiKey { location: KeyIn::Query, name: param }, Credentials::Token(key)) => {
+                Presented::Query(param, key.clone())
+            }
+            (SchemeKind::ApiKey { location: KeyIn::Cookie, name: cookie }, Credentials::Token(key)) => {
+                Presented::Cookie(cookie, key.clone())
+            }
+            (SchemeKind::Basic, Credentials::Token(_)) => {
+                return Err(Error::Config(format!("`{name}` is a basic scheme: give it a user and password")));
+            }
+            (_, Credentials::Basic { .. }) => {
+                return Err(Error::Config(format!("`{name}` takes a token, not a user and password")));
+            }
+        };
+        presented.push((scheme.name, how));
+    }
+    Ok(presented)
 }
 
 /// A cookie value as RFC 6265 allows it: `%`, controls, space, `"`, `,`, `;`, backslash and

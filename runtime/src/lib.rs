@@ -12,6 +12,7 @@
 //! - `server` (feature `server`): what every generated axum router shares;
 //! - `client` (feature `client`): what every generated reqwest client shares.
 
+pub mod auth;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod defaults;

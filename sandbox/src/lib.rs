@@ -21,7 +21,7 @@ pub mod clock;
 pub mod demo;
 pub mod store;
 
-use apigen_runtime::server::{ApiError, Authenticator};
+use apigen_runtime::server::{ApiError, Authenticator, Credential};
 use std::sync::Arc;
 use store::Store;
 
@@ -97,7 +97,8 @@ impl Sandbox {
 impl Authenticator for Sandbox {
     type Principal = User;
 
-    async fn authenticate(&self, token: &str) -> Result<User, ApiError> {
+    async fn authenticate(&self, credential: Credential<'_>) -> Result<User, ApiError> {
+        let token = credential.token().unwrap_or_default();
         match self.store.read(|tx| tx.token_user(token))? {
             Some(id) => Ok(User { id }),
             None => Err(ApiError::unauthorized("unknown token")),

@@ -14,8 +14,8 @@ struct Probe;
 
 impl Authenticator for Probe {
     type Principal = String;
-    async fn authenticate(&self, token: &str) -> Result<String, ApiError> {
-        Ok(format!("user of {token}"))
+    async fn authenticate(&self, credential: docs_api_server::Credential<'_>) -> Result<String, ApiError> {
+        Ok(format!("user of {}", credential.token().unwrap_or_default()))
     }
 }
 

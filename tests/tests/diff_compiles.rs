@@ -42,8 +42,8 @@ fn pet(id: String) -> Pet {
 
 impl Authenticator for Shop {
     type Principal = String;
-    async fn authenticate(&self, token: &str) -> Result<String, ApiError> {
-        Ok(token.to_owned())
+    async fn authenticate(&self, credential: apigen_runtime::server::Credential<'_>) -> Result<String, ApiError> {
+        Ok(credential.token().unwrap_or_default().to_owned())
     }
 }
 

@@ -23,8 +23,11 @@ struct Store {
 
 impl Authenticator for Store {
     type Principal = String;
-    async fn authenticate(&self, token: &str) -> Result<String, ApiError> {
-        if token == "staff" { Ok("staff".into()) } else { Err(ApiError::unauthorized("unknown token")) }
+    async fn authenticate(&self, credential: petstore_server::Credential<'_>) -> Result<String, ApiError> {
+        match credential.token() {
+            Some("staff") => Ok("staff".into()),
+            _ => Err(ApiError::unauthorized("unknown token")),
+        }
     }
 }
 

@@ -304,7 +304,7 @@ struct Unimplemented;
 
 impl Authenticator for Unimplemented {
     type Principal = ();
-    async fn authenticate(&self, _token: &str) -> Result<(), ApiError> {
+    async fn authenticate(&self, _: docs_api_server::Credential<'_>) -> Result<(), ApiError> {
         Ok(())
     }
 }

@@ -376,6 +376,7 @@ impl<'a> ListSpaceChangeRequestsBuilder<'a> {
                 "/v1/spaces/{}/change-requests", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -482,6 +483,7 @@ impl<'a> CreateSpaceChangeRequestBuilder<'a> {
                 "/v1/spaces/{}/change-requests", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -539,6 +541,7 @@ impl<'a> GetChangeRequestBuilder<'a> {
                 self.space_id), ::apigen_runtime::client::segment(& self
                 .change_request_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -638,6 +641,7 @@ impl<'a> UpdateChangeRequestBuilder<'a> {
                 self.space_id), ::apigen_runtime::client::segment(& self
                 .change_request_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -695,6 +699,7 @@ impl<'a> MergeChangeRequestBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -754,6 +759,7 @@ impl<'a> UpdateChangeRequestFromMainBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -836,6 +842,7 @@ impl<'a> GetChangeRequestPdfBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -982,6 +989,7 @@ impl<'a> ListOrganizationChangeRequestsBuilder<'a> {
                 "/v1/orgs/{}/change-requests", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

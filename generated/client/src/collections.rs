@@ -179,6 +179,7 @@ impl<'a> GetCollectionBuilder<'a> {
                 "/v1/collections/{}", ::apigen_runtime::client::segment(& self
                 .collection_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -234,6 +235,7 @@ impl<'a> DeleteCollectionBuilder<'a> {
                 "/v1/collections/{}", ::apigen_runtime::client::segment(& self
                 .collection_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -333,6 +335,7 @@ impl<'a> UpdateCollectionBuilder<'a> {
                 "/v1/collections/{}", ::apigen_runtime::client::segment(& self
                 .collection_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -411,6 +414,7 @@ impl<'a> ListCollectionSpacesBuilder<'a> {
                 "/v1/collections/{}/spaces", ::apigen_runtime::client::segment(& self
                 .collection_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -516,6 +520,7 @@ impl<'a> MoveCollectionBuilder<'a> {
                 "/v1/collections/{}/move", ::apigen_runtime::client::segment(& self
                 .collection_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -583,6 +588,7 @@ impl<'a> TransferCollectionBuilder<'a> {
                 "/v1/collections/{}/transfer", ::apigen_runtime::client::segment(& self
                 .collection_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -672,6 +678,7 @@ impl<'a> ListOrganizationCollectionsBuilder<'a> {
                 "/v1/orgs/{}/collections", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -778,6 +785,7 @@ impl<'a> CreateOrganizationCollectionBuilder<'a> {
                 "/v1/orgs/{}/collections", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

@@ -586,6 +586,7 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
                 "/v1/spaces/{}/comments", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -698,6 +699,7 @@ impl<'a> CreateSpaceCommentBuilder<'a> {
                 "/v1/spaces/{}/comments", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -768,6 +770,7 @@ impl<'a> GetSpaceCommentBuilder<'a> {
                 "/v1/spaces/{}/comments/{}", ::apigen_runtime::client::segment(& self
                 .space_id), ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -875,6 +878,7 @@ impl<'a> UpdateSpaceCommentBuilder<'a> {
                 "/v1/spaces/{}/comments/{}", ::apigen_runtime::client::segment(& self
                 .space_id), ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -931,6 +935,7 @@ impl<'a> DeleteSpaceCommentBuilder<'a> {
                 "/v1/spaces/{}/comments/{}", ::apigen_runtime::client::segment(& self
                 .space_id), ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -996,6 +1001,7 @@ impl<'a> CreateSpaceCommentReplyBuilder<'a> {
                 "/v1/spaces/{}/comments/{}/replies", ::apigen_runtime::client::segment(&
                 self.space_id), ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1069,6 +1075,7 @@ impl<'a> GetSpaceCommentReplyBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_id),
                 ::apigen_runtime::client::segment(& self.comment_reply_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1174,6 +1181,7 @@ impl<'a> UpdateSpaceCommentReplyBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_id),
                 ::apigen_runtime::client::segment(& self.comment_reply_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1233,6 +1241,7 @@ impl<'a> DeleteSpaceCommentReplyBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_id),
                 ::apigen_runtime::client::segment(& self.comment_reply_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1308,6 +1317,7 @@ impl<'a> ListSpaceCommentersBuilder<'a> {
                 "/v1/spaces/{}/commenters", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1471,6 +1481,7 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1585,6 +1596,7 @@ impl<'a> CreateChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1658,6 +1670,7 @@ impl<'a> GetChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1768,6 +1781,7 @@ impl<'a> UpdateChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1827,6 +1841,7 @@ impl<'a> DeleteChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1909,6 +1924,7 @@ impl<'a> CreateChangeRequestCommentReplyBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -2005,6 +2021,7 @@ impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

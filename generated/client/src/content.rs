@@ -404,6 +404,7 @@ impl<'a> SearchSpaceContentBuilder<'a> {
                 "/v1/spaces/{}/search", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -500,6 +501,7 @@ impl<'a> GetSpaceContentBuilder<'a> {
                 "/v1/spaces/{}/content", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -580,6 +582,7 @@ impl<'a> ApplySpaceContentTemplateBuilder<'a> {
                 "/v1/spaces/{}/content/template", ::apigen_runtime::client::segment(&
                 self.space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -654,6 +657,7 @@ impl<'a> ListSpacePagesBuilder<'a> {
                 "/v1/spaces/{}/content/pages", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -754,6 +758,7 @@ impl<'a> ListSpaceFilesBuilder<'a> {
                 "/v1/spaces/{}/content/files", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -845,6 +850,7 @@ impl<'a> GetSpaceFileBuilder<'a> {
                 "/v1/spaces/{}/content/files/{}", ::apigen_runtime::client::segment(&
                 self.space_id), ::apigen_runtime::client::segment(& self.file_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -925,6 +931,7 @@ impl<'a> ListSpaceFileBacklinksBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.file_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1051,6 +1058,7 @@ impl<'a> GetSpacePageBuilder<'a> {
                 "/v1/spaces/{}/content/page/{}", ::apigen_runtime::client::segment(& self
                 .space_id), ::apigen_runtime::client::segment(& self.page_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1143,6 +1151,7 @@ impl<'a> ListSpacePageLinksBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.page_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1230,6 +1239,7 @@ impl<'a> GetChangeRequestContentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1309,6 +1319,7 @@ impl<'a> ListChangeRequestPagesBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1411,6 +1422,7 @@ impl<'a> ListChangeRequestFilesBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id),
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1505,6 +1517,7 @@ impl<'a> GetChangeRequestFileBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.file_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1587,6 +1600,7 @@ impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.file_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1716,6 +1730,7 @@ impl<'a> GetChangeRequestPageBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.page_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1810,6 +1825,7 @@ impl<'a> ListChangeRequestPageLinksBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id),
                 ::apigen_runtime::client::segment(& self.page_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

@@ -211,6 +211,7 @@ impl<'a> ListOrganizationConversationClustersBuilder<'a> {
                 "/v1/orgs/{}/conversations-clusters", ::apigen_runtime::client::segment(&
                 self.organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -320,6 +321,7 @@ impl<'a> ListOrganizationConversationsBuilder<'a> {
                 "/v1/orgs/{}/conversations", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -401,6 +403,7 @@ impl<'a> IngestOrganizationConversationsBuilder<'a> {
                 "/v1/orgs/{}/conversations", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -502,6 +505,7 @@ impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
                 "/v1/orgs/{}/conversations-issues", ::apigen_runtime::client::segment(&
                 self.organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -580,6 +584,7 @@ impl<'a> GetConversationIssueBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.organization_id),
                 ::apigen_runtime::client::segment(& self.issue_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -639,6 +644,7 @@ impl<'a> GetConversationBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self
                 .conversation_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

@@ -120,6 +120,7 @@ impl<'a> ImportSpaceFromGitBuilder<'a> {
                 "/v1/spaces/{}/git/import", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -179,6 +180,7 @@ impl<'a> ExportSpaceToGitBuilder<'a> {
                 "/v1/spaces/{}/git/export", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -231,6 +233,7 @@ impl<'a> GetSpaceGitInfoBuilder<'a> {
                 "/v1/spaces/{}/git/info", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -286,6 +289,7 @@ impl<'a> DeleteSpaceGitLegacyInstallationBuilder<'a> {
                 "/v1/spaces/{}/git/legacy-installation",
                 ::apigen_runtime::client::segment(& self.space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

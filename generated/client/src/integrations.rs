@@ -517,6 +517,7 @@ impl<'a> ListIntegrationsBuilder<'a> {
             operation: "listIntegrations",
             method: ::apigen_runtime::client::reqwest::Method::GET,
             path: ::std::string::String::from("/v1/integrations"),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -591,6 +592,7 @@ impl<'a> GetIntegrationBuilder<'a> {
                 "/v1/integrations/{}", ::apigen_runtime::client::segment(& self
                 .integration_name)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -848,6 +850,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
                 "/v1/integrations/{}", ::apigen_runtime::client::segment(& self
                 .integration_name)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -903,6 +906,7 @@ impl<'a> DeleteIntegrationBuilder<'a> {
                 "/v1/integrations/{}", ::apigen_runtime::client::segment(& self
                 .integration_name)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -992,6 +996,7 @@ impl<'a> ListIntegrationInstallationsBuilder<'a> {
                 "/v1/integrations/{}/installations", ::apigen_runtime::client::segment(&
                 self.integration_name)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1078,6 +1083,7 @@ impl<'a> InstallIntegrationBuilder<'a> {
                 "/v1/integrations/{}/installations", ::apigen_runtime::client::segment(&
                 self.integration_name)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1156,6 +1162,7 @@ impl<'a> ListIntegrationEventsBuilder<'a> {
                 "/v1/integrations/{}/events", ::apigen_runtime::client::segment(& self
                 .integration_name)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1231,6 +1238,7 @@ impl<'a> GetIntegrationEventBuilder<'a> {
                 "/v1/integrations/{}/events/{}", ::apigen_runtime::client::segment(& self
                 .integration_name), ::apigen_runtime::client::segment(& self.event_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1336,6 +1344,7 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
                 "/v1/integrations/{}/spaces", ::apigen_runtime::client::segment(& self
                 .integration_name)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1460,6 +1469,7 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
                 "/v1/integrations/{}/sites", ::apigen_runtime::client::segment(& self
                 .integration_name)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1551,6 +1561,7 @@ impl<'a> UpdateIntegrationDevModeBuilder<'a> {
                 "/v1/integrations/{}/dev", ::apigen_runtime::client::segment(& self
                 .integration_name)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

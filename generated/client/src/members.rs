@@ -265,6 +265,7 @@ impl<'a> ListOrganizationMembersBuilder<'a> {
                 "/v1/orgs/{}/members", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -334,6 +335,7 @@ impl<'a> GetOrganizationMemberBuilder<'a> {
                 "/v1/orgs/{}/members/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -390,6 +392,7 @@ impl<'a> DeleteOrganizationMemberBuilder<'a> {
                 "/v1/orgs/{}/members/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -470,6 +473,7 @@ impl<'a> UpdateOrganizationMemberBuilder<'a> {
                 "/v1/orgs/{}/members/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -525,6 +529,7 @@ impl<'a> PingOrganizationBuilder<'a> {
                 "/v1/orgs/{}/ping", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -583,6 +588,7 @@ impl<'a> SetOrganizationMemberSsoBuilder<'a> {
                 "/v1/orgs/{}/members/{}/sso", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -676,6 +682,7 @@ impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
                 "/v1/orgs/{}/members/{}/spaces", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -786,6 +793,7 @@ impl<'a> ListOrganizationMemberTeamsBuilder<'a> {
                 "/v1/orgs/{}/members/{}/teams", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

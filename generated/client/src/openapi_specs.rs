@@ -175,6 +175,7 @@ impl<'a> ListOrganizationOpenApiSpecsBuilder<'a> {
                 "/v1/orgs/{}/openapi", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -256,6 +257,7 @@ impl<'a> CreateOrganizationOpenApiSpecBuilder<'a> {
                 "/v1/orgs/{}/openapi", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -312,6 +314,7 @@ impl<'a> GetOpenApiSpecBuilder<'a> {
                 "/v1/orgs/{}/openapi/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -380,6 +383,7 @@ impl<'a> CreateOrUpdateOpenApiSpecBuilder<'a> {
                 "/v1/orgs/{}/openapi/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -436,6 +440,7 @@ impl<'a> DeleteOpenApiSpecBuilder<'a> {
                 "/v1/orgs/{}/openapi/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -501,6 +506,7 @@ impl<'a> UpdateOpenApiSpecBuilder<'a> {
                 "/v1/orgs/{}/openapi/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

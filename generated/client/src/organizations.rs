@@ -300,6 +300,7 @@ impl<'a> ListOrganizationsBuilder<'a> {
             operation: "listOrganizations",
             method: ::apigen_runtime::client::reqwest::Method::GET,
             path: ::std::string::String::from("/v1/orgs"),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -373,6 +374,7 @@ impl<'a> GetOrganizationBuilder<'a> {
             path: ::std::format!(
                 "/v1/orgs/{}", ::apigen_runtime::client::segment(& self.organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -531,6 +533,7 @@ impl<'a> UpdateOrganizationBuilder<'a> {
             path: ::std::format!(
                 "/v1/orgs/{}", ::apigen_runtime::client::segment(& self.organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -587,6 +590,7 @@ impl<'a> DeleteOrganizationInviteLinkBuilder<'a> {
                 "/v1/orgs/{}/link-invites/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.invite_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -639,6 +643,7 @@ impl<'a> JoinOrganizationBuilder<'a> {
                 "/v1/orgs/{}/join", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -716,6 +721,7 @@ impl<'a> SearchOrganizationContentBuilder<'a> {
                 "/v1/orgs/{}/search", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -792,6 +798,7 @@ impl<'a> GetOrganizationAgentInstructionsBuilder<'a> {
                 "/v1/orgs/{}/agent-instructions", ::apigen_runtime::client::segment(&
                 self.organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -866,6 +873,7 @@ impl<'a> UpdateOrganizationAgentInstructionsBuilder<'a> {
                 "/v1/orgs/{}/agent-instructions", ::apigen_runtime::client::segment(&
                 self.organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -925,6 +933,7 @@ impl<'a> ListOrganizationsByEmailDomainBuilder<'a> {
                 "/v1/email-domains/{}/orgs", ::apigen_runtime::client::segment(& self
                 .email_domain)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

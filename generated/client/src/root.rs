@@ -19,21 +19,27 @@ impl ::core::convert::From<::apigen_runtime::client::Core> for Client {
         Client { core }
     }
 }
+/// The auth schemes of the API, as the spec declares them (`api.auth`).
+pub const SCHEMES: &[::apigen_runtime::auth::Scheme; 1usize] = &[
+    ::apigen_runtime::auth::Scheme {
+        name: "bearerAuth",
+        kind: ::apigen_runtime::auth::SchemeKind::Bearer,
+    },
+];
 impl Client {
-    /// A client of the API at `base_url` (paths such as `/v1/...` are appended to
-    /// it), authenticating with `token`, with the default settings.
+    ///A client of the API at `base_url` (paths such as `/v1/...` are appended to it), sending `token` as `Authorization: Bearer <token>` (scheme `bearerAuth`), with the default settings.
     pub fn new(
         base_url: impl ::core::convert::Into<::std::string::String>,
         token: impl ::core::convert::Into<::std::string::String>,
     ) -> ::core::result::Result<Self, Error> {
         Self::builder(base_url, token).build()
     }
-    /// A builder for a client of the API at `base_url`, authenticating with `token`.
+    ///A builder for a client of the API at `base_url`, sending `token` as `Authorization: Bearer <token>` (scheme `bearerAuth`).
     pub fn builder(
         base_url: impl ::core::convert::Into<::std::string::String>,
         token: impl ::core::convert::Into<::std::string::String>,
     ) -> ClientBuilder {
-        ClientBuilder::new(base_url, token, USER_AGENT)
+        ClientBuilder::new(base_url, USER_AGENT, SCHEMES).token("bearerAuth", token)
     }
     ///The operations of Organizations.
     pub fn organizations(&self) -> crate::OrganizationsClient<'_> {

@@ -611,6 +611,7 @@ impl<'a> ListSiteSectionsBuilder<'a> {
                 "/v1/orgs/{}/sites/{}/sections", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -728,6 +729,7 @@ impl<'a> CreateSiteSectionBuilder<'a> {
                 "/v1/orgs/{}/sites/{}/sections", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -786,6 +788,7 @@ impl<'a> DeleteSiteSectionBuilder<'a> {
                 self.organization_id), ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_section_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -928,6 +931,7 @@ impl<'a> UpdateSiteSectionBuilder<'a> {
                 self.organization_id), ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_section_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1009,6 +1013,7 @@ impl<'a> MoveSiteSectionBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_section_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1126,6 +1131,7 @@ impl<'a> ListSiteSpacesBuilder<'a> {
                 "/v1/orgs/{}/sites/{}/site-spaces", ::apigen_runtime::client::segment(&
                 self.organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1219,6 +1225,7 @@ impl<'a> CreateSiteSpaceBuilder<'a> {
                 "/v1/orgs/{}/sites/{}/site-spaces", ::apigen_runtime::client::segment(&
                 self.organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1278,6 +1285,7 @@ impl<'a> DeleteSiteSpaceBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1381,6 +1389,7 @@ impl<'a> UpdateSiteSpaceBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1462,6 +1471,7 @@ impl<'a> MoveSiteSpaceBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1542,6 +1552,7 @@ impl<'a> ListSiteSectionGroupsBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.organization_id),
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1662,6 +1673,7 @@ impl<'a> CreateSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.organization_id),
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1721,6 +1733,7 @@ impl<'a> DeleteSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_section_group_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1809,6 +1822,7 @@ impl<'a> UpdateSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_section_group_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1883,6 +1897,7 @@ impl<'a> AddSiteSectionGroupSectionBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_section_group_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1944,6 +1959,7 @@ impl<'a> RemoveSiteSectionGroupSectionBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_group_id),
                 ::apigen_runtime::client::segment(& self.site_section_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -2022,6 +2038,7 @@ impl<'a> MoveSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id),
                 ::apigen_runtime::client::segment(& self.site_section_group_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

@@ -399,6 +399,7 @@ impl<'a> ListOrganizationSitesBuilder<'a> {
                 "/v1/orgs/{}/sites", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -519,6 +520,7 @@ impl<'a> CreateOrganizationSiteBuilder<'a> {
                 "/v1/orgs/{}/sites", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -575,6 +577,7 @@ impl<'a> GetSiteBuilder<'a> {
                 "/v1/orgs/{}/sites/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -631,6 +634,7 @@ impl<'a> DeleteSiteBuilder<'a> {
                 "/v1/orgs/{}/sites/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -783,6 +787,7 @@ impl<'a> UpdateSiteBuilder<'a> {
                 "/v1/orgs/{}/sites/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -840,6 +845,7 @@ impl<'a> GetSiteAdaptiveSchemaBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.organization_id),
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -909,6 +915,7 @@ impl<'a> UpdateSiteAdaptiveSchemaBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.organization_id),
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -966,6 +973,7 @@ impl<'a> ListSiteTemplateConditionsBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.organization_id),
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1050,6 +1058,7 @@ impl<'a> GetPublishedSiteBuilder<'a> {
                 "/v1/orgs/{}/sites/{}/published", ::apigen_runtime::client::segment(&
                 self.organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1108,6 +1117,7 @@ impl<'a> PublishSiteBuilder<'a> {
                 "/v1/orgs/{}/sites/{}/publish", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

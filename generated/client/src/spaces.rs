@@ -236,6 +236,7 @@ impl<'a> GetSpaceBuilder<'a> {
             path: ::std::format!(
                 "/v1/spaces/{}", ::apigen_runtime::client::segment(& self.space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -290,6 +291,7 @@ impl<'a> DeleteSpaceBuilder<'a> {
             path: ::std::format!(
                 "/v1/spaces/{}", ::apigen_runtime::client::segment(& self.space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -418,6 +420,7 @@ impl<'a> UpdateSpaceBuilder<'a> {
             path: ::std::format!(
                 "/v1/spaces/{}", ::apigen_runtime::client::segment(& self.space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -473,6 +476,7 @@ impl<'a> DuplicateSpaceBuilder<'a> {
                 "/v1/spaces/{}/duplicate", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -528,6 +532,7 @@ impl<'a> RestoreSpaceBuilder<'a> {
                 "/v1/spaces/{}/restore", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -619,6 +624,7 @@ impl<'a> MoveSpaceBuilder<'a> {
             path: ::std::format!(
                 "/v1/spaces/{}/move", ::apigen_runtime::client::segment(& self.space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -686,6 +692,7 @@ impl<'a> TransferSpaceBuilder<'a> {
                 "/v1/spaces/{}/transfer", ::apigen_runtime::client::segment(& self
                 .space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -775,6 +782,7 @@ impl<'a> ListSpaceLinksBuilder<'a> {
             path: ::std::format!(
                 "/v1/spaces/{}/links", ::apigen_runtime::client::segment(& self.space_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

@@ -224,6 +224,7 @@ impl<'a> ListOrganizationSamlProvidersBuilder<'a> {
                 "/v1/orgs/{}/saml", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -365,6 +366,7 @@ impl<'a> CreateOrganizationSamlProviderBuilder<'a> {
                 "/v1/orgs/{}/saml", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -422,6 +424,7 @@ impl<'a> GetOrganizationSamlProviderBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self
                 .saml_provider_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -479,6 +482,7 @@ impl<'a> DeleteOrganizationSamlProviderBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self
                 .saml_provider_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -610,6 +614,7 @@ impl<'a> UpdateOrganizationSamlProviderBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self
                 .saml_provider_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -665,6 +670,7 @@ impl<'a> ListOrganizationSsoProvidersBuilder<'a> {
                 "/v1/orgs/{}/sso", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

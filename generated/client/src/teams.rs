@@ -213,6 +213,7 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
                 "/v1/orgs/{}/teams", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -305,6 +306,7 @@ impl<'a> CreateOrganizationTeamBuilder<'a> {
                 "/v1/orgs/{}/teams", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -361,6 +363,7 @@ impl<'a> GetOrganizationTeamBuilder<'a> {
                 "/v1/orgs/{}/teams/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.team_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -417,6 +420,7 @@ impl<'a> DeleteOrganizationTeamBuilder<'a> {
                 "/v1/orgs/{}/teams/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.team_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -482,6 +486,7 @@ impl<'a> UpdateOrganizationTeamBuilder<'a> {
                 "/v1/orgs/{}/teams/{}", ::apigen_runtime::client::segment(& self
                 .organization_id), ::apigen_runtime::client::segment(& self.team_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

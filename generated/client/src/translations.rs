@@ -176,6 +176,7 @@ impl<'a> ListOrganizationTranslationsBuilder<'a> {
                 "/v1/orgs/{}/translations", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -257,6 +258,7 @@ impl<'a> CreateOrganizationTranslationBuilder<'a> {
                 "/v1/orgs/{}/translations", ::apigen_runtime::client::segment(& self
                 .organization_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -314,6 +316,7 @@ impl<'a> GetTranslationBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self
                 .translation_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -386,6 +389,7 @@ impl<'a> UpdateTranslationInstructionsBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self
                 .translation_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -443,6 +447,7 @@ impl<'a> DeleteTranslationBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self
                 .translation_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -497,6 +502,7 @@ impl<'a> RunTranslationBuilder<'a> {
                 self.organization_id), ::apigen_runtime::client::segment(& self
                 .translation_id)
             ),
+            auth: &["bearerAuth"],
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

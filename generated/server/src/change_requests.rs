@@ -731,7 +731,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 0usize,
                 ListSpaceChangeRequestsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -760,7 +760,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 1usize,
                 CreateSpaceChangeRequestRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -789,7 +789,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 2usize,
                 GetChangeRequestRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -818,7 +818,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 3usize,
                 UpdateChangeRequestRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -847,7 +847,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 4usize,
                 MergeChangeRequestRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -876,7 +876,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 5usize,
                 UpdateChangeRequestFromMainRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -905,7 +905,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 6usize,
                 GetChangeRequestPdfRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -934,7 +934,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 7usize,
                 ListOrganizationChangeRequestsRequest::from_input,
                 ::apigen_runtime::server::json,

@@ -504,7 +504,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 8usize,
                 GetCollectionRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -530,7 +530,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 9usize,
                 DeleteCollectionRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -559,7 +559,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 10usize,
                 UpdateCollectionRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -588,7 +588,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 11usize,
                 ListCollectionSpacesRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -617,7 +617,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 12usize,
                 MoveCollectionRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -646,7 +646,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 13usize,
                 TransferCollectionRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -675,7 +675,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 14usize,
                 ListOrganizationCollectionsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -704,7 +704,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 15usize,
                 CreateOrganizationCollectionRequest::from_input,
                 ::apigen_runtime::server::json,

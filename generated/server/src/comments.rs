@@ -1436,7 +1436,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 16usize,
                 ListSpaceCommentsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1465,7 +1465,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 17usize,
                 CreateSpaceCommentRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1494,7 +1494,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 18usize,
                 GetSpaceCommentRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1523,7 +1523,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 19usize,
                 UpdateSpaceCommentRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1549,7 +1549,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 20usize,
                 DeleteSpaceCommentRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -1578,7 +1578,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 21usize,
                 CreateSpaceCommentReplyRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1607,7 +1607,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 22usize,
                 GetSpaceCommentReplyRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1636,7 +1636,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 23usize,
                 UpdateSpaceCommentReplyRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1662,7 +1662,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 24usize,
                 DeleteSpaceCommentReplyRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -1691,7 +1691,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 25usize,
                 ListSpaceCommentersRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1720,7 +1720,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 26usize,
                 ListChangeRequestCommentsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1749,7 +1749,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 27usize,
                 CreateChangeRequestCommentRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1778,7 +1778,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 28usize,
                 GetChangeRequestCommentRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1807,7 +1807,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 29usize,
                 UpdateChangeRequestCommentRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1833,7 +1833,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 30usize,
                 DeleteChangeRequestCommentRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -1862,7 +1862,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 31usize,
                 CreateChangeRequestCommentReplyRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1891,7 +1891,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 32usize,
                 ListChangeRequestCommentRepliesRequest::from_input,
                 ::apigen_runtime::server::json,

@@ -1444,7 +1444,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 33usize,
                 SearchSpaceContentRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1473,7 +1473,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 34usize,
                 GetSpaceContentRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1499,7 +1499,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 35usize,
                 ApplySpaceContentTemplateRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -1528,7 +1528,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 36usize,
                 ListSpacePagesRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1557,7 +1557,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 37usize,
                 ListSpaceFilesRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1586,7 +1586,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 38usize,
                 GetSpaceFileRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1615,7 +1615,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 39usize,
                 ListSpaceFileBacklinksRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1644,7 +1644,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 40usize,
                 GetSpacePageRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1673,7 +1673,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 41usize,
                 ListSpacePageLinksRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1702,7 +1702,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 42usize,
                 GetChangeRequestContentRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1731,7 +1731,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 43usize,
                 ListChangeRequestPagesRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1760,7 +1760,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 44usize,
                 ListChangeRequestFilesRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1789,7 +1789,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 45usize,
                 GetChangeRequestFileRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1818,7 +1818,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 46usize,
                 ListChangeRequestFileBacklinksRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1847,7 +1847,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 47usize,
                 GetChangeRequestPageRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1876,7 +1876,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 48usize,
                 ListChangeRequestPageLinksRequest::from_input,
                 ::apigen_runtime::server::json,

@@ -483,7 +483,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 49usize,
                 ListOrganizationConversationClustersRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -512,7 +512,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 50usize,
                 ListOrganizationConversationsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -538,7 +538,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 51usize,
                 IngestOrganizationConversationsRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -567,7 +567,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 52usize,
                 ListOrganizationConversationIssuesRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -596,7 +596,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 53usize,
                 GetConversationIssueRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -625,7 +625,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 54usize,
                 GetConversationRequest::from_input,
                 ::apigen_runtime::server::json,

@@ -237,7 +237,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 55usize,
                 ImportSpaceFromGitRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -263,7 +263,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 56usize,
                 ExportSpaceToGitRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -292,7 +292,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 57usize,
                 GetSpaceGitInfoRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -318,7 +318,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 58usize,
                 DeleteSpaceGitLegacyInstallationRequest::from_input,
                 ::apigen_runtime::server::empty,

@@ -1121,7 +1121,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 59usize,
                 ListIntegrationsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1150,7 +1150,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 60usize,
                 GetIntegrationRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1179,7 +1179,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 61usize,
                 PublishIntegrationRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1205,7 +1205,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 62usize,
                 DeleteIntegrationRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -1234,7 +1234,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 63usize,
                 ListIntegrationInstallationsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1263,7 +1263,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 64usize,
                 InstallIntegrationRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1292,7 +1292,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 65usize,
                 ListIntegrationEventsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1321,7 +1321,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 66usize,
                 GetIntegrationEventRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1350,7 +1350,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 67usize,
                 ListIntegrationSpacesRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1379,7 +1379,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 68usize,
                 ListIntegrationSitesRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1405,7 +1405,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 69usize,
                 UpdateIntegrationDevModeRequest::from_input,
                 ::apigen_runtime::server::empty,

@@ -628,7 +628,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 70usize,
                 ListOrganizationMembersRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -657,7 +657,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 71usize,
                 GetOrganizationMemberRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -683,7 +683,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 72usize,
                 DeleteOrganizationMemberRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -712,7 +712,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 73usize,
                 UpdateOrganizationMemberRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -741,7 +741,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 74usize,
                 PingOrganizationRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -770,7 +770,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 75usize,
                 SetOrganizationMemberSsoRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -799,7 +799,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 76usize,
                 ListOrganizationMemberSpacesRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -828,7 +828,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 77usize,
                 ListOrganizationMemberTeamsRequest::from_input,
                 ::apigen_runtime::server::json,

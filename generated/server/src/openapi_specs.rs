@@ -478,7 +478,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 78usize,
                 ListOrganizationOpenApiSpecsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -507,7 +507,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 79usize,
                 CreateOrganizationOpenApiSpecRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -536,7 +536,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 80usize,
                 GetOpenApiSpecRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -565,7 +565,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 81usize,
                 CreateOrUpdateOpenApiSpecRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -591,7 +591,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 82usize,
                 DeleteOpenApiSpecRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -620,7 +620,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 83usize,
                 UpdateOpenApiSpecRequest::from_input,
                 ::apigen_runtime::server::json,

@@ -626,7 +626,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 84usize,
                 ListOrganizationsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -655,7 +655,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 85usize,
                 GetOrganizationRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -684,7 +684,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 86usize,
                 UpdateOrganizationRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -710,7 +710,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 87usize,
                 DeleteOrganizationInviteLinkRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -736,7 +736,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 88usize,
                 JoinOrganizationRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -765,7 +765,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 89usize,
                 SearchOrganizationContentRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -794,7 +794,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 90usize,
                 GetOrganizationAgentInstructionsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -823,7 +823,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 91usize,
                 UpdateOrganizationAgentInstructionsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -852,7 +852,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 92usize,
                 ListOrganizationsByEmailDomainRequest::from_input,
                 ::apigen_runtime::server::json,

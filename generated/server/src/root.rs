@@ -2,8 +2,8 @@
 
 //! The router and the service it serves.
 pub use ::apigen_runtime::server::{
-    Anonymous, ApiError, Authenticator, Context, MissingOperations, OperationInfo,
-    ServerConfig,
+    Anonymous, ApiError, Authenticator, Context, Credential, MissingOperations,
+    OperationInfo, Secret, ServerConfig,
 };
 /// The types of the API.
 pub use ::docs_api_types as types;
@@ -18,6 +18,13 @@ where
         + crate::CommentsApi + crate::OpenapiSpecsApi + crate::IntegrationsApi
         + crate::TranslationsApi + crate::ConversationsApi + crate::GitApi,
 {}
+/// The auth schemes of the API, as the spec declares them (`api.auth`).
+pub const SCHEMES: &[::apigen_runtime::auth::Scheme; 1usize] = &[
+    ::apigen_runtime::auth::Scheme {
+        name: "bearerAuth",
+        kind: ::apigen_runtime::auth::SchemeKind::Bearer,
+    },
+];
 /// Every operation of the API: name, tag, method, path, statuses, access.
 pub const OPERATIONS: &[OperationInfo; 145usize] = &[
     ::apigen_runtime::server::OperationInfo {
@@ -28,6 +35,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -38,6 +46,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 201u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -48,6 +57,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -58,6 +68,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -68,6 +79,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -78,6 +90,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -88,6 +101,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -98,6 +112,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -108,6 +123,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -118,6 +134,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -128,6 +145,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -138,6 +156,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -148,6 +167,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -158,6 +178,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -168,6 +189,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -178,6 +200,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 201u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -188,6 +211,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -198,6 +222,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -208,6 +233,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -218,6 +244,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -228,6 +255,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -238,6 +266,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -248,6 +277,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -258,6 +288,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -268,6 +299,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -278,6 +310,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -288,6 +321,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -298,6 +332,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -308,6 +343,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -318,6 +354,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -328,6 +365,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -338,6 +376,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -348,6 +387,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -358,6 +398,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -368,6 +409,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -378,6 +420,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 201u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -388,6 +431,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -398,6 +442,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -408,6 +453,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -418,6 +464,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -428,6 +475,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -438,6 +486,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -448,6 +497,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -458,6 +508,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -468,6 +519,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -478,6 +530,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -488,6 +541,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -498,6 +552,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -508,6 +563,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -518,6 +574,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -528,6 +585,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -538,6 +596,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -548,6 +607,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -558,6 +618,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -568,6 +629,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -578,6 +640,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -588,6 +651,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -598,6 +662,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -608,6 +673,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -618,6 +684,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -628,6 +695,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -638,6 +706,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -648,6 +717,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -658,6 +728,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -668,6 +739,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 201u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -678,6 +750,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -688,6 +761,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -698,6 +772,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -708,6 +783,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -718,6 +794,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -728,6 +805,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -738,6 +816,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -748,6 +827,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -758,6 +838,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -768,6 +849,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -778,6 +860,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -788,6 +871,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -798,6 +882,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -808,6 +893,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -818,6 +904,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 201u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -828,6 +915,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -838,6 +926,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -848,6 +937,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -858,6 +948,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -868,6 +959,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -878,6 +970,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -888,6 +981,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -898,6 +992,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -908,6 +1003,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -918,6 +1014,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -928,6 +1025,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -938,6 +1036,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -948,6 +1047,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -958,6 +1058,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -968,6 +1069,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 201u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -978,6 +1080,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -988,6 +1091,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -998,6 +1102,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1008,6 +1113,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1018,6 +1124,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 201u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1028,6 +1135,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1038,6 +1146,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1048,6 +1157,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1058,6 +1168,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1068,6 +1179,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 201u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1078,6 +1190,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1088,6 +1201,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1098,6 +1212,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 201u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1108,6 +1223,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1118,6 +1234,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1128,6 +1245,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1138,6 +1256,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 201u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1148,6 +1267,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1158,6 +1278,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1168,6 +1289,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1178,6 +1300,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1188,6 +1311,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1198,6 +1322,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1208,6 +1333,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1218,6 +1344,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1228,6 +1355,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1238,6 +1366,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1248,6 +1377,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1258,6 +1388,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 201u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1268,6 +1399,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1278,6 +1410,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1288,6 +1421,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1298,6 +1432,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1308,6 +1443,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1318,6 +1454,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 201u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1328,6 +1465,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1338,6 +1476,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1348,6 +1487,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1358,6 +1498,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1368,6 +1509,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1378,6 +1520,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 201u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1388,6 +1531,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1398,6 +1542,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1408,6 +1553,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1418,6 +1564,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1428,6 +1575,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 201u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1438,6 +1586,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1448,6 +1597,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 200u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: true,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1458,6 +1608,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
     ::apigen_runtime::server::OperationInfo {
@@ -1468,6 +1619,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         status: 204u16,
         also: &[],
         public: false,
+        auth: &[SCHEMES[0usize]],
         has_body: false,
     },
 ];

@@ -1462,7 +1462,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 93usize,
                 ListSiteSectionsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1491,7 +1491,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 94usize,
                 CreateSiteSectionRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1517,7 +1517,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 95usize,
                 DeleteSiteSectionRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -1546,7 +1546,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 96usize,
                 UpdateSiteSectionRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1575,7 +1575,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 97usize,
                 MoveSiteSectionRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1604,7 +1604,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 98usize,
                 ListSiteSpacesRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1633,7 +1633,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 99usize,
                 CreateSiteSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1659,7 +1659,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 100usize,
                 DeleteSiteSpaceRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -1688,7 +1688,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 101usize,
                 UpdateSiteSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1717,7 +1717,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 102usize,
                 MoveSiteSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1746,7 +1746,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 103usize,
                 ListSiteSectionGroupsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1775,7 +1775,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 104usize,
                 CreateSiteSectionGroupRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1801,7 +1801,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 105usize,
                 DeleteSiteSectionGroupRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -1830,7 +1830,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 106usize,
                 UpdateSiteSectionGroupRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1859,7 +1859,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 107usize,
                 AddSiteSectionGroupSectionRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1885,7 +1885,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 108usize,
                 RemoveSiteSectionGroupSectionRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -1914,7 +1914,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 109usize,
                 MoveSiteSectionGroupRequest::from_input,
                 ::apigen_runtime::server::json,

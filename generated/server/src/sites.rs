@@ -768,7 +768,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 110usize,
                 ListOrganizationSitesRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -797,7 +797,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 111usize,
                 CreateOrganizationSiteRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -826,7 +826,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 112usize,
                 GetSiteRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -852,7 +852,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 113usize,
                 DeleteSiteRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -881,7 +881,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 114usize,
                 UpdateSiteRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -910,7 +910,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 115usize,
                 GetSiteAdaptiveSchemaRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -939,7 +939,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 116usize,
                 UpdateSiteAdaptiveSchemaRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -968,7 +968,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 117usize,
                 ListSiteTemplateConditionsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -997,7 +997,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 118usize,
                 GetPublishedSiteRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -1026,7 +1026,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 119usize,
                 PublishSiteRequest::from_input,
                 ::apigen_runtime::server::json,

@@ -535,7 +535,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 120usize,
                 GetSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -561,7 +561,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 121usize,
                 DeleteSpaceRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -590,7 +590,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 122usize,
                 UpdateSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -619,7 +619,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 123usize,
                 DuplicateSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -648,7 +648,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 124usize,
                 RestoreSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -677,7 +677,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 125usize,
                 MoveSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -706,7 +706,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 126usize,
                 TransferSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -735,7 +735,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 127usize,
                 ListSpaceLinksRequest::from_input,
                 ::apigen_runtime::server::json,

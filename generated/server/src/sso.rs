@@ -435,7 +435,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 128usize,
                 ListOrganizationSamlProvidersRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -464,7 +464,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 129usize,
                 CreateOrganizationSamlProviderRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -493,7 +493,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 130usize,
                 GetOrganizationSamlProviderRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -519,7 +519,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 131usize,
                 DeleteOrganizationSamlProviderRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -548,7 +548,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 132usize,
                 UpdateOrganizationSamlProviderRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -577,7 +577,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 133usize,
                 ListOrganizationSsoProvidersRequest::from_input,
                 ::apigen_runtime::server::json,

@@ -382,7 +382,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 134usize,
                 ListOrganizationTeamsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -411,7 +411,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 135usize,
                 CreateOrganizationTeamRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -440,7 +440,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 136usize,
                 GetOrganizationTeamRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -466,7 +466,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 137usize,
                 DeleteOrganizationTeamRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -495,7 +495,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 138usize,
                 UpdateOrganizationTeamRequest::from_input,
                 ::apigen_runtime::server::json,

@@ -403,7 +403,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 139usize,
                 ListOrganizationTranslationsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -432,7 +432,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 140usize,
                 CreateOrganizationTranslationRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -461,7 +461,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 141usize,
                 GetTranslationRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -490,7 +490,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 142usize,
                 UpdateTranslationInstructionsRequest::from_input,
                 ::apigen_runtime::server::json,
@@ -516,7 +516,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 143usize,
                 DeleteTranslationRequest::from_input,
                 ::apigen_runtime::server::empty,
@@ -542,7 +542,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Bearer,
+                ::apigen_runtime::server::Authenticated,
                 144usize,
                 RunTranslationRequest::from_input,
                 ::apigen_runtime::server::empty,

@@ -160,6 +160,7 @@ pub fn diff(old: &Api, new: &Api) -> Vec<Change> {
         &renamed_old
     };
     let mut out = Vec::new();
+    compare_schemes(old, new, &mut out);
     compare_operations(old, new, &mut out);
     compare_types(old, new, &mut out);
     out
@@ -225,6 +226,28 @@ impl Sink<'_> {
 
 fn sink<'a>(out: &'a mut Vec<Change>, subject: String, old: &Location, new: &Location) -> Sink<'a> {
     Sink { out, subject, old: Some(old.clone()), new: Some(new.clone()) }
+}
+
+// ---------------------------------------------------------------- the API's conventions
+
+/// Auth schemes: one whose credential moves (another kind, header or name) breaks every caller
+/// presenting it and every authenticator reading it; added and removed ones show in the
+/// operations that accept them.
+fn compare_schemes(old: &Api, new: &Api, out: &mut Vec<Change>) {
+    for before in &old.auth_schemes {
+        let Some(after) = new.auth_schemes.iter().find(|s| s.name == before.name) else { continue };
+        let mut s = sink(&mut *out, format!("auth scheme {}", before.name), &before.origin, &after.origin);
+        if before.kind != after.kind {
+            s.push(
+                "auth-scheme-changed",
+                Class::Breaking,
+                Class::Breaking,
+                format!("the credential moves from {} to {}", before.kind.describe(), after.kind.describe()),
+            );
+        } else if before.description != after.description {
+            s.docs("auth-scheme-description-changed", "the scheme's description changed");
+        }
+    }
 }
 
 // ---------------------------------------------------------------- operations
@@ -363,6 +386,27 @@ fn operation_statuses(old: &Operation, new: &Operation, s: &mut Sink) {
 }
 
 fn operation_auth(old: &Operation, new: &Operation, s: &mut Sink) {
+    if !old.auth.is_public() && !new.auth.is_public() {
+        let (before, after) = (old.auth.schemes(), new.auth.schemes());
+        let removed: Vec<String> = before.iter().filter(|n| !after.contains(n)).map(|n| format!("`{n}`")).collect();
+        let added: Vec<String> = after.iter().filter(|n| !before.contains(n)).map(|n| format!("`{n}`")).collect();
+        if !removed.is_empty() {
+            s.push(
+                "auth-scheme-removed",
+                Class::Breaking,
+                Class::Safe,
+                format!("the operation no longer accepts {}; callers presenting only that get 401", removed.join(", ")),
+            );
+        }
+        if !added.is_empty() {
+            s.push(
+                "auth-scheme-added",
+                Class::Safe,
+                Class::Breaking,
+                format!("the operation also accepts {}; the authenticator receives its credentials", added.join(", ")),
+            );
+        }
+    }
     match (old.auth.is_public(), new.auth.is_public()) {
         (true, false) => s.push(
             "auth-required",
@@ -485,6 +529,18 @@ fn operation_params(old: &Operation, new: &Operation, s: &mut Sink) {
 
 fn compare_param(old: &Param, new: &Param, s: &mut Sink) {
     let name = &new.wire;
+    if old.location != new.location {
+        s.push(
+            "param-moved",
+            Class::Breaking,
+            Class::Breaking,
+            format!(
+                "parameter `{name}` moves from the {} to the {}; old callers send it where the server no longer reads it",
+                old.location.as_str(),
+                new.location.as_str()
+            ),
+        );
+    }
     if old.ty != new.ty {
         s.push(
             "param-type-changed",

@@ -11,8 +11,8 @@ use super::rust::{Paths, doc, ident, inner_doc};
 use super::text::operation_doc;
 use crate::model::names::{Case, sanitize};
 use crate::model::{
-    Api, Field, Method, Object, Operation, Param, ParamIn, PathSegment, Presence, ResponseBody, Tag, TypeDef, TypeKind,
-    TypeRef,
+    Api, AuthScheme, Field, Method, Object, Operation, Param, ParamIn, PathSegment, Presence, ResponseBody, SchemeKind,
+    Tag, TypeDef, TypeKind, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -142,6 +142,8 @@ impl ClientEmitter<'_> {
             },
         );
         let user_agent = format!("{crate_name}/{}", super::templates::crate_version(&api.version));
+        let schemes = super::rust::schemes_const(api);
+        let constructors = constructors(api);
         let accessors = self.api.tags_with_operations().map(|tag| {
             let method = ident(&tag.rust);
             let handle = ident(&handle_name(tag));
@@ -195,23 +197,10 @@ impl ClientEmitter<'_> {
                     }
                 }
 
-                impl Client {
-                    /// A client of the API at `base_url` (paths such as `/v1/...` are appended to
-                    /// it), authenticating with `token`, with the default settings.
-                    pub fn new(
-                        base_url: impl ::core::convert::Into<::std::string::String>,
-                        token: impl ::core::convert::Into<::std::string::String>,
-                    ) -> ::core::result::Result<Self, Error> {
-                        Self::builder(base_url, token).build()
-                    }
+                #schemes
 
-                    /// A builder for a client of the API at `base_url`, authenticating with `token`.
-                    pub fn builder(
-                        base_url: impl ::core::convert::Into<::std::string::String>,
-                        token: impl ::core::convert::Into<::std::string::String>,
-                    ) -> ClientBuilder {
-                        ClientBuilder::new(base_url, token, USER_AGENT)
-                    }
+                impl Client {
+                    #constructors
 
                     #(#accessors)*
                 }
@@ -638,6 +627,7 @@ impl ClientEmitter<'_> {
             (quote! {}, quote! { cookies: ::std::vec::Vec::new(), })
         };
         let query_decl = quote! { #query_decl #headers_decl #cookies_decl };
+        let auth = op.auth.schemes();
         let path = if args.is_empty() {
             quote! { ::std::string::String::from(#format) }
         } else {
@@ -648,6 +638,7 @@ impl ClientEmitter<'_> {
                 operation: #name,
                 method: ::apigen_runtime::client::reqwest::Method::#method,
                 path: #path,
+                auth: &[#(#auth),*],
                 #headers_field
                 #cookies_field
                 query,
@@ -831,6 +822,50 @@ impl ClientEmitter<'_> {
 }
 
 /// A Rust literal for a JSON sample of a parameter type.
+/// `Client::new` and `Client::builder`: they take the credentials of the API's first (default)
+/// scheme (a token or key, a user and password, or nothing when there is no scheme); the
+/// builder's `token(scheme, ..)` and `basic(scheme, ..)` give those of the others.
+fn constructors(api: &Api) -> TokenStream {
+    let into_string = quote!(impl ::core::convert::Into<::std::string::String>);
+    let (args, names, set, what) = match api.auth_schemes.first() {
+        Some(AuthScheme { name, kind: SchemeKind::Basic, .. }) => (
+            quote!(user: #into_string, password: #into_string,),
+            quote!(user, password),
+            quote!(.basic(#name, user, password)),
+            format!("with the `{name}` user and password"),
+        ),
+        Some(AuthScheme { name, kind, .. }) => (
+            quote!(token: #into_string,),
+            quote!(token),
+            quote!(.token(#name, token)),
+            format!("sending `token` as {} (scheme `{name}`)", kind.describe()),
+        ),
+        None => (quote!(), quote!(), quote!(), "without credentials (the API declares no scheme)".to_owned()),
+    };
+    let others: Vec<String> = api.auth_schemes.iter().skip(1).map(|s| format!("`{}`", s.name)).collect();
+    let mut builder_doc = format!("A builder for a client of the API at `base_url`, {what}.");
+    if !others.is_empty() {
+        builder_doc.push_str(&format!(
+            " The credentials of the other schemes ({}) are set with `.token(scheme, ..)` or `.basic(scheme, ..)`.",
+            others.join(", ")
+        ));
+    }
+    let new_doc = format!(
+        "A client of the API at `base_url` (paths such as `/v1/...` are appended to it), {what}, with the default settings."
+    );
+    quote! {
+        #[doc = #new_doc]
+        pub fn new(base_url: #into_string, #args) -> ::core::result::Result<Self, Error> {
+            Self::builder(base_url, #names).build()
+        }
+
+        #[doc = #builder_doc]
+        pub fn builder(base_url: #into_string, #args) -> ClientBuilder {
+            ClientBuilder::new(base_url, USER_AGENT, SCHEMES)#set
+        }
+    }
+}
+
 fn literal(ty: &TypeRef, value: &serde_json::Value) -> TokenStream {
     match (ty, value) {
         (TypeRef::List(inner), serde_json::Value::Array(items)) => {

@@ -11,7 +11,8 @@
 //! response may carry new ones (the generated server still rejects them in requests).
 
 use crate::model::{
-    Api, Auth, Constraints, Field, Operation, Param, Presence, ResponseBody, TypeDef, TypeKind, TypeRef, Union, sample,
+    Api, Auth, Constraints, Field, Operation, Param, Presence, ResponseBody, SchemeKind, TypeDef, TypeKind, TypeRef,
+    Union, sample,
 };
 use serde_json::{Map, Value, json};
 
@@ -130,14 +131,19 @@ impl Document<'_> {
         ])
     }
 
-    /// Every scheme of `api.auth` (each a bearer token).
+    /// Every scheme of `api.auth`.
     fn security_schemes(&self) -> Value {
         let schemes = self.api.auth_schemes.iter().map(|scheme| {
-            let description = scheme
-                .description
-                .clone()
-                .unwrap_or_else(|| "Requests carry `Authorization: Bearer <token>`.".to_owned());
-            (scheme.name.clone(), json!({"type": "http", "scheme": "bearer", "description": description}))
+            let description =
+                scheme.description.clone().unwrap_or_else(|| format!("Requests carry {}.", scheme.kind.describe()));
+            let value = match &scheme.kind {
+                SchemeKind::Bearer => json!({"type": "http", "scheme": "bearer", "description": description}),
+                SchemeKind::Basic => json!({"type": "http", "scheme": "basic", "description": description}),
+                SchemeKind::ApiKey { location, name } => {
+                    json!({"type": "apiKey", "in": location.as_str(), "name": name, "description": description})
+                }
+            };
+            (scheme.name.clone(), value)
         });
         Value::Object(schemes.collect())
     }
@@ -154,8 +160,12 @@ impl Document<'_> {
     fn operation_security(&self, op: &Operation) -> Option<Value> {
         match &op.auth {
             Auth::None => Some(json!([])),
-            Auth::Bearer { scheme } if self.api.auth_schemes.first().is_some_and(|s| &s.name == scheme) => None,
-            Auth::Bearer { scheme } => Some(json!([{ scheme.as_str(): [] }])),
+            Auth::Any(schemes)
+                if schemes.len() == 1 && self.api.auth_schemes.first().is_some_and(|s| s.name == schemes[0]) =>
+            {
+                None
+            }
+            Auth::Any(schemes) => Some(Value::Array(schemes.iter().map(|s| json!({ s.as_str(): [] })).collect())),
         }
     }
 

@@ -5,7 +5,9 @@
 //! path (`::std::string::String`, `crate::Collection`), so a spec type called `Result`,
 //! `Box` or `Option` cannot shadow what the code means.
 
-use crate::model::{Api, Constraints, Field, Operation, Param, ParamIn, Presence, ResponseBody, TypeRef, Usage};
+use crate::model::{
+    Api, Constraints, Field, Operation, Param, ParamIn, Presence, ResponseBody, SchemeKind, TypeRef, Usage,
+};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
@@ -241,6 +243,32 @@ pub fn serialize_impl(name: &Ident, writes: TokenStream) -> TokenStream {
                 __fields.end()
             }
         }
+    }
+}
+
+/// `pub const SCHEMES`: the API's auth schemes as the runtime reads them, for the root
+/// module of the server and the client.
+pub fn schemes_const(api: &Api) -> TokenStream {
+    let schemes = api.auth_schemes.iter().map(|scheme| {
+        let name = &scheme.name;
+        let kind = match &scheme.kind {
+            SchemeKind::Bearer => quote!(::apigen_runtime::auth::SchemeKind::Bearer),
+            SchemeKind::Basic => quote!(::apigen_runtime::auth::SchemeKind::Basic),
+            SchemeKind::ApiKey { location, name } => {
+                let location = match location {
+                    ParamIn::Query => quote!(Query),
+                    ParamIn::Cookie => quote!(Cookie),
+                    _ => quote!(Header),
+                };
+                quote!(::apigen_runtime::auth::SchemeKind::ApiKey { location: ::apigen_runtime::auth::KeyIn::#location, name: #name })
+            }
+        };
+        quote! { ::apigen_runtime::auth::Scheme { name: #name, kind: #kind } }
+    });
+    let count = api.auth_schemes.len();
+    quote! {
+        /// The auth schemes of the API, as the spec declares them (`api.auth`).
+        pub const SCHEMES: &[::apigen_runtime::auth::Scheme; #count] = &[#(#schemes),*];
     }
 }
 

@@ -110,14 +110,19 @@ impl ServerEmitter<'_> {
             let (name, tag, method, path, status) =
                 (&op.name, &op.tag, op.method.as_str(), &op.path.raw, op.response.status);
             let (also, public, has_body) = (&op.response.also, op.auth.is_public(), op.body.is_some());
+            let auth = op.auth.schemes().iter().map(|name| {
+                let index = api.auth_schemes.iter().position(|s| &s.name == name).expect("lowered scheme");
+                quote!(SCHEMES[#index])
+            });
             quote! {
                 ::apigen_runtime::server::OperationInfo {
                     name: #name, tag: #tag, method: #method, path: #path, status: #status,
-                    also: &[#(#also),*], public: #public, has_body: #has_body,
+                    also: &[#(#also),*], public: #public, auth: &[#(#auth),*], has_body: #has_body,
                 }
             }
         });
         let count = api.operations.len();
+        let schemes = super::rust::schemes_const(api);
         let modules: Vec<String> = std::iter::once(super::rust::root_module(api).to_string())
             .chain(api.tags_with_operations().map(|t| t.rust.clone()))
             .collect();
@@ -138,7 +143,7 @@ impl ServerEmitter<'_> {
                 //! The router and the service it serves.
 
                 pub use ::apigen_runtime::server::{
-                    Anonymous, ApiError, Authenticator, Context, MissingOperations, OperationInfo, ServerConfig,
+                    Anonymous, ApiError, Authenticator, Context, Credential, MissingOperations, OperationInfo, Secret, ServerConfig,
                 };
                 /// The types of the API.
                 pub use ::#types_crate as types;
@@ -148,6 +153,8 @@ impl ServerEmitter<'_> {
                 pub trait Service: Authenticator #(+ #traits)* {}
 
                 impl<T> Service for T where T: Authenticator #(+ #traits)* {}
+
+                #schemes
 
                 /// Every operation of the API: name, tag, method, path, statuses, access.
                 pub const OPERATIONS: &[OperationInfo; #count] = &[#(#infos),*];
@@ -476,7 +483,7 @@ impl ServerEmitter<'_> {
         let access = if op.auth.is_public() {
             quote!(::apigen_runtime::server::Public)
         } else {
-            quote!(::apigen_runtime::server::Bearer)
+            quote!(::apigen_runtime::server::Authenticated)
         };
         let answer = match op.response.body {
             ResponseBody::Empty => quote!(::apigen_runtime::server::empty),

@@ -52,11 +52,11 @@ pub struct RawApi {
 /// `api.auth.<name>:` one way a caller proves who it is.
 #[derive(Debug, Deserialize)]
 pub struct RawAuthScheme {
-    /// `bearer` (`Authorization: Bearer <token>`); `api-key` is reserved for a key in a header
-    /// or the query, which the generated code does not implement yet.
+    /// `bearer` (`Authorization: Bearer <token>`), `basic` (`Authorization: Basic ..`) or
+    /// `api-key` (a key in a header, the query or a cookie).
     #[serde(rename = "type")]
     pub ty: String,
-    /// Where an `api-key` travels: `header` or `query`.
+    /// Where an `api-key` travels: `header`, `query` or `cookie`.
     #[serde(rename = "in")]
     pub location: Option<String>,
     /// The header or query parameter of an `api-key`.
@@ -268,12 +268,39 @@ pub struct RawOperation {
     pub errors: Vec<RawError>,
     /// Set when the operation is deprecated.
     pub deprecated: Option<RawDeprecated>,
-    /// The auth scheme the operation requires, by name, or `none` for a public operation;
-    /// absent: the first scheme of `api.auth`.
-    pub auth: Option<String>,
+    /// The auth schemes the operation accepts, by name (one, or a list of alternatives), or
+    /// `none` for a public operation; absent: the first scheme of `api.auth`.
+    pub auth: Option<RawAuth>,
     /// Gaps this operation depends on.
     #[serde(default)]
     pub gaps: Vec<String>,
+}
+
+/// `auth:` of an operation: one scheme's name (or `none`), or a list of alternatives.
+#[derive(Debug)]
+pub struct RawAuth(pub Vec<String>);
+
+impl<'de> Deserialize<'de> for RawAuth {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct AuthVisitor;
+        impl<'de> Visitor<'de> for AuthVisitor {
+            type Value = RawAuth;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("the name of an auth scheme, `none`, or a list of scheme names")
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<RawAuth, E> {
+                Ok(RawAuth(vec![name.to_owned()]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawAuth, A::Error> {
+                let mut names = Vec::new();
+                while let Some(name) = seq.next_element::<String>()? {
+                    names.push(name);
+                }
+                Ok(RawAuth(names))
+            }
+        }
+        deserializer.deserialize_any(AuthVisitor)
+    }
 }
 
 /// A parameter of an operation: the name of a shared parameter, or an inline definition.

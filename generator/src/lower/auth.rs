@@ -1,14 +1,15 @@
 //! Auth: the schemes a spec declares and what each operation requires.
 //!
-//! `api.auth` names schemes; an operation's `auth:` picks one by name, or `none` for a public
-//! operation, and defaults to the first. A spec without `api.auth` has one scheme, `bearer`.
-//! Only `bearer` is implemented by the generated server and client; `api-key` (a key in a
-//! header or the query) is part of the format so specs can say it, and is refused with a
-//! hint until the runtime supports it.
+//! `api.auth` names schemes: `bearer` (`Authorization: Bearer <token>`), `basic`
+//! (`Authorization: Basic ..`) and `api-key` (a key in a header, the query or a cookie, under
+//! `name`). An operation's `auth:` picks one by name, a list of alternatives (the request
+//! carries any one), or `none` for a public operation, and defaults to the first scheme. A
+//! spec without `api.auth` has one bearer scheme, named `bearer`.
 
 use crate::diag::{Diagnostics, Location};
-use crate::load::raw::RawAuthScheme;
-use crate::model::{Auth, AuthScheme};
+use crate::load::raw::{RawAuth, RawAuthScheme};
+use crate::model::names::{Case, sanitize};
+use crate::model::{Auth, AuthScheme, ParamIn, SchemeKind};
 use indexmap::IndexMap;
 
 /// The name an operation's `auth:` uses for a public operation.
@@ -21,7 +22,13 @@ pub fn lower_schemes(
     diags: &mut Diagnostics,
 ) -> Vec<AuthScheme> {
     let Some(raw) = raw else {
-        return vec![AuthScheme { name: "bearer".into(), description: None }];
+        return vec![AuthScheme {
+            name: "bearer".into(),
+            rust: "bearer".into(),
+            description: None,
+            kind: SchemeKind::Bearer,
+            origin: at(&[]),
+        }];
     };
     if raw.is_empty() {
         diags
@@ -36,52 +43,122 @@ pub fn lower_schemes(
                 .hint("rename the scheme");
             continue;
         }
-        match scheme.ty.as_str() {
-            "bearer" => {
-                for (key, value) in [("in", &scheme.location), ("name", &scheme.name)] {
-                    if value.is_some() {
-                        diags
-                            .error(at(&[name, key]), format!("`{key}` belongs to `api-key` schemes"))
-                            .hint("a bearer token always travels in `Authorization: Bearer <token>`");
-                    }
-                }
-                schemes.push(AuthScheme { name: name.clone(), description: scheme.description.clone() });
-            }
-            "api-key" => {
-                diags
-                    .error(at(&[name, "type"]), "`api-key` schemes are not implemented by the generated code yet")
-                    .hint("use `type: bearer`; a key in a header or the query is planned");
-            }
-            other => {
-                diags
-                    .error(at(&[name, "type"]), format!("`{other}` is not an auth scheme type"))
-                    .hint("use `bearer` (or `api-key`, reserved)");
-            }
+        let at = |key: &str| at(&[name, key]);
+        let Some(kind) = scheme_kind(scheme, &at, diags) else { continue };
+        let rust = sanitize(name, Case::Snake);
+        if let Some(other) = schemes.iter().find(|s: &&AuthScheme| s.rust == rust) {
+            diags
+                .error(at("type"), format!("schemes `{}` and `{name}` have one Rust name, `{rust}`", other.name))
+                .hint("rename one");
+            continue;
         }
+        let origin = at("type");
+        schemes.push(AuthScheme { name: name.clone(), rust, description: scheme.description.clone(), kind, origin });
     }
     schemes
 }
 
-/// What an operation requires, from its `auth:`; `None` after reporting an unknown name.
+/// What a scheme's `type`, `in` and `name` say, checked together.
+fn scheme_kind(scheme: &RawAuthScheme, at: &impl Fn(&str) -> Location, diags: &mut Diagnostics) -> Option<SchemeKind> {
+    let api_key_only = |diags: &mut Diagnostics, why: &str| {
+        for (key, value) in [("in", &scheme.location), ("name", &scheme.name)] {
+            if value.is_some() {
+                diags.error(at(key), format!("`{key}` belongs to `api-key` schemes")).hint(why.to_owned());
+            }
+        }
+    };
+    match scheme.ty.as_str() {
+        "bearer" => {
+            api_key_only(diags, "a bearer token always travels in `Authorization: Bearer <token>`");
+            Some(SchemeKind::Bearer)
+        }
+        "basic" => {
+            api_key_only(diags, "basic credentials always travel in `Authorization: Basic <credentials>`");
+            Some(SchemeKind::Basic)
+        }
+        "api-key" => {
+            let location = match scheme.location.as_deref() {
+                Some("header") => Some(ParamIn::Header),
+                Some("query") => Some(ParamIn::Query),
+                Some("cookie") => Some(ParamIn::Cookie),
+                other => {
+                    let found = other.map_or("nothing".to_owned(), |o| format!("`{o}`"));
+                    diags
+                        .error(at("in"), format!("an `api-key` travels in {found}"))
+                        .hint("set `in:` to `header`, `query` or `cookie`");
+                    None
+                }
+            };
+            let name = match &scheme.name {
+                Some(name) if is_token(name) => Some(name.clone()),
+                Some(name) => {
+                    diags
+                        .error(at("name"), format!("`{name}` cannot name a header, query parameter or cookie"))
+                        .hint("use an HTTP token: letters, digits and `!#$%&'*+-.^_`|~`");
+                    None
+                }
+                None => {
+                    diags
+                        .error(at("type"), "an `api-key` scheme needs `name`")
+                        .hint("name the header, query parameter or cookie the key travels in (`name: X-API-Key`)");
+                    None
+                }
+            };
+            Some(SchemeKind::ApiKey { location: location?, name: name? })
+        }
+        other => {
+            diags
+                .error(at("type"), format!("`{other}` is not an auth scheme type"))
+                .hint("use `bearer`, `basic` or `api-key`");
+            None
+        }
+    }
+}
+
+/// An HTTP token (RFC 9110 `tchar`s).
+fn is_token(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// What an operation requires, from its `auth:`; `None` after reporting a problem.
 pub fn resolve(
-    raw: Option<&str>,
+    raw: Option<&RawAuth>,
     schemes: &[AuthScheme],
     at: impl FnOnce() -> Location,
     diags: &mut Diagnostics,
 ) -> Option<Auth> {
-    let bearer = |scheme: &AuthScheme| Auth::Bearer { scheme: scheme.name.clone() };
-    match raw {
-        None => Some(schemes.first().map_or(Auth::None, bearer)),
-        Some(PUBLIC) => Some(Auth::None),
-        Some(name) => match schemes.iter().find(|s| s.name == name) {
-            Some(scheme) => Some(bearer(scheme)),
-            None => {
+    let Some(RawAuth(names)) = raw else {
+        return Some(schemes.first().map_or(Auth::None, |s| Auth::Any(vec![s.name.clone()])));
+    };
+    match names.as_slice() {
+        [] => {
+            diags
+                .error(at(), "`auth` lists no scheme")
+                .hint(format!("name a scheme, or `{PUBLIC}` for a public operation"));
+            None
+        }
+        [only] if only == PUBLIC => Some(Auth::None),
+        _ if names.iter().any(|n| n == PUBLIC) => {
+            diags
+                .error(at(), format!("`{PUBLIC}` cannot be one of several alternatives"))
+                .hint("an operation is public, or needs the credentials of one of its schemes");
+            None
+        }
+        _ => {
+            let unknown: Vec<&String> = names.iter().filter(|n| !schemes.iter().any(|s| &&s.name == n)).collect();
+            let repeated = names.iter().enumerate().find(|(i, n)| names[..*i].contains(n)).map(|(_, n)| n);
+            if let Some(name) = unknown.first() {
                 let known: Vec<&str> = schemes.iter().map(|s| s.name.as_str()).chain(std::iter::once(PUBLIC)).collect();
                 diags
                     .error(at(), format!("`{name}` is not an auth scheme of `api.auth`"))
                     .hint(format!("use one of: {}", known.join(", ")));
                 None
+            } else if let Some(name) = repeated {
+                diags.error(at(), format!("`auth` lists `{name}` twice")).hint("list each scheme once");
+                None
+            } else {
+                Some(Auth::Any(names.clone()))
             }
-        },
+        }
     }
 }

@@ -108,7 +108,7 @@ impl Lowerer<'_> {
             }
         }
         let auth = super::auth::resolve(
-            raw.auth.as_deref(),
+            raw.auth.as_ref(),
             &self.auth_schemes,
             || self.spec.locate(&origin.key("auth")),
             self.diags,

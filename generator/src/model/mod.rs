@@ -41,13 +41,19 @@ pub struct Api {
     pub gaps: BTreeMap<String, Gap>,
     /// The list convention.
     pub pagination: Pagination,
-    /// Auth schemes, in declared order (one `bearer` when the spec declares none).
+    /// Auth schemes, in declared order (one bearer scheme named `bearer` when the spec
+    /// declares none).
     pub auth_schemes: Vec<AuthScheme>,
     /// Hash of the spec files, for generated headers.
     pub spec_hash: String,
 }
 
 impl Api {
+    /// The scheme named `name`. Lowering guarantees every operation's schemes exist.
+    pub fn scheme(&self, name: &str) -> &AuthScheme {
+        self.auth_schemes.iter().find(|s| s.name == name).expect("lowered scheme")
+    }
+
     /// The type named `name`. Lowering guarantees every reference resolves.
     pub fn ty(&self, name: &str) -> &TypeDef {
         &self.types[name]
@@ -503,10 +509,50 @@ pub fn valid_crate_prefix(name: &str) -> bool {
 /// One way a caller proves who it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuthScheme {
-    /// Name in the spec (`bearer`), used by operations' `auth:`.
+    /// Name in the spec (`bearerAuth`), used by operations' `auth:`.
     pub name: String,
+    /// Rust snake-case name (`bearer_auth`).
+    pub rust: String,
     /// What the credential is.
     pub description: Option<String>,
+    /// Where the credential travels.
+    pub kind: SchemeKind,
+    /// Where it is declared (`api.auth.<name>`, or `api` for the default scheme).
+    pub origin: Location,
+}
+
+/// Where a scheme's credential travels.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SchemeKind {
+    /// `Authorization: Bearer <token>`.
+    Bearer,
+    /// `Authorization: Basic <base64 of user:password>`.
+    Basic,
+    /// A key in a header, a query parameter or a cookie.
+    ApiKey {
+        /// `header`, `query` or `cookie` (never `path`).
+        location: ParamIn,
+        /// The header, query parameter or cookie name.
+        name: String,
+    },
+}
+
+impl SchemeKind {
+    /// How a caller presents the credential, in words (`the header `X-API-Key``).
+    pub fn describe(&self) -> String {
+        match self {
+            SchemeKind::Bearer => "`Authorization: Bearer <token>`".to_owned(),
+            SchemeKind::Basic => "`Authorization: Basic <credentials>`".to_owned(),
+            SchemeKind::ApiKey { location, name } => format!(
+                "the {} `{name}`",
+                match location {
+                    ParamIn::Query => "query parameter",
+                    ParamIn::Cookie => "cookie",
+                    _ => "header",
+                }
+            ),
+        }
+    }
 }
 
 /// What an operation requires of its caller.
@@ -514,17 +560,23 @@ pub struct AuthScheme {
 pub enum Auth {
     /// Public: no credential; the authenticator is not called.
     None,
-    /// `Authorization: Bearer <token>`, checked by the service's authenticator.
-    Bearer {
-        /// The scheme's name.
-        scheme: String,
-    },
+    /// The credentials of any one of these schemes (by name, in the spec's order: the first
+    /// one a request carries is checked by the service's authenticator).
+    Any(Vec<String>),
 }
 
 impl Auth {
     /// Whether the operation answers without a credential.
     pub fn is_public(&self) -> bool {
         matches!(self, Auth::None)
+    }
+
+    /// The schemes accepted, by name; empty when public.
+    pub fn schemes(&self) -> &[String] {
+        match self {
+            Auth::None => &[],
+            Auth::Any(schemes) => schemes,
+        }
     }
 }
 

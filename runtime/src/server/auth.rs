@@ -1,35 +1,122 @@
 //! Authentication: the service's [`Authenticator`] and how the router finds the credentials it
-//! is handed.
+//! is handed, for the schemes an operation accepts ([`Scheme`]).
 
 use super::ApiError;
-use axum::http::{HeaderMap, header};
+use crate::auth::{Credential, KeyIn, Scheme, SchemeKind, Secret};
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, header};
 use std::future::Future;
 
-/// Checks bearer tokens. The service implements it; the router calls it on every request,
-/// before any handler, with the token of the `Authorization: Bearer <token>` header.
+/// Checks credentials. The service implements it; the router calls it on every request to an
+/// operation that is not public, before any handler, with the credential of the first scheme
+/// (in the order the spec lists the operation's schemes) the request carries.
 pub trait Authenticator: Send + Sync + 'static {
-    /// Who the token belongs to, handed to every handler in its [`Context`](super::Context).
+    /// Who the credential belongs to, handed to every handler in its [`Context`](super::Context).
     type Principal: Clone + Send + Sync + 'static;
 
-    /// Accepts the token and says whose it is, or refuses it with 401 (unknown or expired
-    /// token) or 403 (known, but not allowed here).
-    fn authenticate(&self, token: &str) -> impl Future<Output = Result<Self::Principal, ApiError>> + Send;
+    /// Accepts the credential and says whose it is, or refuses it with 401 (unknown or expired)
+    /// or 403 (known, but not allowed here). `credential.scheme` names the scheme that matched;
+    /// `credential.token()` is the bearer token or API key.
+    fn authenticate(&self, credential: Credential<'_>) -> impl Future<Output = Result<Self::Principal, ApiError>> + Send;
 }
 
-pub(crate) async fn authenticate<S: Authenticator>(service: &S, headers: &HeaderMap) -> Result<S::Principal, ApiError> {
-    let Some(value) = headers.get(header::AUTHORIZATION) else {
-        return Err(ApiError::unauthorized("missing `Authorization: Bearer <token>` header"));
-    };
-    let token = value
-        .to_str()
-        .ok()
-        .and_then(|v| v.split_once(' '))
-        .filter(|(scheme, token)| scheme.eq_ignore_ascii_case("bearer") && is_token(token))
-        .map(|(_, token)| token);
-    match token {
-        Some(token) => service.authenticate(token).await,
-        None => Err(ApiError::unauthorized("the `Authorization` header must be `Bearer <token>`")),
+/// A credential found in a request, owning its text (a decoded basic pair, a percent-decoded
+/// query or cookie value).
+struct Found {
+    scheme: &'static str,
+    kind: SchemeKind,
+    text: String,
+}
+
+impl Found {
+    fn credential(&self) -> Credential<'_> {
+        let secret = match self.kind {
+            SchemeKind::Bearer => Secret::Bearer(&self.text),
+            SchemeKind::ApiKey { .. } => Secret::ApiKey(&self.text),
+            SchemeKind::Basic => {
+                let (user, password) = self.text.split_once(':').unwrap_or((&self.text, ""));
+                Secret::Basic { user, password }
+            }
+        };
+        Credential { scheme: self.scheme, secret }
     }
+}
+
+/// Authenticates a request to an operation accepting `schemes` (at least one): the first
+/// scheme whose credential the request carries goes to the service; none gives 401 naming
+/// what to send, with a `WWW-Authenticate` challenge for each scheme that has one.
+pub(crate) async fn authenticate<S: Authenticator>(
+    service: &S,
+    parts: &Parts,
+    schemes: &'static [Scheme],
+) -> Result<S::Principal, ApiError> {
+    match schemes.iter().find_map(|scheme| find(parts, scheme)) {
+        Some(found) => service.authenticate(found.credential()).await,
+        None => Err(missing(parts, schemes)),
+    }
+}
+
+/// The `WWW-Authenticate` value for a 401 of an operation accepting `schemes`.
+pub(crate) fn challenge(schemes: &[Scheme]) -> Option<HeaderValue> {
+    let challenges: Vec<&str> = schemes
+        .iter()
+        .filter_map(|scheme| match scheme.kind {
+            SchemeKind::Bearer => Some("Bearer"),
+            SchemeKind::Basic => Some("Basic realm=\"api\""),
+            SchemeKind::ApiKey { .. } => None,
+        })
+        .collect();
+    if challenges.is_empty() { None } else { HeaderValue::from_str(&challenges.join(", ")).ok() }
+}
+
+fn find(parts: &Parts, scheme: &Scheme) -> Option<Found> {
+    let text = match scheme.kind {
+        SchemeKind::Bearer => authorization(parts, "bearer").filter(|token| is_token(token))?.to_owned(),
+        SchemeKind::Basic => basic(authorization(parts, "basic")?)?,
+        SchemeKind::ApiKey { location: KeyIn::Header, name } => {
+            parts.headers.get(name)?.to_str().ok().map(str::trim).filter(|key| !key.is_empty())?.to_owned()
+        }
+        SchemeKind::ApiKey { location: KeyIn::Query, name } => {
+            let query = parts.uri.query()?;
+            form_urlencoded::parse(query.as_bytes()).find(|(key, _)| key == name)?.1.into_owned()
+        }
+        SchemeKind::ApiKey { location: KeyIn::Cookie, name } => {
+            super::input::read_cookies(&parts.headers).into_iter().find(|(key, _)| key == name)?.1
+        }
+    };
+    Some(Found { scheme: scheme.name, kind: scheme.kind, text })
+}
+
+/// The credentials of `Authorization: <auth-scheme> <credentials>` when the auth-scheme is
+/// `expected` (compared without case).
+fn authorization<'p>(parts: &'p Parts, expected: &str) -> Option<&'p str> {
+    let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, credentials) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case(expected).then(|| credentials.trim())
+}
+
+/// `user:password` from the base64 of basic credentials, when it decodes to UTF-8 with a `:`.
+fn basic(credentials: &str) -> Option<String> {
+    use base64::Engine;
+    let bytes = base64::engine::general_purpose::STANDARD.decode(credentials).ok()?;
+    String::from_utf8(bytes).ok().filter(|pair| pair.contains(':'))
+}
+
+/// The 401 for a request carrying none of the credentials `schemes` accept.
+fn missing(parts: &Parts, schemes: &[Scheme]) -> ApiError {
+    let reads_authorization = schemes.iter().any(|s| matches!(s.kind, SchemeKind::Bearer | SchemeKind::Basic));
+    let forms: Vec<String> = schemes.iter().map(Scheme::describe).collect();
+    let message = match schemes {
+        [Scheme { kind: SchemeKind::Bearer, .. }] if parts.headers.contains_key(header::AUTHORIZATION) => {
+            "the `Authorization` header must be `Bearer <token>`".to_owned()
+        }
+        [Scheme { kind: SchemeKind::Bearer, .. }] => "missing `Authorization: Bearer <token>` header".to_owned(),
+        _ if reads_authorization && parts.headers.contains_key(header::AUTHORIZATION) => {
+            format!("the credentials are not valid: send {}", forms.join(" or "))
+        }
+        _ => format!("missing credentials: send {}", forms.join(" or ")),
+    };
+    ApiError::unauthorized(message)
 }
 
 /// RFC 6750 `b64token`: visible characters, no spaces.

@@ -67,6 +67,13 @@ impl Input {
         self
     }
 
+    /// Marks the query parameter `name` as read (an API key the router took as a credential).
+    pub(crate) fn accept_query(&mut self, name: &str) {
+        for (key, _, used) in &mut self.query {
+            *used |= key == name;
+        }
+    }
+
     fn fail(&mut self, path: String, message: impl Into<String>) {
         self.violations.push(Violation::new(path, message));
     }
@@ -284,7 +291,7 @@ impl Input {
 
 /// The cookies of every `Cookie` header (`a=1; b=2`), values percent-decoded (the client
 /// percent-encodes what a cookie value cannot hold); pairs without `=` are skipped.
-fn read_cookies(headers: &HeaderMap) -> Vec<(String, String)> {
+pub(crate) fn read_cookies(headers: &HeaderMap) -> Vec<(String, String)> {
     let mut cookies = Vec::new();
     for header in headers.get_all(axum::http::header::COOKIE) {
         let Ok(text) = header.to_str() else { continue };

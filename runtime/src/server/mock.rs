@@ -2,6 +2,7 @@
 //! and tests.
 
 use super::{Anonymous, ApiError, Authenticator, Context};
+use crate::auth::{Credential, Secret};
 use crate::json::{FromJson, Mode};
 use serde::Serialize;
 use std::future::Future;
@@ -102,7 +103,13 @@ impl MockPrincipal for Anonymous {
 impl Authenticator for MockService {
     type Principal = String;
 
-    fn authenticate(&self, token: &str) -> impl Future<Output = Result<String, ApiError>> + Send {
-        std::future::ready((self.auth)(token))
+    /// Hands the closure of [`MockService::with_auth`] the bearer token or API key, or
+    /// `user:password` for basic credentials.
+    fn authenticate(&self, credential: Credential<'_>) -> impl Future<Output = Result<String, ApiError>> + Send {
+        let text = match credential.secret {
+            Secret::Basic { user, password } => format!("{user}:{password}"),
+            Secret::Bearer(token) | Secret::ApiKey(token) => token.to_owned(),
+        };
+        std::future::ready((self.auth)(&text))
     }
 }

@@ -2,15 +2,18 @@
 //!
 //! A request goes through the same steps, in order, before any handler runs:
 //!
-//! 1. **Authentication**: `Authorization: Bearer <token>` must be present and well formed
-//!    (401 otherwise); the token goes to the service's [`Authenticator`], which may refuse
+//! 1. **Authentication** (unless the operation is public): the request must carry the
+//!    credential of one of the schemes the operation accepts (a bearer token, basic
+//!    credentials, an API key in a header, the query or a cookie; 401 otherwise, naming what
+//!    to send); the first one found goes to the service's [`Authenticator`], which may refuse
 //!    with 401 or 403.
 //! 2. **Body transport**: a body larger than the limit answers 413; a body that is not
 //!    `application/json` answers 415.
 //! 3. **Extraction and validation**: path and query parameters are parsed and checked, the
 //!    body is parsed as JSON (400 when it is not), decoded strictly and validated. Every
 //!    problem found is reported in one 400 whose `violations` name each one: body fields by
-//!    JSON pointer (`/title`), parameters by location and name (`query.limit`).
+//!    JSON pointer (`/title`), parameters by location and name (`query.limit`,
+//!    `header.X-Trace`, `cookie.session`).
 //!
 //! Then the handler runs; its `Ok` value is answered with the operation's status, its `Err`
 //! with the error body. A panic in a handler answers 500 and the server keeps serving.
@@ -32,7 +35,8 @@ mod mock;
 mod routes;
 
 pub use auth::Authenticator;
-pub(crate) use auth::authenticate;
+pub(crate) use auth::{authenticate, challenge};
+pub use crate::auth::{Credential, KeyIn, Scheme, SchemeKind, Secret};
 pub use config::{
     DEFAULT_BODY_LIMIT, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_QUERY_PARAMS, DEFAULT_MAX_URI_BYTES, ServerConfig,
 };
@@ -41,7 +45,7 @@ pub use error::ApiError;
 pub(crate) use error::too_large;
 pub use input::{FromParam, Input};
 pub use mock::{MockCall, MockPrincipal, MockService};
-pub use routes::{Access, Answer, Bearer, MissingOperations, Public, Reply, Routes, empty, json, reject};
+pub use routes::{Access, Answer, Authenticated, MissingOperations, Public, Reply, Routes, empty, json, reject};
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -103,8 +107,11 @@ pub struct OperationInfo {
     pub status: u16,
     /// The other success statuses the handler may choose.
     pub also: &'static [u16],
-    /// Public: answered without authentication.
+    /// Public: answered without authentication (`auth` is empty).
     pub public: bool,
+    /// The schemes the operation accepts, in the spec's order: the first one a request
+    /// carries is authenticated.
+    pub auth: &'static [Scheme],
     /// Takes a JSON body.
     pub has_body: bool,
 }

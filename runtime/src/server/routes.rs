@@ -9,9 +9,10 @@
 //! the group traits, whose methods have no default, so a forgotten one is a compile error.
 
 use super::{
-    ApiError, Authenticator, Context, Input, OperationInfo, ServerConfig, authenticate, is_json, json_response,
-    too_large,
+    ApiError, Authenticator, Context, Input, OperationInfo, ServerConfig, authenticate, challenge, is_json,
+    json_response, too_large,
 };
+use crate::auth::{KeyIn, SchemeKind};
 use axum::body::Body;
 use axum::extract::{FromRequestParts, RawPathParams, Request};
 use axum::http::{HeaderValue, Method, StatusCode, header};
@@ -33,7 +34,7 @@ pub type Reply = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
 /// function and answers. The principal is `None` on public operations.
 type Handler<P> = Arc<dyn Fn(Input, Context<Option<P>>) -> Reply + Send + Sync>;
 
-/// Who may call an operation, chosen by generated code: [`Bearer`] or [`Public`].
+/// Who may call an operation, chosen by generated code: [`Authenticated`] or [`Public`].
 pub trait Access<P>: Copy + Send + Sync + 'static {
     /// The principal the handler receives.
     type Principal: Send + 'static;
@@ -42,15 +43,15 @@ pub trait Access<P>: Copy + Send + Sync + 'static {
     fn principal(found: Option<P>) -> Option<Self::Principal>;
 }
 
-/// An operation that needs `Authorization: Bearer <token>`; its handler gets the principal.
+/// An operation that needs credentials of one of its schemes; its handler gets the principal.
 #[derive(Debug, Clone, Copy)]
-pub struct Bearer;
+pub struct Authenticated;
 
 /// A public operation: the authenticator is not called; its handler gets [`super::Anonymous`].
 #[derive(Debug, Clone, Copy)]
 pub struct Public;
 
-impl<P: Send + 'static> Access<P> for Bearer {
+impl<P: Send + 'static> Access<P> for Authenticated {
     type Principal = P;
     fn principal(found: Option<P>) -> Option<P> {
         found
@@ -144,7 +145,7 @@ impl<S: Authenticator> Routes<S> {
             };
             let Context { principal, headers, operation, method, path, extensions, response, .. } = context;
             let Some(principal) = A::principal(principal) else {
-                return reject(ApiError::unauthorized("this operation needs `Authorization: Bearer <token>`"));
+                return reject(ApiError::unauthorized("this operation needs credentials"));
             };
             let context = Context {
                 principal,
@@ -250,12 +251,12 @@ async fn handle<S: Authenticator>(
         return refusal.into_response();
     }
     let info = endpoint.info;
-    let principal = if info.public {
+    let principal = if info.auth.is_empty() {
         None
     } else {
-        match authenticate(&*service, &parts.headers).await {
+        match authenticate(&*service, &parts, info.auth).await {
             Ok(principal) => Some(principal),
-            Err(error) => return error.into_response(),
+            Err(error) => return with_challenge(error.into_response(), info.auth),
         }
     };
     let path = match RawPathParams::from_request_parts(&mut parts, &()).await {
@@ -270,7 +271,12 @@ async fn handle<S: Authenticator>(
         let message = "the body must be JSON, sent with `Content-Type: application/json`";
         return ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, message).into_response();
     }
-    let input = Input::new(path, parts.uri.query().unwrap_or_default(), parts.headers.clone(), body, info.has_body);
+    let mut input = Input::new(path, parts.uri.query().unwrap_or_default(), parts.headers.clone(), body, info.has_body);
+    for scheme in info.auth {
+        if let SchemeKind::ApiKey { location: KeyIn::Query, name } = scheme.kind {
+            input.accept_query(name); // A key in the query is a credential, not a parameter.
+        }
+    }
     let mut context = Context::new(principal);
     context.headers = parts.headers;
     context.operation = info.name;
@@ -287,6 +293,18 @@ async fn handle<S: Authenticator>(
         Ok(response) => response,
         Err(()) => ApiError::internal("the handler failed unexpectedly").into_response(),
     }
+}
+
+/// A 401 of the router with the challenges of the operation's schemes (none for API keys,
+/// which have no standard challenge).
+fn with_challenge(mut response: Response, schemes: &[crate::auth::Scheme]) -> Response {
+    if response.status() == StatusCode::UNAUTHORIZED {
+        match challenge(schemes) {
+            Some(value) => response.headers_mut().insert(header::WWW_AUTHENTICATE, value),
+            None => response.headers_mut().remove(header::WWW_AUTHENTICATE),
+        };
+    }
+    response
 }
 
 /// Answers an error before the handler runs.

@@ -1,0 +1,107 @@
+//! The auth schemes of an API as generated code declares them, shared by the server (which
+//! finds the credentials a request carries) and the client (which sends them).
+
+use std::fmt;
+
+/// One way a caller proves who it is, named in the spec (`api.auth`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scheme {
+    /// The scheme's name in the spec (`bearerAuth`).
+    pub name: &'static str,
+    /// Where the credential travels.
+    pub kind: SchemeKind,
+}
+
+/// Where a scheme's credential travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemeKind {
+    /// `Authorization: Bearer <token>`.
+    Bearer,
+    /// `Authorization: Basic <base64 of user:password>`.
+    Basic,
+    /// A key in a header, a query parameter or a cookie of this name.
+    ApiKey {
+        /// Where the key travels.
+        location: KeyIn,
+        /// The header, query parameter or cookie.
+        name: &'static str,
+    },
+}
+
+/// Where an API key travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyIn {
+    /// A request header.
+    Header,
+    /// A query parameter.
+    Query,
+    /// A cookie.
+    Cookie,
+}
+
+impl Scheme {
+    /// How a caller presents this credential, for error messages (`header X-API-Key`).
+    pub fn describe(&self) -> String {
+        match self.kind {
+            SchemeKind::Bearer => "`Authorization: Bearer <token>`".to_owned(),
+            SchemeKind::Basic => "`Authorization: Basic <credentials>`".to_owned(),
+            SchemeKind::ApiKey { location: KeyIn::Header, name } => format!("the header `{name}`"),
+            SchemeKind::ApiKey { location: KeyIn::Query, name } => format!("the query parameter `{name}`"),
+            SchemeKind::ApiKey { location: KeyIn::Cookie, name } => format!("the cookie `{name}`"),
+        }
+    }
+}
+
+/// What a request presented for one scheme: handed to the service's authenticator. Never
+/// printed by `Debug`.
+#[derive(Clone, Copy)]
+pub struct Credential<'a> {
+    /// The scheme that matched, by its name in the spec.
+    pub scheme: &'static str,
+    /// The secret itself.
+    pub secret: Secret<'a>,
+}
+
+/// A presented secret, by kind of scheme.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Secret<'a> {
+    /// A bearer token.
+    Bearer(&'a str),
+    /// An API key.
+    ApiKey(&'a str),
+    /// A user name and password.
+    Basic {
+        /// The user name.
+        user: &'a str,
+        /// The password.
+        password: &'a str,
+    },
+}
+
+impl<'a> Credential<'a> {
+    /// The bearer token or API key; `None` for basic credentials.
+    pub fn token(&self) -> Option<&'a str> {
+        match self.secret {
+            Secret::Bearer(token) | Secret::ApiKey(token) => Some(token),
+            Secret::Basic { .. } => None,
+        }
+    }
+}
+
+impl fmt::Debug for Credential<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Credential").field("scheme", &self.scheme).field("secret", &self.secret).finish()
+    }
+}
+
+impl fmt::Debug for Secret<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Secret::Bearer(_) => f.write_str("Bearer(\"<redacted>\")"),
+            Secret::ApiKey(_) => f.write_str("ApiKey(\"<redacted>\")"),
+            Secret::Basic { user, .. } => {
+                f.debug_struct("Basic").field("user", user).field("password", &crate::Redacted).finish()
+            }
+        }
+    }
+}
