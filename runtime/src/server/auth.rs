@@ -17,7 +17,10 @@ pub trait Authenticator: Send + Sync + 'static {
     /// Accepts the credential and says whose it is, or refuses it with 401 (unknown or expired)
     /// or 403 (known, but not allowed here). `credential.scheme` names the scheme that matched;
     /// `credential.token()` is the bearer token or API key.
-    fn authenticate(&self, credential: Credential<'_>) -> impl Future<Output = Result<Self::Principal, ApiError>> + Send;
+    fn authenticate(
+        &self,
+        credential: Credential<'_>,
+    ) -> impl Future<Output = Result<Self::Principal, ApiError>> + Send;
 }
 
 /// A credential found in a request, owning its text (a decoded basic pair, a percent-decoded

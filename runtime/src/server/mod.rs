@@ -34,9 +34,9 @@ mod input;
 mod mock;
 mod routes;
 
+pub use crate::auth::{Credential, KeyIn, Scheme, SchemeKind, Secret};
 pub use auth::Authenticator;
 pub(crate) use auth::{authenticate, challenge};
-pub use crate::auth::{Credential, KeyIn, Scheme, SchemeKind, Secret};
 pub use config::{
     DEFAULT_BODY_LIMIT, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_QUERY_PARAMS, DEFAULT_MAX_URI_BYTES, ServerConfig,
 };
