@@ -12,7 +12,7 @@
 
 use crate::auth::{KeyIn, Scheme, SchemeKind};
 use crate::defaults::RETRIED_STATUSES;
-use crate::error::ErrorBody;
+use crate::error::ErrorShape;
 use crate::json::FromJson;
 use crate::page::Paginated;
 use crate::validate::{Validate, Violation, Violations};
@@ -20,6 +20,7 @@ use futures_util::stream;
 pub use futures_util::stream::Stream;
 pub use reqwest;
 use reqwest::header::{HeaderValue, RETRY_AFTER};
+use std::any::Any;
 use std::fmt;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
@@ -46,17 +47,23 @@ pub enum Error {
     Api {
         /// The HTTP status.
         status: u16,
-        /// `error.code` of the error body (the status when the body is not an error body).
+        /// The status the error body states (where the API's error shape puts it), or the
+        /// HTTP status.
         code: u16,
-        /// `error.message` of the error body (the raw body otherwise).
+        /// The message of the error body (where the API's error shape puts it), or the body
+        /// as text.
         message: String,
-        /// `error.violations` of a validation failure.
+        /// The violations of a validation failure (where the API's error shape puts them).
         violations: Vec<Violation>,
         /// The body as received.
         body: String,
         /// The response headers (a request id, `Retry-After`, rate limits); boxed, so the
         /// error stays small on the happy path.
         headers: Box<reqwest::header::HeaderMap>,
+        /// The body decoded as the error type the spec declares for this status (or for the
+        /// API), when it declares one and the body fits it; read it with
+        /// [`Error::body_as`]. `None` leaves `body` as the raw bytes as text.
+        decoded: Option<Box<dyn Any + Send + Sync>>,
     },
     /// The request did not complete: connection refused or reset, DNS, TLS, ...
     Transport(reqwest::Error),
@@ -130,6 +137,26 @@ impl Error {
             _ => None,
         }
     }
+
+    /// The error body of an API error as the error type `T` the spec declares for its
+    /// status; `None` for another type, another kind of error, or a body that did not fit.
+    pub fn body_as<T: 'static>(&self) -> Option<&T> {
+        match self {
+            Error::Api { decoded: Some(decoded), .. } => decoded.downcast_ref(),
+            _ => None,
+        }
+    }
+}
+
+/// Decodes an error body of a given status into the error type the spec declares for it
+/// (generated per operation); `None` when it declares none or the body does not fit.
+pub type ErrorTypes = fn(u16, &[u8]) -> Option<Box<dyn Any + Send + Sync>>;
+
+/// An error body decoded as `T`, boxed for [`Error::body_as`] (generated [`ErrorTypes`] call
+/// it); `None` when it does not decode.
+pub fn decode_error_as<T: FromJson + Send + Sync + 'static>(body: &[u8]) -> Option<Box<dyn Any + Send + Sync>> {
+    let (value, _) = decode::<T>(body).ok()?;
+    Some(Box::new(value))
 }
 
 /// When calls are retried.
@@ -213,6 +240,8 @@ pub struct Settings {
     pub base_url: String,
     /// The API's auth schemes, as the generated crate declares them.
     pub schemes: &'static [Scheme],
+    /// Where the API's error bodies carry the status, the message and the violations.
+    pub errors: &'static ErrorShape,
     /// The credentials for some of them, by scheme name; a call sends those of the first
     /// scheme its operation accepts that has some.
     pub credentials: Vec<(String, Credentials)>,
@@ -253,13 +282,19 @@ pub struct Builder<C> {
 }
 
 impl<C: From<Core>> Builder<C> {
-    /// A builder for the API at `base_url` whose auth schemes are `schemes`, without
-    /// credentials yet.
-    pub fn new(base_url: impl Into<String>, user_agent: &str, schemes: &'static [Scheme]) -> Self {
+    /// A builder for the API at `base_url` whose auth schemes are `schemes` and error shape
+    /// `errors`, without credentials yet.
+    pub fn new(
+        base_url: impl Into<String>,
+        user_agent: &str,
+        schemes: &'static [Scheme],
+        errors: &'static ErrorShape,
+    ) -> Self {
         Builder {
             settings: Settings {
                 base_url: base_url.into(),
                 schemes,
+                errors,
                 credentials: Vec::new(),
                 timeout: DEFAULT_TIMEOUT,
                 user_agent: user_agent.to_owned(),
@@ -397,6 +432,8 @@ pub struct Call {
     /// The auth schemes the operation accepts, by name, in the spec's order (empty for a
     /// public operation): the call sends the credentials of the first the client holds.
     pub auth: &'static [&'static str],
+    /// The error types the spec declares for the operation's failure statuses, if any.
+    pub errors: Option<ErrorTypes>,
     /// Headers of this call only, by name and value (after the client's default ones):
     /// header parameters and the builder's `.header(..)`.
     pub headers: Vec<(String, String)>,
@@ -568,7 +605,7 @@ impl Core {
                     retry += 1;
                     tokio::time::sleep(wait).await;
                 }
-                _ => return outcome.into_result(),
+                _ => return outcome.into_result(self.settings.errors, call.errors),
             }
         }
     }
@@ -695,10 +732,10 @@ enum Attempt {
 }
 
 impl Attempt {
-    fn into_result(self) -> Result<Answer, Error> {
+    fn into_result(self, shape: &ErrorShape, types: Option<ErrorTypes>) -> Result<Answer, Error> {
         match self {
             Attempt::Done(answer) => Ok(answer),
-            Attempt::Status { status, headers, body, .. } => Err(api_error(status, headers, body)),
+            Attempt::Status { status, headers, body, .. } => Err(api_error(status, headers, body, shape, types)),
             Attempt::Failed(error) => Err(error),
         }
     }
@@ -727,22 +764,27 @@ async fn read_body(mut response: reqwest::Response, limit: usize) -> Result<Vec<
     Ok(body)
 }
 
-/// The error of a failure status: the error body's fields when it is one, the raw text else.
-fn api_error(status: u16, headers: reqwest::header::HeaderMap, body: Vec<u8>) -> Error {
+/// The error of a failure status: what the API's error shape finds in the body (the raw text
+/// as the message otherwise), and the body decoded as the error type declared for the status.
+fn api_error(
+    status: u16,
+    headers: reqwest::header::HeaderMap,
+    body: Vec<u8>,
+    shape: &ErrorShape,
+    types: Option<ErrorTypes>,
+) -> Error {
     let text = String::from_utf8_lossy(&body).into_owned();
-    let headers = Box::new(headers);
-    match serde_json::from_slice::<ErrorBody>(&body) {
-        Ok(parsed) => Error::Api {
-            status,
-            code: parsed.error.code,
-            message: parsed.error.message,
-            violations: parsed.error.violations,
-            body: text,
-            headers,
-        },
-        Err(_) => {
-            Error::Api { status, code: status, message: text.clone(), violations: Vec::new(), body: text, headers }
-        }
+    let parsed = serde_json::from_slice::<serde_json::Value>(&body).map(|value| shape.read(&value)).ok();
+    let (code, message, violations) = parsed.unwrap_or_default();
+    let decoded = types.and_then(|decode| decode(status, &body));
+    Error::Api {
+        status,
+        code: code.unwrap_or(status),
+        message: message.unwrap_or_else(|| text.clone()),
+        violations,
+        body: text,
+        headers: Box::new(headers),
+        decoded,
     }
 }
 

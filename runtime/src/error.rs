@@ -1,8 +1,11 @@
-//! The error body every failure answers (spec gap `error-body`):
-//! `{"error": {"code": <http status>, "message": "<text>", "violations"?: [...]}}`.
+//! Error bodies: [`ErrorBody`], the one of an API that declares none (spec gap `error-body` of
+//! the Documentation Platform): `{"error": {"code": <http status>, "message": "<text>",
+//! "violations"?: [...]}}`; and [`ErrorShape`], where any API's own error body carries the
+//! status, the message and the violations.
 
 use crate::validate::Violation;
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 /// The JSON body of every failure.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -32,5 +35,142 @@ impl ErrorBody {
     /// A 400 listing every violation.
     pub fn invalid(message: impl Into<String>, violations: Vec<Violation>) -> Self {
         ErrorBody { error: ErrorDetail { code: 400, message: message.into(), violations } }
+    }
+}
+
+/// How an API writes its error body, as its spec declares it (`api.errors`): where the
+/// router's refusals and the errors a handler builds from a message put the status, the
+/// message and the violations (JSON pointers into the body), and the media type. The client
+/// reads the same places back from any error body it receives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorShape {
+    /// The media type of error bodies (`application/json`, `application/problem+json`).
+    pub media_type: &'static str,
+    /// Where the HTTP status goes (a JSON pointer such as `/error/code`), if anywhere.
+    pub status: Option<&'static str>,
+    /// Where the message goes (`/message`, `/error/message`, `/detail`).
+    pub message: &'static str,
+    /// Where the list of violations goes, if anywhere (`/error/violations`).
+    pub violations: Option<&'static str>,
+    /// The key of a violation's JSON pointer inside each violation object (`path`).
+    pub violation_path: &'static str,
+    /// The key of a violation's message inside each violation object (`message`).
+    pub violation_message: &'static str,
+}
+
+impl ErrorShape {
+    /// The error body of an API that declares none: [`ErrorBody`],
+    /// `{"error": {"code", "message", "violations"?}}`.
+    pub const DEFAULT: ErrorShape = ErrorShape {
+        media_type: "application/json",
+        status: Some("/error/code"),
+        message: "/error/message",
+        violations: Some("/error/violations"),
+        violation_path: "path",
+        violation_message: "message",
+    };
+
+    /// The body for a failure with this status, message and violations (none written when
+    /// there are none).
+    pub fn render(&self, status: u16, message: &str, violations: &[Violation]) -> Value {
+        let mut body = Value::Object(Map::new());
+        if let Some(pointer) = self.status {
+            set(&mut body, pointer, Value::from(status));
+        }
+        set(&mut body, self.message, Value::from(message));
+        if let Some(pointer) = self.violations.filter(|_| !violations.is_empty()) {
+            let list = violations
+                .iter()
+                .map(|v| {
+                    let mut item = Map::new();
+                    item.insert(self.violation_path.to_owned(), Value::from(v.path.as_str()));
+                    item.insert(self.violation_message.to_owned(), Value::from(v.message.as_str()));
+                    Value::Object(item)
+                })
+                .collect();
+            set(&mut body, pointer, Value::Array(list));
+        }
+        body
+    }
+
+    /// What an error body says, read from the places of this shape: the status (when it is
+    /// an integer there), the message (when it is a string there) and the violations (the
+    /// items that have both keys as strings).
+    pub fn read(&self, body: &Value) -> (Option<u16>, Option<String>, Vec<Violation>) {
+        let status =
+            self.status.and_then(|p| body.pointer(p)).and_then(Value::as_u64).and_then(|s| u16::try_from(s).ok());
+        let message = body.pointer(self.message).and_then(Value::as_str).map(str::to_owned);
+        let violations = self
+            .violations
+            .and_then(|p| body.pointer(p))
+            .and_then(Value::as_array)
+            .map(|items| {
+                items
+                    .iter()
+                    .filter_map(|item| {
+                        let path = item.get(self.violation_path)?.as_str()?;
+                        let message = item.get(self.violation_message)?.as_str()?;
+                        Some(Violation::new(path, message))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        (status, message, violations)
+    }
+}
+
+/// Sets the value at a JSON pointer, creating the objects on the way (`~1` and `~0` unescaped;
+/// a pointer through a value that is not an object is left unwritten).
+fn set(body: &mut Value, pointer: &str, value: Value) {
+    let mut keys = pointer.split('/').skip(1).map(|k| k.replace("~1", "/").replace("~0", "~")).peekable();
+    let mut current = body;
+    while let Some(key) = keys.next() {
+        let Value::Object(map) = current else { return };
+        if keys.peek().is_none() {
+            map.insert(key, value);
+            return;
+        }
+        current = map.entry(key).or_insert_with(|| Value::Object(Map::new()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_shape_writes_the_error_body_envelope() {
+        let violations = [Violation::new("/title", "is required")];
+        let body = ErrorShape::DEFAULT.render(400, "the request is invalid", &violations);
+        let expected = ErrorBody::invalid("the request is invalid", violations.to_vec());
+        assert_eq!(serde_json::to_string(&body).unwrap(), serde_json::to_string(&expected).unwrap());
+        assert_eq!(
+            serde_json::to_value(ErrorBody::new(404, "gone")).unwrap(),
+            ErrorShape::DEFAULT.render(404, "gone", &[])
+        );
+    }
+
+    #[test]
+    fn other_shapes_put_each_part_where_they_say_and_read_it_back() {
+        let problem = ErrorShape {
+            media_type: "application/problem+json",
+            status: Some("/status"),
+            message: "/detail",
+            violations: Some("/invalid-params"),
+            violation_path: "name",
+            violation_message: "reason",
+        };
+        let body = problem.render(400, "bad", &[Violation::new("query.limit", "too big")]);
+        assert_eq!(
+            body.to_string(),
+            r#"{"status":400,"detail":"bad","invalid-params":[{"name":"query.limit","reason":"too big"}]}"#
+        );
+        assert_eq!(
+            problem.read(&body),
+            (Some(400), Some("bad".into()), vec![Violation::new("query.limit", "too big")])
+        );
+        let github = ErrorShape { status: None, message: "/message", violations: None, ..problem };
+        assert_eq!(github.render(404, "Not Found", &[]).to_string(), r#"{"message":"Not Found"}"#);
+        assert_eq!(github.read(&serde_json::json!({"message": 1})), (None, None, vec![]));
     }
 }

@@ -29,7 +29,7 @@ pub mod server;
 pub mod testing;
 pub mod validate;
 
-pub use error::{ErrorBody, ErrorDetail};
+pub use error::{ErrorBody, ErrorDetail, ErrorShape};
 pub use json::{Decoder, FromJson, Mode, NotUnderstood};
 pub use page::{Page, PageNext, Paginated};
 pub use patch::Patch;

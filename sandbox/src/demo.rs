@@ -116,5 +116,5 @@ async fn call(sandbox: &Sandbox, token: &str, method: Method, path: String, body
 }
 
 fn message(error: apigen_runtime::server::ApiError) -> String {
-    error.body().error.message.clone()
+    error.to_string()
 }

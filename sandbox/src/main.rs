@@ -42,7 +42,7 @@ async fn main() -> ExitCode {
     let boot = match sandbox.bootstrap(args.token.as_deref()) {
         Ok(boot) => boot,
         Err(error) => {
-            eprintln!("cannot create the first organization: {}", error.body().error.message);
+            eprintln!("cannot create the first organization: {error}");
             return ExitCode::FAILURE;
         }
     };

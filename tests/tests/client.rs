@@ -204,7 +204,8 @@ async fn api_errors_carry_the_status_code_message_and_violations() {
     .await;
     let client = client(&base);
     match client.organizations().get("o_missing").send().await.unwrap_err() {
-        Error::Api { status, code, message, violations, body, headers } => {
+        Error::Api { status, code, message, violations, body, headers, decoded } => {
+            assert!(decoded.is_none(), "the spec declares no error type: only the shape is read");
             assert_eq!((status, code, message.as_str()), (404, 404, "no matching organization for the id"));
             assert_eq!(headers["content-type"], "application/json", "the error keeps its headers");
             assert!(violations.is_empty());

@@ -377,6 +377,7 @@ impl<'a> ListSpaceChangeRequestsBuilder<'a> {
                 .space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -484,6 +485,7 @@ impl<'a> CreateSpaceChangeRequestBuilder<'a> {
                 .space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -542,6 +544,7 @@ impl<'a> GetChangeRequestBuilder<'a> {
                 .change_request_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -642,6 +645,7 @@ impl<'a> UpdateChangeRequestBuilder<'a> {
                 .change_request_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -700,6 +704,7 @@ impl<'a> MergeChangeRequestBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -760,6 +765,7 @@ impl<'a> UpdateChangeRequestFromMainBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -843,6 +849,7 @@ impl<'a> GetChangeRequestPdfBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -990,6 +997,7 @@ impl<'a> ListOrganizationChangeRequestsBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

@@ -180,6 +180,7 @@ impl<'a> GetCollectionBuilder<'a> {
                 .collection_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -236,6 +237,7 @@ impl<'a> DeleteCollectionBuilder<'a> {
                 .collection_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -336,6 +338,7 @@ impl<'a> UpdateCollectionBuilder<'a> {
                 .collection_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -415,6 +418,7 @@ impl<'a> ListCollectionSpacesBuilder<'a> {
                 .collection_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -521,6 +525,7 @@ impl<'a> MoveCollectionBuilder<'a> {
                 .collection_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -589,6 +594,7 @@ impl<'a> TransferCollectionBuilder<'a> {
                 .collection_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -679,6 +685,7 @@ impl<'a> ListOrganizationCollectionsBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -786,6 +793,7 @@ impl<'a> CreateOrganizationCollectionBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

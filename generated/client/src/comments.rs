@@ -587,6 +587,7 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
                 .space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -700,6 +701,7 @@ impl<'a> CreateSpaceCommentBuilder<'a> {
                 .space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -771,6 +773,7 @@ impl<'a> GetSpaceCommentBuilder<'a> {
                 .space_id), ::apigen_runtime::client::segment(& self.comment_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -879,6 +882,7 @@ impl<'a> UpdateSpaceCommentBuilder<'a> {
                 .space_id), ::apigen_runtime::client::segment(& self.comment_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -936,6 +940,7 @@ impl<'a> DeleteSpaceCommentBuilder<'a> {
                 .space_id), ::apigen_runtime::client::segment(& self.comment_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1002,6 +1007,7 @@ impl<'a> CreateSpaceCommentReplyBuilder<'a> {
                 self.space_id), ::apigen_runtime::client::segment(& self.comment_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1076,6 +1082,7 @@ impl<'a> GetSpaceCommentReplyBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_reply_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1182,6 +1189,7 @@ impl<'a> UpdateSpaceCommentReplyBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_reply_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1242,6 +1250,7 @@ impl<'a> DeleteSpaceCommentReplyBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_reply_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1318,6 +1327,7 @@ impl<'a> ListSpaceCommentersBuilder<'a> {
                 .space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1482,6 +1492,7 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1597,6 +1608,7 @@ impl<'a> CreateChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1671,6 +1683,7 @@ impl<'a> GetChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1782,6 +1795,7 @@ impl<'a> UpdateChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1842,6 +1856,7 @@ impl<'a> DeleteChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1925,6 +1940,7 @@ impl<'a> CreateChangeRequestCommentReplyBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -2022,6 +2038,7 @@ impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.comment_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

@@ -405,6 +405,7 @@ impl<'a> SearchSpaceContentBuilder<'a> {
                 .space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -502,6 +503,7 @@ impl<'a> GetSpaceContentBuilder<'a> {
                 .space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -583,6 +585,7 @@ impl<'a> ApplySpaceContentTemplateBuilder<'a> {
                 self.space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -658,6 +661,7 @@ impl<'a> ListSpacePagesBuilder<'a> {
                 .space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -759,6 +763,7 @@ impl<'a> ListSpaceFilesBuilder<'a> {
                 .space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -851,6 +856,7 @@ impl<'a> GetSpaceFileBuilder<'a> {
                 self.space_id), ::apigen_runtime::client::segment(& self.file_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -932,6 +938,7 @@ impl<'a> ListSpaceFileBacklinksBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.file_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1059,6 +1066,7 @@ impl<'a> GetSpacePageBuilder<'a> {
                 .space_id), ::apigen_runtime::client::segment(& self.page_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1152,6 +1160,7 @@ impl<'a> ListSpacePageLinksBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.page_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1240,6 +1249,7 @@ impl<'a> GetChangeRequestContentBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1320,6 +1330,7 @@ impl<'a> ListChangeRequestPagesBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1423,6 +1434,7 @@ impl<'a> ListChangeRequestFilesBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1518,6 +1530,7 @@ impl<'a> GetChangeRequestFileBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.file_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1601,6 +1614,7 @@ impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.file_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1731,6 +1745,7 @@ impl<'a> GetChangeRequestPageBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.page_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1826,6 +1841,7 @@ impl<'a> ListChangeRequestPageLinksBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.page_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

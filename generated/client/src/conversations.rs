@@ -212,6 +212,7 @@ impl<'a> ListOrganizationConversationClustersBuilder<'a> {
                 self.organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -322,6 +323,7 @@ impl<'a> ListOrganizationConversationsBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -404,6 +406,7 @@ impl<'a> IngestOrganizationConversationsBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -506,6 +509,7 @@ impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
                 self.organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -585,6 +589,7 @@ impl<'a> GetConversationIssueBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.issue_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -645,6 +650,7 @@ impl<'a> GetConversationBuilder<'a> {
                 .conversation_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

@@ -121,6 +121,7 @@ impl<'a> ImportSpaceFromGitBuilder<'a> {
                 .space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -181,6 +182,7 @@ impl<'a> ExportSpaceToGitBuilder<'a> {
                 .space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -234,6 +236,7 @@ impl<'a> GetSpaceGitInfoBuilder<'a> {
                 .space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -290,6 +293,7 @@ impl<'a> DeleteSpaceGitLegacyInstallationBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

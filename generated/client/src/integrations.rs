@@ -518,6 +518,7 @@ impl<'a> ListIntegrationsBuilder<'a> {
             method: ::apigen_runtime::client::reqwest::Method::GET,
             path: ::std::string::String::from("/v1/integrations"),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -593,6 +594,7 @@ impl<'a> GetIntegrationBuilder<'a> {
                 .integration_name)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -851,6 +853,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
                 .integration_name)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -907,6 +910,7 @@ impl<'a> DeleteIntegrationBuilder<'a> {
                 .integration_name)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -997,6 +1001,7 @@ impl<'a> ListIntegrationInstallationsBuilder<'a> {
                 self.integration_name)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1084,6 +1089,7 @@ impl<'a> InstallIntegrationBuilder<'a> {
                 self.integration_name)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1163,6 +1169,7 @@ impl<'a> ListIntegrationEventsBuilder<'a> {
                 .integration_name)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1239,6 +1246,7 @@ impl<'a> GetIntegrationEventBuilder<'a> {
                 .integration_name), ::apigen_runtime::client::segment(& self.event_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1345,6 +1353,7 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
                 .integration_name)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1470,6 +1479,7 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
                 .integration_name)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1562,6 +1572,7 @@ impl<'a> UpdateIntegrationDevModeBuilder<'a> {
                 .integration_name)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

@@ -266,6 +266,7 @@ impl<'a> ListOrganizationMembersBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -336,6 +337,7 @@ impl<'a> GetOrganizationMemberBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -393,6 +395,7 @@ impl<'a> DeleteOrganizationMemberBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -474,6 +477,7 @@ impl<'a> UpdateOrganizationMemberBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -530,6 +534,7 @@ impl<'a> PingOrganizationBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -589,6 +594,7 @@ impl<'a> SetOrganizationMemberSsoBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -683,6 +689,7 @@ impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -794,6 +801,7 @@ impl<'a> ListOrganizationMemberTeamsBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.user_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

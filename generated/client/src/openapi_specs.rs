@@ -176,6 +176,7 @@ impl<'a> ListOrganizationOpenApiSpecsBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -258,6 +259,7 @@ impl<'a> CreateOrganizationOpenApiSpecBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -315,6 +317,7 @@ impl<'a> GetOpenApiSpecBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -384,6 +387,7 @@ impl<'a> CreateOrUpdateOpenApiSpecBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -441,6 +445,7 @@ impl<'a> DeleteOpenApiSpecBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -507,6 +512,7 @@ impl<'a> UpdateOpenApiSpecBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

@@ -301,6 +301,7 @@ impl<'a> ListOrganizationsBuilder<'a> {
             method: ::apigen_runtime::client::reqwest::Method::GET,
             path: ::std::string::String::from("/v1/orgs"),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -375,6 +376,7 @@ impl<'a> GetOrganizationBuilder<'a> {
                 "/v1/orgs/{}", ::apigen_runtime::client::segment(& self.organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -534,6 +536,7 @@ impl<'a> UpdateOrganizationBuilder<'a> {
                 "/v1/orgs/{}", ::apigen_runtime::client::segment(& self.organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -591,6 +594,7 @@ impl<'a> DeleteOrganizationInviteLinkBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.invite_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -644,6 +648,7 @@ impl<'a> JoinOrganizationBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -722,6 +727,7 @@ impl<'a> SearchOrganizationContentBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -799,6 +805,7 @@ impl<'a> GetOrganizationAgentInstructionsBuilder<'a> {
                 self.organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -874,6 +881,7 @@ impl<'a> UpdateOrganizationAgentInstructionsBuilder<'a> {
                 self.organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -934,6 +942,7 @@ impl<'a> ListOrganizationsByEmailDomainBuilder<'a> {
                 .email_domain)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

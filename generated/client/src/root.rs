@@ -26,6 +26,15 @@ pub const SCHEMES: &[::apigen_runtime::auth::Scheme; 1usize] = &[
         kind: ::apigen_runtime::auth::SchemeKind::Bearer,
     },
 ];
+///The API's error body: `{"error": {"code", "message", "violations"?}}`.
+pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::ErrorShape {
+    media_type: "application/json",
+    status: ::core::option::Option::Some("/error/code"),
+    message: "/error/message",
+    violations: ::core::option::Option::Some("/error/violations"),
+    violation_path: "path",
+    violation_message: "message",
+};
 impl Client {
     ///A client of the API at `base_url` (paths such as `/v1/...` are appended to it), sending `token` as `Authorization: Bearer <token>` (scheme `bearerAuth`), with the default settings.
     pub fn new(
@@ -39,7 +48,8 @@ impl Client {
         base_url: impl ::core::convert::Into<::std::string::String>,
         token: impl ::core::convert::Into<::std::string::String>,
     ) -> ClientBuilder {
-        ClientBuilder::new(base_url, USER_AGENT, SCHEMES).token("bearerAuth", token)
+        ClientBuilder::new(base_url, USER_AGENT, SCHEMES, &ERRORS)
+            .token("bearerAuth", token)
     }
     ///The operations of Organizations.
     pub fn organizations(&self) -> crate::OrganizationsClient<'_> {

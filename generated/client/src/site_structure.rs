@@ -612,6 +612,7 @@ impl<'a> ListSiteSectionsBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -730,6 +731,7 @@ impl<'a> CreateSiteSectionBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -789,6 +791,7 @@ impl<'a> DeleteSiteSectionBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -932,6 +935,7 @@ impl<'a> UpdateSiteSectionBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1014,6 +1018,7 @@ impl<'a> MoveSiteSectionBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1132,6 +1137,7 @@ impl<'a> ListSiteSpacesBuilder<'a> {
                 self.organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1226,6 +1232,7 @@ impl<'a> CreateSiteSpaceBuilder<'a> {
                 self.organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1286,6 +1293,7 @@ impl<'a> DeleteSiteSpaceBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1390,6 +1398,7 @@ impl<'a> UpdateSiteSpaceBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1472,6 +1481,7 @@ impl<'a> MoveSiteSpaceBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1553,6 +1563,7 @@ impl<'a> ListSiteSectionGroupsBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1674,6 +1685,7 @@ impl<'a> CreateSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1734,6 +1746,7 @@ impl<'a> DeleteSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_group_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1823,6 +1836,7 @@ impl<'a> UpdateSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_group_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1898,6 +1912,7 @@ impl<'a> AddSiteSectionGroupSectionBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_group_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1960,6 +1975,7 @@ impl<'a> RemoveSiteSectionGroupSectionBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -2039,6 +2055,7 @@ impl<'a> MoveSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_section_group_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

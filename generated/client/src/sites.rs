@@ -400,6 +400,7 @@ impl<'a> ListOrganizationSitesBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -521,6 +522,7 @@ impl<'a> CreateOrganizationSiteBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -578,6 +580,7 @@ impl<'a> GetSiteBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -635,6 +638,7 @@ impl<'a> DeleteSiteBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -788,6 +792,7 @@ impl<'a> UpdateSiteBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -846,6 +851,7 @@ impl<'a> GetSiteAdaptiveSchemaBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -916,6 +922,7 @@ impl<'a> UpdateSiteAdaptiveSchemaBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -974,6 +981,7 @@ impl<'a> ListSiteTemplateConditionsBuilder<'a> {
                 ::apigen_runtime::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1059,6 +1067,7 @@ impl<'a> GetPublishedSiteBuilder<'a> {
                 self.organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -1118,6 +1127,7 @@ impl<'a> PublishSiteBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

@@ -237,6 +237,7 @@ impl<'a> GetSpaceBuilder<'a> {
                 "/v1/spaces/{}", ::apigen_runtime::client::segment(& self.space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -292,6 +293,7 @@ impl<'a> DeleteSpaceBuilder<'a> {
                 "/v1/spaces/{}", ::apigen_runtime::client::segment(& self.space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -421,6 +423,7 @@ impl<'a> UpdateSpaceBuilder<'a> {
                 "/v1/spaces/{}", ::apigen_runtime::client::segment(& self.space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -477,6 +480,7 @@ impl<'a> DuplicateSpaceBuilder<'a> {
                 .space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -533,6 +537,7 @@ impl<'a> RestoreSpaceBuilder<'a> {
                 .space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -625,6 +630,7 @@ impl<'a> MoveSpaceBuilder<'a> {
                 "/v1/spaces/{}/move", ::apigen_runtime::client::segment(& self.space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -693,6 +699,7 @@ impl<'a> TransferSpaceBuilder<'a> {
                 .space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -783,6 +790,7 @@ impl<'a> ListSpaceLinksBuilder<'a> {
                 "/v1/spaces/{}/links", ::apigen_runtime::client::segment(& self.space_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

@@ -225,6 +225,7 @@ impl<'a> ListOrganizationSamlProvidersBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -367,6 +368,7 @@ impl<'a> CreateOrganizationSamlProviderBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -425,6 +427,7 @@ impl<'a> GetOrganizationSamlProviderBuilder<'a> {
                 .saml_provider_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -483,6 +486,7 @@ impl<'a> DeleteOrganizationSamlProviderBuilder<'a> {
                 .saml_provider_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -615,6 +619,7 @@ impl<'a> UpdateOrganizationSamlProviderBuilder<'a> {
                 .saml_provider_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -671,6 +676,7 @@ impl<'a> ListOrganizationSsoProvidersBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

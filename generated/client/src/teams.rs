@@ -214,6 +214,7 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -307,6 +308,7 @@ impl<'a> CreateOrganizationTeamBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -364,6 +366,7 @@ impl<'a> GetOrganizationTeamBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.team_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -421,6 +424,7 @@ impl<'a> DeleteOrganizationTeamBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.team_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -487,6 +491,7 @@ impl<'a> UpdateOrganizationTeamBuilder<'a> {
                 .organization_id), ::apigen_runtime::client::segment(& self.team_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

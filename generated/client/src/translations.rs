@@ -177,6 +177,7 @@ impl<'a> ListOrganizationTranslationsBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -259,6 +260,7 @@ impl<'a> CreateOrganizationTranslationBuilder<'a> {
                 .organization_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -317,6 +319,7 @@ impl<'a> GetTranslationBuilder<'a> {
                 .translation_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -390,6 +393,7 @@ impl<'a> UpdateTranslationInstructionsBuilder<'a> {
                 .translation_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -448,6 +452,7 @@ impl<'a> DeleteTranslationBuilder<'a> {
                 .translation_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
@@ -503,6 +508,7 @@ impl<'a> RunTranslationBuilder<'a> {
                 .translation_id)
             ),
             auth: &["bearerAuth"],
+            errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,

@@ -17,15 +17,18 @@
 //! **Some operations**: implement [`Authenticator`] and set a handler per operation you serve on [`RouterBuilder`]; `build()` refuses to leave any operation without one and names them ([`MissingOperations`]), `build_partial()` answers 501 for them, `unimplemented()` lists them:
 //!
 //! ```rust
-//! use docs_api_server::{ApiError, Authenticator, RouterBuilder};
+//! use docs_api_server::{ApiError, Authenticator, Credential, RouterBuilder};
 //!
 //! struct MyService;
 //!
 //! impl Authenticator for MyService {
 //!     type Principal = String;
 //!
-//!     async fn authenticate(&self, token: &str) -> Result<String, ApiError> {
-//!         if token == "secret" { Ok("me".to_owned()) } else { Err(ApiError::unauthorized("unknown token")) }
+//!     async fn authenticate(&self, credential: Credential<'_>) -> Result<String, ApiError> {
+//!         match credential.token() {
+//!             Some("secret") => Ok("me".to_owned()),
+//!             _ => Err(ApiError::unauthorized("unknown credentials")),
+//!         }
 //!     }
 //! }
 //!
@@ -35,7 +38,7 @@
 //! let app = builder.build_partial();
 //! ```
 //!
-//! Before a handler runs, every request is authenticated unless its operation is public (`Authorization: Bearer <token>`, 401 when missing or malformed, then your `Authenticator`; a public operation's handler gets [`Anonymous`]), its body size and content type checked (413, 415), its parameters and JSON body parsed strictly and validated against the spec: every violation is answered at once in a 400. The handler's value is answered with the operation's status; through its [`Context`] it may set response headers and, where the spec declares several statuses, choose one (`context.set_status(..)`, typed). Failures answer `{"error": {"code", "message", "violations"?}}`; a panicking handler answers 500 and the server keeps serving. Bodies are limited to 2 MiB unless [`ServerConfig::body_limit`] says otherwise.
+//! Before a handler runs, every request is authenticated unless its operation is public (the credentials of one of the operation's schemes, 401 when there are none, then your `Authenticator` with the [`Credential`] found; a public operation's handler gets [`Anonymous`]), its body size and content type checked (413, 415), its parameters and JSON body parsed strictly and validated against the spec: every violation is answered at once in a 400. The handler's value is answered with the operation's status; through its [`Context`] it may set response headers and, where the spec declares several statuses, choose one (`context.set_status(..)`, typed). Failures answer `{"error": {"code", "message", "violations"?}}`; a panicking handler answers 500 and the server keeps serving. Bodies are limited to 2 MiB unless [`ServerConfig::body_limit`] says otherwise.
 //!
 //! ## Groups
 //!

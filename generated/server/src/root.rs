@@ -25,6 +25,15 @@ pub const SCHEMES: &[::apigen_runtime::auth::Scheme; 1usize] = &[
         kind: ::apigen_runtime::auth::SchemeKind::Bearer,
     },
 ];
+///The API's error body: `{"error": {"code", "message", "violations"?}}`.
+pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::ErrorShape {
+    media_type: "application/json",
+    status: ::core::option::Option::Some("/error/code"),
+    message: "/error/message",
+    violations: ::core::option::Option::Some("/error/violations"),
+    violation_path: "path",
+    violation_message: "message",
+};
 /// Every operation of the API: name, tag, method, path, statuses, access.
 pub const OPERATIONS: &[OperationInfo; 145usize] = &[
     ::apigen_runtime::server::OperationInfo {
@@ -2569,7 +2578,7 @@ impl<S: Authenticator> RouterBuilder<S> {
     /// handler.
     pub fn new(service: S) -> Self {
         RouterBuilder {
-            routes: ::apigen_runtime::server::Routes::new(service, OPERATIONS),
+            routes: ::apigen_runtime::server::Routes::new(service, OPERATIONS, &ERRORS),
         }
     }
     /// The limits the router checks before any handler.

@@ -11,8 +11,8 @@ use super::rust::{Paths, doc, ident, inner_doc};
 use super::text::operation_doc;
 use crate::model::names::{Case, sanitize};
 use crate::model::{
-    Api, AuthScheme, Field, Method, Object, Operation, Param, ParamIn, PathSegment, Presence, ResponseBody, SchemeKind,
-    Tag, TypeDef, TypeKind, TypeRef,
+    Api, AuthScheme, ErrorStatus, Field, Method, Object, Operation, Param, ParamIn, PathSegment, Presence,
+    ResponseBody, SchemeKind, Tag, TypeDef, TypeKind, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -143,6 +143,7 @@ impl ClientEmitter<'_> {
         );
         let user_agent = format!("{crate_name}/{}", super::templates::crate_version(&api.version));
         let schemes = super::rust::schemes_const(api);
+        let errors = super::rust::errors_const(api);
         let constructors = constructors(api);
         let accessors = self.api.tags_with_operations().map(|tag| {
             let method = ident(&tag.rust);
@@ -198,6 +199,8 @@ impl ClientEmitter<'_> {
                 }
 
                 #schemes
+
+                #errors
 
                 impl Client {
                     #constructors
@@ -628,6 +631,7 @@ impl ClientEmitter<'_> {
         };
         let query_decl = quote! { #query_decl #headers_decl #cookies_decl };
         let auth = op.auth.schemes();
+        let errors = self.error_types(op);
         let path = if args.is_empty() {
             quote! { ::std::string::String::from(#format) }
         } else {
@@ -639,6 +643,7 @@ impl ClientEmitter<'_> {
                 method: ::apigen_runtime::client::reqwest::Method::#method,
                 path: #path,
                 auth: &[#(#auth),*],
+                errors: #errors,
                 #headers_field
                 #cookies_field
                 query,
@@ -665,6 +670,38 @@ impl ClientEmitter<'_> {
                     #value
                 }
             }
+        }
+    }
+
+    /// `Some(|status, body| ..)` decoding an error body as the type the spec declares for its
+    /// status (or `default`, or the API's error type); `None` when it declares none.
+    fn error_types(&self, op: &Operation) -> TokenStream {
+        let decode = |ty: &TypeRef| {
+            let ty = self.paths.ty(self.api, ty);
+            quote! { ::apigen_runtime::client::decode_error_as::<#ty>(body) }
+        };
+        let mut arms = Vec::new();
+        for error in op.errors.iter().filter(|e| e.ty.is_some()) {
+            if let (ErrorStatus::Code(code), Some(ty)) = (error.status, &error.ty) {
+                let decode = decode(ty);
+                arms.push(quote! { #code => #decode, });
+            }
+        }
+        let fallback = op
+            .errors
+            .iter()
+            .find(|e| e.status == ErrorStatus::Default && e.ty.is_some())
+            .and_then(|e| e.ty.clone())
+            .or_else(|| self.api.errors.ty.clone().map(TypeRef::Named));
+        if arms.is_empty() && fallback.is_none() {
+            return quote!(::core::option::Option::None);
+        }
+        let fallback = match &fallback {
+            Some(ty) => decode(ty),
+            None => quote!(::core::option::Option::None),
+        };
+        quote! {
+            ::core::option::Option::Some(|status, body| match status { #(#arms)* _ => #fallback })
         }
     }
 
@@ -861,7 +898,7 @@ fn constructors(api: &Api) -> TokenStream {
 
         #[doc = #builder_doc]
         pub fn builder(base_url: #into_string, #args) -> ClientBuilder {
-            ClientBuilder::new(base_url, USER_AGENT, SCHEMES)#set
+            ClientBuilder::new(base_url, USER_AGENT, SCHEMES, &ERRORS)#set
         }
     }
 }

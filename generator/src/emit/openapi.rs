@@ -11,15 +11,16 @@
 //! response may carry new ones (the generated server still rejects them in requests).
 
 use crate::model::{
-    Api, Auth, Constraints, Field, Operation, Param, Presence, ResponseBody, SchemeKind, TypeDef, TypeKind, TypeRef,
-    Union, sample,
+    Api, Auth, Constraints, ErrorStatus, Field, Operation, Param, Presence, ResponseBody, SchemeKind, TypeDef,
+    TypeKind, TypeRef, Union, sample,
 };
 use serde_json::{Map, Value, json};
 
 /// Adds `openapi.json` to `output`.
 pub fn emit(api: &Api, options: &super::Options) -> String {
     let header = super::text::header_text(api, options);
-    let document = Document { api, error_schema: schema_name(api, "ErrorBody"), header }.build();
+    let error_schema = api.errors.ty.clone().unwrap_or_else(|| schema_name(api, "ErrorBody"));
+    let document = Document { api, error_schema, header }.build();
     let mut text = serde_json::to_string_pretty(&document).expect("JSON values serialize");
     text.push('\n');
     text
@@ -69,7 +70,9 @@ impl Document<'_> {
         for def in api.types.values() {
             schemas.insert(def.name.clone(), self.type_schema(def));
         }
-        schemas.insert(self.error_schema.clone(), error_schema());
+        if self.api.errors.ty.is_none() {
+            schemas.insert(self.error_schema.clone(), error_schema());
+        }
         let gaps: Map<String, Value> = api
             .gaps
             .values()
@@ -83,26 +86,11 @@ impl Document<'_> {
                 (g.id.clone(), value)
             })
             .collect();
-        let error_response = |description: &str| {
-            object(vec![
-                ("description", json!(description)),
-                (
-                    "content",
-                    json!({"application/json": {"schema": {"$ref": format!("#/components/schemas/{}", self.error_schema)}}}),
-                ),
-            ])
-        };
+        let error_response = |description: &str| self.error_response(description, &self.error_schema);
         object(vec![
             ("openapi", json!("3.1.0")),
             ("info", object(info)),
-            (
-                "servers",
-                json!([{
-                    "url": "{base_url}",
-                    "description": "Every path starts with /v1 and is appended to the base URL, which the documents do not show.",
-                    "variables": {"base_url": {"default": "https://api.example.com"}}
-                }]),
-            ),
+            ("servers", self.servers()),
             ("security", self.default_security()),
             ("tags", Value::Array(tags)),
             ("paths", Value::Object(paths)),
@@ -117,10 +105,7 @@ impl Document<'_> {
                                 "Invalid",
                                 error_response("The request is invalid: the error body lists every violation."),
                             ),
-                            (
-                                "Unauthorized",
-                                error_response("`Authorization: Bearer <token>` is missing, malformed or refused."),
-                            ),
+                            ("Unauthorized", error_response(&self.unauthorized_text())),
                             ("Error", error_response("A failure, answered with the error body.")),
                         ]),
                     ),
@@ -129,6 +114,50 @@ impl Document<'_> {
             ),
             ("x-gaps", Value::Object(gaps)),
         ])
+    }
+
+    /// A failure response: its description and a body of the schema named `schema`, in the
+    /// API's error media type.
+    fn error_response(&self, description: &str, schema: &str) -> Value {
+        let mut content = Map::new();
+        let reference = json!({"schema": {"$ref": format!("#/components/schemas/{schema}")}});
+        content.insert(self.api.errors.media_type.clone(), reference);
+        object(vec![("description", json!(description)), ("content", Value::Object(content))])
+    }
+
+    /// What a 401 means for the API's schemes.
+    fn unauthorized_text(&self) -> String {
+        let forms: Vec<String> = self.api.auth_schemes.iter().map(|s| s.kind.describe()).collect();
+        format!("{} is missing, malformed or refused.", forms.join(" or "))
+    }
+
+    /// `api.servers`, or a placeholder base URL when the spec declares none.
+    fn servers(&self) -> Value {
+        if self.api.servers.is_empty() {
+            return json!([{
+                "url": "{base_url}",
+                "description": "The spec declares no server: the base URL is the caller's to give.",
+                "variables": {"base_url": {"default": "https://api.example.com"}}
+            }]);
+        }
+        let servers = self.api.servers.iter().map(|server| {
+            let mut out = vec![("url", json!(server.url))];
+            if let Some(description) = &server.description {
+                out.push(("description", json!(description.trim())));
+            }
+            if !server.variables.is_empty() {
+                let variables = server.variables.iter().map(|(name, default, description)| {
+                    let mut variable = vec![("default", json!(default))];
+                    if let Some(description) = description {
+                        variable.push(("description", json!(description.trim())));
+                    }
+                    (name.clone(), object(variable))
+                });
+                out.push(("variables", Value::Object(variables.collect())));
+            }
+            object(out)
+        });
+        Value::Array(servers.collect())
     }
 
     /// Every scheme of `api.auth`.
@@ -215,25 +244,25 @@ impl Document<'_> {
         if !op.auth.is_public() {
             responses.insert("401".into(), json!({"$ref": "#/components/responses/Unauthorized"}));
         }
-        let mut failures: Vec<(u16, Vec<&str>)> = Vec::new();
+        // Each failure status once, with every case's words and the type declared for it.
+        let mut failures: Vec<(ErrorStatus, Vec<&str>, Option<&TypeRef>)> = Vec::new();
         for error in &op.errors {
-            match failures.iter_mut().find(|(status, _)| *status == error.status) {
-                Some((_, whens)) => whens.push(&error.when),
-                None => failures.push((error.status, vec![&error.when])),
+            match failures.iter_mut().find(|(status, _, _)| *status == error.status) {
+                Some((_, whens, ty)) => {
+                    whens.push(&error.when);
+                    *ty = ty.or(error.ty.as_ref());
+                }
+                None => failures.push((error.status, vec![&error.when], error.ty.as_ref())),
             }
         }
-        for (status, whens) in failures {
+        for (status, whens, ty) in failures {
             let description = format!("Failure: {}.", whens.join("; "));
-            let schema = json!({"$ref": format!("#/components/schemas/{}", self.error_schema)});
-            responses.insert(
-                status.to_string(),
-                object(vec![
-                    ("description", json!(description)),
-                    ("content", json!({"application/json": {"schema": schema}})),
-                ]),
-            );
+            let schema = ty.and_then(TypeRef::named).unwrap_or(&self.error_schema);
+            responses.insert(status.to_string(), self.error_response(&description, schema));
         }
-        responses.insert("default".into(), json!({"$ref": "#/components/responses/Error"}));
+        if !responses.contains_key("default") {
+            responses.insert("default".into(), json!({"$ref": "#/components/responses/Error"}));
+        }
         out.push(("responses", Value::Object(responses)));
         if op.deprecated.is_some() {
             out.push(("deprecated", json!(true)));

@@ -272,6 +272,34 @@ pub fn schemes_const(api: &Api) -> TokenStream {
     }
 }
 
+/// `pub const ERRORS`: where the API's error body carries the status, the message and the
+/// violations, for the root module of the server and the client.
+pub fn errors_const(api: &Api) -> TokenStream {
+    let e = &api.errors;
+    let option = |value: &Option<String>| match value {
+        Some(text) => quote!(::core::option::Option::Some(#text)),
+        None => quote!(::core::option::Option::None),
+    };
+    let (media_type, message, path, violation_message) =
+        (&e.media_type, &e.message, &e.violation_path, &e.violation_message);
+    let (status, violations) = (option(&e.status), option(&e.violations));
+    let text = match &e.ty {
+        Some(ty) => format!("Where the API's error body (`{ty}`) carries the status, the message and the violations."),
+        None => "The API's error body: `{\"error\": {\"code\", \"message\", \"violations\"?}}`.".to_owned(),
+    };
+    quote! {
+        #[doc = #text]
+        pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::ErrorShape {
+            media_type: #media_type,
+            status: #status,
+            message: #message,
+            violations: #violations,
+            violation_path: #path,
+            violation_message: #violation_message,
+        };
+    }
+}
+
 /// A parameter is held as an `Option` when it is an optional scalar query, header or cookie
 /// parameter without default; path parameters, required ones, defaulted ones and lists
 /// (empty when absent) are plain values.

@@ -84,6 +84,10 @@ impl ServerEmitter<'_> {
                 krate => format!("{}_server", api.name.replace('-', "_")),
                 setter => api.operations.first().map(|op| op.rust.clone()),
                 unset => api.operations.len().saturating_sub(1),
+                error_body => match &api.errors.ty {
+                    Some(ty) => format!("the API's error body, [`types::{}`]", api.ty(ty).rust),
+                    None => "`{\"error\": {\"code\", \"message\", \"violations\"?}}`".to_owned(),
+                },
                 groups => groups,
             },
         );
@@ -123,6 +127,7 @@ impl ServerEmitter<'_> {
         });
         let count = api.operations.len();
         let schemes = super::rust::schemes_const(api);
+        let errors = super::rust::errors_const(api);
         let modules: Vec<String> = std::iter::once(super::rust::root_module(api).to_string())
             .chain(api.tags_with_operations().map(|t| t.rust.clone()))
             .collect();
@@ -156,6 +161,8 @@ impl ServerEmitter<'_> {
 
                 #schemes
 
+                #errors
+
                 /// Every operation of the API: name, tag, method, path, statuses, access.
                 pub const OPERATIONS: &[OperationInfo; #count] = &[#(#infos),*];
 
@@ -184,7 +191,7 @@ impl ServerEmitter<'_> {
                     /// No operation set yet; `service` authenticates callers and is handed to every
                     /// handler.
                     pub fn new(service: S) -> Self {
-                        RouterBuilder { routes: ::apigen_runtime::server::Routes::new(service, OPERATIONS) }
+                        RouterBuilder { routes: ::apigen_runtime::server::Routes::new(service, OPERATIONS, &ERRORS) }
                     }
 
                     /// The limits the router checks before any handler.

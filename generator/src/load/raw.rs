@@ -47,6 +47,60 @@ pub struct RawApi {
     pub source: Option<String>,
     /// How callers prove who they are: schemes by name. Absent: one `bearer` scheme.
     pub auth: Option<IndexMap<String, RawAuthScheme>>,
+    /// Where the API is served. Absent: a placeholder base URL.
+    #[serde(default)]
+    pub servers: Vec<RawServer>,
+    /// The API's error body and where it carries the status, message and violations.
+    /// Absent: the built-in envelope `{"error": {"code", "message", "violations"?}}`.
+    pub errors: Option<RawErrors>,
+}
+
+/// `api.servers[]:` one base URL of the API.
+#[derive(Debug, Deserialize)]
+pub struct RawServer {
+    /// The base URL; `{name}` placeholders are filled from `variables`.
+    pub url: String,
+    /// What this server is.
+    pub description: Option<String>,
+    /// The placeholders of `url`, each with its default.
+    #[serde(default)]
+    pub variables: IndexMap<String, RawServerVariable>,
+}
+
+/// `api.servers[].variables.<name>:` a placeholder of a server URL.
+#[derive(Debug, Deserialize)]
+pub struct RawServerVariable {
+    /// The value used unless the caller gives another.
+    pub default: String,
+    /// What it is.
+    pub description: Option<String>,
+}
+
+/// `api.errors:` the API's error body.
+#[derive(Debug, Deserialize)]
+pub struct RawErrors {
+    /// The named object type of every error body.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Its media type (default `application/json`; `application/problem+json` for RFC 9457).
+    pub media_type: Option<String>,
+    /// JSON pointer of the HTTP status in the body, if it carries one (`/status`).
+    pub status: Option<String>,
+    /// JSON pointer of the message (`/message`, `/detail`, `/error/message`).
+    pub message: String,
+    /// JSON pointer of the list of violations, if it carries one (`/errors`).
+    pub violations: Option<String>,
+    /// The keys of one violation object (default `path` and `message`).
+    pub violation: Option<RawViolationKeys>,
+}
+
+/// `api.errors.violation:` the keys of one violation object.
+#[derive(Debug, Deserialize)]
+pub struct RawViolationKeys {
+    /// The key holding the violation's location (a JSON pointer, or `query.<name>`).
+    pub path: Option<String>,
+    /// The key holding what is wrong.
+    pub message: Option<String>,
 }
 
 /// `api.auth.<name>:` one way a caller proves who it is.
@@ -367,10 +421,47 @@ pub struct RawResponse {
 /// One failure case of an operation.
 #[derive(Debug, Deserialize)]
 pub struct RawError {
-    /// The status code answered.
-    pub status: u16,
+    /// The status code answered (4xx or 5xx), or `default` for any status not listed.
+    pub status: RawStatus,
     /// When it happens, in the documents' words.
     pub when: String,
+    /// The error body's type for this status, when it is not the API's (`api.errors.type`).
+    #[serde(rename = "type")]
+    pub ty: Option<String>,
+}
+
+/// A status code, or `default`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RawStatus {
+    /// A status code.
+    Code(u16),
+    /// `default`: any status the operation does not list.
+    Default,
+}
+
+impl<'de> Deserialize<'de> for RawStatus {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct StatusVisitor;
+        impl<'de> Visitor<'de> for StatusVisitor {
+            type Value = RawStatus;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a status code or `default`")
+            }
+            fn visit_u64<E: de::Error>(self, code: u64) -> Result<RawStatus, E> {
+                u16::try_from(code).map(RawStatus::Code).map_err(|_| E::custom(format!("{code} is not a status code")))
+            }
+            fn visit_i64<E: de::Error>(self, code: i64) -> Result<RawStatus, E> {
+                u16::try_from(code).map(RawStatus::Code).map_err(|_| E::custom(format!("{code} is not a status code")))
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<RawStatus, E> {
+                match text {
+                    "default" => Ok(RawStatus::Default),
+                    other => Err(E::custom(format!("`{other}` is not a status code or `default`"))),
+                }
+            }
+        }
+        deserializer.deserialize_any(StatusVisitor)
+    }
 }
 
 /// `deprecated:` what replaces a deprecated operation.

@@ -171,6 +171,89 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `api.errors` against its type: an object whose fields hold what each pointer names (the
+    /// status an integer, the message a string, the violations a list of objects with the
+    /// two keys as strings), and whose required fields the router can fill: each is named by
+    /// a pointer or holds one, so every body the router writes is a valid value of the type.
+    pub(super) fn check_error_convention(&mut self) {
+        let (convention, Some(origin)) = (&self.errors.0, &self.errors.1) else { return };
+        let Some(name) = &convention.ty else { return };
+        let convention = convention.clone();
+        let origin = origin.clone();
+        let at = |lowerer: &Self, key: &str| lowerer.at(&origin.key(key));
+        if !matches!(self.types.get(name).map(|t| &t.kind), Some(TypeKind::Object(_))) {
+            let at = at(self, "type");
+            self.diags
+                .error(at, format!("the error body `{name}` is not an object type"))
+                .hint("declare it with `fields:`");
+            return;
+        }
+        let root = TypeRef::Named(name.clone());
+        let mut pointers = vec![("message", convention.message.clone(), "a string")];
+        pointers.extend(convention.status.clone().map(|p| ("status", p, "an integer")));
+        pointers.extend(convention.violations.clone().map(|p| ("violations", p, "a list of violation objects")));
+        for (key, pointer, wanted) in &pointers {
+            let found = self.field_at(&root, pointer);
+            let fits = match (key, &found) {
+                (_, None) => false,
+                (&"message", Some(ty)) => *ty == TypeRef::String,
+                (&"status", Some(ty)) => *ty == TypeRef::Integer,
+                (_, Some(TypeRef::List(item))) => {
+                    let keys = [&convention.violation_path, &convention.violation_message];
+                    keys.iter().all(|k| self.field_at(item, &format!("/{k}")) == Some(TypeRef::String))
+                }
+                _ => false,
+            };
+            if !fits {
+                let at = at(self, key);
+                let found = found.map_or("no field".to_owned(), |ty| format!("`{ty}`"));
+                self.diags
+                    .error(at, format!("`{pointer}` of `{name}` should hold {wanted}; it holds {found}"))
+                    .hint("point at a field of the error type, through its object fields (`/error/message`)");
+            }
+        }
+        let filled: Vec<String> = pointers.iter().map(|(_, p, _)| p.clone()).collect();
+        for missing in self.unfilled_required(&root, "", &filled) {
+            let at = at(self, "type");
+            self.diags
+                .error(at, format!("the router cannot fill the required field `{missing}` of the error body `{name}`"))
+                .hint("make it optional, or point `status`, `message` or `violations` at it");
+        }
+    }
+
+    /// The type of the field a JSON pointer names inside a value of `ty`, through named object
+    /// types; `None` when it names none.
+    fn field_at(&self, ty: &TypeRef, pointer: &str) -> Option<TypeRef> {
+        let mut current = ty.clone();
+        for key in pointer.split('/').skip(1) {
+            let key = key.replace("~1", "/").replace("~0", "~");
+            let TypeRef::Named(name) = &current else { return None };
+            let TypeKind::Object(object) = &self.types.get(name)?.kind else { return None };
+            current = object.field(&key)?.ty.clone();
+        }
+        Some(current)
+    }
+
+    /// The required fields (as JSON pointers) of a value of `ty` at `prefix` that no pointer of
+    /// `filled` names or passes through.
+    fn unfilled_required(&self, ty: &TypeRef, prefix: &str, filled: &[String]) -> Vec<String> {
+        let TypeRef::Named(name) = ty else { return Vec::new() };
+        let Some(TypeKind::Object(object)) = self.types.get(name).map(|t| &t.kind) else { return Vec::new() };
+        let mut missing = Vec::new();
+        for field in object.required_fields() {
+            let pointer = format!("{prefix}/{}", field.wire.replace('~', "~0").replace('/', "~1"));
+            if filled.contains(&pointer) {
+                continue;
+            }
+            if filled.iter().any(|p| p.starts_with(&format!("{pointer}/"))) {
+                missing.extend(self.unfilled_required(&field.ty, &pointer, filled));
+            } else {
+                missing.push(pointer);
+            }
+        }
+        missing
+    }
+
     pub(super) fn check_param_types(&mut self, operations: &[Operation]) {
         let mut checked: BTreeSet<(String, String)> = BTreeSet::new();
         for op in operations {
@@ -240,7 +323,10 @@ impl Lowerer<'_> {
                     output.extend(envelope.iter().map(|e| TypeRef::Named(e.clone())));
                 }
             }
+            // Error bodies are answered (servers write them, clients read them).
+            output.extend(op.errors.iter().filter_map(|e| e.ty.clone()));
         }
+        output.extend(self.errors.0.ty.iter().map(|t| TypeRef::Named(t.clone())));
         for name in self.reachable(&input) {
             if let Some(t) = self.types.get_mut(&name) {
                 t.usage.input = true;

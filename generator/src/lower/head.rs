@@ -36,6 +36,23 @@ impl Lowerer<'_> {
         let auth_origin = first.origin.key("auth");
         let at = |keys: &[&str]| spec.locate(&keys.iter().fold(auth_origin.clone(), |o, k| o.key(*k)));
         self.auth_schemes = super::auth::lower_schemes(api.auth.as_ref(), at, self.diags);
+        self.servers = api
+            .servers
+            .iter()
+            .map(|s| Server {
+                url: s.url.clone(),
+                description: s.description.clone(),
+                variables: s
+                    .variables
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.default.clone(), v.description.clone()))
+                    .collect(),
+            })
+            .collect();
+        if let Some(errors) = &api.errors {
+            let origin = first.origin.key("errors");
+            self.errors = (self.lower_error_convention(errors, &origin), Some(origin));
+        }
         Some((api.name.clone(), api.title.clone(), api.version.clone(), api.description.clone(), api.source.clone()))
     }
 
@@ -144,4 +161,60 @@ impl Lowerer<'_> {
             description: first.value.description.clone(),
         }
     }
+
+    /// `api.errors` as far as it can be checked before types are lowered: the type is a
+    /// reference, the pointers are JSON pointers, the media type is JSON.
+    fn lower_error_convention(&mut self, raw: &RawErrors, origin: &Origin) -> ErrorConvention {
+        let ty = match self.complete_ref(&raw.ty, &self.at(&origin.key("type"))) {
+            Some(TypeRef::Named(name)) => Some(name),
+            Some(other) => {
+                let at = self.at(&origin.key("type"));
+                self.diags
+                    .error(at, format!("the error body is a named object type, not `{other}`"))
+                    .hint("declare an object type for it under `types:`");
+                None
+            }
+            None => None,
+        };
+        let media_type = raw.media_type.clone().unwrap_or_else(|| "application/json".into());
+        if !is_json_media_type(&media_type) {
+            let at = self.at(&origin.key("media_type"));
+            self.diags
+                .error(at, format!("`{media_type}` is not a JSON media type"))
+                .hint("error bodies are JSON: `application/json`, or `application/<something>+json`");
+        }
+        let mut pointer = |key: &str, value: &Option<String>| {
+            let value = value.clone()?;
+            if !value.starts_with('/') {
+                let at = self.at(&origin.key(key));
+                self.diags
+                    .error(at, format!("`{value}` is not a JSON pointer into the error body"))
+                    .hint("write the path from the root, `/message` or `/error/message`");
+                return None;
+            }
+            Some(value)
+        };
+        let status = pointer("status", &raw.status);
+        let message = pointer("message", &Some(raw.message.clone())).unwrap_or_else(|| "/message".into());
+        let violations = pointer("violations", &raw.violations);
+        let keys = raw.violation.as_ref();
+        ErrorConvention {
+            ty,
+            media_type,
+            status,
+            message,
+            violations,
+            violation_path: keys.and_then(|k| k.path.clone()).unwrap_or_else(|| "path".into()),
+            violation_message: keys.and_then(|k| k.message.clone()).unwrap_or_else(|| "message".into()),
+        }
+    }
+}
+
+/// `application/json`, `application/<x>+json` or `text/json` (what every JSON-reading tool
+/// takes as JSON).
+pub(super) fn is_json_media_type(media_type: &str) -> bool {
+    let essence = media_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    essence == "application/json"
+        || essence == "text/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"))
 }

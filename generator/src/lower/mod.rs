@@ -72,6 +72,10 @@ struct Lowerer<'a> {
     raw_enums: BTreeSet<&'a str>,
     /// The schemes of `api.auth` (set by `lower_api`).
     auth_schemes: Vec<AuthScheme>,
+    /// `api.servers` (set by `lower_api`).
+    servers: Vec<Server>,
+    /// `api.errors` (set by `lower_api`), and where it is declared.
+    errors: (ErrorConvention, Option<Origin>),
 }
 
 /// What a [`RawField`] is being read as.
@@ -97,6 +101,8 @@ impl<'a> Lowerer<'a> {
             variant_at: BTreeMap::new(),
             raw_enums: spec.types.iter().filter(|t| t.value.enum_values.is_some()).map(|t| t.name.as_str()).collect(),
             auth_schemes: Vec::new(),
+            servers: Vec::new(),
+            errors: (ErrorConvention::default(), None),
         }
     }
 
@@ -129,6 +135,7 @@ impl<'a> Lowerer<'a> {
             return None; // Samples and boxing would recurse forever on a type with no value.
         }
         self.check_unions();
+        self.check_error_convention();
         self.check_envelopes(&operations);
         self.check_param_types(&operations);
         self.check_pagination_params(&pagination);
@@ -149,6 +156,8 @@ impl<'a> Lowerer<'a> {
             gaps,
             pagination,
             auth_schemes: std::mem::take(&mut self.auth_schemes),
+            servers: std::mem::take(&mut self.servers),
+            errors: std::mem::take(&mut self.errors.0),
             spec_hash: self.spec.hash.clone(),
         })
     }

@@ -101,12 +101,7 @@ impl Lowerer<'_> {
             self.lower_operation_params(name, &rust_type, raw, path.as_ref(), response.as_ref(), pagination, origin);
         let body =
             raw.body.as_ref().and_then(|body| self.lower_body(name, &rust_type, body, method, &origin.key("body")));
-        for (i, error) in raw.errors.iter().enumerate() {
-            if !(400..=599).contains(&error.status) {
-                let at = self.at(&origin.key("errors").index(i).key("status"));
-                self.diags.error(at, format!("failure status {} is not a 4xx or 5xx code", error.status));
-            }
-        }
+        let errors = self.lower_errors(name, &raw.errors, origin);
         let auth = super::auth::resolve(
             raw.auth.as_ref(),
             &self.auth_schemes,
@@ -134,7 +129,7 @@ impl Lowerer<'_> {
                 description: raw.body.as_ref().and_then(|b| b.description.clone()),
             }),
             response,
-            errors: raw.errors.iter().map(|e| ErrorCase { status: e.status, when: e.when.clone() }).collect(),
+            errors,
             deprecated: raw
                 .deprecated
                 .as_ref()
@@ -276,6 +271,42 @@ impl Lowerer<'_> {
             return ok.then_some(params);
         }
         None
+    }
+
+    /// The failure cases: 4xx or 5xx codes or `default`, each with the type of its body when
+    /// it is not the API's; one type per status.
+    fn lower_errors(&mut self, op: &str, raw: &[RawError], origin: &Origin) -> Vec<ErrorCase> {
+        let mut cases: Vec<ErrorCase> = Vec::new();
+        for (i, error) in raw.iter().enumerate() {
+            let at = origin.key("errors").index(i);
+            let status = match error.status {
+                RawStatus::Code(code) if (400..=599).contains(&code) => ErrorStatus::Code(code),
+                RawStatus::Code(code) => {
+                    let at = self.at(&at.key("status"));
+                    self.diags.error(at, format!("failure status {code} is not a 4xx or 5xx code"));
+                    continue;
+                }
+                RawStatus::Default => ErrorStatus::Default,
+            };
+            let ty = match &error.ty {
+                Some(text) => match self.complete_ref(text, &self.at(&at.key("type"))) {
+                    Some(ty) => Some(ty),
+                    None => continue,
+                },
+                None => None,
+            };
+            let earlier = cases.iter().find(|c| c.status == status && c.ty.is_some() && ty.is_some() && c.ty != ty);
+            if let Some(earlier) = earlier {
+                let at = self.at(&at.key("type"));
+                let first = earlier.ty.as_ref().map(ToString::to_string).unwrap_or_default();
+                self.diags
+                    .error(at, format!("failure status {status} of `{op}` has two body types, `{first}` and this one"))
+                    .hint("one status answers one error type; describe both cases with the same type");
+                continue;
+            }
+            cases.push(ErrorCase { status, when: error.when.clone(), ty });
+        }
+        cases
     }
 
     pub(super) fn lower_body(

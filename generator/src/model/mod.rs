@@ -44,6 +44,10 @@ pub struct Api {
     /// Auth schemes, in declared order (one bearer scheme named `bearer` when the spec
     /// declares none).
     pub auth_schemes: Vec<AuthScheme>,
+    /// Where the API is served, in declared order (empty: the spec declares none).
+    pub servers: Vec<Server>,
+    /// The API's error body.
+    pub errors: ErrorConvention,
     /// Hash of the spec files, for generated headers.
     pub spec_hash: String,
 }
@@ -599,10 +603,77 @@ pub enum ResponseBody {
 /// A failure case.
 #[derive(Debug, Clone)]
 pub struct ErrorCase {
-    /// Status code.
-    pub status: u16,
+    /// Status code, or `default`.
+    pub status: ErrorStatus,
     /// When it happens.
     pub when: String,
+    /// The body's type, when not the API's error type.
+    pub ty: Option<TypeRef>,
+}
+
+/// The status of a failure case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ErrorStatus {
+    /// A 4xx or 5xx code.
+    Code(u16),
+    /// Any status the operation does not list (OpenAPI's `default` response).
+    Default,
+}
+
+impl std::fmt::Display for ErrorStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ErrorStatus::Code(code) => write!(f, "{code}"),
+            ErrorStatus::Default => f.write_str("default"),
+        }
+    }
+}
+
+/// The API's error body (`api.errors`): its type and where the status, the message and the
+/// violations go, so the router writes its own refusals in it and the client reads them back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorConvention {
+    /// The named type of error bodies; `None`: the built-in envelope
+    /// `{"error": {"code", "message", "violations"?}}`.
+    pub ty: Option<String>,
+    /// The media type of error bodies.
+    pub media_type: String,
+    /// JSON pointer of the HTTP status, if the body carries it.
+    pub status: Option<String>,
+    /// JSON pointer of the message.
+    pub message: String,
+    /// JSON pointer of the list of violations, if the body carries them.
+    pub violations: Option<String>,
+    /// The key of a violation's location in each violation object.
+    pub violation_path: String,
+    /// The key of a violation's message in each violation object.
+    pub violation_message: String,
+}
+
+impl Default for ErrorConvention {
+    /// The built-in envelope.
+    fn default() -> Self {
+        ErrorConvention {
+            ty: None,
+            media_type: "application/json".into(),
+            status: Some("/error/code".into()),
+            message: "/error/message".into(),
+            violations: Some("/error/violations".into()),
+            violation_path: "path".into(),
+            violation_message: "message".into(),
+        }
+    }
+}
+
+/// One base URL of the API.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Server {
+    /// The URL, with `{name}` placeholders.
+    pub url: String,
+    /// What it is.
+    pub description: Option<String>,
+    /// The placeholders, with their defaults and descriptions, in declared order.
+    pub variables: Vec<(String, String, Option<String>)>,
 }
 
 /// Deprecation of an operation.

@@ -1,25 +1,46 @@
 //! The failure every handler and the router answer: a status and the API's error body.
 
-use crate::error::ErrorBody;
+use crate::error::ErrorShape;
 use crate::validate::Violation;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use serde::Serialize;
 use std::fmt;
 
-/// A failure answered with the error body `{"error": {"code", "message", "violations"?}}`.
+/// A failure, answered with the API's error body.
 ///
 /// Handlers return it for the failure cases of the spec; the router builds it for every
-/// rejection before a handler runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// rejection before a handler runs. Built from a message (`ApiError::not_found("..")`), it is
+/// written in the API's error shape ([`ErrorShape`]: by default `{"error": {"code", "message",
+/// "violations"?}}`); built with [`ApiError::with_body`], it answers that body as it is (one of
+/// the error types the spec declares).
+#[derive(Debug, Clone, PartialEq)]
 pub struct ApiError {
     status: StatusCode,
-    body: ErrorBody,
+    payload: Payload,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Payload {
+    /// Written through the API's error shape.
+    Message { message: String, violations: Vec<Violation> },
+    /// Answered as it is.
+    Body(serde_json::Value),
 }
 
 impl ApiError {
     /// An error with any status.
     pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
-        ApiError { status, body: ErrorBody::new(status.as_u16(), message) }
+        ApiError { status, payload: Payload::Message { message: message.into(), violations: Vec::new() } }
+    }
+
+    /// An error answering `body` as it is: a value of an error type the spec declares for
+    /// this status (`errors: [{ status: 404, type: NotFound }]`).
+    pub fn with_body(status: StatusCode, body: &impl Serialize) -> Self {
+        match serde_json::to_value(body) {
+            Ok(value) => ApiError { status, payload: Payload::Body(value) },
+            Err(error) => ApiError::internal(format!("the error body could not be written: {error}")),
+        }
     }
 
     /// 400: the request is invalid or the state change is refused.
@@ -29,7 +50,8 @@ impl ApiError {
 
     /// 400 listing every violation.
     pub fn invalid(violations: Vec<Violation>) -> Self {
-        ApiError { status: StatusCode::BAD_REQUEST, body: ErrorBody::invalid("the request is invalid", violations) }
+        let message = "the request is invalid".to_owned();
+        ApiError { status: StatusCode::BAD_REQUEST, payload: Payload::Message { message, violations } }
     }
 
     /// 401: credentials are missing, malformed or not accepted.
@@ -67,29 +89,59 @@ impl ApiError {
         self.status
     }
 
-    /// The body answered.
-    pub fn body(&self) -> &ErrorBody {
-        &self.body
+    /// The message it was built from; `None` for one built [`ApiError::with_body`].
+    pub fn message(&self) -> Option<&str> {
+        match &self.payload {
+            Payload::Message { message, .. } => Some(message),
+            Payload::Body(_) => None,
+        }
+    }
+
+    /// The violations of a 400 built with [`ApiError::invalid`].
+    pub fn violations(&self) -> &[Violation] {
+        match &self.payload {
+            Payload::Message { violations, .. } => violations,
+            Payload::Body(_) => &[],
+        }
+    }
+
+    /// The body answered, in the API's error `shape`.
+    pub fn body(&self, shape: &ErrorShape) -> serde_json::Value {
+        match &self.payload {
+            Payload::Message { message, violations } => shape.render(self.status.as_u16(), message, violations),
+            Payload::Body(body) => body.clone(),
+        }
+    }
+
+    /// The response: the status and the body in the API's error `shape` (a 401 with the
+    /// `Bearer` challenge, which the router replaces with its operation's schemes).
+    pub fn into_response_with(self, shape: &ErrorShape) -> Response {
+        let bytes = serde_json::to_vec(&self.body(shape)).unwrap_or_default();
+        let media_type = HeaderValue::from_static(shape.media_type);
+        let mut response = (self.status, [(header::CONTENT_TYPE, media_type)], bytes).into_response();
+        if self.status == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        response
     }
 }
 
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.status.as_u16(), self.body.error.message)
+        match &self.payload {
+            Payload::Message { message, .. } => write!(f, "{} {message}", self.status.as_u16()),
+            Payload::Body(body) => write!(f, "{} {body}", self.status.as_u16()),
+        }
     }
 }
 
 impl std::error::Error for ApiError {}
 
+/// In the default error shape ([`ErrorShape::DEFAULT`]); the generated router writes errors
+/// in the API's own shape.
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let bytes = serde_json::to_vec(&self.body).unwrap_or_default();
-        let mut response = (self.status, [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], bytes)
-            .into_response();
-        if self.status == StatusCode::UNAUTHORIZED {
-            response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-        }
-        response
+        self.into_response_with(&ErrorShape::DEFAULT)
     }
 }
 

@@ -80,15 +80,15 @@ impl<F: Future + Unpin> Future for CatchUnwind<AssertUnwindSafe<F>> {
     }
 }
 
-fn json_response<T: Serialize + ?Sized>(status: u16, value: &T) -> Response {
+fn json_response<T: Serialize + ?Sized>(status: u16, value: &T) -> Result<Response, ApiError> {
     match serde_json::to_vec(value) {
-        Ok(bytes) => (
+        Ok(bytes) => Ok((
             StatusCode::from_u16(status).unwrap_or(StatusCode::OK),
             [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
             bytes,
         )
-            .into_response(),
-        Err(error) => ApiError::internal(format!("the response could not be written: {error}")).into_response(),
+            .into_response()),
+        Err(error) => Err(ApiError::internal(format!("the response could not be written: {error}"))),
     }
 }
 

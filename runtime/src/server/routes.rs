@@ -13,6 +13,7 @@ use super::{
     json_response, too_large,
 };
 use crate::auth::{KeyIn, SchemeKind};
+use crate::error::ErrorShape;
 use axum::body::Body;
 use axum::extract::{FromRequestParts, RawPathParams, Request};
 use axum::http::{HeaderValue, Method, StatusCode, header};
@@ -65,17 +66,18 @@ impl<P> Access<P> for Public {
     }
 }
 
-/// How a handler's value is written: generated code passes [`json`] or [`empty`].
-pub type Answer<T> = fn(T, u16) -> Response;
+/// How a handler's value is written: generated code passes [`json`] or [`empty`]. A value
+/// that cannot be written is an error, answered in the API's error shape.
+pub type Answer<T> = fn(T, u16) -> Result<Response, ApiError>;
 
 /// Writes the value as a JSON body.
-pub fn json<T: Serialize>(value: T, status: u16) -> Response {
+pub fn json<T: Serialize>(value: T, status: u16) -> Result<Response, ApiError> {
     json_response(status, &value)
 }
 
 /// Writes a response without body.
-pub fn empty(_: (), status: u16) -> Response {
-    (StatusCode::from_u16(status).unwrap_or(StatusCode::NO_CONTENT), Body::empty()).into_response()
+pub fn empty(_: (), status: u16) -> Result<Response, ApiError> {
+    Ok((StatusCode::from_u16(status).unwrap_or(StatusCode::NO_CONTENT), Body::empty()).into_response())
 }
 
 /// The operations a service refuses to leave unimplemented, by name in the spec.
@@ -97,16 +99,19 @@ impl std::error::Error for MissingOperations {}
 pub struct Routes<S: Authenticator> {
     service: Arc<S>,
     operations: &'static [OperationInfo],
+    errors: &'static ErrorShape,
     handlers: Vec<Option<Handler<S::Principal>>>,
     config: ServerConfig,
 }
 
 impl<S: Authenticator> Routes<S> {
-    /// No handler set yet; `service` authenticates and is handed to every handler.
-    pub fn new(service: S, operations: &'static [OperationInfo]) -> Self {
+    /// No handler set yet; `service` authenticates and is handed to every handler; every
+    /// error is written in the API's error shape `errors`.
+    pub fn new(service: S, operations: &'static [OperationInfo], errors: &'static ErrorShape) -> Self {
         Routes {
             service: Arc::new(service),
             operations,
+            errors,
             handlers: operations.iter().map(|_| None).collect(),
             config: ServerConfig::default(),
         }
@@ -137,15 +142,15 @@ impl<S: Authenticator> Routes<S> {
     {
         let Some(slot) = self.handlers.get_mut(index) else { return };
         let status = self.operations[index].status;
-        let service = Arc::clone(&self.service);
+        let (service, errors) = (Arc::clone(&self.service), self.errors);
         *slot = Some(Arc::new(move |input, context: Context<Option<S::Principal>>| {
             let request = match parse(input) {
                 Ok(request) => request,
-                Err(error) => return reject(error),
+                Err(error) => return reject(error, errors),
             };
             let Context { principal, headers, operation, method, path, extensions, response, .. } = context;
             let Some(principal) = A::principal(principal) else {
-                return reject(ApiError::unauthorized("this operation needs credentials"));
+                return reject(ApiError::unauthorized("this operation needs credentials"), errors);
             };
             let context = Context {
                 principal,
@@ -161,9 +166,9 @@ impl<S: Authenticator> Routes<S> {
             Box::pin(async move {
                 let result = future.await;
                 let (chosen, headers) = response.take();
-                let mut reply = match result {
-                    Ok(value) => answer(value, chosen.unwrap_or(status)),
-                    Err(error) => error.into_response(),
+                let mut reply = match result.and_then(|value| answer(value, chosen.unwrap_or(status))) {
+                    Ok(reply) => reply,
+                    Err(error) => error.into_response_with(errors),
                 };
                 reply.headers_mut().extend(headers);
                 reply
@@ -187,20 +192,23 @@ impl<S: Authenticator> Routes<S> {
 
     /// The router; operations without a handler answer 501 (after authentication).
     pub fn build_partial(self) -> axum::Router {
+        let errors = self.errors;
         let config = Arc::new(self.config);
         let mut by_path: BTreeMap<&'static str, Vec<Endpoint<S::Principal>>> = BTreeMap::new();
         for (info, handler) in self.operations.iter().zip(self.handlers) {
             let handler = handler.unwrap_or_else(|| {
                 let name = info.name;
-                Arc::new(move |_, _| reject(ApiError::not_implemented(name)))
+                Arc::new(move |_, _| reject(ApiError::not_implemented(name), errors))
             });
             by_path.entry(info.path).or_default().push(Endpoint { info, handler });
         }
         let mut router = axum::Router::new();
         for (path, endpoints) in by_path {
-            router = router.route(path, method_router(&self.service, endpoints, &config));
+            router = router.route(path, method_router(&self.service, endpoints, &config, errors));
         }
-        router.fallback(|| async { ApiError::not_found("no operation matches this path").into_response() })
+        router.fallback(move || async move {
+            ApiError::not_found("no operation matches this path").into_response_with(errors)
+        })
     }
 }
 
@@ -214,6 +222,7 @@ fn method_router<S: Authenticator>(
     service: &Arc<S>,
     endpoints: Vec<Endpoint<S::Principal>>,
     config: &Arc<ServerConfig>,
+    errors: &'static ErrorShape,
 ) -> MethodRouter {
     let allow: Vec<&str> = endpoints.iter().map(|e| e.info.method).collect();
     let allow = HeaderValue::from_str(&allow.join(", ")).unwrap_or_else(|_| HeaderValue::from_static(""));
@@ -224,14 +233,14 @@ fn method_router<S: Authenticator>(
         let endpoint = Arc::new(endpoint);
         let (service, config) = (Arc::clone(service), Arc::clone(config));
         methods = methods.on(filter, move |request: Request| {
-            handle(Arc::clone(&service), request, Arc::clone(&endpoint), Arc::clone(&config))
+            handle(Arc::clone(&service), request, Arc::clone(&endpoint), Arc::clone(&config), errors)
         });
     }
     methods.fallback(move || {
         let allow = allow.clone();
         async move {
-            let mut response =
-                ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "the method is not allowed on this path").into_response();
+            let mut response = ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "the method is not allowed on this path")
+                .into_response_with(errors);
             response.headers_mut().insert(header::ALLOW, allow);
             response
         }
@@ -245,10 +254,12 @@ async fn handle<S: Authenticator>(
     request: Request,
     endpoint: Arc<Endpoint<S::Principal>>,
     config: Arc<ServerConfig>,
+    errors: &'static ErrorShape,
 ) -> Response {
+    let refuse = |error: ApiError| error.into_response_with(errors);
     let (mut parts, body) = request.into_parts();
     if let Some(refusal) = config.refuse(&parts) {
-        return refusal.into_response();
+        return refuse(refusal);
     }
     let info = endpoint.info;
     let principal = if info.auth.is_empty() {
@@ -256,20 +267,20 @@ async fn handle<S: Authenticator>(
     } else {
         match authenticate(&*service, &parts, info.auth).await {
             Ok(principal) => Some(principal),
-            Err(error) => return with_challenge(error.into_response(), info.auth),
+            Err(error) => return with_challenge(refuse(error), info.auth),
         }
     };
     let path = match RawPathParams::from_request_parts(&mut parts, &()).await {
         Ok(params) => params.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
-        Err(_) => return ApiError::bad_request("a path parameter is not valid UTF-8 once decoded").into_response(),
+        Err(_) => return refuse(ApiError::bad_request("a path parameter is not valid UTF-8 once decoded")),
     };
     let body = match axum::body::to_bytes(body, config.body_limit).await {
         Ok(bytes) => bytes,
-        Err(_) => return too_large(config.body_limit).into_response(),
+        Err(_) => return refuse(too_large(config.body_limit)),
     };
     if info.has_body && !body.is_empty() && !is_json(&parts.headers) {
         let message = "the body must be JSON, sent with `Content-Type: application/json`";
-        return ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, message).into_response();
+        return refuse(ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, message));
     }
     let mut input = Input::new(path, parts.uri.query().unwrap_or_default(), parts.headers.clone(), body, info.has_body);
     for scheme in info.auth {
@@ -287,11 +298,11 @@ async fn handle<S: Authenticator>(
     // future.
     let reply = match std::panic::catch_unwind(AssertUnwindSafe(|| (endpoint.handler)(input, context))) {
         Ok(reply) => reply,
-        Err(_) => return ApiError::internal("the handler failed unexpectedly").into_response(),
+        Err(_) => return refuse(ApiError::internal("the handler failed unexpectedly")),
     };
     match super::CatchUnwind(AssertUnwindSafe(reply)).await {
         Ok(response) => response,
-        Err(()) => ApiError::internal("the handler failed unexpectedly").into_response(),
+        Err(()) => refuse(ApiError::internal("the handler failed unexpectedly")),
     }
 }
 
@@ -307,7 +318,7 @@ fn with_challenge(mut response: Response, schemes: &[crate::auth::Scheme]) -> Re
     response
 }
 
-/// Answers an error before the handler runs.
-pub fn reject(error: ApiError) -> Reply {
-    Box::pin(async move { error.into_response() })
+/// Answers an error before the handler runs, in the API's error shape.
+pub fn reject(error: ApiError, errors: &'static ErrorShape) -> Reply {
+    Box::pin(async move { error.into_response_with(errors) })
 }
