@@ -13,6 +13,7 @@ pub mod diff;
 pub mod emit;
 pub mod hash;
 pub mod init;
+pub mod input;
 pub mod model;
 pub mod par;
 pub mod spec;
