@@ -89,7 +89,11 @@ struct DiffArgs {
     allow_breaking: bool,
 }
 
-/// Arguments of `apigen init`.
+/// Arguments of `apigen init`. Only into a new or empty place: it refuses, before writing
+/// anything, a directory whose apigen.toml exists, whose spec or runtime directory holds
+/// anything, or whose paths are links. `--spec` and `--out` name directories inside DIR,
+/// relative to it as apigen.toml holds them (default: `spec`, `generated`); `--runtime` is
+/// `--runtime-path`; `--config` does not apply.
 #[derive(clap::Args)]
 struct InitArgs {
     /// The directory to write into (created if needed).
@@ -98,7 +102,7 @@ struct InitArgs {
     /// The API's name, which prefixes the crates (default: from the directory's name).
     #[arg(long)]
     name: Option<String>,
-    /// Take the runtime from this directory instead of copying it.
+    /// Take the runtime from this directory (relative to DIR) instead of copying it.
     #[arg(long, conflicts_with = "runtime_version")]
     runtime_path: Option<PathBuf>,
     /// Take the runtime from a registry at this version instead of copying it.
@@ -115,7 +119,7 @@ enum DiffFormat {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Command::Init(args) = &cli.command {
-        return init(args);
+        return init(args, &cli);
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let flags = Flags { config: cli.config, spec: cli.spec, out: cli.out, runtime: cli.runtime };
@@ -158,9 +162,62 @@ fn main() -> ExitCode {
     }
 }
 
-fn init(args: &InitArgs) -> ExitCode {
+fn init(args: &InitArgs, cli: &Cli) -> ExitCode {
+    let options = match init_options(args, cli) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let shown = |path: &str| args.dir.join(path).display().to_string();
+    match apigen::init::init(&args.dir, &options) {
+        Ok(report) => {
+            for path in &report.written {
+                println!("wrote {}", shown(path));
+            }
+            for path in &report.kept {
+                println!("left alone: {} (it exists)", shown(path));
+            }
+            println!("\nnext, in {}:", args.dir.display());
+            let (name, out) = (&options.name, options.out.display());
+            println!("  apigen generate     # writes {out}/: {name}-types, -server, -client, openapi.json");
+            println!("  cargo build         # builds the generated crates (members of the workspace)");
+            println!("  apigen check        # in CI: fails when {out}/ is stale");
+            ExitCode::SUCCESS
+        }
+        Err(apigen::init::InitError::Refused(refusals)) => {
+            for refusal in refusals {
+                eprintln!("error: {}: {}\n  hint: {}", shown(&refusal.path), refusal.problem, refusal.hint);
+            }
+            eprintln!("error: nothing was written");
+            ExitCode::FAILURE
+        }
+        Err(apigen::init::InitError::Io { path, source }) => {
+            eprintln!("error: {}: {source}", path.display());
+            ExitCode::FAILURE
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// What `init` writes, from its arguments and the global flags it honours.
+fn init_options(args: &InitArgs, cli: &Cli) -> Result<apigen::init::Options, String> {
     use apigen::init::Runtime;
-    let runtime = match (&args.runtime_path, &args.runtime_version) {
+    if cli.config.is_some() {
+        let written = args.dir.join(apigen::config::FILE);
+        return Err(format!("--config names the settings file other commands read; init writes {}", written.display()));
+    }
+    if cli.runtime.is_some() && args.runtime_path.is_some() {
+        return Err("--runtime and --runtime-path both name the runtime's directory: give one".into());
+    }
+    if cli.runtime.is_some() && args.runtime_version.is_some() {
+        return Err("--runtime and --runtime-version name two sources of the runtime: give one".into());
+    }
+    let runtime = match (cli.runtime.as_ref().or(args.runtime_path.as_ref()), &args.runtime_version) {
         (Some(path), _) => Runtime::Path(path.clone()),
         (None, Some(version)) => Runtime::Version(version.clone()),
         (None, None) => Runtime::Vendored,
@@ -168,28 +225,14 @@ fn init(args: &InitArgs) -> ExitCode {
     let absolute = std::path::absolute(&args.dir).unwrap_or_else(|_| args.dir.clone());
     let name = args.name.clone().unwrap_or_else(|| apigen::init::name_from_dir(&absolute));
     if !apigen::model::valid_crate_prefix(&name) {
-        eprintln!("error: `{name}` cannot prefix a crate name: use lower-case letters, digits and dashes");
-        return ExitCode::FAILURE;
+        return Err(format!("`{name}` cannot prefix a crate name: use lower-case letters, digits and dashes"));
     }
-    match apigen::init::init(&args.dir, &name, &runtime) {
-        Ok(report) => {
-            for path in &report.written {
-                println!("wrote {}", args.dir.join(path).display());
-            }
-            for path in &report.kept {
-                println!("left alone: {} (it exists)", args.dir.join(path).display());
-            }
-            println!("\nnext, in {}:", args.dir.display());
-            println!("  apigen generate     # writes generated/: {name}-types, -server, -client, openapi.json");
-            println!("  cargo build         # builds the generated crates (members of the workspace)");
-            println!("  apigen check        # in CI: fails when generated/ is stale");
-            ExitCode::SUCCESS
-        }
-        Err(error) => {
-            eprintln!("error: {}: {error}", args.dir.display());
-            ExitCode::FAILURE
-        }
-    }
+    Ok(apigen::init::Options {
+        name,
+        spec: cli.spec.clone().unwrap_or_else(|| "spec".into()),
+        out: cli.out.clone().unwrap_or_else(|| "generated".into()),
+        runtime,
+    })
 }
 
 fn print_lines(lines: Vec<String>) -> ExitCode {

@@ -59,3 +59,22 @@ pub fn copy_fixture(name: &str, to: &Path) {
         std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
     }
 }
+/// Every entry below `dir` (links listed, not followed), relative and sorted: what a test
+/// compares before and after a command that must write nothing.
+pub fn tree(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(current) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&current) else { continue };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            let kind = std::fs::symlink_metadata(&path).unwrap().file_type();
+            if kind.is_dir() {
+                pending.push(path.clone());
+            }
+            found.push(path.strip_prefix(dir).unwrap().to_string_lossy().into_owned());
+        }
+    }
+    found.sort();
+    found
+}

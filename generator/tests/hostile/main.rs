@@ -4,4 +4,5 @@
 //! on revisions whose trees hold odd names (`diff_rev`).
 
 mod common;
+mod init;
 mod inputs;
