@@ -39,6 +39,11 @@ struct Cli {
 enum Command {
     /// Writes a starter repository: apigen.toml, a spec with one resource, a copy of
     /// apigen-runtime, a workspace Cargo.toml; it generates and builds with no edits.
+    ///
+    /// Only into a new or empty place: refuses, before writing anything, an existing apigen.toml, a spec
+    /// or runtime directory holding anything, and links. --spec and --out name directories
+    /// inside DIR (written into apigen.toml); --runtime is --runtime-path; --config does not
+    /// apply.
     Init(InitArgs),
     /// Validates the spec and prints every problem; exits 1 on any error.
     Lint,
@@ -70,7 +75,8 @@ enum Command {
 }
 
 /// Arguments of `apigen diff`. BASE and HEAD name a spec directory when one exists at that
-/// path, otherwise a git revision whose `--spec` directory is read.
+/// path, otherwise a git revision whose `--spec` directory is read from git's objects into
+/// memory (nothing is written to disk; any subdirectory of the repository works).
 #[derive(clap::Args)]
 struct DiffArgs {
     /// The old spec: a directory or a git revision.
@@ -78,7 +84,8 @@ struct DiffArgs {
     base: Option<String>,
     /// The new spec: a directory or a git revision; defaults to --spec in the working tree.
     head: Option<String>,
-    /// Read the old spec at this git revision (e.g. the merge base) instead of BASE.
+    /// Read the old spec at this git revision (e.g. the merge base) instead of BASE, straight
+    /// from git's objects (nothing is written to disk).
     #[arg(long, conflicts_with = "base")]
     base_rev: Option<String>,
     /// Output format.
@@ -89,11 +96,8 @@ struct DiffArgs {
     allow_breaking: bool,
 }
 
-/// Arguments of `apigen init`. Only into a new or empty place: it refuses, before writing
-/// anything, a directory whose apigen.toml exists, whose spec or runtime directory holds
-/// anything, or whose paths are links. `--spec` and `--out` name directories inside DIR,
-/// relative to it as apigen.toml holds them (default: `spec`, `generated`); `--runtime` is
-/// `--runtime-path`; `--config` does not apply.
+/// Arguments of `apigen init` (the global `--spec`, `--out` and `--runtime` are honoured as
+/// the command's documentation says; see `init_options`).
 #[derive(clap::Args)]
 struct InitArgs {
     /// The directory to write into (created if needed).
@@ -381,10 +385,15 @@ fn load_spec_or_revision(name: &str, spec: &std::path::Path) -> Result<Api, Stri
     if path.is_dir() { load_spec(path) } else { load_revision(name, spec) }
 }
 
+/// A spec loaded for diff; its warnings (a link not followed) are printed, not lost.
 fn load_spec(dir: &std::path::Path) -> Result<Api, String> {
-    apigen::load(dir).map(|(api, _warnings)| api).map_err(|diags| diags.render())
+    let (api, warnings) = apigen::load(dir).map_err(|diags| diags.render())?;
+    eprint!("{}", warnings.render());
+    Ok(api)
 }
 
 fn load_revision(rev: &str, spec: &std::path::Path) -> Result<Api, String> {
-    apigen::diff::git::load_at_revision(rev, spec).map_err(|e| format!("error: {e}\n"))
+    let (api, warnings) = apigen::diff::git::load_at_revision(rev, spec).map_err(|e| format!("error: {e}\n"))?;
+    eprint!("{}", warnings.render());
+    Ok(api)
 }

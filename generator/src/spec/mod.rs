@@ -137,22 +137,57 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
             return spec;
         }
     };
-    // Reading is cheap and parsing YAML is most of loading: files are parsed on all threads,
-    // then decoded in order.
     let read = paths.into_iter().map(|path| {
-        let text = read_spec_file(dir, &path).map(|text| text.replace("\r\n", "\n"));
-        (path, text)
+        let relative = path.strip_prefix(dir).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+        let text = read_spec_file(dir, &path);
+        ReadFile { display: path.display().to_string(), relative, text }
     });
-    let parsed = crate::par::map(read.collect(), |(path, text)| {
-        let parsed = text.map(|text| {
+    load_read(read.collect(), spec, diags)
+}
+
+/// A spec file held in memory (the spec at a git revision, read from git's objects).
+#[derive(Debug, Clone)]
+pub struct MemoryFile {
+    /// The name shown in diagnostics and locations (`HEAD:spec/pets.yaml`).
+    pub display: String,
+    /// Its path below the spec directory, `/`-separated (part of the spec's hash).
+    pub relative: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// Loads spec files held in memory as [`load`] loads a directory's: in sorted path order,
+/// UTF-8 required, each problem located.
+pub fn load_memory(mut files: Vec<MemoryFile>, diags: &mut Diagnostics) -> Spec {
+    files.sort_by(|a, b| Path::new(&a.relative).cmp(Path::new(&b.relative)));
+    let read = files.into_iter().map(|file| ReadFile {
+        display: file.display,
+        relative: file.relative,
+        text: crate::input::decode_text(file.bytes).map_err(unreadable),
+    });
+    load_read(read.collect(), Spec { complete: true, ..Spec::default() }, diags)
+}
+
+/// A spec file as read: its names, and its text or why it has none.
+struct ReadFile {
+    display: String,
+    relative: String,
+    text: Result<String, Unreadable>,
+}
+
+/// Parses and decodes files read, in their order, into `spec`.
+fn load_read(files: Vec<ReadFile>, mut spec: Spec, diags: &mut Diagnostics) -> Spec {
+    // Parsing YAML is most of loading: files are parsed on all threads, then decoded in order.
+    let parsed = crate::par::map(files, |file| {
+        let parsed = file.text.map(|text| {
+            let text = text.replace("\r\n", "\n");
             let yaml = parse_yaml(&text);
             (text, yaml)
         });
-        (path, parsed)
+        (file.display, file.relative, parsed)
     });
     let mut hasher = crate::hash::Hasher::new();
-    for (path, parsed) in parsed {
-        let display = path.display().to_string();
+    for (display, relative, parsed) in parsed {
         let (text, yaml) = match parsed {
             Ok(parsed) => parsed,
             Err(unreadable) => {
@@ -165,8 +200,7 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
                 continue;
             }
         };
-        let relative = path.strip_prefix(dir).unwrap_or(&path);
-        hasher.write(relative.to_string_lossy().replace('\\', "/").as_bytes());
+        hasher.write(relative.as_bytes());
         hasher.write(&[0]);
         hasher.write(text.as_bytes());
         hasher.write(&[0]);
@@ -191,20 +225,23 @@ struct Unreadable {
 /// of at most [`crate::input::MAX_FILE_BYTES`] holding UTF-8, or a link to one that stays in
 /// the spec directory.
 fn read_spec_file(dir: &Path, path: &Path) -> Result<String, Unreadable> {
+    crate::input::read_text_within(dir, path).map_err(unreadable)
+}
+
+/// Why a spec file could not be read, with the hint for a spec.
+fn unreadable(error: crate::input::ReadError) -> Unreadable {
     use crate::input::ReadError;
-    crate::input::read_text_within(dir, path).map_err(|error| {
-        let hint = match &error {
-            ReadError::NotRegular(_) => Some("the spec directory holds regular .yaml files only"),
-            ReadError::TooLarge => Some("split the spec into several files, one per area"),
-            ReadError::LinkOutside { .. } => {
-                Some("copy the file into the spec directory, or point --spec at the directory holding it")
-            }
-            ReadError::NotUtf8 { .. } => Some("save the file as UTF-8"),
-            ReadError::Io(_) => None,
-        };
-        let (line, column) = error.position().unzip();
-        Unreadable { message: error.to_string(), hint, line, column }
-    })
+    let hint = match &error {
+        ReadError::NotRegular(_) => Some("the spec directory holds regular .yaml files only"),
+        ReadError::TooLarge => Some("split the spec into several files, one per area"),
+        ReadError::LinkOutside { .. } => {
+            Some("copy the file into the spec directory, or point --spec at the directory holding it")
+        }
+        ReadError::NotUtf8 { .. } => Some("save the file as UTF-8"),
+        ReadError::Io(_) => None,
+    };
+    let (line, column) = error.position().unzip();
+    Unreadable { message: error.to_string(), hint, line, column }
 }
 
 /// How deeply flow collections (`[...]`, `{...}`) may nest. A real spec nests two or three;

@@ -4,5 +4,6 @@
 //! on revisions whose trees hold odd names (`diff_rev`).
 
 mod common;
+mod diff_rev;
 mod init;
 mod inputs;
