@@ -40,10 +40,10 @@ enum Command {
     /// Writes a starter repository: apigen.toml, a spec with one resource, a copy of
     /// apigen-runtime, a workspace Cargo.toml; it generates and builds with no edits.
     ///
-    /// Only into a new or empty place: refuses, before writing anything, an existing apigen.toml, a spec
-    /// or runtime directory holding anything, and links. --spec and --out name directories
-    /// inside DIR (written into apigen.toml); --runtime is --runtime-path; --config does not
-    /// apply.
+    /// Only into a new or empty place: refuses, before writing anything, an existing
+    /// apigen.toml, a spec or runtime directory holding anything, and links. --spec and --out
+    /// name directories inside DIR (written into apigen.toml); --runtime is --runtime-path;
+    /// --config does not apply.
     Init(InitArgs),
     /// Validates the spec and prints every problem; exits 1 on any error.
     Lint,
