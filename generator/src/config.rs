@@ -112,12 +112,12 @@ pub struct Settings {
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// The file could not be read.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", located(path, source))]
     Read {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        source: crate::input::ReadError,
     },
     /// The file is not valid.
     #[error("{path}: {message}")]
@@ -129,14 +129,24 @@ pub enum ConfigError {
     },
 }
 
-/// The nearest `apigen.toml`, from `dir` up.
-pub fn find(dir: &Path) -> Option<PathBuf> {
-    dir.ancestors().map(|d| d.join(FILE)).find(|f| f.is_file())
+/// `path`, followed by the line and column of the problem when it has one.
+fn located(path: &Path, error: &crate::input::ReadError) -> String {
+    match error.position() {
+        Some((line, column)) => format!("{}:{line}:{column}", path.display()),
+        None => path.display().to_string(),
+    }
 }
 
-/// Reads a config file.
+/// The nearest `apigen.toml`, from `dir` up. Anything by that name counts (a FIFO, a dangling
+/// link): reading it then says what is wrong, instead of settings from elsewhere being used.
+pub fn find(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors().map(|d| d.join(FILE)).find(|f| f.symlink_metadata().is_ok())
+}
+
+/// Reads a config file, through the reader every input takes ([`crate::input`]): a FIFO or
+/// device is refused before it is opened, and at most [`crate::input::MAX_FILE_BYTES`] are read.
 pub fn read(path: &Path) -> Result<Config, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.into(), source })?;
+    let text = crate::input::read_text(path).map_err(|source| ConfigError::Read { path: path.into(), source })?;
     parse(&text).map_err(|message| ConfigError::Invalid { path: path.into(), message })
 }
 

@@ -1,11 +1,21 @@
 //! `apigen init`: a repository that generates and builds with no edits.
 //!
 //! Writes `apigen.toml`, a starter spec (an `api.yaml` and one area with a resource, a list
-//! and a create), a copy of apigen-runtime (unless the config names another source), and a
-//! workspace `Cargo.toml` and `.gitignore` when there are none. Never overwrites a file: an
-//! existing one is reported and left alone.
+//! and a create) into the spec directory (`spec`, or `--spec`), a copy of apigen-runtime into
+//! `apigen-runtime/` (unless another source is named), and a workspace `Cargo.toml` (whose
+//! members are the crates in the output directory, `generated` or `--out`) and `.gitignore`
+//! when there are none: an existing one, of any kind, is left alone and reported.
+//!
+//! Only into a new or empty place. Before anything is written, every path init would write is
+//! inspected, and init refuses, naming each path and what to do, when `apigen.toml` exists,
+//! the spec or runtime directory holds anything, or a path on the way is a link or a file.
+//! Nothing is written through a link or outside the directory: `--spec` and `--out` are
+//! relative paths without `.` or `..` (as `apigen.toml` holds them), directories are created
+//! one step at a time, and each file is created new (`create_new`, which fails on any
+//! existing entry, a dangling link included).
 
-use std::path::{Path, PathBuf};
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
 
 /// The runtime's sources, copied by `init` into `apigen-runtime/`: the runtime this apigen
 /// was built with, so the two always match. `build.rs` lists every file of `runtime/` (its
@@ -23,6 +33,22 @@ pub enum Runtime {
     Version(String),
 }
 
+/// What `init` writes, as the command line gave it.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The API's name, which prefixes the crates.
+    pub name: String,
+    /// The spec directory, relative to the directory written into.
+    pub spec: PathBuf,
+    /// The output directory, relative to the directory written into.
+    pub out: PathBuf,
+    /// Where the generated crates take the runtime from.
+    pub runtime: Runtime,
+}
+
+/// Where `init` puts the vendored runtime.
+pub const RUNTIME_DIR: &str = "apigen-runtime";
+
 /// What `init` did.
 #[derive(Debug, Default)]
 pub struct Report {
@@ -32,33 +58,272 @@ pub struct Report {
     pub kept: Vec<String>,
 }
 
-/// Writes a starter repository into `dir` (created if needed) for an API named `name`.
-pub fn init(dir: &Path, name: &str, runtime: &Runtime) -> std::io::Result<Report> {
+/// A path `init` will not write, and what to do about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The path, relative to the directory, with `/` separators.
+    pub path: String,
+    /// What is there.
+    pub problem: String,
+    /// What to do.
+    pub hint: String,
+}
+
+/// Why `init` wrote nothing, or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum InitError {
+    /// A flag names something init cannot honour.
+    #[error("{0}")]
+    Flag(String),
+    /// Paths init would write hold something; nothing was written.
+    #[error("{} path(s) hold something already", .0.len())]
+    Refused(Vec<Refusal>),
+    /// The file system failed (or changed while init ran).
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// Where.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// The parts of the starter repository, for the hints of a refusal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Settings,
+    Spec,
+    Runtime,
+    Workspace,
+}
+
+/// One file to write.
+struct Planned {
+    path: String,
+    text: String,
+    part: Part,
+}
+
+/// Writes a starter repository into `dir` (created if needed), or refuses before writing
+/// anything (see the module's documentation).
+pub fn init(dir: &Path, options: &Options) -> Result<Report, InitError> {
+    let spec = inside(dir, "--spec", &options.spec)?;
+    let out = inside(dir, "--out", &options.out)?;
+    no_overlap(&spec, &out, &options.runtime)?;
+    if dir.exists() && !dir.is_dir() {
+        return Err(InitError::Flag(format!("{} is not a directory", dir.display())));
+    }
+    let files = starter(options, &spec, &out)?;
     let mut report = Report::default();
-    let mut write = |path: &str, text: &str| -> std::io::Result<()> {
-        let target = dir.join(path);
-        if target.exists() {
-            report.kept.push(path.to_owned());
-            return Ok(());
-        }
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        std::fs::write(&target, text)?;
-        report.written.push(path.to_owned());
-        Ok(())
-    };
-    write(crate::config::FILE, &config_text(runtime))?;
-    write("spec/api.yaml", &api_yaml(name))?;
-    write("spec/notes.yaml", NOTES_YAML)?;
+    let refusals = inspect(dir, &spec, &files, &mut report)?;
+    if !refusals.is_empty() {
+        return Err(InitError::Refused(refusals));
+    }
+    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    for file in files.iter().filter(|f| !report.kept.contains(&f.path)) {
+        write_new(dir, &file.path, &file.text)?;
+        report.written.push(file.path.clone());
+    }
+    Ok(report)
+}
+
+/// `path` as `apigen.toml` will hold it: relative, below `dir`, UTF-8, `/`-separated.
+fn inside(dir: &Path, flag: &str, path: &Path) -> Result<String, InitError> {
+    let steps: Option<Vec<&str>> = path
+        .components()
+        .map(|c| match c {
+            Component::Normal(name) => name.to_str(),
+            _ => None,
+        })
+        .collect();
+    match steps {
+        Some(steps) if !steps.is_empty() => Ok(steps.join("/")),
+        _ => Err(InitError::Flag(format!(
+            "{flag} {}: not a directory inside {}: give a relative path without `.` or `..` (apigen.toml holds \
+             it, relative to itself)",
+            path.display(),
+            dir.display()
+        ))),
+    }
+}
+
+/// Refuses a spec or output directory that is, holds or lies in another part of the starter.
+fn no_overlap(spec: &str, out: &str, runtime: &Runtime) -> Result<(), InitError> {
+    let mut fixed = vec![
+        ("the settings file", crate::config::FILE),
+        ("the workspace file", "Cargo.toml"),
+        ("the ignore file", ".gitignore"),
+    ];
     if *runtime == Runtime::Vendored {
-        for (path, text) in RUNTIME_FILES {
-            write(&format!("apigen-runtime/{path}"), text)?;
+        fixed.push(("the runtime copy", RUNTIME_DIR));
+    }
+    let flags = [("--spec", spec), ("--out", out)];
+    let others = flags.iter().skip(1).copied().chain(fixed);
+    for (i, (flag, path)) in flags.iter().enumerate() {
+        for (label, other) in others.clone().skip(i) {
+            if Path::new(path).starts_with(other) || Path::new(other).starts_with(path) {
+                return Err(InitError::Flag(format!(
+                    "{flag} {path} and {label} {other} overlap: give each its own directory"
+                )));
+            }
         }
     }
-    write("Cargo.toml", WORKSPACE_TOML)?;
-    write(".gitignore", "/target\n")?;
-    Ok(report)
+    Ok(())
+}
+
+/// Every file of the starter repository.
+fn starter(options: &Options, spec: &str, out: &str) -> Result<Vec<Planned>, InitError> {
+    let planned = |path: String, text: String, part| Planned { path, text, part };
+    let mut files = vec![
+        planned(crate::config::FILE.into(), config_text(spec, out, &options.runtime)?, Part::Settings),
+        planned(format!("{spec}/api.yaml"), api_yaml(&options.name), Part::Spec),
+        planned(format!("{spec}/notes.yaml"), NOTES_YAML.into(), Part::Spec),
+    ];
+    if options.runtime == Runtime::Vendored {
+        for (path, text) in RUNTIME_FILES {
+            files.push(planned(format!("{RUNTIME_DIR}/{path}"), (*text).into(), Part::Runtime));
+        }
+    }
+    files.push(planned("Cargo.toml".into(), workspace_toml(out), Part::Workspace));
+    files.push(planned(".gitignore".into(), "/target\n".into(), Part::Workspace));
+    Ok(files)
+}
+
+/// What is at a path, without following a link.
+enum Found {
+    Nothing,
+    Dir,
+    Link(PathBuf),
+    /// A file, FIFO, socket or device.
+    Other,
+}
+
+fn found(path: &Path) -> Result<Found, InitError> {
+    match std::fs::symlink_metadata(path) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Found::Nothing),
+        Err(error) => Err(InitError::Io { path: path.to_path_buf(), source: error }),
+        Ok(m) if m.is_symlink() => Ok(Found::Link(std::fs::read_link(path).unwrap_or_default())),
+        Ok(m) if m.is_dir() => Ok(Found::Dir),
+        Ok(_) => Ok(Found::Other),
+    }
+}
+
+/// The first step of `path` (below `dir`) that holds something: a step on the way that is not a
+/// directory, or the path itself. `None` when the path is free.
+fn first_taken(dir: &Path, path: &str) -> Result<Option<(String, Found)>, InitError> {
+    let steps: Vec<&str> = path.split('/').collect();
+    for depth in 1..=steps.len() {
+        let step = steps[..depth].join("/");
+        match found(&dir.join(&step))? {
+            Found::Nothing => return Ok(None),
+            Found::Dir if depth < steps.len() => {}
+            taken => return Ok(Some((step, taken))),
+        }
+    }
+    Ok(None)
+}
+
+/// Every path init would write that holds something, each refused once; the workspace files
+/// that exist go to `report.kept`.
+fn inspect(dir: &Path, spec: &str, files: &[Planned], report: &mut Report) -> Result<Vec<Refusal>, InitError> {
+    // An existing apigen.toml says it all: the directory is set up (or the path is a link).
+    if let Some((step, taken)) = first_taken(dir, crate::config::FILE)? {
+        return Ok(vec![refusal(step, taken, Part::Settings)]);
+    }
+    let mut refusals: BTreeMap<String, Refusal> = BTreeMap::new();
+    let mut directories = vec![(spec.to_owned(), Part::Spec)];
+    if files.iter().any(|f| f.part == Part::Runtime) {
+        directories.push((RUNTIME_DIR.to_owned(), Part::Runtime));
+    }
+    for (path, part) in &directories {
+        if let Some((step, taken)) = first_taken(dir, path)? {
+            let refusal = match taken {
+                Found::Dir => non_empty(dir, &step, *part)?,
+                taken => Some(refusal(step, taken, *part)),
+            };
+            refusals.extend(refusal.map(|r| (r.path.clone(), r)));
+        }
+    }
+    for file in files.iter().filter(|f| f.part == Part::Workspace) {
+        if first_taken(dir, &file.path)?.is_some() {
+            report.kept.push(file.path.clone());
+        }
+    }
+    Ok(refusals.into_values().collect())
+}
+
+/// The refusal for a spec or runtime directory that holds entries, if it does.
+fn non_empty(dir: &Path, path: &str, part: Part) -> Result<Option<Refusal>, InitError> {
+    let full = dir.join(path);
+    let count = std::fs::read_dir(&full).map_err(io_error(&full))?.count();
+    if count == 0 {
+        return Ok(None);
+    }
+    let entries = if count == 1 { "1 entry".to_owned() } else { format!("{count} entries") };
+    let (problem, hint) = if part == Part::Spec {
+        (
+            format!("holds {entries} already: init writes its starter spec only into a new or empty directory"),
+            format!(
+                "to keep this spec, write {} by hand (`spec = \"{path}\"`, see `apigen --help`), or name another \
+                 directory with --spec",
+                dir.join(crate::config::FILE).display()
+            ),
+        )
+    } else {
+        (
+            format!("holds {entries} already: init copies the runtime only into a new or empty directory"),
+            format!("take the runtime from it with --runtime-path {path}, or remove it to copy this apigen's runtime"),
+        )
+    };
+    Ok(Some(Refusal { path: path.to_owned(), problem, hint }))
+}
+
+/// The refusal for a link, a file where a directory goes, or an existing settings file.
+fn refusal(path: String, taken: Found, part: Part) -> Refusal {
+    let elsewhere = match part {
+        Part::Spec => "name another directory with --spec",
+        Part::Runtime => "take the runtime from elsewhere with --runtime-path",
+        Part::Settings | Part::Workspace => "",
+    };
+    let (problem, hint) = match taken {
+        Found::Link(target) if elsewhere.is_empty() => (link_problem(&target), "remove the link".to_owned()),
+        Found::Link(target) => (link_problem(&target), format!("remove the link, or {elsewhere}")),
+        _ if part == Part::Settings => (
+            "exists: this directory is set up already".to_owned(),
+            format!("run `apigen generate` there, or remove {} to start again", crate::config::FILE),
+        ),
+        _ => ("is a file, not a directory".to_owned(), elsewhere.to_owned()),
+    };
+    Refusal { path, problem, hint }
+}
+
+fn link_problem(target: &Path) -> String {
+    format!("is a link (to {}): init never writes through a link", target.display())
+}
+
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> InitError + '_ {
+    move |source| InitError::Io { path: path.to_path_buf(), source }
+}
+
+/// Writes a new file at `path` below `dir`, creating the directories on the way one at a time;
+/// fails rather than write through anything that appeared since the inspection.
+fn write_new(dir: &Path, path: &str, text: &str) -> Result<(), InitError> {
+    use std::io::Write;
+    let steps: Vec<&str> = path.split('/').collect();
+    for depth in 1..steps.len() {
+        let step = dir.join(steps[..depth].join("/"));
+        match found(&step)? {
+            Found::Dir => {}
+            Found::Nothing => std::fs::create_dir(&step).map_err(io_error(&step))?,
+            _ => {
+                let source = std::io::Error::new(std::io::ErrorKind::AlreadyExists, "appeared while init ran");
+                return Err(InitError::Io { path: step, source });
+            }
+        }
+    }
+    let target = dir.join(path);
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&target).map_err(io_error(&target))?;
+    file.write_all(text.as_bytes()).map_err(io_error(&target))
 }
 
 /// A crate-name prefix from a directory name (`My Service` gives `my-service`), or `my-api`.
@@ -69,23 +334,35 @@ pub fn name_from_dir(dir: &Path) -> String {
     if crate::model::valid_crate_prefix(&name) { name } else { "my-api".to_owned() }
 }
 
-fn config_text(runtime: &Runtime) -> String {
+/// `text` as one TOML basic string, whatever it holds.
+fn toml_string(text: &str) -> String {
+    toml::Value::String(text.to_owned()).to_string()
+}
+
+fn config_text(spec: &str, out: &str, runtime: &Runtime) -> Result<String, InitError> {
     let source = match runtime {
-        Runtime::Vendored => "path = \"apigen-runtime\"".to_owned(),
-        Runtime::Path(path) => format!("path = {:?}", path.to_string_lossy()),
-        Runtime::Version(version) => format!("version = {version:?}"),
+        Runtime::Vendored => format!("path = {}", toml_string(RUNTIME_DIR)),
+        Runtime::Path(path) => {
+            let Some(path) = path.to_str() else {
+                return Err(InitError::Flag(format!("--runtime-path {}: not UTF-8", path.display())));
+            };
+            format!("path = {}", toml_string(path))
+        }
+        Runtime::Version(version) => format!("version = {}", toml_string(version)),
     };
-    format!(
+    Ok(format!(
         "# apigen's settings: every command (lint, generate, check, list, gaps, diff) reads them from\n\
          # this directory or a subdirectory; flags override them.\n\
-         spec = \"spec\"\n\
-         out = \"generated\"\n\
+         spec = {}\n\
+         out = {}\n\
          \n\
          # Where the generated crates take apigen-runtime from: `path`, `git` (with `rev`, `branch`\n\
          # or `tag`) or only `version` (a registry).\n\
          [runtime]\n\
-         {source}\n"
-    )
+         {source}\n",
+        toml_string(spec),
+        toml_string(out)
+    ))
 }
 
 fn api_yaml(name: &str) -> String {
@@ -136,9 +413,14 @@ operations:
     errors: [{ status: 404, when: no note has this id }]
 ";
 
-const WORKSPACE_TOML: &str =
-    "# The generated crates are members, so building them leaves no Cargo.lock inside generated/.
-[workspace]
-resolver = \"3\"
-members = [\"generated/types\", \"generated/server\", \"generated/client\"]
-";
+fn workspace_toml(out: &str) -> String {
+    let members: Vec<String> =
+        ["types", "server", "client"].iter().map(|c| toml_string(&format!("{out}/{c}"))).collect();
+    format!(
+        "# The generated crates are members, so building them leaves no Cargo.lock in the output.\n\
+         [workspace]\n\
+         resolver = \"3\"\n\
+         members = [{}]\n",
+        members.join(", ")
+    )
+}

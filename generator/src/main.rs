@@ -40,6 +40,11 @@ struct Cli {
 enum Command {
     /// Writes a starter repository: apigen.toml, a spec with one resource, a copy of
     /// apigen-runtime, a workspace Cargo.toml; it generates and builds with no edits.
+    ///
+    /// Only into a new or empty place: refuses, before writing anything, an existing
+    /// apigen.toml, a spec or runtime directory holding anything, and links. --spec and --out
+    /// name directories inside DIR (written into apigen.toml); --runtime is --runtime-path;
+    /// --config does not apply.
     Init(InitArgs),
     /// Validates the spec and prints every problem; exits 1 on any error.
     Lint,
@@ -71,7 +76,8 @@ enum Command {
 }
 
 /// Arguments of `apigen diff`. BASE and HEAD name a spec directory when one exists at that
-/// path, otherwise a git revision whose `--spec` directory is read.
+/// path, otherwise a git revision whose `--spec` directory is read from git's objects into
+/// memory (nothing is written to disk; any subdirectory of the repository works).
 #[derive(clap::Args)]
 struct DiffArgs {
     /// The old spec: a directory or a git revision.
@@ -79,7 +85,8 @@ struct DiffArgs {
     base: Option<String>,
     /// The new spec: a directory or a git revision; defaults to --spec in the working tree.
     head: Option<String>,
-    /// Read the old spec at this git revision (e.g. the merge base) instead of BASE.
+    /// Read the old spec at this git revision (e.g. the merge base) instead of BASE, straight
+    /// from git's objects (nothing is written to disk).
     #[arg(long, conflicts_with = "base")]
     base_rev: Option<String>,
     /// Output format.
@@ -90,7 +97,8 @@ struct DiffArgs {
     allow_breaking: bool,
 }
 
-/// Arguments of `apigen init`.
+/// Arguments of `apigen init` (the global `--spec`, `--out` and `--runtime` are honoured as
+/// the command's documentation says; see `init_options`).
 #[derive(clap::Args)]
 struct InitArgs {
     /// The directory to write into (created if needed).
@@ -99,7 +107,7 @@ struct InitArgs {
     /// The API's name, which prefixes the crates (default: from the directory's name).
     #[arg(long)]
     name: Option<String>,
-    /// Take the runtime from this directory instead of copying it.
+    /// Take the runtime from this directory (relative to DIR) instead of copying it.
     #[arg(long, conflicts_with = "runtime_version")]
     runtime_path: Option<PathBuf>,
     /// Take the runtime from a registry at this version instead of copying it.
@@ -116,7 +124,7 @@ enum DiffFormat {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Command::Init(args) = &cli.command {
-        return init(args);
+        return init(args, &cli);
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let flags = Flags { config: cli.config, spec: cli.spec, out: cli.out, runtime: cli.runtime };
@@ -161,9 +169,62 @@ fn with_spec(settings: &Settings, print: impl FnOnce(&Api)) -> ExitCode {
     }
 }
 
-fn init(args: &InitArgs) -> ExitCode {
+fn init(args: &InitArgs, cli: &Cli) -> ExitCode {
+    let options = match init_options(args, cli) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let shown = |path: &str| args.dir.join(path).display().to_string();
+    match apigen::init::init(&args.dir, &options) {
+        Ok(report) => {
+            for path in &report.written {
+                println!("wrote {}", shown(path));
+            }
+            for path in &report.kept {
+                println!("left alone: {} (it exists)", shown(path));
+            }
+            println!("\nnext, in {}:", args.dir.display());
+            let (name, out) = (&options.name, options.out.display());
+            println!("  apigen generate     # writes {out}/: {name}-types, -server, -client, openapi.json");
+            println!("  cargo build         # builds the generated crates (members of the workspace)");
+            println!("  apigen check        # in CI: fails when {out}/ is stale");
+            ExitCode::SUCCESS
+        }
+        Err(apigen::init::InitError::Refused(refusals)) => {
+            for refusal in refusals {
+                eprintln!("error: {}: {}\n  hint: {}", shown(&refusal.path), refusal.problem, refusal.hint);
+            }
+            eprintln!("error: nothing was written");
+            ExitCode::FAILURE
+        }
+        Err(apigen::init::InitError::Io { path, source }) => {
+            eprintln!("error: {}: {source}", path.display());
+            ExitCode::FAILURE
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// What `init` writes, from its arguments and the global flags it honours.
+fn init_options(args: &InitArgs, cli: &Cli) -> Result<apigen::init::Options, String> {
     use apigen::init::Runtime;
-    let runtime = match (&args.runtime_path, &args.runtime_version) {
+    if cli.config.is_some() {
+        let written = args.dir.join(apigen::config::FILE);
+        return Err(format!("--config names the settings file other commands read; init writes {}", written.display()));
+    }
+    if cli.runtime.is_some() && args.runtime_path.is_some() {
+        return Err("--runtime and --runtime-path both name the runtime's directory: give one".into());
+    }
+    if cli.runtime.is_some() && args.runtime_version.is_some() {
+        return Err("--runtime and --runtime-version name two sources of the runtime: give one".into());
+    }
+    let runtime = match (cli.runtime.as_ref().or(args.runtime_path.as_ref()), &args.runtime_version) {
         (Some(path), _) => Runtime::Path(path.clone()),
         (None, Some(version)) => Runtime::Version(version.clone()),
         (None, None) => Runtime::Vendored,
@@ -171,28 +232,14 @@ fn init(args: &InitArgs) -> ExitCode {
     let absolute = std::path::absolute(&args.dir).unwrap_or_else(|_| args.dir.clone());
     let name = args.name.clone().unwrap_or_else(|| apigen::init::name_from_dir(&absolute));
     if !apigen::model::valid_crate_prefix(&name) {
-        eprintln!("error: `{name}` cannot prefix a crate name: use lower-case letters, digits and dashes");
-        return ExitCode::FAILURE;
+        return Err(format!("`{name}` cannot prefix a crate name: use lower-case letters, digits and dashes"));
     }
-    match apigen::init::init(&args.dir, &name, &runtime) {
-        Ok(report) => {
-            for path in &report.written {
-                println!("wrote {}", args.dir.join(path).display());
-            }
-            for path in &report.kept {
-                println!("left alone: {} (it exists)", args.dir.join(path).display());
-            }
-            println!("\nnext, in {}:", args.dir.display());
-            println!("  apigen generate     # writes generated/: {name}-types, -server, -client, openapi.json");
-            println!("  cargo build         # builds the generated crates (members of the workspace)");
-            println!("  apigen check        # in CI: fails when generated/ is stale");
-            ExitCode::SUCCESS
-        }
-        Err(error) => {
-            eprintln!("error: {}: {error}", args.dir.display());
-            ExitCode::FAILURE
-        }
-    }
+    Ok(apigen::init::Options {
+        name,
+        spec: cli.spec.clone().unwrap_or_else(|| "spec".into()),
+        out: cli.out.clone().unwrap_or_else(|| "generated".into()),
+        runtime,
+    })
 }
 
 fn print_lines(lines: Vec<String>) {
@@ -284,10 +331,15 @@ fn load_spec_or_revision(name: &str, spec: &std::path::Path) -> Result<Api, Stri
     if path.is_dir() { load_spec(path) } else { load_revision(name, spec) }
 }
 
+/// A spec loaded for diff; its warnings (a link not followed) are printed, not lost.
 fn load_spec(dir: &std::path::Path) -> Result<Api, String> {
-    apigen::load(dir).map(|(api, _warnings)| api).map_err(|diags| diags.render())
+    let (api, warnings) = apigen::load(dir).map_err(|diags| diags.render())?;
+    eprint!("{}", warnings.render());
+    Ok(api)
 }
 
 fn load_revision(rev: &str, spec: &std::path::Path) -> Result<Api, String> {
-    apigen::diff::git::load_at_revision(rev, spec).map_err(|e| format!("error: {e}\n"))
+    let (api, warnings) = apigen::diff::git::load_at_revision(rev, spec).map_err(|e| format!("error: {e}\n"))?;
+    eprint!("{}", warnings.render());
+    Ok(api)
 }

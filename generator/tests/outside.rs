@@ -37,8 +37,15 @@ fn init_generates_checks_and_builds_outside_the_repository() {
     for file in ["apigen.toml", "spec/api.yaml", "spec/notes.yaml", "apigen-runtime/src/lib.rs", "Cargo.toml"] {
         assert!(dir.join(file).is_file(), "{file} missing:\n{printed}");
     }
-    // A second init leaves everything alone.
-    assert!(apigen(&["init", "."], &dir).contains("left alone: ./apigen.toml (it exists)"));
+    // A second init refuses, naming the settings file, and writes nothing.
+    let again = Command::new(env!("CARGO_BIN_EXE_apigen")).args(["init", "."]).current_dir(&dir).output().unwrap();
+    assert_eq!(again.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&again.stderr)
+            .starts_with("error: ./apigen.toml: exists: this directory is set up already\n"),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
 
     // No flags: the settings are found from a subdirectory too.
     assert_eq!(apigen(&["lint"], &dir.join("spec")), "ok: 3 operations, 2 types, 0 gaps\n");

@@ -1,5 +1,7 @@
 //! Shared helpers of the workspace-level tests in `tests/`.
 
+pub mod edits;
+
 use std::path::{Path, PathBuf};
 
 /// Compares `actual` with the snapshot file at `path`. With `UPDATE_EXPECT=1` in the

@@ -2,12 +2,11 @@
 //! classification with `fixtures/diff/cases/NAME.expected`; the two properties check that a
 //! spec diffed with itself, or with a reformatted copy of itself, reports nothing.
 //!
-//! A case file (`NAME.edit`) is a list of edits: `@ FILE` selects a spec file, then a run of
-//! `-` lines (text that must occur exactly once, lines joined) followed by `+` lines (its
-//! replacement, possibly empty). Lines starting with `#` are comments.
+//! A case file (`NAME.edit`) is a list of edits in the format of `apigen_tests::edits`.
 
 use apigen::diff::{self, render};
 use apigen::model::Api;
+use apigen_tests::edits::{apply, parse as parse_edits};
 use apigen_tests::snapshot;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -29,51 +28,6 @@ fn copy_dir(from: &Path, to: &Path) {
         let path = entry.unwrap().path();
         fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
     }
-}
-
-/// One replacement: `old` must occur exactly once in `file`.
-struct Edit {
-    file: String,
-    old: String,
-    new: String,
-}
-
-fn parse_edits(text: &str) -> Vec<Edit> {
-    let mut edits: Vec<Edit> = Vec::new();
-    let mut file = String::new();
-    let mut previous = ' ';
-    for line in text.lines() {
-        let (mark, rest) = line.split_at(line.len().min(1));
-        let rest = rest.strip_prefix(' ').unwrap_or(rest);
-        match mark {
-            "@" => file = rest.to_owned(),
-            "-" if previous == '-' => edits.last_mut().unwrap().old.push_str(&format!("\n{rest}")),
-            "-" => edits.push(Edit { file: file.clone(), old: rest.to_owned(), new: String::new() }),
-            "+" => {
-                let edit = edits.last_mut().expect("`+` without `-`");
-                if previous == '+' {
-                    edit.new.push('\n');
-                }
-                edit.new.push_str(rest);
-            }
-            "#" | "" => {}
-            other => panic!("unknown edit line `{other}{rest}`"),
-        }
-        previous = mark.chars().next().unwrap_or(' ');
-    }
-    edits
-}
-
-fn apply(edits: &[Edit], dir: &Path) -> Result<(), String> {
-    for edit in edits {
-        let path = dir.join(&edit.file);
-        let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", edit.file))?;
-        match text.matches(&edit.old).count() {
-            1 => fs::write(&path, text.replacen(&edit.old, &edit.new, 1)).unwrap(),
-            n => return Err(format!("{}: `{}` occurs {n} times, not once", edit.file, edit.old)),
-        }
-    }
-    Ok(())
 }
 
 /// The rendered diff of the base with the case applied, with the temporary directory removed

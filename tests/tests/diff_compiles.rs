@@ -137,7 +137,7 @@ fn check_against(root: &Path, spec: &Path, package: &str) -> Result<(), String> 
     if result.status.success() { Ok(()) } else { Err(String::from_utf8_lossy(&result.stderr).into_owned()) }
 }
 
-/// A copy of the base with the case's edits applied (the `.edit` format of `tests/diff.rs`).
+/// A copy of the base with the case's edits applied (`apigen_tests::edits`).
 fn edited(case: &str, into: &Path) -> PathBuf {
     let dir = into.join(case);
     fs::create_dir_all(&dir).unwrap();
@@ -145,37 +145,7 @@ fn edited(case: &str, into: &Path) -> PathBuf {
         fs::copy(Path::new(BASE).join(name), dir.join(name)).unwrap();
     }
     let edits = fs::read_to_string(Path::new(CASES).join(format!("{case}.edit"))).unwrap();
-    let (mut file, mut old, mut new, mut previous) = (String::new(), String::new(), String::new(), ' ');
-    let flush = |file: &str, old: &mut String, new: &mut String| {
-        if !old.is_empty() {
-            let path = dir.join(file);
-            let text = fs::read_to_string(&path).unwrap();
-            assert_eq!(text.matches(old.as_str()).count(), 1, "{case}: `{old}` in {file}");
-            fs::write(&path, text.replacen(old.as_str(), new, 1)).unwrap();
-        }
-        old.clear();
-        new.clear();
-    };
-    for line in edits.lines() {
-        let (mark, rest) = line.split_at(line.len().min(1));
-        let rest = rest.strip_prefix(' ').unwrap_or(rest);
-        match mark {
-            "@" => {
-                flush(&file, &mut old, &mut new);
-                file = rest.to_owned();
-            }
-            "-" if previous == '-' => old.push_str(&format!("\n{rest}")),
-            "-" => {
-                flush(&file, &mut old, &mut new);
-                old.push_str(rest);
-            }
-            "+" if previous == '+' => new.push_str(&format!("\n{rest}")),
-            "+" => new.push_str(rest),
-            _ => {}
-        }
-        previous = mark.chars().next().unwrap_or(' ');
-    }
-    flush(&file, &mut old, &mut new);
+    apigen_tests::edits::apply(&apigen_tests::edits::parse(&edits), &dir).unwrap_or_else(|e| panic!("{case}: {e}"));
     dir
 }
 

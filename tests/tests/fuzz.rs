@@ -1,7 +1,9 @@
 //! Bounded, reproducible fuzzing (a fixed-seed generator, no extra dependency), run by
 //! `cargo test` in CI: mutated specs never panic the loader, lowering or emission and always
-//! come back with located diagnostics; random requests never make the generated server answer
-//! 5xx or anything but the error body.
+//! come back with located diagnostics; mutated `apigen.toml` files are read or refused naming
+//! the file, never a panic; two random variants of a spec diff without a panic and with a
+//! consistent summary; random requests never make the generated server answer 5xx or anything
+//! but the error body.
 
 use apigen_runtime::server::axum::body::{Body, to_bytes};
 use apigen_runtime::server::axum::http::{Request, header};
@@ -75,7 +77,9 @@ const SPEC_SNIPPETS: &[&str] = &[
     "?x",
 ];
 
-fn mutate(text: &str, rng: &mut Rng) -> Vec<u8> {
+/// `text` with one to three random edits: a run deleted, a snippet inserted, a random byte
+/// inserted, a line doubled, or a byte replaced by punctuation.
+fn mutate(text: &str, snippets: &[&str], rng: &mut Rng) -> Vec<u8> {
     let mut bytes = text.as_bytes().to_vec();
     for _ in 0..=rng.below(3) {
         let at = rng.below(bytes.len() + 1);
@@ -85,7 +89,7 @@ fn mutate(text: &str, rng: &mut Rng) -> Vec<u8> {
                 bytes.drain(at..end);
             }
             1 => {
-                let snippet = rng.pick(SPEC_SNIPPETS).as_bytes().to_vec();
+                let snippet = rng.pick(snippets).as_bytes().to_vec();
                 bytes.splice(at..at, snippet);
             }
             2 => bytes.insert(at.min(bytes.len()), rng.next() as u8), // may break UTF-8
@@ -118,7 +122,7 @@ fn mutated_specs_give_located_diagnostics_and_never_panic() {
         let dir = tempfile::tempdir().unwrap();
         let victim = rng.below(files.len());
         for (i, (name, text)) in files.iter().enumerate() {
-            let bytes = if i == victim { mutate(text, &mut rng) } else { text.clone().into_bytes() };
+            let bytes = if i == victim { mutate(text, SPEC_SNIPPETS, &mut rng) } else { text.clone().into_bytes() };
             std::fs::write(dir.path().join(name), &bytes).unwrap();
         }
         let outcome = std::panic::catch_unwind(|| match apigen::load(dir.path()) {
@@ -145,6 +149,142 @@ fn mutated_specs_give_located_diagnostics_and_never_panic() {
         }
     }
     assert!(refused > 100 && generated > 20, "{refused} refused, {generated} generated: the mutations must do both");
+}
+
+/// A settings file using every key: the seed of the config fuzzing.
+const CONFIG: &str = "spec = \"spec\"\nout = \"generated\"\ncrate-prefix = \"acme-api\"\nregenerate = \"apigen generate\"\n\n\
+                      [runtime]\npath = \"apigen-runtime\"\nversion = \"0.1\"\n\n[outputs]\nclient = false\nreference = true\n";
+
+/// Text that tends to break TOML and the settings' rules.
+const CONFIG_SNIPPETS: &[&str] = &[
+    "=",
+    "[",
+    "]",
+    "[[",
+    "]]",
+    "\"",
+    "'",
+    "'''",
+    "\"\"\"",
+    "\\",
+    "\\u0000",
+    "\\uD800",
+    "#",
+    "\n",
+    ".",
+    "{",
+    "}",
+    ",",
+    "true",
+    "1e999",
+    "-0",
+    "inf",
+    "nan",
+    "1979-05-27T07:32:00Z",
+    "\ngit = \"https://example.com/x\"\n",
+    "\nrev = \"a\"\n",
+    "\nbranch = \"b\"\n",
+    "\npath = \"\"\n",
+    "\ntypes = false\n",
+    "\n[runtime]\n",
+    "\n[outputs]\n",
+    "\ncrate-prefix = \"A b\"\n",
+    "\u{feff}",
+    "é",
+    "\u{0}",
+    "/..",
+    "../../..",
+];
+
+#[test]
+fn mutated_config_files_are_read_or_refused_naming_the_file_and_never_panic() {
+    let mut rng = Rng(0x00c0_ffee_70a1);
+    let (mut refused, mut read) = (0, 0);
+    for case in 0..400 {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(apigen::config::FILE);
+        let bytes = mutate(CONFIG, CONFIG_SNIPPETS, &mut rng);
+        std::fs::write(&file, &bytes).unwrap();
+        let outcome = std::panic::catch_unwind(|| {
+            apigen::config::resolve(apigen::config::Flags::default(), dir.path()).map_err(|e| e.to_string())
+        });
+        match outcome {
+            Err(_) => panic!("case {case}: panicked on\n{}", String::from_utf8_lossy(&bytes)),
+            Ok(Ok(settings)) => {
+                assert_eq!(settings.file.as_deref(), Some(file.as_path()), "case {case}");
+                read += 1;
+            }
+            Ok(Err(message)) => {
+                let shown = file.display().to_string();
+                assert!(message.starts_with(&shown), "case {case}: an error without its file: {message}");
+                refused += 1;
+            }
+        }
+    }
+    assert!(refused > 100 && read > 10, "{refused} refused, {read} read: the mutations must do both");
+}
+
+/// Variants of the diff fixtures' base spec: random combinations of the fixture cases' edits
+/// (each a real change of the API), a third of them also mutated byte by byte; the base first,
+/// then every variant that loads, up to `count`.
+fn spec_variants(count: usize, rng: &mut Rng) -> Vec<apigen::model::Api> {
+    let base = Path::new("fixtures/diff/base");
+    let mut paths: Vec<_> = std::fs::read_dir("fixtures/diff/cases")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "edit"))
+        .collect();
+    paths.sort(); // the same cases in the same order on every machine
+    let cases: Vec<Vec<apigen_tests::edits::Edit>> =
+        paths.iter().map(|p| apigen_tests::edits::parse(&std::fs::read_to_string(p).unwrap())).collect();
+    let load = |dir: &Path| apigen::load(dir).map(|(api, _)| api).ok();
+    let mut variants = vec![load(base).expect("the base loads")];
+    for _ in 0..count * 10 {
+        if variants.len() >= count {
+            break;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["api.yaml", "pets.yaml"] {
+            std::fs::copy(base.join(name), dir.path().join(name)).unwrap();
+        }
+        for _ in 0..=rng.below(4) {
+            // An edit whose text another edit changed does not apply: the others still do.
+            let _ = apigen_tests::edits::apply(rng.pick(&cases).as_slice(), dir.path());
+        }
+        if rng.below(3) == 0 {
+            let victim = dir.path().join(*rng.pick(&["api.yaml", "pets.yaml"]));
+            let text = std::fs::read_to_string(&victim).unwrap();
+            std::fs::write(&victim, mutate(&text, SPEC_SNIPPETS, rng)).unwrap();
+        }
+        let loaded = std::panic::catch_unwind(|| load(dir.path()));
+        variants.extend(loaded.unwrap_or_else(|_| panic!("loading a variant panicked")));
+    }
+    variants
+}
+
+#[test]
+fn two_random_spec_variants_diff_without_panicking_and_with_a_consistent_summary() {
+    use apigen::diff::{self, Bump, render};
+    let mut rng = Rng(0xd1ff_5eed_0042);
+    let variants = spec_variants(60, &mut rng);
+    assert!(variants.len() >= 60, "only {} variants load", variants.len());
+    let mut changed = 0;
+    for case in 0..400 {
+        let (old, new) = (rng.pick(&variants), rng.pick(&variants));
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let changes = diff::diff(old, new);
+            let (text, json) = (render::text(&changes), render::json(&changes));
+            (changes, text, json)
+        }));
+        let Ok((changes, text, json)) = outcome else { panic!("case {case}: diff panicked") };
+        let summary: serde_json::Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("case {case}: {e}"));
+        assert_eq!(summary["summary"]["total"], changes.len(), "case {case}");
+        assert_eq!(diff::is_breaking(&changes), diff::bump(&changes) == Bump::Major, "case {case}:\n{text}");
+        assert!(text.ends_with(&format!("{}\n", render::summary(&changes))), "case {case}");
+        assert!(diff::diff(new, new).is_empty(), "case {case}: a variant differs from itself");
+        changed += usize::from(!changes.is_empty());
+    }
+    assert!(changed > 200, "only {changed} of 400 pairs differ: the variants must vary");
 }
 
 /// A value of another JSON kind, deeper, or odd: what a careless or hostile caller sends.

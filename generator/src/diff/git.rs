@@ -1,14 +1,28 @@
-//! Reading the spec as it was at a git revision: its files are copied out of git with
-//! `git show` into a temporary directory, loaded like any spec, and the directory removed.
-//! Locations are relabelled `REV:spec/file.yaml` so output names no temporary path.
+//! Reading the spec as it was at a git revision, straight from git's objects into memory.
+//!
+//! The spec directory's tree is listed with `git ls-tree -r -z -l` (NUL-terminated entries, so
+//! any name git can hold arrives as it is, never quoted) and its blobs are read through one
+//! `git cat-file --batch`. Nothing is written to disk: no temporary directory can be
+//! predicted, raced or escaped. An entry a checkout never holds (`..`, `.`, an empty name) is
+//! refused, a symbolic link is not followed, and each file is capped like any input
+//! ([`crate::input::MAX_FILE_BYTES`]). Files are named `REV:path/in/the/repository`, so output
+//! names no temporary path, and the spec directory is found from the working directory, so
+//! `diff` runs from any subdirectory of the repository.
 
+use crate::diag::{Diagnostics, Location};
+use crate::input::ReadError;
+use crate::load::MemoryFile;
 use crate::model::Api;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Component, Path};
+use std::process::{Command, Stdio};
 
 /// Why the spec at a revision could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum RevisionError {
+    /// The revision would be taken for an option of git.
+    #[error("`{0}` is not a revision (a revision does not start with `-`)")]
+    NotARevision(String),
     /// git failed (unknown revision, not a repository).
     #[error("git {args}: {message}")]
     Git {
@@ -17,21 +31,30 @@ pub enum RevisionError {
         /// What git said.
         message: String,
     },
+    /// The spec directory is not inside the repository of the working directory.
+    #[error("{dir}: not inside the git repository at {top}")]
+    Outside {
+        /// The spec directory.
+        dir: String,
+        /// The repository's root.
+        top: String,
+    },
     /// The revision holds no file below the spec directory.
     #[error("no spec files at {rev}:{dir}")]
     Empty {
         /// The revision.
         rev: String,
-        /// The spec directory.
+        /// The spec directory, relative to the repository's root.
         dir: String,
     },
-    /// Writing the temporary copy failed.
-    #[error("copying the spec at {rev}: {source}")]
-    Io {
-        /// The revision.
-        rev: String,
-        /// The cause.
-        source: std::io::Error,
+    /// An entry of the tree that is not read: a name no checkout holds, a link, a submodule,
+    /// or a file above the size cap.
+    #[error("{file}: {problem}")]
+    Entry {
+        /// The entry, `REV:path`.
+        file: String,
+        /// Why it is not read.
+        problem: String,
     },
     /// The spec at that revision does not load.
     #[error("the spec at {rev} does not load:\n{rendered}")]
@@ -43,79 +66,179 @@ pub enum RevisionError {
     },
 }
 
+fn git_error(args: &[&str], message: impl Into<String>) -> RevisionError {
+    RevisionError::Git { args: args.join(" "), message: message.into() }
+}
+
 fn git(args: &[&str]) -> Result<Vec<u8>, RevisionError> {
-    let failed = |message: String| RevisionError::Git { args: args.join(" "), message };
-    let output = Command::new("git").args(args).output().map_err(|e| failed(e.to_string()))?;
+    let output = Command::new("git").args(args).output().map_err(|e| git_error(args, e.to_string()))?;
     if !output.status.success() {
-        return Err(failed(String::from_utf8_lossy(&output.stderr).trim().to_owned()));
+        return Err(git_error(args, String::from_utf8_lossy(&output.stderr).trim()));
     }
     Ok(output.stdout)
 }
 
-/// Loads the spec directory `dir` (relative to the repository root of the working directory)
-/// as it is at `rev`.
-pub fn load_at_revision(rev: &str, dir: &Path) -> Result<Api, RevisionError> {
-    let dir_name = dir.to_string_lossy().trim_end_matches('/').to_owned();
-    let listing = git(&["ls-tree", "-r", "--name-only", &format!("{rev}:{dir_name}")])?;
-    let files: Vec<String> = String::from_utf8_lossy(&listing).lines().map(str::to_owned).collect();
-    if files.is_empty() {
-        return Err(RevisionError::Empty { rev: rev.to_owned(), dir: dir_name });
+/// Loads the spec directory `dir` (as the working directory names it) as it is at `rev`, with
+/// the warnings of loading it.
+pub fn load_at_revision(rev: &str, dir: &Path) -> Result<(Api, Diagnostics), RevisionError> {
+    if rev.starts_with('-') {
+        return Err(RevisionError::NotARevision(rev.to_owned()));
     }
-    let temp = temp_dir(rev);
-    let io = |source| RevisionError::Io { rev: rev.to_owned(), source };
-    let copied = copy_files(rev, &dir_name, &files, &temp).map_err(|e| match e {
-        CopyError::Git(e) => e,
-        CopyError::Io(e) => io(e),
-    });
-    let temp_name = temp.to_string_lossy().into_owned();
-    let label = format!("{rev}:{dir_name}");
-    let loaded = copied.and_then(|()| {
-        crate::load(&temp).map_err(|diags| RevisionError::Spec {
-            rev: rev.to_owned(),
-            rendered: diags.render().replace(&temp_name, &label),
-        })
-    });
-    // Best effort: a leftover temporary directory must not hide the result.
-    let _ = std::fs::remove_dir_all(&temp);
-    let (mut api, _warnings) = loaded?;
-    relabel(&mut api, &temp_name, &label);
-    Ok(api)
-}
-
-enum CopyError {
-    Git(RevisionError),
-    Io(std::io::Error),
-}
-
-fn copy_files(rev: &str, dir: &str, files: &[String], temp: &Path) -> Result<(), CopyError> {
-    for file in files {
-        let bytes = git(&["show", &format!("{rev}:{dir}/{file}")]).map_err(CopyError::Git)?;
-        let target = temp.join(file);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(CopyError::Io)?;
-        }
-        std::fs::write(target, bytes).map_err(CopyError::Io)?;
-    }
-    Ok(())
-}
-
-/// A directory unique to this process and revision.
-fn temp_dir(rev: &str) -> PathBuf {
-    let safe: String = rev.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
-    std::env::temp_dir().join(format!("apigen-diff-{}-{safe}", std::process::id()))
-}
-
-/// Replaces the temporary directory at the start of every location with `label`.
-fn relabel(api: &mut Api, temp: &str, label: &str) {
-    let fix = |file: &mut String| {
-        if let Some(rest) = file.strip_prefix(temp) {
-            *file = format!("{label}{rest}");
-        }
+    let in_repository = repository_path(dir)?;
+    let entries = spec_entries(rev, &in_repository)?;
+    let label = |relative: &str| match in_repository.as_str() {
+        "" => format!("{rev}:{relative}"),
+        prefix => format!("{rev}:{prefix}/{relative}"),
     };
-    for op in &mut api.operations {
-        fix(&mut op.origin.file);
+    let files = read_blobs(&entries, &label)?;
+    let mut diags = Diagnostics::new();
+    for link in entries.iter().filter(|e| e.kind == Kind::Unfollowed) {
+        diags
+            .warning(Location::file(label(&link.path)), "a link or submodule in the tree: not followed")
+            .hint("diff reads the regular files of the spec directory only");
     }
-    for ty in api.types.values_mut() {
-        fix(&mut ty.origin.file);
+    let spec = crate::load::load_memory(files, &mut diags);
+    let lowered = if spec.complete { crate::lower::lower(&spec, &mut diags) } else { None };
+    match lowered {
+        Some(api) => Ok((api, diags)),
+        None => Err(RevisionError::Spec { rev: rev.to_owned(), rendered: diags.render() }),
     }
+}
+
+/// `dir`, relative to the root of the working directory's repository, `/`-separated (empty
+/// for the root itself).
+fn repository_path(dir: &Path) -> Result<String, RevisionError> {
+    let (base, dir) = if dir.is_absolute() {
+        let top = String::from_utf8_lossy(&git(&["rev-parse", "--show-toplevel"])?).trim_end().to_owned();
+        let canonical = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        let outside = || RevisionError::Outside { dir: dir.display().to_string(), top: top.clone() };
+        let relative = canonical.strip_prefix(&top).map_err(|_| outside())?.to_path_buf();
+        (String::new(), relative)
+    } else {
+        let prefix = String::from_utf8_lossy(&git(&["rev-parse", "--show-prefix"])?).trim_end().to_owned();
+        (prefix, dir.to_path_buf())
+    };
+    let mut steps: Vec<String> = base.split('/').filter(|s| !s.is_empty()).map(str::to_owned).collect();
+    for component in dir.components() {
+        match component {
+            Component::Normal(name) => steps.push(name.to_string_lossy().into_owned()),
+            Component::ParentDir if steps.pop().is_some() => {}
+            Component::CurDir => {}
+            _ => {
+                let top = String::from_utf8_lossy(&git(&["rev-parse", "--show-toplevel"])?).trim_end().to_owned();
+                return Err(RevisionError::Outside { dir: dir.display().to_string(), top });
+            }
+        }
+    }
+    Ok(steps.join("/"))
+}
+
+/// What a tree entry is to the loader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A regular file to read.
+    File,
+    /// A link or submodule with another name: not followed, reported.
+    Unfollowed,
+}
+
+/// One entry of the spec directory's tree.
+#[derive(Debug)]
+struct Entry {
+    kind: Kind,
+    object: String,
+    /// Below the spec directory, `/`-separated; bytes that are not UTF-8 shown as U+FFFD.
+    path: String,
+}
+
+/// The entries of the spec directory at `rev` that the loader reads or reports.
+fn spec_entries(rev: &str, dir: &str) -> Result<Vec<Entry>, RevisionError> {
+    let listing = git(&["ls-tree", "--full-tree", "-r", "-z", "-l", &format!("{rev}:{dir}")])?;
+    let label = |path: &str| if dir.is_empty() { format!("{rev}:{path}") } else { format!("{rev}:{dir}/{path}") };
+    let mut entries = Vec::new();
+    for record in listing.split(|&b| b == 0).filter(|r| !r.is_empty()) {
+        let Some(tab) = record.iter().position(|&b| b == b'\t') else {
+            return Err(git_error(&["ls-tree"], "an entry without a path"));
+        };
+        let path = String::from_utf8_lossy(&record[tab + 1..]).into_owned();
+        let meta = String::from_utf8_lossy(&record[..tab]).into_owned();
+        let fields: Vec<&str> = meta.split_whitespace().collect();
+        let [mode, _kind, object, size] = fields[..] else {
+            return Err(git_error(&["ls-tree"], format!("an entry that is not `mode type object size`: {meta}")));
+        };
+        let refuse = |problem: &str| RevisionError::Entry { file: label(&path), problem: problem.to_owned() };
+        if let Some(step) = path.split('/').find(|s| matches!(*s, "" | "." | "..")) {
+            return Err(refuse(&format!(
+                "a tree entry named `{step}`: git fsck calls such a tree malformed, and no checkout holds it"
+            )));
+        }
+        let is_spec = Path::new(&path).extension().is_some_and(|e| e == "yaml" || e == "yml");
+        let kind = match mode {
+            "100644" | "100755" if !is_spec => continue,
+            "100644" | "100755" => Kind::File,
+            "120000" if is_spec => return Err(refuse("a symbolic link in the tree: not followed")),
+            "160000" if is_spec => return Err(refuse("a submodule in the tree: not read")),
+            _ => Kind::Unfollowed,
+        };
+        if kind == Kind::File
+            && let Err(error) = crate::input::check_size(size.parse().unwrap_or(u64::MAX))
+        {
+            return Err(refuse(&error.to_string()));
+        }
+        entries.push(Entry { kind, object: object.to_owned(), path });
+    }
+    if !entries.iter().any(|e| e.kind == Kind::File) {
+        return Err(RevisionError::Empty { rev: rev.to_owned(), dir: dir.to_owned() });
+    }
+    Ok(entries)
+}
+
+/// The bytes of every file entry, read through one `git cat-file --batch`.
+fn read_blobs(entries: &[Entry], label: &dyn Fn(&str) -> String) -> Result<Vec<MemoryFile>, RevisionError> {
+    const ARGS: [&str; 2] = ["cat-file", "--batch"];
+    let files: Vec<&Entry> = entries.iter().filter(|e| e.kind == Kind::File).collect();
+    let mut child = Command::new("git")
+        .args(ARGS)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| git_error(&ARGS, e.to_string()))?;
+    let requests: String = files.iter().map(|e| format!("{}\n", e.object)).collect();
+    let mut stdin = child.stdin.take().ok_or_else(|| git_error(&ARGS, "no stdin"))?;
+    // Written on another thread: git answers while it reads, and a full pipe must not block us.
+    let writer = std::thread::spawn(move || stdin.write_all(requests.as_bytes()));
+    let mut stdout = BufReader::new(child.stdout.take().ok_or_else(|| git_error(&ARGS, "no stdout"))?);
+    let read = files
+        .iter()
+        .map(|entry| {
+            let bytes = read_blob(&mut stdout, &entry.object).map_err(|message| git_error(&ARGS, message))?;
+            Ok(MemoryFile { display: label(&entry.path), relative: entry.path.clone(), bytes })
+        })
+        .collect::<Result<Vec<_>, RevisionError>>();
+    drop(stdout);
+    let written = writer.join().map_err(|_| git_error(&ARGS, "the writer failed"))?;
+    let status = child.wait().map_err(|e| git_error(&ARGS, e.to_string()))?;
+    let files = read?;
+    written.map_err(|e| git_error(&ARGS, e.to_string()))?;
+    if !status.success() {
+        return Err(git_error(&ARGS, format!("exited with {status}")));
+    }
+    Ok(files)
+}
+
+/// One answer of `git cat-file --batch`: `<object> <type> <size>\n<bytes>\n`.
+fn read_blob(stdout: &mut impl BufRead, object: &str) -> Result<Vec<u8>, String> {
+    let mut header = String::new();
+    stdout.read_line(&mut header).map_err(|e| e.to_string())?;
+    let fields: Vec<&str> = header.split_whitespace().collect();
+    let size = match fields[..] {
+        [answered, "blob", size] if answered == object => size.parse::<u64>().map_err(|e| e.to_string())?,
+        _ => return Err(format!("asked for {object}, got `{}`", header.trim_end())),
+    };
+    crate::input::check_size(size).map_err(|e: ReadError| e.to_string())?;
+    let mut bytes = vec![0; size as usize + 1];
+    stdout.read_exact(&mut bytes).map_err(|e| e.to_string())?;
+    bytes.pop(); // the newline after the contents
+    Ok(bytes)
 }

@@ -131,7 +131,7 @@ impl Reuse {
 
     /// What the stamp in `dir` allows to reuse, for output printed by `printer`.
     pub fn from_dir(dir: &Path, printer: &str) -> Self {
-        let Some(text) = crate::fs::read_regular_text(&dir.join(super::STAMP)) else {
+        let Some(text) = crate::input::read_regular_text(&dir.join(super::STAMP)) else {
             return Reuse::nothing();
         };
         let stamp = super::stamp::read_stamp(&text);
@@ -150,7 +150,7 @@ impl Reuse {
         if stamped_source != source {
             return None;
         }
-        let text = crate::fs::read_regular_text(&self.dir.join(path))?;
+        let text = crate::input::read_regular_text(&self.dir.join(path))?;
         (crate::hash::hex(text.as_bytes()) == *hash).then(|| (text, hash.clone()))
     }
 }

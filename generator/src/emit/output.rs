@@ -253,7 +253,7 @@ pub(super) fn list_files(dir: &Path) -> Result<Vec<String>, WriteError> {
     if std::fs::symlink_metadata(dir).is_err() {
         return Ok(Vec::new());
     }
-    let found = crate::fs::files_below(dir).map_err(io_error(dir))?;
+    let found = crate::input::files_below(dir).map_err(io_error(dir))?;
     let relative = |path: &Path| path.strip_prefix(dir).unwrap_or(path).to_string_lossy().replace('\\', "/");
     let mut files = Vec::new();
     let mut refused = Vec::new();

@@ -6,7 +6,7 @@
 use super::escape::toml_string;
 use super::output::{Output, is_build_leftover, list_files};
 use super::{Options, text};
-use crate::fs::read_regular_text;
+use crate::input::read_regular_text;
 use crate::model::Api;
 use std::path::Path;
 

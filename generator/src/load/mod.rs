@@ -13,7 +13,7 @@ use crate::diag::{Diagnostics, Location, SpecPath};
 use raw::*;
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// A spec file as read: where it is and its text (for locating diagnostics).
 #[derive(Debug, Clone)]
@@ -113,8 +113,17 @@ impl Spec {
 /// that could not be decoded are left out of the result.
 pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
     let mut spec = Spec { complete: true, ..Spec::default() };
-    let paths = match yaml_files(dir) {
-        Ok(paths) if !paths.is_empty() => paths,
+    let listing = crate::input::list(dir, &["yaml", "yml"]);
+    for link in listing.iter().flat_map(|listing| &listing.linked_dirs) {
+        diags
+            .warning(
+                Location::file(link.display().to_string()),
+                "a link to a directory: not followed, so no file in it is read",
+            )
+            .hint("move the directory into the spec directory, or link each file");
+    }
+    let paths = match listing {
+        Ok(listing) if !listing.files.is_empty() => listing.files,
         Ok(_) => {
             diags
                 .error(Location::file(dir.display().to_string()), "no .yaml file in the spec directory")
@@ -128,22 +137,57 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
             return spec;
         }
     };
-    // Reading is cheap and parsing YAML is most of loading: files are parsed on all threads,
-    // then decoded in order.
     let read = paths.into_iter().map(|path| {
-        let text = read_spec_file(&path).map(|text| text.replace("\r\n", "\n"));
-        (path, text)
+        let relative = path.strip_prefix(dir).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+        let text = read_spec_file(dir, &path);
+        ReadFile { display: path.display().to_string(), relative, text }
     });
-    let parsed = crate::par::map(read.collect(), |(path, text)| {
-        let parsed = text.map(|text| {
+    load_read(read.collect(), spec, diags)
+}
+
+/// A spec file held in memory (the spec at a git revision, read from git's objects).
+#[derive(Debug, Clone)]
+pub struct MemoryFile {
+    /// The name shown in diagnostics and locations (`HEAD:spec/pets.yaml`).
+    pub display: String,
+    /// Its path below the spec directory, `/`-separated (part of the spec's hash).
+    pub relative: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// Loads spec files held in memory as [`load`] loads a directory's: in sorted path order,
+/// UTF-8 required, each problem located.
+pub fn load_memory(mut files: Vec<MemoryFile>, diags: &mut Diagnostics) -> Spec {
+    files.sort_by(|a, b| Path::new(&a.relative).cmp(Path::new(&b.relative)));
+    let read = files.into_iter().map(|file| ReadFile {
+        display: file.display,
+        relative: file.relative,
+        text: crate::input::decode_text(file.bytes).map_err(unreadable),
+    });
+    load_read(read.collect(), Spec { complete: true, ..Spec::default() }, diags)
+}
+
+/// A spec file as read: its names, and its text or why it has none.
+struct ReadFile {
+    display: String,
+    relative: String,
+    text: Result<String, Unreadable>,
+}
+
+/// Parses and decodes files read, in their order, into `spec`.
+fn load_read(files: Vec<ReadFile>, mut spec: Spec, diags: &mut Diagnostics) -> Spec {
+    // Parsing YAML is most of loading: files are parsed on all threads, then decoded in order.
+    let parsed = crate::par::map(files, |file| {
+        let parsed = file.text.map(|text| {
+            let text = text.replace("\r\n", "\n");
             let yaml = parse_yaml(&text);
             (text, yaml)
         });
-        (path, parsed)
+        (file.display, file.relative, parsed)
     });
     let mut hasher = crate::hash::Hasher::new();
-    for (path, parsed) in parsed {
-        let display = path.display().to_string();
+    for (display, relative, parsed) in parsed {
         let (text, yaml) = match parsed {
             Ok(parsed) => parsed,
             Err(unreadable) => {
@@ -156,8 +200,7 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
                 continue;
             }
         };
-        let relative = path.strip_prefix(dir).unwrap_or(&path);
-        hasher.write(relative.to_string_lossy().replace('\\', "/").as_bytes());
+        hasher.write(relative.as_bytes());
         hasher.write(&[0]);
         hasher.write(text.as_bytes());
         hasher.write(&[0]);
@@ -170,17 +213,6 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
     spec
 }
 
-/// Every `.yaml` file below `dir`, sorted by path.
-fn yaml_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut files = crate::fs::files_below(dir)?;
-    files.retain(|path| path.extension().is_some_and(|e| e == "yaml" || e == "yml"));
-    Ok(files)
-}
-
-/// The largest spec file read. The whole Documentation Platform spec is about 400 KB; a larger
-/// file is a mistake (or a link to an endless stream) and must not exhaust memory.
-pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
-
 /// Why a spec file could not be read, located where that is possible.
 struct Unreadable {
     message: String,
@@ -189,58 +221,27 @@ struct Unreadable {
     column: Option<usize>,
 }
 
-impl Unreadable {
-    fn new(message: impl Into<String>, hint: Option<&'static str>) -> Self {
-        Unreadable { message: message.into(), hint, line: None, column: None }
-    }
+/// Reads one spec file through the reader every input takes ([`crate::input`]): a regular file
+/// of at most [`crate::input::MAX_FILE_BYTES`] holding UTF-8, or a link to one that stays in
+/// the spec directory.
+fn read_spec_file(dir: &Path, path: &Path) -> Result<String, Unreadable> {
+    crate::input::read_text_within(dir, path).map_err(unreadable)
 }
 
-/// Reads one spec file: only a regular file (or a link to one), at most [`MAX_FILE_BYTES`],
-/// holding UTF-8. A FIFO, a device or an oversized file is refused before it is read, so the
-/// loader can neither block nor fill memory.
-fn read_spec_file(path: &Path) -> Result<String, Unreadable> {
-    use std::io::Read;
-    let metadata = std::fs::metadata(path).map_err(|e| Unreadable::new(format!("cannot read the file: {e}"), None))?;
-    if !metadata.is_file() {
-        return Err(Unreadable::new(
-            "not a regular file (a directory, FIFO, socket or device named like a spec file)",
-            Some("the spec directory holds regular .yaml files only"),
-        ));
-    }
-    let too_large = || {
-        Unreadable::new(
-            format!("the file is larger than {} MiB", MAX_FILE_BYTES / (1024 * 1024)),
-            Some("split the spec into several files, one per area"),
-        )
+/// Why a spec file could not be read, with the hint for a spec.
+fn unreadable(error: crate::input::ReadError) -> Unreadable {
+    use crate::input::ReadError;
+    let hint = match &error {
+        ReadError::NotRegular(_) => Some("the spec directory holds regular .yaml files only"),
+        ReadError::TooLarge => Some("split the spec into several files, one per area"),
+        ReadError::LinkOutside { .. } => {
+            Some("copy the file into the spec directory, or point --spec at the directory holding it")
+        }
+        ReadError::NotUtf8 { .. } => Some("save the file as UTF-8"),
+        ReadError::Io(_) => None,
     };
-    if metadata.len() > MAX_FILE_BYTES {
-        return Err(too_large());
-    }
-    let file = std::fs::File::open(path).map_err(|e| Unreadable::new(format!("cannot read the file: {e}"), None))?;
-    let mut bytes = Vec::with_capacity(metadata.len() as usize);
-    // The size may change between the check and the read: never read past the cap.
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Unreadable::new(format!("cannot read the file: {e}"), None))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_large());
-    }
-    String::from_utf8(bytes).map_err(|error| not_utf8(error.as_bytes(), error.utf8_error().valid_up_to()))
-}
-
-/// The located error for a file that is not UTF-8: line and column of the first bad byte.
-fn not_utf8(bytes: &[u8], valid_up_to: usize) -> Unreadable {
-    let before = &bytes[..valid_up_to];
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |at| at + 1);
-    // `before` is valid UTF-8 by definition, so the column counts characters.
-    let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
-    Unreadable {
-        message: format!("the file is not UTF-8: byte 0x{:02x} is not valid here", bytes[valid_up_to]),
-        hint: Some("save the file as UTF-8"),
-        line: Some(line),
-        column: Some(column),
-    }
+    let (line, column) = error.position().unzip();
+    Unreadable { message: error.to_string(), hint, line, column }
 }
 
 /// How deeply flow collections (`[...]`, `{...}`) may nest. A real spec nests two or three;
