@@ -29,6 +29,9 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
+/// How many schemas one root (a component type, an operation) may visit.
+const SCHEMA_BUDGET: usize = 20_000;
+
 /// What an import produced: the spec files and what it kept and left out.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Imported {
@@ -126,6 +129,11 @@ struct Importer<'a> {
     pending_unions: Vec<PendingUnion>,
     /// References being expanded, to stop at loops.
     expanding: Vec<String>,
+    /// Compositions (allOf) being merged, by address, to stop at loops.
+    merging: Vec<usize>,
+    /// Schemas one root (a component, an operation) may still visit: bounds the time and
+    /// memory of documents whose schemas expand into each other.
+    budget: usize,
     operations: Vec<OperationOut>,
     /// Shared parameters by wire name: their mapping and the component they come from.
     shared: IndexMap<String, (Map<String, Value>, String)>,
@@ -157,6 +165,8 @@ pub fn import(doc: &Value, document: &str) -> Result<Imported, ImportError> {
         failed: BTreeMap::new(),
         pending_unions: Vec::new(),
         expanding: Vec::new(),
+        merging: Vec::new(),
+        budget: SCHEMA_BUDGET,
         operations: Vec::new(),
         shared: IndexMap::new(),
         tags: IndexMap::new(),
@@ -269,6 +279,7 @@ impl Importer<'_> {
         let schema = &doc["components"]["schemas"][key];
         let pointer = refs::child("#/components/schemas", key);
         self.reuse_name = Some(name.to_owned());
+        self.budget = SCHEMA_BUDGET;
         let typed = self.schema(schema, &schema::At::new(pointer.clone(), name));
         self.reuse_name = None;
         let built = match &typed.expr {
@@ -367,6 +378,10 @@ fn is_named_type(schema: &Value) -> bool {
         }
     }
     let ty = map.get("type");
+    let non_null_types = ty.and_then(Value::as_array).map(|a| a.iter().filter(|t| t.as_str() != Some("null")).count());
+    if non_null_types.is_some_and(|n| n >= 2) {
+        return true; // `type: [integer, string]`: a union.
+    }
     let is = |t: &str| {
         ty == Some(&Value::String(t.into()))
             || ty.and_then(Value::as_array).is_some_and(|a| a.contains(&Value::String(t.into())))

@@ -141,6 +141,7 @@ impl Importer<'_> {
                 self.total += 1;
                 let op_pointer = refs::child(&pointer, method);
                 let name = self.operation_name(op, method, path, &mut op_names);
+                self.budget = super::SCHEMA_BUDGET;
                 match self.operation(&name, method, path, item, op, &op_pointer, &mut routes) {
                     Ok(out) => self.operations.push(out),
                     Err(left) => {
@@ -866,7 +867,8 @@ impl Importer<'_> {
             })
             .unwrap_or_default();
         let default_scheme = self.auth.bearer.values().next().map(|(n, _)| n.clone());
-        let public = || if default_scheme.is_some() { Some("none".to_owned()) } else { None };
+        // Without `api.auth` the format's default is a bearer scheme: a public operation says so.
+        let public = || Some("none".to_owned());
         if alternatives.is_empty() {
             return public();
         }
@@ -936,6 +938,8 @@ fn page_items<'a>(doc: &'a Value, schema: &'a Value) -> Option<(&'a Value, Optio
     let (schema, _) = refs::follow(doc, schema, "#").ok()?;
     let props = schema.get("properties")?.as_object()?;
     let next = props.get("next")?;
+    // `next` may be nullable: `anyOf: [{$ref}, {type: null}]`.
+    let next = next.get("anyOf").and_then(Value::as_array).and_then(|a| a.first()).unwrap_or(next);
     refs::follow(doc, next, "#").ok()?.0.get("properties")?.get("page")?;
     let items = props.get("items")?;
     if items.get("type") != Some(&json!("array")) || (envelope.is_none() && props.len() != 3) {

@@ -57,9 +57,10 @@ const UNSUPPORTED: &[&str] = &[
 impl Importer<'_> {
     /// A schema as the spec holds it at `at`.
     pub(super) fn schema(&mut self, schema: &Value, at: &At) -> Typed {
-        if at.depth > MAX_DEPTH {
+        if at.depth > MAX_DEPTH || self.budget == 0 {
             return self.json_because(gaps::TOO_DEEP, &at.pointer);
         }
+        self.budget -= 1;
         let Value::Object(map) = schema else {
             return match schema {
                 // `true` accepts anything; `false` nothing, which no type says: any JSON either way.
@@ -126,7 +127,7 @@ impl Importer<'_> {
             return self.json_because(gaps::BAD_VALUE, &at.pointer);
         };
         let shaping: Vec<&Value> = parts.iter().filter(|p| shapes(p)).collect();
-        let siblings_shape = map.keys().any(|k| SHAPE_KEYS.contains(&k.as_str()));
+        let siblings_shape = map.keys().any(|k| k != "allOf" && SHAPE_KEYS.contains(&k.as_str()));
         if shaping.len() == 1 && !siblings_shape {
             let part = shaping[0];
             let mut typed = self.schema(part, &at.below("allOf", at.name.clone()));
@@ -137,13 +138,20 @@ impl Importer<'_> {
             }
             return typed;
         }
+        // A composition met again inside itself (through its own fields) would expand forever.
+        let identity = std::ptr::from_ref(map) as usize;
+        if self.merging.contains(&identity) {
+            return self.json_because(gaps::TOO_DEEP, &at.pointer);
+        }
         let mut merged = Map::new();
         self.merge_into(&mut merged, map, at, 0);
         merged.remove("allOf");
         if merged.contains_key("oneOf") || merged.contains_key("anyOf") {
             return self.json_because(gaps::UNION_OVERLAP, &at.pointer);
         }
+        self.merging.push(identity);
         let mut typed = self.by_type(&merged, at);
+        self.merging.pop();
         if shaping.len() > 1 {
             typed.gap(self.gaps.note(gaps::COMPOSITION, &at.pointer));
         }
@@ -832,12 +840,15 @@ impl Importer<'_> {
     fn enum_accepts(&self, name: &str, value: &str) -> bool {
         let Some(ty) = self.types.get(name) else {
             // A component enumeration not built yet: read the document's values.
-            return self
-                .components
-                .iter()
-                .find(|(_, n)| n.as_deref() == Some(name))
-                .and_then(|(key, _)| self.doc["components"]["schemas"][key]["enum"].as_array())
-                .is_some_and(|values| values.iter().any(|v| v.as_str() == Some(value)));
+            let Some((key, _)) = self.components.iter().find(|(_, n)| n.as_deref() == Some(name)) else {
+                return false;
+            };
+            let schema = &self.doc["components"]["schemas"][key];
+            let listed = |s: &Value| s["enum"].as_array().is_some_and(|v| v.iter().any(|v| v.as_str() == Some(value)));
+            let open = schema["anyOf"]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|s| s.get("enum").is_none() && s["type"] == "string"));
+            return listed(schema) || open;
         };
         match (ty.node.get("enum"), ty.node.get("open")) {
             (Some(_), Some(Value::Bool(true))) => true,

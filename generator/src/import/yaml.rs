@@ -114,6 +114,7 @@ fn flow_scalar(value: &Value) -> Option<String> {
     match value {
         Value::Object(map) if map.is_empty() => Some("{}".to_owned()),
         Value::Array(items) if items.is_empty() => Some("[]".to_owned()),
+        Value::Array(items) if items.iter().all(|i| !i.is_object() && !i.is_array()) => flow(value),
         Value::Object(_) | Value::Array(_) => None,
         Value::String(text) if text.contains('\n') => None,
         other => Some(scalar_value(other)),
