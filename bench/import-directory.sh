@@ -90,6 +90,9 @@ EOF
   members=()
   while read -r id state; do
     [ "$state" = ok ] || { printf '%s\tclippy\tskipped\t0\t0\t\t\tdid not generate\n' "$id" >>"$results"; continue; }
+    # Documents may share a title (and so a crate prefix): each sampled spec gets its own.
+    n=$((${n:-0} + 1))
+    sed -i "0,/^  name: .*/s//  name: sample$n/" "$work/specs/$id/api.yaml"
     t="$(mktemp)"
     set +e
     /usr/bin/time -f '%e %M' -o "$t" "$apigen" generate --spec "$work/specs/$id" --out "$work/sample/$id" \

@@ -48,7 +48,7 @@ for phase in ["import", "generate", "clippy-types", "clippy-server", "clippy-cli
     classes = Counter()
     example = {}
     for r in failed:
-        key = ("timeout" if r["status"] == "124" else "panic" if r["status"] == "101" else failure_class(r["detail"]))
+        key = "timeout" if r["status"] == "124" else failure_class(r["detail"])
         classes[key] += 1
         example.setdefault(key, r["doc"])
     for key, n in classes.most_common():
@@ -56,8 +56,14 @@ for phase in ["import", "generate", "clippy-types", "clippy-server", "clippy-cli
 
 print("\ntime and peak memory per phase (per document):")
 for phase, rs in by_phase.items():
-    secs = sorted(float(r["seconds"] or 0) for r in rs if r["status"] != "skipped")
-    kbs = sorted(int(r["kb"] or 0) for r in rs if r["status"] != "skipped")
+    def number(text, kind):
+        try:
+            return kind(text)
+        except ValueError:
+            return kind(0)
+
+    secs = sorted(number(r["seconds"], float) for r in rs if r["status"] != "skipped")
+    kbs = sorted(number(r["kb"], int) for r in rs if r["status"] != "skipped")
     if not secs:
         continue
     median = secs[len(secs) // 2]
