@@ -6,6 +6,8 @@
 //!
 //! - [`mod@load`] reads the YAML files into raw structures (the only serde_yaml user);
 //! - [`lower`] checks them and lowers them into the [`model::Api`] every emitter reads;
+//! - [`import`] (run once, when a team adopts apigen) turns an OpenAPI document into spec
+//!   files;
 //! - [`emit`] turns the model into an [`emit::Output`], written or checked byte for byte,
 //!   with the stamp of the output directory deciding what needs emitting at all.
 //!
@@ -17,6 +19,7 @@ pub mod diag;
 pub mod diff;
 pub mod emit;
 pub mod hash;
+pub mod import;
 pub mod init;
 pub mod input;
 pub mod listing;
@@ -142,4 +145,60 @@ fn emit(api: &Api, settings: &Settings, trust: Trust) -> Output {
         Trust::Stamp => emit::emit_into(&settings.out, api, &settings.options),
         Trust::Nothing => emit::emit(api, &settings.options),
     }
+}
+
+/// Why `apigen import` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportFailure {
+    /// The document could not be read or parsed (located).
+    #[error("{path}{}: {}", location(.error), .error.message)]
+    Unreadable {
+        /// The document as the user named it.
+        path: String,
+        /// What is wrong, and where.
+        error: load::document::DocumentError,
+    },
+    /// The document is not OpenAPI 3.0 or 3.1.
+    #[error("{0}: {1}")]
+    NotOpenApi(String, import::ImportError),
+    /// The output directory is not empty and replacing it was not asked for, or is not a
+    /// directory.
+    #[error("{0}")]
+    Refused(String),
+    /// Writing failed.
+    #[error("cannot write {0}: {1}")]
+    Io(String, std::io::Error),
+}
+
+fn location(error: &load::document::DocumentError) -> String {
+    match (error.line, error.column) {
+        (Some(line), Some(column)) => format!(":{line}:{column}"),
+        (Some(line), None) => format!(":{line}"),
+        _ => String::new(),
+    }
+}
+
+/// What `apigen import` did.
+#[derive(Debug)]
+pub struct ImportReport {
+    /// The files written, relative to the output directory.
+    pub written: Vec<String>,
+    /// What was kept and left out.
+    pub summary: import::Summary,
+    /// The imported spec, loaded back: its warnings, or every error (which would be a fault of
+    /// the import).
+    pub lint: Result<Diagnostics, Diagnostics>,
+}
+
+/// `apigen import DOC --out DIR`: reads an OpenAPI document, writes the spec into `out` (which
+/// must be empty or absent unless `replace`), and lints it.
+pub fn import(document: &Path, out: &Path, replace: bool) -> Result<ImportReport, ImportFailure> {
+    let shown = document.display().to_string();
+    let doc = load::document::read_document(document)
+        .map_err(|error| ImportFailure::Unreadable { path: shown.clone(), error })?;
+    let name = document.file_name().map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
+    let imported = import::import(&doc, &name).map_err(|e| ImportFailure::NotOpenApi(shown, e))?;
+    let written = import::write::replace_dir(out, &imported.files, replace)?;
+    let lint = load(out).map(|(_, warnings)| warnings);
+    Ok(ImportReport { written, summary: imported.summary, lint })
 }

@@ -46,6 +46,9 @@ enum Command {
     /// name directories inside DIR (written into apigen.toml); --runtime is --runtime-path;
     /// --config does not apply.
     Init(InitArgs),
+    /// Reads an OpenAPI 3.0 or 3.1 document (JSON or YAML) and writes the spec it describes;
+    /// what the format cannot hold becomes gaps (`apigen gaps` lists them).
+    Import(ImportArgs),
     /// Validates the spec and prints every problem; exits 1 on any error.
     Lint,
     /// Prints one line per operation (`METHOD PATH name`), sorted by path then method.
@@ -115,6 +118,16 @@ struct InitArgs {
     runtime_version: Option<String>,
 }
 
+/// Arguments of `apigen import`.
+#[derive(clap::Args)]
+struct ImportArgs {
+    /// The OpenAPI document.
+    document: PathBuf,
+    /// Replace the content of a spec directory that is not empty.
+    #[arg(long)]
+    replace: bool,
+}
+
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum DiffFormat {
     Text,
@@ -125,6 +138,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Command::Init(args) = &cli.command {
         return init(args, &cli);
+    }
+    if let Command::Import(args) = &cli.command {
+        // The spec directory to write: --out, else --spec, else `spec`.
+        let out = cli.out.clone().or(cli.spec.clone()).unwrap_or_else(|| PathBuf::from("spec"));
+        return import(args, &out);
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let flags = Flags { config: cli.config, spec: cli.spec, out: cli.out, runtime: cli.runtime };
@@ -145,7 +163,7 @@ fn main() -> ExitCode {
         Command::Generate { full } => generate(&settings, trust(full)),
         Command::Check { full } => check(&settings, trust(full)),
         Command::Diff(args) => diff(&args, &settings.spec),
-        Command::Init(_) => unreachable!("handled above"),
+        Command::Init(_) | Command::Import(_) => unreachable!("handled above"),
     }
 }
 
@@ -240,6 +258,32 @@ fn init_options(args: &InitArgs, cli: &Cli) -> Result<apigen::init::Options, Str
         out: cli.out.clone().unwrap_or_else(|| "generated".into()),
         runtime,
     })
+}
+
+fn import(args: &ImportArgs, out: &std::path::Path) -> ExitCode {
+    match apigen::import(&args.document, out, args.replace) {
+        Ok(report) => {
+            for path in &report.written {
+                println!("wrote {}", out.join(path).display());
+            }
+            println!("{}", report.summary.line());
+            match report.lint {
+                Ok(_warnings) => {
+                    println!("next: apigen generate --spec {}   (apigen gaps lists every gap)", out.display());
+                    ExitCode::SUCCESS
+                }
+                Err(diags) => {
+                    eprint!("{}", diags.render());
+                    eprintln!("error: the imported spec does not lint (a fault of apigen import: please report it)");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 fn print_lines(lines: Vec<String>) {

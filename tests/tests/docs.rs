@@ -74,10 +74,16 @@ fn openapi_has_every_type_constraint_and_gap() {
     let gaps: BTreeSet<&str> = doc["x-gaps"].as_object().unwrap().keys().map(String::as_str).collect();
     let expected: BTreeSet<&str> = api.gaps.keys().map(String::as_str).collect();
     assert_eq!(gaps, expected);
+    // Shared parameters are components, referred to by each operation.
+    let resolve = |p: &serde_json::Value| match p["$ref"].as_str() {
+        Some(reference) => doc.pointer(&reference[1..]).unwrap().clone(),
+        None => p.clone(),
+    };
     let limit = doc["paths"]["/v1/orgs"]["get"]["parameters"]
         .as_array()
         .unwrap()
         .iter()
+        .map(resolve)
         .find(|p| p["name"] == "limit")
         .unwrap();
     assert_eq!(limit["x-gap"], serde_json::json!(["limit-default"]));

@@ -49,6 +49,7 @@ impl Document<'_> {
         if let Some(description) = &api.description {
             info.push(("description", json!(description.trim())));
         }
+        info.push(("x-api-name", json!(api.name)));
         info.push(("x-generated-by", json!(self.header)));
         let tags: Vec<Value> = api
             .tags
@@ -87,33 +88,67 @@ impl Document<'_> {
             })
             .collect();
         let error_response = |description: &str| self.error_response(description, &self.error_schema);
-        object(vec![
+        let mut components = vec![("schemas", Value::Object(schemas))];
+        let shared = self.pagination_parameters();
+        if !shared.is_empty() {
+            components.push(("parameters", Value::Object(shared)));
+        }
+        components.extend([
+            (
+                "responses",
+                object(vec![
+                    ("Invalid", error_response("The request is invalid: the error body lists every violation.")),
+                    ("Unauthorized", error_response(&self.unauthorized_text())),
+                    ("Error", error_response("A failure, answered with the error body.")),
+                ]),
+            ),
+            ("securitySchemes", self.security_schemes()),
+        ]);
+        let mut root = vec![
             ("openapi", json!("3.1.0")),
             ("info", object(info)),
             ("servers", self.servers()),
             ("security", self.default_security()),
             ("tags", Value::Array(tags)),
             ("paths", Value::Object(paths)),
-            (
-                "components",
-                object(vec![
-                    ("schemas", Value::Object(schemas)),
-                    (
-                        "responses",
-                        object(vec![
-                            (
-                                "Invalid",
-                                error_response("The request is invalid: the error body lists every violation."),
-                            ),
-                            ("Unauthorized", error_response(&self.unauthorized_text())),
-                            ("Error", error_response("A failure, answered with the error body.")),
-                        ]),
-                    ),
-                    ("securitySchemes", self.security_schemes()),
-                ]),
-            ),
+            ("components", object(components)),
             ("x-gaps", Value::Object(gaps)),
-        ])
+        ];
+        if let Some(pagination) = self.x_pagination() {
+            root.push(("x-pagination", pagination));
+        }
+        object(root)
+    }
+
+    /// The parameters of the list convention, declared once and referenced by every paginated
+    /// operation (each a copy of the same shared parameter).
+    fn pagination_parameters(&self) -> Map<String, Value> {
+        let mut shared = Map::new();
+        for op in self.api.operations.iter().filter(|op| op.is_paginated()) {
+            for param in op.params.iter().filter(|p| self.api.pagination.params.contains(&p.wire)) {
+                if !shared.contains_key(&param.wire) {
+                    shared.insert(param.wire.clone(), self.parameter(param));
+                }
+            }
+        }
+        shared
+    }
+
+    /// `x-pagination`: the list convention, which OpenAPI has no word for (the parameters
+    /// every paginated operation takes and the one taking `next.page`), so an import restores it.
+    fn x_pagination(&self) -> Option<Value> {
+        let pagination = &self.api.pagination;
+        if pagination.params.is_empty() {
+            return None;
+        }
+        let mut out = vec![("params", json!(pagination.params)), ("cursor", json!(pagination.cursor))];
+        if !pagination.gaps.is_empty() {
+            out.push(("gaps", json!(pagination.gaps)));
+        }
+        if let Some(description) = &pagination.description {
+            out.push(("description", json!(description.trim())));
+        }
+        Some(object(out))
     }
 
     /// A failure response: its description and a body of the schema named `schema`, in the
@@ -218,7 +253,15 @@ impl Document<'_> {
             out.push(("description", json!(description)));
         }
         if !op.params.is_empty() {
-            out.push(("parameters", Value::Array(op.params.iter().map(|p| self.parameter(p)).collect())));
+            let shared = |p: &Param| op.is_paginated() && api.pagination.params.contains(&p.wire);
+            let params = op.params.iter().map(|p| {
+                if shared(p) {
+                    json!({ "$ref": format!("#/components/parameters/{}", p.wire) })
+                } else {
+                    self.parameter(p)
+                }
+            });
+            out.push(("parameters", Value::Array(params.collect())));
         }
         if let Some(body) = &op.body {
             let mut request = vec![];

@@ -6,6 +6,7 @@
 //! (a type, an operation, a gap, ...) is decoded on its own: a broken entry does not hide the
 //! problems of the others, and every unknown key is reported, not only the first.
 
+pub mod document;
 pub mod locate;
 pub mod raw;
 

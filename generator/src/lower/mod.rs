@@ -28,6 +28,8 @@ mod values;
 
 use values::*;
 
+pub use values::is_rfc3339;
+
 /// Runtime names a generated enum or union may use for the variant that keeps what the spec
 /// does not list, in order of preference.
 const FALLBACK_NAMES: &[&str] = &["Unknown", "UnknownValue", "Unrecognized"];

@@ -1,0 +1,180 @@
+//! The spec files of an import: `api.yaml` (the API, its auth schemes, tags, shared
+//! parameters, list convention and gaps), one file per tag holding its operations, and
+//! `schemas.yaml` holding the named types (split into parts when it would pass the loader's
+//! file size limit).
+
+use super::{Imported, Importer, Summary, names, yaml};
+use serde_json::{Map, Value, json};
+
+/// A spec file stays well under the loader's 8 MiB.
+const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
+
+impl Importer<'_> {
+    pub(super) fn files(mut self, document: &str) -> Imported {
+        let mut files = vec![("api.yaml".to_owned(), yaml::file(&self.api_file(document)))];
+        let tags: Vec<String> = self.tags.keys().cloned().collect();
+        for tag in tags {
+            let ops: Vec<(String, Value)> = self
+                .operations
+                .iter()
+                .filter(|op| op.tag == tag)
+                .map(|op| (op.name.clone(), Value::Object(op.node.clone())))
+                .collect();
+            if ops.is_empty() {
+                continue;
+            }
+            let header = Map::from_iter([("tag".to_owned(), json!(tag))]);
+            files.extend(parts(&tag, header, "operations", ops));
+        }
+        let types: Vec<(String, Value)> =
+            self.types.iter().map(|(name, ty)| (name.clone(), Value::Object(ty.node.clone()))).collect();
+        let type_count = types.len();
+        if !types.is_empty() {
+            files.extend(parts("schemas", Map::new(), "types", types));
+        }
+        let gaps = self.gaps.entries(document).len();
+        let summary = Summary {
+            operations: self.total,
+            kept: self.operations.len(),
+            types: type_count,
+            gaps,
+            kinds: self.gaps.kind_counts().into_iter().map(|(k, n)| (k.to_owned(), n)).collect(),
+            left_out: self.gaps.left_out_counts().iter().map(|(k, n)| ((*k).to_owned(), *n)).collect(),
+        };
+        self.operations.clear();
+        Imported { files, summary }
+    }
+
+    fn api_file(&self, document: &str) -> Map<String, Value> {
+        let info = self.doc.get("info");
+        let text = |key: &str| info.and_then(|i| i.get(key)).and_then(Value::as_str).map(str::trim).unwrap_or_default();
+        let title = if text("title").is_empty() { "API" } else { text("title") };
+        let version = match info.and_then(|i| i.get("version")) {
+            Some(Value::String(v)) if !v.trim().is_empty() => v.trim().to_owned(),
+            Some(v @ Value::Number(_)) => v.to_string(),
+            _ => "1".to_owned(),
+        };
+        let name = info
+            .and_then(|i| i.get("x-api-name"))
+            .and_then(Value::as_str)
+            .filter(|n| crate::model::valid_crate_prefix(n))
+            .map_or_else(|| names::crate_prefix(title), str::to_owned);
+        let mut api = Map::new();
+        api.insert("name".into(), json!(name));
+        api.insert("title".into(), json!(title));
+        api.insert("version".into(), json!(version));
+        if !text("description").is_empty() {
+            api.insert("description".into(), json!(text("description")));
+        }
+        api.insert("source".into(), json!(document));
+        if !self.auth.bearer.is_empty() {
+            let schemes: Map<String, Value> = self
+                .auth
+                .bearer
+                .values()
+                .map(|(name, description)| {
+                    let mut scheme = Map::from_iter([("type".to_owned(), json!("bearer"))]);
+                    if let Some(d) = description {
+                        scheme.insert("description".into(), json!(d));
+                    }
+                    (name.clone(), Value::Object(scheme))
+                })
+                .collect();
+            api.insert("auth".into(), Value::Object(schemes));
+        }
+        let mut file = Map::new();
+        file.insert("api".into(), Value::Object(api));
+        if !self.tags.is_empty() {
+            let tags: Map<String, Value> = self
+                .tags
+                .iter()
+                .map(|(name, (title, description))| {
+                    let mut tag = Map::from_iter([("title".to_owned(), json!(title))]);
+                    if let Some(d) = description {
+                        tag.insert("description".into(), json!(d));
+                    }
+                    (name.clone(), Value::Object(tag))
+                })
+                .collect();
+            file.insert("tags".into(), Value::Object(tags));
+        }
+        if !self.shared.is_empty() {
+            let params: Map<String, Value> =
+                self.shared.iter().map(|(name, (node, _))| (name.clone(), Value::Object(node.clone()))).collect();
+            file.insert("parameters".into(), Value::Object(params));
+        }
+        if let Some(pagination) = self.pagination_section() {
+            file.insert("pagination".into(), Value::Object(pagination));
+        }
+        let gaps: Map<String, Value> = self
+            .gaps
+            .entries(document)
+            .into_iter()
+            .map(|(id, source, gap, decision)| (id, json!({ "source": source, "gap": gap, "decision": decision })))
+            .collect();
+        if !gaps.is_empty() {
+            file.insert("gaps".into(), Value::Object(gaps));
+        }
+        file
+    }
+
+    /// The list convention of an apigen export, when its parameters are shared here.
+    fn pagination_section(&self) -> Option<Map<String, Value>> {
+        let pagination = self.pagination.as_ref()?;
+        let params = pagination.get("params")?.as_array()?;
+        if !params.iter().all(|p| p.as_str().is_some_and(|p| self.shared.contains_key(p))) {
+            return None;
+        }
+        let mut out = Map::new();
+        out.insert("params".into(), Value::Array(params.clone()));
+        out.insert("cursor".into(), pagination.get("cursor")?.clone());
+        let gaps: Vec<Value> = pagination
+            .get("gaps")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|g| g.as_str().is_some_and(|g| self.gaps.carries(g)))
+            .cloned()
+            .collect();
+        if !gaps.is_empty() {
+            out.insert("gaps".into(), Value::Array(gaps));
+        }
+        if let Some(description) = pagination.get("description") {
+            out.insert("description".into(), description.clone());
+        }
+        Some(out)
+    }
+}
+
+/// One section's entries written as `stem.yaml`, or `stem.yaml`, `stem-2.yaml`, ... when
+/// one file would pass [`MAX_FILE_BYTES`]; `header` starts each file.
+fn parts(
+    stem: &str,
+    header: Map<String, Value>,
+    section: &str,
+    entries: Vec<(String, Value)>,
+) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    let mut current: Vec<(String, Value)> = Vec::new();
+    let mut size = 0;
+    let flush = |current: &mut Vec<(String, Value)>, files: &mut Vec<(String, String)>| {
+        if current.is_empty() {
+            return;
+        }
+        let mut file = header.clone();
+        file.insert(section.to_owned(), Value::Object(current.drain(..).collect()));
+        let name = if files.is_empty() { format!("{stem}.yaml") } else { format!("{stem}-{}.yaml", files.len() + 1) };
+        files.push((name, yaml::file(&file)));
+    };
+    for (name, value) in entries {
+        let one = yaml::file(&Map::from_iter([(name.clone(), value.clone())])).len();
+        if size + one > MAX_FILE_BYTES && !current.is_empty() {
+            flush(&mut current, &mut files);
+            size = 0;
+        }
+        size += one;
+        current.push((name, value));
+    }
+    flush(&mut current, &mut files);
+    files
+}

@@ -1,0 +1,233 @@
+//! The gaps an import records: what the document says that the format cannot hold yet, each
+//! beside the decision taken. One kind of gap is one entry of the spec's `gaps:`, used by every
+//! element it concerns (so `apigen gaps` lists where); an operation left out has a gap of its
+//! own, since no element is left to refer to it.
+
+use indexmap::IndexMap;
+use std::collections::BTreeMap;
+
+/// A kind of gap: its id in the spec, what the format cannot hold, and the decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Kind {
+    /// The gap id (`header-params`).
+    pub id: &'static str,
+    /// What the document says that the format cannot hold.
+    pub gap: &'static str,
+    /// What the import did about it.
+    pub decision: &'static str,
+}
+
+macro_rules! kinds {
+    ($($name:ident = $id:literal, $gap:literal, $decision:literal;)*) => {
+        $(
+            #[doc = $gap]
+            pub const $name: Kind = Kind { id: $id, gap: $gap, decision: $decision };
+        )*
+    };
+}
+
+kinds! {
+    HEADER_PARAM = "header-params", "Parameters in headers: the format holds path and query parameters.",
+        "Left out: the generated client does not send them and the server does not read them.";
+    COOKIE_PARAM = "cookie-params", "Parameters in cookies: the format holds path and query parameters.",
+        "Left out: the generated client does not send them and the server does not read them.";
+    OBJECT_PARAM = "object-params", "Parameters of an object, nested list or union type (deepObject, `content`): a parameter is a scalar, an enumeration or a list of those.",
+        "Left out of the operation.";
+    PARAM_STYLE = "param-styles", "Query lists sent as one comma-, space- or pipe-separated value (`explode: false`).",
+        "Sent as repeated keys (`a=1&a=2`), the format's only list style.";
+    PARAM_COLLISION = "param-name-collisions", "Two parameters of one operation share a name, or their Rust names collide.",
+        "The later one is left out.";
+    PATH_PARAM_RENAMED = "path-param-names", "Path parameters named with characters the format refuses, or named differently by operations sharing a route.",
+        "Renamed (a path parameter's name never travels: the wire is unchanged).";
+    UNDECLARED_PATH_PARAM = "undeclared-path-params", "A `{parameter}` of the path that the operation does not declare.",
+        "Declared as a required string path parameter.";
+    API_KEY = "api-key-auth", "API keys in a header, the query or a cookie: the format does not implement them yet.",
+        "Operations needing only such a key are declared public (`auth: none`): the client does not send it; add it to the HTTP client's default headers.";
+    BASIC = "basic-auth", "HTTP basic (or another non-bearer HTTP) authentication: the format does not implement it yet.",
+        "Operations needing only it are declared public (`auth: none`): the client does not send credentials; add them to the HTTP client's default headers.";
+    OAUTH = "oauth-as-bearer", "OAuth 2 and OpenID Connect flows and scopes.",
+        "Read as a bearer token (`Authorization: Bearer <token>`), which is what they send; flows and scopes are not kept.";
+    OPTIONAL_AUTH = "optional-auth", "Security that also allows no credential (`{}` among the alternatives), or alternatives the format cannot offer together.",
+        "The first bearer scheme is required.";
+    SERVERS = "servers", "The servers of the document: the format holds no base URL.",
+        "The base URL is given to the generated client when it is built.";
+    METHOD = "methods", "An operation whose method is HEAD, OPTIONS or TRACE: the format holds GET, POST, PUT, PATCH and DELETE.",
+        "Operation left out.";
+    PATH = "paths", "A path the format cannot route: a parameter sharing a segment with text (`{id}.json`, `{name}:cancel`), characters other than letters, digits and `-._~`, an empty segment, or a query in the path.",
+        "Operation left out.";
+    ROUTE = "routes", "Two operations with the same method on the same route (up to parameter names).",
+        "The later operation is left out.";
+    NON_JSON_BODY = "non-json-request-bodies", "A request body that is not JSON (form, multipart, bytes, text, XML): the format holds JSON bodies.",
+        "A required one: operation left out. An optional one: left out of the operation.";
+    BODY_ON_GET = "bodies-on-get-delete", "A request body on a GET or DELETE operation.",
+        "Left out of the operation.";
+    NON_JSON_RESPONSE = "non-json-responses", "A success response whose body is not JSON (bytes, text, XML, HTML): the format holds JSON bodies.",
+        "Declared without body (`empty: true`): the generated client does not read it.";
+    OTHER_SUCCESS = "success-bodies", "Another success status answering a different body than the first.",
+        "Only the first success status is kept with its body; the others are left out.";
+    DEFAULT_SUCCESS = "default-as-success", "An operation whose only response with a body is `default`.",
+        "Read as the success response, status 200.";
+    NO_SUCCESS = "no-success-response", "An operation that declares no success response (2xx or `default`).",
+        "Status 200 without body (`empty: true`).";
+    REDIRECTS = "redirect-responses", "Informational and redirect responses (1xx, 3xx).",
+        "Left out.";
+    RESPONSE_HEADERS = "response-headers", "Headers of responses: the format holds no response headers yet.",
+        "Left out: the generated client does not expose them.";
+    ERROR_BODY = "error-body", "The API's own error body: the format's error body is fixed (`{\"error\": {\"code\", \"message\"}}`) until a spec can declare its own.",
+        "The error schema is kept as a type; the generated client reads failures as the format's error body.";
+    CALLBACKS = "callbacks", "Callbacks and webhooks: requests the API sends, which the format does not describe.",
+        "Left out.";
+    LINKS = "links", "Links between responses and operations.",
+        "Left out.";
+    NON_STRING_ENUM = "non-string-enums", "Enumerations of integers, numbers or booleans: the format's enumerations hold strings.",
+        "Typed as the scalar; the listed values are not enforced.";
+    ENUM_COLLISION = "enum-value-collisions", "Enumeration values whose Rust names collide (`a-b` and `a_b`).",
+        "The later value is not listed and the enumeration is open: it still decodes, as the unknown value.";
+    ITEM_CONSTRAINTS = "item-constraints", "Constraints on the items of a list or the values of a map: the format constrains the list itself.",
+        "Left out: items are not checked.";
+    NULLABLE_ITEMS = "nullable-items", "Lists or maps whose items may be null.",
+        "Items are not nullable: a null item fails to decode.";
+    UNION_OVERLAP = "union-overlaps", "Unions (oneOf, anyOf) whose variants cannot be told apart (the format decodes untagged unions by shape), or mix a union with other variants.",
+        "Typed `json`: any value decodes, unchecked.";
+    DISCRIMINATOR = "discriminators", "A discriminator the format cannot use: a variant that is not an object, that serves two tag values, or that another union tags differently.",
+        "Read as an untagged union (variants told apart by shape) where possible, else typed `json`.";
+    POLYMORPHIC_BASE = "polymorphic-bases", "A schema with a discriminator whose subtypes extend it (allOf) instead of being listed (oneOf).",
+        "Typed as the base object: fields of the subtypes are not decoded.";
+    COMPOSITION = "compositions", "allOf compositions: the format has no type including another's fields yet.",
+        "The parts' fields are merged into one object type.";
+    UNSUPPORTED_KEYWORD = "schema-keywords", "Schema keywords the format has no word for: `not`, `patternProperties`, `if`/`then`/`else`, `dependentSchemas`, `propertyNames`, `prefixItems`, `contains`.",
+        "Left out: values are not checked against them.";
+    MULTIPLE_OF = "multiple-of", "`multipleOf` constraints.", "Left out: not checked.";
+    UNIQUE_ITEMS = "unique-items", "`uniqueItems` constraints.", "Left out: duplicates are not refused.";
+    PROPERTY_COUNT = "property-counts", "`minProperties` and `maxProperties` constraints.", "Left out: not checked.";
+    EXCLUSIVE_BOUND = "exclusive-bounds", "Exclusive bounds of numbers (the format's ranges are inclusive).",
+        "Left out (for integers they become the inclusive bound next to them, which loses nothing).";
+    CONTRADICTORY = "contradictory-constraints", "Constraints no value satisfies (a minimum above the maximum), constraints that do not apply to the type (a length on a number), or bounds that are not whole numbers for integers.",
+        "Left out.";
+    PATTERN = "patterns", "Patterns the format cannot hold: not a regular expression of the regex crate (look-around, back references), or given without an example that matches (the format needs a sample for each pattern).",
+        "Left out: values are not checked against them.";
+    LARGE_SAMPLE = "large-constraints", "Item counts above 256 or lengths above 4096 with no example (the format invents samples only up to those sizes).",
+        "Left out.";
+    DEFAULT_DROPPED = "defaults", "Defaults the format cannot hold: on a required field, of a structured type, null, or not a valid value of the type.",
+        "Left out: an absent value stays absent.";
+    EXAMPLE_DROPPED = "examples", "Examples of structured values, or examples that do not fit the type and constraints.",
+        "Left out: apigen invents samples that fit.";
+    READ_ONLY = "read-write-only", "readOnly and writeOnly fields: the format has no direction-specific fields yet.",
+        "Kept in both directions; a required one is optional, so neither direction must carry it.";
+    NON_STRING_CONST = "constants", "Constants that are not strings, or constants of optional fields.",
+        "A string constant of an optional field is a one-value enumeration; other constants are typed by their value.";
+    EXTERNAL_REF = "external-refs", "References to other documents.", "Typed `json`.";
+    BROKEN_REF = "broken-refs", "References to nothing, or to something that is not a schema.", "Typed `json`.";
+    TOO_DEEP = "deep-schemas", "Schemas nesting deeper than the format's limits (16 levels of lists and maps, 32 of inline schemas) or aliases of themselves.",
+        "Typed `json` below the limit.";
+    FIELD_COLLISION = "field-name-collisions", "Fields whose Rust names collide (`fooBar` and `foo_bar`), or named like the map of additional properties (`extra`).",
+        "The later field is not declared; its value is kept in the object's additional properties.";
+    INFINITE = "infinite-types", "Types that must contain themselves (a required, non-nullable field leading back to its own type), which no finite value has.",
+        "The field that closes the cycle is optional.";
+    WEBHOOKS = "webhooks", "Webhooks: requests the API sends, which the format does not describe.", "Left out.";
+    BAD_VALUE = "invalid-schemas", "Schema keywords with values of the wrong type (`\"pattern\": 0`, `\"required\": true`), or keys that are not schemas.",
+        "Left out.";
+}
+
+/// An element left out entirely (an operation): it has a gap of its own.
+#[derive(Debug, Clone)]
+struct Own {
+    source: String,
+    gap: String,
+    decision: String,
+}
+
+/// Every gap of one import, with the places each kind applies to.
+#[derive(Debug, Default)]
+pub struct Gaps {
+    /// Places of each kind, in the order met.
+    kinds: BTreeMap<Kind, Vec<String>>,
+    /// Gaps of left-out elements, by id.
+    own: IndexMap<String, Own>,
+    /// Gaps the document carries itself (`x-gaps` of an apigen export), by id.
+    carried: IndexMap<String, Own>,
+    /// How many of each kind of left-out element, by the kind's id.
+    left_out: BTreeMap<&'static str, usize>,
+}
+
+/// How many places a gap's `source` names before saying how many more there are.
+const SOURCES_SHOWN: usize = 3;
+
+impl Gaps {
+    /// Records that `kind` applies at `pointer` (a JSON pointer of the document); returns the
+    /// id elements list in their `gaps:`.
+    pub fn note(&mut self, kind: Kind, pointer: &str) -> String {
+        let id = self.id_of(kind);
+        let places = self.kinds.entry(kind).or_default();
+        if places.len() < 10_000 {
+            places.push(pointer.to_owned());
+        }
+        id
+    }
+
+    /// The id of a kind: its own, unless the document carried a gap of that id.
+    fn id_of(&self, kind: Kind) -> String {
+        if self.carried.contains_key(kind.id) { format!("import-{}", kind.id) } else { kind.id.to_owned() }
+    }
+
+    /// Records an element left out for `kind`, with its own gap: `what` names the element,
+    /// `why` says what about it the format cannot hold.
+    pub fn left_out(&mut self, kind: Kind, id: &str, pointer: &str, what: &str, why: &str) {
+        *self.left_out.entry(kind.id).or_default() += 1;
+        let mut id = format!("left-out-{id}");
+        let base = id.clone();
+        let mut n = 2;
+        while self.own.contains_key(&id) {
+            id = format!("{base}-{n}");
+            n += 1;
+        }
+        let gap = format!("{what}: {why}");
+        self.own
+            .insert(id, Own { source: pointer.to_owned(), gap, decision: format!("{} ({})", kind.decision, kind.id) });
+    }
+
+    /// A gap the document carries itself (an apigen export), kept under its id.
+    pub fn carry(&mut self, id: &str, source: &str, gap: &str, decision: &str) {
+        let own = Own { source: source.to_owned(), gap: gap.to_owned(), decision: decision.to_owned() };
+        self.carried.insert(id.to_owned(), own);
+    }
+
+    /// True when the document carried a gap of this id.
+    pub fn carries(&self, id: &str) -> bool {
+        self.carried.contains_key(id)
+    }
+
+    /// Elements left out, by kind id.
+    pub fn left_out_counts(&self) -> &BTreeMap<&'static str, usize> {
+        &self.left_out
+    }
+
+    /// How many places each kind applies to, by id.
+    pub fn kind_counts(&self) -> BTreeMap<&'static str, usize> {
+        self.kinds.iter().map(|(kind, places)| (kind.id, places.len())).collect()
+    }
+
+    /// The `gaps:` entries, `(id, source, gap, decision)`: the carried ones, the kinds sorted
+    /// by id, then the left-out elements in the order met.
+    pub fn entries(&self, document: &str) -> Vec<(String, String, String, String)> {
+        let mut out = Vec::new();
+        for (id, own) in &self.carried {
+            out.push((id.clone(), own.source.clone(), own.gap.clone(), own.decision.clone()));
+        }
+        let mut kinds: Vec<_> = self.kinds.iter().collect();
+        kinds.sort_by_key(|(kind, _)| kind.id);
+        for (kind, places) in kinds {
+            let shown: Vec<&str> = places.iter().take(SOURCES_SHOWN).map(String::as_str).collect();
+            let more = places.len().saturating_sub(SOURCES_SHOWN);
+            let mut source = format!("{document}: {}", shown.join(", "));
+            if more > 0 {
+                source.push_str(&format!(" and {more} more"));
+            }
+            out.push((self.id_of(*kind), source, kind.gap.to_owned(), kind.decision.to_owned()));
+        }
+        for (id, own) in &self.own {
+            out.push((id.clone(), format!("{document}: {}", own.source), own.gap.clone(), own.decision.clone()));
+        }
+        out
+    }
+}

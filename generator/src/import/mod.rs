@@ -1,0 +1,416 @@
+//! `apigen import`: an OpenAPI 3.0 or 3.1 document becomes spec files a person would have
+//! written.
+//!
+//! One function per construct of the document, each the one place to extend when the format
+//! learns more: [`schema`] (schemas to types), [`operations`] (paths, parameters, bodies,
+//! responses, security), [`settle`] (unions, finiteness, names that failed), [`files`] (the spec
+//! files). Whatever the format cannot hold yet becomes a gap ([`gaps`]) recorded beside the
+//! decision taken, so nothing is lost silently: `apigen gaps` lists them, and the import
+//! prints how many of each.
+//!
+//! Decisions that hold for every document: wire names (fields, parameters, enumeration
+//! values, paths) are kept exactly; names the format derives Rust names from (types,
+//! operations, tags) are made valid and unique; an object without `additionalProperties` is
+//! read as the format reads objects (unknown fields are ignored in responses and refused in
+//! requests by the generated server).
+
+mod files;
+pub mod gaps;
+mod names;
+mod operations;
+mod refs;
+mod schema;
+mod settle;
+mod typed;
+pub(crate) mod write;
+pub mod yaml;
+
+use crate::model::names::Case;
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// How many schemas one root (a component type, an operation) may visit.
+const SCHEMA_BUDGET: usize = 20_000;
+
+/// What an import produced: the spec files and what it kept and left out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Imported {
+    /// Spec files by name (`api.yaml`, `pets.yaml`), in writing order.
+    pub files: Vec<(String, String)>,
+    /// The counts the summary line gives.
+    pub summary: Summary,
+}
+
+/// What an import kept and left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Operations of the document.
+    pub operations: usize,
+    /// Operations kept in the spec.
+    pub kept: usize,
+    /// Named types written.
+    pub types: usize,
+    /// Gap entries written.
+    pub gaps: usize,
+    /// Places each kind of gap applies to, by gap id.
+    pub kinds: BTreeMap<String, usize>,
+    /// Operations left out, by the id of the kind of gap that left them out.
+    pub left_out: BTreeMap<String, usize>,
+}
+
+impl Summary {
+    /// One line: `12 of 14 operations kept, 20 types, 6 gaps (header-params 3, paths 2, ...)`.
+    pub fn line(&self) -> String {
+        let mut kinds: Vec<(&String, &usize)> = self.kinds.iter().collect();
+        kinds.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let kinds: Vec<String> = kinds.iter().map(|(id, n)| format!("{id} {n}")).collect();
+        let left_out: Vec<String> = self.left_out.iter().map(|(id, n)| format!("{id} {n}")).collect();
+        let mut line =
+            format!("{} of {} operations kept, {} types, {} gaps", self.kept, self.operations, self.types, self.gaps);
+        if !left_out.is_empty() {
+            line.push_str(&format!("; left out: {}", left_out.join(", ")));
+        }
+        if !kinds.is_empty() {
+            line.push_str(&format!("; gap places: {}", kinds.join(", ")));
+        }
+        line
+    }
+}
+
+/// Why a document cannot be imported at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImportError {
+    /// Not an OpenAPI 3.0 or 3.1 document.
+    #[error("{0}")]
+    NotOpenApi(String),
+}
+
+/// A named type being built: its spec mapping and where the document declares it.
+#[derive(Debug, Clone)]
+struct TypeOut {
+    node: Map<String, Value>,
+    pointer: String,
+}
+
+/// A union whose kind (tagged, untagged, `json`) is settled once every type is known.
+#[derive(Debug, Clone)]
+struct PendingUnion {
+    name: String,
+    /// The discriminator: the tag and its explicit mapping (value -> reference).
+    discriminator: Option<(String, Vec<(String, String)>)>,
+    /// Each variant's `$ref`, when it is one.
+    variant_refs: Vec<Option<String>>,
+    pointer: String,
+}
+
+/// An operation being built.
+#[derive(Debug, Clone)]
+struct OperationOut {
+    name: String,
+    tag: String,
+    node: Map<String, Value>,
+}
+
+/// The state of one import.
+struct Importer<'a> {
+    doc: &'a Value,
+    gaps: gaps::Gaps,
+    type_names: names::Taken,
+    /// A name claimed before its shape is built (a component's): the first claim of it takes it.
+    reuse_name: Option<String>,
+    /// Component schema keys and the type each is (`None`: not a type of the format, expanded
+    /// where used).
+    components: IndexMap<String, Option<String>>,
+    /// Component keys whose type must be built though it is the format's own error body.
+    needed: Vec<String>,
+    types: IndexMap<String, TypeOut>,
+    /// Types that could not be built: references to them become `json`.
+    failed: BTreeMap<String, String>,
+    pending_unions: Vec<PendingUnion>,
+    /// References being expanded, to stop at loops.
+    expanding: Vec<String>,
+    /// Compositions (allOf) being merged, by address, to stop at loops.
+    merging: Vec<usize>,
+    /// Schemas one root (a component, an operation) may still visit: bounds the time and
+    /// memory of documents whose schemas expand into each other.
+    budget: usize,
+    operations: Vec<OperationOut>,
+    /// Shared parameters by wire name: their mapping and the component they come from.
+    shared: IndexMap<String, (Map<String, Value>, String)>,
+    /// Tags by name: title and description, in order.
+    tags: IndexMap<String, (String, Option<String>)>,
+    /// Document tags by their text, to the spec tag name.
+    tag_names: BTreeMap<String, String>,
+    tag_taken: names::Taken,
+    auth: operations::Auth,
+    /// The list convention of an apigen export (`x-pagination`).
+    pagination: Option<Map<String, Value>>,
+    /// Operation counts.
+    total: usize,
+    /// The error body gap is noted once, where first met.
+    error_noted: bool,
+}
+
+/// Imports `doc`; `document` names it in gap sources.
+pub fn import(doc: &Value, document: &str) -> Result<Imported, ImportError> {
+    check_version(doc)?;
+    let mut importer = Importer {
+        doc,
+        gaps: gaps::Gaps::default(),
+        type_names: names::Taken::new(Case::Pascal),
+        reuse_name: None,
+        components: IndexMap::new(),
+        needed: Vec::new(),
+        types: IndexMap::new(),
+        failed: BTreeMap::new(),
+        pending_unions: Vec::new(),
+        expanding: Vec::new(),
+        merging: Vec::new(),
+        budget: SCHEMA_BUDGET,
+        operations: Vec::new(),
+        shared: IndexMap::new(),
+        tags: IndexMap::new(),
+        tag_names: BTreeMap::new(),
+        tag_taken: names::Taken::new(Case::Snake),
+        auth: operations::Auth::default(),
+        pagination: None,
+        total: 0,
+        error_noted: false,
+    };
+    importer.carry_gaps();
+    importer.declare_components();
+    importer.build_components();
+    importer.declare_tags();
+    importer.auth = importer.security_schemes();
+    importer.pagination = doc.get("x-pagination").and_then(Value::as_object).cloned();
+    importer.paths();
+    importer.note_document_gaps();
+    importer.build_needed();
+    importer.settle();
+    Ok(importer.files(document))
+}
+
+/// The `openapi` field says 3.0.x or 3.1.x.
+fn check_version(doc: &Value) -> Result<(), ImportError> {
+    if !doc.is_object() {
+        return Err(ImportError::NotOpenApi("the document is not a mapping".into()));
+    }
+    if doc.get("swagger").is_some() {
+        return Err(ImportError::NotOpenApi(
+            "this is a Swagger 2.0 document; convert it to OpenAPI 3 first (for example with swagger2openapi)".into(),
+        ));
+    }
+    match doc.get("openapi").and_then(Value::as_str) {
+        Some(v) if v.starts_with("3.0") || v.starts_with("3.1") => Ok(()),
+        Some(v) => Err(ImportError::NotOpenApi(format!("OpenAPI {v} is not supported: import reads 3.0 and 3.1"))),
+        None => Err(ImportError::NotOpenApi("no `openapi` version field: not an OpenAPI document".into())),
+    }
+}
+
+impl Importer<'_> {
+    /// Claims a type name: `wanted` or a free variant of it.
+    fn claim_type(&mut self, wanted: &str) -> String {
+        if self.reuse_name.as_deref() == Some(wanted) {
+            return self.reuse_name.take().unwrap_or_default();
+        }
+        let wanted = if wanted.is_empty() { "Type" } else { wanted };
+        self.type_names.claim(wanted)
+    }
+
+    /// The type name of component schema `key`, when it is a type of the format.
+    fn component_type(&mut self, key: &str) -> Option<String> {
+        let name = self.components.get(key)?.clone()?;
+        if !self.types.contains_key(&name) && !self.needed.contains(&key.to_owned()) {
+            self.needed.push(key.to_owned());
+        }
+        Some(name)
+    }
+
+    /// Gaps an apigen export carries (`x-gaps`), kept under their ids.
+    fn carry_gaps(&mut self) {
+        let Some(carried) = self.doc.get("x-gaps").and_then(Value::as_object) else { return };
+        for (id, gap) in carried {
+            let text = |key: &str| gap.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+            let (source, text_gap, decision) = (text("source"), text("gap"), text("decision"));
+            if !source.is_empty() && !text_gap.is_empty() && !decision.is_empty() {
+                self.gaps.carry(id, &source, &text_gap, &decision);
+            }
+        }
+    }
+
+    /// Names every component schema that is a type of the format, before any is built, so
+    /// references may point anywhere.
+    fn declare_components(&mut self) {
+        let Some(schemas) = self.doc.pointer("/components/schemas").and_then(Value::as_object) else { return };
+        for (key, schema) in schemas {
+            let name = is_named_type(schema).then(|| self.type_names.claim(&names::type_name(key)));
+            self.components.insert(key.clone(), name);
+        }
+    }
+
+    /// Builds every component type, but for the format's own error body (built only when
+    /// something else uses it).
+    fn build_components(&mut self) {
+        let keys: Vec<(String, String)> =
+            self.components.iter().filter_map(|(k, n)| Some((k.clone(), n.clone()?))).collect();
+        for (key, name) in keys {
+            let schema = &self.doc["components"]["schemas"][&key];
+            if is_default_error_body(self.doc, schema) {
+                continue;
+            }
+            self.build_component(&key, &name);
+        }
+        self.needed.clear();
+    }
+
+    /// Builds the component types something used after the first pass.
+    fn build_needed(&mut self) {
+        while let Some(key) = self.needed.pop() {
+            if let Some(Some(name)) = self.components.get(&key).cloned()
+                && !self.types.contains_key(&name)
+            {
+                self.build_component(&key, &name);
+            }
+        }
+    }
+
+    fn build_component(&mut self, key: &str, name: &str) {
+        let doc = self.doc;
+        let schema = &doc["components"]["schemas"][key];
+        let pointer = refs::child("#/components/schemas", key);
+        self.reuse_name = Some(name.to_owned());
+        self.budget = SCHEMA_BUDGET;
+        let typed = self.schema(schema, &schema::At::new(pointer.clone(), name));
+        self.reuse_name = None;
+        let built = match &typed.expr {
+            typed::Expr::Named(n) if n == name => {
+                if let Some(ty) = self.types.get_mut(name) {
+                    add_gaps(&mut ty.node, &typed.gaps);
+                }
+                true
+            }
+            typed::Expr::Object | typed::Expr::Enum if typed.inline_name.as_deref() == Some(name) => {
+                let mut node = typed.node(Vec::new());
+                for key in ["type", "type_name", "nullable", "default", "sample", "const", "sensitive"] {
+                    node.remove(key);
+                }
+                for (key, _) in &typed.constraints {
+                    node.remove(*key);
+                }
+                if !node.contains_key("fields")
+                    && !node.contains_key("enum")
+                    && !node.contains_key("additional_properties")
+                {
+                    node.insert("fields".into(), Value::Object(Map::new()));
+                }
+                self.types.insert(name.to_owned(), TypeOut { node, pointer });
+                true
+            }
+            _ => false,
+        };
+        if !built {
+            self.failed.insert(name.to_owned(), "json".to_owned());
+        }
+    }
+}
+
+/// Adds gap ids to a node's `gaps`.
+fn add_gaps(node: &mut Map<String, Value>, ids: &[String]) {
+    if ids.is_empty() {
+        return;
+    }
+    let list = node.entry("gaps").or_insert_with(|| Value::Array(Vec::new()));
+    if let Value::Array(list) = list {
+        for id in ids {
+            if !list.iter().any(|v| v.as_str() == Some(id)) {
+                list.push(Value::String(id.clone()));
+            }
+        }
+    }
+}
+
+/// True when a component schema becomes a named type of the format (an object, a string
+/// enumeration, a union); other schemas (scalars, lists, maps) are expanded where used.
+fn is_named_type(schema: &Value) -> bool {
+    let Some(map) = schema.as_object() else { return false };
+    if map.contains_key("$ref") {
+        return false;
+    }
+    if let Some(parts) = map.get("allOf").and_then(Value::as_array) {
+        let shaping = parts
+            .iter()
+            .filter(|p| {
+                p.as_object().is_some_and(|m| {
+                    m.keys().any(|k| k != "description" && k != "title" && k != "nullable" && !k.starts_with("x-"))
+                })
+            })
+            .count();
+        let own = map.contains_key("properties");
+        return shaping > 1 || own || parts.first().is_some_and(|p| p.get("$ref").is_none() && is_named_type(p));
+    }
+    for key in ["oneOf", "anyOf"] {
+        if map.get(key).is_some() && map.get("x-open-union") == Some(&Value::Bool(true)) {
+            return true;
+        }
+        if let Some(variants) = map.get(key).and_then(Value::as_array) {
+            let real: Vec<&Value> = variants
+                .iter()
+                .filter(|v| v.get("type") != Some(&Value::String("null".into())))
+                .filter(|v| {
+                    map.get("x-open-union") != Some(&Value::Bool(true))
+                        || v.get("type").is_some()
+                        || v.get("$ref").is_some()
+                })
+                .collect();
+            let open_enum = real.len() == 2 && real.iter().any(|v| v.get("enum").is_some());
+            let constraining = real
+                .iter()
+                .all(|v| v.get("type").is_none() && v.get("$ref").is_none() && v.get("properties").is_none());
+            if real.len() >= 2 && open_enum {
+                return true;
+            }
+            if real.len() >= 2 && !constraining {
+                return true;
+            }
+            if real.len() == 1 && !constraining {
+                return false;
+            }
+        }
+    }
+    let ty = map.get("type");
+    let non_null_types = ty.and_then(Value::as_array).map(|a| a.iter().filter(|t| t.as_str() != Some("null")).count());
+    if non_null_types.is_some_and(|n| n >= 2) {
+        return true; // `type: [integer, string]`: a union.
+    }
+    let is = |t: &str| {
+        ty == Some(&Value::String(t.into()))
+            || ty.and_then(Value::as_array).is_some_and(|a| a.contains(&Value::String(t.into())))
+    };
+    if map
+        .get("enum")
+        .and_then(Value::as_array)
+        .is_some_and(|v| !v.is_empty() && v.iter().all(|x| x.is_string() || x.is_null()))
+        && (ty.is_none() || is("string"))
+    {
+        return true;
+    }
+    let object =
+        is("object") || (ty.is_none() && (map.contains_key("properties") || map.contains_key("additionalProperties")));
+    if !object {
+        return false;
+    }
+    let has_properties = map.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty());
+    has_properties || map.get("additionalProperties") == Some(&Value::Bool(false))
+}
+
+/// True when a schema is the format's own error body, `{"error": {"code", "message"}}`: the
+/// generated code has it already.
+fn is_default_error_body(doc: &Value, schema: &Value) -> bool {
+    let Ok((schema, _)) = refs::follow(doc, schema, "#") else { return false };
+    let props = schema.get("properties").and_then(Value::as_object);
+    let Some(error) = props.filter(|p| p.len() == 1).and_then(|p| p.get("error")) else { return false };
+    let Some(inner) = error.get("properties").and_then(Value::as_object) else { return false };
+    inner.get("code").and_then(|c| c.get("type")) == Some(&Value::String("integer".into()))
+        && inner.get("message").and_then(|m| m.get("type")) == Some(&Value::String("string".into()))
+}

@@ -1,0 +1,136 @@
+//! Names an import gives: type, operation and tag names the format accepts, each unique by the
+//! Rust name lowering derives from it (so two document names that differ only in case or
+//! punctuation never collide in the generated code).
+
+use crate::model::names::{Case, sanitize};
+use heck::{ToKebabCase, ToLowerCamelCase, ToPascalCase};
+use std::collections::BTreeSet;
+
+/// Names taken in one namespace, by the Rust name derived from each.
+#[derive(Debug, Default)]
+pub struct Taken {
+    rust: BTreeSet<String>,
+    case: Option<Case>,
+}
+
+impl Taken {
+    /// A namespace whose Rust names are in `case`.
+    pub fn new(case: Case) -> Self {
+        Taken { rust: BTreeSet::new(), case: Some(case) }
+    }
+
+    /// Takes `rust` without a spec name (names the generator itself uses).
+    pub fn reserve(&mut self, rust: &str) {
+        self.rust.insert(rust.to_owned());
+    }
+
+    /// True when `name` is free.
+    pub fn is_free(&self, name: &str) -> bool {
+        !self.rust.contains(&sanitize(name, self.case.unwrap_or(Case::Pascal)))
+    }
+
+    /// `wanted` when its Rust name is free, else `wanted2`, `wanted3`, ...; taken either way.
+    pub fn claim(&mut self, wanted: &str) -> String {
+        let mut name = wanted.to_owned();
+        let mut n = 2;
+        while !self.is_free(&name) {
+            name = format!("{wanted}{n}");
+            n += 1;
+        }
+        self.rust.insert(sanitize(&name, self.case.unwrap_or(Case::Pascal)));
+        name
+    }
+}
+
+/// A type name the format accepts (PascalCase, letters and digits, starting with a capital)
+/// from any text: `pet.Owner` gives `PetOwner`, `2fa` gives `N2fa`, `` gives `Type`.
+pub fn type_name(text: &str) -> String {
+    let pascal: String = text.to_pascal_case().chars().filter(char::is_ascii_alphanumeric).collect();
+    match pascal.chars().next() {
+        None => "Type".to_owned(),
+        Some(c) if c.is_ascii_digit() => format!("N{pascal}"),
+        Some(c) if c.is_ascii_lowercase() => {
+            let mut chars = pascal.chars();
+            chars.next().map(|c| c.to_ascii_uppercase()).into_iter().chain(chars).collect()
+        }
+        Some(_) => pascal,
+    }
+}
+
+/// An operation name (camelCase) from an operation id: `Pets_List` gives `petsList`,
+/// `repos/get-content` gives `reposGetContent`.
+pub fn operation_name(text: &str) -> String {
+    let camel: String = text.to_lower_camel_case().chars().filter(char::is_ascii_alphanumeric).collect();
+    match camel.chars().next() {
+        None => "operation".to_owned(),
+        Some(c) if c.is_ascii_digit() => format!("op{camel}"),
+        Some(_) => camel,
+    }
+}
+
+/// The name of an operation without an id, from its method and path: `GET /pets/{petId}/toys`
+/// gives `getPetsPetIdToys`.
+pub fn operation_name_from_route(method: &str, path: &str) -> String {
+    let words: Vec<&str> = path.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    operation_name(&format!("{} {}", method.to_lowercase(), words.join(" ")))
+}
+
+/// A tag name (kebab-case, letters and digits) from a tag of the document; `api` otherwise.
+pub fn tag_name(text: &str) -> String {
+    let kebab: String =
+        text.to_kebab_case().chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect::<String>();
+    let kebab = kebab.trim_matches('-').to_owned();
+    match kebab.chars().next() {
+        None => "default".to_owned(),
+        Some(c) if c.is_ascii_digit() => format!("n{kebab}"),
+        Some(_) => kebab,
+    }
+}
+
+/// A crate prefix (`petstore-api`) from the document's title.
+pub fn crate_prefix(title: &str) -> String {
+    let kebab = tag_name(title);
+    let mut prefix: String =
+        kebab.chars().filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-').collect();
+    prefix.truncate(40);
+    let prefix = prefix.trim_matches('-').to_owned();
+    if prefix.starts_with(|c: char| c.is_ascii_lowercase()) {
+        prefix
+    } else {
+        format!("api-{prefix}").trim_end_matches('-').to_owned()
+    }
+}
+
+/// A path parameter name the format accepts (letters, digits and `_`).
+pub fn path_param_name(text: &str) -> String {
+    let name: String = text.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    if name.chars().all(|c| c == '_') { "param".to_owned() } else { name }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_the_format_accepts() {
+        assert_eq!(type_name("pet.Owner"), "PetOwner");
+        assert_eq!(type_name("2fa"), "N2fa");
+        assert_eq!(type_name(""), "Type");
+        assert_eq!(type_name("Microsoft.Web/sites"), "MicrosoftWebSites");
+        assert_eq!(operation_name("Pets_List"), "petsList");
+        assert_eq!(operation_name("repos/get-content"), "reposGetContent");
+        assert_eq!(operation_name_from_route("GET", "/pets/{petId}/toys"), "getPetsPetIdToys");
+        assert_eq!(tag_name("Pet Store"), "pet-store");
+        assert_eq!(crate_prefix("Swagger Petstore"), "swagger-petstore");
+        assert_eq!(crate_prefix("1Password Connect"), "n1password-connect");
+        assert_eq!(path_param_name("user-id"), "user_id");
+    }
+
+    #[test]
+    fn claims_are_unique_by_rust_name() {
+        let mut taken = Taken::new(Case::Pascal);
+        assert_eq!(taken.claim("FooBar"), "FooBar");
+        assert_eq!(taken.claim("FOOBar"), "FOOBar2");
+        assert_eq!(taken.claim("Foo"), "Foo");
+    }
+}

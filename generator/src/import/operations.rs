@@ -1,0 +1,953 @@
+//! Operations: paths and methods, parameters (shared ones stay shared), request bodies,
+//! responses, security and tags. An operation the format cannot route or call is left out
+//! with a gap of its own; a part of one it cannot hold is left out with a gap of its kind.
+
+use super::gaps::{self, Kind};
+use super::refs;
+use super::schema::At;
+use super::typed::Expr;
+use super::{Importer, OperationOut, add_gaps, is_default_error_body, names};
+use crate::model::PathTemplate;
+use crate::model::names::{Case, sanitize};
+use indexmap::IndexMap;
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The auth schemes the format can hold (bearer tokens), by document name, and what each
+/// other scheme is.
+#[derive(Debug, Default)]
+pub struct Auth {
+    /// Bearer schemes: document name -> spec name, with the description.
+    pub bearer: IndexMap<String, (String, Option<String>)>,
+    /// Other schemes: document name -> the gap kind of why not.
+    pub other: BTreeMap<String, Kind>,
+}
+
+const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/// Why an operation is left out.
+struct LeftOut {
+    kind: Kind,
+    why: String,
+}
+
+impl LeftOut {
+    fn new(kind: Kind, why: impl Into<String>) -> Self {
+        LeftOut { kind, why: why.into() }
+    }
+}
+
+impl Importer<'_> {
+    /// The document's tags, in order, named for the spec.
+    pub(super) fn declare_tags(&mut self) {
+        let doc = self.doc;
+        for tag in doc.get("tags").and_then(Value::as_array).into_iter().flatten() {
+            let Some(text) = tag.get("name").and_then(Value::as_str) else { continue };
+            let description = tag.get("description").and_then(Value::as_str).map(|d| d.trim().to_owned());
+            self.tag(text, description.filter(|d| !d.is_empty()));
+        }
+    }
+
+    /// The spec tag of a document tag, declared when first met.
+    fn tag(&mut self, text: &str, description: Option<String>) -> String {
+        if let Some(name) = self.tag_names.get(text) {
+            return name.clone();
+        }
+        let mut wanted = names::tag_name(text);
+        if matches!(wanted.as_str(), "api" | "schemas") || wanted.starts_with("schemas-") {
+            wanted.push_str("-ops");
+        }
+        let mut name = wanted.clone();
+        let mut n = 2;
+        while !self.tag_taken.is_free(&crate::model::names::module_name(&name)) {
+            name = format!("{wanted}-{n}");
+            n += 1;
+        }
+        self.tag_taken.reserve(&sanitize(&crate::model::names::module_name(&name), Case::Snake));
+        let title = text.trim();
+        let title = if title.is_empty() { name.clone() } else { title.to_owned() };
+        self.tags.insert(name.clone(), (title, description));
+        self.tag_names.insert(text.to_owned(), name.clone());
+        name
+    }
+
+    /// The security schemes: bearer, OAuth 2 and OpenID Connect (which send bearer tokens)
+    /// are kept; API keys and basic authentication are noted for the operations needing them.
+    pub(super) fn security_schemes(&mut self) -> Auth {
+        let mut auth = Auth::default();
+        let doc = self.doc;
+        let Some(schemes) = doc.pointer("/components/securitySchemes").and_then(Value::as_object) else {
+            return auth;
+        };
+        for (key, scheme) in schemes {
+            let pointer = refs::child("#/components/securitySchemes", key);
+            let Ok((scheme, _)) = refs::follow(doc, scheme, &pointer) else { continue };
+            let ty = scheme.get("type").and_then(Value::as_str).unwrap_or_default();
+            let http = scheme.get("scheme").and_then(Value::as_str).unwrap_or_default().to_ascii_lowercase();
+            let description = scheme.get("description").and_then(Value::as_str).map(|d| d.trim().to_owned());
+            let bearer = match (ty, http.as_str()) {
+                ("http", "bearer") => true,
+                ("oauth2" | "openIdConnect", _) => {
+                    self.gaps.note(gaps::OAUTH, &pointer);
+                    true
+                }
+                ("apiKey", _) => {
+                    auth.other.insert(key.clone(), gaps::API_KEY);
+                    false
+                }
+                _ => {
+                    auth.other.insert(key.clone(), gaps::BASIC);
+                    false
+                }
+            };
+            if bearer {
+                let name = if key == "none" { "none-scheme".to_owned() } else { key.clone() };
+                auth.bearer.insert(key.clone(), (name, description.filter(|d| !d.is_empty())));
+            }
+        }
+        auth
+    }
+
+    /// Gaps of the document as a whole: servers, webhooks.
+    pub(super) fn note_document_gaps(&mut self) {
+        let doc = self.doc;
+        let servers = doc.get("servers").and_then(Value::as_array);
+        if servers.is_some_and(|s| s.iter().any(|s| s.get("url").and_then(Value::as_str).is_some_and(|u| u != "/"))) {
+            self.gaps.note(gaps::SERVERS, "#/servers");
+        }
+        if doc.get("webhooks").and_then(Value::as_object).is_some_and(|w| !w.is_empty()) {
+            self.gaps.note(gaps::WEBHOOKS, "#/webhooks");
+        }
+    }
+
+    /// Every operation of every path, in document order.
+    pub(super) fn paths(&mut self) {
+        let doc = self.doc;
+        let Some(paths) = doc.get("paths").and_then(Value::as_object) else { return };
+        let mut routes = Routes::default();
+        let mut op_names = names::Taken::new(Case::Pascal);
+        op_names.reserve("Client");
+        for (path, item) in paths {
+            let pointer = refs::child("#/paths", path);
+            let Ok((item, _)) = refs::follow(doc, item, &pointer) else {
+                self.gaps.note(gaps::BROKEN_REF, &pointer);
+                continue;
+            };
+            let Some(item) = item.as_object() else { continue };
+            for (method, op) in item {
+                if !METHODS.contains(&method.as_str()) {
+                    continue;
+                }
+                self.total += 1;
+                let op_pointer = refs::child(&pointer, method);
+                let name = self.operation_name(op, method, path, &mut op_names);
+                self.budget = super::SCHEMA_BUDGET;
+                match self.operation(&name, method, path, item, op, &op_pointer, &mut routes) {
+                    Ok(out) => self.operations.push(out),
+                    Err(left) => {
+                        let what = format!("operation `{} {path}` ({name})", method.to_uppercase());
+                        self.gaps.left_out(
+                            left.kind,
+                            &crate::import::names::tag_name(&name),
+                            &op_pointer,
+                            &what,
+                            &left.why,
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The operation's name: its id made camelCase, or its method and path; unique.
+    fn operation_name(&mut self, op: &Value, method: &str, path: &str, taken: &mut names::Taken) -> String {
+        let wanted = match op.get("operationId").and_then(Value::as_str) {
+            Some(id) if !id.trim().is_empty() => names::operation_name(id),
+            _ => names::operation_name_from_route(method, path),
+        };
+        // The client names a builder per operation (`<Name>Builder`), and the server trait a
+        // method: both come from this name.
+        let mut name = wanted.clone();
+        let mut n = 2;
+        while !taken.is_free(&name) || !taken.is_free(&format!("{name}Builder")) {
+            name = format!("{wanted}{n}");
+            n += 1;
+        }
+        taken.claim(&name);
+        taken.reserve(&sanitize(&format!("{name}Builder"), Case::Pascal));
+        name
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn operation(
+        &mut self,
+        name: &str,
+        method: &str,
+        path: &str,
+        item: &Map<String, Value>,
+        op: &Value,
+        pointer: &str,
+        routes: &mut Routes,
+    ) -> Result<OperationOut, LeftOut> {
+        if !matches!(method, "get" | "put" | "post" | "delete" | "patch") {
+            return Err(LeftOut::new(
+                gaps::METHOD,
+                format!("the method {} has no word in the format", method.to_uppercase()),
+            ));
+        }
+        let Some(op) = op.as_object() else {
+            return Err(LeftOut::new(gaps::BAD_VALUE, "the operation is not a mapping"));
+        };
+        let op_type = sanitize(name, Case::Pascal);
+        let (path, renames) = self.route(path, method, routes, pointer)?;
+        let mut node = Map::new();
+        node.insert("method".into(), json!(method.to_uppercase()));
+        node.insert("path".into(), json!(path.raw));
+        let (summary, description) = summary_and_description(op, method, &path.raw);
+        node.insert("summary".into(), json!(summary));
+        if let Some(description) = description {
+            node.insert("description".into(), json!(description));
+        }
+        let mut op_gaps: Vec<String> = Vec::new();
+        let params = self.parameters(item, op, &path, &renames, &op_type, pointer, &mut op_gaps);
+        if !params.is_empty() {
+            node.insert("params".into(), Value::Array(params.clone()));
+        }
+        if let Some(body) = self.request_body(op, method, &op_type, pointer, &mut op_gaps)? {
+            node.insert("body".into(), Value::Object(body));
+        }
+        let paginated = self.pagination.is_some() && has_pagination_params(&params, self.pagination.as_ref());
+        let (response, errors) = self.responses(op, &op_type, paginated, pointer, &mut op_gaps);
+        if response.contains_key("items") {
+            // The list convention adds its parameters to every paginated operation.
+            let convention: Vec<Value> = self
+                .pagination
+                .as_ref()
+                .and_then(|p| p.get("params"))
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let kept: Vec<Value> = params.iter().filter(|p| !convention.contains(p)).cloned().collect();
+            if kept.is_empty() {
+                node.shift_remove("params");
+            } else {
+                node.insert("params".into(), Value::Array(kept));
+            }
+        }
+        node.insert("response".into(), Value::Object(response));
+        if !errors.is_empty() {
+            node.insert("errors".into(), Value::Array(errors));
+        }
+        if op.get("deprecated") == Some(&Value::Bool(true)) {
+            node.insert("deprecated".into(), json!({}));
+        }
+        if let Some(auth) = self.operation_auth(op, pointer, &mut op_gaps) {
+            node.insert("auth".into(), json!(auth));
+        }
+        for (key, kind) in [("callbacks", gaps::CALLBACKS), ("servers", gaps::SERVERS)] {
+            if op.get(key).is_some_and(|v| {
+                v.as_object().is_some_and(|m| !m.is_empty()) || v.as_array().is_some_and(|a| !a.is_empty())
+            }) {
+                op_gaps.push(self.gaps.note(kind, pointer));
+            }
+        }
+        for id in op.get("x-gap").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
+            if self.gaps.carries(id) {
+                op_gaps.push(id.to_owned());
+            }
+        }
+        let mut unique = Vec::new();
+        for gap in op_gaps {
+            if !unique.contains(&gap) {
+                unique.push(gap);
+            }
+        }
+        add_gaps(&mut node, &unique);
+        let tag_text = op.get("tags").and_then(Value::as_array).and_then(|t| t.first()).and_then(Value::as_str);
+        let tag = match tag_text {
+            Some(text) => self.tag(text, None),
+            None => {
+                let first = path.raw.split('/').find(|s| !s.is_empty() && !s.starts_with('{')).unwrap_or("default");
+                self.tag(first, None)
+            }
+        };
+        routes.add(&path, method);
+        Ok(OperationOut { name: name.to_owned(), tag, node })
+    }
+
+    /// The path as the format routes it: parameter names made valid and agreeing with other
+    /// operations on the same route (a path parameter's name never travels); the renames.
+    fn route(
+        &mut self,
+        raw: &str,
+        method: &str,
+        routes: &Routes,
+        pointer: &str,
+    ) -> Result<(PathTemplate, BTreeMap<String, String>), LeftOut> {
+        if raw.contains('?') || raw.contains('#') {
+            return Err(LeftOut::new(gaps::PATH, format!("the path `{raw}` holds a query or fragment")));
+        }
+        let mut renames = BTreeMap::new();
+        let mut segments = Vec::new();
+        for segment in raw.split('/').skip(1) {
+            match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                Some(name) if !name.contains(['{', '}']) => {
+                    let valid = names::path_param_name(name.trim_start_matches('+'));
+                    renames.insert(name.to_owned(), valid.clone());
+                    segments.push(format!("{{{valid}}}"));
+                }
+                _ => segments.push(segment.to_owned()),
+            }
+        }
+        let mut path = format!("/{}", segments.join("/"));
+        // The same route named otherwise elsewhere: take that naming.
+        let shape = shape_of(&path);
+        if let Some(existing) = routes.names.get(&shape) {
+            let ours: Vec<String> = params_of(&path);
+            for (theirs, mine) in existing.iter().zip(&ours) {
+                if theirs != mine {
+                    for value in renames.values_mut() {
+                        if value == mine {
+                            value.clone_from(theirs);
+                        }
+                    }
+                }
+            }
+            let mut i = 0;
+            path = path
+                .split('/')
+                .map(|s| {
+                    if s.starts_with('{') {
+                        let renamed = format!("{{{}}}", existing[i]);
+                        i += 1;
+                        renamed
+                    } else {
+                        s.to_owned()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("/");
+        }
+        if renames.iter().any(|(from, to)| from != to) {
+            self.gaps.note(gaps::PATH_PARAM_RENAMED, pointer);
+        }
+        let params = params_of(&path);
+        if params.iter().collect::<BTreeSet<_>>().len() != params.len() {
+            return Err(LeftOut::new(gaps::PATH, format!("the path `{raw}` names a parameter twice")));
+        }
+        let template = PathTemplate::parse(&path).map_err(|why| LeftOut::new(gaps::PATH, why))?;
+        if routes.methods.contains(&(shape, method.to_owned())) {
+            return Err(LeftOut::new(
+                gaps::ROUTE,
+                format!("another {} operation answers `{raw}`", method.to_uppercase()),
+            ));
+        }
+        Ok((template, renames))
+    }
+}
+
+/// Routes taken so far: parameter names of each route shape, and method + shape pairs.
+#[derive(Default)]
+struct Routes {
+    names: BTreeMap<String, Vec<String>>,
+    methods: BTreeSet<(String, String)>,
+}
+
+impl Routes {
+    fn add(&mut self, path: &PathTemplate, method: &str) {
+        let shape = shape_of(&path.raw);
+        self.names.entry(shape.clone()).or_insert_with(|| params_of(&path.raw));
+        self.methods.insert((shape, method.to_owned()));
+    }
+}
+
+/// A path with every parameter written `{}`.
+fn shape_of(path: &str) -> String {
+    path.split('/').map(|s| if s.starts_with('{') && s.ends_with('}') { "{}" } else { s }).collect::<Vec<_>>().join("/")
+}
+
+fn params_of(path: &str) -> Vec<String> {
+    path.split('/').filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}'))).map(str::to_owned).collect()
+}
+
+/// One line of summary (the document's, its description's first line, or the route) and the
+/// description, kept whole.
+fn summary_and_description(op: &Map<String, Value>, method: &str, path: &str) -> (String, Option<String>) {
+    let text = |key: &str| op.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
+    let description = text("description").map(str::to_owned);
+    let summary = match text("summary") {
+        Some(summary) if !summary.contains('\n') => summary.to_owned(),
+        Some(summary) => {
+            let first = summary.lines().next().unwrap_or_default().trim().to_owned();
+            let rest = summary.to_owned();
+            return (first, Some(description.map_or(rest.clone(), |d| format!("{rest}\n\n{d}"))));
+        }
+        None => match &description {
+            Some(d) => {
+                let first = d.lines().next().unwrap_or_default().trim();
+                let sentence = first.split_inclusive(". ").next().unwrap_or(first).trim();
+                let mut line: String = sentence.chars().take(120).collect();
+                if line.len() < sentence.len() {
+                    line.push_str("...");
+                }
+                line
+            }
+            None => format!("{} {path}", method.to_uppercase()),
+        },
+    };
+    (summary, description)
+}
+
+/// True when the operation takes every parameter of the export's list convention.
+fn has_pagination_params(params: &[Value], pagination: Option<&Map<String, Value>>) -> bool {
+    let Some(wanted) = pagination.and_then(|p| p.get("params")).and_then(Value::as_array) else { return false };
+    wanted.iter().all(|w| params.iter().any(|p| p.as_str() == w.as_str()))
+}
+
+impl Importer<'_> {
+    /// Path-level and operation-level parameters (the operation's win), renamed path
+    /// parameters, undeclared ones declared; headers, cookies and objects left out (gaps).
+    #[allow(clippy::too_many_arguments)]
+    fn parameters(
+        &mut self,
+        item: &Map<String, Value>,
+        op: &Map<String, Value>,
+        path: &PathTemplate,
+        renames: &BTreeMap<String, String>,
+        op_type: &str,
+        pointer: &str,
+        op_gaps: &mut Vec<String>,
+    ) -> Vec<Value> {
+        let doc = self.doc;
+        let mut merged: IndexMap<(String, String), (Value, String)> = IndexMap::new();
+        let item_pointer = pointer.rsplit_once('/').map_or(pointer, |(item, _)| item).to_owned();
+        let lists = [(item.get("parameters"), item_pointer), (op.get("parameters"), pointer.to_owned())];
+        for (list, at) in lists {
+            for (i, param) in list.and_then(Value::as_array).into_iter().flatten().enumerate() {
+                let param_pointer = refs::child(&refs::child(&at, "parameters"), &i.to_string());
+                let Ok((resolved, _)) = refs::follow(doc, param, &param_pointer) else {
+                    op_gaps.push(self.gaps.note(gaps::BROKEN_REF, &param_pointer));
+                    continue;
+                };
+                let name = resolved.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+                let location = resolved.get("in").and_then(Value::as_str).unwrap_or_default().to_owned();
+                merged.insert((name, location), (param.clone(), param_pointer));
+            }
+        }
+        let mut out = Vec::new();
+        let mut taken = names::Taken::new(Case::Snake);
+        taken.reserve("body");
+        let mut wires: BTreeSet<String> = BTreeSet::new();
+        let in_path: Vec<&str> = path.params().collect();
+        let mut declared_path: BTreeSet<String> = BTreeSet::new();
+        let mut query = Vec::new();
+        let mut path_out: BTreeMap<String, Value> = BTreeMap::new();
+        for ((name, location), (param, param_pointer)) in merged {
+            match location.as_str() {
+                "header" => {
+                    op_gaps.push(self.gaps.note(gaps::HEADER_PARAM, &param_pointer));
+                    continue;
+                }
+                "cookie" => {
+                    op_gaps.push(self.gaps.note(gaps::COOKIE_PARAM, &param_pointer));
+                    continue;
+                }
+                "path" | "query" => {}
+                _ => {
+                    op_gaps.push(self.gaps.note(gaps::BAD_VALUE, &param_pointer));
+                    continue;
+                }
+            }
+            let wire =
+                if location == "path" { renames.get(&name).cloned().unwrap_or(name.clone()) } else { name.clone() };
+            if location == "path" && !in_path.contains(&wire.as_str()) {
+                continue; // Declared for a path that does not hold it: it cannot be sent.
+            }
+            if wires.contains(&wire) || !taken.is_free(&wire) {
+                op_gaps.push(self.gaps.note(gaps::PARAM_COLLISION, &param_pointer));
+                continue;
+            }
+            let entry = match self.parameter(&param, &wire, &location, op_type, &param_pointer, op_gaps) {
+                Some(entry) => entry,
+                None => continue,
+            };
+            wires.insert(wire.clone());
+            taken.claim(&wire);
+            if location == "path" {
+                declared_path.insert(wire.clone());
+                path_out.insert(wire, entry);
+            } else {
+                query.push(entry);
+            }
+        }
+        for name in &in_path {
+            if !declared_path.contains(*name) {
+                op_gaps.push(self.gaps.note(gaps::UNDECLARED_PATH_PARAM, pointer));
+                let wire = (*name).to_owned();
+                if !taken.is_free(&wire) {
+                    // Cannot happen for a valid path: its parameters are distinct.
+                    continue;
+                }
+                taken.claim(&wire);
+                path_out.insert(wire.clone(), json!({ "name": wire, "in": "path" }));
+            }
+        }
+        for name in in_path {
+            if let Some(entry) = path_out.remove(name) {
+                out.push(entry);
+            }
+        }
+        out.extend(query);
+        out
+    }
+
+    /// One parameter: a shared one by name (declared once under `parameters:`), or inline.
+    fn parameter(
+        &mut self,
+        param: &Value,
+        wire: &str,
+        location: &str,
+        op_type: &str,
+        pointer: &str,
+        op_gaps: &mut Vec<String>,
+    ) -> Option<Value> {
+        let doc = self.doc;
+        let component = param
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix("#/components/parameters/"))
+            .map(str::to_owned);
+        let Ok((resolved, _)) = refs::follow(doc, param, pointer) else { return None };
+        let derived = match &component {
+            Some(_) => sanitize(wire, Case::Pascal),
+            None => format!("{op_type}{}", sanitize(wire, Case::Pascal)),
+        };
+        let mut node = self.parameter_node(resolved, location, &derived, pointer, op_gaps)?;
+        if let Some(component) = component {
+            let original = resolved.get("name").and_then(Value::as_str).unwrap_or_default();
+            let shareable = original == wire && !wire.is_empty();
+            match self.shared.get(wire) {
+                Some((existing, from)) if shareable && (existing == &node || from == &component) => {
+                    return Some(json!(wire));
+                }
+                None if shareable => {
+                    self.shared.insert(wire.to_owned(), (node, component));
+                    return Some(json!(wire));
+                }
+                _ => {}
+            }
+        }
+        let mut inline = Map::new();
+        inline.insert("name".into(), json!(wire));
+        inline.append(&mut node);
+        Some(Value::Object(inline))
+    }
+
+    /// The mapping of a parameter (without its name): `in`, `required`, its type and value
+    /// keys. `None` (with a gap) when its type cannot travel in a path or query.
+    fn parameter_node(
+        &mut self,
+        param: &Value,
+        location: &str,
+        derived: &str,
+        pointer: &str,
+        op_gaps: &mut Vec<String>,
+    ) -> Option<Map<String, Value>> {
+        let schema = match (param.get("schema"), param.get("content")) {
+            (Some(schema), _) => schema.clone(),
+            (None, Some(_)) => {
+                op_gaps.push(self.gaps.note(gaps::OBJECT_PARAM, pointer));
+                return None;
+            }
+            (None, None) => json!({"type": "string"}),
+        };
+        let at = At::new(refs::child(pointer, "schema"), derived);
+        let mut typed = self.schema(&schema, &at);
+        if typed.expr == Expr::Json {
+            typed.expr = Expr::Scalar("string"); // A value without a type travels as text.
+        }
+        if !self.travels(&typed.expr, location == "query") {
+            op_gaps.push(self.gaps.note(gaps::OBJECT_PARAM, pointer));
+            return None;
+        }
+        let required = location == "path" || param.get("required") == Some(&Value::Bool(true));
+        if let Some(description) =
+            param.get("description").and_then(Value::as_str).map(str::trim).filter(|d| !d.is_empty())
+        {
+            typed.description = Some(description.to_owned());
+        }
+        if let Some(example) = param.get("example") {
+            typed.sample = Some(example.clone());
+        }
+        let list = matches!(typed.expr, Expr::List(_));
+        let explode = param.get("explode").and_then(Value::as_bool).unwrap_or(true);
+        let style = param.get("style").and_then(Value::as_str).unwrap_or("form");
+        if list && (!explode || style != "form") {
+            typed.gap(self.gaps.note(gaps::PARAM_STYLE, pointer));
+        }
+        typed.nullable = false;
+        typed.read_only = false;
+        if typed.constant.is_some() {
+            let constant = typed.constant.take().unwrap_or_default();
+            typed.expr = Expr::Enum;
+            typed.enum_values = Some(vec![json!(constant)]);
+            typed.open = Some(false);
+            typed.inline_name = Some(self.claim_type(derived));
+            typed.derived_name = Some(derived.to_owned());
+        }
+        self.settle_values(&mut typed, !required, &at);
+        for id in param.get("x-gap").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
+            if self.gaps.carries(id) {
+                typed.gap(id.to_owned());
+            }
+        }
+        typed.sensitive |= param.get("x-sensitive") == Some(&Value::Bool(true));
+        let mut extra = vec![("in", json!(location))];
+        if required && location == "query" {
+            extra.push(("required", json!(true)));
+        }
+        let typed_node = typed.node(Vec::new());
+        // `in` and `required` first, as a person writes a parameter.
+        let mut node: Map<String, Value> = extra.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+        for (key, value) in typed_node {
+            if !(location == "path" && key == "type" && value == json!("string")) {
+                node.insert(key, value); // Path parameters are strings unless said otherwise.
+            }
+        }
+        Some(node)
+    }
+
+    /// True when a value of `expr` can travel as a parameter: a scalar or enumeration, or in
+    /// the query a list of those.
+    fn travels(&self, expr: &Expr, query: bool) -> bool {
+        let scalar = |e: &Expr| match e {
+            Expr::Scalar(s) => *s != "json",
+            Expr::Enum => true,
+            Expr::Named(name) => {
+                self.types.get(name).is_some_and(|t| t.node.contains_key("enum"))
+                    || self.components.iter().any(|(key, n)| {
+                        n.as_deref() == Some(name)
+                            && self.doc["components"]["schemas"][key].get("enum").is_some()
+                            && self.doc["components"]["schemas"][key].get("oneOf").is_none()
+                    })
+            }
+            _ => false,
+        };
+        match expr {
+            Expr::List(inner) if query => scalar(inner),
+            other => scalar(other),
+        }
+    }
+
+    /// The JSON request body; `Err` when a required body is not JSON (the operation cannot be
+    /// called), `None` when there is none the format can hold.
+    fn request_body(
+        &mut self,
+        op: &Map<String, Value>,
+        method: &str,
+        op_type: &str,
+        pointer: &str,
+        op_gaps: &mut Vec<String>,
+    ) -> Result<Option<Map<String, Value>>, LeftOut> {
+        let doc = self.doc;
+        let Some(body) = op.get("requestBody") else { return Ok(None) };
+        let body_pointer = refs::child(pointer, "requestBody");
+        let Ok((body, _)) = refs::follow(doc, body, &body_pointer) else {
+            op_gaps.push(self.gaps.note(gaps::BROKEN_REF, &body_pointer));
+            return Ok(None);
+        };
+        let required = body.get("required") == Some(&Value::Bool(true));
+        if matches!(method, "get" | "delete") {
+            op_gaps.push(self.gaps.note(gaps::BODY_ON_GET, &body_pointer));
+            return Ok(None);
+        }
+        let content = body.get("content").and_then(Value::as_object);
+        let Some((media, schema)) = content.and_then(json_media) else {
+            let types: Vec<&str> = content.into_iter().flatten().map(|(k, _)| k.as_str()).collect();
+            if required {
+                return Err(LeftOut::new(
+                    gaps::NON_JSON_BODY,
+                    format!("its required request body is {}", types.join(", ")),
+                ));
+            }
+            op_gaps.push(self.gaps.note(gaps::NON_JSON_BODY, &body_pointer));
+            return Ok(None);
+        };
+        let at = At::new(
+            refs::child(&refs::child(&refs::child(&body_pointer, "content"), media), "schema"),
+            format!("{op_type}Body"),
+        );
+        let mut typed = self.schema(schema, &at);
+        if typed.nullable {
+            typed.nullable = false;
+        }
+        typed.constraints.clear();
+        typed.default = None;
+        typed.sample = None;
+        typed.sensitive = false;
+        if typed.constant.is_some() {
+            typed.constant = None;
+            typed.expr = Expr::Scalar("string");
+        }
+        if let Some(description) =
+            body.get("description").and_then(Value::as_str).map(str::trim).filter(|d| !d.is_empty())
+        {
+            typed.description = Some(description.to_owned());
+        }
+        let extra = if required { vec![] } else { vec![("optional", json!(true))] };
+        Ok(Some(typed.node(extra)))
+    }
+
+    /// The success response and the failure cases.
+    fn responses(
+        &mut self,
+        op: &Map<String, Value>,
+        op_type: &str,
+        paginated: bool,
+        pointer: &str,
+        op_gaps: &mut Vec<String>,
+    ) -> (Map<String, Value>, Vec<Value>) {
+        let doc = self.doc;
+        let responses_pointer = refs::child(pointer, "responses");
+        let mut successes: Vec<(u16, Option<Option<Value>>, Value, String)> = Vec::new();
+        let mut errors = Vec::new();
+        let mut default: Option<(Value, String)> = None;
+        for (code, response) in op.get("responses").and_then(Value::as_object).into_iter().flatten() {
+            let response_pointer = refs::child(&responses_pointer, code);
+            let implied =
+                response.get("$ref").and_then(Value::as_str).is_some_and(|r| r.starts_with("#/components/responses/"));
+            let Ok((resolved, _)) = refs::follow(doc, response, &response_pointer) else {
+                op_gaps.push(self.gaps.note(gaps::BROKEN_REF, &response_pointer));
+                continue;
+            };
+            let status = status_of(code);
+            if resolved.get("links").and_then(Value::as_object).is_some_and(|l| !l.is_empty()) {
+                op_gaps.push(self.gaps.note(gaps::LINKS, &response_pointer));
+            }
+            match status {
+                Some(s @ 200..=299) => {
+                    if resolved.get("headers").and_then(Value::as_object).is_some_and(|h| !h.is_empty()) {
+                        op_gaps.push(self.gaps.note(gaps::RESPONSE_HEADERS, &response_pointer));
+                    }
+                    let body = self.response_body(resolved, &response_pointer);
+                    successes.push((s, body, resolved.clone(), response_pointer));
+                }
+                Some(s @ 400..=599) => {
+                    let body = self.response_body(resolved, &response_pointer);
+                    if let Some(Some(schema)) = &body
+                        && !is_default_error_body(doc, schema)
+                        && !self.error_noted
+                    {
+                        self.error_noted = true;
+                        op_gaps.push(self.gaps.note(gaps::ERROR_BODY, &response_pointer));
+                    }
+                    let default_error =
+                        body.as_ref().and_then(Option::as_ref).is_some_and(|s| is_default_error_body(doc, s));
+                    if implied && default_error && matches!(s, 400 | 401) {
+                        continue; // The generated server answers these itself.
+                    }
+                    let when = resolved.get("description").and_then(Value::as_str).map(str::trim).unwrap_or_default();
+                    let when = if when.is_empty() { format!("status {s}") } else { when.to_owned() };
+                    errors.push(json!({ "status": s, "when": when }));
+                }
+                Some(_) => op_gaps.push(self.gaps.note(gaps::REDIRECTS, &response_pointer)),
+                None if code == "default" => default = Some((resolved.clone(), response_pointer)),
+                None => op_gaps.push(self.gaps.note(gaps::BAD_VALUE, &response_pointer)),
+            }
+        }
+        if successes.is_empty()
+            && let Some((resolved, response_pointer)) = default
+        {
+            let body = self.response_body(&resolved, &response_pointer);
+            if matches!(body, Some(Some(_))) {
+                op_gaps.push(self.gaps.note(gaps::DEFAULT_SUCCESS, &response_pointer));
+                successes.push((200, body, resolved, response_pointer));
+            }
+        }
+        let Some((status, body, resolved, response_pointer)) = successes.first().cloned() else {
+            op_gaps.push(self.gaps.note(gaps::NO_SUCCESS, pointer));
+            return (map(vec![("status", json!(200)), ("empty", json!(true))]), errors);
+        };
+        let mut response = map(vec![("status", json!(status))]);
+        let mut also = Vec::new();
+        for (other, other_body, _, other_pointer) in &successes[1..] {
+            let same = match (&body, other_body) {
+                (None, None) => *other == 204 || status != 204,
+                (Some(a), Some(b)) => a == b && *other != 204,
+                _ => false,
+            };
+            if same && !also.contains(other) && *other != status {
+                also.push(*other);
+            } else {
+                op_gaps.push(self.gaps.note(gaps::OTHER_SUCCESS, other_pointer));
+            }
+        }
+        if !also.is_empty() {
+            response.insert("also".into(), json!(also));
+        }
+        if let Some(description) =
+            resolved.get("description").and_then(Value::as_str).map(str::trim).filter(|d| !d.is_empty())
+        {
+            response.insert("description".into(), json!(description));
+        }
+        match body {
+            None if status == 204 => {}
+            None => {
+                response.insert("empty".into(), json!(true));
+            }
+            Some(None) => {
+                op_gaps.push(self.gaps.note(gaps::NON_JSON_RESPONSE, &response_pointer));
+                if status == 204 {
+                    // 204 never has a body: nothing to say.
+                } else {
+                    response.insert("empty".into(), json!(true));
+                }
+            }
+            Some(Some(_)) if status == 204 => {}
+            Some(Some(schema)) => self.success_body(&mut response, &schema, op_type, paginated, &response_pointer),
+        }
+        (response, errors)
+    }
+
+    /// The body keys of a success response: `items` for a page of the export's list
+    /// convention, `fields` for an inline object, else `type`.
+    fn success_body(
+        &mut self,
+        response: &mut Map<String, Value>,
+        schema: &Value,
+        op_type: &str,
+        paginated: bool,
+        pointer: &str,
+    ) {
+        if paginated && let Some((items, envelope)) = page_items(self.doc, schema) {
+            let envelope = envelope.and_then(|key| self.component_type(&key));
+            let at = At::new(refs::child(pointer, "items"), format!("{op_type}Item"));
+            let typed = self.schema(items, &at);
+            let expr = self.complete(typed, pointer);
+            response.insert("items".into(), json!(expr.to_string()));
+            if let Some(envelope) = envelope {
+                response.insert("envelope".into(), json!(envelope));
+            }
+            return;
+        }
+        let at = At::new(refs::child(pointer, "content"), format!("{op_type}Response"));
+        let typed = self.schema(schema, &at);
+        if typed.expr == Expr::Object && typed.fields.is_some() && typed.additional.is_none() {
+            if let (Some(name), Some(derived)) = (&typed.inline_name, &typed.derived_name)
+                && name != derived
+            {
+                response.insert("type_name".into(), json!(name));
+            }
+            response.insert("fields".into(), Value::Object(typed.fields.unwrap_or_default()));
+            return;
+        }
+        let expr = self.complete(typed, pointer);
+        response.insert("type".into(), json!(expr.to_string()));
+    }
+
+    /// A response's body: `None` without content, `Some(None)` when not JSON, else its schema.
+    fn response_body(&mut self, response: &Value, _pointer: &str) -> Option<Option<Value>> {
+        let content = response.get("content").and_then(Value::as_object)?;
+        if content.is_empty() {
+            return None;
+        }
+        Some(json_media(content).map(|(_, schema)| schema.clone()))
+    }
+
+    /// The auth scheme of an operation, when it differs from the default the spec gets.
+    fn operation_auth(&mut self, op: &Map<String, Value>, pointer: &str, op_gaps: &mut Vec<String>) -> Option<String> {
+        let doc = self.doc;
+        let requirement = op.get("security").or_else(|| doc.get("security"));
+        let alternatives: Vec<Vec<String>> = requirement
+            .and_then(Value::as_array)
+            .map(|list| {
+                list.iter()
+                    .map(|alt| alt.as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let default_scheme = self.auth.bearer.values().next().map(|(n, _)| n.clone());
+        // Without `api.auth` the format's default is a bearer scheme: a public operation says so.
+        let public = || Some("none".to_owned());
+        if alternatives.is_empty() {
+            return public();
+        }
+        let bearer = alternatives
+            .iter()
+            .find_map(|alt| alt.iter().find_map(|scheme| self.auth.bearer.get(scheme).map(|(n, _)| n.clone())));
+        let optional = alternatives.iter().any(Vec::is_empty);
+        match bearer {
+            Some(name) => {
+                if optional
+                    || alternatives.len() > 1
+                        && alternatives.iter().any(|a| a.iter().any(|s| self.auth.other.contains_key(s)))
+                {
+                    op_gaps.push(self.gaps.note(gaps::OPTIONAL_AUTH, pointer));
+                }
+                (Some(&name) != default_scheme.as_ref()).then_some(name)
+            }
+            None => {
+                let kinds: BTreeSet<_> =
+                    alternatives.iter().flatten().filter_map(|s| self.auth.other.get(s).copied()).collect();
+                for kind in kinds {
+                    op_gaps.push(self.gaps.note(kind, pointer));
+                }
+                public()
+            }
+        }
+    }
+}
+
+/// The status of a response key: `201` is 201, `4XX` is 400; `default` and others are `None`.
+fn status_of(code: &str) -> Option<u16> {
+    if let Ok(status) = code.parse::<u16>() {
+        return (100..=599).contains(&status).then_some(status);
+    }
+    let bytes = code.as_bytes();
+    if bytes.len() == 3 && bytes[0].is_ascii_digit() && code[1..].eq_ignore_ascii_case("xx") {
+        return Some(u16::from(bytes[0] - b'0') * 100);
+    }
+    None
+}
+
+/// The JSON media type of a content map and its schema (`{}` when it gives none).
+fn json_media(content: &Map<String, Value>) -> Option<(&str, &Value)> {
+    static ANY: Value = Value::Bool(true);
+    let is_json = |media: &str| {
+        let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        essence == "application/json"
+            || essence.ends_with("+json")
+            || essence == "text/json"
+            || essence.ends_with("/json")
+    };
+    let found = content
+        .iter()
+        .find(|(media, _)| is_json(media))
+        .or_else(|| content.iter().find(|(m, _)| m.as_str() == "*/*"))?;
+    Some((found.0.as_str(), found.1.get("schema").unwrap_or(&ANY)))
+}
+
+/// A page of an apigen export's list convention (`{next, count, items}`): the item schema,
+/// and the component key of a named envelope adding fields.
+fn page_items<'a>(doc: &'a Value, schema: &'a Value) -> Option<(&'a Value, Option<String>)> {
+    let envelope = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix("#/components/schemas/"))
+        .map(|k| k.replace("~1", "/").replace("~0", "~"));
+    let (schema, _) = refs::follow(doc, schema, "#").ok()?;
+    let props = schema.get("properties")?.as_object()?;
+    let next = props.get("next")?;
+    // `next` may be nullable: `anyOf: [{$ref}, {type: null}]`.
+    let next = next.get("anyOf").and_then(Value::as_array).and_then(|a| a.first()).unwrap_or(next);
+    refs::follow(doc, next, "#").ok()?.0.get("properties")?.get("page")?;
+    let items = props.get("items")?;
+    if items.get("type") != Some(&json!("array")) || (envelope.is_none() && props.len() != 3) {
+        return None;
+    }
+    Some((items.get("items")?, envelope))
+}
+
+fn map(pairs: Vec<(&str, Value)>) -> Map<String, Value> {
+    pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
+}

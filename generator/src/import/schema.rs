@@ -1,0 +1,918 @@
+//! Schemas: JSON Schema (OpenAPI 3.0 and 3.1 dialects) to the format's types. One function per
+//! construct: references, compositions (allOf), unions (oneOf, anyOf), each JSON type, the
+//! annotations and the constraints. What has no word in the format becomes a gap beside the
+//! decision.
+
+use super::gaps::{self, Kind};
+use super::refs::{self, RefProblem};
+use super::typed::{Expr, Typed};
+use super::{Importer, TypeOut, names};
+use crate::model::names::{Case, sanitize};
+use serde_json::{Map, Value, json};
+
+/// How deeply inline schemas may nest before the rest is typed `json`.
+const MAX_DEPTH: usize = 32;
+
+/// The format's limit on nested lists and maps (`model::typeref::MAX_NESTING`).
+const MAX_NESTING: usize = crate::model::typeref::MAX_NESTING;
+
+/// Where a schema is met: its pointer, the name an inline shape here takes, and the depth.
+#[derive(Debug, Clone)]
+pub struct At {
+    /// JSON pointer of the schema in the document.
+    pub pointer: String,
+    /// The name lowering derives for an inline shape here.
+    pub name: String,
+    /// Inline schemas above this one.
+    pub depth: usize,
+}
+
+impl At {
+    /// A new place: the root of a schema.
+    pub fn new(pointer: impl Into<String>, name: impl Into<String>) -> Self {
+        At { pointer: pointer.into(), name: name.into(), depth: 0 }
+    }
+
+    fn below(&self, key: &str, name: String) -> At {
+        At { pointer: refs::child(&self.pointer, key), name, depth: self.depth + 1 }
+    }
+}
+
+/// Keywords the format has no word for; their presence is a gap.
+const UNSUPPORTED: &[&str] = &[
+    "not",
+    "patternProperties",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "dependentRequired",
+    "propertyNames",
+    "prefixItems",
+    "contains",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+];
+
+impl Importer<'_> {
+    /// A schema as the spec holds it at `at`.
+    pub(super) fn schema(&mut self, schema: &Value, at: &At) -> Typed {
+        if at.depth > MAX_DEPTH || self.budget == 0 {
+            return self.json_because(gaps::TOO_DEEP, &at.pointer);
+        }
+        self.budget -= 1;
+        let Value::Object(map) = schema else {
+            return match schema {
+                // `true` accepts anything; `false` nothing, which no type says: any JSON either way.
+                Value::Bool(_) => Typed::of(Expr::Json),
+                _ => self.json_because(gaps::BAD_VALUE, &at.pointer),
+            };
+        };
+        let mut typed = if let Some(reference) = map.get("$ref") {
+            self.reference(reference, at)
+        } else if map.contains_key("allOf") {
+            self.all_of(map, at)
+        } else if map.contains_key("oneOf") || map.contains_key("anyOf") {
+            self.one_of(map, at)
+        } else {
+            self.by_type(map, at)
+        };
+        self.annotate(&mut typed, map, at);
+        typed
+    }
+
+    /// `json`, with the gap that made it so.
+    pub(super) fn json_because(&mut self, kind: Kind, pointer: &str) -> Typed {
+        let mut typed = Typed::of(Expr::Json);
+        typed.gap(self.gaps.note(kind, pointer));
+        typed
+    }
+
+    /// A `$ref`: a component schema by its type name (or expanded when it is not a type of the
+    /// format: a scalar, a list, a map), any other pointer expanded in place.
+    fn reference(&mut self, reference: &Value, at: &At) -> Typed {
+        let Some(reference) = reference.as_str() else {
+            return self.json_because(gaps::BAD_VALUE, &at.pointer);
+        };
+        if let Some(key) = reference.strip_prefix("#/components/schemas/")
+            && !key.contains('/')
+        {
+            let key = key.replace("~1", "/").replace("~0", "~");
+            if let Some(name) = self.component_type(&key) {
+                let mut typed = Typed::of(Expr::Named(name));
+                let schema = self.doc["components"]["schemas"].get(&key).cloned().unwrap_or(Value::Null);
+                typed.nullable = is_nullable(&schema);
+                return typed;
+            }
+        }
+        let target = match refs::lookup(self.doc, reference) {
+            Ok(target) => target,
+            Err(RefProblem::External) => return self.json_because(gaps::EXTERNAL_REF, &at.pointer),
+            Err(RefProblem::Broken) => return self.json_because(gaps::BROKEN_REF, &at.pointer),
+        };
+        if self.expanding.iter().any(|r| r == reference) || self.expanding.len() >= refs::MAX_HOPS {
+            return self.json_because(gaps::TOO_DEEP, &at.pointer);
+        }
+        self.expanding.push(reference.to_owned());
+        let inner = At { pointer: reference.to_owned(), name: at.name.clone(), depth: at.depth + 1 };
+        let typed = self.schema(target, &inner);
+        self.expanding.pop();
+        typed
+    }
+
+    /// allOf: one part (with annotations beside it) is that part; several are merged into one
+    /// object, the format having no composition yet.
+    fn all_of(&mut self, map: &Map<String, Value>, at: &At) -> Typed {
+        let Some(parts) = map.get("allOf").and_then(Value::as_array) else {
+            return self.json_because(gaps::BAD_VALUE, &at.pointer);
+        };
+        let shaping: Vec<&Value> = parts.iter().filter(|p| shapes(p)).collect();
+        let siblings_shape = map.keys().any(|k| k != "allOf" && SHAPE_KEYS.contains(&k.as_str()));
+        if shaping.len() == 1 && !siblings_shape {
+            let part = shaping[0];
+            let mut typed = self.schema(part, &at.below("allOf", at.name.clone()));
+            for other in parts.iter().filter(|p| !shapes(p)) {
+                if let Value::Object(annotations) = other {
+                    self.annotate(&mut typed, annotations, at);
+                }
+            }
+            return typed;
+        }
+        // A composition met again inside itself (through its own fields) would expand forever.
+        let identity = std::ptr::from_ref(map) as usize;
+        if self.merging.contains(&identity) {
+            return self.json_because(gaps::TOO_DEEP, &at.pointer);
+        }
+        let mut merged = Map::new();
+        self.merge_into(&mut merged, map, at, 0);
+        merged.remove("allOf");
+        if merged.contains_key("oneOf") || merged.contains_key("anyOf") {
+            return self.json_because(gaps::UNION_OVERLAP, &at.pointer);
+        }
+        self.merging.push(identity);
+        let mut typed = self.by_type(&merged, at);
+        self.merging.pop();
+        if shaping.len() > 1 {
+            typed.gap(self.gaps.note(gaps::COMPOSITION, &at.pointer));
+        }
+        typed
+    }
+
+    /// Merges a schema and its allOf parts (references followed) into one mapping: properties
+    /// and required lists add up, other keys of later parts win.
+    fn merge_into(&mut self, merged: &mut Map<String, Value>, map: &Map<String, Value>, at: &At, depth: usize) {
+        if depth > refs::MAX_HOPS {
+            return;
+        }
+        if let Some(parts) = map.get("allOf").and_then(Value::as_array) {
+            for part in parts {
+                let Ok((part, _)) = refs::follow(self.doc, part, &at.pointer) else {
+                    self.gaps.note(gaps::BROKEN_REF, &at.pointer);
+                    continue;
+                };
+                if let Value::Object(part) = part {
+                    self.merge_into(merged, part, at, depth + 1);
+                }
+            }
+        }
+        for (key, value) in map {
+            match key.as_str() {
+                "allOf" => {}
+                "properties" => {
+                    let target = merged.entry("properties").or_insert_with(|| json!({}));
+                    if let (Value::Object(target), Value::Object(props)) = (target, value) {
+                        for (k, v) in props {
+                            target.insert(k.clone(), v.clone());
+                        }
+                    }
+                }
+                "required" => {
+                    let target = merged.entry("required").or_insert_with(|| json!([]));
+                    if let (Value::Array(target), Value::Array(required)) = (target, value) {
+                        for name in required {
+                            if !target.contains(name) {
+                                target.push(name.clone());
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    merged.insert(key.clone(), value.clone());
+                }
+            }
+        }
+    }
+
+    /// oneOf / anyOf: null variants make the value nullable, an enum beside a plain string is an
+    /// open enumeration, one variant is that variant, several are a union.
+    fn one_of(&mut self, map: &Map<String, Value>, at: &At) -> Typed {
+        let key = if map.contains_key("oneOf") { "oneOf" } else { "anyOf" };
+        let Some(all) = map.get(key).and_then(Value::as_array) else {
+            return self.json_because(gaps::BAD_VALUE, &at.pointer);
+        };
+        let mut nullable = false;
+        let mut variants: Vec<&Value> = Vec::new();
+        for variant in all {
+            if is_null_schema(variant) {
+                nullable = true;
+            } else if map.get("x-open-union") == Some(&Value::Bool(true)) && is_catch_all(variant) {
+                // An apigen export's fallback for variants not listed: the union is open.
+            } else {
+                variants.push(variant);
+            }
+        }
+        let open_union = map.get("x-open-union") == Some(&Value::Bool(true));
+        if variants.iter().all(|v| !shapes(v)) && map.keys().any(|k| SHAPE_KEYS.contains(&k.as_str())) {
+            // Variants that only constrain an object (`oneOf: [{required: [a]}, {required: [b]}]`).
+            let mut rest = map.clone();
+            rest.remove(key);
+            let mut typed = self.by_type(&rest, at);
+            typed.gap(self.gaps.note(gaps::UNSUPPORTED_KEYWORD, &at.pointer));
+            return typed;
+        }
+        if let Some(open_enum) = self.open_enum(&variants, at) {
+            let mut typed = open_enum;
+            typed.nullable |= nullable;
+            return typed;
+        }
+        let mut typed = match variants.as_slice() {
+            [] => Typed::of(Expr::Json),
+            [only] if !open_union => self.schema(only, &at.below(key, at.name.clone())),
+            _ => self.union(map, key, &variants, open_union, at),
+        };
+        typed.nullable |= nullable;
+        typed
+    }
+
+    /// `anyOf: [{type: string, enum: [...]}, {type: string}]`: values beyond those listed may
+    /// appear, which is the format's open enumeration.
+    fn open_enum(&mut self, variants: &[&Value], at: &At) -> Option<Typed> {
+        let [a, b] = variants else { return None };
+        let (listed, plain) = if a.get("enum").is_some() { (a, b) } else { (b, a) };
+        let plain_string = plain.get("type") == Some(&json!("string"))
+            && plain.as_object().is_some_and(|m| m.keys().all(|k| matches!(k.as_str(), "type" | "description")));
+        if !plain_string || listed.get("type") != Some(&json!("string")) {
+            return None;
+        }
+        let mut typed = self.schema(listed, at);
+        if typed.expr == Expr::Enum {
+            typed.open = Some(true);
+            Some(typed)
+        } else {
+            None
+        }
+    }
+
+    /// A union: a named type (the place's name), its variants lifted to named types where
+    /// they are inline; whether it is tagged, untagged or `json` is settled once every type
+    /// is known (`settle`).
+    fn union(&mut self, map: &Map<String, Value>, key: &str, variants: &[&Value], open: bool, at: &At) -> Typed {
+        let name = self.claim_type(&at.name);
+        let mut exprs = Vec::new();
+        for (i, variant) in variants.iter().enumerate() {
+            let hint = variant
+                .get("title")
+                .and_then(Value::as_str)
+                .map(names::type_name)
+                .filter(|t| !t.is_empty())
+                .map_or_else(|| format!("{name}Variant{}", i + 1), |t| format!("{name}{t}"));
+            let typed = self.schema(variant, &at.below(&format!("{key}/{i}"), hint.clone()));
+            if typed.nullable {
+                self.gaps.note(gaps::NULLABLE_ITEMS, &at.pointer);
+            }
+            exprs.push(self.complete(typed, &at.pointer));
+        }
+        let discriminator = map.get("discriminator").and_then(|d| {
+            let tag = d.get("propertyName")?.as_str()?.to_owned();
+            let mapping: Vec<(String, String)> = d
+                .get("mapping")
+                .and_then(Value::as_object)
+                .map(|m| m.iter().filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned()))).collect())
+                .unwrap_or_default();
+            Some((tag, mapping))
+        });
+        // An apigen export says the tag of an open union in its catch-all variant.
+        let discriminator = discriminator.or_else(|| {
+            let all = map.get(key)?.as_array()?;
+            let tag = all
+                .iter()
+                .filter(|v| is_catch_all(v))
+                .find_map(|v| v.get("properties")?.as_object()?.keys().next().cloned())?;
+            Some((tag, Vec::new()))
+        });
+        let refs: Vec<Option<String>> =
+            variants.iter().map(|v| v.get("$ref").and_then(Value::as_str).map(str::to_owned)).collect();
+        let mut node = Map::new();
+        if let Some(description) = description_of(map) {
+            node.insert("description".into(), Value::String(description));
+        }
+        node.insert(
+            "union".into(),
+            json!({ "variants": exprs.iter().map(|e| Value::String(e.to_string())).collect::<Vec<_>>(), "open": open }),
+        );
+        self.types.insert(name.clone(), TypeOut { node, pointer: at.pointer.clone() });
+        self.pending_unions.push(super::PendingUnion {
+            name: name.clone(),
+            discriminator,
+            variant_refs: refs,
+            pointer: at.pointer.clone(),
+        });
+        Typed::of(Expr::Named(name))
+    }
+
+    /// A complete type expression for places that cannot declare an inline shape (union
+    /// variants, additional properties): an inline object or enumeration becomes a named type.
+    pub(super) fn complete(&mut self, typed: Typed, pointer: &str) -> Expr {
+        if !typed.expr.is_inline() {
+            return typed.expr;
+        }
+        let name = typed.inline_name.clone().unwrap_or_else(|| self.claim_type("Inline"));
+        let mut shape =
+            Typed { expr: if typed.enum_values.is_some() { Expr::Enum } else { Expr::Object }, ..typed.clone() };
+        shape.inline_name = None;
+        shape.constraints.clear();
+        shape.default = None;
+        shape.sample = None;
+        shape.nullable = false;
+        shape.gaps.clear();
+        let mut node = shape.node(Vec::new());
+        node.remove("type");
+        if shape.expr == Expr::Object && !node.contains_key("fields") && !node.contains_key("additional_properties") {
+            node.insert("fields".into(), json!({}));
+        }
+        self.types.insert(name.clone(), TypeOut { node, pointer: pointer.to_owned() });
+        typed.expr.with_core(Expr::Named(name))
+    }
+
+    /// A schema by its `type` (a list of types in 3.1; inferred from the keywords when absent).
+    fn by_type(&mut self, map: &Map<String, Value>, at: &At) -> Typed {
+        let mut types: Vec<&str> = match map.get("type") {
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+            Some(_) => {
+                self.gaps.note(gaps::BAD_VALUE, &at.pointer);
+                Vec::new()
+            }
+            None => Vec::new(),
+        };
+        let nullable = types.contains(&"null") || map.get("nullable") == Some(&Value::Bool(true));
+        types.retain(|t| *t != "null");
+        if types.is_empty() {
+            types.push(infer_type(map));
+        }
+        let mut typed = match types.as_slice() {
+            [one] => self.one_type(one, map, at),
+            _ => self.scalar_union(&types, map, at),
+        };
+        typed.nullable |= nullable;
+        typed
+    }
+
+    /// `type: [string, integer]`: an untagged union of the types.
+    fn scalar_union(&mut self, types: &[&str], map: &Map<String, Value>, at: &At) -> Typed {
+        let variants: Vec<Value> = types
+            .iter()
+            .map(|t| {
+                let mut variant = map.clone();
+                variant.insert("type".into(), json!(t));
+                Value::Object(variant)
+            })
+            .collect();
+        let refs: Vec<&Value> = variants.iter().collect();
+        self.union(&Map::new(), "type", &refs, false, at)
+    }
+
+    fn one_type(&mut self, ty: &str, map: &Map<String, Value>, at: &At) -> Typed {
+        if let Some(values) = map.get("enum") {
+            return self.enumeration(ty, values, map, at);
+        }
+        match ty {
+            "string" => self.string(map, at),
+            "integer" | "number" => self.number(ty, map, at),
+            "boolean" => Typed::of(Expr::Scalar("boolean")),
+            "array" => self.array(map, at),
+            "object" => self.object(map, at),
+            "any" => Typed::of(Expr::Json),
+            _ => self.json_because(gaps::BAD_VALUE, &at.pointer),
+        }
+    }
+
+    fn string(&mut self, map: &Map<String, Value>, at: &At) -> Typed {
+        let format = map.get("format").and_then(Value::as_str).unwrap_or_default();
+        let expr = match format {
+            "date-time" => Expr::Scalar("date-time"),
+            "uri" | "url" | "iri" => Expr::Scalar("url"),
+            _ => Expr::Scalar("string"),
+        };
+        let mut typed = Typed::of(expr);
+        typed.sensitive = format == "password";
+        if let Some(constant) = map.get("const") {
+            match constant.as_str() {
+                Some(c) if !c.is_empty() => typed.constant = Some(c.to_owned()),
+                _ => typed.gap(self.gaps.note(gaps::NON_STRING_CONST, &at.pointer)),
+            }
+        }
+        self.string_constraints(&mut typed, map, at);
+        typed
+    }
+
+    fn string_constraints(&mut self, typed: &mut Typed, map: &Map<String, Value>, at: &At) {
+        let min = self.count(map, "minLength", at);
+        let max = self.count(map, "maxLength", at);
+        match (min, max) {
+            (Some(lo), Some(hi)) if lo > hi => typed.gap(self.gaps.note(gaps::CONTRADICTORY, &at.pointer)),
+            _ => {
+                if let Some(lo) = min.filter(|&lo| lo > 0) {
+                    typed.constraints.push(("min_length", json!(lo)));
+                }
+                if let Some(hi) = max {
+                    typed.constraints.push(("max_length", json!(hi)));
+                }
+            }
+        }
+        match map.get("pattern") {
+            None => {}
+            Some(Value::String(pattern)) if regex_lite::Regex::new(pattern).is_ok() => {
+                typed.constraints.push(("pattern", json!(pattern)));
+            }
+            Some(Value::String(_)) => typed.gap(self.gaps.note(gaps::PATTERN, &at.pointer)),
+            Some(_) => typed.gap(self.gaps.note(gaps::BAD_VALUE, &at.pointer)),
+        }
+    }
+
+    /// A non-negative whole number keyword (`minLength`), or `None` with a gap when it is not.
+    fn count(&mut self, map: &Map<String, Value>, key: &str, at: &At) -> Option<u64> {
+        let value = map.get(key)?;
+        match value.as_u64().or_else(|| value.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0).map(|f| f as u64)) {
+            Some(n) => Some(n),
+            None => {
+                self.gaps.note(gaps::BAD_VALUE, &at.pointer);
+                None
+            }
+        }
+    }
+
+    fn number(&mut self, ty: &str, map: &Map<String, Value>, at: &At) -> Typed {
+        let integer = ty == "integer";
+        let mut typed = Typed::of(Expr::Scalar(if integer { "integer" } else { "number" }));
+        let bound = |key: &str, exclusive: &str, step: i64, this: &mut Self, typed: &mut Typed| -> Option<f64> {
+            // 3.0: `exclusiveMinimum: true` beside `minimum`; 3.1: `exclusiveMinimum: <number>`.
+            let plain = map.get(key).and_then(Value::as_f64);
+            let (value, is_exclusive) = match map.get(exclusive) {
+                Some(Value::Bool(true)) => (plain, true),
+                Some(Value::Number(n)) => (n.as_f64(), true),
+                _ => (plain, false),
+            };
+            if map.get(key).is_some_and(|v| !v.is_number()) {
+                typed.gap(this.gaps.note(gaps::BAD_VALUE, &at.pointer));
+            }
+            let value = value?;
+            if !is_exclusive {
+                return Some(value);
+            }
+            if integer && value.fract() == 0.0 && value.abs() < 9.0e15 {
+                Some(value + step as f64)
+            } else {
+                typed.gap(this.gaps.note(gaps::EXCLUSIVE_BOUND, &at.pointer));
+                None
+            }
+        };
+        let min = bound("minimum", "exclusiveMinimum", 1, self, &mut typed);
+        let max = bound("maximum", "exclusiveMaximum", -1, self, &mut typed);
+        let whole = |v: f64| v.fract() == 0.0 && v.abs() < 9.0e15;
+        match (min, max) {
+            (Some(lo), Some(hi)) if lo > hi => typed.gap(self.gaps.note(gaps::CONTRADICTORY, &at.pointer)),
+            _ => {
+                for (key, value) in [("minimum", min), ("maximum", max)] {
+                    let Some(value) = value else { continue };
+                    if integer && !whole(value) {
+                        typed.gap(self.gaps.note(gaps::CONTRADICTORY, &at.pointer));
+                    } else if integer {
+                        typed.constraints.push((key, json!(value as i64)));
+                    } else if let Some(n) = serde_json::Number::from_f64(value) {
+                        typed.constraints.push((key, Value::Number(n)));
+                    }
+                }
+            }
+        }
+        if map.contains_key("multipleOf") {
+            typed.gap(self.gaps.note(gaps::MULTIPLE_OF, &at.pointer));
+        }
+        typed
+    }
+
+    fn array(&mut self, map: &Map<String, Value>, at: &At) -> Typed {
+        let items = map.get("items").cloned().unwrap_or(Value::Bool(true));
+        let inner = self.schema(&items, &at.below("items", format!("{}Item", at.name)));
+        let mut typed = self.wrap(inner, true, at);
+        let min = self.count(map, "minItems", at);
+        let max = self.count(map, "maxItems", at);
+        match (min, max) {
+            (Some(lo), Some(hi)) if lo > hi => typed.gap(self.gaps.note(gaps::CONTRADICTORY, &at.pointer)),
+            (Some(lo), Some(hi)) if lo == hi && lo > 0 => typed.constraints.push(("exact_items", json!(lo))),
+            _ => {
+                if let Some(lo) = min.filter(|&lo| lo > 0) {
+                    typed.constraints.push(("min_items", json!(lo)));
+                }
+                if let Some(hi) = max {
+                    typed.constraints.push(("max_items", json!(hi)));
+                }
+            }
+        }
+        if map.get("uniqueItems") == Some(&Value::Bool(true)) {
+            typed.gap(self.gaps.note(gaps::UNIQUE_ITEMS, &at.pointer));
+        }
+        typed
+    }
+
+    /// `list<inner>` or `map<inner>`: the inner shape is kept, its value keys (constraints,
+    /// nullability, default, sample) cannot be said of items.
+    fn wrap(&mut self, inner: Typed, list: bool, at: &At) -> Typed {
+        if inner.expr.nesting() + 1 > MAX_NESTING {
+            return self.json_because(gaps::TOO_DEEP, &at.pointer);
+        }
+        let mut typed = Typed {
+            expr: if list { Expr::List(Box::new(inner.expr)) } else { Expr::Map(Box::new(inner.expr)) },
+            inline_name: inner.inline_name,
+            derived_name: inner.derived_name,
+            fields: inner.fields,
+            additional: inner.additional,
+            enum_values: inner.enum_values,
+            open: inner.open,
+            ..Typed::default()
+        };
+        if inner.nullable {
+            typed.gap(self.gaps.note(gaps::NULLABLE_ITEMS, &at.pointer));
+        }
+        if !inner.constraints.is_empty() {
+            typed.gap(self.gaps.note(gaps::ITEM_CONSTRAINTS, &at.pointer));
+        }
+        if let Some(constant) = inner.constant {
+            // A constant item is a one-value enumeration item.
+            typed.expr = typed.expr.with_core(Expr::Enum);
+            typed.enum_values = Some(vec![json!(constant)]);
+            typed.open = Some(false);
+            typed.inline_name = Some(self.claim_type(&format!("{}{}", at.name, if list { "Item" } else { "Value" })));
+        }
+        for gap in inner.gaps {
+            typed.gap(gap);
+        }
+        typed
+    }
+
+    fn object(&mut self, map: &Map<String, Value>, at: &At) -> Typed {
+        if map.contains_key("discriminator") {
+            self.gaps.note(gaps::POLYMORPHIC_BASE, &at.pointer);
+        }
+        for key in ["minProperties", "maxProperties"] {
+            if map.contains_key(key) {
+                self.gaps.note(gaps::PROPERTY_COUNT, &at.pointer);
+            }
+        }
+        let properties = match map.get("properties") {
+            Some(Value::Object(p)) => Some(p),
+            Some(_) => {
+                self.gaps.note(gaps::BAD_VALUE, &at.pointer);
+                None
+            }
+            None => None,
+        };
+        let additional = map.get("additionalProperties");
+        if properties.is_none_or(|p| p.is_empty()) {
+            return match additional {
+                Some(Value::Bool(false)) => {
+                    let name = self.claim_type(&at.name);
+                    Typed {
+                        expr: Expr::Object,
+                        inline_name: Some(name),
+                        derived_name: Some(at.name.clone()),
+                        fields: Some(Map::new()),
+                        ..Typed::default()
+                    }
+                }
+                Some(schema @ Value::Object(_)) => {
+                    let inner = self.schema(schema, &at.below("additionalProperties", format!("{}Value", at.name)));
+                    self.wrap(inner, false, at)
+                }
+                _ => Typed::of(Expr::Map(Box::new(Expr::Json))),
+            };
+        }
+        let name = self.claim_type(&at.name);
+        let fields = self.fields(&name, map, properties.into_iter().flatten(), at);
+        let mut typed = Typed {
+            expr: Expr::Object,
+            inline_name: Some(name.clone()),
+            derived_name: Some(at.name.clone()),
+            ..Typed::default()
+        };
+        typed.additional = match additional {
+            Some(Value::Bool(true)) => Some("json".to_owned()),
+            Some(schema @ Value::Object(_)) => {
+                let inner = self.schema(schema, &at.below("additionalProperties", format!("{name}Extra")));
+                Some(self.complete(inner, &at.pointer).to_string())
+            }
+            _ => None,
+        };
+        let (fields, collided) = fields;
+        if collided && typed.additional.is_none() {
+            typed.additional = Some("json".to_owned());
+        }
+        if typed.additional.is_some() && fields.keys().any(|k| sanitize(k, Case::Snake) == "extra") {
+            // The map of additional properties is `extra`: such a field moves into it.
+            let mut kept = Map::new();
+            for (k, v) in fields {
+                if sanitize(&k, Case::Snake) == "extra" {
+                    typed.gap(self.gaps.note(gaps::FIELD_COLLISION, &at.pointer));
+                } else {
+                    kept.insert(k, v);
+                }
+            }
+            typed.fields = Some(kept);
+        } else {
+            typed.fields = Some(fields);
+        }
+        typed
+    }
+
+    /// The fields of an object named `owner`; true when a field was left out for its Rust name.
+    fn fields<'v>(
+        &mut self,
+        owner: &str,
+        map: &Map<String, Value>,
+        properties: impl Iterator<Item = (&'v String, &'v Value)>,
+        at: &At,
+    ) -> (Map<String, Value>, bool) {
+        let required: Vec<&str> = match map.get("required") {
+            Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
+            Some(_) => {
+                self.gaps.note(gaps::BAD_VALUE, &at.pointer);
+                Vec::new()
+            }
+            None => Vec::new(),
+        };
+        let mut taken = names::Taken::new(Case::Snake);
+        let mut fields = Map::new();
+        let mut collided = false;
+        let properties_at = At { pointer: refs::child(&at.pointer, "properties"), ..at.clone() };
+        for (wire, schema) in properties {
+            if !taken.is_free(wire) {
+                self.gaps.note(gaps::FIELD_COLLISION, &refs::child(&properties_at.pointer, wire));
+                collided = true;
+                continue;
+            }
+            taken.claim(wire);
+            let field_at = properties_at.below(wire, format!("{owner}{}", sanitize(wire, Case::Pascal)));
+            let field = self.field(schema, required.contains(&wire.as_str()), &field_at);
+            fields.insert(wire.clone(), Value::Object(field));
+        }
+        (fields, collided)
+    }
+
+    /// One field: its type and value keys, `optional` unless required.
+    fn field(&mut self, schema: &Value, required: bool, at: &At) -> Map<String, Value> {
+        let mut typed = self.schema(schema, at);
+        let mut optional = !required;
+        if required && (typed.read_only || typed.write_only) {
+            typed.gap(self.gaps.note(gaps::READ_ONLY, &at.pointer));
+            optional = true;
+        }
+        if typed.constant.is_some() && (optional || typed.nullable) {
+            self.constant_to_enum(&mut typed, at);
+        }
+        self.settle_values(&mut typed, optional, at);
+        let extra = if optional && typed.constant.is_none() { vec![("optional", Value::Bool(true))] } else { vec![] };
+        typed.node(extra)
+    }
+
+    /// A constant the format cannot hold as `const` (an optional field's): a one-value enum.
+    fn constant_to_enum(&mut self, typed: &mut Typed, at: &At) {
+        let Some(constant) = typed.constant.take() else { return };
+        typed.gap(self.gaps.note(gaps::NON_STRING_CONST, &at.pointer));
+        typed.expr = Expr::Enum;
+        typed.enum_values = Some(vec![json!(constant)]);
+        typed.open = Some(false);
+        typed.inline_name = Some(self.claim_type(&at.name));
+        typed.derived_name = Some(at.name.clone());
+        typed.constraints.clear();
+    }
+
+    /// A string enumeration; other enumerations are typed by their scalar (gap).
+    fn enumeration(&mut self, ty: &str, values: &Value, map: &Map<String, Value>, at: &At) -> Typed {
+        let Some(values) = values.as_array() else {
+            return self.json_because(gaps::BAD_VALUE, &at.pointer);
+        };
+        let strings: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
+        let non_null = values.iter().filter(|v| !v.is_null()).count();
+        if ty != "string" || strings.len() != non_null || strings.is_empty() {
+            let mut without = map.clone();
+            without.remove("enum");
+            let mut typed = if ty == "string" && strings.is_empty() {
+                Typed::of(Expr::Scalar("string"))
+            } else {
+                self.one_type(ty, &without, at)
+            };
+            typed.gap(self.gaps.note(gaps::NON_STRING_ENUM, &at.pointer));
+            typed.nullable |= values.iter().any(Value::is_null);
+            return typed;
+        }
+        let mut taken = names::Taken::new(Case::Pascal);
+        let mut listed: Vec<Value> = Vec::new();
+        let mut open =
+            map.get("x-ms-enum").and_then(|x| x.get("modelAsString")).and_then(Value::as_bool).unwrap_or(false);
+        let mut typed = Typed::default();
+        for value in strings {
+            if listed.iter().any(|v| v == value) {
+                continue;
+            }
+            if !taken.is_free(value)
+                || matches!(sanitize(value, Case::Pascal).as_str(), "Unknown" | "UnknownValue" | "Unrecognized")
+            {
+                typed.gap(self.gaps.note(gaps::ENUM_COLLISION, &at.pointer));
+                open = true;
+                continue;
+            }
+            taken.claim(value);
+            listed.push(json!(value));
+        }
+        typed.expr = Expr::Enum;
+        typed.nullable = values.iter().any(Value::is_null);
+        typed.enum_values = Some(listed);
+        typed.open = Some(open);
+        typed.inline_name = Some(self.claim_type(&at.name));
+        typed.derived_name = Some(at.name.clone());
+        self.string_constraints(&mut typed, map, at);
+        typed.constraints.retain(|(k, _)| *k != "pattern");
+        typed
+    }
+
+    /// Description, default, examples, direction, secrets, and the keywords with no word.
+    pub(super) fn annotate(&mut self, typed: &mut Typed, map: &Map<String, Value>, at: &At) {
+        if let Some(description) = description_of(map) {
+            typed.description = Some(description);
+        }
+        if map.contains_key("default") {
+            typed.default = map.get("default").cloned();
+        }
+        if let Some(example) = map.get("example").or_else(|| map.get("examples").and_then(|e| e.get(0))) {
+            typed.sample = Some(example.clone());
+        }
+        typed.read_only |= map.get("readOnly") == Some(&Value::Bool(true));
+        typed.write_only |= map.get("writeOnly") == Some(&Value::Bool(true));
+        typed.sensitive |= map.get("x-sensitive") == Some(&Value::Bool(true));
+        if map.get("nullable") == Some(&Value::Bool(true)) {
+            typed.nullable = true;
+        }
+        for key in UNSUPPORTED {
+            if map.contains_key(*key) && !(*key == "not" && is_not_null(map)) {
+                typed.gap(self.gaps.note(gaps::UNSUPPORTED_KEYWORD, &at.pointer));
+            }
+        }
+        for id in map.get("x-gap").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
+            if self.gaps.carries(id) {
+                typed.gap(id.to_owned());
+            }
+        }
+    }
+
+    /// Keeps the default and sample only where the format holds them: scalars and enumeration
+    /// values that fit the type and constraints, a default only on what may be absent.
+    pub(super) fn settle_values(&mut self, typed: &mut Typed, optional: bool, at: &At) {
+        if let Some(default) = typed.default.take() {
+            if optional && !default.is_null() && self.fits(&default, typed) {
+                typed.default = Some(default);
+            } else if !default.is_null() || !optional {
+                typed.gap(self.gaps.note(gaps::DEFAULT_DROPPED, &at.pointer));
+            }
+        }
+        if let Some(sample) = typed.sample.take() {
+            if self.fits(&sample, typed) {
+                typed.sample = Some(sample);
+            } else {
+                typed.gap(self.gaps.note(gaps::EXAMPLE_DROPPED, &at.pointer));
+            }
+        }
+        let has_pattern = typed.constraints.iter().any(|(k, _)| *k == "pattern");
+        if has_pattern && typed.sample.is_none() {
+            typed.constraints.retain(|(k, _)| *k != "pattern");
+            typed.gap(self.gaps.note(gaps::PATTERN, &at.pointer));
+        }
+        let large = typed.constraints.iter().any(|(k, v)| match *k {
+            "min_items" | "exact_items" => v.as_u64().is_some_and(|n| n > crate::model::sample::MAX_ITEMS),
+            "min_length" => v.as_u64().is_some_and(|n| n > crate::model::sample::MAX_LENGTH),
+            _ => false,
+        });
+        if large && typed.sample.is_none() {
+            typed.constraints.retain(|(k, _)| !matches!(*k, "min_items" | "exact_items" | "min_length"));
+            typed.gap(self.gaps.note(gaps::LARGE_SAMPLE, &at.pointer));
+        }
+    }
+
+    /// True when `value` is a valid scalar value of `typed` (its type and constraints).
+    fn fits(&self, value: &Value, typed: &Typed) -> bool {
+        let check = |c: &str| typed.constraints.iter().find(|(k, _)| *k == c).map(|(_, v)| v);
+        let in_range = |n: f64| {
+            check("minimum").and_then(Value::as_f64).is_none_or(|m| n >= m)
+                && check("maximum").and_then(Value::as_f64).is_none_or(|m| n <= m)
+        };
+        let string_fits = |s: &str| {
+            let len = s.chars().count() as u64;
+            check("min_length").and_then(Value::as_u64).is_none_or(|m| len >= m)
+                && check("max_length").and_then(Value::as_u64).is_none_or(|m| len <= m)
+                && check("pattern")
+                    .and_then(Value::as_str)
+                    .is_none_or(|p| regex_lite::Regex::new(p).is_ok_and(|re| re.is_match(s)))
+        };
+        match (&typed.expr, value) {
+            (Expr::Scalar("string" | "url"), Value::String(s)) => string_fits(s),
+            (Expr::Scalar("date-time"), Value::String(s)) => crate::lower::is_rfc3339(s),
+            (Expr::Scalar("integer"), Value::Number(n)) => n.is_i64() && in_range(n.as_f64().unwrap_or(0.0)),
+            (Expr::Scalar("number"), Value::Number(n)) => in_range(n.as_f64().unwrap_or(0.0)),
+            (Expr::Scalar("boolean"), Value::Bool(_)) => true,
+            (Expr::Enum, Value::String(s)) => {
+                (typed.open == Some(true) || typed.enum_values.iter().flatten().any(|v| v == value)) && string_fits(s)
+            }
+            (Expr::Named(name), Value::String(s)) => self.enum_accepts(name, s) && string_fits(s),
+            _ => false,
+        }
+    }
+
+    /// True when the named type is an enumeration taking `value`.
+    fn enum_accepts(&self, name: &str, value: &str) -> bool {
+        let Some(ty) = self.types.get(name) else {
+            // A component enumeration not built yet: read the document's values.
+            let Some((key, _)) = self.components.iter().find(|(_, n)| n.as_deref() == Some(name)) else {
+                return false;
+            };
+            let schema = &self.doc["components"]["schemas"][key];
+            let listed = |s: &Value| s["enum"].as_array().is_some_and(|v| v.iter().any(|v| v.as_str() == Some(value)));
+            let open = schema["anyOf"]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|s| s.get("enum").is_none() && s["type"] == "string"));
+            return listed(schema) || open;
+        };
+        match (ty.node.get("enum"), ty.node.get("open")) {
+            (Some(_), Some(Value::Bool(true))) => true,
+            (Some(Value::Array(values)), _) => values.iter().any(|v| v.as_str() == Some(value)),
+            _ => false,
+        }
+    }
+}
+
+/// Keys that give a schema a shape (as opposed to annotating one).
+const SHAPE_KEYS: &[&str] =
+    &["type", "properties", "items", "additionalProperties", "enum", "$ref", "allOf", "oneOf", "anyOf", "const"];
+
+/// True when a schema says something about the shape of values.
+fn shapes(schema: &Value) -> bool {
+    schema.as_object().is_some_and(|m| m.keys().any(|k| SHAPE_KEYS.contains(&k.as_str())))
+}
+
+/// `{type: null}`, `{enum: [null]}`, `{const: null}`.
+fn is_null_schema(schema: &Value) -> bool {
+    schema.get("type") == Some(&json!("null"))
+        || schema.get("enum") == Some(&json!([null]))
+        || schema.get("const") == Some(&Value::Null) && schema.get("const").is_some()
+}
+
+/// An apigen export's variant for values not listed: any value, or an object whose tag is none
+/// of the listed values.
+fn is_catch_all(schema: &Value) -> bool {
+    !shapes(schema)
+        || schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| p.len() == 1 && p.values().all(|v| v.get("not").is_some()))
+}
+
+/// `not: {type: null}`: what an apigen export says of a field that is not nullable.
+fn is_not_null(map: &Map<String, Value>) -> bool {
+    map.get("not") == Some(&json!({"type": "null"}))
+}
+
+/// True when the schema itself allows null (3.0 `nullable`, 3.1 `type: [.., null]`).
+pub(super) fn is_nullable(schema: &Value) -> bool {
+    schema.get("nullable") == Some(&Value::Bool(true))
+        || schema.get("type").and_then(Value::as_array).is_some_and(|t| t.contains(&json!("null")))
+}
+
+/// The type a schema without `type` has, from its keywords.
+fn infer_type(map: &Map<String, Value>) -> &'static str {
+    if map.contains_key("properties") || map.contains_key("additionalProperties") {
+        "object"
+    } else if map.contains_key("items") {
+        "array"
+    } else if map.get("enum").and_then(Value::as_array).is_some_and(|v| v.iter().any(Value::is_string))
+        || map.get("const").is_some_and(Value::is_string)
+    {
+        "string"
+    } else {
+        "any"
+    }
+}
+
+/// The description of a schema, or its title; trimmed, `None` when empty.
+pub(super) fn description_of(map: &Map<String, Value>) -> Option<String> {
+    let text = map.get("description").and_then(Value::as_str).or_else(|| map.get("title").and_then(Value::as_str))?;
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_owned())
+}

@@ -1,0 +1,397 @@
+//! What needs every type: unions become tagged (the discriminator's tag made a constant of
+//! each variant), untagged (variants provably distinct, as lowering requires) or `json`; types
+//! that could not be built are `json` wherever referenced; a type that must contain itself
+//! gets an optional field to end the cycle.
+
+use super::gaps;
+use super::{Importer, add_gaps};
+use crate::model::names::{Case, sanitize};
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What JSON an untagged variant accepts while a union chooses (as `lower` reads it).
+enum Shape {
+    String(Option<BTreeSet<String>>),
+    Integer,
+    Number,
+    Boolean,
+    Array,
+    Object { required: BTreeSet<String>, known: Option<BTreeSet<String>> },
+    Any,
+}
+
+impl Importer<'_> {
+    pub(super) fn settle(&mut self) {
+        self.settle_tagged();
+        loop {
+            self.rewrite_failed();
+            if !self.settle_untagged() {
+                break;
+            }
+        }
+        self.settle_finite();
+    }
+
+    /// Unions with a discriminator whose variants can carry its tag become tagged.
+    fn settle_tagged(&mut self) {
+        let pending = std::mem::take(&mut self.pending_unions);
+        for union in &pending {
+            let Some((tag, mapping)) = &union.discriminator else { continue };
+            let Some(variants) = self.variants(&union.name) else { continue };
+            match self.tag_values(&variants, &union.variant_refs, tag, mapping) {
+                Some(values) => {
+                    for (variant, value) in variants.iter().zip(&values) {
+                        self.set_tag(variant, tag, value);
+                    }
+                    if let Some(Value::Object(u)) =
+                        self.types.get_mut(&union.name).and_then(|t| t.node.get_mut("union"))
+                    {
+                        let mut ordered = Map::new();
+                        ordered.insert("tag".into(), json!(tag));
+                        ordered.append(u);
+                        *u = ordered;
+                    }
+                }
+                None => {
+                    let id = self.gaps.note(gaps::DISCRIMINATOR, &union.pointer);
+                    if let Some(ty) = self.types.get_mut(&union.name) {
+                        add_gaps(&mut ty.node, &[id]);
+                    }
+                }
+            }
+        }
+        self.pending_unions = pending;
+    }
+
+    /// The variant expressions of a union type.
+    fn variants(&self, union: &str) -> Option<Vec<String>> {
+        let list = self.types.get(union)?.node.get("union")?.get("variants")?.as_array()?;
+        Some(list.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+    }
+
+    /// The tag value of each variant, or `None` when the format cannot tag them: a variant
+    /// that is not an object type, serves two values, or is tagged otherwise elsewhere.
+    fn tag_values(
+        &self,
+        variants: &[String],
+        refs: &[Option<String>],
+        tag: &str,
+        mapping: &[(String, String)],
+    ) -> Option<Vec<String>> {
+        let mut values = Vec::new();
+        let mut rust = BTreeSet::new();
+        for (variant, reference) in variants.iter().zip(refs) {
+            let ty = self.types.get(variant)?;
+            let fields = ty.node.get("fields")?.as_object()?;
+            let reference = reference.as_ref()?;
+            let mapped: Vec<&String> = mapping
+                .iter()
+                .filter(|(_, r)| r == reference || reference.ends_with(&format!("/{r}")))
+                .map(|(v, _)| v)
+                .collect();
+            let existing = fields.get(tag).and_then(|f| f.get("const")).and_then(Value::as_str);
+            let value = match (mapped.as_slice(), existing) {
+                ([], Some(constant)) => constant.to_owned(),
+                ([], None) => reference.rsplit('/').next()?.replace("~1", "/").replace("~0", "~"),
+                ([one], _) => (*one).clone(),
+                _ => return None,
+            };
+            if existing.is_some_and(|e| e != value) {
+                return None;
+            }
+            if value.is_empty() || !rust.insert(sanitize(&value, Case::Pascal)) {
+                return None;
+            }
+            values.push(value);
+        }
+        Some(values)
+    }
+
+    /// Makes the tag field of a variant the constant `value`, first among its fields.
+    fn set_tag(&mut self, variant: &str, tag: &str, value: &str) {
+        let Some(Value::Object(fields)) = self.types.get_mut(variant).and_then(|t| t.node.get_mut("fields")) else {
+            return;
+        };
+        let mut field = Map::new();
+        field.insert("const".into(), json!(value));
+        if let Some(description) = fields.get(tag).and_then(|f| f.get("description")).cloned() {
+            field.insert("description".into(), description);
+        }
+        if fields.contains_key(tag) {
+            fields.insert(tag.to_owned(), Value::Object(field));
+        } else {
+            let mut reordered = Map::new();
+            reordered.insert(tag.to_owned(), Value::Object(field));
+            reordered.append(fields);
+            *fields = reordered;
+        }
+    }
+
+    /// Untagged unions whose variants overlap become `json`; true when one did.
+    fn settle_untagged(&mut self) -> bool {
+        let mut failed_any = false;
+        let names: Vec<String> = self
+            .types
+            .iter()
+            .filter(|(_, t)| t.node.get("union").is_some_and(|u| u.get("tag").is_none()))
+            .map(|(n, _)| n.clone())
+            .collect();
+        for name in names {
+            let Some(variants) = self.variants(&name) else { continue };
+            let shapes: Vec<Shape> = variants.iter().map(|v| self.shape(v)).collect();
+            let overlapping =
+                (0..shapes.len()).any(|i| ((i + 1)..shapes.len()).any(|j| overlap(&shapes[i], &shapes[j])));
+            let mut rust = BTreeSet::new();
+            let names_clash = variants.iter().any(|v| !rust.insert(self.untagged_variant_name(&name, v)));
+            if overlapping || names_clash {
+                let pointer = self.types.get(&name).map(|t| t.pointer.clone()).unwrap_or_default();
+                self.gaps.note(gaps::UNION_OVERLAP, &pointer);
+                self.types.shift_remove(&name);
+                self.failed.insert(name, "json".into());
+                failed_any = true;
+            }
+        }
+        failed_any
+    }
+
+    /// The Rust variant name lowering gives an untagged variant.
+    fn untagged_variant_name(&self, union: &str, variant: &str) -> String {
+        if self.types.contains_key(variant) {
+            let rust = sanitize(variant, Case::Pascal);
+            let prefix = sanitize(union, Case::Pascal);
+            return match rust.strip_prefix(&prefix) {
+                Some(rest) if rest.starts_with(|c: char| c.is_ascii_uppercase()) => rest.to_owned(),
+                _ => rust,
+            };
+        }
+        if variant.starts_with("list<") {
+            "List".into()
+        } else if variant.starts_with("map<") {
+            "Map".into()
+        } else {
+            sanitize(variant, Case::Pascal)
+        }
+    }
+
+    fn shape(&self, expr: &str) -> Shape {
+        match expr {
+            "string" | "date-time" | "url" => Shape::String(None),
+            "integer" => Shape::Integer,
+            "number" => Shape::Number,
+            "boolean" => Shape::Boolean,
+            e if e.starts_with("list<") => Shape::Array,
+            e if e.starts_with("map<") => Shape::Object { required: BTreeSet::new(), known: None },
+            name => match self.types.get(name) {
+                None => Shape::Any,
+                Some(ty) => {
+                    let node = &ty.node;
+                    if let Some(values) = node.get("enum").and_then(Value::as_array) {
+                        if node.get("open") == Some(&Value::Bool(true)) {
+                            Shape::String(None)
+                        } else {
+                            Shape::String(Some(values.iter().filter_map(Value::as_str).map(str::to_owned).collect()))
+                        }
+                    } else if node.contains_key("union") {
+                        Shape::Any
+                    } else {
+                        let fields = node.get("fields").and_then(Value::as_object);
+                        let required = fields
+                            .into_iter()
+                            .flatten()
+                            .filter(|(_, f)| f.get("optional") != Some(&Value::Bool(true)))
+                            .map(|(k, _)| k.clone())
+                            .collect();
+                        let known = (!node.contains_key("additional_properties"))
+                            .then(|| fields.into_iter().flatten().map(|(k, _)| k.clone()).collect());
+                        Shape::Object { required, known }
+                    }
+                }
+            },
+        }
+    }
+
+    /// Rewrites every reference to a type that failed (or a union that became `json`).
+    fn rewrite_failed(&mut self) {
+        if self.failed.is_empty() {
+            return;
+        }
+        let failed = self.failed.clone();
+        for ty in self.types.values_mut() {
+            rewrite_map(&mut ty.node, &failed);
+        }
+        for op in &mut self.operations {
+            rewrite_map(&mut op.node, &failed);
+        }
+        for (node, _) in self.shared.values_mut() {
+            rewrite_map(node, &failed);
+        }
+    }
+
+    /// Types that must contain themselves get the field closing the cycle optional.
+    fn settle_finite(&mut self) {
+        for _ in 0..64 {
+            let finite = self.finite_types();
+            let infinite: Vec<String> = self.types.keys().filter(|n| !finite.contains(*n)).cloned().collect();
+            if infinite.is_empty() {
+                return;
+            }
+            for name in infinite {
+                let pointer = self.types[&name].pointer.clone();
+                let id = self.gaps.note(gaps::INFINITE, &pointer);
+                let Some(Value::Object(fields)) = self.types.get_mut(&name).and_then(|t| t.node.get_mut("fields"))
+                else {
+                    continue;
+                };
+                loosen_required(fields, &finite, &id);
+            }
+        }
+    }
+
+    /// The types with a finite value, found from the ones that plainly have one.
+    fn finite_types(&self) -> BTreeSet<String> {
+        let mut finite: BTreeSet<String> = BTreeSet::new();
+        loop {
+            let mut grew = false;
+            for (name, ty) in &self.types {
+                if finite.contains(name) {
+                    continue;
+                }
+                let ok = if let Some(union) = ty.node.get("union") {
+                    union
+                        .get("variants")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .any(|v| expr_finite(v, &finite, &self.types))
+                } else {
+                    ty.node
+                        .get("fields")
+                        .and_then(Value::as_object)
+                        .is_none_or(|f| fields_finite(f, &finite, &self.types))
+                };
+                if ok {
+                    finite.insert(name.clone());
+                    grew = true;
+                }
+            }
+            if !grew {
+                return finite;
+            }
+        }
+    }
+}
+
+fn expr_finite(expr: &str, finite: &BTreeSet<String>, types: &indexmap::IndexMap<String, super::TypeOut>) -> bool {
+    !types.contains_key(expr) || finite.contains(expr)
+}
+
+/// True when every required field of an object has a finite value.
+fn fields_finite(
+    fields: &Map<String, Value>,
+    finite: &BTreeSet<String>,
+    types: &indexmap::IndexMap<String, super::TypeOut>,
+) -> bool {
+    fields.values().all(|field| {
+        if field.get("optional") == Some(&Value::Bool(true)) || field.get("nullable") == Some(&Value::Bool(true)) {
+            return true;
+        }
+        match (field.get("type").and_then(Value::as_str), field.get("fields").and_then(Value::as_object)) {
+            (None | Some("object"), Some(inner)) => fields_finite(inner, finite, types),
+            (Some(expr), _) => expr_finite(expr, finite, types),
+            (None, None) => true,
+        }
+    })
+}
+
+/// Makes optional every required field leading to a type without a finite value.
+fn loosen_required(fields: &mut Map<String, Value>, finite: &BTreeSet<String>, gap: &str) {
+    for field in fields.values_mut() {
+        let Value::Object(field) = field else { continue };
+        if field.get("optional") == Some(&Value::Bool(true)) || field.get("nullable") == Some(&Value::Bool(true)) {
+            continue;
+        }
+        let leads_back = match field.get("type").and_then(Value::as_str) {
+            Some(expr) => {
+                !expr.contains('<') && expr.starts_with(|c: char| c.is_ascii_uppercase()) && !finite.contains(expr)
+            }
+            None => false,
+        };
+        if leads_back {
+            field.shift_remove("const");
+            field.insert("optional".into(), Value::Bool(true));
+            add_gaps(field, &[gap.to_owned()]);
+        } else if let Some(Value::Object(inner)) = field.get_mut("fields") {
+            loosen_required(inner, finite, gap);
+        }
+    }
+}
+
+/// Rewrites type expressions naming a failed type, in every mapping below `node` (samples,
+/// defaults and enumeration values are data and left alone).
+fn rewrite_map(node: &mut Map<String, Value>, failed: &BTreeMap<String, String>) {
+    for (key, value) in node.iter_mut() {
+        match (key.as_str(), value) {
+            ("sample" | "default" | "enum" | "const", _) => {}
+            ("type" | "additional_properties" | "items", Value::String(expr)) => *expr = rewrite_expr(expr, failed),
+            ("variants", Value::Array(list)) => {
+                for v in list.iter_mut() {
+                    if let Value::String(expr) = v {
+                        *expr = rewrite_expr(expr, failed);
+                    }
+                }
+            }
+            (_, Value::Object(inner)) => rewrite_map(inner, failed),
+            (_, Value::Array(list)) => {
+                for item in list {
+                    if let Value::Object(inner) = item {
+                        rewrite_map(inner, failed);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A type expression with failed names replaced (`list<Broken>` gives `list<json>`).
+fn rewrite_expr(expr: &str, failed: &BTreeMap<String, String>) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let replaced = failed.get(word.as_str()).cloned().unwrap_or_else(|| word.clone());
+        out.push_str(&replaced);
+        word.clear();
+    };
+    for c in expr.chars() {
+        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// Why two shapes may accept the same JSON (as `lower::checks::overlap`).
+fn overlap(a: &Shape, b: &Shape) -> bool {
+    match (a, b) {
+        (Shape::Any, _) | (_, Shape::Any) => true,
+        (Shape::String(Some(x)), Shape::String(Some(y))) => x.intersection(y).next().is_some(),
+        (Shape::String(_), Shape::String(_)) => true,
+        (Shape::Number, Shape::Number) | (Shape::Integer, Shape::Integer) => true,
+        (Shape::Integer, Shape::Number) => false,
+        (Shape::Number, Shape::Integer) => true,
+        (Shape::Boolean, Shape::Boolean) => true,
+        (Shape::Array, Shape::Array) => true,
+        (Shape::Object { required: ra, known: ka }, Shape::Object { required: rb, known: kb }) => {
+            let fits = |required: &BTreeSet<String>, known: &Option<BTreeSet<String>>| {
+                known.as_ref().is_none_or(|k| required.is_subset(k))
+            };
+            fits(ra, kb) && fits(rb, ka)
+        }
+        _ => false,
+    }
+}

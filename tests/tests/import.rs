@@ -1,0 +1,224 @@
+//! `apigen import`: OpenAPI documents become specs that lint and generate; importing the
+//! export of this repository's spec gives back the same Rust public API; the same document
+//! gives the same bytes; what the format cannot hold is a gap; bad input is refused, located.
+
+use apigen::model::{Api, ResponseBody, TypeKind};
+use std::path::Path;
+
+/// Imports `doc` into a new directory and loads the spec back.
+fn import(doc: &str) -> (tempfile::TempDir, apigen::ImportReport, Api) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("spec");
+    let report = apigen::import(Path::new(doc), &out, false).unwrap();
+    let api = match apigen::load(&out) {
+        Ok((api, _)) => api,
+        Err(diags) => panic!("{doc} imports into a spec that does not lint:\n{}", diags.render()),
+    };
+    (dir, report, api)
+}
+
+/// The Rust-visible shape of an API: every type with its Rust name and fields (Rust name, wire
+/// name, type, presence), every operation with its Rust names, route, parameters, body and
+/// statuses.
+fn public_api(api: &Api) -> Vec<String> {
+    let mut lines = Vec::new();
+    for ty in api.types.values() {
+        match &ty.kind {
+            TypeKind::Object(o) => {
+                lines.push(format!("struct {} extra={:?}", ty.rust, o.additional.as_ref().map(ToString::to_string)));
+                for f in &o.fields {
+                    lines.push(format!(
+                        "  {} {:?} {} optional={} nullable={} const={:?} default={:?}",
+                        f.rust, f.wire, f.ty, f.optional, f.nullable, f.constant, f.default
+                    ));
+                }
+            }
+            TypeKind::Enum(e) => {
+                let values: Vec<String> = e.values.iter().map(|v| format!("{}={}", v.rust, v.wire)).collect();
+                lines.push(format!("enum {} open={} {}", ty.rust, e.open, values.join(",")));
+            }
+            TypeKind::Union(u) => {
+                let variants: Vec<String> =
+                    u.variants.iter().map(|v| format!("{}:{}:{:?}", v.rust, v.ty, v.tag_value)).collect();
+                lines.push(format!("union {} tag={:?} open={} {}", ty.rust, u.tag, u.open, variants.join(",")));
+            }
+        }
+    }
+    for op in &api.operations {
+        let params: Vec<String> = op
+            .params
+            .iter()
+            .map(|p| format!("{}:{}:{:?}:{}:{}", p.rust, p.wire, p.location, p.ty, p.required))
+            .collect();
+        let body = op.body.as_ref().map(|b| format!("{}{}", b.ty, if b.optional { "?" } else { "" }));
+        let response = match &op.response.body {
+            ResponseBody::Empty => "empty".to_owned(),
+            ResponseBody::Value(ty) => ty.to_string(),
+            ResponseBody::Page { item, envelope } => format!("page<{item}> {envelope:?}"),
+        };
+        lines.push(format!(
+            "op {} {} client={} tag={} {} {} params=[{}] body={body:?} -> {:?} {response} auth={:?}",
+            op.rust,
+            op.rust_type,
+            op.client,
+            op.tag,
+            op.method.as_str(),
+            op.path.raw,
+            params.join(", "),
+            op.response.statuses().collect::<Vec<_>>(),
+            op.auth
+        ));
+    }
+    lines.push(format!("crate {} pagination {:?} {}", api.name, api.pagination.params, api.pagination.cursor));
+    lines
+}
+
+#[test]
+fn importing_the_export_of_this_spec_gives_the_same_rust_api() {
+    let (original, _) = apigen::load(Path::new("../spec")).unwrap();
+    let (_dir, report, imported) = import("../generated/openapi.json");
+    assert_eq!(report.summary.kept, 145);
+    let (want, got) = (public_api(&original).join("\n"), public_api(&imported).join("\n"));
+    if want != got {
+        let diff = similar::TextDiff::from_lines(&want, &got).unified_diff().header("spec", "imported").to_string();
+        panic!("the imported spec's Rust API differs:\n{diff}");
+    }
+    // The gaps of the spec travel too (`x-gaps`), each used by the same elements.
+    for (id, gap) in &original.gaps {
+        let back = imported.gaps.get(id).unwrap_or_else(|| panic!("gap {id} was lost"));
+        assert_eq!(back.decision.trim(), gap.decision.trim(), "{id}");
+    }
+}
+
+#[test]
+fn importing_twice_gives_the_same_bytes() {
+    for doc in ["fixtures/openapi/petstore-3.0.json", "fixtures/openapi/shapes-3.1.yaml", "../generated/openapi.json"] {
+        let text = std::fs::read_to_string(doc).unwrap();
+        let value = apigen::load::document::parse_document(&text).unwrap();
+        let first = apigen::import::import(&value, "doc").unwrap();
+        let second = apigen::import::import(&value, "doc").unwrap();
+        assert_eq!(first, second, "{doc}");
+    }
+}
+
+#[test]
+fn a_3_0_json_document_keeps_what_the_format_holds_and_records_the_rest() {
+    let (dir, report, api) = import("fixtures/openapi/petstore-3.0.json");
+    assert_eq!(
+        report.summary.line(),
+        "4 of 6 operations kept, 4 types, 10 gaps; left out: methods 1, non-json-request-bodies 1; gap places: \
+         path-param-names 2, patterns 2, unique-items 2, compositions 1, error-body 1, header-params 1, \
+         read-write-only 1, servers 1"
+    );
+    let ops: Vec<String> = apigen::listing::operations(&api);
+    assert_eq!(
+        ops,
+        [
+            "GET    /pets listPets",
+            "POST   /pets createPet",
+            "DELETE /pets/{pet_id} deletePet",
+            "GET    /pets/{pet_id} getPetsPetId",
+        ]
+    );
+    let pet = match &api.types["Pet"].kind {
+        TypeKind::Object(o) => o,
+        _ => panic!("Pet is an object"),
+    };
+    let wires: Vec<&str> = pet.fields.iter().map(|f| f.wire.as_str()).collect();
+    assert_eq!(wires, ["name", "tag", "kind", "photoUrls", "status", "attributes", "pattern-field", "id"]);
+    assert!(pet.field("id").unwrap().optional, "a required readOnly field is optional (gap read-write-only)");
+    let list = api.operations.iter().find(|op| op.name == "listPets").unwrap();
+    assert_eq!(list.params.iter().map(|p| p.wire.as_str()).collect::<Vec<_>>(), ["limit", "tags"]);
+    assert!(list.gaps.contains(&"header-params".to_owned()));
+    let delete = api.operations.iter().find(|op| op.name == "deletePet").unwrap();
+    assert!(delete.auth.is_public());
+    let gaps = apigen::listing::gaps(&api).join("\n");
+    assert!(gaps.contains("left-out-upload-photo (petstore-3.0.json: #/paths/~1pets~1{petId}~1photo/put)"), "{gaps}");
+    assert!(gaps.contains("its required request body is image/png"), "{gaps}");
+    assert!(gaps.contains("left-out-has-owner"), "{gaps}");
+    let api_yaml = std::fs::read_to_string(dir.path().join("spec/api.yaml")).unwrap();
+    assert!(api_yaml.contains("  limit:\n    in: query\n    type: integer\n"), "{api_yaml}");
+}
+
+#[test]
+fn a_3_1_yaml_document_keeps_unions_type_lists_and_constants() {
+    let (_dir, report, api) = import("fixtures/openapi/shapes-3.1.yaml");
+    assert_eq!(report.summary.kept, 3);
+    let listing = apigen::listing::types(&api).join("\n");
+    assert_eq!(
+        listing,
+        "object Circle (2 fields)\nobject Drawing (5 fields)\nenum   GetDrawingFormat (closed: json, svg)\n\
+         union  Shape (tag `kind`, closed: Circle, Square)\nunion  Size (untagged, closed: integer, string)\n\
+         object Square (3 fields)"
+    );
+    let create = api.operations.iter().find(|op| op.name == "createDrawing").unwrap();
+    assert_eq!(create.response.statuses().collect::<Vec<_>>(), [201, 200]);
+    assert!(create.auth.is_public(), "an API key is not sent yet: the operation is public (gap api-key-auth)");
+    let gaps: Vec<&str> = api.gaps.keys().map(String::as_str).collect();
+    for id in ["api-key-auth", "callbacks", "exclusive-bounds", "response-headers", "schema-keywords", "webhooks"] {
+        assert!(gaps.contains(&id), "{id} missing from {gaps:?}");
+    }
+}
+
+#[test]
+fn a_non_empty_directory_is_refused_unless_replaced_and_nothing_is_written_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("spec");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("mine.yaml"), "api: {}\n").unwrap();
+    let error = apigen::import(Path::new("fixtures/openapi/petstore-3.0.json"), &out, false).unwrap_err();
+    assert!(error.to_string().ends_with("is not empty: pass --replace to replace its content"), "{error}");
+    assert!(out.join("mine.yaml").exists());
+    apigen::import(Path::new("fixtures/openapi/petstore-3.0.json"), &out, true).unwrap();
+    assert!(!out.join("mine.yaml").exists());
+    let beside: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(beside, ["spec"]);
+}
+
+#[test]
+fn documents_that_cannot_be_read_get_located_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("broken.json", "{\n  \"openapi\": \"3.0.0\",\n  \"paths\": {,}\n}", "broken.json:3:13: JSON syntax error"),
+        ("broken.yaml", "openapi: 3.1.0\ninfo:\n  title: [x\n", "broken.yaml:4:1: YAML syntax error"),
+        ("swagger.json", "{\"swagger\": \"2.0\"}", "this is a Swagger 2.0 document"),
+        ("other.json", "{\"openapi\": \"4.0.0\"}", "OpenAPI 4.0.0 is not supported"),
+    ];
+    for (name, text, expected) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let error = apigen::import(&path, &dir.path().join("out"), false).unwrap_err().to_string();
+        assert!(error.contains(expected), "{name}: {error}");
+    }
+}
+
+#[test]
+fn invalid_schemas_and_references_to_nothing_are_gaps_not_failures() {
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Odd", "version": "1"},
+        "paths": {"/things": {"get": {"operationId": "listThings", "responses": {"200": {
+            "description": "ok",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}}}}}}},
+        "components": {"schemas": {"Thing": {"type": "object", "properties": {
+            "code": {"type": "string", "pattern": 0},
+            "owner": {"$ref": "#/components/schemas/Nobody"},
+            "range": {"type": "integer", "minimum": 10, "maximum": 1},
+            "self": {"$ref": "#/components/schemas/Thing"}
+        }}}}
+    });
+    let imported = apigen::import::import(&doc, "odd.json").unwrap();
+    assert_eq!(
+        imported.summary.line(),
+        "1 of 1 operations kept, 1 types, 2 gaps; gap places: broken-refs 1, contradictory-constraints 1, invalid-schemas 1"
+            .replace("2 gaps", "3 gaps")
+    );
+    let schemas = &imported.files.iter().find(|(name, _)| name == "schemas.yaml").unwrap().1;
+    assert_eq!(
+        schemas,
+        "types:\n  Thing:\n    fields:\n      code: { type: string, optional: true, gaps: [invalid-schemas] }\n      \
+         owner: { type: json, optional: true, gaps: [broken-refs] }\n      \
+         range: { type: integer, optional: true, gaps: [contradictory-constraints] }\n      \
+         self: { type: Thing, optional: true }\n"
+    );
+}
