@@ -457,11 +457,32 @@ pub struct Response<T> {
     pub not_understood: Vec<crate::NotUnderstood>,
 }
 
-/// A successful answer before decoding.
-struct Answer {
-    status: u16,
-    headers: reqwest::header::HeaderMap,
-    body: Vec<u8>,
+impl<T> Response<T> {
+    /// The operation's typed response headers (the generated `<Operation>Headers`), read
+    /// leniently: a header missing or not parsing is left unset.
+    pub fn headers_as<H: crate::params::HeaderSet>(&self) -> H {
+        read_headers(&self.headers)
+    }
+}
+
+/// Typed headers read from a header map (names looked up without case).
+pub fn read_headers<H: crate::params::HeaderSet>(headers: &reqwest::header::HeaderMap) -> H {
+    let get = |name: &str| -> Vec<String> {
+        headers.get_all(name).iter().filter_map(|value| value.to_str().ok().map(str::to_owned)).collect()
+    };
+    H::from_lookup(&get)
+}
+
+/// A successful answer before decoding: what operations whose statuses answer different
+/// bodies decode by status (generated code).
+#[derive(Debug)]
+pub struct Answer {
+    /// The HTTP status.
+    pub status: u16,
+    /// The response headers.
+    pub headers: reqwest::header::HeaderMap,
+    /// The body as received.
+    pub body: Vec<u8>,
 }
 
 /// A reqwest client builder that works with this crate's TLS: installs ring as rustls'
@@ -523,6 +544,12 @@ impl Core {
         let answer = self.execute(&call).await?;
         let (body, not_understood) = decode(&answer.body)?;
         Ok(Response { status: answer.status, headers: answer.headers, body, not_understood })
+    }
+
+    /// Sends a call; the answer undecoded (for operations whose statuses answer different
+    /// bodies: generated code decodes by status with [`decode_body`]).
+    pub async fn send_raw(&self, call: Call) -> Result<Answer, Error> {
+        self.execute(&call).await
     }
 
     /// Sends a call whose answer has no body; its status and headers.
@@ -844,6 +871,11 @@ impl Pager {
             next => self.next = next.map(|next| Some(next.to_owned())),
         }
     }
+}
+
+/// A response body decoded leniently as `T` (generated code decoding by status).
+pub fn decode_body<T: FromJson>(bytes: &[u8]) -> Result<T, Error> {
+    decode(bytes).map(|(body, _)| body)
 }
 
 fn decode<T: FromJson>(bytes: &[u8]) -> Result<(T, Vec<crate::NotUnderstood>), Error> {

@@ -19,6 +19,7 @@ pub mod defaults;
 pub mod error;
 pub mod json;
 pub mod page;
+pub mod params;
 pub mod patch;
 pub mod redact;
 #[cfg(feature = "server")]
@@ -32,6 +33,7 @@ pub mod validate;
 pub use error::{ErrorBody, ErrorDetail, ErrorShape};
 pub use json::{Decoder, FromJson, Mode, NotUnderstood};
 pub use page::{Page, PageNext, Paginated};
+pub use params::{FromParam, HeaderSet};
 pub use patch::Patch;
 pub use redact::Redacted;
 pub use validate::{At, Pattern, Validate, Validator, Violation, Violations};

@@ -46,6 +46,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSpaceChangeRequest",
@@ -57,6 +58,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequest",
@@ -68,6 +70,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateChangeRequest",
@@ -79,6 +82,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "mergeChangeRequest",
@@ -90,6 +94,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateChangeRequestFromMain",
@@ -101,6 +106,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestPdf",
@@ -112,6 +118,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationChangeRequests",
@@ -123,6 +130,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getCollection",
@@ -134,6 +142,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteCollection",
@@ -145,6 +154,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateCollection",
@@ -156,6 +166,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listCollectionSpaces",
@@ -167,6 +178,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "moveCollection",
@@ -178,6 +190,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "transferCollection",
@@ -189,6 +202,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationCollections",
@@ -200,6 +214,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationCollection",
@@ -211,6 +226,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceComments",
@@ -222,6 +238,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSpaceComment",
@@ -233,6 +250,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceComment",
@@ -244,6 +262,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSpaceComment",
@@ -255,6 +274,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSpaceComment",
@@ -266,6 +286,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSpaceCommentReply",
@@ -277,6 +298,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceCommentReply",
@@ -288,6 +310,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSpaceCommentReply",
@@ -299,6 +322,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSpaceCommentReply",
@@ -310,6 +334,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceCommenters",
@@ -321,6 +346,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestComments",
@@ -332,6 +358,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createChangeRequestComment",
@@ -343,6 +370,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestComment",
@@ -354,6 +382,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateChangeRequestComment",
@@ -365,6 +394,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteChangeRequestComment",
@@ -376,6 +406,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createChangeRequestCommentReply",
@@ -387,6 +418,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestCommentReplies",
@@ -398,6 +430,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "searchSpaceContent",
@@ -409,6 +442,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceContent",
@@ -420,6 +454,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "applySpaceContentTemplate",
@@ -431,6 +466,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpacePages",
@@ -442,6 +478,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceFiles",
@@ -453,6 +490,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceFile",
@@ -464,6 +502,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceFileBacklinks",
@@ -475,6 +514,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpacePage",
@@ -486,6 +526,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpacePageLinks",
@@ -497,6 +538,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestContent",
@@ -508,6 +550,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestPages",
@@ -519,6 +562,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestFiles",
@@ -530,6 +574,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestFile",
@@ -541,6 +586,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestFileBacklinks",
@@ -552,6 +598,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestPage",
@@ -563,6 +610,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestPageLinks",
@@ -574,6 +622,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationConversationClusters",
@@ -585,6 +634,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationConversations",
@@ -596,6 +646,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "ingestOrganizationConversations",
@@ -607,6 +658,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationConversationIssues",
@@ -618,6 +670,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getConversationIssue",
@@ -629,6 +682,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getConversation",
@@ -640,6 +694,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "importSpaceFromGit",
@@ -651,6 +706,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "exportSpaceToGit",
@@ -662,6 +718,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceGitInfo",
@@ -673,6 +730,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSpaceGitLegacyInstallation",
@@ -684,6 +742,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrations",
@@ -695,6 +754,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getIntegration",
@@ -706,6 +766,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "publishIntegration",
@@ -717,6 +778,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteIntegration",
@@ -728,6 +790,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationInstallations",
@@ -739,6 +802,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "installIntegration",
@@ -750,6 +814,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationEvents",
@@ -761,6 +826,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getIntegrationEvent",
@@ -772,6 +838,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationSpaces",
@@ -783,6 +850,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationSites",
@@ -794,6 +862,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateIntegrationDevMode",
@@ -805,6 +874,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationMembers",
@@ -816,6 +886,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationMember",
@@ -827,6 +898,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOrganizationMember",
@@ -838,6 +910,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganizationMember",
@@ -849,6 +922,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "pingOrganization",
@@ -860,6 +934,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "setOrganizationMemberSso",
@@ -871,6 +946,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationMemberSpaces",
@@ -882,6 +958,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationMemberTeams",
@@ -893,6 +970,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationOpenApiSpecs",
@@ -904,6 +982,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationOpenApiSpec",
@@ -915,6 +994,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOpenApiSpec",
@@ -926,6 +1006,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrUpdateOpenApiSpec",
@@ -937,6 +1018,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOpenApiSpec",
@@ -948,6 +1030,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOpenApiSpec",
@@ -959,6 +1042,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizations",
@@ -970,6 +1054,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganization",
@@ -981,6 +1066,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganization",
@@ -992,6 +1078,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOrganizationInviteLink",
@@ -1003,6 +1090,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "joinOrganization",
@@ -1014,6 +1102,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "searchOrganizationContent",
@@ -1025,6 +1114,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationAgentInstructions",
@@ -1036,6 +1126,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganizationAgentInstructions",
@@ -1047,6 +1138,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationsByEmailDomain",
@@ -1058,6 +1150,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteSections",
@@ -1069,6 +1162,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSiteSection",
@@ -1080,6 +1174,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSiteSection",
@@ -1091,6 +1186,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSiteSection",
@@ -1102,6 +1198,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "moveSiteSection",
@@ -1113,6 +1210,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteSpaces",
@@ -1124,6 +1222,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSiteSpace",
@@ -1135,6 +1234,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSiteSpace",
@@ -1146,6 +1246,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSiteSpace",
@@ -1157,6 +1258,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "moveSiteSpace",
@@ -1168,6 +1270,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteSectionGroups",
@@ -1179,6 +1282,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSiteSectionGroup",
@@ -1190,6 +1294,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSiteSectionGroup",
@@ -1201,6 +1306,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSiteSectionGroup",
@@ -1212,6 +1318,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "addSiteSectionGroupSection",
@@ -1223,6 +1330,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "removeSiteSectionGroupSection",
@@ -1234,6 +1342,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "moveSiteSectionGroup",
@@ -1245,6 +1354,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationSites",
@@ -1256,6 +1366,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationSite",
@@ -1267,6 +1378,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSite",
@@ -1278,6 +1390,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSite",
@@ -1289,6 +1402,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSite",
@@ -1300,6 +1414,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSiteAdaptiveSchema",
@@ -1311,6 +1426,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSiteAdaptiveSchema",
@@ -1322,6 +1438,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteTemplateConditions",
@@ -1333,6 +1450,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getPublishedSite",
@@ -1344,6 +1462,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "publishSite",
@@ -1355,6 +1474,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpace",
@@ -1366,6 +1486,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSpace",
@@ -1377,6 +1498,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSpace",
@@ -1388,6 +1510,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "duplicateSpace",
@@ -1399,6 +1522,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "restoreSpace",
@@ -1410,6 +1534,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "moveSpace",
@@ -1421,6 +1546,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "transferSpace",
@@ -1432,6 +1558,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceLinks",
@@ -1443,6 +1570,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationSamlProviders",
@@ -1454,6 +1582,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationSamlProvider",
@@ -1465,6 +1594,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationSamlProvider",
@@ -1476,6 +1606,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOrganizationSamlProvider",
@@ -1487,6 +1618,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganizationSamlProvider",
@@ -1498,6 +1630,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationSsoProviders",
@@ -1509,6 +1642,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationTeams",
@@ -1520,6 +1654,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationTeam",
@@ -1531,6 +1666,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationTeam",
@@ -1542,6 +1678,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOrganizationTeam",
@@ -1553,6 +1690,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganizationTeam",
@@ -1564,6 +1702,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationTranslations",
@@ -1575,6 +1714,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationTranslation",
@@ -1586,6 +1726,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getTranslation",
@@ -1597,6 +1738,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateTranslationInstructions",
@@ -1608,6 +1750,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: true,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteTranslation",
@@ -1619,6 +1762,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
     ::apigen_runtime::server::OperationInfo {
         name: "runTranslation",
@@ -1630,6 +1774,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         public: false,
         auth: &[SCHEMES[0usize]],
         has_body: false,
+        headers: &[],
     },
 ];
 /// The router serving every operation with `service`, with the default settings.

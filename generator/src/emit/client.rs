@@ -7,7 +7,7 @@
 //! (feature `client`).
 
 use super::jobs;
-use super::rust::{Paths, doc, ident, inner_doc};
+use super::rust::{Paths, doc, ident, inner_doc, param_text};
 use super::text::operation_doc;
 use crate::model::names::{Case, sanitize};
 use crate::model::{
@@ -365,7 +365,7 @@ impl ClientEmitter<'_> {
             });
         }
         let mut taken: BTreeSet<String> =
-            ["send", "send_with_response", "stream", "body", "call", "core", "header", "headers"]
+            ["send", "send_with_response", "stream", "body", "call", "core", "header", "headers", "decode_answer"]
                 .iter()
                 .map(|s| (*s).to_owned())
                 .collect();
@@ -673,6 +673,52 @@ impl ClientEmitter<'_> {
         }
     }
 
+    /// `send` of an operation whose statuses answer different bodies: the answer decoded by
+    /// its status into the answer enumeration (a success status the spec does not list is
+    /// read as the default status's body).
+    fn send_varied(&self, op: &Operation) -> TokenStream {
+        let response = self.paths.response_ty(self.api, op);
+        let variant_of = |status: u16, body: &ResponseBody| {
+            let variant = ident(&crate::model::status_variant(status));
+            match body {
+                ResponseBody::Value(ty) => {
+                    let ty = self.paths.ty(self.api, ty);
+                    quote! { #response::#variant(::apigen_runtime::client::decode_body::<#ty>(&answer.body)?) }
+                }
+                _ => quote! { #response::#variant },
+            }
+        };
+        let arms = op.response.bodies().skip(1).map(|(status, body)| {
+            let value = variant_of(status, body);
+            quote! { #status => #value, }
+        });
+        let fallback = variant_of(op.response.status, &op.response.body);
+        let call = if op.body.is_some() {
+            quote! { self.call()? }
+        } else {
+            quote! { self.call() }
+        };
+        let docs = doc("Sends the request and decodes the answer by its status (one variant per status).");
+        quote! {
+            fn decode_answer(answer: &::apigen_runtime::client::Answer) -> ::core::result::Result<#response, ::apigen_runtime::client::Error> {
+                ::core::result::Result::Ok(match answer.status { #(#arms)* _ => #fallback })
+            }
+
+            #docs
+            pub async fn send(self) -> ::core::result::Result<#response, ::apigen_runtime::client::Error> {
+                let answer = self.core.send_raw(#call).await?;
+                Self::decode_answer(&answer)
+            }
+
+            /// Like `send`, with the status and headers of the answer.
+            pub async fn send_with_response(self) -> ::core::result::Result<::apigen_runtime::client::Response<#response>, ::apigen_runtime::client::Error> {
+                let answer = self.core.send_raw(#call).await?;
+                let body = Self::decode_answer(&answer)?;
+                ::core::result::Result::Ok(::apigen_runtime::client::Response { status: answer.status, headers: answer.headers, body, not_understood: ::std::vec::Vec::new() })
+            }
+        }
+    }
+
     /// `Some(|status, body| ..)` decoding an error body as the type the spec declares for its
     /// status (or `default`, or the API's error type); `None` when it declares none.
     fn error_types(&self, op: &Operation) -> TokenStream {
@@ -713,6 +759,9 @@ impl ClientEmitter<'_> {
             ResponseBody::Value(_) => "Sends the request and decodes the answer.".to_owned(),
         };
         let docs = doc(&text);
+        if op.response.is_varied() {
+            return self.send_varied(op);
+        }
         let (body, with_response) = match op.response.body {
             ResponseBody::Empty => {
                 (quote! { self.core.send_empty(call).await }, quote! { self.core.send_empty_with_response(call).await })
@@ -955,14 +1004,4 @@ fn field_init(member: &proc_macro2::Ident, value: TokenStream) -> TokenStream {
 /// Types whose Rust values are `Copy`: read without `.clone()` (clippy's `clone_on_copy`).
 fn is_copy(ty: &TypeRef) -> bool {
     matches!(ty, TypeRef::Integer | TypeRef::Number | TypeRef::Boolean | TypeRef::DateTime)
-}
-
-/// A parameter's value as the text it travels as in a path or query.
-fn param_text(value: TokenStream, ty: &TypeRef) -> TokenStream {
-    match ty {
-        TypeRef::Named(_) => quote! { #value.as_str().to_owned() },
-        TypeRef::String | TypeRef::Url => quote! { #value.clone() },
-        TypeRef::DateTime => quote! { #value.to_rfc3339() },
-        _ => quote! { #value.to_string() },
-    }
 }

@@ -281,7 +281,7 @@ impl Document<'_> {
         }
         let mut responses = Map::new();
         for status in op.response.statuses() {
-            responses.insert(status.to_string(), self.success(op));
+            responses.insert(status.to_string(), self.success(op, status));
         }
         responses.insert("400".into(), json!({"$ref": "#/components/responses/Invalid"}));
         if !op.auth.is_public() {
@@ -316,10 +316,31 @@ impl Document<'_> {
         object(out)
     }
 
-    fn success(&self, op: &Operation) -> Value {
-        let description = op.response.description.clone().unwrap_or_else(|| "Success.".to_owned());
-        let schema = match &op.response.body {
-            ResponseBody::Empty => return object(vec![("description", json!(description))]),
+    /// The response of success status `status`: its body (each status its own when they
+    /// differ) and the operation's response headers.
+    fn success(&self, op: &Operation, status: u16) -> Value {
+        let other = op.response.others.iter().find(|o| o.status == status);
+        let description = other
+            .and_then(|o| o.description.clone())
+            .or_else(|| op.response.description.clone())
+            .unwrap_or_else(|| "Success.".to_owned());
+        let mut out = vec![("description", json!(description))];
+        if !op.response.headers.is_empty() {
+            let headers = op.response.headers.iter().map(|header| {
+                let mut value = vec![("schema", self.schema(&header.ty))];
+                if let Some(description) = &header.description {
+                    value.push(("description", json!(description.trim())));
+                }
+                if header.required {
+                    value.push(("required", json!(true)));
+                }
+                (header.wire.clone(), object(value))
+            });
+            out.push(("headers", Value::Object(headers.collect())));
+        }
+        let body = other.map_or(&op.response.body, |o| &o.body);
+        let schema = match body {
+            ResponseBody::Empty => return object(out),
             ResponseBody::Value(ty) => self.schema(ty),
             ResponseBody::Page { envelope: Some(e), .. } => self.schema(&TypeRef::Named(e.clone())),
             ResponseBody::Page { item, envelope: None } => object(vec![
@@ -345,10 +366,11 @@ impl Document<'_> {
             ]),
         };
         let mut media = vec![("schema", schema)];
-        if let Some(example) = sample::of_response(self.api, op) {
+        if let Some(example) = sample::of_response(self.api, op).filter(|_| other.is_none()) {
             media.push(("example", example));
         }
-        object(vec![("description", json!(description)), ("content", json!({"application/json": object(media)}))])
+        out.push(("content", json!({"application/json": object(media)})));
+        object(out)
     }
 
     fn parameter(&self, param: &Param) -> Value {

@@ -121,6 +121,11 @@ impl Paths {
     /// The Rust type of an operation's success body: `()` without body, `Page<T>` for the
     /// standard list envelope.
     pub fn response_ty(&self, api: &Api, op: &Operation) -> TokenStream {
+        if op.response.is_varied() {
+            let root = &self.types;
+            let answer = ident(&format!("{}Answer", op.rust_type));
+            return quote!(#root::#answer);
+        }
         match &op.response.body {
             ResponseBody::Empty => quote!(()),
             ResponseBody::Value(ty) => self.ty(api, ty),
@@ -297,6 +302,16 @@ pub fn errors_const(api: &Api) -> TokenStream {
             violation_path: #path,
             violation_message: #violation_message,
         };
+    }
+}
+
+/// A parameter's value as the text it travels as in a path or query.
+pub fn param_text(value: TokenStream, ty: &TypeRef) -> TokenStream {
+    match ty {
+        TypeRef::Named(_) => quote! { #value.as_str().to_owned() },
+        TypeRef::String | TypeRef::Url => quote! { #value.clone() },
+        TypeRef::DateTime => quote! { #value.to_rfc3339() },
+        _ => quote! { #value.to_string() },
     }
 }
 

@@ -113,7 +113,9 @@ impl ServerEmitter<'_> {
         let infos = api.operations.iter().map(|op| {
             let (name, tag, method, path, status) =
                 (&op.name, &op.tag, op.method.as_str(), &op.path.raw, op.response.status);
-            let (also, public, has_body) = (&op.response.also, op.auth.is_public(), op.body.is_some());
+            let also: Vec<u16> = op.response.statuses().skip(1).collect();
+            let (public, has_body) = (op.auth.is_public(), op.body.is_some());
+            let required = op.response.headers.iter().filter(|h| h.required).map(|h| &h.wire);
             let auth = op.auth.schemes().iter().map(|name| {
                 let index = api.auth_schemes.iter().position(|s| &s.name == name).expect("lowered scheme");
                 quote!(SCHEMES[#index])
@@ -122,6 +124,7 @@ impl ServerEmitter<'_> {
                 ::apigen_runtime::server::OperationInfo {
                     name: #name, tag: #tag, method: #method, path: #path, status: #status,
                     also: &[#(#also),*], public: #public, auth: &[#(#auth),*], has_body: #has_body,
+                    headers: &[#(#required),*],
                 }
             }
         });
@@ -492,10 +495,7 @@ impl ServerEmitter<'_> {
         } else {
             quote!(::apigen_runtime::server::Authenticated)
         };
-        let answer = match op.response.body {
-            ResponseBody::Empty => quote!(::apigen_runtime::server::empty),
-            _ => quote!(::apigen_runtime::server::json),
-        };
+        let (answer, answer_fn) = self.answer(op);
         let docs = doc(&format!(
             "Serves `{}` (`{} {}`) with `handler`: {}",
             op.name,
@@ -514,10 +514,41 @@ impl ServerEmitter<'_> {
                     Output = ::core::result::Result<#response, ::apigen_runtime::server::ApiError>,
                 > + ::core::marker::Send + 'static,
             {
+                #answer_fn
                 self.routes.set(#access, #index, #request::from_input, #answer, handler);
                 self
             }
         }
+    }
+
+    /// How the router writes the handler's value: JSON, no body, or (for an operation whose
+    /// statuses answer different bodies) a function matching the answer's variant, defined
+    /// in the setter.
+    fn answer(&self, op: &Operation) -> (TokenStream, TokenStream) {
+        if !op.response.is_varied() {
+            let answer = match op.response.body {
+                ResponseBody::Empty => quote!(::apigen_runtime::server::empty),
+                _ => quote!(::apigen_runtime::server::json),
+            };
+            return (answer, TokenStream::new());
+        }
+        let response = self.paths.response_ty(self.api, op);
+        let arms = op.response.bodies().map(|(status, body)| {
+            let variant = ident(&crate::model::status_variant(status));
+            match body {
+                ResponseBody::Empty => quote! { #response::#variant => ::apigen_runtime::server::empty((), #status), },
+                _ => quote! { #response::#variant(body) => ::apigen_runtime::server::json(body, #status), },
+            }
+        });
+        let function = quote! {
+            fn answer(
+                value: #response,
+                _: u16,
+            ) -> ::core::result::Result<::apigen_runtime::server::axum::response::Response, ::apigen_runtime::server::ApiError> {
+                match value { #(#arms)* }
+            }
+        };
+        (quote!(answer), function)
     }
 
     // ---- mock ---------------------------------------------------------------------------
@@ -530,9 +561,20 @@ impl ServerEmitter<'_> {
                 let request = Self::request_name(op);
                 let response = self.paths.response_ty(self.api, op);
                 let name = &op.name;
-                let call = match op.response.body {
-                    ResponseBody::Empty => quote! { self.call_empty(#name, &context, &request) },
-                    _ => quote! { self.call(#name, &context, &request) },
+                let call = match (&op.response.body, op.response.is_varied()) {
+                    (ResponseBody::Empty, false) => quote! { self.call_empty(#name, &context, &request) },
+                    (_, false) => quote! { self.call(#name, &context, &request) },
+                    // The mock's JSON answers the default status; its variant wraps it.
+                    (ResponseBody::Empty, true) => {
+                        let variant = ident(&crate::model::status_variant(op.response.status));
+                        quote! { ::std::future::ready(self.call_empty(#name, &context, &request).into_inner().map(|()| #response::#variant)) }
+                    }
+                    (ResponseBody::Value(ty), true) => {
+                        let variant = ident(&crate::model::status_variant(op.response.status));
+                        let body = self.paths.ty(self.api, ty);
+                        quote! { ::std::future::ready(self.call::<#body>(#name, &context, &request).into_inner().map(#response::#variant)) }
+                    }
+                    (ResponseBody::Page { .. }, true) => unreachable!("lowering refuses a varied page"),
                 };
                 let allow = op.deprecated.as_ref().map(|_| quote!(#[allow(deprecated)]));
                 let context = context_ty(op, quote!(::std::string::String));
@@ -570,7 +612,7 @@ impl ServerEmitter<'_> {
 /// statuses it may choose.
 fn context_ty(op: &Operation, principal: TokenStream) -> TokenStream {
     let principal = if op.auth.is_public() { quote!(::apigen_runtime::server::Anonymous) } else { principal };
-    let status = if op.response.also.is_empty() {
+    let status = if op.response.also.is_empty() || op.response.is_varied() {
         quote!(::apigen_runtime::server::OnlyStatus)
     } else {
         let name = status_name(op);
@@ -585,12 +627,12 @@ fn status_name(op: &Operation) -> proc_macro2::Ident {
 
 /// The enumeration of an operation's success statuses, when it declares more than one.
 fn status_enum(op: &Operation) -> Option<TokenStream> {
-    if op.response.also.is_empty() {
+    if op.response.also.is_empty() || op.response.is_varied() {
         return None;
     }
     let name = status_name(op);
     let variants: Vec<(proc_macro2::Ident, u16)> =
-        op.response.statuses().map(|code| (ident(&status_variant(code)), code)).collect();
+        op.response.statuses().map(|code| (ident(&crate::model::status_variant(code)), code)).collect();
     let decls = variants.iter().enumerate().map(|(i, (variant, code))| {
         let text = if i == 0 { format!("{code}, the default.") } else { format!("{code}.") };
         let default = (i == 0).then(|| quote!(#[default]));
@@ -609,20 +651,6 @@ fn status_enum(op: &Operation) -> Option<TokenStream> {
             }
         }
     })
-}
-
-/// The variant of a success status: its reason phrase, or the number.
-fn status_variant(code: u16) -> String {
-    match code {
-        200 => "Ok".into(),
-        201 => "Created".into(),
-        202 => "Accepted".into(),
-        203 => "NonAuthoritativeInformation".into(),
-        204 => "NoContent".into(),
-        205 => "ResetContent".into(),
-        206 => "PartialContent".into(),
-        other => format!("Status{other}"),
-    }
 }
 
 fn param_doc(param: &Param) -> String {

@@ -8,9 +8,11 @@
 //! variants, so a response never fails to decode because the service added one.
 
 use super::jobs;
-use super::rust::{Paths, constraint_checks, doc, ident, inner_doc};
+use super::rust::{Paths, constraint_checks, doc, ident, inner_doc, param_text};
 use super::text::describe_constraints;
-use crate::model::{Api, Enum, Field, Object, Presence, TypeDef, TypeKind, TypeRef, Union, sample};
+use crate::model::{
+    Api, Enum, Field, Object, Operation, Presence, ResponseBody, TypeDef, TypeKind, TypeRef, Union, sample,
+};
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::collections::{BTreeMap, BTreeSet};
@@ -25,6 +27,13 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<jobs::Job<'a>>
     for def in api.types.values() {
         modules.entry(module_of(def)).or_default().push(def);
     }
+    // Operations' answer enumerations and header structs go in the module of their file.
+    let mut operations: BTreeMap<String, Vec<&Operation>> = BTreeMap::new();
+    for op in api.operations.iter().filter(|op| op.response.is_varied() || !op.response.headers.is_empty()) {
+        let module = crate::model::names::file_module(&op.origin.file);
+        modules.entry(module.clone()).or_default();
+        operations.entry(module).or_default().push(op);
+    }
     let mut jobs = vec![
         jobs::rust("types/src/lib.rs", header, {
             let modules: Vec<String> = modules.keys().cloned().collect();
@@ -34,6 +43,7 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<jobs::Job<'a>>
     ];
     for (module, defs) in modules {
         let (validated, envelopes) = (Arc::clone(&validated), Arc::clone(&envelopes));
+        let ops = operations.remove(&module).unwrap_or_default();
         jobs.push(jobs::rust(format!("types/src/{module}.rs"), header, move || {
             let emitter = TypesEmitter { api, paths: Paths::in_types_crate(), validated: &validated };
             let items = defs.iter().map(|def| {
@@ -43,8 +53,10 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<jobs::Job<'a>>
                 }
                 item
             });
+            let answers = ops.iter().map(|op| emitter.answer(op));
+            let headers = ops.iter().map(|op| emitter.headers(op));
             let docs = inner_doc(&format!("Types declared in `{module}.yaml`."));
-            quote! { #docs #(#items)* }
+            quote! { #docs #(#items)* #(#answers)* #(#headers)* }
         }));
     }
     jobs.push(jobs::text("types/Cargo.toml", move || {
@@ -125,6 +137,151 @@ impl TypesEmitter<'_> {
             TypeKind::Object(object) => self.object(def, object),
             TypeKind::Enum(e) => self.enumeration(def, e),
             TypeKind::Union(u) => self.union(def, u),
+        }
+    }
+
+    /// The answer enumeration of an operation whose statuses answer different bodies: a
+    /// variant per status, named by its reason phrase, holding its body.
+    fn answer(&self, op: &Operation) -> TokenStream {
+        if !op.response.is_varied() {
+            return TokenStream::new();
+        }
+        let name = ident(&format!("{}Answer", op.rust_type));
+        let mut variants = Vec::new();
+        let mut arms = Vec::new();
+        let mut serialize = Vec::new();
+        for (status, body) in op.response.bodies() {
+            let variant = ident(&crate::model::status_variant(status));
+            let meaning = if status == op.response.status {
+                op.response.description.clone()
+            } else {
+                op.response.others.iter().find(|o| o.status == status).and_then(|o| o.description.clone())
+            };
+            let text = format!("{status}{}", meaning.map(|m| format!(": {}", m.trim())).unwrap_or_default());
+            match body {
+                ResponseBody::Value(ty) => {
+                    let ty = self.paths.ty(self.api, ty);
+                    variants.push(quote! { #[doc = #text] #variant(#ty), });
+                    arms.push(quote! { #name::#variant(_) => #status, });
+                    serialize.push(quote! { #name::#variant(body) => ::apigen_runtime::serde::Serialize::serialize(body, serializer), });
+                }
+                _ => {
+                    variants.push(quote! { #[doc = #text] #variant, });
+                    arms.push(quote! { #name::#variant => #status, });
+                    serialize.push(quote! { #name::#variant => serializer.serialize_unit(), });
+                }
+            }
+        }
+        let docs = doc(&format!(
+            "What `{}` answers: one variant per success status, each with its own body. The server's handler returns one; the client receives one.",
+            op.name
+        ));
+        quote! {
+            #docs
+            #[derive(Clone, Debug, PartialEq)]
+            pub enum #name { #(#variants)* }
+
+            impl #name {
+                /// The HTTP status of this answer.
+                pub fn status(&self) -> u16 {
+                    match self { #(#arms)* }
+                }
+            }
+
+            /// The body of the answer (`null` for a status without one).
+            impl ::apigen_runtime::serde::Serialize for #name {
+                fn serialize<S: ::apigen_runtime::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                    match self { #(#serialize)* }
+                }
+            }
+        }
+    }
+
+    /// The typed response headers of an operation: a field per header (unset when absent),
+    /// written by the server's handler (`context.set_headers`) and read by the client.
+    fn headers(&self, op: &Operation) -> TokenStream {
+        let headers = &op.response.headers;
+        if headers.is_empty() {
+            return TokenStream::new();
+        }
+        let name = ident(&format!("{}Headers", op.rust_type));
+        let mut fields = Vec::new();
+        let mut writes = Vec::new();
+        let mut reads = Vec::new();
+        for header in headers {
+            let member = ident(&header.rust);
+            let wire = &header.wire;
+            let mut text = header.description.clone().unwrap_or_else(|| format!("The `{wire}` header."));
+            text.push_str(&format!("\n\nHeader `{wire}`{}.", if header.required { ", always sent" } else { "" }));
+            let docs = doc(&text);
+            let read_text = |values: TokenStream, inner: &TypeRef, list: bool| -> TokenStream {
+                let reader = if list { quote!(header_list) } else { quote!(header_value) };
+                match inner {
+                    TypeRef::Named(_) => {
+                        let ty = self.paths.ty(self.api, inner);
+                        let convert = quote! { |text: ::std::string::String| <#ty as ::core::convert::From<&str>>::from(text.as_str()) };
+                        if list {
+                            quote! { ::apigen_runtime::params::header_list::<::std::string::String>(#values).into_iter().map(#convert).collect() }
+                        } else {
+                            quote! { ::apigen_runtime::params::header_value::<::std::string::String>(#values).map(#convert) }
+                        }
+                    }
+                    TypeRef::Url => quote! { ::apigen_runtime::params::#reader::<::std::string::String>(#values) },
+                    other => {
+                        let ty = self.paths.ty(self.api, other);
+                        quote! { ::apigen_runtime::params::#reader::<#ty>(#values) }
+                    }
+                }
+            };
+            match &header.ty {
+                TypeRef::List(inner) => {
+                    let ty = self.paths.ty(self.api, &header.ty);
+                    fields.push(quote! { #docs pub #member: #ty, });
+                    let item = param_text(quote!(item), inner);
+                    writes.push(quote! {
+                        if !self.#member.is_empty() {
+                            let items: ::std::vec::Vec<::std::string::String> = self.#member.iter().map(|item| #item).collect();
+                            pairs.push((#wire, items.join(",")));
+                        }
+                    });
+                    let read = read_text(quote!(get(#wire)), inner, true);
+                    reads.push(quote! { #member: #read, });
+                }
+                ty => {
+                    let rust_ty = self.paths.ty(self.api, ty);
+                    fields.push(quote! { #docs pub #member: ::core::option::Option<#rust_ty>, });
+                    let value = param_text(quote!(value), ty);
+                    writes.push(quote! {
+                        if let ::core::option::Option::Some(value) = &self.#member { pairs.push((#wire, #value)); }
+                    });
+                    let read = read_text(quote!(get(#wire)), ty, false);
+                    reads.push(quote! { #member: #read, });
+                }
+            }
+        }
+        let required = headers.iter().filter(|h| h.required).map(|h| &h.wire);
+        let docs = doc(&format!(
+            "The response headers of `{}`: the server's handler sets them with `context.set_headers(..)`; the client reads them with `response.headers_as()`.",
+            op.name
+        ));
+        quote! {
+            #docs
+            #[derive(Clone, Debug, Default, PartialEq)]
+            pub struct #name { #(#fields)* }
+
+            impl ::apigen_runtime::HeaderSet for #name {
+                const REQUIRED: &'static [&'static str] = &[#(#required),*];
+
+                fn to_pairs(&self) -> ::std::vec::Vec<(&'static str, ::std::string::String)> {
+                    let mut pairs = ::std::vec::Vec::new();
+                    #(#writes)*
+                    pairs
+                }
+
+                fn from_lookup(get: &dyn ::core::ops::Fn(&str) -> ::std::vec::Vec<::std::string::String>) -> Self {
+                    #name { #(#reads)* }
+                }
+            }
         }
     }
 

@@ -394,9 +394,13 @@ impl<'de> Deserialize<'de> for RawParam {
 pub struct RawResponse {
     /// The success status code: what the handler answers unless it chooses another.
     pub status: u16,
-    /// Other success statuses the handler may choose, with the same body (`201` or `200`).
+    /// Other success statuses the handler may choose: a status alone answers the same body
+    /// (`201` or `200`); a response of its own (`{ status: 202, empty: true }`) another.
     #[serde(default)]
-    pub also: Vec<u16>,
+    pub also: Vec<RawAlso>,
+    /// Response headers by name, typed like parameters (`type`, `optional`, `description`).
+    #[serde(default)]
+    pub headers: IndexMap<String, RawField>,
     /// What the response means.
     pub description: Option<String>,
     /// The body type (absent for a response without body).
@@ -416,6 +420,38 @@ pub struct RawResponse {
     /// Gaps this response depends on (a success code the documents leave as "—").
     #[serde(default)]
     pub gaps: Vec<String>,
+}
+
+/// An entry of `response.also`: a status with the same body, or a response of its own.
+#[derive(Debug)]
+pub enum RawAlso {
+    /// Another status answering the same body.
+    Status(u16),
+    /// Another status with a body of its own (its `also` and `headers` are not allowed).
+    Response(Box<RawResponse>),
+}
+
+impl<'de> Deserialize<'de> for RawAlso {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct AlsoVisitor;
+        impl<'de> Visitor<'de> for AlsoVisitor {
+            type Value = RawAlso;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a status code, or a response (`{ status, type | fields | items | empty }`)")
+            }
+            fn visit_u64<E: de::Error>(self, code: u64) -> Result<RawAlso, E> {
+                u16::try_from(code).map(RawAlso::Status).map_err(|_| E::custom(format!("{code} is not a status code")))
+            }
+            fn visit_i64<E: de::Error>(self, code: i64) -> Result<RawAlso, E> {
+                u16::try_from(code).map(RawAlso::Status).map_err(|_| E::custom(format!("{code} is not a status code")))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawAlso, A::Error> {
+                let response = RawResponse::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(RawAlso::Response(Box::new(response)))
+            }
+        }
+        deserializer.deserialize_any(AlsoVisitor)
+    }
 }
 
 /// One failure case of an operation.

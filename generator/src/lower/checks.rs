@@ -279,6 +279,34 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Response headers are scalars, enumerations or lists of those (comma-separated).
+    pub(super) fn check_header_types(&mut self, operations: &[Operation]) {
+        for op in operations {
+            for header in &op.response.headers {
+                let scalar = |ty: &TypeRef| match ty {
+                    TypeRef::Named(n) => matches!(self.types[n].kind, TypeKind::Enum(_)),
+                    TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_) => false,
+                    _ => true,
+                };
+                let fits = match &header.ty {
+                    TypeRef::List(inner) => scalar(inner),
+                    ty => scalar(ty),
+                };
+                if !fits {
+                    self.diags
+                        .error(
+                            op.origin.clone(),
+                            format!(
+                                "response header `{}` of `{}` has type `{}`, which cannot travel in a header",
+                                header.wire, op.name, header.ty
+                            ),
+                        )
+                        .hint("headers are scalars or enumerations, or lists of those (comma-separated values)");
+                }
+            }
+        }
+    }
+
     pub(super) fn check_pagination_params(&mut self, pagination: &Pagination) {
         for name in &pagination.params {
             match self.shared_params.get(name) {
@@ -315,14 +343,17 @@ impl Lowerer<'_> {
                 input.push(body.ty.clone());
             }
             input.extend(op.params.iter().map(|p| p.ty.clone()));
-            match &op.response.body {
-                ResponseBody::Empty => {}
-                ResponseBody::Value(ty) => output.push(ty.clone()),
-                ResponseBody::Page { item, envelope } => {
-                    output.push(item.clone());
-                    output.extend(envelope.iter().map(|e| TypeRef::Named(e.clone())));
+            for (_, body) in op.response.bodies() {
+                match body {
+                    ResponseBody::Empty => {}
+                    ResponseBody::Value(ty) => output.push(ty.clone()),
+                    ResponseBody::Page { item, envelope } => {
+                        output.push(item.clone());
+                        output.extend(envelope.iter().map(|e| TypeRef::Named(e.clone())));
+                    }
                 }
             }
+            output.extend(op.response.headers.iter().map(|h| h.ty.clone()));
             // Error bodies are answered (servers write them, clients read them).
             output.extend(op.errors.iter().filter_map(|e| e.ty.clone()));
         }

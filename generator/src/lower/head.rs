@@ -117,7 +117,14 @@ impl Lowerer<'_> {
     /// stems that give one module name (`a/x.yaml` and `b/x.yaml`) would overwrite each other.
     pub(super) fn check_file_modules(&mut self) {
         let mut modules: BTreeMap<String, String> = BTreeMap::new();
-        let declaring: BTreeSet<usize> = self.spec.types.iter().map(|entry| entry.origin.file).collect();
+        // Operations' inline bodies, answers and headers go in the module of their file too.
+        let declaring: BTreeSet<usize> = self
+            .spec
+            .types
+            .iter()
+            .map(|entry| entry.origin.file)
+            .chain(self.spec.operations.iter().map(|entry| entry.origin.file))
+            .collect();
         for file in declaring {
             let display = &self.spec.files[file].display;
             let module = names::file_module(display);

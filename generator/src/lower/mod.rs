@@ -140,6 +140,7 @@ impl<'a> Lowerer<'a> {
         self.check_error_convention();
         self.check_envelopes(&operations);
         self.check_param_types(&operations);
+        self.check_header_types(&operations);
         self.check_pagination_params(&pagination);
         self.mark_usage(&operations);
         self.mark_boxes();

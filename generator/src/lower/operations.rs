@@ -97,6 +97,17 @@ impl Lowerer<'_> {
         };
         let head = method == Some(Method::Head);
         let response = self.lower_response(name, &rust_type, &raw.response, head, &origin.key("response"));
+        if let Some(response) = &response {
+            // The types crate holds an operation's answer enumeration and headers struct.
+            let at = self.at(&origin.key("response"));
+            let generated = [
+                (response.is_varied(), format!("{rust_type}Answer"), "answer enumeration"),
+                (!response.headers.is_empty(), format!("{rust_type}Headers"), "response headers"),
+            ];
+            for (_, rust, what) in generated.iter().filter(|(needed, _, _)| *needed) {
+                self.type_scope.claim(rust, &format!("the {what} of operation `{name}`"), &at, self.diags);
+            }
+        }
         let params =
             self.lower_operation_params(name, &rust_type, raw, path.as_ref(), response.as_ref(), pagination, origin);
         let body =
@@ -357,6 +368,29 @@ impl Lowerer<'_> {
                 .hint("HEAD answers the status and headers of a GET: remove the body");
             return None;
         }
+        let body = self.lower_response_body(op, &format!("{op_type}Response"), raw, head, origin)?;
+        let (also, others) = self.lower_also(op, op_type, raw, &body, origin);
+        if !others.is_empty() && matches!(body, ResponseBody::Page { .. }) {
+            self.diags
+                .error(at, "a paginated response answers one body")
+                .hint("statuses with bodies of their own go with a response that is not a page");
+            return None;
+        }
+        let headers = self.lower_response_headers(op, raw, origin);
+        Some(Response { status: raw.status, also, description: raw.description.clone(), body, others, headers })
+    }
+
+    /// The body of one success status: its status checked (2xx, 204 without body, a body
+    /// otherwise unless `empty`), an inline object named `inline_name`.
+    fn lower_response_body(
+        &mut self,
+        op: &str,
+        inline_name: &str,
+        raw: &RawResponse,
+        head: bool,
+        origin: &Origin,
+    ) -> Option<ResponseBody> {
+        let at = self.at(origin);
         if !(200..=299).contains(&raw.status) {
             let at = self.at(&origin.key("status"));
             self.diags
@@ -396,7 +430,7 @@ impl Lowerer<'_> {
         } else if let Some(text) = &raw.ty {
             ResponseBody::Value(self.complete_ref(text, &self.at(&origin.key("type")))?)
         } else if let Some(fields) = &raw.fields {
-            let name = raw.type_name.clone().unwrap_or_else(|| format!("{op_type}Response"));
+            let name = raw.type_name.clone().unwrap_or_else(|| inline_name.to_owned());
             let object = self.lower_object(&name, Some(fields), None, origin);
             self.add_inline_type(
                 &name,
@@ -422,30 +456,112 @@ impl Lowerer<'_> {
             }
             _ => {}
         }
-        let also = self.lower_also_statuses(raw, &body, origin);
-        Some(Response { status: raw.status, also, description: raw.description.clone(), body })
+        Some(body)
     }
 
-    /// The other success statuses a handler may choose: 2xx, each once, and bodiless as the
-    /// default is (one body type serves them all, so 204 goes only with a bodiless default).
-    pub(super) fn lower_also_statuses(&mut self, raw: &RawResponse, body: &ResponseBody, origin: &Origin) -> Vec<u16> {
+    /// The other success statuses a handler may choose: 2xx, each once. A status alone
+    /// answers the default's body (so 204 goes only with a bodiless default); a response of
+    /// its own declares its body, and makes the operation's answer an enumeration.
+    fn lower_also(
+        &mut self,
+        op: &str,
+        op_type: &str,
+        raw: &RawResponse,
+        body: &ResponseBody,
+        origin: &Origin,
+    ) -> (Vec<u16>, Vec<Alternative>) {
         let mut also = Vec::new();
-        for (i, &status) in raw.also.iter().enumerate() {
-            let at = self.at(&origin.key("also").index(i));
+        let mut others = Vec::new();
+        let mut seen = vec![raw.status];
+        for (i, entry) in raw.also.iter().enumerate() {
+            let entry_origin = origin.key("also").index(i);
+            let at = self.at(&entry_origin);
+            let status = match entry {
+                RawAlso::Status(status) => *status,
+                RawAlso::Response(response) => response.status,
+            };
             if !(200..=299).contains(&status) {
                 self.diags
                     .error(at, format!("success status {status} is not a 2xx code"))
                     .hint("failures go under `errors:`");
-            } else if status == raw.status || also.contains(&status) {
+                continue;
+            }
+            if seen.contains(&status) {
                 self.diags.error(at, format!("status {status} is declared twice")).hint("list each status once");
-            } else if status == 204 && !matches!(body, ResponseBody::Empty) {
-                self.diags
-                    .error(at, "status 204 has no body, and this response has one")
-                    .hint("every status of `also` answers the same body as `status`");
-            } else {
-                also.push(status);
+                continue;
+            }
+            seen.push(status);
+            match entry {
+                RawAlso::Status(204) if !matches!(body, ResponseBody::Empty) => {
+                    self.diags.error(at, "status 204 has no body, and this response has one").hint(
+                        "a status alone answers the same body as `status`; write `{ status: 204 }` for one without",
+                    );
+                }
+                RawAlso::Status(status) => also.push(*status),
+                RawAlso::Response(response) => {
+                    let nested = [
+                        (!response.also.is_empty(), "also"),
+                        (!response.headers.is_empty(), "headers"),
+                        (response.items.is_some(), "items"),
+                    ];
+                    if let Some((_, key)) = nested.iter().find(|(set, _)| *set) {
+                        let at = self.at(&entry_origin.key(*key));
+                        self.diags
+                            .error(at, format!("`{key}` belongs to the operation's response, not to one of `also`"))
+                            .hint("headers are shared by every status; pages and further statuses go on `response`");
+                        continue;
+                    }
+                    let inline = format!("{op_type}{}Response", status_name(status));
+                    if let Some(body) = self.lower_response_body(op, &inline, response, false, &entry_origin) {
+                        others.push(Alternative { status, description: response.description.clone(), body });
+                    }
+                }
             }
         }
-        also
+        (also, others)
     }
+
+    /// The response headers: typed like parameters (scalars and enumerations), one Rust name
+    /// each, names compared without case.
+    fn lower_response_headers(&mut self, op: &str, raw: &RawResponse, origin: &Origin) -> Vec<ResponseHeader> {
+        let mut headers: Vec<ResponseHeader> = Vec::new();
+        let mut scope = Scope::new();
+        for (wire, field) in &raw.headers {
+            let header_origin = origin.key("headers").key(wire);
+            let at = self.at(&header_origin);
+            let element = format!("response header `{wire}` of `{op}`");
+            if headers.iter().any(|h| h.wire.eq_ignore_ascii_case(wire)) {
+                self.diags
+                    .error(at, format!("{element} is declared twice"))
+                    .hint("header names are compared without case");
+                continue;
+            }
+            if !wire.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)) || wire.is_empty() {
+                self.diags.error(at, format!("{element} cannot be a header name")).hint("use an HTTP token");
+                continue;
+            }
+            let derived = format!("{}Header", sanitize(wire, Case::Pascal));
+            let Some(ty) = self.lower_value_type(field, &derived, &element, &header_origin) else { continue };
+            let rust = sanitize(wire, Case::Snake);
+            if !scope.claim(&rust, &element, &at, self.diags) {
+                continue;
+            }
+            self.use_gaps(&field.gaps, &element, &header_origin);
+            headers.push(ResponseHeader {
+                wire: wire.clone(),
+                rust,
+                ty,
+                required: !field.optional,
+                description: field.description.clone(),
+                sample: field.sample.clone(),
+            });
+        }
+        headers
+    }
+}
+
+/// The name a status gives its variant and inline types: its reason phrase (`Accepted`), or
+/// `Status` and the number.
+pub(crate) fn status_name(code: u16) -> String {
+    crate::model::status_variant(code)
 }

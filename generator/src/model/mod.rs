@@ -493,12 +493,74 @@ pub struct Response {
     pub description: Option<String>,
     /// What the body holds.
     pub body: ResponseBody,
+    /// Success statuses with a body of their own, in declared order: when there are any, the
+    /// handler returns (and the client receives) an enumeration with a variant per status.
+    pub others: Vec<Alternative>,
+    /// Response headers, in declared order (the same for every success status).
+    pub headers: Vec<ResponseHeader>,
+}
+
+/// A success status with a body of its own.
+#[derive(Debug, Clone)]
+pub struct Alternative {
+    /// The status.
+    pub status: u16,
+    /// What it means.
+    pub description: Option<String>,
+    /// What the body holds (never a page).
+    pub body: ResponseBody,
+}
+
+/// A typed response header.
+#[derive(Debug, Clone)]
+pub struct ResponseHeader {
+    /// Its name, as the spec spells it (compared without case).
+    pub wire: String,
+    /// Rust name.
+    pub rust: String,
+    /// Its type: a scalar or enumeration.
+    pub ty: TypeRef,
+    /// The service always sends it.
+    pub required: bool,
+    /// What it means.
+    pub description: Option<String>,
+    /// A sample value.
+    pub sample: Option<Value>,
 }
 
 impl Response {
     /// Every success status: the default first, then the others as declared.
     pub fn statuses(&self) -> impl Iterator<Item = u16> + '_ {
-        std::iter::once(self.status).chain(self.also.iter().copied())
+        std::iter::once(self.status).chain(self.also.iter().copied()).chain(self.others.iter().map(|o| o.status))
+    }
+
+    /// Every success status with its body, in declared order.
+    pub fn bodies(&self) -> impl Iterator<Item = (u16, &ResponseBody)> + '_ {
+        let same = std::iter::once(self.status).chain(self.also.iter().copied()).map(|s| (s, &self.body));
+        same.chain(self.others.iter().map(|o| (o.status, &o.body)))
+    }
+
+    /// True when statuses answer different bodies: the handler returns an enumeration.
+    pub fn is_varied(&self) -> bool {
+        !self.others.is_empty()
+    }
+}
+
+/// The Rust name of a success status (a variant of the generated status enumerations, and
+/// part of inline type names): its reason phrase (`Accepted`), or `Status` and the number.
+pub fn status_variant(code: u16) -> String {
+    match code {
+        200 => "Ok".into(),
+        201 => "Created".into(),
+        202 => "Accepted".into(),
+        203 => "NonAuthoritativeInformation".into(),
+        204 => "NoContent".into(),
+        205 => "ResetContent".into(),
+        206 => "PartialContent".into(),
+        207 => "MultiStatus".into(),
+        208 => "AlreadyReported".into(),
+        226 => "ImUsed".into(),
+        other => format!("Status{other}"),
     }
 }
 

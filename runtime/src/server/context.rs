@@ -96,6 +96,21 @@ impl<P, S> Context<P, S> {
         self.response.with(|parts| parts.headers.insert(name, value));
     }
 
+    /// Sets the operation's typed response headers (the generated `<Operation>Headers`): each
+    /// field set becomes a header, replacing any value set before. A value a header cannot
+    /// hold (a line break) fails with 500.
+    pub fn set_headers<H: crate::params::HeaderSet>(&self, headers: &H) -> Result<(), super::ApiError> {
+        for (name, value) in headers.to_pairs() {
+            let header = HeaderName::from_bytes(name.as_bytes());
+            let text = HeaderValue::from_str(&value);
+            let (Ok(header), Ok(text)) = (header, text) else {
+                return Err(super::ApiError::internal(format!("the response header `{name}` cannot hold {value:?}")));
+            };
+            self.insert_response_header(header, text);
+        }
+        Ok(())
+    }
+
     /// Adds a response header, keeping values set before (`Set-Cookie`, `Link`).
     pub fn append_response_header(&self, name: HeaderName, value: HeaderValue) {
         self.response.with(|parts| parts.headers.append(name, value));

@@ -3,6 +3,7 @@
 
 use super::ApiError;
 use crate::json::{FromJson, Mode};
+use crate::params::FromParam;
 use crate::validate::{Validate, Validator, Violation};
 use axum::body::Bytes;
 use axum::http::HeaderMap;
@@ -323,46 +324,4 @@ fn percent_decode(text: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
-}
-
-/// A parameter value's type (query, header, cookie, and path values other than text).
-pub trait FromParam: Sized {
-    /// Parses the text of a parameter.
-    fn from_param(text: &str) -> Result<Self, String>;
-}
-
-impl FromParam for String {
-    fn from_param(text: &str) -> Result<Self, String> {
-        Ok(text.to_owned())
-    }
-}
-
-impl FromParam for i64 {
-    fn from_param(text: &str) -> Result<Self, String> {
-        text.parse().map_err(|_| format!("expected an integer, found {text:?}"))
-    }
-}
-
-impl FromParam for f64 {
-    fn from_param(text: &str) -> Result<Self, String> {
-        text.parse().map_err(|_| format!("expected a number, found {text:?}"))
-    }
-}
-
-impl FromParam for bool {
-    fn from_param(text: &str) -> Result<Self, String> {
-        match text {
-            "true" => Ok(true),
-            "false" => Ok(false),
-            _ => Err(format!("expected `true` or `false`, found {text:?}")),
-        }
-    }
-}
-
-impl FromParam for chrono::DateTime<chrono::Utc> {
-    fn from_param(text: &str) -> Result<Self, String> {
-        chrono::DateTime::parse_from_rfc3339(text)
-            .map(|at| at.with_timezone(&chrono::Utc))
-            .map_err(|_| format!("expected an RFC 3339 date-time, found {text:?}"))
-    }
 }

@@ -35,6 +35,7 @@ mod mock;
 mod routes;
 
 pub use crate::auth::{Credential, KeyIn, Scheme, SchemeKind, Secret};
+pub use crate::params::FromParam;
 pub use auth::Authenticator;
 pub(crate) use auth::{authenticate, challenge};
 pub use config::{
@@ -43,7 +44,7 @@ pub use config::{
 pub use context::{Anonymous, Context, OnlyStatus, Status};
 pub use error::ApiError;
 pub(crate) use error::too_large;
-pub use input::{FromParam, Input};
+pub use input::Input;
 pub use mock::{MockCall, MockPrincipal, MockService};
 pub use routes::{Access, Answer, Authenticated, MissingOperations, Public, Reply, Routes, empty, json, reject};
 
@@ -114,6 +115,9 @@ pub struct OperationInfo {
     pub auth: &'static [Scheme],
     /// Takes a JSON body.
     pub has_body: bool,
+    /// The response headers the spec says a success always carries: a handler's success
+    /// without one of them answers 500.
+    pub headers: &'static [&'static str],
 }
 
 pub use axum;

@@ -141,7 +141,7 @@ impl<S: Authenticator> Routes<S> {
         Fut: Future<Output = Result<T, ApiError>> + Send + 'static,
     {
         let Some(slot) = self.handlers.get_mut(index) else { return };
-        let status = self.operations[index].status;
+        let (status, required) = (self.operations[index].status, self.operations[index].headers);
         let (service, errors) = (Arc::clone(&self.service), self.errors);
         *slot = Some(Arc::new(move |input, context: Context<Option<S::Principal>>| {
             let request = match parse(input) {
@@ -166,6 +166,12 @@ impl<S: Authenticator> Routes<S> {
             Box::pin(async move {
                 let result = future.await;
                 let (chosen, headers) = response.take();
+                let result = result.and_then(|value| match required.iter().find(|h| !headers.contains_key(**h)) {
+                    Some(missing) => Err(ApiError::internal(format!(
+                        "the handler of `{operation}` did not set the response header `{missing}`"
+                    ))),
+                    None => Ok(value),
+                });
                 let mut reply = match result.and_then(|value| answer(value, chosen.unwrap_or(status))) {
                     Ok(reply) => reply,
                     Err(error) => error.into_response_with(errors),
