@@ -14,7 +14,7 @@ use crate::auth::{KeyIn, Scheme, SchemeKind};
 use crate::defaults::RETRIED_STATUSES;
 use crate::error::ErrorShape;
 use crate::json::FromJson;
-use crate::page::Paginated;
+use crate::page::{PageStyle, Paging};
 use crate::validate::{Validate, Violation, Violations};
 use futures_util::stream;
 pub use futures_util::stream::Stream;
@@ -558,35 +558,41 @@ impl Core {
         Ok(Response { status: answer.status, headers: answer.headers, body: (), not_understood: Vec::new() })
     }
 
-    /// Every item of every page, following `next.page` with the original query; fails
-    /// after `max_pages` pages or when the service repeats a cursor.
-    pub fn stream<P>(&self, call: Call, cursor: &'static str) -> Items<P::Item>
+    /// Every item of every page, following the operation's pagination (`paging`) with the
+    /// original query; fails after `max_pages` pages or when the service repeats a cursor.
+    pub fn stream<I>(&self, call: Call, paging: &'static Paging) -> Items<I>
     where
-        P: Paginated + FromJson + Send + 'static,
-        P::Item: Send + 'static,
+        I: FromJson + Send + 'static,
     {
-        // Only reading a page's items is generic; following the cursors is `Pager`'s (compiled
+        // Only decoding a page's items is generic; following the pages is `Pager`'s (compiled
         // once, not once per paginated operation).
         struct State<I> {
             pager: Pager,
             items: std::vec::IntoIter<I>,
         }
-        let pager = Pager { core: self.clone(), call, cursor, next: Some(None), failure: None, seen: Vec::new() };
-        let state = State::<P::Item> { pager, items: Vec::new().into_iter() };
+        let first = call.query.iter().find(|(key, _)| *key == paging.cursor).map(|(_, value)| value.clone());
+        let pager = Pager {
+            core: self.clone(),
+            call,
+            paging,
+            next: Some(Next::First),
+            position: first,
+            failure: None,
+            seen: Vec::new(),
+            pages: 0,
+        };
+        let state = State::<I> { pager, items: Vec::new().into_iter() };
         Box::pin(stream::unfold(state, move |mut state| async move {
             loop {
                 if let Some(item) = state.items.next() {
                     return Some((Ok(item), state));
                 }
-                let page = match state.pager.next_page().await? {
-                    Ok(body) => decode::<P>(&body).map(|(page, _)| page),
+                let items = match state.pager.next_page().await? {
+                    Ok((items, page)) => decode_items::<I>(items, &page, state.pager.paging.items),
                     Err(error) => Err(error),
                 };
-                match page {
-                    Ok(page) => {
-                        state.pager.follow(page.next_page());
-                        state.items = page.into_items().into_iter();
-                    }
+                match items {
+                    Ok(items) => state.items = items.into_iter(),
                     Err(error) => return Some((Err(error), state)),
                 }
             }
@@ -827,50 +833,182 @@ fn parse_retry_after(value: &HeaderValue) -> Option<Duration> {
 
 /// Decodes a response body leniently (what was not understood kept apart), locating the
 /// first problem when it does not decode at all.
-/// Follows the page cursors of a stream: which page to ask for next, the page guard, a
-/// repeated cursor.
+/// Follows the pages of a stream, in any [`PageStyle`]: which page to ask for next, the page
+/// guard, a repeated cursor, a `Link` leading outside the API.
 struct Pager {
     core: Core,
     call: Call,
-    cursor: &'static str,
-    /// The cursor of the next page: `Some(None)` for the first page, `None` when done.
-    next: Option<Option<String>>,
+    paging: &'static Paging,
+    /// The next page to read; `None` when done.
+    next: Option<Next>,
+    /// The cursor parameter's value of the page just read (offsets and page numbers count
+    /// from it).
+    position: Option<String>,
     /// An error to yield once the items read so far are out.
     failure: Option<Error>,
+    /// Every cursor or link followed, to refuse a repeated one.
     seen: Vec<String>,
+    pages: usize,
+}
+
+/// Where the next page is.
+enum Next {
+    /// The call as given.
+    First,
+    /// The call with the cursor parameter set to this value.
+    Position(String),
+    /// This path and query, relative to the API's base URL (from a `Link` header).
+    Link(String),
 }
 
 impl Pager {
-    /// The body of the next page, an error, or `None` when every page was read.
-    async fn next_page(&mut self) -> Option<Result<Vec<u8>, Error>> {
+    /// The items of the next page (a JSON array) with the page's body as received, an error,
+    /// or `None` when every page was read.
+    async fn next_page(&mut self) -> Option<Result<(serde_json::Value, Vec<u8>), Error>> {
         if let Some(error) = self.failure.take() {
             return Some(Err(error));
         }
-        let cursor_value = self.next.take()?;
-        if self.seen.len() >= self.core.settings.max_pages {
-            let message = format!("stopped after {} pages (the client's page guard)", self.seen.len());
+        let next = self.next.take()?;
+        if self.pages >= self.core.settings.max_pages {
+            let message = format!("stopped after {} pages (the client's page guard)", self.pages);
             return Some(Err(Error::Pagination(message)));
         }
+        self.pages += 1;
         let mut call = self.call.clone();
-        if let Some(page) = &cursor_value {
-            call.query.retain(|(k, _)| *k != self.cursor);
-            call.query.push((self.cursor, page.clone()));
+        match next {
+            Next::First => {}
+            Next::Position(value) => {
+                call.query.retain(|(key, _)| *key != self.paging.cursor);
+                call.query.push((self.paging.cursor, value.clone()));
+                self.position = Some(value);
+            }
+            Next::Link(relative) => {
+                call.path = relative;
+                call.query.clear();
+            }
         }
-        self.seen.push(cursor_value.unwrap_or_default());
-        Some(self.core.execute(&call).await.map(|answer| answer.body))
+        let answer = match self.core.execute(&call).await {
+            Ok(answer) => answer,
+            Err(error) => return Some(Err(error)),
+        };
+        Some(self.read(answer))
     }
 
-    /// Records the cursor the page just read names; a cursor seen before ends the stream with
-    /// an error after this page's items.
-    fn follow(&mut self, next: Option<&str>) {
-        match next {
-            Some(next) if self.seen.iter().any(|seen| seen == next) => {
-                let message = format!("the service repeated the page cursor {next:?}");
-                self.failure = Some(Error::Pagination(message));
+    /// The items of a page, and where the next one is.
+    fn read(&mut self, answer: Answer) -> Result<(serde_json::Value, Vec<u8>), Error> {
+        let mut body = parse_body(&answer.body)?;
+        let items = if self.paging.items.is_empty() {
+            body.take()
+        } else {
+            body.pointer_mut(self.paging.items).map(serde_json::Value::take).unwrap_or_default()
+        };
+        let Some(list) = items.as_array() else {
+            return Err(Error::Decode {
+                path: self.paging.items.to_owned(),
+                message: "the items of the page are not a list".into(),
+                snippet: snippet(&items.to_string()),
+            });
+        };
+        let count = list.len();
+        let next = match self.paging.style {
+            PageStyle::Cursor { next } => body.pointer(next).and_then(text_of).map(Next::Position),
+            PageStyle::HasMore { has_more, item_id } => {
+                let more = body.pointer(has_more).and_then(serde_json::Value::as_bool) == Some(true);
+                let last = list.last().and_then(|item| item.pointer(item_id)).and_then(text_of);
+                last.filter(|_| more).map(Next::Position)
             }
-            next => self.next = next.map(|next| Some(next.to_owned())),
+            PageStyle::Offset => {
+                let at = self.position.as_deref().and_then(|p| p.parse::<u64>().ok()).unwrap_or(0);
+                (count > 0).then(|| Next::Position((at + count as u64).to_string()))
+            }
+            PageStyle::Page => {
+                let at = self.position.as_deref().and_then(|p| p.parse::<u64>().ok()).unwrap_or(1);
+                (count > 0).then(|| Next::Position((at + 1).to_string()))
+            }
+            PageStyle::Link => match next_link(&answer.headers).map(|link| self.within_api(&link)) {
+                Some(Ok(relative)) => Some(Next::Link(relative)),
+                Some(Err(error)) => {
+                    self.failure = Some(error);
+                    None
+                }
+                None => None,
+            },
+        };
+        self.follow(next);
+        Ok((items, answer.body))
+    }
+
+    /// A link's target as a path and query relative to the API's base URL; a link to another
+    /// host or outside the base path is refused (the client would send its credentials there).
+    fn within_api(&self, link: &str) -> Result<String, Error> {
+        let url = self
+            .core
+            .base
+            .join(link)
+            .map_err(|e| Error::Pagination(format!("the next page's link {link:?} does not parse: {e}")))?;
+        match url.as_str().strip_prefix(self.core.base.as_str()) {
+            Some(relative) => Ok(relative.to_owned()),
+            None => Err(Error::Pagination(format!("the next page's link leads outside the API: {url}"))),
         }
     }
+
+    /// Records where the next page is; one seen before ends the stream with an error after
+    /// this page's items.
+    fn follow(&mut self, next: Option<Next>) {
+        let key = match &next {
+            Some(Next::Position(value) | Next::Link(value)) => value.clone(),
+            _ => return,
+        };
+        if self.seen.contains(&key) {
+            self.failure = Some(Error::Pagination(format!("the service repeated the page cursor {key:?}")));
+        } else {
+            self.seen.push(key);
+            self.next = next;
+        }
+    }
+}
+
+/// A cursor as text: a non-empty string or a number.
+fn text_of(value: &serde_json::Value) -> Option<String> {
+    match value {
+        serde_json::Value::String(text) if !text.is_empty() => Some(text.clone()),
+        serde_json::Value::Number(number) => Some(number.to_string()),
+        _ => None,
+    }
+}
+
+/// The target of the `Link` header's `rel="next"` link (RFC 8288), if any.
+fn next_link(headers: &reqwest::header::HeaderMap) -> Option<String> {
+    for value in headers.get_all(reqwest::header::LINK) {
+        let Ok(text) = value.to_str() else { continue };
+        let mut rest = text;
+        while let Some(start) = rest.find('<') {
+            let after = &rest[start + 1..];
+            let end = after.find('>')?;
+            let target = &after[..end];
+            let params_end = after[end..].find('<').map_or(after.len(), |i| end + i);
+            let params = &after[end + 1..params_end];
+            let is_next = params.split(';').any(|param| {
+                let Some((key, value)) = param.split_once('=') else { return false };
+                key.trim().eq_ignore_ascii_case("rel")
+                    && value.trim().trim_matches('"').split_whitespace().any(|rel| rel.eq_ignore_ascii_case("next"))
+            });
+            if is_next {
+                return Some(target.to_owned());
+            }
+            rest = &after[params_end..];
+        }
+    }
+    None
+}
+
+/// A page's items decoded leniently; a failure is located in the page's body (`page`), the
+/// items being at the pointer `at` in it.
+fn decode_items<I: FromJson>(items: serde_json::Value, page: &[u8], at: &str) -> Result<Vec<I>, Error> {
+    crate::json::decode(items, crate::json::Mode::Lenient).map_err(|violations| {
+        let located = violations.0.into_iter().map(|v| Violation::new(format!("{at}{}", v.path), v.message)).collect();
+        decode_error(page, crate::validate::Violations(located))
+    })
 }
 
 /// A response body decoded leniently as `T` (generated code decoding by status).

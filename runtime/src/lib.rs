@@ -32,7 +32,7 @@ pub mod validate;
 
 pub use error::{ErrorBody, ErrorDetail, ErrorShape};
 pub use json::{Decoder, FromJson, Mode, NotUnderstood};
-pub use page::{Page, PageNext, Paginated};
+pub use page::{Page, PageNext, PageStyle, Paginated, Paging};
 pub use params::{FromParam, HeaderSet};
 pub use patch::Patch;
 pub use redact::Redacted;

@@ -106,3 +106,50 @@ impl<T: Validate> Validate for Page<T> {
         v.field("items", &self.items);
     }
 }
+
+/// How a paginated operation pages (generated per operation from the spec's `pagination`):
+/// which request parameter carries the position of the next page, where the items are in a
+/// page's body, and how the next position is found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paging {
+    /// The query parameter taking the next cursor, offset or page number.
+    pub cursor: &'static str,
+    /// JSON pointer of the items in a page's body; empty when the body is the list itself.
+    pub items: &'static str,
+    /// How the next position is found.
+    pub style: PageStyle,
+}
+
+/// How the position of the next page is found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageStyle {
+    /// A cursor in the body, at this JSON pointer (`/next/page`, `/nextPageToken`,
+    /// `/response_metadata/next_cursor`); absent, null or empty on the last page.
+    Cursor {
+        /// Where the cursor is.
+        next: &'static str,
+    },
+    /// A boolean in the body says whether more follow; the next cursor is a field of the last
+    /// item (Stripe's `has_more` with `starting_after`).
+    HasMore {
+        /// Where the boolean is.
+        has_more: &'static str,
+        /// Where the cursor is inside an item (`/id`).
+        item_id: &'static str,
+    },
+    /// The parameter is an offset: the next one is this one plus the items read; an empty
+    /// page is the last.
+    Offset,
+    /// The parameter is a page number (1 for the first page): the next is one more; an empty
+    /// page is the last.
+    Page,
+    /// The `Link` response header's `rel="next"` URL (RFC 8288); absent on the last page.
+    Link,
+}
+
+impl Paging {
+    /// The built-in envelope `{ next?: { page }, count?, items }` paged by `cursor`.
+    pub const fn standard(cursor: &'static str) -> Self {
+        Paging { cursor, items: "/items", style: PageStyle::Cursor { next: "/next/page" } }
+    }
+}

@@ -412,16 +412,18 @@ impl<'a> ListSpaceChangeRequestsBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::ChangeRequest> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::ChangeRequest>(self.call(), &PAGING)
     }
 }
 /// A `createSpaceChangeRequest` request (`POST /v1/spaces/{spaceId}/change-requests`): set optional values, then `.send()`.
@@ -1032,15 +1034,17 @@ impl<'a> ListOrganizationChangeRequestsBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::ChangeRequest> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::ChangeRequest>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::ChangeRequest>(self.call(), &PAGING)
     }
 }

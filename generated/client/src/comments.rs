@@ -620,14 +620,16 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Comment> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::Comment>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::Comment>(self.call(), &PAGING)
     }
 }
 /// A `createSpaceComment` request (`POST /v1/spaces/{spaceId}/comments`): set optional values, then `.send()`.
@@ -1358,14 +1360,16 @@ impl<'a> ListSpaceCommentersBuilder<'a> {
             .send_with_response::<::apigen_runtime::Page<::docs_api_types::Member>>(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Member> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::Member>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::Member>(self.call(), &PAGING)
     }
 }
 /// A `listChangeRequestComments` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments`): set optional values, then `.send()`.
@@ -1525,14 +1529,16 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Comment> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::Comment>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::Comment>(self.call(), &PAGING)
     }
 }
 /// A `createChangeRequestComment` request (`POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments`): set optional values, then `.send()`.
@@ -2073,15 +2079,17 @@ impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::CommentReply> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::CommentReply>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::CommentReply>(self.call(), &PAGING)
     }
 }

@@ -440,16 +440,18 @@ impl<'a> SearchSpaceContentBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::SearchResult> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::SearchResult>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::SearchResult>(self.call(), &PAGING)
     }
 }
 /// A `getSpaceContent` request (`GET /v1/spaces/{spaceId}/content`): set optional values, then `.send()`.
@@ -794,14 +796,16 @@ impl<'a> ListSpaceFilesBuilder<'a> {
             .send_with_response::<::apigen_runtime::Page<::docs_api_types::File>>(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::File> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::File>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::File>(self.call(), &PAGING)
     }
 }
 /// A `getSpaceFile` request (`GET /v1/spaces/{spaceId}/content/files/{fileId}`): set optional values, then `.send()`.
@@ -971,14 +975,16 @@ impl<'a> ListSpaceFileBacklinksBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Backlink> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::Backlink>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::Backlink>(self.call(), &PAGING)
     }
 }
 /// A `getSpacePage` request (`GET /v1/spaces/{spaceId}/content/page/{pageId}`): set optional values, then `.send()`.
@@ -1187,13 +1193,18 @@ impl<'a> ListSpacePageLinksBuilder<'a> {
         let call = self.call();
         self.core.send_with_response::<::docs_api_types::LinkReportList>(call).await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::LinkReportItem> {
-        self.core.stream::<::docs_api_types::LinkReportList>(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::LinkReportItem>(self.call(), &PAGING)
     }
 }
 /// A `getChangeRequestContent` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content`): set optional values, then `.send()`.
@@ -1465,14 +1476,16 @@ impl<'a> ListChangeRequestFilesBuilder<'a> {
             .send_with_response::<::apigen_runtime::Page<::docs_api_types::File>>(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::File> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::File>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::File>(self.call(), &PAGING)
     }
 }
 /// A `getChangeRequestFile` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}`): set optional values, then `.send()`.
@@ -1647,14 +1660,16 @@ impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Backlink> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::Backlink>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::Backlink>(self.call(), &PAGING)
     }
 }
 /// A `getChangeRequestPage` request (`GET /v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}`): set optional values, then `.send()`.
@@ -1868,12 +1883,17 @@ impl<'a> ListChangeRequestPageLinksBuilder<'a> {
         let call = self.call();
         self.core.send_with_response::<::docs_api_types::LinkReportList>(call).await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::LinkReportItem> {
-        self.core.stream::<::docs_api_types::LinkReportList>(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::LinkReportItem>(self.call(), &PAGING)
     }
 }

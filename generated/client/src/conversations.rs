@@ -247,16 +247,18 @@ impl<'a> ListOrganizationConversationClustersBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::IssuesCluster> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::IssuesCluster>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::IssuesCluster>(self.call(), &PAGING)
     }
 }
 /// A `listOrganizationConversations` request (`GET /v1/orgs/{organizationId}/conversations`): set optional values, then `.send()`.
@@ -358,16 +360,18 @@ impl<'a> ListOrganizationConversationsBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::Conversation> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::Conversation>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::Conversation>(self.call(), &PAGING)
     }
 }
 /// A `ingestOrganizationConversations` request (`POST /v1/orgs/{organizationId}/conversations`): set optional values, then `.send()`.
@@ -546,16 +550,19 @@ impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::ConversationIssueEntry> {
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
         self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::ConversationIssueEntry>,
-            >(self.call(), "page")
+            .stream::<::docs_api_types::ConversationIssueEntry>(self.call(), &PAGING)
     }
 }
 /// A `getConversationIssue` request (`GET /v1/orgs/{organizationId}/conversations-issues/{issueId}`): set optional values, then `.send()`.

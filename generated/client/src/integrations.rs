@@ -553,16 +553,18 @@ impl<'a> ListIntegrationsBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::Integration> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::Integration>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::Integration>(self.call(), &PAGING)
     }
 }
 /// A `getIntegration` request (`GET /v1/integrations/{integrationName}`): set optional values, then `.send()`.
@@ -1036,16 +1038,18 @@ impl<'a> ListIntegrationInstallationsBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::Installation> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::Installation>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::Installation>(self.call(), &PAGING)
     }
 }
 /// A `installIntegration` request (`POST /v1/integrations/{integrationName}/installations`): set optional values, then `.send()`.
@@ -1204,16 +1208,18 @@ impl<'a> ListIntegrationEventsBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::IntegrationEvent> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::IntegrationEvent>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::IntegrationEvent>(self.call(), &PAGING)
     }
 }
 /// A `getIntegrationEvent` request (`GET /v1/integrations/{integrationName}/events/{eventId}`): set optional values, then `.send()`.
@@ -1390,16 +1396,18 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::IntegrationSpaceEntry> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::IntegrationSpaceEntry>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::IntegrationSpaceEntry>(self.call(), &PAGING)
     }
 }
 /// A `listIntegrationSites` request (`GET /v1/integrations/{integrationName}/sites`): set optional values, then `.send()`.
@@ -1514,16 +1522,18 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::IntegrationSiteEntry> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::IntegrationSiteEntry>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::IntegrationSiteEntry>(self.call(), &PAGING)
     }
 }
 /// A `updateIntegrationDevMode` request (`PUT /v1/integrations/{integrationName}/dev`): set optional values, then `.send()`.

@@ -297,14 +297,16 @@ impl<'a> ListOrganizationMembersBuilder<'a> {
             .send_with_response::<::apigen_runtime::Page<::docs_api_types::Member>>(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Member> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::Member>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::Member>(self.call(), &PAGING)
     }
 }
 /// A `getOrganizationMember` request (`GET /v1/orgs/{organizationId}/members/{userId}`): set optional values, then `.send()`.
@@ -724,16 +726,18 @@ impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::MemberSpace> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::MemberSpace>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::MemberSpace>(self.call(), &PAGING)
     }
 }
 /// A `listOrganizationMemberTeams` request (`GET /v1/orgs/{organizationId}/members/{userId}/teams`): set optional values, then `.send()`.
@@ -836,15 +840,17 @@ impl<'a> ListOrganizationMemberTeamsBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::MemberTeam> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::MemberTeam>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::MemberTeam>(self.call(), &PAGING)
     }
 }

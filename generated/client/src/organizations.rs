@@ -336,16 +336,18 @@ impl<'a> ListOrganizationsBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::Organization> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::Organization>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::Organization>(self.call(), &PAGING)
     }
 }
 /// A `getOrganization` request (`GET /v1/orgs/{organizationId}`): set optional values, then `.send()`.
@@ -764,16 +766,19 @@ impl<'a> SearchOrganizationContentBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::OrganizationSearchResult> {
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
         self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::OrganizationSearchResult>,
-            >(self.call(), "page")
+            .stream::<::docs_api_types::OrganizationSearchResult>(self.call(), &PAGING)
     }
 }
 /// A `getOrganizationAgentInstructions` request (`GET /v1/orgs/{organizationId}/agent-instructions`): set optional values, then `.send()`.

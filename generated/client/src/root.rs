@@ -26,7 +26,7 @@ pub const SCHEMES: &[::apigen_runtime::auth::Scheme; 1usize] = &[
         kind: ::apigen_runtime::auth::SchemeKind::Bearer,
     },
 ];
-///The API's error body: `{"error": {"code", "message", "violations"?}}`.
+/// The API's error body: `{"error": {"code", "message", "violations"?}}`.
 pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::ErrorShape {
     media_type: "application/json",
     status: ::core::option::Option::Some("/error/code"),
@@ -36,14 +36,14 @@ pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::ErrorShape {
     violation_message: "message",
 };
 impl Client {
-    ///A client of the API at `base_url` (paths such as `/v1/...` are appended to it), sending `token` as `Authorization: Bearer <token>` (scheme `bearerAuth`), with the default settings.
+    /// A client of the API at `base_url` (paths such as `/v1/...` are appended to it), sending `token` as `Authorization: Bearer <token>` (scheme `bearerAuth`), with the default settings.
     pub fn new(
         base_url: impl ::core::convert::Into<::std::string::String>,
         token: impl ::core::convert::Into<::std::string::String>,
     ) -> ::core::result::Result<Self, Error> {
         Self::builder(base_url, token).build()
     }
-    ///A builder for a client of the API at `base_url`, sending `token` as `Authorization: Bearer <token>` (scheme `bearerAuth`).
+    /// A builder for a client of the API at `base_url`, sending `token` as `Authorization: Bearer <token>` (scheme `bearerAuth`).
     pub fn builder(
         base_url: impl ::core::convert::Into<::std::string::String>,
         token: impl ::core::convert::Into<::std::string::String>,

@@ -647,16 +647,18 @@ impl<'a> ListSiteSectionsBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::SiteSectionOrGroup> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::SiteSectionOrGroup>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::SiteSectionOrGroup>(self.call(), &PAGING)
     }
 }
 /// A `createSiteSection` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/sections`): set optional values, then `.send()`.
@@ -1170,14 +1172,16 @@ impl<'a> ListSiteSpacesBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::SiteSpace> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::SiteSpace>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::SiteSpace>(self.call(), &PAGING)
     }
 }
 /// A `createSiteSpace` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces`): set optional values, then `.send()`.
@@ -1598,16 +1602,18 @@ impl<'a> ListSiteSectionGroupsBuilder<'a> {
             >(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::SiteSectionGroup> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::SiteSectionGroup>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::SiteSectionGroup>(self.call(), &PAGING)
     }
 }
 /// A `createSiteSectionGroup` request (`POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups`): set optional values, then `.send()`.

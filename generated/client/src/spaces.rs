@@ -817,12 +817,17 @@ impl<'a> ListSpaceLinksBuilder<'a> {
         let call = self.call();
         self.core.send_with_response::<::docs_api_types::LinkReportList>(call).await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::LinkReportItem> {
-        self.core.stream::<::docs_api_types::LinkReportList>(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::LinkReportItem>(self.call(), &PAGING)
     }
 }

@@ -245,14 +245,16 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
             .send_with_response::<::apigen_runtime::Page<::docs_api_types::Team>>(call)
             .await
     }
-    /// Every item of every page, following `next.page` with the same query. Fails
-    /// after the client's page guard (1000 pages unless set), or when the service
-    /// repeats a cursor.
+    /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Team> {
-        self.core
-            .stream::<
-                ::apigen_runtime::Page<::docs_api_types::Team>,
-            >(self.call(), "page")
+        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+            cursor: "page",
+            items: "/items",
+            style: ::apigen_runtime::PageStyle::Cursor {
+                next: "/next/page",
+            },
+        };
+        self.core.stream::<::docs_api_types::Team>(self.call(), &PAGING)
     }
 }
 /// A `createOrganizationTeam` request (`PUT /v1/orgs/{organizationId}/teams`): set optional values, then `.send()`.

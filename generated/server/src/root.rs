@@ -25,7 +25,7 @@ pub const SCHEMES: &[::apigen_runtime::auth::Scheme; 1usize] = &[
         kind: ::apigen_runtime::auth::SchemeKind::Bearer,
     },
 ];
-///The API's error body: `{"error": {"code", "message", "violations"?}}`.
+/// The API's error body: `{"error": {"code", "message", "violations"?}}`.
 pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::ErrorShape {
     media_type: "application/json",
     status: ::core::option::Option::Some("/error/code"),
@@ -47,6 +47,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSpaceChangeRequest",
@@ -59,6 +60,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequest",
@@ -71,6 +73,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateChangeRequest",
@@ -83,6 +86,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "mergeChangeRequest",
@@ -95,6 +99,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateChangeRequestFromMain",
@@ -107,6 +112,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestPdf",
@@ -119,6 +125,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationChangeRequests",
@@ -131,6 +138,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getCollection",
@@ -143,6 +151,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteCollection",
@@ -155,6 +164,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateCollection",
@@ -167,6 +177,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listCollectionSpaces",
@@ -179,6 +190,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "moveCollection",
@@ -191,6 +203,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "transferCollection",
@@ -203,6 +216,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationCollections",
@@ -215,6 +229,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationCollection",
@@ -227,6 +242,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceComments",
@@ -239,6 +255,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSpaceComment",
@@ -251,6 +268,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceComment",
@@ -263,6 +281,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSpaceComment",
@@ -275,6 +294,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSpaceComment",
@@ -287,6 +307,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSpaceCommentReply",
@@ -299,6 +320,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceCommentReply",
@@ -311,6 +333,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSpaceCommentReply",
@@ -323,6 +346,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSpaceCommentReply",
@@ -335,6 +359,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceCommenters",
@@ -347,6 +372,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestComments",
@@ -359,6 +385,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createChangeRequestComment",
@@ -371,6 +398,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestComment",
@@ -383,6 +411,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateChangeRequestComment",
@@ -395,6 +424,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteChangeRequestComment",
@@ -407,6 +437,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createChangeRequestCommentReply",
@@ -419,6 +450,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestCommentReplies",
@@ -431,6 +463,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "searchSpaceContent",
@@ -443,6 +476,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceContent",
@@ -455,6 +489,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "applySpaceContentTemplate",
@@ -467,6 +502,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpacePages",
@@ -479,6 +515,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceFiles",
@@ -491,6 +528,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceFile",
@@ -503,6 +541,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceFileBacklinks",
@@ -515,6 +554,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpacePage",
@@ -527,6 +567,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpacePageLinks",
@@ -539,6 +580,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestContent",
@@ -551,6 +593,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestPages",
@@ -563,6 +606,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestFiles",
@@ -575,6 +619,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestFile",
@@ -587,6 +632,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestFileBacklinks",
@@ -599,6 +645,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestPage",
@@ -611,6 +658,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestPageLinks",
@@ -623,6 +671,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationConversationClusters",
@@ -635,6 +684,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationConversations",
@@ -647,6 +697,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "ingestOrganizationConversations",
@@ -659,6 +710,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationConversationIssues",
@@ -671,6 +723,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getConversationIssue",
@@ -683,6 +736,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getConversation",
@@ -695,6 +749,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "importSpaceFromGit",
@@ -707,6 +762,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "exportSpaceToGit",
@@ -719,6 +775,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceGitInfo",
@@ -731,6 +788,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSpaceGitLegacyInstallation",
@@ -743,6 +801,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrations",
@@ -755,6 +814,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getIntegration",
@@ -767,6 +827,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "publishIntegration",
@@ -779,6 +840,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteIntegration",
@@ -791,6 +853,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationInstallations",
@@ -803,6 +866,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "installIntegration",
@@ -815,6 +879,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationEvents",
@@ -827,6 +892,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getIntegrationEvent",
@@ -839,6 +905,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationSpaces",
@@ -851,6 +918,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationSites",
@@ -863,6 +931,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateIntegrationDevMode",
@@ -875,6 +944,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationMembers",
@@ -887,6 +957,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationMember",
@@ -899,6 +970,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOrganizationMember",
@@ -911,6 +983,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganizationMember",
@@ -923,6 +996,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "pingOrganization",
@@ -935,6 +1009,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "setOrganizationMemberSso",
@@ -947,6 +1022,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationMemberSpaces",
@@ -959,6 +1035,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationMemberTeams",
@@ -971,6 +1048,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationOpenApiSpecs",
@@ -983,6 +1061,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationOpenApiSpec",
@@ -995,6 +1074,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOpenApiSpec",
@@ -1007,6 +1087,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrUpdateOpenApiSpec",
@@ -1019,6 +1100,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOpenApiSpec",
@@ -1031,6 +1113,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOpenApiSpec",
@@ -1043,6 +1126,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizations",
@@ -1055,6 +1139,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganization",
@@ -1067,6 +1152,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganization",
@@ -1079,6 +1165,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOrganizationInviteLink",
@@ -1091,6 +1178,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "joinOrganization",
@@ -1103,6 +1191,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "searchOrganizationContent",
@@ -1115,6 +1204,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationAgentInstructions",
@@ -1127,6 +1217,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganizationAgentInstructions",
@@ -1139,6 +1230,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationsByEmailDomain",
@@ -1151,6 +1243,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteSections",
@@ -1163,6 +1256,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSiteSection",
@@ -1175,6 +1269,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSiteSection",
@@ -1187,6 +1282,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSiteSection",
@@ -1199,6 +1295,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "moveSiteSection",
@@ -1211,6 +1308,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteSpaces",
@@ -1223,6 +1321,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSiteSpace",
@@ -1235,6 +1334,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSiteSpace",
@@ -1247,6 +1347,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSiteSpace",
@@ -1259,6 +1360,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "moveSiteSpace",
@@ -1271,6 +1373,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteSectionGroups",
@@ -1283,6 +1386,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createSiteSectionGroup",
@@ -1295,6 +1399,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSiteSectionGroup",
@@ -1307,6 +1412,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSiteSectionGroup",
@@ -1319,6 +1425,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "addSiteSectionGroupSection",
@@ -1331,6 +1438,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "removeSiteSectionGroupSection",
@@ -1343,6 +1451,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "moveSiteSectionGroup",
@@ -1355,6 +1464,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationSites",
@@ -1367,6 +1477,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationSite",
@@ -1379,6 +1490,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSite",
@@ -1391,6 +1503,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSite",
@@ -1403,6 +1516,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSite",
@@ -1415,6 +1529,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSiteAdaptiveSchema",
@@ -1427,6 +1542,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSiteAdaptiveSchema",
@@ -1439,6 +1555,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteTemplateConditions",
@@ -1451,6 +1568,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getPublishedSite",
@@ -1463,6 +1581,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "publishSite",
@@ -1475,6 +1594,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getSpace",
@@ -1487,6 +1607,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSpace",
@@ -1499,6 +1620,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateSpace",
@@ -1511,6 +1633,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "duplicateSpace",
@@ -1523,6 +1646,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "restoreSpace",
@@ -1535,6 +1659,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "moveSpace",
@@ -1547,6 +1672,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "transferSpace",
@@ -1559,6 +1685,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceLinks",
@@ -1571,6 +1698,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationSamlProviders",
@@ -1583,6 +1711,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationSamlProvider",
@@ -1595,6 +1724,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationSamlProvider",
@@ -1607,6 +1737,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOrganizationSamlProvider",
@@ -1619,6 +1750,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganizationSamlProvider",
@@ -1631,6 +1763,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationSsoProviders",
@@ -1643,6 +1776,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationTeams",
@@ -1655,6 +1789,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationTeam",
@@ -1667,6 +1802,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationTeam",
@@ -1679,6 +1815,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOrganizationTeam",
@@ -1691,6 +1828,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganizationTeam",
@@ -1703,6 +1841,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationTranslations",
@@ -1715,6 +1854,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationTranslation",
@@ -1727,6 +1867,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "getTranslation",
@@ -1739,6 +1880,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "updateTranslationInstructions",
@@ -1751,6 +1893,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: true,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "deleteTranslation",
@@ -1763,6 +1906,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
     ::apigen_runtime::server::OperationInfo {
         name: "runTranslation",
@@ -1775,6 +1919,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         auth: &[SCHEMES[0usize]],
         has_body: false,
         headers: &[],
+        link_cursor: ::core::option::Option::None,
     },
 ];
 /// The router serving every operation with `service`, with the default settings.

@@ -441,6 +441,18 @@ fn operation_auth(old: &Operation, new: &Operation, s: &mut Sink) {
 }
 
 fn operation_response(old: &Operation, new: &Operation, s: &mut Sink) {
+    if let (Some(before), Some(after)) = (&old.pagination, &new.pagination) {
+        let (was, is) = (before.style.as_str(), after.style.as_str());
+        let moved = before.style != after.style || before.items != after.items || before.cursor != after.cursor;
+        if moved {
+            s.push(
+                "pagination-changed",
+                Class::Breaking,
+                Class::Breaking,
+                format!("the list is paged another way (`{was}` by `{}` becomes `{is}` by `{}`); callers following pages and handlers building them change", before.cursor, after.cursor),
+            );
+        }
+    }
     match (&old.response.body, &new.response.body) {
         (ResponseBody::Page { .. }, ResponseBody::Page { .. }) | (ResponseBody::Empty, ResponseBody::Empty) => {}
         (ResponseBody::Value(_), ResponseBody::Value(_)) => {}

@@ -11,7 +11,7 @@ use super::rust::{Paths, doc, ident, inner_doc, param_text};
 use super::text::operation_doc;
 use crate::model::names::{Case, sanitize};
 use crate::model::{
-    Api, AuthScheme, ErrorStatus, Field, Method, Object, Operation, Param, ParamIn, PathSegment, Presence,
+    Api, AuthScheme, ErrorStatus, Field, Method, Object, Operation, PageStyle, Param, ParamIn, PathSegment, Presence,
     ResponseBody, SchemeKind, Tag, TypeDef, TypeKind, TypeRef,
 };
 use proc_macro2::TokenStream;
@@ -795,15 +795,34 @@ impl ClientEmitter<'_> {
         if op.body.is_some() {
             return None; // Paging a request with a body would resend it; no such list exists.
         }
-        let page = self.paths.response_ty(self.api, op);
+        let pagination = op.pagination.as_ref()?;
         let item = self.paths.ty(self.api, item);
-        let cursor = &self.api.pagination.cursor;
+        let (cursor, items) = (&pagination.cursor, &pagination.items);
+        let (style, follows) = match &pagination.style {
+            PageStyle::Cursor { next } => {
+                (quote!(Cursor { next: #next }), format!("the cursor at `{next}` of each page, passed as `{cursor}`"))
+            }
+            PageStyle::HasMore { has_more, item_id } => (
+                quote!(HasMore { has_more: #has_more, item_id: #item_id }),
+                format!("`{item_id}` of each page's last item, passed as `{cursor}`, while `{has_more}` is true"),
+            ),
+            PageStyle::Offset => (quote!(Offset), format!("the offset `{cursor}`, until a page is empty")),
+            PageStyle::Page => (quote!(Page), format!("the page number `{cursor}`, until a page is empty")),
+            PageStyle::Link => (quote!(Link), "the `Link` header's `rel=\"next\"` URL".to_owned()),
+        };
+        let text = format!(
+            "Every item of every page, following {follows}, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor."
+        );
+        let docs = doc(&text);
         Some(quote! {
-            /// Every item of every page, following `next.page` with the same query. Fails
-            /// after the client's page guard (1000 pages unless set), or when the service
-            /// repeats a cursor.
+            #docs
             pub fn stream(self) -> ::apigen_runtime::client::Items<#item> {
-                self.core.stream::<#page>(self.call(), #cursor)
+                const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+                    cursor: #cursor,
+                    items: #items,
+                    style: ::apigen_runtime::PageStyle::#style,
+                };
+                self.core.stream::<#item>(self.call(), &PAGING)
             }
         })
     }
@@ -939,13 +958,14 @@ fn constructors(api: &Api) -> TokenStream {
     let new_doc = format!(
         "A client of the API at `base_url` (paths such as `/v1/...` are appended to it), {what}, with the default settings."
     );
+    let (new_doc, builder_doc) = (doc(&new_doc), doc(&builder_doc));
     quote! {
-        #[doc = #new_doc]
+        #new_doc
         pub fn new(base_url: #into_string, #args) -> ::core::result::Result<Self, Error> {
             Self::builder(base_url, #names).build()
         }
 
-        #[doc = #builder_doc]
+        #builder_doc
         pub fn builder(base_url: #into_string, #args) -> ClientBuilder {
             ClientBuilder::new(base_url, USER_AGENT, SCHEMES, &ERRORS)#set
         }

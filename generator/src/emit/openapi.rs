@@ -11,8 +11,8 @@
 //! response may carry new ones (the generated server still rejects them in requests).
 
 use crate::model::{
-    Api, Auth, Constraints, ErrorStatus, Field, Operation, Param, Presence, ResponseBody, SchemeKind, TypeDef,
-    TypeKind, TypeRef, Union, sample,
+    Api, Auth, Constraints, ErrorStatus, Field, Operation, PageStyle, Param, Presence, ResponseBody, SchemeKind,
+    TypeDef, TypeKind, TypeRef, Union, sample,
 };
 use serde_json::{Map, Value, json};
 
@@ -141,14 +141,7 @@ impl Document<'_> {
         if pagination.params.is_empty() {
             return None;
         }
-        let mut out = vec![("params", json!(pagination.params)), ("cursor", json!(pagination.cursor))];
-        if !pagination.gaps.is_empty() {
-            out.push(("gaps", json!(pagination.gaps)));
-        }
-        if let Some(description) = &pagination.description {
-            out.push(("description", json!(description.trim())));
-        }
-        Some(object(out))
+        Some(pagination_value(pagination))
     }
 
     /// A failure response: its description and a body of the schema named `schema`, in the
@@ -310,6 +303,9 @@ impl Document<'_> {
         if op.deprecated.is_some() {
             out.push(("deprecated", json!(true)));
         }
+        if let Some(own) = op.pagination.as_ref().filter(|p| **p != self.api.pagination) {
+            out.push(("x-pagination", pagination_value(own)));
+        }
         if let Some(gaps) = self.x_gap(&op.gaps) {
             out.push(("x-gap", gaps));
         }
@@ -325,7 +321,8 @@ impl Document<'_> {
             .or_else(|| op.response.description.clone())
             .unwrap_or_else(|| "Success.".to_owned());
         let mut out = vec![("description", json!(description))];
-        if !op.response.headers.is_empty() {
+        let link = op.pagination.as_ref().is_some_and(|p| p.style == PageStyle::Link);
+        if !op.response.headers.is_empty() || link {
             let headers = op.response.headers.iter().map(|header| {
                 let mut value = vec![("schema", self.schema(&header.ty))];
                 if let Some(description) = &header.description {
@@ -336,13 +333,21 @@ impl Document<'_> {
                 }
                 (header.wire.clone(), object(value))
             });
-            out.push(("headers", Value::Object(headers.collect())));
+            let mut headers: Map<String, Value> = headers.collect();
+            if link {
+                let description = "The next page: `<URL>; rel=\"next\"` (RFC 8288), absent on the last page.";
+                headers.insert("Link".into(), json!({"schema": {"type": "string"}, "description": description}));
+            }
+            out.push(("headers", Value::Object(headers)));
         }
         let body = other.map_or(&op.response.body, |o| &o.body);
         let schema = match body {
             ResponseBody::Empty => return object(out),
             ResponseBody::Value(ty) => self.schema(ty),
             ResponseBody::Page { envelope: Some(e), .. } => self.schema(&TypeRef::Named(e.clone())),
+            ResponseBody::Page { item, envelope: None } if op.pagination.as_ref().is_some_and(|p| !p.is_standard()) => {
+                json!({"type": "array", "items": self.schema(item)})
+            }
             ResponseBody::Page { item, envelope: None } => object(vec![
                 ("type", json!("object")),
                 ("description", json!(self.api.pagination.description.clone().unwrap_or_default().trim())),
@@ -579,6 +584,31 @@ impl Document<'_> {
 }
 
 /// A schema that also accepts `null`: a type array where there is a `type`, else `anyOf`.
+/// A list convention as `x-pagination` says it: the spec's keys, the style's only when they
+/// are not the defaults.
+fn pagination_value(pagination: &crate::model::Pagination) -> Value {
+    let mut out = vec![("params", json!(pagination.params)), ("cursor", json!(pagination.cursor))];
+    if !pagination.is_standard() {
+        out.push(("style", json!(pagination.style.as_str())));
+        out.push(("items", json!(pagination.items)));
+        match &pagination.style {
+            PageStyle::Cursor { next } => out.push(("next", json!(next))),
+            PageStyle::HasMore { has_more, item_id } => {
+                out.push(("has_more", json!(has_more)));
+                out.push(("item_id", json!(item_id)));
+            }
+            PageStyle::Offset | PageStyle::Page | PageStyle::Link => {}
+        }
+    }
+    if !pagination.gaps.is_empty() {
+        out.push(("gaps", json!(pagination.gaps)));
+    }
+    if let Some(description) = &pagination.description {
+        out.push(("description", json!(description.trim())));
+    }
+    object(out)
+}
+
 fn nullable(schema: Value) -> Value {
     match schema.get("type").and_then(Value::as_str) {
         Some(ty) => {

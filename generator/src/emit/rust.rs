@@ -129,6 +129,11 @@ impl Paths {
         match &op.response.body {
             ResponseBody::Empty => quote!(()),
             ResponseBody::Value(ty) => self.ty(api, ty),
+            // A page whose body is the list itself (its convention reads nothing else there).
+            ResponseBody::Page { item, envelope: None } if op.pagination.as_ref().is_some_and(|p| !p.is_standard()) => {
+                let item = self.ty(api, item);
+                quote!(::std::vec::Vec<#item>)
+            }
             ResponseBody::Page { item, envelope: None } => {
                 let item = self.ty(api, item);
                 quote!(::apigen_runtime::Page<#item>)
@@ -292,8 +297,9 @@ pub fn errors_const(api: &Api) -> TokenStream {
         Some(ty) => format!("Where the API's error body (`{ty}`) carries the status, the message and the violations."),
         None => "The API's error body: `{\"error\": {\"code\", \"message\", \"violations\"?}}`.".to_owned(),
     };
+    let docs = doc(&text);
     quote! {
-        #[doc = #text]
+        #docs
         pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::ErrorShape {
             media_type: #media_type,
             status: #status,

@@ -116,6 +116,13 @@ impl ServerEmitter<'_> {
             let also: Vec<u16> = op.response.statuses().skip(1).collect();
             let (public, has_body) = (op.auth.is_public(), op.body.is_some());
             let required = op.response.headers.iter().filter(|h| h.required).map(|h| &h.wire);
+            let link_cursor = match op.pagination.as_ref().filter(|p| p.style == crate::model::PageStyle::Link) {
+                Some(pagination) => {
+                    let cursor = &pagination.cursor;
+                    quote!(::core::option::Option::Some(#cursor))
+                }
+                None => quote!(::core::option::Option::None),
+            };
             let auth = op.auth.schemes().iter().map(|name| {
                 let index = api.auth_schemes.iter().position(|s| &s.name == name).expect("lowered scheme");
                 quote!(SCHEMES[#index])
@@ -124,7 +131,7 @@ impl ServerEmitter<'_> {
                 ::apigen_runtime::server::OperationInfo {
                     name: #name, tag: #tag, method: #method, path: #path, status: #status,
                     also: &[#(#also),*], public: #public, auth: &[#(#auth),*], has_body: #has_body,
-                    headers: &[#(#required),*],
+                    headers: &[#(#required),*], link_cursor: #link_cursor,
                 }
             }
         });

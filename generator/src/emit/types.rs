@@ -114,11 +114,15 @@ fn ref_needs(ty: &TypeRef, set: &BTreeSet<String>) -> bool {
     }
 }
 
-/// Named list envelopes (`LinkReportList`) with the item type they page.
+/// Named envelopes of the standard list convention (`LinkReportList`) with the item type they
+/// page: they implement `Paginated`.
 fn envelopes(api: &Api) -> BTreeMap<String, TypeRef> {
     let mut found = BTreeMap::new();
     for op in &api.operations {
-        if let crate::model::ResponseBody::Page { item, envelope: Some(envelope) } = &op.response.body {
+        let standard = op.pagination.as_ref().is_some_and(|p| p.is_standard());
+        if let (crate::model::ResponseBody::Page { item, envelope: Some(envelope) }, true) =
+            (&op.response.body, standard)
+        {
             found.insert(envelope.clone(), item.clone());
         }
     }
@@ -161,12 +165,14 @@ impl TypesEmitter<'_> {
             match body {
                 ResponseBody::Value(ty) => {
                     let ty = self.paths.ty(self.api, ty);
-                    variants.push(quote! { #[doc = #text] #variant(#ty), });
+                    let docs = doc(&text);
+                    variants.push(quote! { #docs #variant(#ty), });
                     arms.push(quote! { #name::#variant(_) => #status, });
                     serialize.push(quote! { #name::#variant(body) => ::apigen_runtime::serde::Serialize::serialize(body, serializer), });
                 }
                 _ => {
-                    variants.push(quote! { #[doc = #text] #variant, });
+                    let docs = doc(&text);
+                    variants.push(quote! { #docs #variant, });
                     arms.push(quote! { #name::#variant => #status, });
                     serialize.push(quote! { #name::#variant => serializer.serialize_unit(), });
                 }

@@ -130,13 +130,24 @@ pub struct RawTag {
     pub source: Option<String>,
 }
 
-/// `pagination:` how paginated operations page.
+/// `pagination:` how paginated operations page (in `api.yaml`, and per operation under
+/// `response.pagination`).
 #[derive(Debug, Deserialize)]
 pub struct RawPagination {
     /// Names of shared parameters added to every paginated operation.
     pub params: Vec<String>,
-    /// The parameter that takes `next.page` to read the next page (one of `params`).
+    /// The parameter that takes the next page's position (one of `params`).
     pub cursor: String,
+    /// `cursor` (default), `has-more`, `offset`, `page` or `link`.
+    pub style: Option<String>,
+    /// `cursor` style: JSON pointer of the next cursor in the body (default `/next/page`).
+    pub next: Option<String>,
+    /// JSON pointer of the items in the body (default `/items`; empty: the body is the list).
+    pub items: Option<String>,
+    /// `has-more` style: JSON pointer of the boolean saying more follow (default `/has_more`).
+    pub has_more: Option<String>,
+    /// `has-more` style: JSON pointer, inside an item, of the next cursor (default `/id`).
+    pub item_id: Option<String>,
     /// Gaps of the list convention (last page, ...).
     #[serde(default)]
     pub gaps: Vec<String>,
@@ -412,8 +423,11 @@ pub struct RawResponse {
     pub type_name: Option<String>,
     /// Paginated: the item type of the list envelope.
     pub items: Option<String>,
-    /// Paginated: a named envelope that adds fields to the standard one.
+    /// Paginated: a named envelope that adds fields to the standard one, or the API's own
+    /// list type.
     pub envelope: Option<String>,
+    /// Paginated: how this operation pages, when not as `api.yaml`'s `pagination` says.
+    pub pagination: Option<Box<RawPagination>>,
     /// A response other than 204 that has no body (the documents' "201 no content").
     #[serde(default)]
     pub empty: bool,

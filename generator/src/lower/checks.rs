@@ -136,39 +136,70 @@ impl Lowerer<'_> {
         }
     }
 
+    /// A page's body holds what its list convention reads: the built-in envelope (`Page`), a
+    /// bare list (a body that is the list, for styles that need nothing else from it), or a
+    /// named envelope holding the items, the next cursor or the `has_more` boolean where the
+    /// convention's pointers say. An envelope of the standard convention also needs the
+    /// standard `next.page` (it gets `Paginated`).
     pub(super) fn check_envelopes(&mut self, operations: &[Operation]) {
         for op in operations {
-            let ResponseBody::Page { item, envelope: Some(envelope) } = &op.response.body else {
+            let (ResponseBody::Page { item, envelope }, Some(pagination)) = (&op.response.body, &op.pagination) else {
                 continue;
             };
-            let def = &self.types[envelope];
-            let problem = match &def.kind {
-                TypeKind::Object(object) => match object.field("items") {
-                    Some(f) if f.ty == TypeRef::List(Box::new(item.clone())) && !f.optional => {
-                        let page_of = |next: &Field| match &next.ty {
-                            TypeRef::Named(n) => match &self.types[n].kind {
-                                TypeKind::Object(o) => o.field("page").map(|p| p.ty == TypeRef::String && !p.optional),
-                                _ => None,
-                            },
-                            _ => None,
-                        };
-                        match object.field("next") {
-                            Some(next) if next.optional && page_of(next) == Some(true) => None,
-                            _ => Some("an optional field `next` holding a required string `page`".to_owned()),
-                        }
-                    }
-                    _ => Some(format!("a required field `items` of type `list<{item}>`")),
-                },
-                _ => Some("to be an object".to_owned()),
+            let problem = match envelope {
+                None if pagination.is_standard() || pagination.items.is_empty() => None,
+                None => Some(format!(
+                    "an envelope (`envelope:`): the `{}` convention reads `{}` of the body",
+                    pagination.style.as_str(),
+                    pagination.items
+                )),
+                Some(envelope) => self.envelope_problem(envelope, item, pagination),
             };
             if let Some(needs) = problem {
+                let what = envelope.as_ref().map_or("page".to_owned(), |e| format!("envelope `{e}`"));
                 self.diags
-                    .error(op.origin.clone(), format!("the envelope `{envelope}` of `{}` needs {needs}", op.name))
-                    .hint(
-                        "an envelope has the fields of the standard list (`next`, `count`, `items`) and adds its own",
-                    );
+                    .error(op.origin.clone(), format!("the {what} of `{}` needs {needs}", op.name))
+                    .hint("the list convention (`pagination`) says where a page holds its items and the next page");
             }
         }
+    }
+
+    /// What an envelope lacks for its list convention, if anything.
+    fn envelope_problem(&self, envelope: &str, item: &TypeRef, pagination: &Pagination) -> Option<String> {
+        let root = TypeRef::Named(envelope.to_owned());
+        if !matches!(self.types[envelope].kind, TypeKind::Object(_)) {
+            return Some("to be an object".to_owned());
+        }
+        let list = TypeRef::List(Box::new(item.clone()));
+        if pagination.items.is_empty() || self.field_at(&root, &pagination.items) != Some(list) {
+            return Some(format!("`{}` holding `list<{item}>`", pagination.items));
+        }
+        let scalar = |ty: Option<TypeRef>| matches!(ty, Some(TypeRef::String | TypeRef::Integer));
+        match &pagination.style {
+            PageStyle::Cursor { next } if !scalar(self.field_at(&root, next)) => {
+                return Some(format!("`{next}` holding the next cursor (a string or an integer)"));
+            }
+            PageStyle::HasMore { has_more, item_id } => {
+                if self.field_at(&root, has_more) != Some(TypeRef::Boolean) {
+                    return Some(format!("`{has_more}` holding a boolean"));
+                }
+                if !scalar(self.field_at(item, item_id)) {
+                    return Some(format!("each item to hold the next cursor at `{item_id}` (a string or an integer)"));
+                }
+            }
+            _ => {}
+        }
+        if pagination.is_standard() {
+            let TypeKind::Object(object) = &self.types[envelope].kind else { return None };
+            let next_is_optional = object.field("next").is_some_and(|next| next.optional);
+            let items_required = object.field("items").is_some_and(|items| !items.optional);
+            if !next_is_optional || !items_required {
+                return Some(
+                    "an optional field `next` holding a required string `page`, and a required `items`".into(),
+                );
+            }
+        }
+        None
     }
 
     /// `api.errors` against its type: an object whose fields hold what each pointer names (the
@@ -307,25 +338,21 @@ impl Lowerer<'_> {
         }
     }
 
-    pub(super) fn check_pagination_params(&mut self, pagination: &Pagination) {
+    /// The parameters of a list convention are shared optional query parameters; `at`
+    /// locates the convention.
+    pub(super) fn check_pagination_params(&mut self, pagination: &Pagination, at: &Location) {
         for name in &pagination.params {
             match self.shared_params.get(name) {
                 Some(p) if p.location == ParamIn::Query && !p.required => {}
                 Some(_) => {
-                    let at = Location::file(
-                        self.spec
-                            .pagination
-                            .first()
-                            .map(|p| self.spec.files[p.origin.file].display.clone())
-                            .unwrap_or_default(),
+                    self.diags.error(
+                        at.clone(),
+                        format!("pagination parameter `{name}` must be an optional query parameter"),
                     );
-                    self.diags.error(at, format!("pagination parameter `{name}` must be an optional query parameter"));
                 }
                 None => {
-                    let first = &self.spec.pagination[0];
-                    let at = self.at(&first.origin.key("params"));
                     self.diags
-                        .error(at, format!("pagination parameter `{name}` is not a shared parameter"))
+                        .error(at.clone(), format!("pagination parameter `{name}` is not a shared parameter"))
                         .hint("declare it under `parameters:`");
                 }
             }

@@ -151,21 +151,72 @@ impl Lowerer<'_> {
             let at = self.at(&extra.origin);
             self.diags.error(at, "`pagination` is declared again").hint("keep one, in api.yaml");
         }
-        for (i, id) in first.value.gaps.iter().enumerate() {
-            let at = self.at(&first.origin.key("gaps").index(i));
+        self.lower_pagination_convention(&first.value, &first.origin)
+    }
+
+    /// A list convention (`api.yaml`'s `pagination`, or an operation's own): its style and
+    /// the pointers it needs, checked as far as they can be before types are lowered.
+    pub(super) fn lower_pagination_convention(&mut self, raw: &RawPagination, origin: &Origin) -> Pagination {
+        if !raw.params.contains(&raw.cursor) {
+            let at = self.at(&origin.key("cursor"));
+            self.diags
+                .error(at, format!("the cursor `{}` is not one of `params`", raw.cursor))
+                .hint("the cursor is the parameter that takes the next page's position, listed in `params`");
+        }
+        let mut pointer = |key: &str, value: &Option<String>, default: &str, empty_ok: bool| {
+            let value = value.clone().unwrap_or_else(|| default.to_owned());
+            if !(value.starts_with('/') || value.is_empty() && empty_ok) {
+                let at = self.at(&origin.key(key));
+                self.diags.error(at, format!("`{value}` is not a JSON pointer into the page's body")).hint(
+                    "write the path from the root, `/items` or `/data/items` (`\"\"` for a body that is the list)",
+                );
+            }
+            value
+        };
+        let items = pointer("items", &raw.items, "/items", true);
+        let style = match raw.style.as_deref().unwrap_or("cursor") {
+            "cursor" => PageStyle::Cursor { next: pointer("next", &raw.next, "/next/page", false) },
+            "has-more" => PageStyle::HasMore {
+                has_more: pointer("has_more", &raw.has_more, "/has_more", false),
+                item_id: pointer("item_id", &raw.item_id, "/id", false),
+            },
+            "offset" => PageStyle::Offset,
+            "page" => PageStyle::Page,
+            "link" => PageStyle::Link,
+            other => {
+                let at = self.at(&origin.key("style"));
+                self.diags
+                    .error(at, format!("`{other}` is not a pagination style"))
+                    .hint("use `cursor`, `has-more`, `offset`, `page` or `link`");
+                PageStyle::Cursor { next: "/next/page".into() }
+            }
+        };
+        let misplaced = [
+            ("next", raw.next.is_some() && !matches!(style, PageStyle::Cursor { .. })),
+            ("has_more", raw.has_more.is_some() && !matches!(style, PageStyle::HasMore { .. })),
+            ("item_id", raw.item_id.is_some() && !matches!(style, PageStyle::HasMore { .. })),
+        ];
+        for (key, _) in misplaced.iter().filter(|(_, set)| *set) {
+            let at = self.at(&origin.key(*key));
+            self.diags.error(at, format!("`{key}` does not apply to the `{}` style", style.as_str()));
+        }
+        if items.is_empty() && matches!(style, PageStyle::Cursor { .. } | PageStyle::HasMore { .. }) {
+            let at = self.at(&origin.key("items"));
+            self.diags
+                .error(at, format!("a `{}` page is an object holding the items, not the list itself", style.as_str()))
+                .hint("point `items` at the list in the body");
+        }
+        for (i, id) in raw.gaps.iter().enumerate() {
+            let at = self.at(&origin.key("gaps").index(i));
             self.gap_uses.push(GapUse { id: id.clone(), element: "the list convention".into(), at });
         }
-        if !first.value.params.contains(&first.value.cursor) {
-            let at = self.at(&first.origin.key("cursor"));
-            self.diags
-                .error(at, format!("the cursor `{}` is not one of `params`", first.value.cursor))
-                .hint("the cursor is the parameter that takes `next.page`, listed in `params`");
-        }
         Pagination {
-            params: first.value.params.clone(),
-            cursor: first.value.cursor.clone(),
-            gaps: first.value.gaps.clone(),
-            description: first.value.description.clone(),
+            params: raw.params.clone(),
+            cursor: raw.cursor.clone(),
+            gaps: raw.gaps.clone(),
+            description: raw.description.clone(),
+            style,
+            items,
         }
     }
 

@@ -141,7 +141,17 @@ impl<'a> Lowerer<'a> {
         self.check_envelopes(&operations);
         self.check_param_types(&operations);
         self.check_header_types(&operations);
-        self.check_pagination_params(&pagination);
+        let convention_at = match self.spec.pagination.first() {
+            Some(first) => self.at(&first.origin.key("params")),
+            None => Location::file(String::new()),
+        };
+        self.check_pagination_params(&pagination, &convention_at);
+        for op in &operations {
+            if let Some(own) = op.pagination.as_ref().filter(|p| **p != pagination) {
+                let at = op.origin.clone();
+                self.check_pagination_params(own, &at);
+            }
+        }
         self.mark_usage(&operations);
         self.mark_boxes();
         self.check_values();

@@ -108,8 +108,19 @@ impl Lowerer<'_> {
                 self.type_scope.claim(rust, &format!("the {what} of operation `{name}`"), &at, self.diags);
             }
         }
+        // A page follows the API's list convention unless the operation declares its own.
+        let paged = matches!(response.as_ref().map(|r| &r.body), Some(ResponseBody::Page { .. }));
+        let own = raw.response.pagination.as_deref();
+        if let (Some(_), false) = (own, paged) {
+            let at = self.at(&origin.key("response").key("pagination"));
+            self.diags.error(at, "`pagination` belongs to a paginated response (`items`)");
+        }
+        let pagination = match own {
+            Some(own) => self.lower_pagination_convention(own, &origin.key("response").key("pagination")),
+            None => pagination.clone(),
+        };
         let params =
-            self.lower_operation_params(name, &rust_type, raw, path.as_ref(), response.as_ref(), pagination, origin);
+            self.lower_operation_params(name, &rust_type, raw, path.as_ref(), response.as_ref(), &pagination, origin);
         let body =
             raw.body.as_ref().and_then(|body| self.lower_body(name, &rust_type, body, method, &origin.key("body")));
         let errors = self.lower_errors(name, &raw.errors, origin);
@@ -140,6 +151,7 @@ impl Lowerer<'_> {
                 description: raw.body.as_ref().and_then(|b| b.description.clone()),
             }),
             response,
+            pagination: paged.then_some(pagination),
             errors,
             deprecated: raw
                 .deprecated

@@ -106,17 +106,79 @@ pub struct Gap {
     pub used_by: Vec<String>,
 }
 
-/// The list convention: which parameters page, what the envelope holds.
-#[derive(Debug, Clone, Default)]
+/// The list convention: which parameters page, where a page's items and the next page are.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pagination {
     /// Shared parameters every paginated operation takes.
     pub params: Vec<String>,
-    /// The one of them that takes `next.page`.
+    /// The one of them that takes the next page's position.
     pub cursor: String,
     /// Gaps of the convention.
     pub gaps: Vec<String>,
     /// What the envelope is.
     pub description: Option<String>,
+    /// How the next page is found.
+    pub style: PageStyle,
+    /// JSON pointer of the items in a page's body (empty: the body is the list).
+    pub items: String,
+}
+
+impl Default for Pagination {
+    /// The built-in envelope `{ next?: { page }, count?, items }`.
+    fn default() -> Self {
+        Pagination {
+            params: Vec::new(),
+            cursor: String::new(),
+            gaps: Vec::new(),
+            description: None,
+            style: PageStyle::Cursor { next: "/next/page".into() },
+            items: "/items".into(),
+        }
+    }
+}
+
+impl Pagination {
+    /// True for the built-in envelope (`{ next?: { page }, count?, items }`), which the
+    /// runtime's `Page<T>` is.
+    pub fn is_standard(&self) -> bool {
+        self.items == "/items" && self.style == PageStyle::Cursor { next: "/next/page".into() }
+    }
+}
+
+/// How the next page is found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PageStyle {
+    /// A cursor in the body at a JSON pointer; absent, null or empty on the last page.
+    Cursor {
+        /// Where it is.
+        next: String,
+    },
+    /// A boolean in the body says more follow; the cursor is a field of the last item.
+    HasMore {
+        /// Where the boolean is.
+        has_more: String,
+        /// Where the cursor is inside an item.
+        item_id: String,
+    },
+    /// The cursor parameter is an offset; an empty page is the last.
+    Offset,
+    /// The cursor parameter is a page number; an empty page is the last.
+    Page,
+    /// The `Link` header's `rel="next"` URL.
+    Link,
+}
+
+impl PageStyle {
+    /// Its name in the spec.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            PageStyle::Cursor { .. } => "cursor",
+            PageStyle::HasMore { .. } => "has-more",
+            PageStyle::Offset => "offset",
+            PageStyle::Page => "page",
+            PageStyle::Link => "link",
+        }
+    }
 }
 
 /// Which way a type travels, which decides how lenient its decoding is and whether fields
@@ -384,6 +446,9 @@ pub struct Operation {
     pub body: Option<Body>,
     /// Success response.
     pub response: Response,
+    /// How a paginated operation pages (the API's convention unless it declares its own);
+    /// `None` when the response is not a page.
+    pub pagination: Option<Pagination>,
     /// Failure cases.
     pub errors: Vec<ErrorCase>,
     /// Deprecation.

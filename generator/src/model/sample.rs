@@ -44,6 +44,9 @@ pub fn of_response(api: &Api, op: &Operation) -> Option<Value> {
         ResponseBody::Empty => None,
         ResponseBody::Value(ty) => Some(of_ref(api, ty, &Constraints::default(), "response")),
         ResponseBody::Page { envelope: Some(envelope), .. } => Some(of_type(api, envelope)),
+        ResponseBody::Page { item, envelope: None } if op.pagination.as_ref().is_some_and(|p| !p.is_standard()) => {
+            Some(json!([of_ref(api, item, &Constraints::default(), "item")]))
+        }
         ResponseBody::Page { item, envelope: None } => Some(json!({
             "next": { "page": "page_2" },
             "count": 1,

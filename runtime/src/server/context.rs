@@ -24,6 +24,8 @@ pub struct Context<P, S = OnlyStatus> {
     pub method: Method,
     /// The route that matched, as the spec writes it (`/v1/spaces/{spaceId}`).
     pub path: &'static str,
+    /// The request's path and query, as received (percent-encoded).
+    pub uri: axum::http::Uri,
     /// What middleware put in the request's extensions (a request id, a tracing span, a
     /// tenant, ...), read with `context.extensions.get::<T>()`.
     pub extensions: axum::http::Extensions,
@@ -54,6 +56,7 @@ pub(crate) struct ResponseHandle(Arc<Mutex<ResponseParts>>);
 struct ResponseParts {
     status: Option<u16>,
     headers: HeaderMap,
+    next_page: Option<String>,
 }
 
 impl ResponseHandle {
@@ -63,8 +66,8 @@ impl ResponseHandle {
         f(&mut self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
     }
 
-    pub(crate) fn take(&self) -> (Option<u16>, HeaderMap) {
-        self.with(|parts| (parts.status.take(), std::mem::take(&mut parts.headers)))
+    pub(crate) fn take(&self) -> (Option<u16>, HeaderMap, Option<String>) {
+        self.with(|parts| (parts.status.take(), std::mem::take(&mut parts.headers), parts.next_page.take()))
     }
 }
 
@@ -78,6 +81,7 @@ impl<P, S> Context<P, S> {
             operation: "test",
             method: Method::GET,
             path: "/",
+            uri: axum::http::Uri::from_static("/"),
             extensions: axum::http::Extensions::new(),
             response: ResponseHandle::default(),
             status: PhantomData,
@@ -109,6 +113,14 @@ impl<P, S> Context<P, S> {
             self.insert_response_header(header, text);
         }
         Ok(())
+    }
+
+    /// For an operation paged by the `Link` header: the cursor of the next page. The router
+    /// answers `Link: <this path and query, with the cursor parameter set to it>; rel="next"`
+    /// (none is sent without a next page). Other operations ignore it.
+    pub fn set_next_page(&self, cursor: impl Into<String>) {
+        let cursor = cursor.into();
+        self.response.with(|parts| parts.next_page = Some(cursor));
     }
 
     /// Adds a response header, keeping values set before (`Set-Cookie`, `Link`).
@@ -143,6 +155,7 @@ impl<P: Clone, S> Clone for Context<P, S> {
             operation: self.operation,
             method: self.method.clone(),
             path: self.path,
+            uri: self.uri.clone(),
             extensions: self.extensions.clone(),
             response: self.response.clone(),
             status: PhantomData,

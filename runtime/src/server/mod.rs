@@ -118,6 +118,9 @@ pub struct OperationInfo {
     /// The response headers the spec says a success always carries: a handler's success
     /// without one of them answers 500.
     pub headers: &'static [&'static str],
+    /// For an operation paged by the `Link` header, the query parameter taking the cursor:
+    /// the router writes the next page's link from `Context::set_next_page`.
+    pub link_cursor: Option<&'static str>,
 }
 
 pub use axum;

@@ -141,14 +141,15 @@ impl<S: Authenticator> Routes<S> {
         Fut: Future<Output = Result<T, ApiError>> + Send + 'static,
     {
         let Some(slot) = self.handlers.get_mut(index) else { return };
-        let (status, required) = (self.operations[index].status, self.operations[index].headers);
+        let info = &self.operations[index];
+        let (status, required, link_cursor) = (info.status, info.headers, info.link_cursor);
         let (service, errors) = (Arc::clone(&self.service), self.errors);
         *slot = Some(Arc::new(move |input, context: Context<Option<S::Principal>>| {
             let request = match parse(input) {
                 Ok(request) => request,
                 Err(error) => return reject(error, errors),
             };
-            let Context { principal, headers, operation, method, path, extensions, response, .. } = context;
+            let Context { principal, headers, operation, method, path, uri, extensions, response, .. } = context;
             let Some(principal) = A::principal(principal) else {
                 return reject(ApiError::unauthorized("this operation needs credentials"), errors);
             };
@@ -158,6 +159,7 @@ impl<S: Authenticator> Routes<S> {
                 operation,
                 method,
                 path,
+                uri: uri.clone(),
                 extensions,
                 response: response.clone(),
                 status: PhantomData,
@@ -165,7 +167,10 @@ impl<S: Authenticator> Routes<S> {
             let future = handler(Arc::clone(&service), context, request);
             Box::pin(async move {
                 let result = future.await;
-                let (chosen, headers) = response.take();
+                let (chosen, mut headers, next_page) = response.take();
+                if let (Some(cursor), Some(next)) = (link_cursor, next_page) {
+                    headers.append(header::LINK, next_link(&uri, cursor, &next));
+                }
                 let result = result.and_then(|value| match required.iter().find(|h| !headers.contains_key(**h)) {
                     Some(missing) => Err(ApiError::internal(format!(
                         "the handler of `{operation}` did not set the response header `{missing}`"
@@ -299,6 +304,7 @@ async fn handle<S: Authenticator>(
     context.operation = info.name;
     context.method = parts.method;
     context.path = info.path;
+    context.uri = parts.uri;
     context.extensions = parts.extensions;
     // A panic while parsing or in the handler's synchronous part is caught like one in its
     // future.
@@ -310,6 +316,19 @@ async fn handle<S: Authenticator>(
         Ok(response) => response,
         Err(()) => refuse(ApiError::internal("the handler failed unexpectedly")),
     }
+}
+
+/// `Link: <path?query>; rel="next"`: the request's path and query with `cursor` set to `next`
+/// (a reference relative to the request, as RFC 8288 allows).
+fn next_link(uri: &axum::http::Uri, cursor: &str, next: &str) -> HeaderValue {
+    let kept = form_urlencoded::parse(uri.query().unwrap_or_default().as_bytes()).filter(|(key, _)| key != cursor);
+    let mut query = form_urlencoded::Serializer::new(String::new());
+    for (key, value) in kept {
+        query.append_pair(&key, &value);
+    }
+    query.append_pair(cursor, next);
+    let link = format!("<{}?{}>; rel=\"next\"", uri.path(), query.finish());
+    HeaderValue::from_str(&link).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
 
 /// A 401 of the router with the challenges of the operation's schemes (none for API keys,
