@@ -9,7 +9,8 @@
 //! "Runbooks" in `collection_2`, pages and a file in `space_1`, a team, a site with a section
 //! and site spaces, a change request with comments, an OpenAPI spec.
 
-use crate::api::{content, members, organizations, spaces};
+use crate::domain::kinds::{INVITE_LINK, USER};
+use crate::domain::{content, members, spaces};
 use crate::{Bootstrap, Sandbox};
 use axum::body::Body;
 use axum::http::{Method, Request};
@@ -38,7 +39,7 @@ pub async fn load(sandbox: &Sandbox, boot: &Bootstrap) -> Result<(), String> {
         .write(|tx| {
             let mut people = Vec::new();
             for (name, role) in [("Alice Martin", "create"), ("Bob Chen", "edit"), ("Carol Diaz", "read")] {
-                let id = tx.new_id("user")?;
+                let id = tx.new_id(USER.prefix)?;
                 let email = format!("{}@acme.test", name.split(' ').next().unwrap_or(name).to_lowercase());
                 members::add_member(tx, &org, &json!({"object": "user", "id": id, "displayName": name, "email": email}), Some(role))?;
                 people.push(id);
@@ -49,8 +50,8 @@ pub async fn load(sandbox: &Sandbox, boot: &Bootstrap) -> Result<(), String> {
             let logo = content::seed_file(tx, &getting_started, "logo.png", "image/png", 2048)?;
             content::seed_page(tx, &getting_started, "Welcome", &format!("Welcome to Acme Docs.\n\nStart with [the install guide](https://acme.test/install). ![logo]({logo})"))?;
             content::seed_page(tx, &getting_started, "Install", "Run the installer.\n\nThen read [the FAQ](faq).")?;
-            let invite = tx.new_id("invite")?;
-            tx.insert(organizations::INVITE_LINK, &invite, &org, &org, &json!({"id": invite}))?;
+            let invite = tx.new_id(INVITE_LINK.prefix)?;
+            tx.insert(INVITE_LINK.name, &invite, &org, &org, &json!({"id": invite}))?;
             Ok((people, getting_started))
         })
         .map_err(message)?;

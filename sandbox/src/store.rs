@@ -469,8 +469,17 @@ impl Tx<'_> {
 
     /// A page of `items` (already filtered, in list order), read from the cursor `page` of
     /// a list named `list` (any string naming the list and its filters: a cursor from
-    /// another list, or from another database, is a 400).
-    pub fn paginate<T>(&self, list: &str, items: Vec<T>, page: Option<&str>, limit: i64) -> Result<Page<T>, ApiError> {
+    /// another list, or from another database, is a 400), each item of the page answered
+    /// through `answer` (decoded as its API type, presented for the caller…): only the page's
+    /// items are.
+    pub fn paginate<T, U>(
+        &self,
+        list: &str,
+        items: Vec<T>,
+        page: Option<&str>,
+        limit: i64,
+        answer: impl FnMut(T) -> Result<U, ApiError>,
+    ) -> Result<Page<U>, ApiError> {
         let count = items.len() as i64;
         let start = match page {
             None => 0,
@@ -480,39 +489,8 @@ impl Tx<'_> {
         let mut items: Vec<T> = items.into_iter().skip(start).collect();
         let next = (items.len() > limit).then(|| PageNext { page: self.cursor(list, start + limit) });
         items.truncate(limit);
+        let items = items.into_iter().map(answer).collect::<Result<_, _>>()?;
         Ok(Page { next, count, items })
-    }
-
-    /// [`Tx::paginate`] over documents of `kind`, decoded as their API type.
-    pub fn paginate_as<T: FromJson>(
-        &self,
-        kind: &str,
-        list: &str,
-        items: Vec<Value>,
-        page: Option<&str>,
-        limit: i64,
-    ) -> Result<Page<T>, ApiError> {
-        let page = self.paginate(list, items, page, limit)?;
-        let items = page.items.into_iter().map(|item| decode(kind, item)).collect::<Result<_, _>>()?;
-        Ok(Page { next: page.next, count: page.count, items })
-    }
-
-    /// [`Tx::paginate`] over the live resources of a scope, kept by `keep` and decoded.
-    pub fn page<T: FromJson>(
-        &self,
-        kind: &str,
-        scope: &str,
-        keep: impl Fn(&Value) -> bool,
-        page: Option<&str>,
-        limit: i64,
-    ) -> Result<Page<T>, ApiError> {
-        let rows: Vec<Value> = self.all(kind, scope)?.into_iter().map(|row| row.data).filter(|d| keep(d)).collect();
-        let page = self.paginate(&format!("{kind}:{scope}"), rows, page, limit)?;
-        Ok(Page {
-            next: page.next,
-            count: page.count,
-            items: page.items.into_iter().map(|data| decode(kind, data)).collect::<Result<_, _>>()?,
-        })
     }
 
     fn cursor(&self, list: &str, offset: usize) -> String {

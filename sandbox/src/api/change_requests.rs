@@ -15,24 +15,11 @@
 //! `revisionMergedAncestor` to the space's revision and clears `outdated`. The space's
 //! counters (`changeRequests`, `changeRequestsOpen`, `changeRequestsDraft`) follow every change.
 
-use crate::api::content::{REVISION, derive_revision};
 use crate::api::prelude::*;
-use crate::api::spaces::SPACE;
-
-/// Change requests.
-pub const CHANGE_REQUEST: Kind = Kind { name: "change-request", prefix: "cr", schema: "ChangeRequest" };
-
-/// The change request `id` of `space` that the user may act on with `min` (404 when the
-/// space or the change request is absent, or the change request belongs to another space).
-pub fn change_request(tx: &Tx, user: &User, space: &str, id: &str, min: Role) -> Result<Row, ApiError> {
-    tx.live(SPACE.name, space)?;
-    let row = tx.live(CHANGE_REQUEST.name, id)?;
-    if row.scope != space {
-        return Err(ApiError::not_found(format!("no change request {id} in space {space}")));
-    }
-    require(tx, user, &row.org, min)?;
-    Ok(row)
-}
+use crate::domain::change_requests::change_request;
+use crate::domain::content::derive_revision;
+use crate::domain::kinds::{CHANGE_REQUEST, ORGANIZATION, SPACE};
+use crate::domain::members::user_json;
 
 fn is_merged(request: &Value) -> bool {
     request.get("revisionMerged").is_some_and(|r| !r.is_null())
@@ -51,10 +38,6 @@ fn recount(tx: &Tx, space: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-fn user_json(tx: &Tx, user: &User) -> Result<Value, ApiError> {
-    Ok(tx.row("user", &user.id)?.map_or_else(|| json!({"object": "user", "id": user.id}), |row| row.data))
-}
-
 /// The change requests of `rows` that pass the list filters.
 fn filtered(rows: Vec<Row>, status: &ChangeRequestStatus, creator: Option<&str>, cluster: Option<&str>) -> Vec<Value> {
     rows.into_iter()
@@ -64,16 +47,6 @@ fn filtered(rows: Vec<Row>, status: &ChangeRequestStatus, creator: Option<&str>,
         .filter(|r| creator.is_none_or(|c| r["createdBy"]["id"] == c))
         .filter(|r| cluster.is_none_or(|c| r["conversationsIssuesCluster"] == c))
         .collect()
-}
-
-fn page_of(
-    tx: &Tx,
-    list: &str,
-    items: Vec<Value>,
-    page: Option<&str>,
-    limit: i64,
-) -> Result<ListPage<ChangeRequest>, ApiError> {
-    tx.paginate_as(CHANGE_REQUEST.name, list, items, page, limit)
 }
 
 impl ChangeRequestsApi for Sandbox {
@@ -97,7 +70,7 @@ impl ChangeRequestsApi for Sandbox {
                 request.creator,
                 request.conversations_issues_cluster
             );
-            page_of(tx, &list, items, request.page.as_deref(), request.limit)
+            tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| decode(CHANGE_REQUEST.name, item))
         })
     }
 
@@ -181,7 +154,6 @@ impl ChangeRequestsApi for Sandbox {
                 }
             }
             recount(tx, &space.id)?;
-            let _ = REVISION;
             decode("merge result", json!({"revision": merged, "result": "merge"}))
         })
     }
@@ -231,7 +203,7 @@ impl ChangeRequestsApi for Sandbox {
     ) -> Result<ListPage<ChangeRequest>, ApiError> {
         self.store().read(|tx| {
             let org = &request.organization_id;
-            tx.live(crate::api::organizations::KIND, org)?;
+            tx.live(ORGANIZATION.name, org)?;
             require(tx, &context.principal, org, Role::Read)?;
             let items = filtered(
                 tx.all_in_org(CHANGE_REQUEST.name, org)?,
@@ -245,7 +217,7 @@ impl ChangeRequestsApi for Sandbox {
                 request.creator,
                 request.conversations_issues_cluster
             );
-            page_of(tx, &list, items, request.page.as_deref(), request.limit)
+            tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| decode(CHANGE_REQUEST.name, item))
         })
     }
 }

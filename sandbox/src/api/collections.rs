@@ -10,22 +10,9 @@
 //! spaces.
 
 use crate::api::prelude::*;
-
-/// Collections.
-pub const COLLECTION: Kind = Kind { name: "collection", prefix: "collection", schema: "Collection" };
-
-/// The list scope of a resource whose parent is `parent` (a collection) in `org`.
-pub fn scope_of(org: &str, parent: Option<&str>) -> String {
-    parent.unwrap_or(org).to_owned()
-}
-
-/// A collection of `org` that may hold a new child, or a 400 naming the id.
-pub fn parent_in(tx: &Tx, org: &str, parent: &str) -> Result<(), ApiError> {
-    match tx.row(COLLECTION.name, parent)? {
-        Some(row) if row.deleted_at.is_none() && row.org == org => Ok(()),
-        _ => Err(ApiError::bad_request(format!("parent {parent} is not a collection of organization {org}"))),
-    }
-}
+use crate::domain::collections::{parent_in, scope_of};
+use crate::domain::kinds::{COLLECTION, ORGANIZATION, SPACE};
+use crate::domain::spaces::change_organization;
 
 /// The ids of `collection` and every collection nested in it.
 fn subtree(tx: &Tx, collection: &str) -> Result<Vec<String>, ApiError> {
@@ -73,9 +60,9 @@ impl CollectionsApi for Sandbox {
             let Some(row) = tx.row(COLLECTION.name, &request.collection_id)? else { return Ok(()) };
             require(tx, &context.principal, &row.org, Role::Admin)?;
             for id in subtree(tx, &row.id)? {
-                for space in tx.all(crate::api::spaces::SPACE.name, &id)? {
-                    tx.rehome(crate::api::spaces::SPACE.name, &space.id, &row.org, &row.org)?;
-                    tx.modify(crate::api::spaces::SPACE.name, &space.id, |s| {
+                for space in tx.all(SPACE.name, &id)? {
+                    tx.rehome(SPACE.name, &space.id, &row.org, &row.org)?;
+                    tx.modify(SPACE.name, &space.id, |s| {
                         s.as_object_mut().map(|s| s.remove("parent"));
                     })?;
                 }
@@ -103,7 +90,7 @@ impl CollectionsApi for Sandbox {
             found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Read)?;
             let list = format!("spaces:{}", request.collection_id);
             tx.page_where(
-                crate::api::spaces::SPACE.name,
+                SPACE.name,
                 &request.collection_id,
                 &[],
                 false,
@@ -148,7 +135,7 @@ impl CollectionsApi for Sandbox {
         self.store().write(|tx| {
             let row = found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Admin)?;
             let target = &request.body.organization;
-            tx.live(crate::api::organizations::KIND, target)
+            tx.live(ORGANIZATION.name, target)
                 .map_err(|_| ApiError::bad_request(format!("no organization {target} to transfer to")))?;
             require(tx, &context.principal, target, Role::Admin)?;
             for id in subtree(tx, &row.id)? {
@@ -160,8 +147,8 @@ impl CollectionsApi for Sandbox {
                         c.as_object_mut().map(|c| c.remove("parent"));
                     }
                 })?;
-                for space in tx.all(crate::api::spaces::SPACE.name, &id)? {
-                    crate::api::spaces::change_organization(tx, &space.id, target)?;
+                for space in tx.all(SPACE.name, &id)? {
+                    change_organization(tx, &space.id, target)?;
                 }
             }
             out(COLLECTION, touch(tx, COLLECTION, &row.id, &json!({}))?)
@@ -175,19 +162,19 @@ impl CollectionsApi for Sandbox {
     ) -> Result<ListPage<Collection>, ApiError> {
         self.store().read(|tx| {
             let org = &request.organization_id;
-            tx.live(crate::api::organizations::KIND, org)?;
+            tx.live(ORGANIZATION.name, org)?;
             require(tx, &context.principal, org, Role::Read)?;
             let items = if request.nested {
                 nested(tx, org)?
             } else {
                 tx.all(COLLECTION.name, org)?.into_iter().map(|r| r.data).collect()
             };
-            tx.paginate_as(
-                COLLECTION.name,
+            tx.paginate(
                 &format!("collections:{org}:{}", request.nested),
                 items,
                 request.page.as_deref(),
                 request.limit,
+                |item| decode(COLLECTION.name, item),
             )
         })
     }
@@ -199,7 +186,7 @@ impl CollectionsApi for Sandbox {
     ) -> Result<Collection, ApiError> {
         self.store().write(|tx| {
             let org = &request.organization_id;
-            tx.live(crate::api::organizations::KIND, org)?;
+            tx.live(ORGANIZATION.name, org)?;
             require(tx, &context.principal, org, Role::Create)?;
             let body = request.body.as_ref().map(encode).unwrap_or_else(|| json!({}));
             let parent = body.get("parent").and_then(Value::as_str).map(str::to_owned);

@@ -12,14 +12,10 @@
 //! open comments; `format=document` answers bodies as `{ document }`; reactions add and
 //! remove the caller per emoji; the commenters of a space are the members who posted there.
 
-use crate::api::change_requests::{CHANGE_REQUEST, change_request};
 use crate::api::prelude::*;
-use crate::api::spaces::SPACE;
-
-/// Comments.
-pub const COMMENT: Kind = Kind { name: "comment", prefix: "comment", schema: "Comment" };
-/// Replies.
-pub const REPLY: Kind = Kind { name: "comment-reply", prefix: "reply", schema: "CommentReply" };
+use crate::domain::change_requests::change_request;
+use crate::domain::kinds::{CHANGE_REQUEST, COMMENT, MEMBER, REPLY, SPACE};
+use crate::domain::members::user_json;
 
 /// Where comments live: a space, or a change request of it.
 struct Thread {
@@ -54,10 +50,6 @@ fn reply_in(tx: &Tx, comment: &str, id: &str) -> Result<Row, ApiError> {
         Some(row) if row.scope == comment => Ok(row),
         _ => Err(ApiError::not_found(format!("no reply with id {id}"))),
     }
-}
-
-fn user_json(tx: &Tx, user: &User) -> Result<Value, ApiError> {
-    Ok(tx.row("user", &user.id)?.map_or_else(|| json!({"object": "user", "id": user.id}), |row| row.data))
 }
 
 /// Recomputes the open-comment counter of the thread's space or change request.
@@ -430,16 +422,12 @@ impl CommentsApi for Sandbox {
             }
             let mut members = Vec::new();
             for author in authors {
-                if let Some(row) = tx.row(member_kind(), &format!("{}/{author}", thread.org))? {
+                if let Some(row) = tx.row(MEMBER.name, &format!("{}/{author}", thread.org))? {
                     members.push(row.data);
                 }
             }
-            let page =
-                tx.paginate(&format!("commenters:{}", thread.space), members, request.page.as_deref(), request.limit)?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page.items.into_iter().map(|m| decode("member", m)).collect::<Result<_, _>>()?,
+            tx.paginate(&format!("commenters:{}", thread.space), members, request.page.as_deref(), request.limit, |m| {
+                decode(MEMBER.name, m)
             })
         })
     }
@@ -546,12 +534,12 @@ impl CommentsApi for Sandbox {
                 .into_iter()
                 .map(|r| formatted(r.data, request.format.as_deref()))
                 .collect();
-            tx.paginate_as(
-                REPLY.name,
+            tx.paginate(
                 &format!("replies:{}:{:?}", request.comment_id, request.format),
                 replies,
                 request.page.as_deref(),
                 request.limit,
+                |item| decode(REPLY.name, item),
             )
         })
     }

@@ -9,48 +9,26 @@
 //! (the sandbox has no signing key).
 
 use crate::api::prelude::*;
+use crate::domain::kinds::{MEMBER, ORGANIZATION, SPACE, TEAM, TEAM_MEMBER};
+use crate::domain::teams::with_counts;
 
-/// Stores `user` (a `User` JSON, kept if it exists) and makes them a member of `org` with
-/// `role` (`None`: a guest).
-pub fn add_member(tx: &Tx, org: &str, user: &Value, role: Option<&str>) -> Result<(), ApiError> {
-    let id = user["id"].as_str().unwrap_or_default().to_owned();
-    if tx.row("user", &id)?.is_none() {
-        tx.insert("user", &id, org, "users", user)?;
-    }
-    let member = json!({
-        "object": "member", "id": id, "role": role, "user": user,
-        "disabled": false, "joinedAt": timestamp(tx.now()), "sso": false,
-    });
-    tx.insert(member_kind(), &format!("{org}/{id}"), org, org, &member)
-}
+/// Where the bootstrap, the demo data and tests make members.
+pub use crate::domain::members::add_member;
 
 /// A member row of `org`, or a 404 naming the user.
 fn member_row(tx: &Tx, org: &str, user: &str) -> Result<Row, ApiError> {
-    tx.live(member_kind(), &format!("{org}/{user}"))
+    tx.live(MEMBER.name, &format!("{org}/{user}"))
         .map_err(|_| ApiError::not_found(format!("user {user} is not a member of organization {org}")))
 }
 
 /// Refuses a change that would leave the organization with no admin.
 fn keep_an_admin(tx: &Tx, org: &str, leaving: &str) -> Result<(), ApiError> {
-    let admins = tx
-        .all(member_kind(), org)?
-        .into_iter()
-        .filter(|m| m.data["role"] == "admin" && m.data["id"] != leaving)
-        .count();
+    let admins =
+        tx.all(MEMBER.name, org)?.into_iter().filter(|m| m.data["role"] == "admin" && m.data["id"] != leaving).count();
     if admins == 0 {
         return Err(ApiError::bad_request(format!("organization {org} must keep at least one admin")));
     }
     Ok(())
-}
-
-fn members_page<T: apigen_runtime::FromJson>(
-    tx: &Tx,
-    list: &str,
-    items: Vec<Value>,
-    page: Option<&str>,
-    limit: i64,
-) -> Result<ListPage<T>, ApiError> {
-    tx.paginate_as("member", list, items, page, limit)
 }
 
 impl MembersApi for Sandbox {
@@ -68,7 +46,7 @@ impl MembersApi for Sandbox {
             };
             let search = request.search.as_deref().map(str::to_lowercase);
             let mut members: Vec<Value> = tx
-                .all(member_kind(), org)?
+                .all(MEMBER.name, org)?
                 .into_iter()
                 .map(|row| row.data)
                 .filter(|m| request.role.as_ref().is_none_or(|role| m["role"] == role.as_str()))
@@ -87,7 +65,7 @@ impl MembersApi for Sandbox {
             }
             let list =
                 format!("members:{org}:{}:{:?}:{:?}:{key}", request.order.as_str(), request.role, request.search);
-            members_page(tx, &list, members, request.page.as_deref(), request.limit)
+            tx.paginate(&list, members, request.page.as_deref(), request.limit, |item| decode(MEMBER.name, item))
         })
     }
 
@@ -98,7 +76,7 @@ impl MembersApi for Sandbox {
     ) -> Result<Member, ApiError> {
         self.store().read(|tx| {
             organization(tx, &context.principal, &request.organization_id, Role::Read)?;
-            decode("member", member_row(tx, &request.organization_id, &request.user_id)?.data)
+            decode(MEMBER.name, member_row(tx, &request.organization_id, &request.user_id)?.data)
         })
     }
 
@@ -114,10 +92,10 @@ impl MembersApi for Sandbox {
                 require(tx, &context.principal, org, Role::Admin)?;
             }
             keep_an_admin(tx, org, &request.user_id)?;
-            for team in tx.all(crate::api::teams::TEAM.name, org)? {
-                tx.delete(crate::api::teams::TEAM_MEMBER, &format!("{}/{}", team.id, request.user_id))?;
+            for team in tx.all(TEAM.name, org)? {
+                tx.delete(TEAM_MEMBER.name, &format!("{}/{}", team.id, request.user_id))?;
             }
-            tx.delete(member_kind(), &row.id)?;
+            tx.delete(MEMBER.name, &row.id)?;
             Ok(())
         })
     }
@@ -132,14 +110,14 @@ impl MembersApi for Sandbox {
             organization(tx, &context.principal, org, Role::Admin)?;
             let row = member_row(tx, org, &request.user_id)?;
             let role = match &request.body.role {
-                Patch::Absent => return decode("member", row.data),
+                Patch::Absent => return decode(MEMBER.name, row.data),
                 Patch::Null => Value::Null,
                 Patch::Value(role) => json!(role.as_str()),
             };
             if role != "admin" {
                 keep_an_admin(tx, org, &request.user_id)?;
             }
-            decode("member", tx.modify(member_kind(), &row.id, |m| m["role"] = role)?)
+            decode(MEMBER.name, tx.modify(MEMBER.name, &row.id, |m| m["role"] = role)?)
         })
     }
 
@@ -150,11 +128,11 @@ impl MembersApi for Sandbox {
     ) -> Result<PingOrganizationResponse, ApiError> {
         self.store().write(|tx| {
             let org = &request.organization_id;
-            tx.live(crate::api::organizations::KIND, org)?;
+            tx.live(ORGANIZATION.name, org)?;
             let row = member_row(tx, org, &context.principal.id)
                 .map_err(|_| ApiError::forbidden(format!("you are not a member of organization {org}")))?;
             let now = timestamp(tx.now());
-            tx.modify(member_kind(), &row.id, |m| m["lastSeenAt"] = now)?;
+            tx.modify(MEMBER.name, &row.id, |m| m["lastSeenAt"] = now)?;
             let claims = format!(
                 "eyJhbGciOiJub25lIn0.{}.",
                 hex(&format!("{{\"sub\":\"{}\",\"org\":\"{org}\"}}", context.principal.id))
@@ -171,7 +149,7 @@ impl MembersApi for Sandbox {
         self.store().write(|tx| {
             organization(tx, &context.principal, &request.organization_id, Role::Admin)?;
             let row = member_row(tx, &request.organization_id, &request.user_id)?;
-            decode("member", tx.modify(member_kind(), &row.id, |m| m["sso"] = json!(true))?)
+            decode(MEMBER.name, tx.modify(MEMBER.name, &row.id, |m| m["sso"] = json!(true))?)
         })
     }
 
@@ -188,7 +166,7 @@ impl MembersApi for Sandbox {
             let mut spaces: Vec<Value> = if permission.is_null() {
                 Vec::new()
             } else {
-                tx.all_in_org(crate::api::spaces::KIND, org)?
+                tx.all_in_org(SPACE.name, org)?
                     .into_iter()
                     .map(|s| json!({"permission": permission, "space": s.data}))
                     .collect()
@@ -202,12 +180,12 @@ impl MembersApi for Sandbox {
             if !matches!(request.order, MemberOrder::Asc) {
                 spaces.reverse();
             }
-            members_page(
-                tx,
+            tx.paginate(
                 &format!("member-spaces:{org}:{}:{}", request.user_id, request.order.as_str()),
                 spaces,
                 request.page.as_deref(),
                 request.limit,
+                |item| decode(MEMBER.name, item),
             )
         })
     }
@@ -223,10 +201,8 @@ impl MembersApi for Sandbox {
             member_row(tx, org, &request.user_id)?;
             let title = request.title.as_deref().map(str::to_lowercase);
             let mut teams = Vec::new();
-            for team in tx.all(crate::api::teams::TEAM.name, org)? {
-                let Some(membership) =
-                    tx.row(crate::api::teams::TEAM_MEMBER, &format!("{}/{}", team.id, request.user_id))?
-                else {
+            for team in tx.all(TEAM.name, org)? {
+                let Some(membership) = tx.row(TEAM_MEMBER.name, &format!("{}/{}", team.id, request.user_id))? else {
                     continue;
                 };
                 if title
@@ -235,15 +211,15 @@ impl MembersApi for Sandbox {
                 {
                     continue;
                 }
-                let team = crate::api::teams::with_counts(tx, &context.principal, team)?;
+                let team = with_counts(tx, &context.principal, team)?;
                 teams.push(json!({"team": team, "member": {"role": membership.data["role"]}}));
             }
-            members_page(
-                tx,
+            tx.paginate(
                 &format!("member-teams:{org}:{}:{:?}", request.user_id, request.title),
                 teams,
                 request.page.as_deref(),
                 request.limit,
+                |item| decode(MEMBER.name, item),
             )
         })
     }

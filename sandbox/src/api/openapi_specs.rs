@@ -10,9 +10,7 @@
 //! create-or-update); writing needs `edit`, deleting `admin`.
 
 use crate::api::prelude::*;
-
-/// OpenAPI specs.
-pub const OPENAPI_SPEC: Kind = Kind { name: "openapi-spec", prefix: "spec", schema: "OpenApiSpec" };
+use crate::domain::kinds::{OPENAPI_SPEC, SPEC_VERSION};
 
 fn key(org: &str, slug: &str) -> String {
     format!("{org}/{slug}")
@@ -40,7 +38,7 @@ fn processed(tx: &Tx, row: Row) -> Result<Value, ApiError> {
         document["processingState"] = json!("processed");
         document["lastProcessedAt"] = timestamp(tx.now());
         if document.get("sourceURL").is_some() {
-            document["lastVersion"] = json!(tx.new_id("version")?);
+            document["lastVersion"] = json!(tx.new_id(SPEC_VERSION.prefix)?);
             document.as_object_mut().map(|d| d.remove("lastProcessErrorCode"));
             document["lastProcessedErrors"] = json!([]);
         } else {
@@ -94,17 +92,13 @@ impl OpenapiSpecsApi for Sandbox {
                 .into_iter()
                 .map(|row| processed(tx, row))
                 .collect::<Result<Vec<_>, _>>()?;
-            let page = tx.paginate(
+            tx.paginate(
                 &format!("openapi:{}", request.organization_id),
                 specs,
                 request.page.as_deref(),
                 request.limit,
-            )?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page.items.into_iter().map(answer).collect::<Result<_, _>>()?,
-            })
+                answer,
+            )
         })
     }
 

@@ -10,38 +10,8 @@
 //! what to join).
 
 use crate::api::prelude::*;
-
-/// The kind organizations are stored under (scope: `orgs`).
-pub const KIND: &str = "organization";
-
-/// Invite links (scope: the organization). The API only deletes them; the demo data makes one.
-pub const INVITE_LINK: &str = "invite-link";
-
-/// The agent instructions of an organization (id: the organization's id).
-const AGENT_INSTRUCTIONS: &str = "agent-instructions";
-
-/// Creates the first organization of a new database and its admin user (and membership).
-pub fn create_first(tx: &Tx) -> Result<(String, String), ApiError> {
-    let org = tx.new_id("org")?;
-    let user = tx.new_id("user")?;
-    let now = timestamp(tx.now());
-    let organization = json!({
-        "object": "organization", "id": org, "title": "Sandbox", "createdAt": now,
-        "emailDomains": [], "type": "business", "defaultRole": "read",
-        "sso": false, "ai": false, "inviteLinks": true,
-        "urls": {"app": format!("https://app.example.com/o/{org}"), "location": format!("{API_URL}/v1/orgs/{org}")},
-    });
-    tx.insert(KIND, &org, &org, "orgs", &organization)?;
-    crate::api::members::add_member(
-        tx,
-        &org,
-        &json!({
-            "object": "user", "id": user, "displayName": "Sandbox Admin", "email": "admin@example.com",
-        }),
-        Some("admin"),
-    )?;
-    Ok((org, user))
-}
+use crate::domain::kinds::{AGENT_INSTRUCTIONS, INVITE_LINK, ORGANIZATION, ORGANIZATIONS, SITE, SPACE, USER};
+use crate::domain::members::add_member;
 
 /// Part A §7: default content naming what the organization does not have is refused (400).
 fn check_default_content(tx: &Tx, org: &str, content: &Value) -> Result<(), ApiError> {
@@ -49,7 +19,7 @@ fn check_default_content(tx: &Tx, org: &str, content: &Value) -> Result<(), ApiE
         return Ok(());
     }
     let site = content["site"].as_str().unwrap_or_default();
-    match tx.row(crate::api::sites::KIND, site)? {
+    match tx.row(SITE.name, site)? {
         Some(row) if row.org == org && row.deleted_at.is_none() && content["type"] == "site" => Ok(()),
         _ => Err(ApiError::bad_request(format!(
             "invalid default content: {content} is not a site of organization {org}"
@@ -60,7 +30,7 @@ fn check_default_content(tx: &Tx, org: &str, content: &Value) -> Result<(), ApiE
 /// The organizations `user` is a member of.
 fn member_orgs(tx: &Tx, user: &User) -> Result<Vec<Value>, ApiError> {
     let mut orgs = Vec::new();
-    for row in tx.all(KIND, "orgs")? {
+    for row in tx.all(ORGANIZATION.name, ORGANIZATIONS)? {
         if role_of(tx, user, &row.id)?.is_some() {
             orgs.push(row.data);
         }
@@ -76,19 +46,15 @@ impl OrganizationsApi for Sandbox {
     ) -> Result<ListPage<Organization>, ApiError> {
         self.store().read(|tx| {
             let orgs = member_orgs(tx, &context.principal)?;
-            let page =
-                tx.paginate(&format!("orgs:{}", context.principal.id), orgs, request.page.as_deref(), request.limit)?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page.items.into_iter().map(|o| decode(KIND, o)).collect::<Result<_, _>>()?,
+            tx.paginate(&format!("orgs:{}", context.principal.id), orgs, request.page.as_deref(), request.limit, |o| {
+                decode(ORGANIZATION.name, o)
             })
         })
     }
 
     async fn get_organization(&self, context: Ctx, request: GetOrganizationRequest) -> Result<Organization, ApiError> {
         self.store().read(|tx| {
-            let org = tx.get::<Organization>(KIND, &request.organization_id)?;
+            let org = tx.get::<Organization>(ORGANIZATION.name, &request.organization_id)?;
             require(tx, &context.principal, &org.id, Role::Read)?;
             Ok(org)
         })
@@ -100,12 +66,12 @@ impl OrganizationsApi for Sandbox {
         request: UpdateOrganizationRequest,
     ) -> Result<Organization, ApiError> {
         self.store().write(|tx| {
-            tx.live(KIND, &request.organization_id)?;
+            tx.live(ORGANIZATION.name, &request.organization_id)?;
             require(tx, &context.principal, &request.organization_id, Role::Admin)?;
             let body = encode(&request.body);
             check_default_content(tx, &request.organization_id, &body["defaultContent"])?;
-            let data = tx.modify(KIND, &request.organization_id, |org| merge(org, &body))?;
-            decode(KIND, data)
+            let data = tx.modify(ORGANIZATION.name, &request.organization_id, |org| merge(org, &body))?;
+            decode(ORGANIZATION.name, data)
         })
     }
 
@@ -115,23 +81,23 @@ impl OrganizationsApi for Sandbox {
         request: DeleteOrganizationInviteLinkRequest,
     ) -> Result<(), ApiError> {
         self.store().write(|tx| {
-            let Some(row) = tx.row(INVITE_LINK, &request.invite_id)? else { return Ok(()) };
+            let Some(row) = tx.row(INVITE_LINK.name, &request.invite_id)? else { return Ok(()) };
             if row.org != request.organization_id {
                 return Ok(());
             }
             require(tx, &context.principal, &row.org, Role::Admin)?;
-            tx.delete(INVITE_LINK, &row.id)?;
+            tx.delete(INVITE_LINK.name, &row.id)?;
             Ok(())
         })
     }
 
     async fn join_organization(&self, context: Ctx, request: JoinOrganizationRequest) -> Result<(), ApiError> {
         self.store().write(|tx| {
-            let org = tx.live(KIND, &request.organization_id)?;
+            let org = tx.live(ORGANIZATION.name, &request.organization_id)?;
             if role_of(tx, &context.principal, &org.id)?.is_some() {
                 return Ok(());
             }
-            let user = tx.live("user", &context.principal.id)?.data;
+            let user = tx.live(USER.name, &context.principal.id)?.data;
             let domain = user["email"].as_str().and_then(|e| e.rsplit_once('@')).map(|(_, d)| d.to_lowercase());
             let allowed = org.data["emailDomains"]
                 .as_array()
@@ -146,7 +112,7 @@ impl OrganizationsApi for Sandbox {
                 )));
             }
             let role = org.data["defaultRole"].as_str().map(str::to_owned);
-            crate::api::members::add_member(tx, &org.id, &user, role.as_deref())
+            add_member(tx, &org.id, &user, role.as_deref())
         })
     }
 
@@ -157,7 +123,7 @@ impl OrganizationsApi for Sandbox {
     ) -> Result<ListPage<OrganizationSearchResult>, ApiError> {
         self.store().read(|tx| {
             let org = &request.organization_id;
-            tx.live(KIND, org)?;
+            tx.live(ORGANIZATION.name, org)?;
             require(tx, &context.principal, org, Role::Read)?;
             let mut results: Vec<Value> = Vec::new();
             for (kind, id, title) in tx.search(org, &request.query)? {
@@ -169,7 +135,7 @@ impl OrganizationsApi for Sandbox {
                     },
                     _ => continue,
                 };
-                let Ok(space_row) = tx.live(crate::api::spaces::KIND, &space) else { continue };
+                let Ok(space_row) = tx.live(SPACE.name, &space) else { continue };
                 let index = match results.iter().position(|r| r["id"] == space.as_str()) {
                     Some(index) => index,
                     None => {
@@ -186,12 +152,12 @@ impl OrganizationsApi for Sandbox {
                     }
                 }
             }
-            tx.paginate_as(
-                "search result",
+            tx.paginate(
                 &format!("search:{org}:{}", request.query),
                 results,
                 request.page.as_deref(),
                 request.limit,
+                |item| decode("search result", item),
             )
         })
     }
@@ -203,9 +169,9 @@ impl OrganizationsApi for Sandbox {
     ) -> Result<OrganizationAgentInstructions, ApiError> {
         self.store().read(|tx| {
             let org = &request.organization_id;
-            tx.live(KIND, org)?;
+            tx.live(ORGANIZATION.name, org)?;
             require(tx, &context.principal, org, Role::Read)?;
-            let stored = tx.row(AGENT_INSTRUCTIONS, org)?.map(|row| row.data);
+            let stored = tx.row(AGENT_INSTRUCTIONS.name, org)?.map(|row| row.data);
             decode("agent instructions", stored.unwrap_or_else(|| {
                 json!({"object": "agent-instructions", "instructions": {"object": "document", "nodes": []}, "urls": {"location": format!("{API_URL}/v1/orgs/{org}/agent-instructions")}})
             }))
@@ -219,16 +185,16 @@ impl OrganizationsApi for Sandbox {
     ) -> Result<OrganizationAgentInstructions, ApiError> {
         self.store().write(|tx| {
             let org = &request.organization_id;
-            tx.live(KIND, org)?;
+            tx.live(ORGANIZATION.name, org)?;
             require(tx, &context.principal, org, Role::Admin)?;
             let document = json!({
                 "object": "agent-instructions", "instructions": encode(&request.body.instructions), "updatedAt": timestamp(tx.now()),
                 "updatedBy": context.principal.id, "urls": {"location": format!("{API_URL}/v1/orgs/{org}/agent-instructions")},
             });
-            if tx.row(AGENT_INSTRUCTIONS, org)?.is_some() {
-                tx.put(AGENT_INSTRUCTIONS, org, &document)?;
+            if tx.row(AGENT_INSTRUCTIONS.name, org)?.is_some() {
+                tx.put(AGENT_INSTRUCTIONS.name, org, &document)?;
             } else {
-                tx.insert(AGENT_INSTRUCTIONS, org, org, org, &document)?;
+                tx.insert(AGENT_INSTRUCTIONS.name, org, org, org, &document)?;
             }
             decode("agent instructions", document)
         })
@@ -243,7 +209,7 @@ impl OrganizationsApi for Sandbox {
         self.store().read(|tx| {
             let domain = request.email_domain.to_lowercase();
             let organizations: Vec<Value> = tx
-                .all(KIND, "orgs")?
+                .all(ORGANIZATION.name, ORGANIZATIONS)?
                 .into_iter()
                 .map(|row| row.data)
                 .filter(|org| {

@@ -39,78 +39,9 @@
 //!   none without a schema.
 
 use crate::api::prelude::*;
-use crate::api::site_structure::{self as structure, View};
-
-/// The kind sites are stored under (scope: the organization's id).
-pub const KIND: &str = "site";
-/// The kind adaptive schemas are stored under (id and scope: the site's id).
-pub const SCHEMA: &str = "site-adaptive-schema";
-
-/// The live site `site_id` of organization `org`, if the user has `role` there; else 404/403.
-pub fn site_for(tx: &Tx, user: &User, org: &str, site_id: &str, role: Role) -> Result<Row, ApiError> {
-    let site = find_site(tx, org, site_id)?
-        .ok_or_else(|| ApiError::not_found(format!("no site with id {site_id} in organization {org}")))?;
-    require(tx, user, &site.org, role)?;
-    Ok(site)
-}
-
-/// For deletes in a site: the site when it exists (the user must be allowed to change it),
-/// `None` when it does not (the delete then succeeds with nothing to do).
-pub fn site_for_delete(tx: &Tx, user: &User, org: &str, site_id: &str) -> Result<Option<Row>, ApiError> {
-    let Some(site) = find_site(tx, org, site_id)? else { return Ok(None) };
-    require(tx, user, &site.org, Role::Create)?;
-    Ok(Some(site))
-}
-
-fn find_site(tx: &Tx, org: &str, site_id: &str) -> Result<Option<Row>, ApiError> {
-    Ok(tx.row(KIND, site_id)?.filter(|row| row.deleted_at.is_none() && row.org == org))
-}
-
-/// Where a published site is served, and the query its URLs carry.
-pub struct PublishedUrls {
-    base: String,
-    query: String,
-}
-
-impl PublishedUrls {
-    /// The URL of a path under the site (segments are percent-encoded).
-    pub fn at(&self, segments: &[String]) -> String {
-        let path: Vec<String> = segments.iter().map(|segment| encode_segment(segment)).collect();
-        format!("{}{}{}", self.base, path.join("/"), self.query)
-    }
-}
-
-/// Percent-encodes everything but the unreserved characters of RFC 3986.
-fn encode_segment(segment: &str) -> String {
-    let mut out = String::new();
-    for byte in segment.bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
-}
-
-/// The published URLs of a site: none while it is unpublished.
-pub fn published_urls(site: &Value, share_key: Option<&str>) -> Option<PublishedUrls> {
-    if site["published"] != json!(true) {
-        return None;
-    }
-    let base = match (site["hostname"].as_str(), site["basename"].as_str()) {
-        (Some(hostname), _) => format!("https://{hostname}/"),
-        (None, Some(basename)) if !basename.is_empty() => {
-            format!("https://sites.example.com/{}/", encode_segment(basename))
-        }
-        _ => format!("https://sites.example.com/{}/", encode_segment(site["id"].as_str().unwrap_or_default())),
-    };
-    let query = match share_key {
-        Some(key) if site["visibility"] == json!("share-link") => format!("?share-key={}", encode_segment(key)),
-        _ => String::new(),
-    };
-    Some(PublishedUrls { base, query })
-}
+use crate::domain::kinds::{ORGANIZATION, SITE, SITE_SCHEMA, SITE_SPACE};
+use crate::domain::site_structure::{self as structure, View};
+use crate::domain::sites::{published_urls, site_for, site_for_delete};
 
 /// A site as answered: its count of site spaces, its published URL once published.
 fn present(tx: &Tx, site: &Row, share_key: Option<&str>) -> Result<Value, ApiError> {
@@ -125,7 +56,7 @@ fn present(tx: &Tx, site: &Row, share_key: Option<&str>) -> Result<Value, ApiErr
 /// Indexes a site's title for the organization search.
 fn index_site(tx: &Tx, site: &Value, org: &str) -> Result<(), ApiError> {
     let id = site["id"].as_str().unwrap_or_default();
-    tx.index(org, KIND, id, site["title"].as_str().unwrap_or_default(), "")
+    tx.index(org, SITE.name, id, site["title"].as_str().unwrap_or_default(), "")
 }
 
 /// The stored proxy of a PATCH's `proxy` value (`host/segment[/…]`).
@@ -211,11 +142,11 @@ impl SitesApi for Sandbox {
         request: ListOrganizationSitesRequest,
     ) -> Result<ListPage<Site>, ApiError> {
         self.store().read(|tx| {
-            tx.live(crate::api::organizations::KIND, &request.organization_id)?;
+            tx.live(ORGANIZATION.name, &request.organization_id)?;
             require(tx, &context.principal, &request.organization_id, Role::Read)?;
             let title = request.title.as_deref().map(str::to_lowercase);
             let mut sites = Vec::new();
-            for row in tx.all(KIND, &request.organization_id)? {
+            for row in tx.all(SITE.name, &request.organization_id)? {
                 let titled = title
                     .as_deref()
                     .is_none_or(|t| row.data["title"].as_str().unwrap_or_default().to_lowercase().contains(t));
@@ -232,12 +163,7 @@ impl SitesApi for Sandbox {
                 "sites:{}:{:?}:{:?}:{:?}",
                 request.organization_id, request.space, request.title, request.published
             );
-            let page = tx.paginate(&list, sites, request.page.as_deref(), request.limit)?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page.items.into_iter().map(|site| decode(KIND, site)).collect::<Result<_, _>>()?,
-            })
+            tx.paginate(&list, sites, request.page.as_deref(), request.limit, |site| decode(SITE.name, site))
         })
     }
 
@@ -248,10 +174,10 @@ impl SitesApi for Sandbox {
     ) -> Result<Site, ApiError> {
         self.store().write(|tx| {
             let org = request.organization_id;
-            tx.live(crate::api::organizations::KIND, &org)?;
+            tx.live(ORGANIZATION.name, &org)?;
             require(tx, &context.principal, &org, Role::Create)?;
             let body = request.body;
-            let id = tx.new_id("site")?;
+            let id = tx.new_id(SITE.prefix)?;
             let mut site = json!({
                 "object": "site", "id": id, "type": encode(&body.type_), "published": false,
                 "visibility": body.visibility.as_ref().map_or_else(|| json!("public"), encode),
@@ -264,20 +190,20 @@ impl SitesApi for Sandbox {
             if let Some(title) = &body.title {
                 site["title"] = json!(title);
             }
-            tx.insert(KIND, &id, &org, &org, &site)?;
-            let row = tx.live(KIND, &id)?;
+            tx.insert(SITE.name, &id, &org, &org, &site)?;
+            let row = tx.live(SITE.name, &id)?;
             for space in body.spaces.iter().flatten() {
                 structure::add_site_space(tx, &row, space, None)?;
             }
             index_site(tx, &site, &org)?;
-            decode(KIND, present(tx, &row, None)?)
+            decode(SITE.name, present(tx, &row, None)?)
         })
     }
 
     async fn get_site(&self, context: Ctx, request: GetSiteRequest) -> Result<Site, ApiError> {
         self.store().read(|tx| {
             let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
-            decode(KIND, present(tx, &site, None)?)
+            decode(SITE.name, present(tx, &site, None)?)
         })
     }
 
@@ -288,8 +214,8 @@ impl SitesApi for Sandbox {
                 return Ok(());
             };
             structure::remove_all(tx, &site.id)?;
-            tx.delete(SCHEMA, &site.id)?;
-            tx.delete(KIND, &site.id)?;
+            tx.delete(SITE_SCHEMA.name, &site.id)?;
+            tx.delete(SITE.name, &site.id)?;
             Ok(())
         })
     }
@@ -299,9 +225,9 @@ impl SitesApi for Sandbox {
             let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
             let mut patch = encode(&request.body);
             apply_site_commands(tx, &site, &mut patch)?;
-            let data = tx.modify(KIND, &site.id, |data| merge(data, &patch))?;
+            let data = tx.modify(SITE.name, &site.id, |data| merge(data, &patch))?;
             index_site(tx, &data, &site.org)?;
-            decode(KIND, present(tx, &tx.live(KIND, &site.id)?, None)?)
+            decode(SITE.name, present(tx, &tx.live(SITE.name, &site.id)?, None)?)
         })
     }
 
@@ -313,9 +239,9 @@ impl SitesApi for Sandbox {
         self.store().read(|tx| {
             let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
             let schema = tx
-                .row(SCHEMA, &site.id)?
+                .row(SITE_SCHEMA.name, &site.id)?
                 .ok_or_else(|| ApiError::not_found(format!("site {} has no visitor attributes schema", site.id)))?;
-            decode(SCHEMA, schema.data)
+            decode(SITE_SCHEMA.name, schema.data)
         })
     }
 
@@ -330,12 +256,12 @@ impl SitesApi for Sandbox {
             check_visitor_schema(&json_schema).map_err(ApiError::bad_request)?;
             let schema =
                 json!({"object": "site-adaptive-schema", "jsonSchema": json_schema, "updatedAt": timestamp(tx.now())});
-            if tx.row(SCHEMA, &site.id)?.is_some() {
-                tx.put(SCHEMA, &site.id, &schema)?;
+            if tx.row(SITE_SCHEMA.name, &site.id)?.is_some() {
+                tx.put(SITE_SCHEMA.name, &site.id, &schema)?;
             } else {
-                tx.insert(SCHEMA, &site.id, &site.org, &site.id, &schema)?;
+                tx.insert(SITE_SCHEMA.name, &site.id, &site.org, &site.id, &schema)?;
             }
-            decode(SCHEMA, schema)
+            decode(SITE_SCHEMA.name, schema)
         })
     }
 
@@ -346,7 +272,7 @@ impl SitesApi for Sandbox {
     ) -> Result<SiteTemplateConditionList, ApiError> {
         self.store().read(|tx| {
             let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
-            let items = match tx.row(SCHEMA, &site.id)? {
+            let items = match tx.row(SITE_SCHEMA.name, &site.id)? {
                 Some(schema) => template_conditions(&schema.data["jsonSchema"]),
                 None => Vec::new(),
             };
@@ -373,7 +299,7 @@ impl SitesApi for Sandbox {
                 json!({"type": "sections", "structure": sections})
             };
             let mut space_customizations = serde_json::Map::new();
-            for row in tx.all(structure::SITE_SPACE, &site.id)? {
+            for row in tx.all(SITE_SPACE.name, &site.id)? {
                 space_customizations.insert(row.id.clone(), json!({"title": row.data["title"]}));
             }
             let mut site_customization = json!({});
@@ -397,8 +323,8 @@ impl SitesApi for Sandbox {
             if site.data["published"] == json!(true) {
                 return Err(ApiError::bad_request(format!("site {} is already published", site.id)));
             }
-            tx.modify(KIND, &site.id, |data| data["published"] = json!(true))?;
-            decode(KIND, present(tx, &tx.live(KIND, &site.id)?, None)?)
+            tx.modify(SITE.name, &site.id, |data| data["published"] = json!(true))?;
+            decode(SITE.name, present(tx, &tx.live(SITE.name, &site.id)?, None)?)
         })
     }
 }

@@ -10,50 +10,17 @@
 //! state change (400). The API has no operation creating a space: [`create_space`] is what
 //! the demo data and tests use.
 
-use crate::api::collections::{COLLECTION, parent_in, scope_of};
 use crate::api::prelude::*;
+use crate::domain::collections::{parent_in, scope_of};
+use crate::domain::content::{copy_space_content, current_revision, revision_links};
+use crate::domain::kinds::{ORGANIZATION, SPACE};
+use crate::domain::spaces::link_report;
 
-/// Spaces.
-pub const SPACE: Kind = Kind { name: "space", prefix: "space", schema: "Space" };
-
-/// The store name of spaces (for modules that read them).
-pub const KIND: &str = SPACE.name;
+/// Where tests and tools create a space (the API has no operation for it).
+pub use crate::domain::spaces::create_space;
 
 /// How long a deleted space can be restored.
 const RESTORE_WINDOW_DAYS: i64 = 7;
-
-/// Creates an active space in `org` (in collection `parent` when given), with its first
-/// revision, and answers its id.
-pub fn create_space(tx: &Tx, org: &str, parent: Option<&str>, title: &str) -> Result<String, ApiError> {
-    if let Some(parent) = parent {
-        parent_in(tx, org, parent)?;
-    }
-    let (id, mut document) = new_document(tx, SPACE, &json!({}))?;
-    let revision = crate::api::content::first_revision(tx, org, &id)?;
-    merge(
-        &mut document,
-        &json!({
-            "object": "space", "title": title, "emoji": "📘", "visibility": if parent.is_some() { "in-collection" } else { "private" },
-            "mergeRules": {"type": "inherit"}, "organization": org, "parent": parent, "revision": revision,
-            "editMode": "live", "comments": 0, "changeRequests": 0, "changeRequestsOpen": 0, "changeRequestsDraft": 0,
-            "urls": {"location": format!("{API_URL}/v1/spaces/{id}"), "app": format!("https://app.example.com/s/{id}")},
-        }),
-    );
-    // Null (a guest's level) until set: the skeleton's first role is not a decision.
-    document["defaultLevel"] = Value::Null;
-    tx.insert(SPACE.name, &id, org, &scope_of(org, parent), &document)?;
-    tx.index(org, SPACE.name, &id, title, "")?;
-    Ok(id)
-}
-
-/// Moves a space to another organization (out of any collection), with its content rows.
-pub fn change_organization(tx: &Tx, space: &str, org: &str) -> Result<(), ApiError> {
-    let row = tx.live(SPACE.name, space)?;
-    let scope = if row.scope == row.org { org.to_owned() } else { row.scope.clone() };
-    tx.rehome(SPACE.name, space, org, &scope)?;
-    tx.modify(SPACE.name, space, |s| s["organization"] = json!(org))?;
-    tx.index(org, SPACE.name, space, row.data["title"].as_str().unwrap_or_default(), "")
-}
 
 /// A space, deleted or not; one deleted more than 7 days ago is gone (absent), and removed
 /// for good when `purge` (a write transaction).
@@ -123,7 +90,7 @@ impl SpacesApi for Sandbox {
                 });
             }
             tx.modify(SPACE.name, &copy, |s| merge(s, &settings))?;
-            crate::api::content::copy_space_content(tx, &row.id, &copy, &revision)?;
+            copy_space_content(tx, &row.id, &revision)?;
             out(SPACE, tx.live(SPACE.name, &copy)?.data)
         })
     }
@@ -166,7 +133,7 @@ impl SpacesApi for Sandbox {
         self.store().write(|tx| {
             let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Admin)?;
             let target = &request.body.organization;
-            tx.live(crate::api::organizations::KIND, target)
+            tx.live(ORGANIZATION.name, target)
                 .map_err(|_| ApiError::bad_request(format!("no organization {target} to transfer to")))?;
             require(tx, &context.principal, target, Role::Admin)?;
             tx.rehome(SPACE.name, &row.id, target, target)?;
@@ -174,7 +141,6 @@ impl SpacesApi for Sandbox {
                 s["organization"] = json!(target);
                 s.as_object_mut().map(|s| s.remove("parent"));
             })?;
-            let _ = COLLECTION;
             out(SPACE, touch(tx, SPACE, &row.id, &json!({}))?)
         })
     }
@@ -182,7 +148,7 @@ impl SpacesApi for Sandbox {
     async fn list_space_links(&self, context: Ctx, request: ListSpaceLinksRequest) -> Result<LinkReportList, ApiError> {
         self.store().read(|tx| {
             let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Read)?;
-            let links = crate::api::content::revision_links(&crate::api::content::current_revision(tx, &row.id)?);
+            let links = revision_links(&current_revision(tx, &row.id)?);
             link_report(
                 tx,
                 &row.id,
@@ -193,24 +159,4 @@ impl SpacesApi for Sandbox {
             )
         })
     }
-}
-
-/// A link report (of a space, or of a page named by `scope`): the links with `status` kept,
-/// and stats over all of them.
-pub fn link_report(
-    tx: &Tx,
-    scope: &str,
-    links: Vec<Value>,
-    status: Option<&str>,
-    page: Option<&str>,
-    limit: i64,
-) -> Result<LinkReportList, ApiError> {
-    let broken = links.iter().filter(|l| l["status"] == "broken").count();
-    let stats = json!({"total": links.len(), "broken": {"total": broken}});
-    let kept: Vec<Value> = links.into_iter().filter(|l| status.is_none_or(|s| l["status"] == s)).collect();
-    let page = tx.paginate(&format!("links:{scope}:{status:?}"), kept, page, limit)?;
-    decode(
-        "link report",
-        json!({"next": page.next.map(|n| json!({"page": n.page})), "count": page.count, "items": page.items, "stats": stats}),
-    )
 }

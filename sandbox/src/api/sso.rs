@@ -8,10 +8,8 @@
 //! `startURL` is the sandbox's sign-in address for the provider.
 
 use crate::api::prelude::*;
-use crate::api::teams::TEAM;
-
-/// SAML providers.
-pub const SAML_PROVIDER: Kind = Kind { name: "saml-provider", prefix: "saml", schema: "SamlProvider" };
+use crate::domain::kinds::{SAML_PROVIDER, TEAM};
+use crate::domain::teams::with_counts;
 
 fn provider_row(tx: &Tx, org: &str, id: &str) -> Result<Row, ApiError> {
     match tx.row(SAML_PROVIDER.name, id)? {
@@ -34,7 +32,7 @@ fn check_team(tx: &Tx, org: &str, body: &Value) -> Result<(), ApiError> {
 fn answer(tx: &Tx, user: &User, mut document: Value) -> Result<SamlProvider, ApiError> {
     if let Some(team) = document["defaultTeam"].as_str().map(str::to_owned) {
         match tx.row(TEAM.name, &team)? {
-            Some(row) => document["defaultTeam"] = crate::api::teams::with_counts(tx, user, row)?,
+            Some(row) => document["defaultTeam"] = with_counts(tx, user, row)?,
             None => {
                 document.as_object_mut().map(|d| d.remove("defaultTeam"));
             }
@@ -53,11 +51,8 @@ impl SsoApi for Sandbox {
             let org = &request.organization_id;
             organization(tx, &context.principal, org, Role::Admin)?;
             let providers: Vec<Value> = tx.all(SAML_PROVIDER.name, org)?.into_iter().map(|r| r.data).collect();
-            let page = tx.paginate(&format!("saml:{org}"), providers, request.page.as_deref(), request.limit)?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page.items.into_iter().map(|p| answer(tx, &context.principal, p)).collect::<Result<_, _>>()?,
+            tx.paginate(&format!("saml:{org}"), providers, request.page.as_deref(), request.limit, |p| {
+                answer(tx, &context.principal, p)
             })
         })
     }

@@ -11,11 +11,8 @@
 //! the teams that member can manage.
 
 use crate::api::prelude::*;
-
-/// Teams.
-pub const TEAM: Kind = Kind { name: "team", prefix: "team", schema: "Team" };
-/// Team memberships.
-pub const TEAM_MEMBER: &str = "team-member";
+use crate::domain::kinds::{MEMBER, TEAM, TEAM_MEMBER};
+use crate::domain::teams::{manages, with_counts};
 
 fn team_row(tx: &Tx, org: &str, id: &str) -> Result<Row, ApiError> {
     match tx.row(TEAM.name, id)? {
@@ -24,32 +21,14 @@ fn team_row(tx: &Tx, org: &str, id: &str) -> Result<Row, ApiError> {
     }
 }
 
-/// Whether `user` manages the team: one of its owners, or an admin of its organization.
-fn manages(tx: &Tx, user: &str, team: &Row) -> Result<bool, ApiError> {
-    let owner = tx.row(TEAM_MEMBER, &format!("{}/{user}", team.id))?.is_some_and(|m| m.data["role"] == "owner");
-    let admin = matches!(role_of(tx, &User { id: user.to_owned() }, &team.org)?, Some(Some(Role::Admin)));
-    Ok(owner || admin)
-}
-
-/// A team's document with its counts and the caller's permissions.
-pub fn with_counts(tx: &Tx, user: &User, team: Row) -> Result<Value, ApiError> {
-    let members = tx.count(TEAM_MEMBER, &team.id)?;
-    let admin = manages(tx, &user.id, &team)?;
-    let mut document = team.data;
-    document["members"] = json!(members);
-    document["spaces"] = json!(0);
-    document["permissions"] = json!({"admin": admin, "view": true});
-    Ok(document)
-}
-
 fn add_members(tx: &Tx, org: &str, team: &str, members: &[String]) -> Result<(), ApiError> {
     for member in members {
-        if tx.row(member_kind(), &format!("{org}/{member}"))?.is_none() {
+        if tx.row(MEMBER.name, &format!("{org}/{member}"))?.is_none() {
             return Err(ApiError::bad_request(format!("{member} is not a member of organization {org}")));
         }
         let id = format!("{team}/{member}");
-        if tx.row(TEAM_MEMBER, &id)?.is_none() {
-            tx.insert(TEAM_MEMBER, &id, org, team, &json!({"user": member, "role": "member"}))?;
+        if tx.row(TEAM_MEMBER.name, &id)?.is_none() {
+            tx.insert(TEAM_MEMBER.name, &id, org, team, &json!({"user": member, "role": "member"}))?;
         }
     }
     Ok(())
@@ -80,12 +59,12 @@ impl TeamsApi for Sandbox {
                 }
                 teams.push(with_counts(tx, &context.principal, team)?);
             }
-            tx.paginate_as(
-                TEAM.name,
+            tx.paginate(
                 &format!("teams:{org}:{:?}:{:?}", request.owner, request.title),
                 teams,
                 request.page.as_deref(),
                 request.limit,
+                |item| decode(TEAM.name, item),
             )
         })
     }
@@ -101,7 +80,7 @@ impl TeamsApi for Sandbox {
             let document = create(tx, TEAM, org, org, &json!({"object": "team", "title": request.body.title}))?;
             let id = document["id"].as_str().unwrap_or_default().to_owned();
             tx.insert(
-                TEAM_MEMBER,
+                TEAM_MEMBER.name,
                 &format!("{id}/{}", context.principal.id),
                 org,
                 &id,
@@ -129,7 +108,7 @@ impl TeamsApi for Sandbox {
             if !manages(tx, &context.principal.id, &team)? {
                 return Err(ApiError::forbidden(format!("you do not manage team {}", team.id)));
             }
-            tx.delete_scope(TEAM_MEMBER, &team.id)?;
+            tx.delete_scope(TEAM_MEMBER.name, &team.id)?;
             tx.delete(TEAM.name, &team.id)?;
             Ok(())
         })

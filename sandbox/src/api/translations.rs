@@ -1,7 +1,7 @@
 //! Translations (Part C §2.5, §3, §4.2): translations of an organization's spaces into other
 //! languages, their instructions and their runs.
 //!
-//! Storage: kind [`KIND`], scope and org the organization (the list in creation order).
+//! Storage: kind `translation`, scope and org the organization (the list in creation order).
 //!
 //! Decisions where the documents are silent:
 //! - States (Part C §3): the only status shown is `pending`. A translation is `pending` from
@@ -20,21 +20,20 @@
 //! - Delete removes it for good; a delete of an absent translation answers 204.
 
 use crate::api::prelude::*;
-
-/// The kind translations are stored under (scope: the organization's id).
-pub const KIND: &str = "translation";
+use crate::domain::content::current_revision;
+use crate::domain::kinds::{ORGANIZATION, SPACE, TRANSLATION};
 
 /// The role that may change translations.
 const MANAGE: Role = Role::Create;
 
 /// The organization of the path, which must exist (404).
 fn organization(tx: &Tx, org: &str) -> Result<(), ApiError> {
-    tx.live(crate::api::organizations::KIND, org).map(|_| ())
+    tx.live(ORGANIZATION.name, org).map(|_| ())
 }
 
 /// The translation `id` of organization `org`, or a 404.
 fn translation_of(tx: &Tx, org: &str, id: &str) -> Result<Row, ApiError> {
-    match tx.row(KIND, id)? {
+    match tx.row(TRANSLATION.name, id)? {
         Some(row) if row.deleted_at.is_none() && row.org == org => Ok(row),
         _ => Err(ApiError::not_found(format!("no translation {id} in organization {org}"))),
     }
@@ -47,7 +46,7 @@ fn present(tx: &Tx, user: &User, data: Value, org: &str) -> Result<Translation, 
         "view": require(tx, user, org, Role::Read).is_ok(),
         "edit": require(tx, user, org, MANAGE).is_ok(),
     });
-    decode(KIND, data)
+    decode(TRANSLATION.name, data)
 }
 
 /// Stats of a translation that never ran.
@@ -63,7 +62,7 @@ fn source_space(tx: &Tx, org: &str, space: Option<&str>) -> Result<Row, ApiError
     let Some(space) = space else {
         return Err(ApiError::bad_request("`source.space` is required: the space to translate"));
     };
-    match tx.row(crate::api::spaces::KIND, space)? {
+    match tx.row(SPACE.name, space)? {
         Some(row) if row.deleted_at.is_none() && row.org == org => Ok(row),
         _ => Err(ApiError::bad_request(format!("source space {space} is not a space of organization {org}"))),
     }
@@ -88,7 +87,7 @@ fn words_in(value: &Value) -> i64 {
 
 /// The pages and words of a space's current content (its revision's pages).
 fn content_size(tx: &Tx, space: &Row) -> Result<(i64, i64), ApiError> {
-    let revision = crate::api::content::current_revision(tx, &space.id)?;
+    let revision = current_revision(tx, &space.id)?;
     let pages = revision["pages"].as_array().cloned().unwrap_or_default();
     Ok((pages.len() as i64, pages.iter().map(words_in).sum()))
 }
@@ -120,16 +119,9 @@ impl TranslationsApi for Sandbox {
             let org = &request.organization_id;
             organization(tx, org)?;
             require(tx, &context.principal, org, Role::Read)?;
-            let rows: Vec<Value> = tx.all(KIND, org)?.into_iter().map(|row| row.data).collect();
-            let page = tx.paginate(&format!("{KIND}:{org}"), rows, request.page.as_deref(), request.limit)?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page
-                    .items
-                    .into_iter()
-                    .map(|data| present(tx, &context.principal, data, org))
-                    .collect::<Result<_, _>>()?,
+            let rows: Vec<Value> = tx.all(TRANSLATION.name, org)?.into_iter().map(|row| row.data).collect();
+            tx.paginate(&format!("{}:{org}", TRANSLATION.name), rows, request.page.as_deref(), request.limit, |data| {
+                present(tx, &context.principal, data, org)
             })
         })
     }
@@ -151,7 +143,7 @@ impl TranslationsApi for Sandbox {
                     "the source is already in {language}: a translation goes into another language"
                 )));
             }
-            let id = tx.new_id("tr")?;
+            let id = tx.new_id(TRANSLATION.prefix)?;
             let now = timestamp(tx.now());
             let mut translation = json!({
                 "object": "translation", "id": id, "status": "pending", "source": encode(&body.source),
@@ -161,7 +153,7 @@ impl TranslationsApi for Sandbox {
             if let Some(instructions) = &body.instructions {
                 translation["instructions"] = encode(instructions);
             }
-            tx.insert(KIND, &id, org, org, &translation)?;
+            tx.insert(TRANSLATION.name, &id, org, org, &translation)?;
             present(tx, &context.principal, translation, org)
         })
     }
@@ -185,7 +177,7 @@ impl TranslationsApi for Sandbox {
             let row = translation_of(tx, org, &request.translation_id)?;
             require(tx, &context.principal, org, MANAGE)?;
             let now = timestamp(tx.now());
-            let data = tx.modify(KIND, &row.id, |data| {
+            let data = tx.modify(TRANSLATION.name, &row.id, |data| {
                 data["instructions"] = encode(&request.body.instructions);
                 data["updatedAt"] = now;
             })?;
@@ -198,7 +190,7 @@ impl TranslationsApi for Sandbox {
             let org = &request.organization_id;
             let Ok(row) = translation_of(tx, org, &request.translation_id) else { return Ok(()) };
             require(tx, &context.principal, org, MANAGE)?;
-            tx.delete(KIND, &row.id)?;
+            tx.delete(TRANSLATION.name, &row.id)?;
             Ok(())
         })
     }
@@ -217,7 +209,7 @@ impl TranslationsApi for Sandbox {
             })?;
             let (pages, words) = content_size(tx, &space)?;
             let now = timestamp(tx.now());
-            tx.modify(KIND, &row.id, |data| {
+            tx.modify(TRANSLATION.name, &row.id, |data| {
                 record_run(&mut data["stats"], pages, words);
                 data["status"] = json!("pending");
                 data["updatedAt"] = now;
