@@ -102,7 +102,8 @@ impl Authenticator for Sandbox {
     type Principal = User;
 
     async fn authenticate(&self, token: &str) -> Result<User, ApiError> {
-        match self.store.read(|tx| tx.token_user(token))? {
+        let token = token.to_owned();
+        match self.store.read_async(move |tx| tx.token_user(&token)).await? {
             Some(id) => Ok(User { id }),
             None => Err(ApiError::unauthorized("unknown token")),
         }

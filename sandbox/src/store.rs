@@ -1,11 +1,22 @@
-//! The database: SQLite (bundled, so nothing to install), one connection behind a mutex, every
-//! request one transaction. Resources are JSON documents in the shape the API answers them,
-//! keyed by kind and id, ordered within a list scope (the organization, collection, space…
-//! whose list they belong to), so handlers read as the documents' rules and not as SQL.
+//! The database: SQLite (bundled, so nothing to install), one connection, every request one
+//! transaction. Resources are JSON documents in the shape the API answers them, keyed by kind
+//! and id, ordered within a list scope (the organization, collection, space… whose list they
+//! belong to), so handlers read as the documents' rules and not as SQL.
 //!
-//! Why one connection: SQLite serializes writers anyway; one connection behind a mutex makes
-//! every transaction see the previous one's writes, so concurrent requests never lose a write
-//! and never meet `SQLITE_BUSY`. A file database uses WAL, so a crash loses nothing committed.
+//! Why one connection: SQLite serializes writers anyway; one connection makes every
+//! transaction see the previous one's writes, so concurrent requests never lose a write and
+//! never meet `SQLITE_BUSY`. A file database uses WAL, so a crash loses nothing committed.
+//!
+//! Where SQLite runs: on a thread of its own, never on the async workers. Handlers call
+//! [`Store::read_async`] and [`Store::write_async`], which send the transaction to the
+//! database thread and await its answer, so a worker blocked on SQLite never stalls the
+//! other connections it serves. A dedicated thread rather than `spawn_blocking`: with one
+//! connection the transactions run one at a time anyway, and one thread taking them from a
+//! queue in arrival order does that without a pool of blocked threads contending for a lock.
+//! The connection sits behind a mutex only so that the blocking [`Store::read`] and
+//! [`Store::write`] (startup, tests, tools; never a handler) can run a transaction on the
+//! caller's thread; in service only the database thread takes it. A transaction that panics
+//! is rolled back and answered as a 500; the thread goes on.
 
 use crate::clock::Clock;
 use apigen_runtime::server::ApiError;
@@ -13,8 +24,10 @@ use apigen_runtime::{FromJson, Mode, Page, PageNext};
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde_json::Value;
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, mpsc};
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -43,11 +56,47 @@ CREATE TABLE IF NOT EXISTS search_rows (kind TEXT NOT NULL, id TEXT NOT NULL, ro
 
 /// The database and the clock every transaction reads its `now` from.
 pub struct Store {
+    shared: Arc<Shared>,
+    /// The queue of the database thread, which ends when the store is dropped.
+    jobs: mpsc::Sender<Job>,
+}
+
+/// What the database thread and the blocking entry points share.
+struct Shared {
     conn: Mutex<Connection>,
     clock: Clock,
     /// A random id of this database, part of every page cursor: a cursor from another
     /// database (a restarted in-memory sandbox) is refused instead of read wrongly.
     instance: String,
+}
+
+/// A transaction sent to the database thread.
+type Job = Box<dyn FnOnce(&Shared) + Send>;
+
+/// Why a database could not be opened.
+#[derive(Debug)]
+pub enum OpenError {
+    /// SQLite refused the file or the schema.
+    Database(rusqlite::Error),
+    /// The database thread could not start.
+    Thread(std::io::Error),
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpenError::Database(error) => write!(f, "{error}"),
+            OpenError::Thread(error) => write!(f, "cannot start the database thread: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {}
+
+impl From<rusqlite::Error> for OpenError {
+    fn from(error: rusqlite::Error) -> OpenError {
+        OpenError::Database(error)
+    }
 }
 
 /// A stored resource.
@@ -88,8 +137,8 @@ pub enum Place {
 }
 
 impl Store {
-    /// Opens (creating) the database at `path`, or an in-memory one.
-    pub fn open(path: Option<&Path>, clock: Clock) -> Result<Store, rusqlite::Error> {
+    /// Opens (creating) the database at `path`, or an in-memory one, and starts its thread.
+    pub fn open(path: Option<&Path>, clock: Clock) -> Result<Store, OpenError> {
         let conn = match path {
             Some(path) => {
                 let conn = Connection::open(path)?;
@@ -110,32 +159,79 @@ impl Store {
                 instance
             }
         };
-        Ok(Store { conn: Mutex::new(conn), clock, instance })
+        let shared = Arc::new(Shared { conn: Mutex::new(conn), clock, instance });
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let worker = Arc::clone(&shared);
+        std::thread::Builder::new()
+            .name("sandbox-database".to_owned())
+            .spawn(move || {
+                for job in queue {
+                    job(&worker);
+                }
+            })
+            .map_err(OpenError::Thread)?;
+        Ok(Store { shared, jobs })
     }
 
     /// The clock (tests move it).
     pub fn clock(&self) -> &Clock {
-        &self.clock
+        &self.shared.clock
     }
 
-    /// Runs `work` in one write transaction: committed when it returns `Ok`, rolled back
-    /// otherwise, so a refused request changes nothing.
+    /// Runs `work` in one write transaction on the database thread: committed when it
+    /// returns `Ok`, rolled back otherwise, so a refused request changes nothing.
+    pub async fn write_async<R: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Tx) -> Result<R, ApiError> + Send + 'static,
+    ) -> Result<R, ApiError> {
+        self.on_thread(TransactionBehavior::Immediate, work).await
+    }
+
+    /// Runs `work` in one read transaction (a consistent view) on the database thread.
+    pub async fn read_async<R: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Tx) -> Result<R, ApiError> + Send + 'static,
+    ) -> Result<R, ApiError> {
+        self.on_thread(TransactionBehavior::Deferred, work).await
+    }
+
+    /// Like [`Store::write_async`], on the calling thread, which waits for the database: for
+    /// startup, tests and tools, never for a handler.
     pub fn write<R>(&self, work: impl FnOnce(&Tx) -> Result<R, ApiError>) -> Result<R, ApiError> {
-        self.transaction(TransactionBehavior::Immediate, work)
+        self.shared.transaction(TransactionBehavior::Immediate, work)
     }
 
-    /// Runs `work` in one read transaction (a consistent view).
+    /// Like [`Store::read_async`], on the calling thread (see [`Store::write`]).
     pub fn read<R>(&self, work: impl FnOnce(&Tx) -> Result<R, ApiError>) -> Result<R, ApiError> {
-        self.transaction(TransactionBehavior::Deferred, work)
+        self.shared.transaction(TransactionBehavior::Deferred, work)
     }
 
+    async fn on_thread<R: Send + 'static>(
+        &self,
+        behavior: TransactionBehavior,
+        work: impl FnOnce(&Tx) -> Result<R, ApiError> + Send + 'static,
+    ) -> Result<R, ApiError> {
+        let stopped = || ApiError::internal("database: its thread has stopped");
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move |shared| {
+            let result = catch_unwind(AssertUnwindSafe(|| shared.transaction(behavior, work)))
+                .unwrap_or_else(|_| Err(ApiError::internal("database: the transaction panicked and was rolled back")));
+            // The caller may have gone (its connection closed): the answer is then dropped.
+            let _ = reply.send(result);
+        });
+        self.jobs.send(job).map_err(|_| stopped())?;
+        answer.await.map_err(|_| stopped())?
+    }
+}
+
+impl Shared {
     fn transaction<R>(
         &self,
         behavior: TransactionBehavior,
         work: impl FnOnce(&Tx) -> Result<R, ApiError>,
     ) -> Result<R, ApiError> {
-        // A panic in another request poisons the mutex, not the database: SQLite rolled the
-        // unfinished transaction back when its guard dropped.
+        // A panic in another transaction poisons the mutex, not the database: SQLite rolled
+        // the unfinished transaction back when its guard dropped.
         let mut conn = self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let tx = conn.transaction_with_behavior(behavior).map_err(db_error)?;
         let tx = Tx { tx, now: self.clock.now(), instance: &self.instance };

@@ -1,6 +1,7 @@
 //! The sandbox's layers import only downward: a handler module (`src/api/*.rs`) imports the
 //! prelude, the domain and the store, never another handler module; the domain imports no
-//! handler. Read from the source, so a new import that closes a loop fails here.
+//! handler; and handlers never run SQLite on an async worker. Read from the source, so a new
+//! import that closes a loop, or a blocking store call in a handler, fails here.
 
 use std::path::Path;
 
@@ -49,4 +50,20 @@ fn handler_modules_import_no_other_handler_module_and_the_domain_imports_no_hand
     assert!(handlers.len() > 10, "the handler modules are found: {handlers:?}");
     assert_eq!(handler_imports(&src.join("api"), &handlers), Vec::<(String, String)>::new());
     assert_eq!(handler_imports(&src.join("domain"), &handlers), Vec::<(String, String)>::new());
+}
+
+#[test]
+fn handlers_reach_the_database_only_through_its_thread() {
+    let api = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/api");
+    let mut blocking = Vec::new();
+    for entry in std::fs::read_dir(&api).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for call in ["store().read(", "store().write("] {
+            if text.contains(call) {
+                blocking.push(format!("{} calls {call}", path.display()));
+            }
+        }
+    }
+    assert_eq!(blocking, Vec::<String>::new(), "handlers use read_async and write_async");
 }

@@ -50,35 +50,41 @@ fn index(tx: &Tx, org: &str, document: &Value) -> Result<(), ApiError> {
 
 impl CollectionsApi for Sandbox {
     async fn get_collection(&self, context: Ctx, request: GetCollectionRequest) -> Result<Collection, ApiError> {
-        self.store().read(|tx| {
-            out(COLLECTION, found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Read)?.data)
-        })
+        self.store()
+            .read_async(move |tx| {
+                out(COLLECTION, found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Read)?.data)
+            })
+            .await
     }
 
     async fn delete_collection(&self, context: Ctx, request: DeleteCollectionRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let Some(row) = tx.row(COLLECTION.name, &request.collection_id)? else { return Ok(()) };
-            require(tx, &context.principal, &row.org, Role::Admin)?;
-            for id in subtree(tx, &row.id)? {
-                for space in tx.all(SPACE.name, &id)? {
-                    tx.rehome(SPACE.name, &space.id, &row.org, &row.org)?;
-                    tx.modify(SPACE.name, &space.id, |s| {
-                        s.as_object_mut().map(|s| s.remove("parent"));
-                    })?;
+        self.store()
+            .write_async(move |tx| {
+                let Some(row) = tx.row(COLLECTION.name, &request.collection_id)? else { return Ok(()) };
+                require(tx, &context.principal, &row.org, Role::Admin)?;
+                for id in subtree(tx, &row.id)? {
+                    for space in tx.all(SPACE.name, &id)? {
+                        tx.rehome(SPACE.name, &space.id, &row.org, &row.org)?;
+                        tx.modify(SPACE.name, &space.id, |s| {
+                            s.as_object_mut().map(|s| s.remove("parent"));
+                        })?;
+                    }
+                    tx.delete(COLLECTION.name, &id)?;
                 }
-                tx.delete(COLLECTION.name, &id)?;
-            }
-            Ok(())
-        })
+                Ok(())
+            })
+            .await
     }
 
     async fn update_collection(&self, context: Ctx, request: UpdateCollectionRequest) -> Result<Collection, ApiError> {
-        self.store().write(|tx| {
-            let row = found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Create)?;
-            let document = touch(tx, COLLECTION, &row.id, &encode(&request.body))?;
-            index(tx, &row.org, &document)?;
-            out(COLLECTION, document)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let row = found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Create)?;
+                let document = touch(tx, COLLECTION, &row.id, &encode(&request.body))?;
+                index(tx, &row.org, &document)?;
+                out(COLLECTION, document)
+            })
+            .await
     }
 
     async fn list_collection_spaces(
@@ -86,45 +92,49 @@ impl CollectionsApi for Sandbox {
         context: Ctx,
         request: ListCollectionSpacesRequest,
     ) -> Result<ListPage<Space>, ApiError> {
-        self.store().read(|tx| {
-            found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Read)?;
-            let list = format!("spaces:{}", request.collection_id);
-            tx.page_where(
-                SPACE.name,
-                &request.collection_id,
-                &[],
-                false,
-                (&list, request.page.as_deref(), request.limit),
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Read)?;
+                let list = format!("spaces:{}", request.collection_id);
+                tx.page_where(
+                    SPACE.name,
+                    &request.collection_id,
+                    &[],
+                    false,
+                    (&list, request.page.as_deref(), request.limit),
+                )
+            })
+            .await
     }
 
     async fn move_collection(&self, context: Ctx, request: MoveCollectionRequest) -> Result<Collection, ApiError> {
-        self.store().write(|tx| {
-            let row = found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Create)?;
-            let body = encode(&request.body);
-            if let Some(parent) = body.get("parent") {
-                let parent = parent.as_str();
-                if let Some(parent) = parent {
-                    parent_in(tx, &row.org, parent)?;
-                    if subtree(tx, &row.id)?.iter().any(|id| id == parent) {
-                        return Err(ApiError::bad_request(format!(
-                            "collection {} cannot move into itself or a collection nested in it",
-                            row.id
-                        )));
+        self.store()
+            .write_async(move |tx| {
+                let row = found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Create)?;
+                let body = encode(&request.body);
+                if let Some(parent) = body.get("parent") {
+                    let parent = parent.as_str();
+                    if let Some(parent) = parent {
+                        parent_in(tx, &row.org, parent)?;
+                        if subtree(tx, &row.id)?.iter().any(|id| id == parent) {
+                            return Err(ApiError::bad_request(format!(
+                                "collection {} cannot move into itself or a collection nested in it",
+                                row.id
+                            )));
+                        }
                     }
+                    tx.rehome(COLLECTION.name, &row.id, &row.org, &scope_of(&row.org, parent))?;
+                    tx.modify(COLLECTION.name, &row.id, |c| match parent {
+                        Some(parent) => c["parent"] = json!(parent),
+                        None => {
+                            c.as_object_mut().map(|c| c.remove("parent"));
+                        }
+                    })?;
                 }
-                tx.rehome(COLLECTION.name, &row.id, &row.org, &scope_of(&row.org, parent))?;
-                tx.modify(COLLECTION.name, &row.id, |c| match parent {
-                    Some(parent) => c["parent"] = json!(parent),
-                    None => {
-                        c.as_object_mut().map(|c| c.remove("parent"));
-                    }
-                })?;
-            }
-            tx.place(COLLECTION.name, &row.id, &place_of(body.get("position")))?;
-            out(COLLECTION, touch(tx, COLLECTION, &row.id, &json!({}))?)
-        })
+                tx.place(COLLECTION.name, &row.id, &place_of(body.get("position")))?;
+                out(COLLECTION, touch(tx, COLLECTION, &row.id, &json!({}))?)
+            })
+            .await
     }
 
     async fn transfer_collection(
@@ -132,27 +142,29 @@ impl CollectionsApi for Sandbox {
         context: Ctx,
         request: TransferCollectionRequest,
     ) -> Result<Collection, ApiError> {
-        self.store().write(|tx| {
-            let row = found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Admin)?;
-            let target = &request.body.organization;
-            tx.live(ORGANIZATION.name, target)
-                .map_err(|_| ApiError::bad_request(format!("no organization {target} to transfer to")))?;
-            require(tx, &context.principal, target, Role::Admin)?;
-            for id in subtree(tx, &row.id)? {
-                let scope = if id == row.id { target.clone() } else { tx.live(COLLECTION.name, &id)?.scope };
-                tx.rehome(COLLECTION.name, &id, target, &scope)?;
-                tx.modify(COLLECTION.name, &id, |c| {
-                    c["organization"] = json!(target);
-                    if id == row.id {
-                        c.as_object_mut().map(|c| c.remove("parent"));
+        self.store()
+            .write_async(move |tx| {
+                let row = found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Admin)?;
+                let target = &request.body.organization;
+                tx.live(ORGANIZATION.name, target)
+                    .map_err(|_| ApiError::bad_request(format!("no organization {target} to transfer to")))?;
+                require(tx, &context.principal, target, Role::Admin)?;
+                for id in subtree(tx, &row.id)? {
+                    let scope = if id == row.id { target.clone() } else { tx.live(COLLECTION.name, &id)?.scope };
+                    tx.rehome(COLLECTION.name, &id, target, &scope)?;
+                    tx.modify(COLLECTION.name, &id, |c| {
+                        c["organization"] = json!(target);
+                        if id == row.id {
+                            c.as_object_mut().map(|c| c.remove("parent"));
+                        }
+                    })?;
+                    for space in tx.all(SPACE.name, &id)? {
+                        change_organization(tx, &space.id, target)?;
                     }
-                })?;
-                for space in tx.all(SPACE.name, &id)? {
-                    change_organization(tx, &space.id, target)?;
                 }
-            }
-            out(COLLECTION, touch(tx, COLLECTION, &row.id, &json!({}))?)
-        })
+                out(COLLECTION, touch(tx, COLLECTION, &row.id, &json!({}))?)
+            })
+            .await
     }
 
     async fn list_organization_collections(
@@ -160,23 +172,25 @@ impl CollectionsApi for Sandbox {
         context: Ctx,
         request: ListOrganizationCollectionsRequest,
     ) -> Result<ListPage<Collection>, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            tx.live(ORGANIZATION.name, org)?;
-            require(tx, &context.principal, org, Role::Read)?;
-            let items = if request.nested {
-                nested(tx, org)?
-            } else {
-                tx.all(COLLECTION.name, org)?.into_iter().map(|r| r.data).collect()
-            };
-            tx.paginate(
-                &format!("collections:{org}:{}", request.nested),
-                items,
-                request.page.as_deref(),
-                request.limit,
-                |item| decode(COLLECTION.name, item),
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                tx.live(ORGANIZATION.name, org)?;
+                require(tx, &context.principal, org, Role::Read)?;
+                let items = if request.nested {
+                    nested(tx, org)?
+                } else {
+                    tx.all(COLLECTION.name, org)?.into_iter().map(|r| r.data).collect()
+                };
+                tx.paginate(
+                    &format!("collections:{org}:{}", request.nested),
+                    items,
+                    request.page.as_deref(),
+                    request.limit,
+                    |item| decode(COLLECTION.name, item),
+                )
+            })
+            .await
     }
 
     async fn create_organization_collection(
@@ -184,20 +198,22 @@ impl CollectionsApi for Sandbox {
         context: Ctx,
         request: CreateOrganizationCollectionRequest,
     ) -> Result<Collection, ApiError> {
-        self.store().write(|tx| {
-            let org = &request.organization_id;
-            tx.live(ORGANIZATION.name, org)?;
-            require(tx, &context.principal, org, Role::Create)?;
-            let body = request.body.as_ref().map(encode).unwrap_or_else(|| json!({}));
-            let parent = body.get("parent").and_then(Value::as_str).map(str::to_owned);
-            if let Some(parent) = &parent {
-                parent_in(tx, org, parent)?;
-            }
-            let mut fields = json!({"object": "collection", "organization": org, "title": "Untitled"});
-            merge(&mut fields, &body);
-            let document = create(tx, COLLECTION, org, &scope_of(org, parent.as_deref()), &fields)?;
-            index(tx, org, &document)?;
-            out(COLLECTION, document)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let org = &request.organization_id;
+                tx.live(ORGANIZATION.name, org)?;
+                require(tx, &context.principal, org, Role::Create)?;
+                let body = request.body.as_ref().map(encode).unwrap_or_else(|| json!({}));
+                let parent = body.get("parent").and_then(Value::as_str).map(str::to_owned);
+                if let Some(parent) = &parent {
+                    parent_in(tx, org, parent)?;
+                }
+                let mut fields = json!({"object": "collection", "organization": org, "title": "Untitled"});
+                merge(&mut fields, &body);
+                let document = create(tx, COLLECTION, org, &scope_of(org, parent.as_deref()), &fields)?;
+                index(tx, org, &document)?;
+                out(COLLECTION, document)
+            })
+            .await
     }
 }

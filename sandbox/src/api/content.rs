@@ -115,34 +115,38 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: SearchSpaceContentRequest,
     ) -> Result<ListPage<SearchResult>, ApiError> {
-        self.store().read(|tx| {
-            let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
-            let words: Vec<String> = request.query.to_lowercase().split_whitespace().map(str::to_owned).collect();
-            let hits: Vec<Value> = pages_of(&revision)
-                .into_iter()
-                .filter(|p| {
-                    let text = format!(
-                        "{} {}",
-                        p["title"].as_str().unwrap_or_default(),
-                        p["markdown"].as_str().unwrap_or_default()
-                    )
-                    .to_lowercase();
-                    !words.is_empty() && words.iter().all(|w| text.contains(w.as_str()))
-                })
-                .map(|p| json!({"id": p["id"], "title": p["title"], "path": p["path"], "sections": []}))
-                .collect();
-            tx.paginate(
-                &format!("search:{}:{}", space.id, request.query),
-                hits,
-                request.page.as_deref(),
-                request.limit,
-                |item| decode("search result", item),
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
+                let words: Vec<String> = request.query.to_lowercase().split_whitespace().map(str::to_owned).collect();
+                let hits: Vec<Value> = pages_of(&revision)
+                    .into_iter()
+                    .filter(|p| {
+                        let text = format!(
+                            "{} {}",
+                            p["title"].as_str().unwrap_or_default(),
+                            p["markdown"].as_str().unwrap_or_default()
+                        )
+                        .to_lowercase();
+                        !words.is_empty() && words.iter().all(|w| text.contains(w.as_str()))
+                    })
+                    .map(|p| json!({"id": p["id"], "title": p["title"], "path": p["path"], "sections": []}))
+                    .collect();
+                tx.paginate(
+                    &format!("search:{}:{}", space.id, request.query),
+                    hits,
+                    request.page.as_deref(),
+                    request.limit,
+                    |item| decode("search result", item),
+                )
+            })
+            .await
     }
 
     async fn get_space_content(&self, context: Ctx, request: GetSpaceContentRequest) -> Result<Revision, ApiError> {
-        self.store().read(|tx| revision_out(space_content(tx, &context.principal, &request.space_id)?.1))
+        self.store()
+            .read_async(move |tx| revision_out(space_content(tx, &context.principal, &request.space_id)?.1))
+            .await
     }
 
     async fn apply_space_content_template(
@@ -150,34 +154,43 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: ApplySpaceContentTemplateRequest,
     ) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let space = found(tx, SPACE, &request.space_id, &context.principal, Role::Edit)?;
-            if space.data["editMode"] == "locked" {
-                return Err(ApiError::bad_request(format!(
-                    "space {} is locked: its content cannot be edited",
-                    space.id
-                )));
-            }
-            seed_page(tx, &space.id, &format!("From template {}", request.body.id), "")?;
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let space = found(tx, SPACE, &request.space_id, &context.principal, Role::Edit)?;
+                if space.data["editMode"] == "locked" {
+                    return Err(ApiError::bad_request(format!(
+                        "space {} is locked: its content cannot be edited",
+                        space.id
+                    )));
+                }
+                seed_page(tx, &space.id, &format!("From template {}", request.body.id), "")?;
+                Ok(())
+            })
+            .await
     }
 
     async fn list_space_pages(&self, context: Ctx, request: ListSpacePagesRequest) -> Result<PageList, ApiError> {
-        self.store().read(|tx| page_list(&space_content(tx, &context.principal, &request.space_id)?.1))
+        self.store().read_async(move |tx| page_list(&space_content(tx, &context.principal, &request.space_id)?.1)).await
     }
 
     async fn list_space_files(&self, context: Ctx, request: ListSpaceFilesRequest) -> Result<ListPage<File>, ApiError> {
-        self.store().read(|tx| {
-            let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
-            files_page(tx, &revision, &format!("files:{}", space.id), request.page.as_deref(), request.limit)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
+                files_page(tx, &revision, &format!("files:{}", space.id), request.page.as_deref(), request.limit)
+            })
+            .await
     }
 
     async fn get_space_file(&self, context: Ctx, request: GetSpaceFileRequest) -> Result<File, ApiError> {
-        self.store().read(|tx| {
-            decode(FILE.name, file_in(&space_content(tx, &context.principal, &request.space_id)?.1, &request.file_id)?)
-        })
+        self.store()
+            .read_async(move |tx| {
+                decode(
+                    FILE.name,
+                    file_in(&space_content(tx, &context.principal, &request.space_id)?.1, &request.file_id)?,
+                )
+            })
+            .await
     }
 
     async fn list_space_file_backlinks(
@@ -185,18 +198,20 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: ListSpaceFileBacklinksRequest,
     ) -> Result<ListPage<Backlink>, ApiError> {
-        self.store().read(|tx| {
+        self.store().read_async(move |tx| {
             let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
             let link = json!({"organization": space.org, "space": space.id, "versionContext": {"type": "revision", "revision": revision["id"]}});
             backlinks(tx, &revision, &request.file_id, link, &format!("backlinks:{}:{}", space.id, request.file_id), (request.page.as_deref(), request.limit))
-        })
+        }).await
     }
 
     async fn get_space_page(&self, context: Ctx, request: GetSpacePageRequest) -> Result<Page, ApiError> {
-        self.store().read(|tx| {
-            let revision = space_content(tx, &context.principal, &request.space_id)?.1;
-            decode(PAGE.name, formatted(page_in(&revision, &request.page_id)?, request.format.as_deref()))
-        })
+        self.store()
+            .read_async(move |tx| {
+                let revision = space_content(tx, &context.principal, &request.space_id)?.1;
+                decode(PAGE.name, formatted(page_in(&revision, &request.page_id)?, request.format.as_deref()))
+            })
+            .await
     }
 
     async fn list_space_page_links(
@@ -204,18 +219,20 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: ListSpacePageLinksRequest,
     ) -> Result<LinkReportList, ApiError> {
-        self.store().read(|tx| {
-            let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
-            let links = links_of(&page_in(&revision, &request.page_id)?);
-            link_report(
-                tx,
-                &format!("{}:{}", space.id, request.page_id),
-                links,
-                request.status.as_ref().map(LinkStatus::as_str),
-                request.page.as_deref(),
-                request.limit,
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
+                let links = links_of(&page_in(&revision, &request.page_id)?);
+                link_report(
+                    tx,
+                    &format!("{}:{}", space.id, request.page_id),
+                    links,
+                    request.status.as_ref().map(LinkStatus::as_str),
+                    request.page.as_deref(),
+                    request.limit,
+                )
+            })
+            .await
     }
 
     async fn get_change_request_content(
@@ -223,9 +240,11 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: GetChangeRequestContentRequest,
     ) -> Result<Revision, ApiError> {
-        self.store().read(|tx| {
-            revision_out(request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1)
-        })
+        self.store()
+            .read_async(move |tx| {
+                revision_out(request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1)
+            })
+            .await
     }
 
     async fn list_change_request_pages(
@@ -233,9 +252,11 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: ListChangeRequestPagesRequest,
     ) -> Result<PageList, ApiError> {
-        self.store().read(|tx| {
-            page_list(&request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1)
-        })
+        self.store()
+            .read_async(move |tx| {
+                page_list(&request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1)
+            })
+            .await
     }
 
     async fn list_change_request_files(
@@ -243,11 +264,13 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: ListChangeRequestFilesRequest,
     ) -> Result<ListPage<File>, ApiError> {
-        self.store().read(|tx| {
-            let (cr, revision) =
-                request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
-            files_page(tx, &revision, &format!("files:{}", cr.id), request.page.as_deref(), request.limit)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let (cr, revision) =
+                    request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
+                files_page(tx, &revision, &format!("files:{}", cr.id), request.page.as_deref(), request.limit)
+            })
+            .await
     }
 
     async fn get_change_request_file(
@@ -255,15 +278,17 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: GetChangeRequestFileRequest,
     ) -> Result<File, ApiError> {
-        self.store().read(|tx| {
-            decode(
-                "file",
-                file_in(
-                    &request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1,
-                    &request.file_id,
-                )?,
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                decode(
+                    "file",
+                    file_in(
+                        &request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1,
+                        &request.file_id,
+                    )?,
+                )
+            })
+            .await
     }
 
     async fn list_change_request_file_backlinks(
@@ -271,11 +296,11 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: ListChangeRequestFileBacklinksRequest,
     ) -> Result<ListPage<Backlink>, ApiError> {
-        self.store().read(|tx| {
+        self.store().read_async(move |tx| {
             let (cr, revision) = request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
             let link = json!({"organization": cr.org, "space": request.space_id, "versionContext": {"type": "change-request", "changeRequest": cr.id}});
             backlinks(tx, &revision, &request.file_id, link, &format!("backlinks:{}:{}", cr.id, request.file_id), (request.page.as_deref(), request.limit))
-        })
+        }).await
     }
 
     async fn get_change_request_page(
@@ -283,10 +308,13 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: GetChangeRequestPageRequest,
     ) -> Result<Page, ApiError> {
-        self.store().read(|tx| {
-            let revision = request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1;
-            decode(PAGE.name, formatted(page_in(&revision, &request.page_id)?, request.format.as_deref()))
-        })
+        self.store()
+            .read_async(move |tx| {
+                let revision =
+                    request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1;
+                decode(PAGE.name, formatted(page_in(&revision, &request.page_id)?, request.format.as_deref()))
+            })
+            .await
     }
 
     async fn list_change_request_page_links(
@@ -294,18 +322,20 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: ListChangeRequestPageLinksRequest,
     ) -> Result<LinkReportList, ApiError> {
-        self.store().read(|tx| {
-            let (cr, revision) =
-                request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
-            let links = links_of(&page_in(&revision, &request.page_id)?);
-            link_report(
-                tx,
-                &format!("{}:{}", cr.id, request.page_id),
-                links,
-                request.status.as_ref().map(LinkStatus::as_str),
-                request.page.as_deref(),
-                request.limit,
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                let (cr, revision) =
+                    request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
+                let links = links_of(&page_in(&revision, &request.page_id)?);
+                link_report(
+                    tx,
+                    &format!("{}:{}", cr.id, request.page_id),
+                    links,
+                    request.status.as_ref().map(LinkStatus::as_str),
+                    request.page.as_deref(),
+                    request.limit,
+                )
+            })
+            .await
     }
 }

@@ -276,19 +276,21 @@ impl ConversationsApi for Sandbox {
         context: Ctx,
         request: ListOrganizationConversationClustersRequest,
     ) -> Result<ListPage<IssuesCluster>, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            organization(tx, &context.principal, org, Role::Read)?;
-            let mut items = clusters(tx, org)?;
-            sort_clusters(&mut items, &request.order, &request.order_by)?;
-            if let Some(status) = &request.status
-                && status != "active"
-            {
-                items.clear();
-            }
-            let list = format!("clusters:{org}:{}:{:?}", encode(&request.order), request.status);
-            tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| decode("issues cluster", item))
-        })
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                organization(tx, &context.principal, org, Role::Read)?;
+                let mut items = clusters(tx, org)?;
+                sort_clusters(&mut items, &request.order, &request.order_by)?;
+                if let Some(status) = &request.status
+                    && status != "active"
+                {
+                    items.clear();
+                }
+                let list = format!("clusters:{org}:{}:{:?}", encode(&request.order), request.status);
+                tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| decode("issues cluster", item))
+            })
+            .await
     }
 
     async fn list_organization_conversations(
@@ -296,18 +298,22 @@ impl ConversationsApi for Sandbox {
         context: Ctx,
         request: ListOrganizationConversationsRequest,
     ) -> Result<ListPage<Conversation>, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            organization(tx, &context.principal, org, Role::Read)?;
-            let items: Vec<Value> = tx
-                .all(CONVERSATION.name, org)?
-                .into_iter()
-                .map(|row| row.data["conversation"].clone())
-                .filter(|c| request.source.as_deref().is_none_or(|s| c["source"].as_str() == Some(s)))
-                .collect();
-            let list = format!("conversations:{org}:{:?}", request.source);
-            tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| decode(CONVERSATION.name, item))
-        })
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                organization(tx, &context.principal, org, Role::Read)?;
+                let items: Vec<Value> = tx
+                    .all(CONVERSATION.name, org)?
+                    .into_iter()
+                    .map(|row| row.data["conversation"].clone())
+                    .filter(|c| request.source.as_deref().is_none_or(|s| c["source"].as_str() == Some(s)))
+                    .collect();
+                let list = format!("conversations:{org}:{:?}", request.source);
+                tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| {
+                    decode(CONVERSATION.name, item)
+                })
+            })
+            .await
     }
 
     async fn ingest_organization_conversations(
@@ -315,7 +321,7 @@ impl ConversationsApi for Sandbox {
         context: Ctx,
         request: IngestOrganizationConversationsRequest,
     ) -> Result<(), ApiError> {
-        self.store().write(|tx| {
+        self.store().write_async(move |tx| {
             let org = &request.organization_id;
             organization(tx, &context.principal, org, Role::Edit)?;
             match &request.body {
@@ -324,7 +330,7 @@ impl ConversationsApi for Sandbox {
                     "the ingest body is one conversation `{ id, metadata, subject, parts }` (`id` and `parts` required)",
                 )),
             }
-        })
+        }).await
     }
 
     async fn list_organization_conversation_issues(
@@ -332,22 +338,24 @@ impl ConversationsApi for Sandbox {
         context: Ctx,
         request: ListOrganizationConversationIssuesRequest,
     ) -> Result<ListPage<ConversationIssueEntry>, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            organization(tx, &context.principal, org, Role::Read)?;
-            let mut items = Vec::new();
-            for row in tx.all(ISSUE.name, org)? {
-                let issue = row.data;
-                let in_cluster = request.cluster.as_deref().is_none_or(|c| issue["cluster"].as_str() == Some(c));
-                let in_conversation =
-                    request.conversation.as_deref().is_none_or(|c| issue["conversation"].as_str() == Some(c));
-                if in_cluster && in_conversation {
-                    items.push(issue_entry(tx, org, issue)?);
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                organization(tx, &context.principal, org, Role::Read)?;
+                let mut items = Vec::new();
+                for row in tx.all(ISSUE.name, org)? {
+                    let issue = row.data;
+                    let in_cluster = request.cluster.as_deref().is_none_or(|c| issue["cluster"].as_str() == Some(c));
+                    let in_conversation =
+                        request.conversation.as_deref().is_none_or(|c| issue["conversation"].as_str() == Some(c));
+                    if in_cluster && in_conversation {
+                        items.push(issue_entry(tx, org, issue)?);
+                    }
                 }
-            }
-            let list = format!("issues:{org}:{:?}:{:?}", request.cluster, request.conversation);
-            tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| decode(ISSUE.name, item))
-        })
+                let list = format!("issues:{org}:{:?}:{:?}", request.cluster, request.conversation);
+                tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| decode(ISSUE.name, item))
+            })
+            .await
     }
 
     async fn get_conversation_issue(
@@ -355,16 +363,23 @@ impl ConversationsApi for Sandbox {
         context: Ctx,
         request: GetConversationIssueRequest,
     ) -> Result<ConversationIssueEntry, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            tx.live(ORGANIZATION.name, org)?;
-            let issue = match tx.row(ISSUE.name, &request.issue_id)? {
-                Some(row) if row.org == *org && row.deleted_at.is_none() => row,
-                _ => return Err(ApiError::not_found(format!("no issue {} in organization {org}", request.issue_id))),
-            };
-            require(tx, &context.principal, org, Role::Read)?;
-            decode(ISSUE.name, issue_entry(tx, org, issue.data)?)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                tx.live(ORGANIZATION.name, org)?;
+                let issue = match tx.row(ISSUE.name, &request.issue_id)? {
+                    Some(row) if row.org == *org && row.deleted_at.is_none() => row,
+                    _ => {
+                        return Err(ApiError::not_found(format!(
+                            "no issue {} in organization {org}",
+                            request.issue_id
+                        )));
+                    }
+                };
+                require(tx, &context.principal, org, Role::Read)?;
+                decode(ISSUE.name, issue_entry(tx, org, issue.data)?)
+            })
+            .await
     }
 
     async fn get_conversation(
@@ -372,14 +387,20 @@ impl ConversationsApi for Sandbox {
         context: Ctx,
         request: GetConversationRequest,
     ) -> Result<ConversationDetail, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            tx.live(ORGANIZATION.name, org)?;
-            let row = tx.live(CONVERSATION.name, &conversation_key(org, &request.conversation_id)).map_err(|_| {
-                ApiError::not_found(format!("no conversation {} in organization {org}", request.conversation_id))
-            })?;
-            require(tx, &context.principal, org, Role::Read)?;
-            decode(CONVERSATION.name, row.data)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                tx.live(ORGANIZATION.name, org)?;
+                let row =
+                    tx.live(CONVERSATION.name, &conversation_key(org, &request.conversation_id)).map_err(|_| {
+                        ApiError::not_found(format!(
+                            "no conversation {} in organization {org}",
+                            request.conversation_id
+                        ))
+                    })?;
+                require(tx, &context.principal, org, Role::Read)?;
+                decode(CONVERSATION.name, row.data)
+            })
+            .await
     }
 }

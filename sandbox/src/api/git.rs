@@ -40,11 +40,15 @@ fn record(tx: &Tx, user: &User, space: &str, direction: &str, body: Value) -> Re
 
 impl GitApi for Sandbox {
     async fn import_space_from_git(&self, context: Ctx, request: ImportSpaceFromGitRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| record(tx, &context.principal, &request.space_id, "import", encode(&request.body)))
+        self.store()
+            .write_async(move |tx| record(tx, &context.principal, &request.space_id, "import", encode(&request.body)))
+            .await
     }
 
     async fn export_space_to_git(&self, context: Ctx, request: ExportSpaceToGitRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| record(tx, &context.principal, &request.space_id, "export", encode(&request.body)))
+        self.store()
+            .write_async(move |tx| record(tx, &context.principal, &request.space_id, "export", encode(&request.body)))
+            .await
     }
 
     async fn get_space_git_info(
@@ -52,11 +56,13 @@ impl GitApi for Sandbox {
         context: Ctx,
         request: GetSpaceGitInfoRequest,
     ) -> Result<SpaceGitInfo, ApiError> {
-        self.store().read(|tx| {
-            found(tx, SPACE, &request.space_id, &context.principal, Role::Read)?;
-            let info = tx.row(GIT_INFO.name, &request.space_id)?.map_or_else(|| json!({}), |row| row.data);
-            decode("git info", info)
-        })
+        self.store()
+            .read_async(move |tx| {
+                found(tx, SPACE, &request.space_id, &context.principal, Role::Read)?;
+                let info = tx.row(GIT_INFO.name, &request.space_id)?.map_or_else(|| json!({}), |row| row.data);
+                decode("git info", info)
+            })
+            .await
     }
 
     async fn delete_space_git_legacy_installation(
@@ -64,10 +70,12 @@ impl GitApi for Sandbox {
         context: Ctx,
         request: DeleteSpaceGitLegacyInstallationRequest,
     ) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            found(tx, SPACE, &request.space_id, &context.principal, Role::Admin)?;
-            tx.delete(GIT_INFO.name, &request.space_id)?;
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                found(tx, SPACE, &request.space_id, &context.principal, Role::Admin)?;
+                tx.delete(GIT_INFO.name, &request.space_id)?;
+                Ok(())
+            })
+            .await
     }
 }

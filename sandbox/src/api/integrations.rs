@@ -285,37 +285,41 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: ListIntegrationsRequest,
     ) -> Result<ListPage<Integration>, ApiError> {
-        self.store().read(|tx| {
-            let user = &context.principal;
-            let mut kept = Vec::new();
-            for row in tx.all(INTEGRATION.name, CATALOG)? {
-                if passes_filters(&row, &request) && is_visible_to(tx, user, &row)? {
-                    kept.push(row);
+        self.store()
+            .read_async(move |tx| {
+                let user = &context.principal;
+                let mut kept = Vec::new();
+                for row in tx.all(INTEGRATION.name, CATALOG)? {
+                    if passes_filters(&row, &request) && is_visible_to(tx, user, &row)? {
+                        kept.push(row);
+                    }
                 }
-            }
-            let list = format!(
-                "integrations:{}:{:?}",
-                user.id,
-                (
-                    &request.search,
-                    request.category.as_ref().map(encode),
-                    &request.block_domain,
-                    request.blocks,
-                    request.content_sources,
-                    &request.owner,
-                    request.scope.as_ref().map(encode),
-                    request.target.as_ref().map(encode)
-                )
-            );
-            tx.paginate(&list, kept, request.page.as_deref(), request.limit, |row| present(tx, user, &row))
-        })
+                let list = format!(
+                    "integrations:{}:{:?}",
+                    user.id,
+                    (
+                        &request.search,
+                        request.category.as_ref().map(encode),
+                        &request.block_domain,
+                        request.blocks,
+                        request.content_sources,
+                        &request.owner,
+                        request.scope.as_ref().map(encode),
+                        request.target.as_ref().map(encode)
+                    )
+                );
+                tx.paginate(&list, kept, request.page.as_deref(), request.limit, |row| present(tx, user, &row))
+            })
+            .await
     }
 
     async fn get_integration(&self, context: Ctx, request: GetIntegrationRequest) -> Result<Integration, ApiError> {
-        self.store().read(|tx| {
-            let row = visible_integration(tx, &context.principal, &request.integration_name)?;
-            present(tx, &context.principal, &row)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let row = visible_integration(tx, &context.principal, &request.integration_name)?;
+                present(tx, &context.principal, &row)
+            })
+            .await
     }
 
     async fn publish_integration(
@@ -323,77 +327,82 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: PublishIntegrationRequest,
     ) -> Result<Integration, ApiError> {
-        self.store().write(|tx| {
-            let user = &context.principal;
-            let name = &request.integration_name;
-            let body = encode(&request.body);
-            let named = match request.body.organization.as_deref() {
-                Some(given) => Some(resolve_organization(tx, given)?),
-                None => None,
-            };
-            match tx.row(INTEGRATION.name, name)?.filter(|row| row.deleted_at.is_none()) {
-                Some(row) => {
-                    if !is_visible_to(tx, user, &row)? {
-                        return Err(ApiError::not_found(format!("no integration named {name}")));
-                    }
-                    if named.as_ref().is_some_and(|org| *org != row.org) {
-                        return Err(ApiError::bad_request(format!(
-                            "integration {name} is published by organization {}: its owner does not change",
-                            row.org
-                        )));
-                    }
-                    require(tx, user, &row.org, Role::Admin)?;
-                    let version = row.data["version"].as_i64().unwrap_or(0) + 1;
-                    let data = tx.modify(INTEGRATION.name, name, |data| apply_publish(data, name, version, &body))?;
-                    let integration = Row { data, ..row };
-                    for installation in tx.all(INSTALLATION.name, name)? {
-                        let payload = json!({
-                            "type": "installation_setup", "installationId": installation.id,
-                            "status": installation.data["status"],
-                            "previous": {
+        self.store()
+            .write_async(move |tx| {
+                let user = &context.principal;
+                let name = &request.integration_name;
+                let body = encode(&request.body);
+                let named = match request.body.organization.as_deref() {
+                    Some(given) => Some(resolve_organization(tx, given)?),
+                    None => None,
+                };
+                match tx.row(INTEGRATION.name, name)?.filter(|row| row.deleted_at.is_none()) {
+                    Some(row) => {
+                        if !is_visible_to(tx, user, &row)? {
+                            return Err(ApiError::not_found(format!("no integration named {name}")));
+                        }
+                        if named.as_ref().is_some_and(|org| *org != row.org) {
+                            return Err(ApiError::bad_request(format!(
+                                "integration {name} is published by organization {}: its owner does not change",
+                                row.org
+                            )));
+                        }
+                        require(tx, user, &row.org, Role::Admin)?;
+                        let version = row.data["version"].as_i64().unwrap_or(0) + 1;
+                        let data =
+                            tx.modify(INTEGRATION.name, name, |data| apply_publish(data, name, version, &body))?;
+                        let integration = Row { data, ..row };
+                        for installation in tx.all(INSTALLATION.name, name)? {
+                            let payload = json!({
+                                "type": "installation_setup", "installationId": installation.id,
                                 "status": installation.data["status"],
-                                "configuration": installation.data["configuration"],
-                            },
-                        });
-                        let message = format!("Installation {} set up for version {version}.", installation.id);
-                        record_event(tx, &integration, &installation.id, payload, &message)?;
+                                "previous": {
+                                    "status": installation.data["status"],
+                                    "configuration": installation.data["configuration"],
+                                },
+                            });
+                            let message = format!("Installation {} set up for version {version}.", installation.id);
+                            record_event(tx, &integration, &installation.id, payload, &message)?;
+                        }
+                        present(tx, user, &integration)
                     }
-                    present(tx, user, &integration)
+                    None => {
+                        let Some(org) = named else {
+                            return Err(ApiError::not_found(format!(
+                                "no integration named {name}: name the publishing `organization` to publish a new one"
+                            )));
+                        };
+                        require(tx, user, &org, Role::Admin)?;
+                        // A name deleted before is free again.
+                        tx.delete(INTEGRATION.name, name)?;
+                        let mut data = new_integration(name);
+                        apply_publish(&mut data, name, 1, &body);
+                        tx.insert(INTEGRATION.name, name, &org, CATALOG, &data)?;
+                        present(tx, user, &tx.live(INTEGRATION.name, name)?)
+                    }
                 }
-                None => {
-                    let Some(org) = named else {
-                        return Err(ApiError::not_found(format!(
-                            "no integration named {name}: name the publishing `organization` to publish a new one"
-                        )));
-                    };
-                    require(tx, user, &org, Role::Admin)?;
-                    // A name deleted before is free again.
-                    tx.delete(INTEGRATION.name, name)?;
-                    let mut data = new_integration(name);
-                    apply_publish(&mut data, name, 1, &body);
-                    tx.insert(INTEGRATION.name, name, &org, CATALOG, &data)?;
-                    present(tx, user, &tx.live(INTEGRATION.name, name)?)
-                }
-            }
-        })
+            })
+            .await
     }
 
     async fn delete_integration(&self, context: Ctx, request: DeleteIntegrationRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let name = &request.integration_name;
-            let Some(row) = tx.row(INTEGRATION.name, name)?.filter(|row| row.deleted_at.is_none()) else {
-                return Ok(());
-            };
-            if !is_visible_to(tx, &context.principal, &row)? {
-                return Ok(());
-            }
-            require(tx, &context.principal, &row.org, Role::Admin)?;
-            tx.delete(INTEGRATION.name, name)?;
-            tx.delete_scope(INSTALLATION.name, name)?;
-            tx.delete_scope(INTEGRATION_EVENT.name, name)?;
-            tx.delete(INTEGRATION_DEV.name, name)?;
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let name = &request.integration_name;
+                let Some(row) = tx.row(INTEGRATION.name, name)?.filter(|row| row.deleted_at.is_none()) else {
+                    return Ok(());
+                };
+                if !is_visible_to(tx, &context.principal, &row)? {
+                    return Ok(());
+                }
+                require(tx, &context.principal, &row.org, Role::Admin)?;
+                tx.delete(INTEGRATION.name, name)?;
+                tx.delete_scope(INSTALLATION.name, name)?;
+                tx.delete_scope(INTEGRATION_EVENT.name, name)?;
+                tx.delete(INTEGRATION_DEV.name, name)?;
+                Ok(())
+            })
+            .await
     }
 
     async fn list_integration_installations(
@@ -401,18 +410,22 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: ListIntegrationInstallationsRequest,
     ) -> Result<ListPage<Installation>, ApiError> {
-        self.store().read(|tx| {
-            let user = &context.principal;
-            let integration = visible_integration(tx, user, &request.integration_name)?;
-            let external_id = request.external_id.as_deref();
-            let items: Vec<Value> = visible_installations(tx, user, &integration)?
-                .iter()
-                .map(|row| present_installation(tx, row))
-                .filter(|data| has_external_id(data, external_id))
-                .collect();
-            let list = format!("installations:{}:{}:{external_id:?}", integration.id, user.id);
-            tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| decode(INSTALLATION.name, item))
-        })
+        self.store()
+            .read_async(move |tx| {
+                let user = &context.principal;
+                let integration = visible_integration(tx, user, &request.integration_name)?;
+                let external_id = request.external_id.as_deref();
+                let items: Vec<Value> = visible_installations(tx, user, &integration)?
+                    .iter()
+                    .map(|row| present_installation(tx, row))
+                    .filter(|data| has_external_id(data, external_id))
+                    .collect();
+                let list = format!("installations:{}:{}:{external_id:?}", integration.id, user.id);
+                tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| {
+                    decode(INSTALLATION.name, item)
+                })
+            })
+            .await
     }
 
     async fn install_integration(
@@ -420,7 +433,7 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: InstallIntegrationRequest,
     ) -> Result<Installation, ApiError> {
-        self.store().write(|tx| {
+        self.store().write_async(move |tx| {
             let user = &context.principal;
             let integration = visible_integration(tx, user, &request.integration_name)?;
             let org = &request.body.organization;
@@ -446,7 +459,7 @@ impl IntegrationsApi for Sandbox {
             let payload = json!({"type": "installation_setup", "installationId": id, "status": "active"});
             record_event(tx, &integration, &id, payload, &format!("Installation {id} set up on organization {org}."))?;
             decode(INSTALLATION.name, present_installation(tx, &tx.live(INSTALLATION.name, &id)?))
-        })
+        }).await
     }
 
     async fn list_integration_events(
@@ -454,19 +467,21 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: ListIntegrationEventsRequest,
     ) -> Result<ListPage<IntegrationEvent>, ApiError> {
-        self.store().read(|tx| {
-            let integration = visible_integration(tx, &context.principal, &request.integration_name)?;
-            require(tx, &context.principal, &integration.org, Role::Admin)?;
-            let items: Vec<Value> = tx
-                .all(INTEGRATION_EVENT.name, &integration.id)?
-                .into_iter()
-                .map(|row| row.data["event"].clone())
-                .collect();
-            let list = format!("events:{}", integration.id);
-            tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| {
-                decode(INTEGRATION_EVENT.name, item)
+        self.store()
+            .read_async(move |tx| {
+                let integration = visible_integration(tx, &context.principal, &request.integration_name)?;
+                require(tx, &context.principal, &integration.org, Role::Admin)?;
+                let items: Vec<Value> = tx
+                    .all(INTEGRATION_EVENT.name, &integration.id)?
+                    .into_iter()
+                    .map(|row| row.data["event"].clone())
+                    .collect();
+                let list = format!("events:{}", integration.id);
+                tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| {
+                    decode(INTEGRATION_EVENT.name, item)
+                })
             })
-        })
+            .await
     }
 
     async fn get_integration_event(
@@ -474,17 +489,19 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: GetIntegrationEventRequest,
     ) -> Result<IntegrationEventDetail, ApiError> {
-        self.store().read(|tx| {
-            let integration = visible_integration(tx, &context.principal, &request.integration_name)?;
-            let event = tx
-                .row(INTEGRATION_EVENT.name, &request.event_id)?
-                .filter(|row| row.scope == integration.id)
-                .ok_or_else(|| {
-                    ApiError::not_found(format!("no event {} of integration {}", request.event_id, integration.id))
-                })?;
-            require(tx, &context.principal, &integration.org, Role::Admin)?;
-            decode(INTEGRATION_EVENT.name, event.data)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let integration = visible_integration(tx, &context.principal, &request.integration_name)?;
+                let event = tx
+                    .row(INTEGRATION_EVENT.name, &request.event_id)?
+                    .filter(|row| row.scope == integration.id)
+                    .ok_or_else(|| {
+                        ApiError::not_found(format!("no event {} of integration {}", request.event_id, integration.id))
+                    })?;
+                require(tx, &context.principal, &integration.org, Role::Admin)?;
+                decode(INTEGRATION_EVENT.name, event.data)
+            })
+            .await
     }
 
     async fn list_integration_spaces(
@@ -492,19 +509,21 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: ListIntegrationSpacesRequest,
     ) -> Result<ListPage<IntegrationSpaceEntry>, ApiError> {
-        self.store().read(|tx| {
-            let user = &context.principal;
-            let integration = visible_integration(tx, user, &request.integration_name)?;
-            let list = EntryList { field: "space", kind: SPACE.name, location: |_, id| format!("/v1/spaces/{id}") };
-            let items = entries(tx, user, &integration, &list, request.extended, request.external_id.as_deref())?;
-            let name = format!(
-                "integration-spaces:{}:{}:{}:{:?}",
-                integration.id, user.id, request.extended, request.external_id
-            );
-            tx.paginate(&name, items, request.page.as_deref(), request.limit, |item| {
-                decode("integration space entry", item)
+        self.store()
+            .read_async(move |tx| {
+                let user = &context.principal;
+                let integration = visible_integration(tx, user, &request.integration_name)?;
+                let list = EntryList { field: "space", kind: SPACE.name, location: |_, id| format!("/v1/spaces/{id}") };
+                let items = entries(tx, user, &integration, &list, request.extended, request.external_id.as_deref())?;
+                let name = format!(
+                    "integration-spaces:{}:{}:{}:{:?}",
+                    integration.id, user.id, request.extended, request.external_id
+                );
+                tx.paginate(&name, items, request.page.as_deref(), request.limit, |item| {
+                    decode("integration space entry", item)
+                })
             })
-        })
+            .await
     }
 
     async fn list_integration_sites(
@@ -512,20 +531,25 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: ListIntegrationSitesRequest,
     ) -> Result<ListPage<IntegrationSiteEntry>, ApiError> {
-        self.store().read(|tx| {
-            let user = &context.principal;
-            let integration = visible_integration(tx, user, &request.integration_name)?;
-            let list =
-                EntryList { field: "site", kind: SITE.name, location: |org, id| format!("/v1/orgs/{org}/sites/{id}") };
-            let items = entries(tx, user, &integration, &list, request.extended, request.external_id.as_deref())?;
-            let name = format!(
-                "integration-sites:{}:{}:{}:{:?}",
-                integration.id, user.id, request.extended, request.external_id
-            );
-            tx.paginate(&name, items, request.page.as_deref(), request.limit, |item| {
-                decode("integration site entry", item)
+        self.store()
+            .read_async(move |tx| {
+                let user = &context.principal;
+                let integration = visible_integration(tx, user, &request.integration_name)?;
+                let list = EntryList {
+                    field: "site",
+                    kind: SITE.name,
+                    location: |org, id| format!("/v1/orgs/{org}/sites/{id}"),
+                };
+                let items = entries(tx, user, &integration, &list, request.extended, request.external_id.as_deref())?;
+                let name = format!(
+                    "integration-sites:{}:{}:{}:{:?}",
+                    integration.id, user.id, request.extended, request.external_id
+                );
+                tx.paginate(&name, items, request.page.as_deref(), request.limit, |item| {
+                    decode("integration site entry", item)
+                })
             })
-        })
+            .await
     }
 
     async fn update_integration_dev_mode(
@@ -533,17 +557,19 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: UpdateIntegrationDevModeRequest,
     ) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let integration = visible_integration(tx, &context.principal, &request.integration_name)?;
-            require(tx, &context.principal, &integration.org, Role::Admin)?;
-            let tunnel = json!({
-                "tunnelUrl": request.body.tunnel_url, "all": request.body.all, "updatedAt": timestamp(tx.now()),
-            });
-            if tx.row(INTEGRATION_DEV.name, &integration.id)?.is_some() {
-                tx.put(INTEGRATION_DEV.name, &integration.id, &tunnel)
-            } else {
-                tx.insert(INTEGRATION_DEV.name, &integration.id, &integration.org, "integrations-dev", &tunnel)
-            }
-        })
+        self.store()
+            .write_async(move |tx| {
+                let integration = visible_integration(tx, &context.principal, &request.integration_name)?;
+                require(tx, &context.principal, &integration.org, Role::Admin)?;
+                let tunnel = json!({
+                    "tunnelUrl": request.body.tunnel_url, "all": request.body.all, "updatedAt": timestamp(tx.now()),
+                });
+                if tx.row(INTEGRATION_DEV.name, &integration.id)?.is_some() {
+                    tx.put(INTEGRATION_DEV.name, &integration.id, &tunnel)
+                } else {
+                    tx.insert(INTEGRATION_DEV.name, &integration.id, &integration.org, "integrations-dev", &tunnel)
+                }
+            })
+            .await
     }
 }

@@ -44,20 +44,28 @@ impl OrganizationsApi for Sandbox {
         context: Ctx,
         request: ListOrganizationsRequest,
     ) -> Result<ListPage<Organization>, ApiError> {
-        self.store().read(|tx| {
-            let orgs = member_orgs(tx, &context.principal)?;
-            tx.paginate(&format!("orgs:{}", context.principal.id), orgs, request.page.as_deref(), request.limit, |o| {
-                decode(ORGANIZATION.name, o)
+        self.store()
+            .read_async(move |tx| {
+                let orgs = member_orgs(tx, &context.principal)?;
+                tx.paginate(
+                    &format!("orgs:{}", context.principal.id),
+                    orgs,
+                    request.page.as_deref(),
+                    request.limit,
+                    |o| decode(ORGANIZATION.name, o),
+                )
             })
-        })
+            .await
     }
 
     async fn get_organization(&self, context: Ctx, request: GetOrganizationRequest) -> Result<Organization, ApiError> {
-        self.store().read(|tx| {
-            let org = tx.get::<Organization>(ORGANIZATION.name, &request.organization_id)?;
-            require(tx, &context.principal, &org.id, Role::Read)?;
-            Ok(org)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let org = tx.get::<Organization>(ORGANIZATION.name, &request.organization_id)?;
+                require(tx, &context.principal, &org.id, Role::Read)?;
+                Ok(org)
+            })
+            .await
     }
 
     async fn update_organization(
@@ -65,14 +73,16 @@ impl OrganizationsApi for Sandbox {
         context: Ctx,
         request: UpdateOrganizationRequest,
     ) -> Result<Organization, ApiError> {
-        self.store().write(|tx| {
-            tx.live(ORGANIZATION.name, &request.organization_id)?;
-            require(tx, &context.principal, &request.organization_id, Role::Admin)?;
-            let body = encode(&request.body);
-            check_default_content(tx, &request.organization_id, &body["defaultContent"])?;
-            let data = tx.modify(ORGANIZATION.name, &request.organization_id, |org| merge(org, &body))?;
-            decode(ORGANIZATION.name, data)
-        })
+        self.store()
+            .write_async(move |tx| {
+                tx.live(ORGANIZATION.name, &request.organization_id)?;
+                require(tx, &context.principal, &request.organization_id, Role::Admin)?;
+                let body = encode(&request.body);
+                check_default_content(tx, &request.organization_id, &body["defaultContent"])?;
+                let data = tx.modify(ORGANIZATION.name, &request.organization_id, |org| merge(org, &body))?;
+                decode(ORGANIZATION.name, data)
+            })
+            .await
     }
 
     async fn delete_organization_invite_link(
@@ -80,40 +90,44 @@ impl OrganizationsApi for Sandbox {
         context: Ctx,
         request: DeleteOrganizationInviteLinkRequest,
     ) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let Some(row) = tx.row(INVITE_LINK.name, &request.invite_id)? else { return Ok(()) };
-            if row.org != request.organization_id {
-                return Ok(());
-            }
-            require(tx, &context.principal, &row.org, Role::Admin)?;
-            tx.delete(INVITE_LINK.name, &row.id)?;
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let Some(row) = tx.row(INVITE_LINK.name, &request.invite_id)? else { return Ok(()) };
+                if row.org != request.organization_id {
+                    return Ok(());
+                }
+                require(tx, &context.principal, &row.org, Role::Admin)?;
+                tx.delete(INVITE_LINK.name, &row.id)?;
+                Ok(())
+            })
+            .await
     }
 
     async fn join_organization(&self, context: Ctx, request: JoinOrganizationRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let org = tx.live(ORGANIZATION.name, &request.organization_id)?;
-            if role_of(tx, &context.principal, &org.id)?.is_some() {
-                return Ok(());
-            }
-            let user = tx.live(USER.name, &context.principal.id)?.data;
-            let domain = user["email"].as_str().and_then(|e| e.rsplit_once('@')).map(|(_, d)| d.to_lowercase());
-            let allowed = org.data["emailDomains"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .any(|d| Some(d.to_lowercase()) == domain);
-            if !allowed {
-                return Err(ApiError::forbidden(format!(
-                    "your email domain is not one organization {} accepts members from",
-                    org.id
-                )));
-            }
-            let role = org.data["defaultRole"].as_str().map(str::to_owned);
-            add_member(tx, &org.id, &user, role.as_deref())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let org = tx.live(ORGANIZATION.name, &request.organization_id)?;
+                if role_of(tx, &context.principal, &org.id)?.is_some() {
+                    return Ok(());
+                }
+                let user = tx.live(USER.name, &context.principal.id)?.data;
+                let domain = user["email"].as_str().and_then(|e| e.rsplit_once('@')).map(|(_, d)| d.to_lowercase());
+                let allowed = org.data["emailDomains"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .any(|d| Some(d.to_lowercase()) == domain);
+                if !allowed {
+                    return Err(ApiError::forbidden(format!(
+                        "your email domain is not one organization {} accepts members from",
+                        org.id
+                    )));
+                }
+                let role = org.data["defaultRole"].as_str().map(str::to_owned);
+                add_member(tx, &org.id, &user, role.as_deref())
+            })
+            .await
     }
 
     async fn search_organization_content(
@@ -121,45 +135,47 @@ impl OrganizationsApi for Sandbox {
         context: Ctx,
         request: SearchOrganizationContentRequest,
     ) -> Result<ListPage<OrganizationSearchResult>, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            tx.live(ORGANIZATION.name, org)?;
-            require(tx, &context.principal, org, Role::Read)?;
-            let mut results: Vec<Value> = Vec::new();
-            for (kind, id, title) in tx.search(org, &request.query)? {
-                let (space, page) = match kind.as_str() {
-                    "space" => (id.clone(), None),
-                    "page" => match id.split_once('/') {
-                        Some((space, page)) => (space.to_owned(), Some((page.to_owned(), title.clone()))),
-                        None => continue,
-                    },
-                    _ => continue,
-                };
-                let Ok(space_row) = tx.live(SPACE.name, &space) else { continue };
-                let index = match results.iter().position(|r| r["id"] == space.as_str()) {
-                    Some(index) => index,
-                    None => {
-                        results.push(json!({"id": space, "title": space_row.data["title"], "pages": []}));
-                        results.len() - 1
-                    }
-                };
-                if let Some((page, title)) = page {
-                    let app = format!("https://app.example.com/s/{space}/{page}");
-                    if let Some(pages) = results[index]["pages"].as_array_mut() {
-                        pages.push(
-                            json!({"id": page, "title": title, "path": page, "sections": [], "urls": {"app": app}}),
-                        );
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                tx.live(ORGANIZATION.name, org)?;
+                require(tx, &context.principal, org, Role::Read)?;
+                let mut results: Vec<Value> = Vec::new();
+                for (kind, id, title) in tx.search(org, &request.query)? {
+                    let (space, page) = match kind.as_str() {
+                        "space" => (id.clone(), None),
+                        "page" => match id.split_once('/') {
+                            Some((space, page)) => (space.to_owned(), Some((page.to_owned(), title.clone()))),
+                            None => continue,
+                        },
+                        _ => continue,
+                    };
+                    let Ok(space_row) = tx.live(SPACE.name, &space) else { continue };
+                    let index = match results.iter().position(|r| r["id"] == space.as_str()) {
+                        Some(index) => index,
+                        None => {
+                            results.push(json!({"id": space, "title": space_row.data["title"], "pages": []}));
+                            results.len() - 1
+                        }
+                    };
+                    if let Some((page, title)) = page {
+                        let app = format!("https://app.example.com/s/{space}/{page}");
+                        if let Some(pages) = results[index]["pages"].as_array_mut() {
+                            pages.push(
+                                json!({"id": page, "title": title, "path": page, "sections": [], "urls": {"app": app}}),
+                            );
+                        }
                     }
                 }
-            }
-            tx.paginate(
-                &format!("search:{org}:{}", request.query),
-                results,
-                request.page.as_deref(),
-                request.limit,
-                |item| decode("search result", item),
-            )
-        })
+                tx.paginate(
+                    &format!("search:{org}:{}", request.query),
+                    results,
+                    request.page.as_deref(),
+                    request.limit,
+                    |item| decode("search result", item),
+                )
+            })
+            .await
     }
 
     async fn get_organization_agent_instructions(
@@ -167,7 +183,7 @@ impl OrganizationsApi for Sandbox {
         context: Ctx,
         request: GetOrganizationAgentInstructionsRequest,
     ) -> Result<OrganizationAgentInstructions, ApiError> {
-        self.store().read(|tx| {
+        self.store().read_async(move |tx| {
             let org = &request.organization_id;
             tx.live(ORGANIZATION.name, org)?;
             require(tx, &context.principal, org, Role::Read)?;
@@ -175,7 +191,7 @@ impl OrganizationsApi for Sandbox {
             decode("agent instructions", stored.unwrap_or_else(|| {
                 json!({"object": "agent-instructions", "instructions": {"object": "document", "nodes": []}, "urls": {"location": format!("{API_URL}/v1/orgs/{org}/agent-instructions")}})
             }))
-        })
+        }).await
     }
 
     async fn update_organization_agent_instructions(
@@ -183,7 +199,7 @@ impl OrganizationsApi for Sandbox {
         context: Ctx,
         request: UpdateOrganizationAgentInstructionsRequest,
     ) -> Result<OrganizationAgentInstructions, ApiError> {
-        self.store().write(|tx| {
+        self.store().write_async(move |tx| {
             let org = &request.organization_id;
             tx.live(ORGANIZATION.name, org)?;
             require(tx, &context.principal, org, Role::Admin)?;
@@ -197,7 +213,7 @@ impl OrganizationsApi for Sandbox {
                 tx.insert(AGENT_INSTRUCTIONS.name, org, org, org, &document)?;
             }
             decode("agent instructions", document)
-        })
+        }).await
     }
 
     async fn list_organizations_by_email_domain(
@@ -206,22 +222,24 @@ impl OrganizationsApi for Sandbox {
         request: ListOrganizationsByEmailDomainRequest,
     ) -> Result<EmailDomainOrganizations, ApiError> {
         let _ = context;
-        self.store().read(|tx| {
-            let domain = request.email_domain.to_lowercase();
-            let organizations: Vec<Value> = tx
-                .all(ORGANIZATION.name, ORGANIZATIONS)?
-                .into_iter()
-                .map(|row| row.data)
-                .filter(|org| {
-                    org["emailDomains"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str)
-                        .any(|d| d.to_lowercase() == domain)
-                })
-                .collect();
-            decode("organizations", json!({"organizations": organizations}))
-        })
+        self.store()
+            .read_async(move |tx| {
+                let domain = request.email_domain.to_lowercase();
+                let organizations: Vec<Value> = tx
+                    .all(ORGANIZATION.name, ORGANIZATIONS)?
+                    .into_iter()
+                    .map(|row| row.data)
+                    .filter(|org| {
+                        org["emailDomains"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_str)
+                            .any(|d| d.to_lowercase() == domain)
+                    })
+                    .collect();
+                decode("organizations", json!({"organizations": organizations}))
+            })
+            .await
     }
 }

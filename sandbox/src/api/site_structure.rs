@@ -170,14 +170,20 @@ impl SiteStructureApi for Sandbox {
         context: Ctx,
         request: ListSiteSectionsRequest,
     ) -> Result<ListPage<SiteSectionOrGroup>, ApiError> {
-        self.store().read(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
-            let view = View::new(&site, request.share_key.as_deref());
-            let items = present_level(tx, &view, &site.id)?;
-            tx.paginate(&format!("site-sections:{}", site.id), items, request.page.as_deref(), request.limit, |item| {
-                decode(SECTION.name, item)
+        self.store()
+            .read_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
+                let view = View::new(&site, request.share_key.as_deref());
+                let items = present_level(tx, &view, &site.id)?;
+                tx.paginate(
+                    &format!("site-sections:{}", site.id),
+                    items,
+                    request.page.as_deref(),
+                    request.limit,
+                    |item| decode(SECTION.name, item),
+                )
             })
-        })
+            .await
     }
 
     async fn create_site_section(
@@ -185,45 +191,49 @@ impl SiteStructureApi for Sandbox {
         context: Ctx,
         request: CreateSiteSectionRequest,
     ) -> Result<SiteSection, ApiError> {
-        self.store().write(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
-            let body = request.body;
-            let space = linked_space(tx, &site, &body.space_id)?;
-            let title = section_title(&body.title, &space);
-            let sections = tx.all(SECTION.name, &site.id)?;
-            let id = tx.new_id(SECTION.prefix)?;
-            let mut data = json!({
-                "object": "site-section", "id": id, "title": title,
-                "path": unique_path(slug(&title, "section"), &sections), "default": sections.is_empty(),
-            });
-            if let Patch::Value(icon) = &body.icon {
-                data["icon"] = json!(icon);
-            }
-            tx.insert(SECTION.name, &id, &site.org, &site.id, &data)?;
-            tx.insert(ENTRY.name, &id, &site.org, &site.id, &json!({"kind": SECTION.name}))?;
-            if sections.is_empty() {
-                // The site's first section gathers the site spaces of its root.
-                for root in container(tx, &site.id, None)? {
-                    tx.modify(SITE_SPACE.name, &root.id, |data| data["section"] = json!(id))?;
+        self.store()
+            .write_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
+                let body = request.body;
+                let space = linked_space(tx, &site, &body.space_id)?;
+                let title = section_title(&body.title, &space);
+                let sections = tx.all(SECTION.name, &site.id)?;
+                let id = tx.new_id(SECTION.prefix)?;
+                let mut data = json!({
+                    "object": "site-section", "id": id, "title": title,
+                    "path": unique_path(slug(&title, "section"), &sections), "default": sections.is_empty(),
+                });
+                if let Patch::Value(icon) = &body.icon {
+                    data["icon"] = json!(icon);
                 }
-            }
-            add_site_space(tx, &site, &body.space_id, Some(&id))?;
-            let view = View::new(&site, None);
-            decode(SECTION.name, present_section(tx, &view, tx.live(SECTION.name, &id)?.data)?)
-        })
+                tx.insert(SECTION.name, &id, &site.org, &site.id, &data)?;
+                tx.insert(ENTRY.name, &id, &site.org, &site.id, &json!({"kind": SECTION.name}))?;
+                if sections.is_empty() {
+                    // The site's first section gathers the site spaces of its root.
+                    for root in container(tx, &site.id, None)? {
+                        tx.modify(SITE_SPACE.name, &root.id, |data| data["section"] = json!(id))?;
+                    }
+                }
+                add_site_space(tx, &site, &body.space_id, Some(&id))?;
+                let view = View::new(&site, None);
+                decode(SECTION.name, present_section(tx, &view, tx.live(SECTION.name, &id)?.data)?)
+            })
+            .await
     }
 
     async fn delete_site_section(&self, context: Ctx, request: DeleteSiteSectionRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let Some(site) = site_for_delete(tx, &context.principal, &request.organization_id, &request.site_id)?
-            else {
-                return Ok(());
-            };
-            if let Some(section) = of_site_opt(tx, SECTION, &site, &request.site_section_id)? {
-                remove_section(tx, &site, &section)?;
-            }
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let Some(site) = site_for_delete(tx, &context.principal, &request.organization_id, &request.site_id)?
+                else {
+                    return Ok(());
+                };
+                if let Some(section) = of_site_opt(tx, SECTION, &site, &request.site_section_id)? {
+                    remove_section(tx, &site, &section)?;
+                }
+                Ok(())
+            })
+            .await
     }
 
     async fn update_site_section(
@@ -231,37 +241,41 @@ impl SiteStructureApi for Sandbox {
         context: Ctx,
         request: UpdateSiteSectionRequest,
     ) -> Result<SiteSection, ApiError> {
-        self.store().write(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
-            let section = of_site(tx, SECTION, &site, &request.site_section_id)?;
-            let mut patch = encode(&request.body);
-            if let Some(space) = take(&mut patch, "defaultSiteSpace") {
-                let space = of_site(tx, SITE_SPACE, &site, space.as_str().unwrap_or_default())?;
-                if space.data["section"].as_str() != Some(&section.id) {
-                    return Err(ApiError::bad_request(format!(
-                        "site space {} is not in section {}",
-                        space.id, section.id
-                    )));
+        self.store()
+            .write_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
+                let section = of_site(tx, SECTION, &site, &request.site_section_id)?;
+                let mut patch = encode(&request.body);
+                if let Some(space) = take(&mut patch, "defaultSiteSpace") {
+                    let space = of_site(tx, SITE_SPACE, &site, space.as_str().unwrap_or_default())?;
+                    if space.data["section"].as_str() != Some(&section.id) {
+                        return Err(ApiError::bad_request(format!(
+                            "site space {} is not in section {}",
+                            space.id, section.id
+                        )));
+                    }
+                    make_default_site_space(tx, &site.id, Some(&section.id), &space.id)?;
                 }
-                make_default_site_space(tx, &site.id, Some(&section.id), &space.id)?;
-            }
-            if let Some(path) = patch["path"].as_str() {
-                check_path_free(path, &section.id, &tx.all(SECTION.name, &site.id)?)?;
-            }
-            let data = tx.modify(SECTION.name, &section.id, |data| merge(data, &patch))?;
-            decode(SECTION.name, present_section(tx, &View::new(&site, None), data)?)
-        })
+                if let Some(path) = patch["path"].as_str() {
+                    check_path_free(path, &section.id, &tx.all(SECTION.name, &site.id)?)?;
+                }
+                let data = tx.modify(SECTION.name, &section.id, |data| merge(data, &patch))?;
+                decode(SECTION.name, present_section(tx, &View::new(&site, None), data)?)
+            })
+            .await
     }
 
     async fn move_site_section(&self, context: Ctx, request: MoveSiteSectionRequest) -> Result<SiteSection, ApiError> {
-        self.store().write(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
-            let section = of_site(tx, SECTION, &site, &request.site_section_id)?;
-            let position = request.body.position.unwrap_or_default();
-            let place = place_of(position.before.map(|t| t.site_section), position.after.map(|t| t.site_section))?;
-            tx.place(ENTRY.name, &section.id, &place)?;
-            decode(SECTION.name, present_section(tx, &View::new(&site, None), section.data)?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
+                let section = of_site(tx, SECTION, &site, &request.site_section_id)?;
+                let position = request.body.position.unwrap_or_default();
+                let place = place_of(position.before.map(|t| t.site_section), position.after.map(|t| t.site_section))?;
+                tx.place(ENTRY.name, &section.id, &place)?;
+                decode(SECTION.name, present_section(tx, &View::new(&site, None), section.data)?)
+            })
+            .await
     }
 
     async fn list_site_spaces(
@@ -269,87 +283,97 @@ impl SiteStructureApi for Sandbox {
         context: Ctx,
         request: ListSiteSpacesRequest,
     ) -> Result<ListPage<SiteSpace>, ApiError> {
-        self.store().read(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
-            let view = View::new(&site, request.share_key.as_deref());
-            let items = tx
-                .all(SITE_SPACE.name, &site.id)?
-                .into_iter()
-                .filter(|row| request.default.is_none_or(|d| row.data["default"].as_bool().unwrap_or(false) == d))
-                .map(|row| present_site_space(tx, &view, row.data))
-                .collect::<Result<Vec<_>, _>>()?;
-            let list = format!("site-spaces:{}:{:?}", site.id, request.default);
-            tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| decode(SITE_SPACE.name, item))
-        })
+        self.store()
+            .read_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
+                let view = View::new(&site, request.share_key.as_deref());
+                let items = tx
+                    .all(SITE_SPACE.name, &site.id)?
+                    .into_iter()
+                    .filter(|row| request.default.is_none_or(|d| row.data["default"].as_bool().unwrap_or(false) == d))
+                    .map(|row| present_site_space(tx, &view, row.data))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let list = format!("site-spaces:{}:{:?}", site.id, request.default);
+                tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| decode(SITE_SPACE.name, item))
+            })
+            .await
     }
 
     async fn create_site_space(&self, context: Ctx, request: CreateSiteSpaceRequest) -> Result<SiteSpace, ApiError> {
-        self.store().write(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
-            let section = match &request.body.section_id {
-                Some(id) => Some(of_site(tx, SECTION, &site, id)?.id),
-                None => default_section(tx, &site.id)?,
-            };
-            let data = add_site_space(tx, &site, &request.body.space_id, section.as_deref())?;
-            decode(SITE_SPACE.name, present_site_space(tx, &View::new(&site, None), data)?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
+                let section = match &request.body.section_id {
+                    Some(id) => Some(of_site(tx, SECTION, &site, id)?.id),
+                    None => default_section(tx, &site.id)?,
+                };
+                let data = add_site_space(tx, &site, &request.body.space_id, section.as_deref())?;
+                decode(SITE_SPACE.name, present_site_space(tx, &View::new(&site, None), data)?)
+            })
+            .await
     }
 
     async fn delete_site_space(&self, context: Ctx, request: DeleteSiteSpaceRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let Some(site) = site_for_delete(tx, &context.principal, &request.organization_id, &request.site_id)?
-            else {
-                return Ok(());
-            };
-            if let Some(space) = of_site_opt(tx, SITE_SPACE, &site, &request.site_space_id)? {
-                tx.delete(SITE_SPACE.name, &space.id)?;
-                elect_default_site_space(tx, &site.id, space.data["section"].as_str())?;
-            }
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let Some(site) = site_for_delete(tx, &context.principal, &request.organization_id, &request.site_id)?
+                else {
+                    return Ok(());
+                };
+                if let Some(space) = of_site_opt(tx, SITE_SPACE, &site, &request.site_space_id)? {
+                    tx.delete(SITE_SPACE.name, &space.id)?;
+                    elect_default_site_space(tx, &site.id, space.data["section"].as_str())?;
+                }
+                Ok(())
+            })
+            .await
     }
 
     async fn update_site_space(&self, context: Ctx, request: UpdateSiteSpaceRequest) -> Result<SiteSpace, ApiError> {
-        self.store().write(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
-            let space = of_site(tx, SITE_SPACE, &site, &request.site_space_id)?;
-            let mut patch = encode(&request.body);
-            let linked = match take(&mut patch, "spaceId") {
-                Some(space_id) => Some(linked_space(tx, &site, space_id.as_str().unwrap_or_default())?),
-                None => None,
-            };
-            if let Some(path) = patch["path"].as_str() {
-                check_path_free(path, &space.id, &container(tx, &site.id, space.data["section"].as_str())?)?;
-            }
-            let data = tx.modify(SITE_SPACE.name, &space.id, |data| {
-                if let Some(linked) = linked {
-                    if let Some(title) = linked["title"].as_str() {
-                        data["title"] = json!(title);
-                    }
-                    data["space"] = linked;
+        self.store()
+            .write_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
+                let space = of_site(tx, SITE_SPACE, &site, &request.site_space_id)?;
+                let mut patch = encode(&request.body);
+                let linked = match take(&mut patch, "spaceId") {
+                    Some(space_id) => Some(linked_space(tx, &site, space_id.as_str().unwrap_or_default())?),
+                    None => None,
+                };
+                if let Some(path) = patch["path"].as_str() {
+                    check_path_free(path, &space.id, &container(tx, &site.id, space.data["section"].as_str())?)?;
                 }
-                merge(data, &patch);
-            })?;
-            decode(SITE_SPACE.name, present_site_space(tx, &View::new(&site, None), data)?)
-        })
+                let data = tx.modify(SITE_SPACE.name, &space.id, |data| {
+                    if let Some(linked) = linked {
+                        if let Some(title) = linked["title"].as_str() {
+                            data["title"] = json!(title);
+                        }
+                        data["space"] = linked;
+                    }
+                    merge(data, &patch);
+                })?;
+                decode(SITE_SPACE.name, present_site_space(tx, &View::new(&site, None), data)?)
+            })
+            .await
     }
 
     async fn move_site_space(&self, context: Ctx, request: MoveSiteSpaceRequest) -> Result<SiteSpace, ApiError> {
-        self.store().write(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
-            let space = of_site(tx, SITE_SPACE, &site, &request.site_space_id)?;
-            let position = request.body.position.unwrap_or_default();
-            let place = place_of(position.before.map(|t| t.site_space), position.after.map(|t| t.site_space))?;
-            if let Place::Before(target) | Place::After(target) = &place {
-                let sibling = of_site_opt(tx, SITE_SPACE, &site, target)?
-                    .is_some_and(|row| row.id != space.id && row.data["section"] == space.data["section"]);
-                if !sibling {
-                    return Err(ApiError::bad_request(format!("{target} is not a sibling of {}", space.id)));
+        self.store()
+            .write_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
+                let space = of_site(tx, SITE_SPACE, &site, &request.site_space_id)?;
+                let position = request.body.position.unwrap_or_default();
+                let place = place_of(position.before.map(|t| t.site_space), position.after.map(|t| t.site_space))?;
+                if let Place::Before(target) | Place::After(target) = &place {
+                    let sibling = of_site_opt(tx, SITE_SPACE, &site, target)?
+                        .is_some_and(|row| row.id != space.id && row.data["section"] == space.data["section"]);
+                    if !sibling {
+                        return Err(ApiError::bad_request(format!("{target} is not a sibling of {}", space.id)));
+                    }
                 }
-            }
-            tx.place(SITE_SPACE.name, &space.id, &place)?;
-            decode(SITE_SPACE.name, present_site_space(tx, &View::new(&site, None), space.data)?)
-        })
+                tx.place(SITE_SPACE.name, &space.id, &place)?;
+                decode(SITE_SPACE.name, present_site_space(tx, &View::new(&site, None), space.data)?)
+            })
+            .await
     }
 
     async fn list_site_section_groups(
@@ -357,23 +381,25 @@ impl SiteStructureApi for Sandbox {
         context: Ctx,
         request: ListSiteSectionGroupsRequest,
     ) -> Result<ListPage<SiteSectionGroup>, ApiError> {
-        self.store().read(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
-            let view = View::new(&site, None);
-            let mut ids = Vec::new();
-            groups_in_tree_order(tx, &site.id, &mut ids)?;
-            let items = ids
-                .iter()
-                .map(|id| present_group(tx, &view, tx.live(GROUP.name, id)?.data))
-                .collect::<Result<Vec<_>, _>>()?;
-            tx.paginate(
-                &format!("site-section-groups:{}", site.id),
-                items,
-                request.page.as_deref(),
-                request.limit,
-                |item| decode(GROUP.name, item),
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
+                let view = View::new(&site, None);
+                let mut ids = Vec::new();
+                groups_in_tree_order(tx, &site.id, &mut ids)?;
+                let items = ids
+                    .iter()
+                    .map(|id| present_group(tx, &view, tx.live(GROUP.name, id)?.data))
+                    .collect::<Result<Vec<_>, _>>()?;
+                tx.paginate(
+                    &format!("site-section-groups:{}", site.id),
+                    items,
+                    request.page.as_deref(),
+                    request.limit,
+                    |item| decode(GROUP.name, item),
+                )
+            })
+            .await
     }
 
     async fn create_site_section_group(
@@ -381,34 +407,42 @@ impl SiteStructureApi for Sandbox {
         context: Ctx,
         request: CreateSiteSectionGroupRequest,
     ) -> Result<SiteSectionGroup, ApiError> {
-        self.store().write(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
-            let body = request.body;
-            let parent = match &body.parent {
-                Some(parent) => Some(of_site(tx, GROUP, &site, parent)?.id),
-                None => None,
-            };
-            let sections = body
-                .sections
-                .iter()
-                .flatten()
-                .map(|id| of_site(tx, SECTION, &site, id))
-                .collect::<Result<Vec<_>, _>>()?;
-            let id = tx.new_id(GROUP.prefix)?;
-            let mut data = json!({"object": "site-section-group", "id": id, "title": body.title});
-            if let Some(icon) = &body.icon {
-                data["icon"] = json!(icon);
-            }
-            if let Some(parent) = &parent {
-                data["sectionGroup"] = json!(parent);
-            }
-            tx.insert(GROUP.name, &id, &site.org, &site.id, &data)?;
-            tx.insert(ENTRY.name, &id, &site.org, parent.as_deref().unwrap_or(&site.id), &json!({"kind": GROUP.name}))?;
-            for section in &sections {
-                put_in_group(tx, &site, section, &id)?;
-            }
-            decode(GROUP.name, present_group(tx, &View::new(&site, None), data)?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
+                let body = request.body;
+                let parent = match &body.parent {
+                    Some(parent) => Some(of_site(tx, GROUP, &site, parent)?.id),
+                    None => None,
+                };
+                let sections = body
+                    .sections
+                    .iter()
+                    .flatten()
+                    .map(|id| of_site(tx, SECTION, &site, id))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let id = tx.new_id(GROUP.prefix)?;
+                let mut data = json!({"object": "site-section-group", "id": id, "title": body.title});
+                if let Some(icon) = &body.icon {
+                    data["icon"] = json!(icon);
+                }
+                if let Some(parent) = &parent {
+                    data["sectionGroup"] = json!(parent);
+                }
+                tx.insert(GROUP.name, &id, &site.org, &site.id, &data)?;
+                tx.insert(
+                    ENTRY.name,
+                    &id,
+                    &site.org,
+                    parent.as_deref().unwrap_or(&site.id),
+                    &json!({"kind": GROUP.name}),
+                )?;
+                for section in &sections {
+                    put_in_group(tx, &site, section, &id)?;
+                }
+                decode(GROUP.name, present_group(tx, &View::new(&site, None), data)?)
+            })
+            .await
     }
 
     async fn delete_site_section_group(
@@ -416,16 +450,18 @@ impl SiteStructureApi for Sandbox {
         context: Ctx,
         request: DeleteSiteSectionGroupRequest,
     ) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let Some(site) = site_for_delete(tx, &context.principal, &request.organization_id, &request.site_id)?
-            else {
-                return Ok(());
-            };
-            if let Some(group) = of_site_opt(tx, GROUP, &site, &request.site_section_group_id)? {
-                remove_group(tx, &site, &group)?;
-            }
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let Some(site) = site_for_delete(tx, &context.principal, &request.organization_id, &request.site_id)?
+                else {
+                    return Ok(());
+                };
+                if let Some(group) = of_site_opt(tx, GROUP, &site, &request.site_section_group_id)? {
+                    remove_group(tx, &site, &group)?;
+                }
+                Ok(())
+            })
+            .await
     }
 
     async fn update_site_section_group(
@@ -433,16 +469,18 @@ impl SiteStructureApi for Sandbox {
         context: Ctx,
         request: UpdateSiteSectionGroupRequest,
     ) -> Result<SiteSectionGroup, ApiError> {
-        self.store().write(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
-            let group = of_site(tx, GROUP, &site, &request.site_section_group_id)?;
-            if request.body.title.as_deref().is_some_and(str::is_empty) {
-                return Err(ApiError::bad_request("a section group's title cannot be empty"));
-            }
-            let patch = encode(&request.body);
-            let data = tx.modify(GROUP.name, &group.id, |data| merge(data, &patch))?;
-            decode(GROUP.name, present_group(tx, &View::new(&site, None), data)?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
+                let group = of_site(tx, GROUP, &site, &request.site_section_group_id)?;
+                if request.body.title.as_deref().is_some_and(str::is_empty) {
+                    return Err(ApiError::bad_request("a section group's title cannot be empty"));
+                }
+                let patch = encode(&request.body);
+                let data = tx.modify(GROUP.name, &group.id, |data| merge(data, &patch))?;
+                decode(GROUP.name, present_group(tx, &View::new(&site, None), data)?)
+            })
+            .await
     }
 
     async fn add_site_section_group_section(
@@ -450,13 +488,15 @@ impl SiteStructureApi for Sandbox {
         context: Ctx,
         request: AddSiteSectionGroupSectionRequest,
     ) -> Result<SiteSectionGroup, ApiError> {
-        self.store().write(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
-            let group = of_site(tx, GROUP, &site, &request.site_section_group_id)?;
-            let section = of_site(tx, SECTION, &site, &request.body.section_id)?;
-            put_in_group(tx, &site, &section, &group.id)?;
-            decode(GROUP.name, present_group(tx, &View::new(&site, None), group.data)?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
+                let group = of_site(tx, GROUP, &site, &request.site_section_group_id)?;
+                let section = of_site(tx, SECTION, &site, &request.body.section_id)?;
+                put_in_group(tx, &site, &section, &group.id)?;
+                decode(GROUP.name, present_group(tx, &View::new(&site, None), group.data)?)
+            })
+            .await
     }
 
     async fn remove_site_section_group_section(
@@ -464,20 +504,22 @@ impl SiteStructureApi for Sandbox {
         context: Ctx,
         request: RemoveSiteSectionGroupSectionRequest,
     ) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let Some(site) = site_for_delete(tx, &context.principal, &request.organization_id, &request.site_id)?
-            else {
-                return Ok(());
-            };
-            let Some(group) = of_site_opt(tx, GROUP, &site, &request.site_section_group_id)? else { return Ok(()) };
-            let Some(section) = of_site_opt(tx, SECTION, &site, &request.site_section_id)? else { return Ok(()) };
-            if section.data["sectionGroup"].as_str() != Some(&group.id) {
-                return Ok(());
-            }
-            rehome_entry(tx, &site, &section.id, &parent_scope(&site, &group))?;
-            tx.place(ENTRY.name, &section.id, &Place::After(group.id.clone()))?;
-            set_parent(tx, SECTION.name, &section.id, group.data["sectionGroup"].as_str())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let Some(site) = site_for_delete(tx, &context.principal, &request.organization_id, &request.site_id)?
+                else {
+                    return Ok(());
+                };
+                let Some(group) = of_site_opt(tx, GROUP, &site, &request.site_section_group_id)? else { return Ok(()) };
+                let Some(section) = of_site_opt(tx, SECTION, &site, &request.site_section_id)? else { return Ok(()) };
+                if section.data["sectionGroup"].as_str() != Some(&group.id) {
+                    return Ok(());
+                }
+                rehome_entry(tx, &site, &section.id, &parent_scope(&site, &group))?;
+                tx.place(ENTRY.name, &section.id, &Place::After(group.id.clone()))?;
+                set_parent(tx, SECTION.name, &section.id, group.data["sectionGroup"].as_str())
+            })
+            .await
     }
 
     async fn move_site_section_group(
@@ -485,13 +527,15 @@ impl SiteStructureApi for Sandbox {
         context: Ctx,
         request: MoveSiteSectionGroupRequest,
     ) -> Result<SiteSectionGroup, ApiError> {
-        self.store().write(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
-            let group = of_site(tx, GROUP, &site, &request.site_section_group_id)?;
-            let position = request.body.position.unwrap_or_default();
-            let place = place_of(position.before.map(|t| t.id), position.after.map(|t| t.id))?;
-            tx.place(ENTRY.name, &group.id, &place)?;
-            decode(GROUP.name, present_group(tx, &View::new(&site, None), group.data)?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
+                let group = of_site(tx, GROUP, &site, &request.site_section_group_id)?;
+                let position = request.body.position.unwrap_or_default();
+                let place = place_of(position.before.map(|t| t.id), position.after.map(|t| t.id))?;
+                tx.place(ENTRY.name, &group.id, &place)?;
+                decode(GROUP.name, present_group(tx, &View::new(&site, None), group.data)?)
+            })
+            .await
     }
 }

@@ -115,15 +115,21 @@ impl TranslationsApi for Sandbox {
         context: Ctx,
         request: ListOrganizationTranslationsRequest,
     ) -> Result<ListPage<Translation>, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            organization(tx, org)?;
-            require(tx, &context.principal, org, Role::Read)?;
-            let rows: Vec<Value> = tx.all(TRANSLATION.name, org)?.into_iter().map(|row| row.data).collect();
-            tx.paginate(&format!("{}:{org}", TRANSLATION.name), rows, request.page.as_deref(), request.limit, |data| {
-                present(tx, &context.principal, data, org)
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                organization(tx, org)?;
+                require(tx, &context.principal, org, Role::Read)?;
+                let rows: Vec<Value> = tx.all(TRANSLATION.name, org)?.into_iter().map(|row| row.data).collect();
+                tx.paginate(
+                    &format!("{}:{org}", TRANSLATION.name),
+                    rows,
+                    request.page.as_deref(),
+                    request.limit,
+                    |data| present(tx, &context.principal, data, org),
+                )
             })
-        })
+            .await
     }
 
     async fn create_organization_translation(
@@ -131,40 +137,44 @@ impl TranslationsApi for Sandbox {
         context: Ctx,
         request: CreateOrganizationTranslationRequest,
     ) -> Result<Translation, ApiError> {
-        self.store().write(|tx| {
-            let org = &request.organization_id;
-            organization(tx, org)?;
-            require(tx, &context.principal, org, MANAGE)?;
-            let body = &request.body;
-            source_space(tx, org, body.source.space.as_deref())?;
-            let language = encode(&body.language);
-            if body.source.language.as_deref().is_some_and(|source| Value::String(source.to_owned()) == language) {
-                return Err(ApiError::bad_request(format!(
-                    "the source is already in {language}: a translation goes into another language"
-                )));
-            }
-            let id = tx.new_id(TRANSLATION.prefix)?;
-            let now = timestamp(tx.now());
-            let mut translation = json!({
-                "object": "translation", "id": id, "status": "pending", "source": encode(&body.source),
-                "language": language, "createdAt": now, "updatedAt": now, "stats": no_runs(),
-                "urls": {"location": format!("https://api.example.com/v1/orgs/{org}/translations/{id}")},
-            });
-            if let Some(instructions) = &body.instructions {
-                translation["instructions"] = encode(instructions);
-            }
-            tx.insert(TRANSLATION.name, &id, org, org, &translation)?;
-            present(tx, &context.principal, translation, org)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let org = &request.organization_id;
+                organization(tx, org)?;
+                require(tx, &context.principal, org, MANAGE)?;
+                let body = &request.body;
+                source_space(tx, org, body.source.space.as_deref())?;
+                let language = encode(&body.language);
+                if body.source.language.as_deref().is_some_and(|source| Value::String(source.to_owned()) == language) {
+                    return Err(ApiError::bad_request(format!(
+                        "the source is already in {language}: a translation goes into another language"
+                    )));
+                }
+                let id = tx.new_id(TRANSLATION.prefix)?;
+                let now = timestamp(tx.now());
+                let mut translation = json!({
+                    "object": "translation", "id": id, "status": "pending", "source": encode(&body.source),
+                    "language": language, "createdAt": now, "updatedAt": now, "stats": no_runs(),
+                    "urls": {"location": format!("https://api.example.com/v1/orgs/{org}/translations/{id}")},
+                });
+                if let Some(instructions) = &body.instructions {
+                    translation["instructions"] = encode(instructions);
+                }
+                tx.insert(TRANSLATION.name, &id, org, org, &translation)?;
+                present(tx, &context.principal, translation, org)
+            })
+            .await
     }
 
     async fn get_translation(&self, context: Ctx, request: GetTranslationRequest) -> Result<Translation, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            let row = translation_of(tx, org, &request.translation_id)?;
-            require(tx, &context.principal, org, Role::Read)?;
-            present(tx, &context.principal, row.data, org)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                let row = translation_of(tx, org, &request.translation_id)?;
+                require(tx, &context.principal, org, Role::Read)?;
+                present(tx, &context.principal, row.data, org)
+            })
+            .await
     }
 
     async fn update_translation_instructions(
@@ -172,49 +182,55 @@ impl TranslationsApi for Sandbox {
         context: Ctx,
         request: UpdateTranslationInstructionsRequest,
     ) -> Result<Translation, ApiError> {
-        self.store().write(|tx| {
-            let org = &request.organization_id;
-            let row = translation_of(tx, org, &request.translation_id)?;
-            require(tx, &context.principal, org, MANAGE)?;
-            let now = timestamp(tx.now());
-            let data = tx.modify(TRANSLATION.name, &row.id, |data| {
-                data["instructions"] = encode(&request.body.instructions);
-                data["updatedAt"] = now;
-            })?;
-            present(tx, &context.principal, data, org)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let org = &request.organization_id;
+                let row = translation_of(tx, org, &request.translation_id)?;
+                require(tx, &context.principal, org, MANAGE)?;
+                let now = timestamp(tx.now());
+                let data = tx.modify(TRANSLATION.name, &row.id, |data| {
+                    data["instructions"] = encode(&request.body.instructions);
+                    data["updatedAt"] = now;
+                })?;
+                present(tx, &context.principal, data, org)
+            })
+            .await
     }
 
     async fn delete_translation(&self, context: Ctx, request: DeleteTranslationRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let org = &request.organization_id;
-            let Ok(row) = translation_of(tx, org, &request.translation_id) else { return Ok(()) };
-            require(tx, &context.principal, org, MANAGE)?;
-            tx.delete(TRANSLATION.name, &row.id)?;
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let org = &request.organization_id;
+                let Ok(row) = translation_of(tx, org, &request.translation_id) else { return Ok(()) };
+                require(tx, &context.principal, org, MANAGE)?;
+                tx.delete(TRANSLATION.name, &row.id)?;
+                Ok(())
+            })
+            .await
     }
 
     async fn run_translation(&self, context: Ctx, request: RunTranslationRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let org = &request.organization_id;
-            let row = translation_of(tx, org, &request.translation_id)?;
-            require(tx, &context.principal, org, MANAGE)?;
-            let space = row.data["source"]["space"].as_str().map(str::to_owned);
-            let space = source_space(tx, org, space.as_deref()).map_err(|_| {
-                ApiError::bad_request(format!(
-                    "the source space of translation {} no longer exists: it cannot run",
-                    row.id
-                ))
-            })?;
-            let (pages, words) = content_size(tx, &space)?;
-            let now = timestamp(tx.now());
-            tx.modify(TRANSLATION.name, &row.id, |data| {
-                record_run(&mut data["stats"], pages, words);
-                data["status"] = json!("pending");
-                data["updatedAt"] = now;
-            })?;
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let org = &request.organization_id;
+                let row = translation_of(tx, org, &request.translation_id)?;
+                require(tx, &context.principal, org, MANAGE)?;
+                let space = row.data["source"]["space"].as_str().map(str::to_owned);
+                let space = source_space(tx, org, space.as_deref()).map_err(|_| {
+                    ApiError::bad_request(format!(
+                        "the source space of translation {} no longer exists: it cannot run",
+                        row.id
+                    ))
+                })?;
+                let (pages, words) = content_size(tx, &space)?;
+                let now = timestamp(tx.now());
+                tx.modify(TRANSLATION.name, &row.id, |data| {
+                    record_run(&mut data["stats"], pages, words);
+                    data["status"] = json!("pending");
+                    data["updatedAt"] = now;
+                })?;
+                Ok(())
+            })
+            .await
     }
 }
