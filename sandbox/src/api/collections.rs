@@ -27,17 +27,14 @@ fn subtree(tx: &Tx, collection: &str) -> Result<Vec<String>, ApiError> {
 }
 
 /// Every collection of an organization in depth-first order (a parent before its children).
+/// The walk keeps its own stack: collections nest as deep as members make them.
 fn nested(tx: &Tx, org: &str) -> Result<Vec<Value>, ApiError> {
-    fn walk(tx: &Tx, scope: &str, out: &mut Vec<Value>) -> Result<(), ApiError> {
-        for row in tx.all(COLLECTION.name, scope)? {
-            let id = row.id.clone();
-            out.push(row.data);
-            walk(tx, &id, out)?;
-        }
-        Ok(())
-    }
     let mut out = Vec::new();
-    walk(tx, org, &mut out)?;
+    let mut stack: Vec<Row> = tx.all(COLLECTION.name, org)?.into_iter().rev().collect();
+    while let Some(row) = stack.pop() {
+        stack.extend(tx.all(COLLECTION.name, &row.id)?.into_iter().rev());
+        out.push(row.data);
+    }
     Ok(out)
 }
 

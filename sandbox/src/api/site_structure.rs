@@ -23,6 +23,8 @@
 //! - Deleting a section deletes its site spaces. Deleting a group keeps its children: they
 //!   take the group's place in its parent (in their order). Removing a section from a group
 //!   puts it just after the group in the group's parent.
+//! - Groups nest at most 10 deep (`MAX_GROUP_DEPTH` of the domain): creating a group in a
+//!   group at depth 10 is a 400 naming the rule, since groups are answered nested.
 //! - Moves: `before` or `after` places among the siblings; neither puts it last; both is a
 //!   400. A site space's siblings are the site spaces of its container.
 //! - Reading needs `read`; changing the structure needs `create`, the role that creates
@@ -31,8 +33,9 @@
 use crate::api::prelude::*;
 use crate::domain::kinds::{ENTRY, GROUP, SECTION, SITE_SPACE};
 use crate::domain::site_structure::{
-    View, add_site_space, container, default_section, linked_space, make_default_section, make_default_site_space,
-    of_site, of_site_opt, present_group, present_level, present_section, present_site_space, slug, unique_path,
+    MAX_GROUP_DEPTH, View, add_site_space, container, default_section, group_depth, linked_space, make_default_section,
+    make_default_site_space, of_site, of_site_opt, present_group, present_level, present_section, present_site_space,
+    slug, unique_path,
 };
 use crate::domain::sites::{site_for, site_for_delete};
 
@@ -63,17 +66,32 @@ fn place_of(before: Option<String>, after: Option<String>) -> Result<Place, ApiE
 // ---- answering ----
 
 /// Every group of the site, in tree order (each before its nested groups).
-fn groups_in_tree_order(tx: &Tx, scope: &str, out: &mut Vec<String>) -> Result<(), ApiError> {
-    for entry in tx.all(ENTRY.name, scope)? {
-        if entry.data["kind"] == json!(GROUP.name) {
-            out.push(entry.id.clone());
-            groups_in_tree_order(tx, &entry.id, out)?;
-        }
+fn groups_in_tree_order(tx: &Tx, site: &str) -> Result<Vec<String>, ApiError> {
+    let groups_in = |scope: &str| -> Result<Vec<String>, ApiError> {
+        let entries = tx.all(ENTRY.name, scope)?.into_iter();
+        Ok(entries.filter(|entry| entry.data["kind"] == json!(GROUP.name)).map(|entry| entry.id).rev().collect())
+    };
+    let mut out = Vec::new();
+    let mut stack = groups_in(site)?;
+    while let Some(group) = stack.pop() {
+        stack.extend(groups_in(&group)?);
+        out.push(group);
     }
-    Ok(())
+    Ok(out)
 }
 
 // ---- changing the structure ----
+
+/// A group of the site that may hold a new group: one at [`MAX_GROUP_DEPTH`] is a 400.
+fn parent_group(tx: &Tx, site: &Row, id: &str) -> Result<Row, ApiError> {
+    let group = of_site(tx, GROUP, site, id)?;
+    if group_depth(tx, &group)? >= MAX_GROUP_DEPTH {
+        return Err(ApiError::bad_request(format!(
+            "section groups nest at most {MAX_GROUP_DEPTH} deep: group {id} is at depth {MAX_GROUP_DEPTH}, so a group in it would be deeper"
+        )));
+    }
+    Ok(group)
+}
 
 /// After a default left a container: the first remaining site space becomes its default.
 fn elect_default_site_space(tx: &Tx, site: &str, section: Option<&str>) -> Result<(), ApiError> {
@@ -385,9 +403,7 @@ impl SiteStructureApi for Sandbox {
             .read_async(move |tx| {
                 let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
                 let view = View::new(&site, None);
-                let mut ids = Vec::new();
-                groups_in_tree_order(tx, &site.id, &mut ids)?;
-                let items = ids
+                let items = groups_in_tree_order(tx, &site.id)?
                     .iter()
                     .map(|id| present_group(tx, &view, tx.live(GROUP.name, id)?.data))
                     .collect::<Result<Vec<_>, _>>()?;
@@ -412,7 +428,7 @@ impl SiteStructureApi for Sandbox {
                 let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
                 let body = request.body;
                 let parent = match &body.parent {
-                    Some(parent) => Some(of_site(tx, GROUP, &site, parent)?.id),
+                    Some(parent) => Some(parent_group(tx, &site, parent)?.id),
                     None => None,
                 };
                 let sections = body

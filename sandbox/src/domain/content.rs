@@ -98,16 +98,18 @@ pub fn seed_file(tx: &Tx, space: &str, name: &str, content_type: &str, size: i64
     Ok(id)
 }
 
-/// Every page of a revision, nested ones included, in document order.
+/// Every page of a revision, nested ones included, in document order (the walk keeps its
+/// own stack).
 pub fn pages_of(revision: &Value) -> Vec<Value> {
-    fn walk(pages: &Value, out: &mut Vec<Value>) {
-        for page in pages.as_array().into_iter().flatten() {
-            out.push(page.clone());
-            walk(&page["pages"], out);
-        }
+    fn children(pages: &Value) -> impl Iterator<Item = &Value> {
+        pages.as_array().into_iter().flatten().rev()
     }
     let mut out = Vec::new();
-    walk(&revision["pages"], &mut out);
+    let mut stack: Vec<&Value> = children(&revision["pages"]).collect();
+    while let Some(page) = stack.pop() {
+        stack.extend(children(&page["pages"]));
+        out.push(page.clone());
+    }
     out
 }
 

@@ -12,6 +12,13 @@
 //! administering the organization (members, teams, SSO, integrations, settings, deletes of
 //! spaces and collections) `admin`. Roles rank as Part A §2.2 lists them:
 //! admin > create > review > edit > comment > read.
+//!
+//! Walks over stored data never recurse without a bound: a walk over rows (collections
+//! nested in collections, the groups of a site) keeps its own stack, and what is answered
+//! nested (section groups in section groups) has a depth that creating refuses to pass
+//! ([`site_structure::MAX_GROUP_DEPTH`]). A walk over one stored JSON document (pages nested
+//! in a revision, a merge patch, the words of a page) is bounded by the nesting limit of the
+//! JSON parser (128), which every stored document and request body has passed.
 
 pub mod change_requests;
 pub mod collections;

@@ -143,21 +143,60 @@ pub fn present_section(tx: &Tx, view: &View, mut data: Value) -> Result<Value, A
     Ok(data)
 }
 
+/// How deep section groups nest: a group at the site's root is at depth 1, a group in it at
+/// depth 2… Creating a group deeper is refused (400). Groups are answered nested (a group
+/// holds its children), so an answer is as deep as the tree: the bound keeps every answer
+/// far inside the nesting JSON parsers accept (serde_json stops at 128 levels) and every
+/// walk over the tree short. The documents give no number; ten levels is more than any
+/// navigation shows.
+pub const MAX_GROUP_DEPTH: usize = 10;
+
+/// The depth of a group (see [`MAX_GROUP_DEPTH`]), found by walking up its parents (at most
+/// one step more than the bound).
+pub fn group_depth(tx: &Tx, group: &Row) -> Result<usize, ApiError> {
+    let parent_of = |data: &Value| data["sectionGroup"].as_str().map(str::to_owned);
+    let mut depth = 1;
+    let mut parent = parent_of(&group.data);
+    while let Some(id) = parent
+        && depth <= MAX_GROUP_DEPTH
+    {
+        depth += 1;
+        parent = tx.row(GROUP.name, &id)?.and_then(|row| parent_of(&row.data));
+    }
+    Ok(depth)
+}
+
 /// A group as answered: with its children.
-pub fn present_group(tx: &Tx, view: &View, mut data: Value) -> Result<Value, ApiError> {
-    let id = data["id"].as_str().unwrap_or_default().to_owned();
-    data["children"] = Value::Array(present_level(tx, view, &id)?);
-    Ok(data)
+pub fn present_group(tx: &Tx, view: &View, data: Value) -> Result<Value, ApiError> {
+    present_group_within(tx, view, data, MAX_GROUP_DEPTH)
 }
 
 /// The sections and groups of one level of the tree (the site's root, or a group), in order.
 pub fn present_level(tx: &Tx, view: &View, scope: &str) -> Result<Vec<Value>, ApiError> {
+    present_level_within(tx, view, scope, MAX_GROUP_DEPTH)
+}
+
+/// A group with its children, which may nest `levels` more groups.
+fn present_group_within(tx: &Tx, view: &View, mut data: Value, levels: usize) -> Result<Value, ApiError> {
+    let Some(below) = levels.checked_sub(1) else {
+        return Err(ApiError::internal(format!(
+            "site {}: its section groups nest deeper than {MAX_GROUP_DEPTH}, which the sandbox no longer makes",
+            view.site.id
+        )));
+    };
+    let id = data["id"].as_str().unwrap_or_default().to_owned();
+    data["children"] = Value::Array(present_level_within(tx, view, &id, below)?);
+    Ok(data)
+}
+
+/// One level of the tree, whose groups may nest `levels` groups (each one counted).
+fn present_level_within(tx: &Tx, view: &View, scope: &str, levels: usize) -> Result<Vec<Value>, ApiError> {
     let mut items = Vec::new();
     for entry in tx.all(ENTRY.name, scope)? {
         let kind = entry.data["kind"].as_str().unwrap_or_default();
         let Some(row) = tx.row(kind, &entry.id)?.filter(|row| row.deleted_at.is_none()) else { continue };
         items.push(if kind == GROUP.name {
-            present_group(tx, view, row.data)?
+            present_group_within(tx, view, row.data, levels)?
         } else {
             present_section(tx, view, row.data)?
         });
