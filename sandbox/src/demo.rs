@@ -3,6 +3,13 @@
 //! cannot (users, spaces, pages, files: the API has no operation creating them) goes through
 //! the store, the way the sandbox's own handlers write them.
 //!
+//! The load is one transaction ([`crate::store::Store::begin_batch`]): every request of it
+//! joins the batch, and the `demo` marker is written in it, so the data set is there whole
+//! and once, or not at all. Killed midway, a sandbox leaves nothing of it, and the next start
+//! with `--demo` loads it; a step that fails rolls everything back. Two sandboxes starting
+//! on one new file: the batch begins with `BEGIN IMMEDIATE`, so the second waits for the
+//! first's load, then finds the marker (read inside its own batch) and loads nothing.
+//!
 //! Ids are deterministic on a new database: `org_1` (the bootstrap organization, renamed
 //! "Acme Docs"), `collection_1` "Product" with `collection_2` "Engineering" nested in it,
 //! `space_1` "Getting started" and `space_2` "API guide" in `collection_1`, `space_3`
@@ -17,12 +24,21 @@ use axum::http::{Method, Request};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-/// Loads the demo data set unless the database has it already.
+/// Loads the demo data set unless the database has it already, in one transaction.
 pub async fn load(sandbox: &Sandbox, boot: &Bootstrap) -> Result<(), String> {
+    let batch = sandbox.store().begin_batch().map_err(message)?;
+    // Read inside the batch: another process that loaded the file first has committed.
     let loaded = sandbox.store().read(|tx| tx.meta("demo")).map_err(message)?;
     if loaded.is_some() {
         return Ok(());
     }
+    load_data(sandbox, boot).await?;
+    sandbox.store().write(|tx| tx.set_meta("demo", "loaded")).map_err(message)?;
+    batch.commit().map_err(message)
+}
+
+/// The data set, request by request (each one a savepoint of the load's batch).
+async fn load_data(sandbox: &Sandbox, boot: &Bootstrap) -> Result<(), String> {
     let org = boot.organization.clone();
     let call = |method: Method, path: String, body: Value| call(sandbox, &boot.token, method, path, body);
     call(Method::PATCH, format!("/v1/orgs/{org}"), json!({"title": "Acme Docs", "emailDomains": ["acme.test"]}))
@@ -95,7 +111,7 @@ pub async fn load(sandbox: &Sandbox, boot: &Bootstrap) -> Result<(), String> {
         json!({"slug": "acme-api", "source": {"url": "https://acme.test/openapi.yaml"}}),
     )
     .await?;
-    sandbox.store().write(|tx| tx.set_meta("demo", "loaded")).map_err(message)
+    Ok(())
 }
 
 /// One request through the router as the admin; the JSON answered, or what went wrong.

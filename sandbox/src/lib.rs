@@ -72,7 +72,9 @@ impl Sandbox {
 
     /// On an empty database, creates one organization and its admin user, owner of `token`
     /// (a random one when `None`); on a database that has them, keeps them and adds `token`
-    /// to the admin. Every operation is reachable with the admin's token.
+    /// to the admin. Every operation is reachable with the admin's token. One transaction,
+    /// which reads the markers of a bootstrap done and writes them: two processes starting
+    /// on one new file make one organization (the second waits for the first's write lock).
     pub fn bootstrap(&self, token: Option<&str>) -> Result<Bootstrap, ApiError> {
         self.store.write(|tx| {
             let (organization, user) = match (tx.meta("organization")?, tx.meta("admin")?) {

@@ -54,6 +54,47 @@ CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5 (org UNINDEXED, kind UNINDE
 CREATE TABLE IF NOT EXISTS search_rows (kind TEXT NOT NULL, id TEXT NOT NULL, row INTEGER NOT NULL, PRIMARY KEY (kind, id));
 ";
 
+/// How long a transaction waits for another process holding the database file's write lock
+/// (a second sandbox on the same `--db`, loading its demo data) before it fails.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Switches a file database to WAL. Two processes opening one new file at once may both try:
+/// SQLite answers the one that cannot take the lock with `SQLITE_BUSY` at once, without
+/// waiting (its busy handler is skipped where waiting could deadlock), so this waits and
+/// tries again, within [`BUSY_TIMEOUT`].
+fn use_wal(conn: &Connection) -> Result<(), rusqlite::Error> {
+    let started = std::time::Instant::now();
+    loop {
+        match conn.pragma_update(None, "journal_mode", "WAL") {
+            Err(rusqlite::Error::SqliteFailure(error, _))
+                if error.code == rusqlite::ErrorCode::DatabaseBusy && started.elapsed() < BUSY_TIMEOUT =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Creates what a new database lacks and answers its instance id, in one transaction, so two
+/// processes opening one new file at once make one schema and one instance id.
+fn prepare(conn: &mut Connection) -> Result<String, rusqlite::Error> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    tx.execute_batch(SCHEMA)?;
+    let stored: Option<String> =
+        tx.query_row("SELECT value FROM meta WHERE key = 'instance'", [], |r| r.get(0)).optional()?;
+    let instance = match stored {
+        Some(instance) => instance,
+        None => {
+            let instance = crate::random_token(8);
+            tx.execute("INSERT INTO meta (key, value) VALUES ('instance', ?1)", [&instance])?;
+            instance
+        }
+    };
+    tx.commit()?;
+    Ok(instance)
+}
+
 /// The database and the clock every transaction reads its `now` from.
 pub struct Store {
     shared: Arc<Shared>,
@@ -139,26 +180,18 @@ pub enum Place {
 impl Store {
     /// Opens (creating) the database at `path`, or an in-memory one, and starts its thread.
     pub fn open(path: Option<&Path>, clock: Clock) -> Result<Store, OpenError> {
-        let conn = match path {
+        let mut conn = match path {
             Some(path) => {
                 let conn = Connection::open(path)?;
-                conn.pragma_update(None, "journal_mode", "WAL")?;
+                conn.busy_timeout(BUSY_TIMEOUT)?;
+                use_wal(&conn)?;
                 conn.pragma_update(None, "synchronous", "NORMAL")?;
                 conn
             }
             None => Connection::open_in_memory()?,
         };
-        conn.execute_batch(SCHEMA)?;
-        let instance: Option<String> =
-            conn.query_row("SELECT value FROM meta WHERE key = 'instance'", [], |r| r.get(0)).optional()?;
-        let instance = match instance {
-            Some(instance) => instance,
-            None => {
-                let instance = crate::random_token(8);
-                conn.execute("INSERT INTO meta (key, value) VALUES ('instance', ?1)", [&instance])?;
-                instance
-            }
-        };
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        let instance = prepare(&mut conn)?;
         let shared = Arc::new(Shared { conn: Mutex::new(conn), clock, instance });
         let (jobs, queue) = mpsc::channel::<Job>();
         let worker = Arc::clone(&shared);
@@ -206,6 +239,17 @@ impl Store {
         self.shared.transaction(TransactionBehavior::Deferred, work)
     }
 
+    /// Begins a batch: one transaction that every transaction of this store joins, as a
+    /// savepoint, until [`Batch::commit`]. It begins with `BEGIN IMMEDIATE`, so another
+    /// process on the same file waits until it ends (and then sees all of it or nothing);
+    /// dropped without a commit, or the process killed, it leaves nothing. For a data set
+    /// loaded through the router at startup, before the store serves anyone else: a request
+    /// served meanwhile would join the batch.
+    pub fn begin_batch(&self) -> Result<Batch<'_>, ApiError> {
+        self.shared.lock().execute_batch("BEGIN IMMEDIATE").map_err(db_error)?;
+        Ok(Batch { store: self, open: true })
+    }
+
     async fn on_thread<R: Send + 'static>(
         &self,
         behavior: TransactionBehavior,
@@ -230,20 +274,59 @@ impl Shared {
         behavior: TransactionBehavior,
         work: impl FnOnce(&Tx) -> Result<R, ApiError>,
     ) -> Result<R, ApiError> {
+        let mut conn = self.lock();
+        if conn.is_autocommit() {
+            let tx = conn.transaction_with_behavior(behavior).map_err(db_error)?;
+            let result = work(&Tx { tx: &tx, now: self.clock.now(), instance: &self.instance })?;
+            tx.commit().map_err(db_error)?;
+            Ok(result)
+        } else {
+            // Inside a batch: a savepoint, released into the batch or rolled back alone.
+            let savepoint = conn.savepoint().map_err(db_error)?;
+            let result = work(&Tx { tx: &savepoint, now: self.clock.now(), instance: &self.instance })?;
+            savepoint.commit().map_err(db_error)?;
+            Ok(result)
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
         // A panic in another transaction poisons the mutex, not the database: SQLite rolled
         // the unfinished transaction back when its guard dropped.
-        let mut conn = self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let tx = conn.transaction_with_behavior(behavior).map_err(db_error)?;
-        let tx = Tx { tx, now: self.clock.now(), instance: &self.instance };
-        let result = work(&tx)?;
-        tx.tx.commit().map_err(db_error)?;
-        Ok(result)
+        self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// A batch of transactions committed as one (see [`Store::begin_batch`]).
+pub struct Batch<'s> {
+    store: &'s Store,
+    open: bool,
+}
+
+impl Batch<'_> {
+    /// Commits everything the batch's transactions wrote.
+    pub fn commit(mut self) -> Result<(), ApiError> {
+        self.store.shared.lock().execute_batch("COMMIT").map_err(db_error)?;
+        // Only now: a commit that failed leaves the batch to be rolled back when dropped.
+        self.open = false;
+        Ok(())
+    }
+}
+
+impl Drop for Batch<'_> {
+    fn drop(&mut self) {
+        let conn = self.store.shared.lock();
+        if self.open && !conn.is_autocommit() {
+            // Nothing to report to: a failed rollback leaves the transaction to SQLite, which
+            // discards it when the connection closes.
+            let _ = conn.execute_batch("ROLLBACK");
+        }
     }
 }
 
 /// One transaction and the time it runs at.
 pub struct Tx<'a> {
-    tx: rusqlite::Transaction<'a>,
+    /// The connection, inside the transaction (or the savepoint of a batch).
+    tx: &'a Connection,
     now: DateTime<Utc>,
     instance: &'a str,
 }
