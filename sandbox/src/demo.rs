@@ -3,25 +3,42 @@
 //! cannot (users, spaces, pages, files: the API has no operation creating them) goes through
 //! the store, the way the sandbox's own handlers write them.
 //!
+//! The load is one transaction ([`crate::store::Store::begin_batch`]): every request of it
+//! joins the batch, and the `demo` marker is written in it, so the data set is there whole
+//! and once, or not at all. Killed midway, a sandbox leaves nothing of it, and the next start
+//! with `--demo` loads it; a step that fails rolls everything back. Two sandboxes starting
+//! on one new file: the batch begins with `BEGIN IMMEDIATE`, so the second waits for the
+//! first's load, then finds the marker (read inside its own batch) and loads nothing.
+//!
 //! Ids are deterministic on a new database: `org_1` (the bootstrap organization, renamed
 //! "Acme Docs"), `collection_1` "Product" with `collection_2` "Engineering" nested in it,
 //! `space_1` "Getting started" and `space_2` "API guide" in `collection_1`, `space_3`
 //! "Runbooks" in `collection_2`, pages and a file in `space_1`, a team, a site with a section
 //! and site spaces, a change request with comments, an OpenAPI spec.
 
-use crate::api::{content, members, organizations, spaces};
+use crate::domain::kinds::{INVITE_LINK, USER};
+use crate::domain::{content, members, spaces};
 use crate::{Bootstrap, Sandbox};
 use axum::body::Body;
 use axum::http::{Method, Request};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-/// Loads the demo data set unless the database has it already.
+/// Loads the demo data set unless the database has it already, in one transaction.
 pub async fn load(sandbox: &Sandbox, boot: &Bootstrap) -> Result<(), String> {
+    let batch = sandbox.store().begin_batch().map_err(message)?;
+    // Read inside the batch: another process that loaded the file first has committed.
     let loaded = sandbox.store().read(|tx| tx.meta("demo")).map_err(message)?;
     if loaded.is_some() {
         return Ok(());
     }
+    load_data(sandbox, boot).await?;
+    sandbox.store().write(|tx| tx.set_meta("demo", "loaded")).map_err(message)?;
+    batch.commit().map_err(message)
+}
+
+/// The data set, request by request (each one a savepoint of the load's batch).
+async fn load_data(sandbox: &Sandbox, boot: &Bootstrap) -> Result<(), String> {
     let org = boot.organization.clone();
     let call = |method: Method, path: String, body: Value| call(sandbox, &boot.token, method, path, body);
     call(Method::PATCH, format!("/v1/orgs/{org}"), json!({"title": "Acme Docs", "emailDomains": ["acme.test"]}))
@@ -38,7 +55,7 @@ pub async fn load(sandbox: &Sandbox, boot: &Bootstrap) -> Result<(), String> {
         .write(|tx| {
             let mut people = Vec::new();
             for (name, role) in [("Alice Martin", "create"), ("Bob Chen", "edit"), ("Carol Diaz", "read")] {
-                let id = tx.new_id("user")?;
+                let id = tx.new_id(USER.prefix)?;
                 let email = format!("{}@acme.test", name.split(' ').next().unwrap_or(name).to_lowercase());
                 members::add_member(tx, &org, &json!({"object": "user", "id": id, "displayName": name, "email": email}), Some(role))?;
                 people.push(id);
@@ -49,8 +66,8 @@ pub async fn load(sandbox: &Sandbox, boot: &Bootstrap) -> Result<(), String> {
             let logo = content::seed_file(tx, &getting_started, "logo.png", "image/png", 2048)?;
             content::seed_page(tx, &getting_started, "Welcome", &format!("Welcome to Acme Docs.\n\nStart with [the install guide](https://acme.test/install). ![logo]({logo})"))?;
             content::seed_page(tx, &getting_started, "Install", "Run the installer.\n\nThen read [the FAQ](faq).")?;
-            let invite = tx.new_id("invite")?;
-            tx.insert(organizations::INVITE_LINK, &invite, &org, &org, &json!({"id": invite}))?;
+            let invite = tx.new_id(INVITE_LINK.prefix)?;
+            tx.insert(INVITE_LINK.name, &invite, &org, &org, &json!({"id": invite}))?;
             Ok((people, getting_started))
         })
         .map_err(message)?;
@@ -94,7 +111,7 @@ pub async fn load(sandbox: &Sandbox, boot: &Bootstrap) -> Result<(), String> {
         json!({"slug": "acme-api", "source": {"url": "https://acme.test/openapi.yaml"}}),
     )
     .await?;
-    sandbox.store().write(|tx| tx.set_meta("demo", "loaded")).map_err(message)
+    Ok(())
 }
 
 /// One request through the router as the admin; the JSON answered, or what went wrong.

@@ -7,18 +7,22 @@
 //!
 //! - [`store`] owns the database: resources are JSON documents in the shape the API answers,
 //!   keyed by kind and id, ordered within a list scope; one transaction per request.
+//! - [`domain`] holds the rules the handlers share: the kinds of stored resources, roles, how
+//!   documents are made and changed, and the rules of one group that another applies.
 //! - [`api`] implements the traits, one module per group of the spec; each handler reads as
-//!   the documents' rule it implements.
+//!   the documents' rule it implements. Handler modules import only downward (the domain and
+//!   the store), never one another.
 //! - [`Sandbox`] is the service: [`Sandbox::app`] is the generated router over it.
 //!
 //! Conventions of the data: ids are `<kind>_<n>`; the list scope of an organization's
 //! resources is the organization's id, of a space's content the space's id, and so on; every
 //! handler checks the caller's role in the organization that owns what it touches
-//! ([`api::require`]).
+//! ([`domain::require`]).
 
 pub mod api;
 pub mod clock;
 pub mod demo;
+pub mod domain;
 pub mod store;
 
 use apigen_runtime::server::{ApiError, Authenticator, Credential};
@@ -68,13 +72,15 @@ impl Sandbox {
 
     /// On an empty database, creates one organization and its admin user, owner of `token`
     /// (a random one when `None`); on a database that has them, keeps them and adds `token`
-    /// to the admin. Every operation is reachable with the admin's token.
+    /// to the admin. Every operation is reachable with the admin's token. One transaction,
+    /// which reads the markers of a bootstrap done and writes them: two processes starting
+    /// on one new file make one organization (the second waits for the first's write lock).
     pub fn bootstrap(&self, token: Option<&str>) -> Result<Bootstrap, ApiError> {
         self.store.write(|tx| {
             let (organization, user) = match (tx.meta("organization")?, tx.meta("admin")?) {
                 (Some(org), Some(user)) => (org, user),
                 _ => {
-                    let (org, user) = api::organizations::create_first(tx)?;
+                    let (org, user) = domain::organizations::create_first(tx)?;
                     tx.set_meta("organization", &org)?;
                     tx.set_meta("admin", &user)?;
                     (org, user)
@@ -98,8 +104,8 @@ impl Authenticator for Sandbox {
     type Principal = User;
 
     async fn authenticate(&self, credential: Credential<'_>) -> Result<User, ApiError> {
-        let token = credential.token().unwrap_or_default();
-        match self.store.read(|tx| tx.token_user(token))? {
+        let token = credential.token().unwrap_or_default().to_owned();
+        match self.store.read_async(move |tx| tx.token_user(&token)).await? {
             Some(id) => Ok(User { id }),
             None => Err(ApiError::unauthorized("unknown token")),
         }

@@ -1,11 +1,22 @@
-//! The database: SQLite (bundled, so nothing to install), one connection behind a mutex, every
-//! request one transaction. Resources are JSON documents in the shape the API answers them,
-//! keyed by kind and id, ordered within a list scope (the organization, collection, space…
-//! whose list they belong to), so handlers read as the documents' rules and not as SQL.
+//! The database: SQLite (bundled, so nothing to install), one connection, every request one
+//! transaction. Resources are JSON documents in the shape the API answers them, keyed by kind
+//! and id, ordered within a list scope (the organization, collection, space… whose list they
+//! belong to), so handlers read as the documents' rules and not as SQL.
 //!
-//! Why one connection: SQLite serializes writers anyway; one connection behind a mutex makes
-//! every transaction see the previous one's writes, so concurrent requests never lose a write
-//! and never meet `SQLITE_BUSY`. A file database uses WAL, so a crash loses nothing committed.
+//! Why one connection: SQLite serializes writers anyway; one connection makes every
+//! transaction see the previous one's writes, so concurrent requests never lose a write and
+//! never meet `SQLITE_BUSY`. A file database uses WAL, so a crash loses nothing committed.
+//!
+//! Where SQLite runs: on a thread of its own, never on the async workers. Handlers call
+//! [`Store::read_async`] and [`Store::write_async`], which send the transaction to the
+//! database thread and await its answer, so a worker blocked on SQLite never stalls the
+//! other connections it serves. A dedicated thread rather than `spawn_blocking`: with one
+//! connection the transactions run one at a time anyway, and one thread taking them from a
+//! queue in arrival order does that without a pool of blocked threads contending for a lock.
+//! The connection sits behind a mutex only so that the blocking [`Store::read`] and
+//! [`Store::write`] (startup, tests, tools; never a handler) can run a transaction on the
+//! caller's thread; in service only the database thread takes it. A transaction that panics
+//! is rolled back and answered as a 500; the thread goes on.
 
 use crate::clock::Clock;
 use apigen_runtime::server::ApiError;
@@ -13,8 +24,10 @@ use apigen_runtime::{FromJson, Mode, Page, PageNext};
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde_json::Value;
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, mpsc};
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -41,13 +54,90 @@ CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5 (org UNINDEXED, kind UNINDE
 CREATE TABLE IF NOT EXISTS search_rows (kind TEXT NOT NULL, id TEXT NOT NULL, row INTEGER NOT NULL, PRIMARY KEY (kind, id));
 ";
 
+/// How long a transaction waits for another process holding the database file's write lock
+/// (a second sandbox on the same `--db`, loading its demo data) before it fails.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Switches a file database to WAL. Two processes opening one new file at once may both try:
+/// SQLite answers the one that cannot take the lock with `SQLITE_BUSY` at once, without
+/// waiting (its busy handler is skipped where waiting could deadlock), so this waits and
+/// tries again, within [`BUSY_TIMEOUT`].
+fn use_wal(conn: &Connection) -> Result<(), rusqlite::Error> {
+    let started = std::time::Instant::now();
+    loop {
+        match conn.pragma_update(None, "journal_mode", "WAL") {
+            Err(rusqlite::Error::SqliteFailure(error, _))
+                if error.code == rusqlite::ErrorCode::DatabaseBusy && started.elapsed() < BUSY_TIMEOUT =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Creates what a new database lacks and answers its instance id, in one transaction, so two
+/// processes opening one new file at once make one schema and one instance id.
+fn prepare(conn: &mut Connection) -> Result<String, rusqlite::Error> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    tx.execute_batch(SCHEMA)?;
+    let stored: Option<String> =
+        tx.query_row("SELECT value FROM meta WHERE key = 'instance'", [], |r| r.get(0)).optional()?;
+    let instance = match stored {
+        Some(instance) => instance,
+        None => {
+            let instance = crate::random_token(8);
+            tx.execute("INSERT INTO meta (key, value) VALUES ('instance', ?1)", [&instance])?;
+            instance
+        }
+    };
+    tx.commit()?;
+    Ok(instance)
+}
+
 /// The database and the clock every transaction reads its `now` from.
 pub struct Store {
+    shared: Arc<Shared>,
+    /// The queue of the database thread, which ends when the store is dropped.
+    jobs: mpsc::Sender<Job>,
+}
+
+/// What the database thread and the blocking entry points share.
+struct Shared {
     conn: Mutex<Connection>,
     clock: Clock,
     /// A random id of this database, part of every page cursor: a cursor from another
     /// database (a restarted in-memory sandbox) is refused instead of read wrongly.
     instance: String,
+}
+
+/// A transaction sent to the database thread.
+type Job = Box<dyn FnOnce(&Shared) + Send>;
+
+/// Why a database could not be opened.
+#[derive(Debug)]
+pub enum OpenError {
+    /// SQLite refused the file or the schema.
+    Database(rusqlite::Error),
+    /// The database thread could not start.
+    Thread(std::io::Error),
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpenError::Database(error) => write!(f, "{error}"),
+            OpenError::Thread(error) => write!(f, "cannot start the database thread: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {}
+
+impl From<rusqlite::Error> for OpenError {
+    fn from(error: rusqlite::Error) -> OpenError {
+        OpenError::Database(error)
+    }
 }
 
 /// A stored resource.
@@ -88,66 +178,155 @@ pub enum Place {
 }
 
 impl Store {
-    /// Opens (creating) the database at `path`, or an in-memory one.
-    pub fn open(path: Option<&Path>, clock: Clock) -> Result<Store, rusqlite::Error> {
-        let conn = match path {
+    /// Opens (creating) the database at `path`, or an in-memory one, and starts its thread.
+    pub fn open(path: Option<&Path>, clock: Clock) -> Result<Store, OpenError> {
+        let mut conn = match path {
             Some(path) => {
                 let conn = Connection::open(path)?;
-                conn.pragma_update(None, "journal_mode", "WAL")?;
+                conn.busy_timeout(BUSY_TIMEOUT)?;
+                use_wal(&conn)?;
                 conn.pragma_update(None, "synchronous", "NORMAL")?;
                 conn
             }
             None => Connection::open_in_memory()?,
         };
-        conn.execute_batch(SCHEMA)?;
-        let instance: Option<String> =
-            conn.query_row("SELECT value FROM meta WHERE key = 'instance'", [], |r| r.get(0)).optional()?;
-        let instance = match instance {
-            Some(instance) => instance,
-            None => {
-                let instance = crate::random_token(8);
-                conn.execute("INSERT INTO meta (key, value) VALUES ('instance', ?1)", [&instance])?;
-                instance
-            }
-        };
-        Ok(Store { conn: Mutex::new(conn), clock, instance })
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        let instance = prepare(&mut conn)?;
+        let shared = Arc::new(Shared { conn: Mutex::new(conn), clock, instance });
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let worker = Arc::clone(&shared);
+        std::thread::Builder::new()
+            .name("sandbox-database".to_owned())
+            .spawn(move || {
+                for job in queue {
+                    job(&worker);
+                }
+            })
+            .map_err(OpenError::Thread)?;
+        Ok(Store { shared, jobs })
     }
 
     /// The clock (tests move it).
     pub fn clock(&self) -> &Clock {
-        &self.clock
+        &self.shared.clock
     }
 
-    /// Runs `work` in one write transaction: committed when it returns `Ok`, rolled back
-    /// otherwise, so a refused request changes nothing.
+    /// Runs `work` in one write transaction on the database thread: committed when it
+    /// returns `Ok`, rolled back otherwise, so a refused request changes nothing.
+    pub async fn write_async<R: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Tx) -> Result<R, ApiError> + Send + 'static,
+    ) -> Result<R, ApiError> {
+        self.on_thread(TransactionBehavior::Immediate, work).await
+    }
+
+    /// Runs `work` in one read transaction (a consistent view) on the database thread.
+    pub async fn read_async<R: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Tx) -> Result<R, ApiError> + Send + 'static,
+    ) -> Result<R, ApiError> {
+        self.on_thread(TransactionBehavior::Deferred, work).await
+    }
+
+    /// Like [`Store::write_async`], on the calling thread, which waits for the database: for
+    /// startup, tests and tools, never for a handler.
     pub fn write<R>(&self, work: impl FnOnce(&Tx) -> Result<R, ApiError>) -> Result<R, ApiError> {
-        self.transaction(TransactionBehavior::Immediate, work)
+        self.shared.transaction(TransactionBehavior::Immediate, work)
     }
 
-    /// Runs `work` in one read transaction (a consistent view).
+    /// Like [`Store::read_async`], on the calling thread (see [`Store::write`]).
     pub fn read<R>(&self, work: impl FnOnce(&Tx) -> Result<R, ApiError>) -> Result<R, ApiError> {
-        self.transaction(TransactionBehavior::Deferred, work)
+        self.shared.transaction(TransactionBehavior::Deferred, work)
     }
 
+    /// Begins a batch: one transaction that every transaction of this store joins, as a
+    /// savepoint, until [`Batch::commit`]. It begins with `BEGIN IMMEDIATE`, so another
+    /// process on the same file waits until it ends (and then sees all of it or nothing);
+    /// dropped without a commit, or the process killed, it leaves nothing. For a data set
+    /// loaded through the router at startup, before the store serves anyone else: a request
+    /// served meanwhile would join the batch.
+    pub fn begin_batch(&self) -> Result<Batch<'_>, ApiError> {
+        self.shared.lock().execute_batch("BEGIN IMMEDIATE").map_err(db_error)?;
+        Ok(Batch { store: self, open: true })
+    }
+
+    async fn on_thread<R: Send + 'static>(
+        &self,
+        behavior: TransactionBehavior,
+        work: impl FnOnce(&Tx) -> Result<R, ApiError> + Send + 'static,
+    ) -> Result<R, ApiError> {
+        let stopped = || ApiError::internal("database: its thread has stopped");
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move |shared| {
+            let result = catch_unwind(AssertUnwindSafe(|| shared.transaction(behavior, work)))
+                .unwrap_or_else(|_| Err(ApiError::internal("database: the transaction panicked and was rolled back")));
+            // The caller may have gone (its connection closed): the answer is then dropped.
+            let _ = reply.send(result);
+        });
+        self.jobs.send(job).map_err(|_| stopped())?;
+        answer.await.map_err(|_| stopped())?
+    }
+}
+
+impl Shared {
     fn transaction<R>(
         &self,
         behavior: TransactionBehavior,
         work: impl FnOnce(&Tx) -> Result<R, ApiError>,
     ) -> Result<R, ApiError> {
-        // A panic in another request poisons the mutex, not the database: SQLite rolled the
-        // unfinished transaction back when its guard dropped.
-        let mut conn = self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let tx = conn.transaction_with_behavior(behavior).map_err(db_error)?;
-        let tx = Tx { tx, now: self.clock.now(), instance: &self.instance };
-        let result = work(&tx)?;
-        tx.tx.commit().map_err(db_error)?;
-        Ok(result)
+        let mut conn = self.lock();
+        if conn.is_autocommit() {
+            let tx = conn.transaction_with_behavior(behavior).map_err(db_error)?;
+            let result = work(&Tx { tx: &tx, now: self.clock.now(), instance: &self.instance })?;
+            tx.commit().map_err(db_error)?;
+            Ok(result)
+        } else {
+            // Inside a batch: a savepoint, released into the batch or rolled back alone.
+            let savepoint = conn.savepoint().map_err(db_error)?;
+            let result = work(&Tx { tx: &savepoint, now: self.clock.now(), instance: &self.instance })?;
+            savepoint.commit().map_err(db_error)?;
+            Ok(result)
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
+        // A panic in another transaction poisons the mutex, not the database: SQLite rolled
+        // the unfinished transaction back when its guard dropped.
+        self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// A batch of transactions committed as one (see [`Store::begin_batch`]).
+pub struct Batch<'s> {
+    store: &'s Store,
+    open: bool,
+}
+
+impl Batch<'_> {
+    /// Commits everything the batch's transactions wrote.
+    pub fn commit(mut self) -> Result<(), ApiError> {
+        self.store.shared.lock().execute_batch("COMMIT").map_err(db_error)?;
+        // Only now: a commit that failed leaves the batch to be rolled back when dropped.
+        self.open = false;
+        Ok(())
+    }
+}
+
+impl Drop for Batch<'_> {
+    fn drop(&mut self) {
+        let conn = self.store.shared.lock();
+        if self.open && !conn.is_autocommit() {
+            // Nothing to report to: a failed rollback leaves the transaction to SQLite, which
+            // discards it when the connection closes.
+            let _ = conn.execute_batch("ROLLBACK");
+        }
     }
 }
 
 /// One transaction and the time it runs at.
 pub struct Tx<'a> {
-    tx: rusqlite::Transaction<'a>,
+    /// The connection, inside the transaction (or the savepoint of a batch).
+    tx: &'a Connection,
     now: DateTime<Utc>,
     instance: &'a str,
 }
@@ -469,8 +648,17 @@ impl Tx<'_> {
 
     /// A page of `items` (already filtered, in list order), read from the cursor `page` of
     /// a list named `list` (any string naming the list and its filters: a cursor from
-    /// another list, or from another database, is a 400).
-    pub fn paginate<T>(&self, list: &str, items: Vec<T>, page: Option<&str>, limit: i64) -> Result<Page<T>, ApiError> {
+    /// another list, or from another database, is a 400), each item of the page answered
+    /// through `answer` (decoded as its API type, presented for the caller…): only the page's
+    /// items are.
+    pub fn paginate<T, U>(
+        &self,
+        list: &str,
+        items: Vec<T>,
+        page: Option<&str>,
+        limit: i64,
+        answer: impl FnMut(T) -> Result<U, ApiError>,
+    ) -> Result<Page<U>, ApiError> {
         let count = items.len() as i64;
         let start = match page {
             None => 0,
@@ -480,39 +668,8 @@ impl Tx<'_> {
         let mut items: Vec<T> = items.into_iter().skip(start).collect();
         let next = (items.len() > limit).then(|| PageNext { page: self.cursor(list, start + limit) });
         items.truncate(limit);
+        let items = items.into_iter().map(answer).collect::<Result<_, _>>()?;
         Ok(Page { next, count: Some(count), items })
-    }
-
-    /// [`Tx::paginate`] over documents of `kind`, decoded as their API type.
-    pub fn paginate_as<T: FromJson>(
-        &self,
-        kind: &str,
-        list: &str,
-        items: Vec<Value>,
-        page: Option<&str>,
-        limit: i64,
-    ) -> Result<Page<T>, ApiError> {
-        let page = self.paginate(list, items, page, limit)?;
-        let items = page.items.into_iter().map(|item| decode(kind, item)).collect::<Result<_, _>>()?;
-        Ok(Page { next: page.next, count: page.count, items })
-    }
-
-    /// [`Tx::paginate`] over the live resources of a scope, kept by `keep` and decoded.
-    pub fn page<T: FromJson>(
-        &self,
-        kind: &str,
-        scope: &str,
-        keep: impl Fn(&Value) -> bool,
-        page: Option<&str>,
-        limit: i64,
-    ) -> Result<Page<T>, ApiError> {
-        let rows: Vec<Value> = self.all(kind, scope)?.into_iter().map(|row| row.data).filter(|d| keep(d)).collect();
-        let page = self.paginate(&format!("{kind}:{scope}"), rows, page, limit)?;
-        Ok(Page {
-            next: page.next,
-            count: page.count,
-            items: page.items.into_iter().map(|data| decode(kind, data)).collect::<Result<_, _>>()?,
-        })
     }
 
     fn cursor(&self, list: &str, offset: usize) -> String {

@@ -15,24 +15,11 @@
 //! `revisionMergedAncestor` to the space's revision and clears `outdated`. The space's
 //! counters (`changeRequests`, `changeRequestsOpen`, `changeRequestsDraft`) follow every change.
 
-use crate::api::content::{REVISION, derive_revision};
 use crate::api::prelude::*;
-use crate::api::spaces::SPACE;
-
-/// Change requests.
-pub const CHANGE_REQUEST: Kind = Kind { name: "change-request", prefix: "cr", schema: "ChangeRequest" };
-
-/// The change request `id` of `space` that the user may act on with `min` (404 when the
-/// space or the change request is absent, or the change request belongs to another space).
-pub fn change_request(tx: &Tx, user: &User, space: &str, id: &str, min: Role) -> Result<Row, ApiError> {
-    tx.live(SPACE.name, space)?;
-    let row = tx.live(CHANGE_REQUEST.name, id)?;
-    if row.scope != space {
-        return Err(ApiError::not_found(format!("no change request {id} in space {space}")));
-    }
-    require(tx, user, &row.org, min)?;
-    Ok(row)
-}
+use crate::domain::change_requests::change_request;
+use crate::domain::content::derive_revision;
+use crate::domain::kinds::{CHANGE_REQUEST, ORGANIZATION, SPACE};
+use crate::domain::members::user_json;
 
 fn is_merged(request: &Value) -> bool {
     request.get("revisionMerged").is_some_and(|r| !r.is_null())
@@ -51,10 +38,6 @@ fn recount(tx: &Tx, space: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-fn user_json(tx: &Tx, user: &User) -> Result<Value, ApiError> {
-    Ok(tx.row("user", &user.id)?.map_or_else(|| json!({"object": "user", "id": user.id}), |row| row.data))
-}
-
 /// The change requests of `rows` that pass the list filters.
 fn filtered(rows: Vec<Row>, status: &ChangeRequestStatus, creator: Option<&str>, cluster: Option<&str>) -> Vec<Value> {
     rows.into_iter()
@@ -66,39 +49,33 @@ fn filtered(rows: Vec<Row>, status: &ChangeRequestStatus, creator: Option<&str>,
         .collect()
 }
 
-fn page_of(
-    tx: &Tx,
-    list: &str,
-    items: Vec<Value>,
-    page: Option<&str>,
-    limit: i64,
-) -> Result<ListPage<ChangeRequest>, ApiError> {
-    tx.paginate_as(CHANGE_REQUEST.name, list, items, page, limit)
-}
-
 impl ChangeRequestsApi for Sandbox {
     async fn list_space_change_requests(
         &self,
         context: Ctx,
         request: ListSpaceChangeRequestsRequest,
     ) -> Result<ListPage<ChangeRequest>, ApiError> {
-        self.store().read(|tx| {
-            found(tx, SPACE, &request.space_id, &context.principal, Role::Read)?;
-            let items = filtered(
-                tx.all(CHANGE_REQUEST.name, &request.space_id)?,
-                &request.status,
-                request.creator.as_deref(),
-                request.conversations_issues_cluster.as_deref(),
-            );
-            let list = format!(
-                "crs:{}:{}:{:?}:{:?}",
-                request.space_id,
-                request.status.as_str(),
-                request.creator,
-                request.conversations_issues_cluster
-            );
-            page_of(tx, &list, items, request.page.as_deref(), request.limit)
-        })
+        self.store()
+            .read_async(move |tx| {
+                found(tx, SPACE, &request.space_id, &context.principal, Role::Read)?;
+                let items = filtered(
+                    tx.all(CHANGE_REQUEST.name, &request.space_id)?,
+                    &request.status,
+                    request.creator.as_deref(),
+                    request.conversations_issues_cluster.as_deref(),
+                );
+                let list = format!(
+                    "crs:{}:{}:{:?}:{:?}",
+                    request.space_id,
+                    request.status.as_str(),
+                    request.creator,
+                    request.conversations_issues_cluster
+                );
+                tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| {
+                    decode(CHANGE_REQUEST.name, item)
+                })
+            })
+            .await
     }
 
     async fn create_space_change_request(
@@ -106,7 +83,7 @@ impl ChangeRequestsApi for Sandbox {
         context: Ctx,
         request: CreateSpaceChangeRequestRequest,
     ) -> Result<ChangeRequest, ApiError> {
-        self.store().write(|tx| {
+        self.store().write_async(move |tx| {
             let space = found(tx, SPACE, &request.space_id, &context.principal, Role::Edit)?;
             let base = space.data["revision"].as_str().unwrap_or_default().to_owned();
             let revision = derive_revision(tx, &space.org, &space.id, &base, "edits", &[&base])?;
@@ -124,7 +101,7 @@ impl ChangeRequestsApi for Sandbox {
             tx.index(&space.org, CHANGE_REQUEST.name, &id, document["subject"].as_str().unwrap_or_default(), "")?;
             recount(tx, &space.id)?;
             out(CHANGE_REQUEST, document)
-        })
+        }).await
     }
 
     async fn get_change_request(
@@ -132,12 +109,15 @@ impl ChangeRequestsApi for Sandbox {
         context: Ctx,
         request: GetChangeRequestRequest,
     ) -> Result<ChangeRequest, ApiError> {
-        self.store().read(|tx| {
-            out(
-                CHANGE_REQUEST,
-                change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Read)?.data,
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                out(
+                    CHANGE_REQUEST,
+                    change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Read)?
+                        .data,
+                )
+            })
+            .await
     }
 
     async fn update_change_request(
@@ -145,14 +125,16 @@ impl ChangeRequestsApi for Sandbox {
         context: Ctx,
         request: UpdateChangeRequestRequest,
     ) -> Result<ChangeRequest, ApiError> {
-        self.store().write(|tx| {
-            let row =
-                change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Edit)?;
-            let document = touch(tx, CHANGE_REQUEST, &row.id, &encode(&request.body))?;
-            tx.index(&row.org, CHANGE_REQUEST.name, &row.id, document["subject"].as_str().unwrap_or_default(), "")?;
-            recount(tx, &row.scope)?;
-            out(CHANGE_REQUEST, document)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let row =
+                    change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Edit)?;
+                let document = touch(tx, CHANGE_REQUEST, &row.id, &encode(&request.body))?;
+                tx.index(&row.org, CHANGE_REQUEST.name, &row.id, document["subject"].as_str().unwrap_or_default(), "")?;
+                recount(tx, &row.scope)?;
+                out(CHANGE_REQUEST, document)
+            })
+            .await
     }
 
     async fn merge_change_request(
@@ -160,30 +142,36 @@ impl ChangeRequestsApi for Sandbox {
         context: Ctx,
         request: MergeChangeRequestRequest,
     ) -> Result<ChangeRequestMergeResult, ApiError> {
-        self.store().write(|tx| {
-            let row =
-                change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Review)?;
-            if is_merged(&row.data) {
-                return Err(ApiError::bad_request(format!("change request {} is already merged", row.id)));
-            }
-            let space = tx.live(SPACE.name, &row.scope)?;
-            let main = space.data["revision"].as_str().unwrap_or_default().to_owned();
-            if row.data["outdated"] == true {
-                return decode("merge result", json!({"revision": main, "result": "conflicts"}));
-            }
-            let theirs = row.data["revision"].as_str().unwrap_or_default().to_owned();
-            let merged = derive_revision(tx, &space.org, &space.id, &theirs, "merge", &[&main, &theirs])?;
-            tx.modify(SPACE.name, &space.id, |s| s["revision"] = json!(merged))?;
-            touch(tx, CHANGE_REQUEST, &row.id, &json!({"revisionMerged": merged}))?;
-            for other in tx.all(CHANGE_REQUEST.name, &space.id)? {
-                if other.id != row.id && !is_merged(&other.data) {
-                    tx.modify(CHANGE_REQUEST.name, &other.id, |r| r["outdated"] = json!(true))?;
+        self.store()
+            .write_async(move |tx| {
+                let row = change_request(
+                    tx,
+                    &context.principal,
+                    &request.space_id,
+                    &request.change_request_id,
+                    Role::Review,
+                )?;
+                if is_merged(&row.data) {
+                    return Err(ApiError::bad_request(format!("change request {} is already merged", row.id)));
                 }
-            }
-            recount(tx, &space.id)?;
-            let _ = REVISION;
-            decode("merge result", json!({"revision": merged, "result": "merge"}))
-        })
+                let space = tx.live(SPACE.name, &row.scope)?;
+                let main = space.data["revision"].as_str().unwrap_or_default().to_owned();
+                if row.data["outdated"] == true {
+                    return decode("merge result", json!({"revision": main, "result": "conflicts"}));
+                }
+                let theirs = row.data["revision"].as_str().unwrap_or_default().to_owned();
+                let merged = derive_revision(tx, &space.org, &space.id, &theirs, "merge", &[&main, &theirs])?;
+                tx.modify(SPACE.name, &space.id, |s| s["revision"] = json!(merged))?;
+                touch(tx, CHANGE_REQUEST, &row.id, &json!({"revisionMerged": merged}))?;
+                for other in tx.all(CHANGE_REQUEST.name, &space.id)? {
+                    if other.id != row.id && !is_merged(&other.data) {
+                        tx.modify(CHANGE_REQUEST.name, &other.id, |r| r["outdated"] = json!(true))?;
+                    }
+                }
+                recount(tx, &space.id)?;
+                decode("merge result", json!({"revision": merged, "result": "merge"}))
+            })
+            .await
     }
 
     async fn update_change_request_from_main(
@@ -191,17 +179,19 @@ impl ChangeRequestsApi for Sandbox {
         context: Ctx,
         request: UpdateChangeRequestFromMainRequest,
     ) -> Result<ChangeRequestUpdateResult, ApiError> {
-        self.store().write(|tx| {
-            let row =
-                change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Edit)?;
-            if is_merged(&row.data) {
-                return Err(ApiError::bad_request(format!("change request {} is already merged", row.id)));
-            }
-            let main = tx.live(SPACE.name, &row.scope)?.data["revision"].as_str().unwrap_or_default().to_owned();
-            let document =
-                touch(tx, CHANGE_REQUEST, &row.id, &json!({"revisionMergedAncestor": main, "outdated": false}))?;
-            decode("update result", json!({"revision": document["revision"], "result": "update"}))
-        })
+        self.store()
+            .write_async(move |tx| {
+                let row =
+                    change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Edit)?;
+                if is_merged(&row.data) {
+                    return Err(ApiError::bad_request(format!("change request {} is already merged", row.id)));
+                }
+                let main = tx.live(SPACE.name, &row.scope)?.data["revision"].as_str().unwrap_or_default().to_owned();
+                let document =
+                    touch(tx, CHANGE_REQUEST, &row.id, &json!({"revisionMergedAncestor": main, "outdated": false}))?;
+                decode("update result", json!({"revision": document["revision"], "result": "update"}))
+            })
+            .await
     }
 
     async fn get_change_request_pdf(
@@ -209,19 +199,21 @@ impl ChangeRequestsApi for Sandbox {
         context: Ctx,
         request: GetChangeRequestPdfRequest,
     ) -> Result<ChangeRequestPdf, ApiError> {
-        self.store().read(|tx| {
-            let row =
-                change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Read)?;
-            let mut url = format!("https://pdf.example.com/{}/{}.pdf", row.scope, row.id);
-            if request.only {
-                let page = request
-                    .page
-                    .as_deref()
-                    .ok_or_else(|| ApiError::bad_request("`only` needs `page`: the page to render"))?;
-                url.push_str(&format!("?page={}", url_component(page)));
-            }
-            decode("pdf", json!({"url": url}))
-        })
+        self.store()
+            .read_async(move |tx| {
+                let row =
+                    change_request(tx, &context.principal, &request.space_id, &request.change_request_id, Role::Read)?;
+                let mut url = format!("https://pdf.example.com/{}/{}.pdf", row.scope, row.id);
+                if request.only {
+                    let page = request
+                        .page
+                        .as_deref()
+                        .ok_or_else(|| ApiError::bad_request("`only` needs `page`: the page to render"))?;
+                    url.push_str(&format!("?page={}", url_component(page)));
+                }
+                decode("pdf", json!({"url": url}))
+            })
+            .await
     }
 
     async fn list_organization_change_requests(
@@ -229,23 +221,27 @@ impl ChangeRequestsApi for Sandbox {
         context: Ctx,
         request: ListOrganizationChangeRequestsRequest,
     ) -> Result<ListPage<ChangeRequest>, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            tx.live(crate::api::organizations::KIND, org)?;
-            require(tx, &context.principal, org, Role::Read)?;
-            let items = filtered(
-                tx.all_in_org(CHANGE_REQUEST.name, org)?,
-                &request.status,
-                request.creator.as_deref(),
-                request.conversations_issues_cluster.as_deref(),
-            );
-            let list = format!(
-                "org-crs:{org}:{}:{:?}:{:?}",
-                request.status.as_str(),
-                request.creator,
-                request.conversations_issues_cluster
-            );
-            page_of(tx, &list, items, request.page.as_deref(), request.limit)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                tx.live(ORGANIZATION.name, org)?;
+                require(tx, &context.principal, org, Role::Read)?;
+                let items = filtered(
+                    tx.all_in_org(CHANGE_REQUEST.name, org)?,
+                    &request.status,
+                    request.creator.as_deref(),
+                    request.conversations_issues_cluster.as_deref(),
+                );
+                let list = format!(
+                    "org-crs:{org}:{}:{:?}:{:?}",
+                    request.status.as_str(),
+                    request.creator,
+                    request.conversations_issues_cluster
+                );
+                tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| {
+                    decode(CHANGE_REQUEST.name, item)
+                })
+            })
+            .await
     }
 }

@@ -10,22 +10,9 @@
 //! spaces.
 
 use crate::api::prelude::*;
-
-/// Collections.
-pub const COLLECTION: Kind = Kind { name: "collection", prefix: "collection", schema: "Collection" };
-
-/// The list scope of a resource whose parent is `parent` (a collection) in `org`.
-pub fn scope_of(org: &str, parent: Option<&str>) -> String {
-    parent.unwrap_or(org).to_owned()
-}
-
-/// A collection of `org` that may hold a new child, or a 400 naming the id.
-pub fn parent_in(tx: &Tx, org: &str, parent: &str) -> Result<(), ApiError> {
-    match tx.row(COLLECTION.name, parent)? {
-        Some(row) if row.deleted_at.is_none() && row.org == org => Ok(()),
-        _ => Err(ApiError::bad_request(format!("parent {parent} is not a collection of organization {org}"))),
-    }
-}
+use crate::domain::collections::{parent_in, scope_of};
+use crate::domain::kinds::{COLLECTION, ORGANIZATION, SPACE};
+use crate::domain::spaces::change_organization;
 
 /// The ids of `collection` and every collection nested in it.
 fn subtree(tx: &Tx, collection: &str) -> Result<Vec<String>, ApiError> {
@@ -40,17 +27,14 @@ fn subtree(tx: &Tx, collection: &str) -> Result<Vec<String>, ApiError> {
 }
 
 /// Every collection of an organization in depth-first order (a parent before its children).
+/// The walk keeps its own stack: collections nest as deep as members make them.
 fn nested(tx: &Tx, org: &str) -> Result<Vec<Value>, ApiError> {
-    fn walk(tx: &Tx, scope: &str, out: &mut Vec<Value>) -> Result<(), ApiError> {
-        for row in tx.all(COLLECTION.name, scope)? {
-            let id = row.id.clone();
-            out.push(row.data);
-            walk(tx, &id, out)?;
-        }
-        Ok(())
-    }
     let mut out = Vec::new();
-    walk(tx, org, &mut out)?;
+    let mut stack: Vec<Row> = tx.all(COLLECTION.name, org)?.into_iter().rev().collect();
+    while let Some(row) = stack.pop() {
+        stack.extend(tx.all(COLLECTION.name, &row.id)?.into_iter().rev());
+        out.push(row.data);
+    }
     Ok(out)
 }
 
@@ -63,35 +47,41 @@ fn index(tx: &Tx, org: &str, document: &Value) -> Result<(), ApiError> {
 
 impl CollectionsApi for Sandbox {
     async fn get_collection(&self, context: Ctx, request: GetCollectionRequest) -> Result<Collection, ApiError> {
-        self.store().read(|tx| {
-            out(COLLECTION, found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Read)?.data)
-        })
+        self.store()
+            .read_async(move |tx| {
+                out(COLLECTION, found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Read)?.data)
+            })
+            .await
     }
 
     async fn delete_collection(&self, context: Ctx, request: DeleteCollectionRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let Some(row) = tx.row(COLLECTION.name, &request.collection_id)? else { return Ok(()) };
-            require(tx, &context.principal, &row.org, Role::Admin)?;
-            for id in subtree(tx, &row.id)? {
-                for space in tx.all(crate::api::spaces::SPACE.name, &id)? {
-                    tx.rehome(crate::api::spaces::SPACE.name, &space.id, &row.org, &row.org)?;
-                    tx.modify(crate::api::spaces::SPACE.name, &space.id, |s| {
-                        s.as_object_mut().map(|s| s.remove("parent"));
-                    })?;
+        self.store()
+            .write_async(move |tx| {
+                let Some(row) = tx.row(COLLECTION.name, &request.collection_id)? else { return Ok(()) };
+                require(tx, &context.principal, &row.org, Role::Admin)?;
+                for id in subtree(tx, &row.id)? {
+                    for space in tx.all(SPACE.name, &id)? {
+                        tx.rehome(SPACE.name, &space.id, &row.org, &row.org)?;
+                        tx.modify(SPACE.name, &space.id, |s| {
+                            s.as_object_mut().map(|s| s.remove("parent"));
+                        })?;
+                    }
+                    tx.delete(COLLECTION.name, &id)?;
                 }
-                tx.delete(COLLECTION.name, &id)?;
-            }
-            Ok(())
-        })
+                Ok(())
+            })
+            .await
     }
 
     async fn update_collection(&self, context: Ctx, request: UpdateCollectionRequest) -> Result<Collection, ApiError> {
-        self.store().write(|tx| {
-            let row = found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Create)?;
-            let document = touch(tx, COLLECTION, &row.id, &encode(&request.body))?;
-            index(tx, &row.org, &document)?;
-            out(COLLECTION, document)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let row = found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Create)?;
+                let document = touch(tx, COLLECTION, &row.id, &encode(&request.body))?;
+                index(tx, &row.org, &document)?;
+                out(COLLECTION, document)
+            })
+            .await
     }
 
     async fn list_collection_spaces(
@@ -99,45 +89,49 @@ impl CollectionsApi for Sandbox {
         context: Ctx,
         request: ListCollectionSpacesRequest,
     ) -> Result<ListPage<Space>, ApiError> {
-        self.store().read(|tx| {
-            found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Read)?;
-            let list = format!("spaces:{}", request.collection_id);
-            tx.page_where(
-                crate::api::spaces::SPACE.name,
-                &request.collection_id,
-                &[],
-                false,
-                (&list, request.page.as_deref(), request.limit),
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Read)?;
+                let list = format!("spaces:{}", request.collection_id);
+                tx.page_where(
+                    SPACE.name,
+                    &request.collection_id,
+                    &[],
+                    false,
+                    (&list, request.page.as_deref(), request.limit),
+                )
+            })
+            .await
     }
 
     async fn move_collection(&self, context: Ctx, request: MoveCollectionRequest) -> Result<Collection, ApiError> {
-        self.store().write(|tx| {
-            let row = found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Create)?;
-            let body = encode(&request.body);
-            if let Some(parent) = body.get("parent") {
-                let parent = parent.as_str();
-                if let Some(parent) = parent {
-                    parent_in(tx, &row.org, parent)?;
-                    if subtree(tx, &row.id)?.iter().any(|id| id == parent) {
-                        return Err(ApiError::bad_request(format!(
-                            "collection {} cannot move into itself or a collection nested in it",
-                            row.id
-                        )));
+        self.store()
+            .write_async(move |tx| {
+                let row = found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Create)?;
+                let body = encode(&request.body);
+                if let Some(parent) = body.get("parent") {
+                    let parent = parent.as_str();
+                    if let Some(parent) = parent {
+                        parent_in(tx, &row.org, parent)?;
+                        if subtree(tx, &row.id)?.iter().any(|id| id == parent) {
+                            return Err(ApiError::bad_request(format!(
+                                "collection {} cannot move into itself or a collection nested in it",
+                                row.id
+                            )));
+                        }
                     }
+                    tx.rehome(COLLECTION.name, &row.id, &row.org, &scope_of(&row.org, parent))?;
+                    tx.modify(COLLECTION.name, &row.id, |c| match parent {
+                        Some(parent) => c["parent"] = json!(parent),
+                        None => {
+                            c.as_object_mut().map(|c| c.remove("parent"));
+                        }
+                    })?;
                 }
-                tx.rehome(COLLECTION.name, &row.id, &row.org, &scope_of(&row.org, parent))?;
-                tx.modify(COLLECTION.name, &row.id, |c| match parent {
-                    Some(parent) => c["parent"] = json!(parent),
-                    None => {
-                        c.as_object_mut().map(|c| c.remove("parent"));
-                    }
-                })?;
-            }
-            tx.place(COLLECTION.name, &row.id, &place_of(body.get("position")))?;
-            out(COLLECTION, touch(tx, COLLECTION, &row.id, &json!({}))?)
-        })
+                tx.place(COLLECTION.name, &row.id, &place_of(body.get("position")))?;
+                out(COLLECTION, touch(tx, COLLECTION, &row.id, &json!({}))?)
+            })
+            .await
     }
 
     async fn transfer_collection(
@@ -145,27 +139,29 @@ impl CollectionsApi for Sandbox {
         context: Ctx,
         request: TransferCollectionRequest,
     ) -> Result<Collection, ApiError> {
-        self.store().write(|tx| {
-            let row = found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Admin)?;
-            let target = &request.body.organization;
-            tx.live(crate::api::organizations::KIND, target)
-                .map_err(|_| ApiError::bad_request(format!("no organization {target} to transfer to")))?;
-            require(tx, &context.principal, target, Role::Admin)?;
-            for id in subtree(tx, &row.id)? {
-                let scope = if id == row.id { target.clone() } else { tx.live(COLLECTION.name, &id)?.scope };
-                tx.rehome(COLLECTION.name, &id, target, &scope)?;
-                tx.modify(COLLECTION.name, &id, |c| {
-                    c["organization"] = json!(target);
-                    if id == row.id {
-                        c.as_object_mut().map(|c| c.remove("parent"));
+        self.store()
+            .write_async(move |tx| {
+                let row = found(tx, COLLECTION, &request.collection_id, &context.principal, Role::Admin)?;
+                let target = &request.body.organization;
+                tx.live(ORGANIZATION.name, target)
+                    .map_err(|_| ApiError::bad_request(format!("no organization {target} to transfer to")))?;
+                require(tx, &context.principal, target, Role::Admin)?;
+                for id in subtree(tx, &row.id)? {
+                    let scope = if id == row.id { target.clone() } else { tx.live(COLLECTION.name, &id)?.scope };
+                    tx.rehome(COLLECTION.name, &id, target, &scope)?;
+                    tx.modify(COLLECTION.name, &id, |c| {
+                        c["organization"] = json!(target);
+                        if id == row.id {
+                            c.as_object_mut().map(|c| c.remove("parent"));
+                        }
+                    })?;
+                    for space in tx.all(SPACE.name, &id)? {
+                        change_organization(tx, &space.id, target)?;
                     }
-                })?;
-                for space in tx.all(crate::api::spaces::SPACE.name, &id)? {
-                    crate::api::spaces::change_organization(tx, &space.id, target)?;
                 }
-            }
-            out(COLLECTION, touch(tx, COLLECTION, &row.id, &json!({}))?)
-        })
+                out(COLLECTION, touch(tx, COLLECTION, &row.id, &json!({}))?)
+            })
+            .await
     }
 
     async fn list_organization_collections(
@@ -173,23 +169,25 @@ impl CollectionsApi for Sandbox {
         context: Ctx,
         request: ListOrganizationCollectionsRequest,
     ) -> Result<ListPage<Collection>, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            tx.live(crate::api::organizations::KIND, org)?;
-            require(tx, &context.principal, org, Role::Read)?;
-            let items = if request.nested {
-                nested(tx, org)?
-            } else {
-                tx.all(COLLECTION.name, org)?.into_iter().map(|r| r.data).collect()
-            };
-            tx.paginate_as(
-                COLLECTION.name,
-                &format!("collections:{org}:{}", request.nested),
-                items,
-                request.page.as_deref(),
-                request.limit,
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                tx.live(ORGANIZATION.name, org)?;
+                require(tx, &context.principal, org, Role::Read)?;
+                let items = if request.nested {
+                    nested(tx, org)?
+                } else {
+                    tx.all(COLLECTION.name, org)?.into_iter().map(|r| r.data).collect()
+                };
+                tx.paginate(
+                    &format!("collections:{org}:{}", request.nested),
+                    items,
+                    request.page.as_deref(),
+                    request.limit,
+                    |item| decode(COLLECTION.name, item),
+                )
+            })
+            .await
     }
 
     async fn create_organization_collection(
@@ -197,20 +195,22 @@ impl CollectionsApi for Sandbox {
         context: Ctx,
         request: CreateOrganizationCollectionRequest,
     ) -> Result<Collection, ApiError> {
-        self.store().write(|tx| {
-            let org = &request.organization_id;
-            tx.live(crate::api::organizations::KIND, org)?;
-            require(tx, &context.principal, org, Role::Create)?;
-            let body = request.body.as_ref().map(encode).unwrap_or_else(|| json!({}));
-            let parent = body.get("parent").and_then(Value::as_str).map(str::to_owned);
-            if let Some(parent) = &parent {
-                parent_in(tx, org, parent)?;
-            }
-            let mut fields = json!({"object": "collection", "organization": org, "title": "Untitled"});
-            merge(&mut fields, &body);
-            let document = create(tx, COLLECTION, org, &scope_of(org, parent.as_deref()), &fields)?;
-            index(tx, org, &document)?;
-            out(COLLECTION, document)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let org = &request.organization_id;
+                tx.live(ORGANIZATION.name, org)?;
+                require(tx, &context.principal, org, Role::Create)?;
+                let body = request.body.as_ref().map(encode).unwrap_or_else(|| json!({}));
+                let parent = body.get("parent").and_then(Value::as_str).map(str::to_owned);
+                if let Some(parent) = &parent {
+                    parent_in(tx, org, parent)?;
+                }
+                let mut fields = json!({"object": "collection", "organization": org, "title": "Untitled"});
+                merge(&mut fields, &body);
+                let document = create(tx, COLLECTION, org, &scope_of(org, parent.as_deref()), &fields)?;
+                index(tx, org, &document)?;
+                out(COLLECTION, document)
+            })
+            .await
     }
 }

@@ -12,14 +12,10 @@
 //! open comments; `format=document` answers bodies as `{ document }`; reactions add and
 //! remove the caller per emoji; the commenters of a space are the members who posted there.
 
-use crate::api::change_requests::{CHANGE_REQUEST, change_request};
 use crate::api::prelude::*;
-use crate::api::spaces::SPACE;
-
-/// Comments.
-pub const COMMENT: Kind = Kind { name: "comment", prefix: "comment", schema: "Comment" };
-/// Replies.
-pub const REPLY: Kind = Kind { name: "comment-reply", prefix: "reply", schema: "CommentReply" };
+use crate::domain::change_requests::change_request;
+use crate::domain::kinds::{CHANGE_REQUEST, COMMENT, MEMBER, REPLY, SPACE};
+use crate::domain::members::user_json;
 
 /// Where comments live: a space, or a change request of it.
 struct Thread {
@@ -54,10 +50,6 @@ fn reply_in(tx: &Tx, comment: &str, id: &str) -> Result<Row, ApiError> {
         Some(row) if row.scope == comment => Ok(row),
         _ => Err(ApiError::not_found(format!("no reply with id {id}"))),
     }
-}
-
-fn user_json(tx: &Tx, user: &User) -> Result<Value, ApiError> {
-    Ok(tx.row("user", &user.id)?.map_or_else(|| json!({"object": "user", "id": user.id}), |row| row.data))
 }
 
 /// Recomputes the open-comment counter of the thread's space or change request.
@@ -281,22 +273,24 @@ impl CommentsApi for Sandbox {
         context: Ctx,
         request: ListSpaceCommentsRequest,
     ) -> Result<ListPage<Comment>, ApiError> {
-        self.store().read(|tx| {
-            let thread = thread(tx, &context.principal, &request.space_id, None, Role::Read)?;
-            list_comments(
-                tx,
-                &thread,
-                &ListOptions {
-                    order: &request.order,
-                    status: &request.status,
-                    target_page: request.target_page.as_deref(),
-                    authors: &request.authors,
-                    format: request.format.as_deref(),
-                    page: request.page.as_deref(),
-                    limit: request.limit,
-                },
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                let thread = thread(tx, &context.principal, &request.space_id, None, Role::Read)?;
+                list_comments(
+                    tx,
+                    &thread,
+                    &ListOptions {
+                        order: &request.order,
+                        status: &request.status,
+                        target_page: request.target_page.as_deref(),
+                        authors: &request.authors,
+                        format: request.format.as_deref(),
+                        page: request.page.as_deref(),
+                        limit: request.limit,
+                    },
+                )
+            })
+            .await
     }
 
     async fn create_space_comment(
@@ -304,17 +298,21 @@ impl CommentsApi for Sandbox {
         context: Ctx,
         request: CreateSpaceCommentRequest,
     ) -> Result<Comment, ApiError> {
-        self.store().write(|tx| {
-            let thread = thread(tx, &context.principal, &request.space_id, None, Role::Comment)?;
-            out(COMMENT, post_comment(tx, &context.principal, &thread, &encode(&request.body))?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let thread = thread(tx, &context.principal, &request.space_id, None, Role::Comment)?;
+                out(COMMENT, post_comment(tx, &context.principal, &thread, &encode(&request.body))?)
+            })
+            .await
     }
 
     async fn get_space_comment(&self, context: Ctx, request: GetSpaceCommentRequest) -> Result<Comment, ApiError> {
-        self.store().read(|tx| {
-            let thread = thread(tx, &context.principal, &request.space_id, None, Role::Read)?;
-            out(COMMENT, formatted(comment_in(tx, &thread, &request.comment_id)?.data, request.format.as_deref()))
-        })
+        self.store()
+            .read_async(move |tx| {
+                let thread = thread(tx, &context.principal, &request.space_id, None, Role::Read)?;
+                out(COMMENT, formatted(comment_in(tx, &thread, &request.comment_id)?.data, request.format.as_deref()))
+            })
+            .await
     }
 
     async fn update_space_comment(
@@ -322,19 +320,26 @@ impl CommentsApi for Sandbox {
         context: Ctx,
         request: UpdateSpaceCommentRequest,
     ) -> Result<Comment, ApiError> {
-        self.store().write(|tx| {
-            let thread = thread(tx, &context.principal, &request.space_id, None, Role::Comment)?;
-            out(COMMENT, update_comment(tx, &context.principal, &thread, &request.comment_id, &encode(&request.body))?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let thread = thread(tx, &context.principal, &request.space_id, None, Role::Comment)?;
+                out(
+                    COMMENT,
+                    update_comment(tx, &context.principal, &thread, &request.comment_id, &encode(&request.body))?,
+                )
+            })
+            .await
     }
 
     async fn delete_space_comment(&self, context: Ctx, request: DeleteSpaceCommentRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let Ok(thread) = thread(tx, &context.principal, &request.space_id, None, Role::Comment) else {
-                return Ok(());
-            };
-            delete_comment(tx, &context.principal, &thread, &request.comment_id)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let Ok(thread) = thread(tx, &context.principal, &request.space_id, None, Role::Comment) else {
+                    return Ok(());
+                };
+                delete_comment(tx, &context.principal, &thread, &request.comment_id)
+            })
+            .await
     }
 
     async fn create_space_comment_reply(
@@ -342,10 +347,12 @@ impl CommentsApi for Sandbox {
         context: Ctx,
         request: CreateSpaceCommentReplyRequest,
     ) -> Result<CommentReply, ApiError> {
-        self.store().write(|tx| {
-            let thread = thread(tx, &context.principal, &request.space_id, None, Role::Comment)?;
-            out(REPLY, post_reply(tx, &context.principal, &thread, &request.comment_id, &encode(&request.body))?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let thread = thread(tx, &context.principal, &request.space_id, None, Role::Comment)?;
+                out(REPLY, post_reply(tx, &context.principal, &thread, &request.comment_id, &encode(&request.body))?)
+            })
+            .await
     }
 
     async fn get_space_comment_reply(
@@ -353,17 +360,19 @@ impl CommentsApi for Sandbox {
         context: Ctx,
         request: GetSpaceCommentReplyRequest,
     ) -> Result<CommentReply, ApiError> {
-        self.store().read(|tx| {
-            let thread = thread(tx, &context.principal, &request.space_id, None, Role::Read)?;
-            comment_in(tx, &thread, &request.comment_id)?;
-            out(
-                REPLY,
-                formatted(
-                    reply_in(tx, &request.comment_id, &request.comment_reply_id)?.data,
-                    request.format.as_deref(),
-                ),
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                let thread = thread(tx, &context.principal, &request.space_id, None, Role::Read)?;
+                comment_in(tx, &thread, &request.comment_id)?;
+                out(
+                    REPLY,
+                    formatted(
+                        reply_in(tx, &request.comment_id, &request.comment_reply_id)?.data,
+                        request.format.as_deref(),
+                    ),
+                )
+            })
+            .await
     }
 
     async fn update_space_comment_reply(
@@ -371,22 +380,24 @@ impl CommentsApi for Sandbox {
         context: Ctx,
         request: UpdateSpaceCommentReplyRequest,
     ) -> Result<CommentReply, ApiError> {
-        self.store().write(|tx| {
-            let thread = thread(tx, &context.principal, &request.space_id, None, Role::Comment)?;
-            comment_in(tx, &thread, &request.comment_id)?;
-            let mut document = reply_in(tx, &request.comment_id, &request.comment_reply_id)?.data;
-            let body = encode(&request.body);
-            if body.get("body").is_some() {
-                if !is_author(&document, &context.principal) {
-                    return Err(ApiError::forbidden("only the author of a reply edits its body"));
+        self.store()
+            .write_async(move |tx| {
+                let thread = thread(tx, &context.principal, &request.space_id, None, Role::Comment)?;
+                comment_in(tx, &thread, &request.comment_id)?;
+                let mut document = reply_in(tx, &request.comment_id, &request.comment_reply_id)?.data;
+                let body = encode(&request.body);
+                if body.get("body").is_some() {
+                    if !is_author(&document, &context.principal) {
+                        return Err(ApiError::forbidden("only the author of a reply edits its body"));
+                    }
+                    document["body"] = stored_body(&body["body"]);
+                    document["editedAt"] = timestamp(tx.now());
                 }
-                document["body"] = stored_body(&body["body"]);
-                document["editedAt"] = timestamp(tx.now());
-            }
-            react(tx, &mut document, &context.principal, &body)?;
-            tx.put(REPLY.name, &request.comment_reply_id, &document)?;
-            out(REPLY, document)
-        })
+                react(tx, &mut document, &context.principal, &body)?;
+                tx.put(REPLY.name, &request.comment_reply_id, &document)?;
+                out(REPLY, document)
+            })
+            .await
     }
 
     async fn delete_space_comment_reply(
@@ -394,17 +405,19 @@ impl CommentsApi for Sandbox {
         context: Ctx,
         request: DeleteSpaceCommentReplyRequest,
     ) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let Ok(thread) = thread(tx, &context.principal, &request.space_id, None, Role::Comment) else {
-                return Ok(());
-            };
-            let Ok(reply) = reply_in(tx, &request.comment_id, &request.comment_reply_id) else { return Ok(()) };
-            if !is_author(&reply.data, &context.principal) {
-                require(tx, &context.principal, &thread.org, Role::Review)?;
-            }
-            tx.delete(REPLY.name, &reply.id)?;
-            refresh_repliers(tx, &request.comment_id)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let Ok(thread) = thread(tx, &context.principal, &request.space_id, None, Role::Comment) else {
+                    return Ok(());
+                };
+                let Ok(reply) = reply_in(tx, &request.comment_id, &request.comment_reply_id) else { return Ok(()) };
+                if !is_author(&reply.data, &context.principal) {
+                    require(tx, &context.principal, &thread.org, Role::Review)?;
+                }
+                tx.delete(REPLY.name, &reply.id)?;
+                refresh_repliers(tx, &request.comment_id)
+            })
+            .await
     }
 
     async fn list_space_commenters(
@@ -412,36 +425,38 @@ impl CommentsApi for Sandbox {
         context: Ctx,
         request: ListSpaceCommentersRequest,
     ) -> Result<ListPage<Member>, ApiError> {
-        self.store().read(|tx| {
-            let thread = thread(tx, &context.principal, &request.space_id, None, Role::Read)?;
-            let mut authors: Vec<String> = Vec::new();
-            for comment in tx.all(COMMENT.name, &thread.space)? {
-                let mut ids = vec![comment.data["postedBy"]["id"].as_str().unwrap_or_default().to_owned()];
-                ids.extend(
-                    tx.all(REPLY.name, &comment.id)?
-                        .iter()
-                        .map(|r| r.data["postedBy"]["id"].as_str().unwrap_or_default().to_owned()),
-                );
-                for id in ids {
-                    if !authors.contains(&id) {
-                        authors.push(id);
+        self.store()
+            .read_async(move |tx| {
+                let thread = thread(tx, &context.principal, &request.space_id, None, Role::Read)?;
+                let mut authors: Vec<String> = Vec::new();
+                for comment in tx.all(COMMENT.name, &thread.space)? {
+                    let mut ids = vec![comment.data["postedBy"]["id"].as_str().unwrap_or_default().to_owned()];
+                    ids.extend(
+                        tx.all(REPLY.name, &comment.id)?
+                            .iter()
+                            .map(|r| r.data["postedBy"]["id"].as_str().unwrap_or_default().to_owned()),
+                    );
+                    for id in ids {
+                        if !authors.contains(&id) {
+                            authors.push(id);
+                        }
                     }
                 }
-            }
-            let mut members = Vec::new();
-            for author in authors {
-                if let Some(row) = tx.row(member_kind(), &format!("{}/{author}", thread.org))? {
-                    members.push(row.data);
+                let mut members = Vec::new();
+                for author in authors {
+                    if let Some(row) = tx.row(MEMBER.name, &format!("{}/{author}", thread.org))? {
+                        members.push(row.data);
+                    }
                 }
-            }
-            let page =
-                tx.paginate(&format!("commenters:{}", thread.space), members, request.page.as_deref(), request.limit)?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page.items.into_iter().map(|m| decode("member", m)).collect::<Result<_, _>>()?,
+                tx.paginate(
+                    &format!("commenters:{}", thread.space),
+                    members,
+                    request.page.as_deref(),
+                    request.limit,
+                    |m| decode(MEMBER.name, m),
+                )
             })
-        })
+            .await
     }
 
     async fn list_change_request_comments(
@@ -449,23 +464,25 @@ impl CommentsApi for Sandbox {
         context: Ctx,
         request: ListChangeRequestCommentsRequest,
     ) -> Result<ListPage<Comment>, ApiError> {
-        self.store().read(|tx| {
-            let thread =
-                thread(tx, &context.principal, &request.space_id, Some(&request.change_request_id), Role::Read)?;
-            list_comments(
-                tx,
-                &thread,
-                &ListOptions {
-                    order: &request.order,
-                    status: &request.status,
-                    target_page: request.target_page.as_deref(),
-                    authors: &request.authors,
-                    format: request.format.as_deref(),
-                    page: request.page.as_deref(),
-                    limit: request.limit,
-                },
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                let thread =
+                    thread(tx, &context.principal, &request.space_id, Some(&request.change_request_id), Role::Read)?;
+                list_comments(
+                    tx,
+                    &thread,
+                    &ListOptions {
+                        order: &request.order,
+                        status: &request.status,
+                        target_page: request.target_page.as_deref(),
+                        authors: &request.authors,
+                        format: request.format.as_deref(),
+                        page: request.page.as_deref(),
+                        limit: request.limit,
+                    },
+                )
+            })
+            .await
     }
 
     async fn create_change_request_comment(
@@ -473,11 +490,13 @@ impl CommentsApi for Sandbox {
         context: Ctx,
         request: CreateChangeRequestCommentRequest,
     ) -> Result<Comment, ApiError> {
-        self.store().write(|tx| {
-            let thread =
-                thread(tx, &context.principal, &request.space_id, Some(&request.change_request_id), Role::Comment)?;
-            out(COMMENT, post_comment(tx, &context.principal, &thread, &encode(&request.body))?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let thread =
+                    thread(tx, &context.principal, &request.space_id, Some(&request.change_request_id), Role::Comment)?;
+                out(COMMENT, post_comment(tx, &context.principal, &thread, &encode(&request.body))?)
+            })
+            .await
     }
 
     async fn get_change_request_comment(
@@ -485,11 +504,13 @@ impl CommentsApi for Sandbox {
         context: Ctx,
         request: GetChangeRequestCommentRequest,
     ) -> Result<Comment, ApiError> {
-        self.store().read(|tx| {
-            let thread =
-                thread(tx, &context.principal, &request.space_id, Some(&request.change_request_id), Role::Read)?;
-            out(COMMENT, formatted(comment_in(tx, &thread, &request.comment_id)?.data, request.format.as_deref()))
-        })
+        self.store()
+            .read_async(move |tx| {
+                let thread =
+                    thread(tx, &context.principal, &request.space_id, Some(&request.change_request_id), Role::Read)?;
+                out(COMMENT, formatted(comment_in(tx, &thread, &request.comment_id)?.data, request.format.as_deref()))
+            })
+            .await
     }
 
     async fn update_change_request_comment(
@@ -497,11 +518,16 @@ impl CommentsApi for Sandbox {
         context: Ctx,
         request: UpdateChangeRequestCommentRequest,
     ) -> Result<Comment, ApiError> {
-        self.store().write(|tx| {
-            let thread =
-                thread(tx, &context.principal, &request.space_id, Some(&request.change_request_id), Role::Comment)?;
-            out(COMMENT, update_comment(tx, &context.principal, &thread, &request.comment_id, &encode(&request.body))?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let thread =
+                    thread(tx, &context.principal, &request.space_id, Some(&request.change_request_id), Role::Comment)?;
+                out(
+                    COMMENT,
+                    update_comment(tx, &context.principal, &thread, &request.comment_id, &encode(&request.body))?,
+                )
+            })
+            .await
     }
 
     async fn delete_change_request_comment(
@@ -509,14 +535,16 @@ impl CommentsApi for Sandbox {
         context: Ctx,
         request: DeleteChangeRequestCommentRequest,
     ) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let Ok(thread) =
-                thread(tx, &context.principal, &request.space_id, Some(&request.change_request_id), Role::Comment)
-            else {
-                return Ok(());
-            };
-            delete_comment(tx, &context.principal, &thread, &request.comment_id)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let Ok(thread) =
+                    thread(tx, &context.principal, &request.space_id, Some(&request.change_request_id), Role::Comment)
+                else {
+                    return Ok(());
+                };
+                delete_comment(tx, &context.principal, &thread, &request.comment_id)
+            })
+            .await
     }
 
     async fn create_change_request_comment_reply(
@@ -524,12 +552,14 @@ impl CommentsApi for Sandbox {
         context: Ctx,
         request: CreateChangeRequestCommentReplyRequest,
     ) -> Result<CommentReply, ApiError> {
-        self.store().write(|tx| {
-            let thread =
-                thread(tx, &context.principal, &request.space_id, Some(&request.change_request_id), Role::Comment)?;
-            let reply = post_reply(tx, &context.principal, &thread, &request.comment_id, &encode(&request.body))?;
-            out(REPLY, formatted(reply, request.format.as_deref()))
-        })
+        self.store()
+            .write_async(move |tx| {
+                let thread =
+                    thread(tx, &context.principal, &request.space_id, Some(&request.change_request_id), Role::Comment)?;
+                let reply = post_reply(tx, &context.principal, &thread, &request.comment_id, &encode(&request.body))?;
+                out(REPLY, formatted(reply, request.format.as_deref()))
+            })
+            .await
     }
 
     async fn list_change_request_comment_replies(
@@ -537,22 +567,24 @@ impl CommentsApi for Sandbox {
         context: Ctx,
         request: ListChangeRequestCommentRepliesRequest,
     ) -> Result<ListPage<CommentReply>, ApiError> {
-        self.store().read(|tx| {
-            let thread =
-                thread(tx, &context.principal, &request.space_id, Some(&request.change_request_id), Role::Read)?;
-            comment_in(tx, &thread, &request.comment_id)?;
-            let replies: Vec<Value> = tx
-                .all(REPLY.name, &request.comment_id)?
-                .into_iter()
-                .map(|r| formatted(r.data, request.format.as_deref()))
-                .collect();
-            tx.paginate_as(
-                REPLY.name,
-                &format!("replies:{}:{:?}", request.comment_id, request.format),
-                replies,
-                request.page.as_deref(),
-                request.limit,
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                let thread =
+                    thread(tx, &context.principal, &request.space_id, Some(&request.change_request_id), Role::Read)?;
+                comment_in(tx, &thread, &request.comment_id)?;
+                let replies: Vec<Value> = tx
+                    .all(REPLY.name, &request.comment_id)?
+                    .into_iter()
+                    .map(|r| formatted(r.data, request.format.as_deref()))
+                    .collect();
+                tx.paginate(
+                    &format!("replies:{}:{:?}", request.comment_id, request.format),
+                    replies,
+                    request.page.as_deref(),
+                    request.limit,
+                    |item| decode(REPLY.name, item),
+                )
+            })
+            .await
     }
 }

@@ -14,113 +14,13 @@
 //! template adds a page titled after the template to the space's current revision.
 
 use crate::api::prelude::*;
-use crate::api::spaces::SPACE;
+use crate::domain::change_requests::change_request;
+use crate::domain::content::{current_revision, links_of, pages_of};
+use crate::domain::kinds::{FILE, PAGE, REVISION, SPACE};
+use crate::domain::spaces::link_report;
 
-/// The kind revisions are stored under (scope: the space's id).
-pub const REVISION: &str = "revision";
-
-/// Creates the first (empty) revision of a new space and answers its id: the space's
-/// `revision`. Called by the spaces module when a space is created.
-pub fn first_revision(tx: &Tx, org: &str, space: &str) -> Result<String, ApiError> {
-    let id = tx.new_id("rev")?;
-    let revision = json!({
-        "object": "revision", "id": id, "type": "edits", "parents": [], "pages": [], "files": [],
-        "createdAt": timestamp(tx.now()),
-    });
-    tx.insert(REVISION, &id, org, space, &revision)?;
-    Ok(id)
-}
-
-/// A new revision of `space` whose content is that of revision `from`, of type `kind`, with
-/// `parents`; answers its id.
-pub fn derive_revision(
-    tx: &Tx,
-    org: &str,
-    space: &str,
-    from: &str,
-    kind: &str,
-    parents: &[&str],
-) -> Result<String, ApiError> {
-    let base = tx.live(REVISION, from)?.data;
-    let id = tx.new_id("rev")?;
-    let revision = json!({
-        "object": "revision", "id": id, "type": kind, "parents": parents,
-        "pages": base["pages"].clone(), "files": base["files"].clone(), "createdAt": timestamp(tx.now()),
-    });
-    tx.insert(REVISION, &id, org, space, &revision)?;
-    Ok(id)
-}
-
-/// Copies the content of space `from` (its current revision's pages and files) into the
-/// new space `to`, whose first revision is `revision`. Called by `duplicateSpace`.
-pub fn copy_space_content(tx: &Tx, from: &str, to: &str, revision: &str) -> Result<(), ApiError> {
-    let _ = to;
-    let source = current_revision(tx, from)?;
-    tx.modify(REVISION, revision, |r| {
-        r["pages"] = source["pages"].clone();
-        r["files"] = source["files"].clone();
-    })?;
-    Ok(())
-}
-
-/// The current revision document of a space.
-pub fn current_revision(tx: &Tx, space: &str) -> Result<Value, ApiError> {
-    let space = tx.live(SPACE.name, space)?.data;
-    let id = space["revision"].as_str().unwrap_or_default();
-    Ok(tx.live(REVISION, id)?.data)
-}
-
-/// Adds a page to the current revision of a space (in place: the sandbox has no page-edit
-/// operation, so seeded and templated pages are the space's live edits); answers its id.
-pub fn seed_page(tx: &Tx, space: &str, title: &str, markdown: &str) -> Result<String, ApiError> {
-    let revision = current_revision(tx, space)?;
-    let id = tx.new_id("page")?;
-    let slug: String = title
-        .to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join("-");
-    let now = timestamp(tx.now());
-    let page = json!({
-        "type": "document", "id": id, "title": title, "slug": slug, "path": slug, "markdown": markdown,
-        "createdAt": now, "updatedAt": now, "pages": [],
-    });
-    tx.modify(REVISION, revision["id"].as_str().unwrap_or_default(), |r| {
-        if let Some(pages) = r["pages"].as_array_mut() {
-            pages.push(page);
-        }
-    })?;
-    let org = tx.live(SPACE.name, space)?.org;
-    tx.index(&org, "page", &format!("{space}/{id}"), title, markdown)?;
-    Ok(id)
-}
-
-/// Adds a file to the current revision of a space; answers its id.
-pub fn seed_file(tx: &Tx, space: &str, name: &str, content_type: &str, size: i64) -> Result<String, ApiError> {
-    let revision = current_revision(tx, space)?;
-    let id = tx.new_id("file")?;
-    let file = json!({"id": id, "name": name, "contentType": content_type, "size": size, "downloadUrl": format!("https://files.example.com/{id}/{name}")});
-    tx.modify(REVISION, revision["id"].as_str().unwrap_or_default(), |r| {
-        if let Some(files) = r["files"].as_array_mut() {
-            files.push(file);
-        }
-    })?;
-    Ok(id)
-}
-
-/// Every page of a revision, nested ones included, in document order.
-fn pages_of(revision: &Value) -> Vec<Value> {
-    fn walk(pages: &Value, out: &mut Vec<Value>) {
-        for page in pages.as_array().into_iter().flatten() {
-            out.push(page.clone());
-            walk(&page["pages"], out);
-        }
-    }
-    let mut out = Vec::new();
-    walk(&revision["pages"], &mut out);
-    out
-}
+/// Where tests and tools add content (the API has no page or file upload operation).
+pub use crate::domain::content::{seed_file, seed_page};
 
 /// A page as answered in `format`.
 fn formatted(mut page: Value, format: Option<&str>) -> Value {
@@ -154,27 +54,6 @@ fn file_in(revision: &Value, id: &str) -> Result<Value, ApiError> {
         .ok_or_else(|| ApiError::not_found(format!("no file with id {id}")))
 }
 
-/// The Markdown links of a page as link-report items.
-pub fn links_of(page: &Value) -> Vec<Value> {
-    let markdown = page["markdown"].as_str().unwrap_or_default();
-    let mut links = Vec::new();
-    let mut rest = markdown;
-    while let Some(start) = rest.find("](") {
-        let after = &rest[start + 2..];
-        let Some(end) = after.find(')') else { break };
-        let target = &after[..end];
-        let status = if target.starts_with("http://") || target.starts_with("https://") { "ok" } else { "broken" };
-        links.push(json!({"status": status, "url": target, "page": page["id"]}));
-        rest = &after[end..];
-    }
-    links
-}
-
-/// Every link of a revision's pages.
-pub fn revision_links(revision: &Value) -> Vec<Value> {
-    pages_of(revision).iter().flat_map(links_of).collect()
-}
-
 /// The backlinks of `file`: one `link` (a backlink naming the organization, space and
 /// version context) per page of the revision naming the file.
 fn backlinks(
@@ -194,7 +73,7 @@ fn backlinks(
         .filter(|p| p["markdown"].as_str().is_some_and(|m| m.contains(file)))
         .map(|_| link.clone())
         .collect();
-    tx.paginate_as("backlink", list, items, page, limit)
+    tx.paginate(list, items, page, limit, |item| decode("backlink", item))
 }
 
 fn files_page(
@@ -205,7 +84,7 @@ fn files_page(
     limit: i64,
 ) -> Result<ListPage<File>, ApiError> {
     let files: Vec<Value> = revision["files"].as_array().cloned().unwrap_or_default();
-    tx.paginate_as("file", list, files, page, limit)
+    tx.paginate(list, files, page, limit, |item| decode(FILE.name, item))
 }
 
 fn page_list(revision: &Value) -> Result<PageList, ApiError> {
@@ -221,13 +100,13 @@ fn space_content(tx: &Tx, user: &User, space: &str) -> Result<(Row, Value), ApiE
 
 /// The change request (readable by the user) and its revision.
 fn request_content(tx: &Tx, user: &User, space: &str, request: &str) -> Result<(Row, Value), ApiError> {
-    let row = crate::api::change_requests::change_request(tx, user, space, request, Role::Read)?;
-    let revision = tx.live(REVISION, row.data["revision"].as_str().unwrap_or_default())?.data;
+    let row = change_request(tx, user, space, request, Role::Read)?;
+    let revision = tx.live(REVISION.name, row.data["revision"].as_str().unwrap_or_default())?.data;
     Ok((row, revision))
 }
 
 fn revision_out(revision: Value) -> Result<Revision, ApiError> {
-    decode(REVISION, revision)
+    decode(REVISION.name, revision)
 }
 
 impl ContentApi for Sandbox {
@@ -236,34 +115,38 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: SearchSpaceContentRequest,
     ) -> Result<ListPage<SearchResult>, ApiError> {
-        self.store().read(|tx| {
-            let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
-            let words: Vec<String> = request.query.to_lowercase().split_whitespace().map(str::to_owned).collect();
-            let hits: Vec<Value> = pages_of(&revision)
-                .into_iter()
-                .filter(|p| {
-                    let text = format!(
-                        "{} {}",
-                        p["title"].as_str().unwrap_or_default(),
-                        p["markdown"].as_str().unwrap_or_default()
-                    )
-                    .to_lowercase();
-                    !words.is_empty() && words.iter().all(|w| text.contains(w.as_str()))
-                })
-                .map(|p| json!({"id": p["id"], "title": p["title"], "path": p["path"], "sections": []}))
-                .collect();
-            tx.paginate_as(
-                "search result",
-                &format!("search:{}:{}", space.id, request.query),
-                hits,
-                request.page.as_deref(),
-                request.limit,
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
+                let words: Vec<String> = request.query.to_lowercase().split_whitespace().map(str::to_owned).collect();
+                let hits: Vec<Value> = pages_of(&revision)
+                    .into_iter()
+                    .filter(|p| {
+                        let text = format!(
+                            "{} {}",
+                            p["title"].as_str().unwrap_or_default(),
+                            p["markdown"].as_str().unwrap_or_default()
+                        )
+                        .to_lowercase();
+                        !words.is_empty() && words.iter().all(|w| text.contains(w.as_str()))
+                    })
+                    .map(|p| json!({"id": p["id"], "title": p["title"], "path": p["path"], "sections": []}))
+                    .collect();
+                tx.paginate(
+                    &format!("search:{}:{}", space.id, request.query),
+                    hits,
+                    request.page.as_deref(),
+                    request.limit,
+                    |item| decode("search result", item),
+                )
+            })
+            .await
     }
 
     async fn get_space_content(&self, context: Ctx, request: GetSpaceContentRequest) -> Result<Revision, ApiError> {
-        self.store().read(|tx| revision_out(space_content(tx, &context.principal, &request.space_id)?.1))
+        self.store()
+            .read_async(move |tx| revision_out(space_content(tx, &context.principal, &request.space_id)?.1))
+            .await
     }
 
     async fn apply_space_content_template(
@@ -271,34 +154,43 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: ApplySpaceContentTemplateRequest,
     ) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let space = found(tx, SPACE, &request.space_id, &context.principal, Role::Edit)?;
-            if space.data["editMode"] == "locked" {
-                return Err(ApiError::bad_request(format!(
-                    "space {} is locked: its content cannot be edited",
-                    space.id
-                )));
-            }
-            seed_page(tx, &space.id, &format!("From template {}", request.body.id), "")?;
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let space = found(tx, SPACE, &request.space_id, &context.principal, Role::Edit)?;
+                if space.data["editMode"] == "locked" {
+                    return Err(ApiError::bad_request(format!(
+                        "space {} is locked: its content cannot be edited",
+                        space.id
+                    )));
+                }
+                seed_page(tx, &space.id, &format!("From template {}", request.body.id), "")?;
+                Ok(())
+            })
+            .await
     }
 
     async fn list_space_pages(&self, context: Ctx, request: ListSpacePagesRequest) -> Result<PageList, ApiError> {
-        self.store().read(|tx| page_list(&space_content(tx, &context.principal, &request.space_id)?.1))
+        self.store().read_async(move |tx| page_list(&space_content(tx, &context.principal, &request.space_id)?.1)).await
     }
 
     async fn list_space_files(&self, context: Ctx, request: ListSpaceFilesRequest) -> Result<ListPage<File>, ApiError> {
-        self.store().read(|tx| {
-            let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
-            files_page(tx, &revision, &format!("files:{}", space.id), request.page.as_deref(), request.limit)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
+                files_page(tx, &revision, &format!("files:{}", space.id), request.page.as_deref(), request.limit)
+            })
+            .await
     }
 
     async fn get_space_file(&self, context: Ctx, request: GetSpaceFileRequest) -> Result<File, ApiError> {
-        self.store().read(|tx| {
-            decode("file", file_in(&space_content(tx, &context.principal, &request.space_id)?.1, &request.file_id)?)
-        })
+        self.store()
+            .read_async(move |tx| {
+                decode(
+                    FILE.name,
+                    file_in(&space_content(tx, &context.principal, &request.space_id)?.1, &request.file_id)?,
+                )
+            })
+            .await
     }
 
     async fn list_space_file_backlinks(
@@ -306,18 +198,20 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: ListSpaceFileBacklinksRequest,
     ) -> Result<ListPage<Backlink>, ApiError> {
-        self.store().read(|tx| {
+        self.store().read_async(move |tx| {
             let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
             let link = json!({"organization": space.org, "space": space.id, "versionContext": {"type": "revision", "revision": revision["id"]}});
             backlinks(tx, &revision, &request.file_id, link, &format!("backlinks:{}:{}", space.id, request.file_id), (request.page.as_deref(), request.limit))
-        })
+        }).await
     }
 
     async fn get_space_page(&self, context: Ctx, request: GetSpacePageRequest) -> Result<Page, ApiError> {
-        self.store().read(|tx| {
-            let revision = space_content(tx, &context.principal, &request.space_id)?.1;
-            decode("page", formatted(page_in(&revision, &request.page_id)?, request.format.as_deref()))
-        })
+        self.store()
+            .read_async(move |tx| {
+                let revision = space_content(tx, &context.principal, &request.space_id)?.1;
+                decode(PAGE.name, formatted(page_in(&revision, &request.page_id)?, request.format.as_deref()))
+            })
+            .await
     }
 
     async fn list_space_page_links(
@@ -325,18 +219,20 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: ListSpacePageLinksRequest,
     ) -> Result<LinkReportList, ApiError> {
-        self.store().read(|tx| {
-            let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
-            let links = links_of(&page_in(&revision, &request.page_id)?);
-            crate::api::spaces::link_report(
-                tx,
-                &format!("{}:{}", space.id, request.page_id),
-                links,
-                request.status.as_ref().map(LinkStatus::as_str),
-                request.page.as_deref(),
-                request.limit,
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                let (space, revision) = space_content(tx, &context.principal, &request.space_id)?;
+                let links = links_of(&page_in(&revision, &request.page_id)?);
+                link_report(
+                    tx,
+                    &format!("{}:{}", space.id, request.page_id),
+                    links,
+                    request.status.as_ref().map(LinkStatus::as_str),
+                    request.page.as_deref(),
+                    request.limit,
+                )
+            })
+            .await
     }
 
     async fn get_change_request_content(
@@ -344,9 +240,11 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: GetChangeRequestContentRequest,
     ) -> Result<Revision, ApiError> {
-        self.store().read(|tx| {
-            revision_out(request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1)
-        })
+        self.store()
+            .read_async(move |tx| {
+                revision_out(request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1)
+            })
+            .await
     }
 
     async fn list_change_request_pages(
@@ -354,9 +252,11 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: ListChangeRequestPagesRequest,
     ) -> Result<PageList, ApiError> {
-        self.store().read(|tx| {
-            page_list(&request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1)
-        })
+        self.store()
+            .read_async(move |tx| {
+                page_list(&request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1)
+            })
+            .await
     }
 
     async fn list_change_request_files(
@@ -364,11 +264,13 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: ListChangeRequestFilesRequest,
     ) -> Result<ListPage<File>, ApiError> {
-        self.store().read(|tx| {
-            let (cr, revision) =
-                request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
-            files_page(tx, &revision, &format!("files:{}", cr.id), request.page.as_deref(), request.limit)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let (cr, revision) =
+                    request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
+                files_page(tx, &revision, &format!("files:{}", cr.id), request.page.as_deref(), request.limit)
+            })
+            .await
     }
 
     async fn get_change_request_file(
@@ -376,15 +278,17 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: GetChangeRequestFileRequest,
     ) -> Result<File, ApiError> {
-        self.store().read(|tx| {
-            decode(
-                "file",
-                file_in(
-                    &request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1,
-                    &request.file_id,
-                )?,
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                decode(
+                    "file",
+                    file_in(
+                        &request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1,
+                        &request.file_id,
+                    )?,
+                )
+            })
+            .await
     }
 
     async fn list_change_request_file_backlinks(
@@ -392,11 +296,11 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: ListChangeRequestFileBacklinksRequest,
     ) -> Result<ListPage<Backlink>, ApiError> {
-        self.store().read(|tx| {
+        self.store().read_async(move |tx| {
             let (cr, revision) = request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
             let link = json!({"organization": cr.org, "space": request.space_id, "versionContext": {"type": "change-request", "changeRequest": cr.id}});
             backlinks(tx, &revision, &request.file_id, link, &format!("backlinks:{}:{}", cr.id, request.file_id), (request.page.as_deref(), request.limit))
-        })
+        }).await
     }
 
     async fn get_change_request_page(
@@ -404,10 +308,13 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: GetChangeRequestPageRequest,
     ) -> Result<Page, ApiError> {
-        self.store().read(|tx| {
-            let revision = request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1;
-            decode("page", formatted(page_in(&revision, &request.page_id)?, request.format.as_deref()))
-        })
+        self.store()
+            .read_async(move |tx| {
+                let revision =
+                    request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?.1;
+                decode(PAGE.name, formatted(page_in(&revision, &request.page_id)?, request.format.as_deref()))
+            })
+            .await
     }
 
     async fn list_change_request_page_links(
@@ -415,18 +322,20 @@ impl ContentApi for Sandbox {
         context: Ctx,
         request: ListChangeRequestPageLinksRequest,
     ) -> Result<LinkReportList, ApiError> {
-        self.store().read(|tx| {
-            let (cr, revision) =
-                request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
-            let links = links_of(&page_in(&revision, &request.page_id)?);
-            crate::api::spaces::link_report(
-                tx,
-                &format!("{}:{}", cr.id, request.page_id),
-                links,
-                request.status.as_ref().map(LinkStatus::as_str),
-                request.page.as_deref(),
-                request.limit,
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                let (cr, revision) =
+                    request_content(tx, &context.principal, &request.space_id, &request.change_request_id)?;
+                let links = links_of(&page_in(&revision, &request.page_id)?);
+                link_report(
+                    tx,
+                    &format!("{}:{}", cr.id, request.page_id),
+                    links,
+                    request.status.as_ref().map(LinkStatus::as_str),
+                    request.page.as_deref(),
+                    request.limit,
+                )
+            })
+            .await
     }
 }

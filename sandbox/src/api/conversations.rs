@@ -1,9 +1,9 @@
 //! Conversations (Part C §2.6, §4.3): conversations ingested into an organization, the issues
 //! found in them and the clusters grouping those issues.
 //!
-//! Storage: a conversation is kind [`KIND`], stored under id `<organization>/<its id>` (its
-//! id is the one the ingest body gives, unique within the organization), scope the
-//! organization, as its `ConversationDetail`. An issue is kind [`ISSUE_KIND`] (id
+//! Storage: a conversation is kind `conversation`, stored under id `<organization>/<its id>`
+//! (its id is the one the ingest body gives, unique within the organization), scope the
+//! organization, as its `ConversationDetail`. An issue is kind `conversation-issue` (id
 //! `issue_<n>`), scope the organization. Clusters are not stored: they are computed from the
 //! issues each time they are listed, so they are always consistent with what was ingested.
 //!
@@ -39,26 +39,14 @@
 //! - Roles: reading needs `read`; ingesting needs `edit`.
 
 use crate::api::prelude::*;
+use crate::domain::host_of;
+use crate::domain::kinds::{CONVERSATION, ISSUE, ORGANIZATION};
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// The kind conversations are stored under (id `<organization>/<conversation id>`).
-pub const KIND: &str = "conversation";
-/// The kind conversation issues are stored under (scope: the organization's id).
-pub const ISSUE_KIND: &str = "conversation-issue";
-/// The base of API locations.
-const API: &str = "https://api.example.com";
 
 /// The first `max` characters of `text`, trimmed.
 fn cut(text: &str, max: usize) -> String {
     text.trim().chars().take(max).collect::<String>().trim().to_owned()
-}
-
-/// The host of a URL, lowercased.
-fn host_of(url: &str) -> String {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    authority.rsplit('@').next().unwrap_or_default().split(':').next().unwrap_or_default().to_ascii_lowercase()
 }
 
 /// Where a conversation comes from: the metadata attribute `source`, or the host of the
@@ -112,7 +100,7 @@ fn conversation_key(org: &str, id: &str) -> String {
 
 /// The issue of a conversation already derived, if any.
 fn existing_issue(tx: &Tx, org: &str, conversation: &str) -> Result<Option<Row>, ApiError> {
-    Ok(tx.all(ISSUE_KIND, org)?.into_iter().find(|row| row.data["conversation"].as_str() == Some(conversation)))
+    Ok(tx.all(ISSUE.name, org)?.into_iter().find(|row| row.data["conversation"].as_str() == Some(conversation)))
 }
 
 /// Ingests one conversation into `org`: stores it (replacing one of the same id) and derives
@@ -131,7 +119,7 @@ fn ingest(tx: &Tx, org: &str, input: &ConversationInput) -> Result<(), ApiError>
     let mut conversation = json!({
         "object": "conversation", "id": id, "createdAt": created, "processedAt": now,
         "source": source_of(metadata),
-        "urls": {"location": format!("{API}/v1/orgs/{org}/conversations/{}", url_component(id))},
+        "urls": {"location": format!("{API_URL}/v1/orgs/{org}/conversations/{}", url_component(id))},
     });
     if let Some(subject) = &input.subject {
         conversation["subject"] = json!(subject);
@@ -144,10 +132,10 @@ fn ingest(tx: &Tx, org: &str, input: &ConversationInput) -> Result<(), ApiError>
         detail["metadata"] = encode(metadata);
     }
     let key = conversation_key(org, id);
-    if tx.row(KIND, &key)?.is_some() {
-        tx.put(KIND, &key, &detail)?;
+    if tx.row(CONVERSATION.name, &key)?.is_some() {
+        tx.put(CONVERSATION.name, &key, &detail)?;
     } else {
-        tx.insert(KIND, &key, org, org, &detail)?;
+        tx.insert(CONVERSATION.name, &key, org, org, &detail)?;
     }
     derive_issue(tx, org, id, input)
 }
@@ -157,31 +145,31 @@ fn derive_issue(tx: &Tx, org: &str, id: &str, input: &ConversationInput) -> Resu
     let existing = existing_issue(tx, org, id)?;
     let Some((title, summary)) = issue_of(input.subject.as_deref(), &input.parts) else {
         if let Some(old) = existing {
-            tx.delete(ISSUE_KIND, &old.id)?;
+            tx.delete(ISSUE.name, &old.id)?;
         }
         return Ok(());
     };
     let now = timestamp(tx.now());
     let issue_id = match &existing {
         Some(old) => old.id.clone(),
-        None => tx.new_id("issue")?,
+        None => tx.new_id(ISSUE.prefix)?,
     };
     let issue = json!({
         "object": "conversation-issue", "id": issue_id, "title": title, "summary": summary,
         "createdAt": now, "ingestedAt": now, "conversation": id,
         "cluster": format!("cluster-{}", cluster_word(&title)),
-        "urls": {"location": format!("{API}/v1/orgs/{org}/conversations-issues/{issue_id}")},
+        "urls": {"location": format!("{API_URL}/v1/orgs/{org}/conversations-issues/{issue_id}")},
     });
     match existing {
-        Some(_) => tx.put(ISSUE_KIND, &issue_id, &issue),
-        None => tx.insert(ISSUE_KIND, &issue_id, org, org, &issue),
+        Some(_) => tx.put(ISSUE.name, &issue_id, &issue),
+        None => tx.insert(ISSUE.name, &issue_id, org, org, &issue),
     }
 }
 
 /// The conversation of an issue (its `Conversation` JSON), if it is still there.
 fn conversation_of_issue(tx: &Tx, org: &str, issue: &Value) -> Result<Option<Value>, ApiError> {
     let id = issue["conversation"].as_str().unwrap_or_default();
-    Ok(tx.row(KIND, &conversation_key(org, id))?.map(|row| row.data["conversation"].clone()))
+    Ok(tx.row(CONVERSATION.name, &conversation_key(org, id))?.map(|row| row.data["conversation"].clone()))
 }
 
 /// An issue with its conversation.
@@ -221,7 +209,7 @@ fn label_of(word: &str) -> String {
 
 /// The clusters of an organization's issues (see the module docs for the rule), by id.
 fn clusters(tx: &Tx, org: &str) -> Result<Vec<Value>, ApiError> {
-    let issues: Vec<Value> = tx.all(ISSUE_KIND, org)?.into_iter().map(|row| row.data).collect();
+    let issues: Vec<Value> = tx.all(ISSUE.name, org)?.into_iter().map(|row| row.data).collect();
     let mut by_cluster: BTreeMap<String, Vec<&Value>> = BTreeMap::new();
     for issue in &issues {
         by_cluster.entry(issue["cluster"].as_str().unwrap_or("cluster-general").to_owned()).or_default().push(issue);
@@ -251,7 +239,7 @@ fn clusters(tx: &Tx, org: &str) -> Result<Vec<Value>, ApiError> {
                 "tasksBacklog": 0, "tasksStarted": 0, "tasksCompleted": 0, "tasksCancelled": 0,
             },
             "urls": {
-                "location": format!("{API}/v1/orgs/{org}/conversations-clusters/{}", url_component(&id)),
+                "location": format!("{API_URL}/v1/orgs/{org}/conversations-clusters/{}", url_component(&id)),
                 "app": format!("https://app.example.com/o/{org}/insights/{}", url_component(&id)),
             },
         }));
@@ -282,42 +270,27 @@ fn sort_clusters(
     Ok(())
 }
 
-/// A page of JSON items decoded as `T`.
-fn decoded_page<T: apigen_runtime::FromJson>(
-    tx: &Tx,
-    kind: &str,
-    list: &str,
-    items: Vec<Value>,
-    page: Option<&str>,
-    limit: i64,
-) -> Result<ListPage<T>, ApiError> {
-    let page = tx.paginate(list, items, page, limit)?;
-    Ok(ListPage {
-        next: page.next,
-        count: page.count,
-        items: page.items.into_iter().map(|data| decode(kind, data)).collect::<Result<_, _>>()?,
-    })
-}
-
 impl ConversationsApi for Sandbox {
     async fn list_organization_conversation_clusters(
         &self,
         context: Ctx,
         request: ListOrganizationConversationClustersRequest,
     ) -> Result<ListPage<IssuesCluster>, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            organization(tx, &context.principal, org, Role::Read)?;
-            let mut items = clusters(tx, org)?;
-            sort_clusters(&mut items, &request.order, &request.order_by)?;
-            if let Some(status) = &request.status
-                && status != "active"
-            {
-                items.clear();
-            }
-            let list = format!("clusters:{org}:{}:{:?}", encode(&request.order), request.status);
-            decoded_page(tx, "issues cluster", &list, items, request.page.as_deref(), request.limit)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                organization(tx, &context.principal, org, Role::Read)?;
+                let mut items = clusters(tx, org)?;
+                sort_clusters(&mut items, &request.order, &request.order_by)?;
+                if let Some(status) = &request.status
+                    && status != "active"
+                {
+                    items.clear();
+                }
+                let list = format!("clusters:{org}:{}:{:?}", encode(&request.order), request.status);
+                tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| decode("issues cluster", item))
+            })
+            .await
     }
 
     async fn list_organization_conversations(
@@ -325,18 +298,22 @@ impl ConversationsApi for Sandbox {
         context: Ctx,
         request: ListOrganizationConversationsRequest,
     ) -> Result<ListPage<Conversation>, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            organization(tx, &context.principal, org, Role::Read)?;
-            let items: Vec<Value> = tx
-                .all(KIND, org)?
-                .into_iter()
-                .map(|row| row.data["conversation"].clone())
-                .filter(|c| request.source.as_deref().is_none_or(|s| c["source"].as_str() == Some(s)))
-                .collect();
-            let list = format!("conversations:{org}:{:?}", request.source);
-            decoded_page(tx, KIND, &list, items, request.page.as_deref(), request.limit)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                organization(tx, &context.principal, org, Role::Read)?;
+                let items: Vec<Value> = tx
+                    .all(CONVERSATION.name, org)?
+                    .into_iter()
+                    .map(|row| row.data["conversation"].clone())
+                    .filter(|c| request.source.as_deref().is_none_or(|s| c["source"].as_str() == Some(s)))
+                    .collect();
+                let list = format!("conversations:{org}:{:?}", request.source);
+                tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| {
+                    decode(CONVERSATION.name, item)
+                })
+            })
+            .await
     }
 
     async fn ingest_organization_conversations(
@@ -344,7 +321,7 @@ impl ConversationsApi for Sandbox {
         context: Ctx,
         request: IngestOrganizationConversationsRequest,
     ) -> Result<(), ApiError> {
-        self.store().write(|tx| {
+        self.store().write_async(move |tx| {
             let org = &request.organization_id;
             organization(tx, &context.principal, org, Role::Edit)?;
             match &request.body {
@@ -353,7 +330,7 @@ impl ConversationsApi for Sandbox {
                     "the ingest body is one conversation `{ id, metadata, subject, parts }` (`id` and `parts` required)",
                 )),
             }
-        })
+        }).await
     }
 
     async fn list_organization_conversation_issues(
@@ -361,22 +338,24 @@ impl ConversationsApi for Sandbox {
         context: Ctx,
         request: ListOrganizationConversationIssuesRequest,
     ) -> Result<ListPage<ConversationIssueEntry>, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            organization(tx, &context.principal, org, Role::Read)?;
-            let mut items = Vec::new();
-            for row in tx.all(ISSUE_KIND, org)? {
-                let issue = row.data;
-                let in_cluster = request.cluster.as_deref().is_none_or(|c| issue["cluster"].as_str() == Some(c));
-                let in_conversation =
-                    request.conversation.as_deref().is_none_or(|c| issue["conversation"].as_str() == Some(c));
-                if in_cluster && in_conversation {
-                    items.push(issue_entry(tx, org, issue)?);
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                organization(tx, &context.principal, org, Role::Read)?;
+                let mut items = Vec::new();
+                for row in tx.all(ISSUE.name, org)? {
+                    let issue = row.data;
+                    let in_cluster = request.cluster.as_deref().is_none_or(|c| issue["cluster"].as_str() == Some(c));
+                    let in_conversation =
+                        request.conversation.as_deref().is_none_or(|c| issue["conversation"].as_str() == Some(c));
+                    if in_cluster && in_conversation {
+                        items.push(issue_entry(tx, org, issue)?);
+                    }
                 }
-            }
-            let list = format!("issues:{org}:{:?}:{:?}", request.cluster, request.conversation);
-            decoded_page(tx, ISSUE_KIND, &list, items, request.page.as_deref(), request.limit)
-        })
+                let list = format!("issues:{org}:{:?}:{:?}", request.cluster, request.conversation);
+                tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| decode(ISSUE.name, item))
+            })
+            .await
     }
 
     async fn get_conversation_issue(
@@ -384,16 +363,23 @@ impl ConversationsApi for Sandbox {
         context: Ctx,
         request: GetConversationIssueRequest,
     ) -> Result<ConversationIssueEntry, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            tx.live(crate::api::organizations::KIND, org)?;
-            let issue = match tx.row(ISSUE_KIND, &request.issue_id)? {
-                Some(row) if row.org == *org && row.deleted_at.is_none() => row,
-                _ => return Err(ApiError::not_found(format!("no issue {} in organization {org}", request.issue_id))),
-            };
-            require(tx, &context.principal, org, Role::Read)?;
-            decode(ISSUE_KIND, issue_entry(tx, org, issue.data)?)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                tx.live(ORGANIZATION.name, org)?;
+                let issue = match tx.row(ISSUE.name, &request.issue_id)? {
+                    Some(row) if row.org == *org && row.deleted_at.is_none() => row,
+                    _ => {
+                        return Err(ApiError::not_found(format!(
+                            "no issue {} in organization {org}",
+                            request.issue_id
+                        )));
+                    }
+                };
+                require(tx, &context.principal, org, Role::Read)?;
+                decode(ISSUE.name, issue_entry(tx, org, issue.data)?)
+            })
+            .await
     }
 
     async fn get_conversation(
@@ -401,14 +387,20 @@ impl ConversationsApi for Sandbox {
         context: Ctx,
         request: GetConversationRequest,
     ) -> Result<ConversationDetail, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            tx.live(crate::api::organizations::KIND, org)?;
-            let row = tx.live(KIND, &conversation_key(org, &request.conversation_id)).map_err(|_| {
-                ApiError::not_found(format!("no conversation {} in organization {org}", request.conversation_id))
-            })?;
-            require(tx, &context.principal, org, Role::Read)?;
-            decode(KIND, row.data)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                tx.live(ORGANIZATION.name, org)?;
+                let row =
+                    tx.live(CONVERSATION.name, &conversation_key(org, &request.conversation_id)).map_err(|_| {
+                        ApiError::not_found(format!(
+                            "no conversation {} in organization {org}",
+                            request.conversation_id
+                        ))
+                    })?;
+                require(tx, &context.principal, org, Role::Read)?;
+                decode(CONVERSATION.name, row.data)
+            })
+            .await
     }
 }

@@ -5,18 +5,12 @@
 //! which is how the documents say timestamps keep the service and the repository in order.
 
 use crate::api::prelude::*;
-use crate::api::spaces::SPACE;
-
-/// Kind of recorded import/export jobs (scope: the space's id).
-pub const GIT_JOB: &str = "git-job";
-
-/// The kind under which a space's Git information is kept (id: the space's id).
-const GIT_INFO: &str = "git-info";
+use crate::domain::kinds::{GIT_INFO, GIT_JOB, SPACE};
 
 fn record(tx: &Tx, user: &User, space: &str, direction: &str, body: Value) -> Result<(), ApiError> {
     let row = found(tx, SPACE, space, user, Role::Edit)?;
     let timestamp_of = |v: &Value| v["timestamp"].as_str().and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok());
-    let last = tx.all(GIT_JOB, space)?.last().and_then(|job| timestamp_of(&job.data["request"]));
+    let last = tx.all(GIT_JOB.name, space)?.last().and_then(|job| timestamp_of(&job.data["request"]));
     if let (Some(new), Some(last)) = (timestamp_of(&body), last)
         && new < last
     {
@@ -24,9 +18,9 @@ fn record(tx: &Tx, user: &User, space: &str, direction: &str, body: Value) -> Re
             "a Git import or export with a later timestamp already ran for space {space}"
         )));
     }
-    let id = tx.new_id("gitjob")?;
+    let id = tx.new_id(GIT_JOB.prefix)?;
     tx.insert(
-        GIT_JOB,
+        GIT_JOB.name,
         &id,
         &row.org,
         space,
@@ -35,10 +29,10 @@ fn record(tx: &Tx, user: &User, space: &str, direction: &str, body: Value) -> Re
     let url = body["url"].as_str().unwrap_or_default();
     let name = url.trim_end_matches(".git").rsplit('/').next().unwrap_or_default();
     let info = json!({"repoName": name, "url": url, "installationProvider": "git", "updatedAt": timestamp(tx.now())});
-    if tx.row(GIT_INFO, space)?.is_some() {
-        tx.put(GIT_INFO, space, &info)?;
+    if tx.row(GIT_INFO.name, space)?.is_some() {
+        tx.put(GIT_INFO.name, space, &info)?;
     } else {
-        tx.insert(GIT_INFO, space, &row.org, space, &info)?;
+        tx.insert(GIT_INFO.name, space, &row.org, space, &info)?;
     }
     tx.modify(SPACE.name, space, |s| s["gitSync"] = info.clone())?;
     Ok(())
@@ -46,11 +40,15 @@ fn record(tx: &Tx, user: &User, space: &str, direction: &str, body: Value) -> Re
 
 impl GitApi for Sandbox {
     async fn import_space_from_git(&self, context: Ctx, request: ImportSpaceFromGitRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| record(tx, &context.principal, &request.space_id, "import", encode(&request.body)))
+        self.store()
+            .write_async(move |tx| record(tx, &context.principal, &request.space_id, "import", encode(&request.body)))
+            .await
     }
 
     async fn export_space_to_git(&self, context: Ctx, request: ExportSpaceToGitRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| record(tx, &context.principal, &request.space_id, "export", encode(&request.body)))
+        self.store()
+            .write_async(move |tx| record(tx, &context.principal, &request.space_id, "export", encode(&request.body)))
+            .await
     }
 
     async fn get_space_git_info(
@@ -58,11 +56,13 @@ impl GitApi for Sandbox {
         context: Ctx,
         request: GetSpaceGitInfoRequest,
     ) -> Result<SpaceGitInfo, ApiError> {
-        self.store().read(|tx| {
-            found(tx, SPACE, &request.space_id, &context.principal, Role::Read)?;
-            let info = tx.row(GIT_INFO, &request.space_id)?.map_or_else(|| json!({}), |row| row.data);
-            decode("git info", info)
-        })
+        self.store()
+            .read_async(move |tx| {
+                found(tx, SPACE, &request.space_id, &context.principal, Role::Read)?;
+                let info = tx.row(GIT_INFO.name, &request.space_id)?.map_or_else(|| json!({}), |row| row.data);
+                decode("git info", info)
+            })
+            .await
     }
 
     async fn delete_space_git_legacy_installation(
@@ -70,10 +70,12 @@ impl GitApi for Sandbox {
         context: Ctx,
         request: DeleteSpaceGitLegacyInstallationRequest,
     ) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            found(tx, SPACE, &request.space_id, &context.principal, Role::Admin)?;
-            tx.delete(GIT_INFO, &request.space_id)?;
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                found(tx, SPACE, &request.space_id, &context.principal, Role::Admin)?;
+                tx.delete(GIT_INFO.name, &request.space_id)?;
+                Ok(())
+            })
+            .await
     }
 }

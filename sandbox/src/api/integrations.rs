@@ -2,12 +2,13 @@
 //! publish, their installations on organizations, the events delivered to them, the spaces
 //! and sites they apply to, and their development tunnel.
 //!
-//! Storage: an integration is kind [`KIND`], id its `name`, scope `integrations` (one catalog,
-//! in publishing order), org its owner (the publishing organization). An installation is kind
-//! [`INSTALLATION_KIND`], scope the integration's name, org the organization it is installed
-//! on. An event is kind [`EVENT_KIND`], scope the integration's name, org the owner, stored as
-//! its `IntegrationEventDetail` (the list answers its `event`). The development tunnel is kind
-//! [`DEV_KIND`], id the name (not an API shape: it is never answered).
+//! Storage: an integration is kind `integration`, id its `name`, scope `integrations` (one
+//! catalog, in publishing order), org its owner (the publishing organization). An
+//! installation is kind `installation`, scope the integration's name, org the organization it
+//! is installed on. An event is kind `integration-event`, scope the integration's name, org
+//! the owner, stored as its `IntegrationEventDetail` (the list answers its `event`). The
+//! development tunnel is kind `integration-dev`, id the name (never answered). The kinds are
+//! declared in `crate::domain::kinds`.
 //!
 //! Decisions where the documents are silent:
 //! - Publishing: a name no integration has yet publishes a new integration (version 1) for the
@@ -37,26 +38,15 @@
 //! - Deleting needs `admin` in the owner and removes the installations, events and tunnel too.
 
 use crate::api::prelude::*;
-
-/// The kind integrations are stored under (id: the name; scope: [`CATALOG`]).
-pub const KIND: &str = "integration";
-/// The kind installations are stored under (scope: the integration's name).
-pub const INSTALLATION_KIND: &str = "installation";
-/// The kind integration events are stored under (scope: the integration's name).
-pub const EVENT_KIND: &str = "integration-event";
-/// The kind of an integration's development tunnel (id: the integration's name).
-pub const DEV_KIND: &str = "integration-dev";
-/// The scope of every integration: the catalog.
-pub const CATALOG: &str = "integrations";
-/// Where the sites of an organization are (kind `site`, scope the organization).
-const SITE_KIND: &str = "site";
-/// The base of API locations.
-const API: &str = "https://api.example.com";
+use crate::domain::host_of;
+use crate::domain::kinds::{
+    CATALOG, INSTALLATION, INTEGRATION, INTEGRATION_DEV, INTEGRATION_EVENT, ORGANIZATION, ORGANIZATIONS, SITE, SPACE,
+};
 
 /// The integration named `name`, if the caller may see it; 404 otherwise.
 fn visible_integration(tx: &Tx, user: &User, name: &str) -> Result<Row, ApiError> {
     let not_found = || ApiError::not_found(format!("no integration named {name}"));
-    let row = tx.row(KIND, name)?.filter(|row| row.deleted_at.is_none()).ok_or_else(not_found)?;
+    let row = tx.row(INTEGRATION.name, name)?.filter(|row| row.deleted_at.is_none()).ok_or_else(not_found)?;
     if is_visible_to(tx, user, &row)? { Ok(row) } else { Err(not_found()) }
 }
 
@@ -73,10 +63,10 @@ fn is_admin(tx: &Tx, user: &User, org: &str) -> Result<bool, ApiError> {
 
 /// The organization named by an id, a hostname, or the subdomain of its hostname; 404 otherwise.
 fn resolve_organization(tx: &Tx, given: &str) -> Result<String, ApiError> {
-    if tx.row(crate::api::organizations::KIND, given)?.is_some_and(|row| row.deleted_at.is_none()) {
+    if tx.row(ORGANIZATION.name, given)?.is_some_and(|row| row.deleted_at.is_none()) {
         return Ok(given.to_owned());
     }
-    for row in tx.all(crate::api::organizations::KIND, "orgs")? {
+    for row in tx.all(ORGANIZATION.name, ORGANIZATIONS)? {
         let hostname = row.data["hostname"].as_str().unwrap_or_default();
         let subdomain = hostname.split('.').next().unwrap_or_default();
         if !hostname.is_empty() && (hostname.eq_ignore_ascii_case(given) || subdomain.eq_ignore_ascii_case(given)) {
@@ -90,17 +80,17 @@ fn resolve_organization(tx: &Tx, given: &str) -> Result<String, ApiError> {
 /// caller may do filled in.
 fn present(tx: &Tx, user: &User, row: &Row) -> Result<Integration, ApiError> {
     let mut data = row.data.clone();
-    if let Some(owner) = tx.row(crate::api::organizations::KIND, &row.org)?.filter(|o| o.deleted_at.is_none()) {
+    if let Some(owner) = tx.row(ORGANIZATION.name, &row.org)?.filter(|o| o.deleted_at.is_none()) {
         data["owner"] = owner.data;
     }
     data["permissions"] = json!({"admin": is_admin(tx, user, &row.org)?});
-    decode(KIND, data)
+    decode(INTEGRATION.name, data)
 }
 
 /// The links of an integration.
 fn integration_urls(name: &str) -> Value {
     json!({
-        "location": format!("{API}/v1/integrations/{}", url_component(name)),
+        "location": format!("{API_URL}/v1/integrations/{}", url_component(name)),
         "app": format!("https://app.example.com/integrations/{}", url_component(name)),
         "assets": format!("https://assets.example.com/integrations/{}/", url_component(name)),
         "publicEndpoint": format!("https://integrations.example.com/v1/integrations/{}/integration", url_component(name)),
@@ -155,12 +145,12 @@ fn new_integration(name: &str) -> Value {
 /// Records an event delivered to the integration `integration` (its row) about an
 /// installation: delivered at once, traced in the log.
 fn record_event(tx: &Tx, integration: &Row, installation: &str, payload: Value, message: &str) -> Result<(), ApiError> {
-    let id = tx.new_id("event")?;
+    let id = tx.new_id(INTEGRATION_EVENT.prefix)?;
     let now = timestamp(tx.now());
     let mut payload = payload;
     payload["eventId"] = json!(id);
     let mut logs = vec![json!({"message": message, "timestamp": now, "level": "debug"})];
-    if let Some(dev) = tx.row(DEV_KIND, &integration.id)? {
+    if let Some(dev) = tx.row(INTEGRATION_DEV.name, &integration.id)? {
         let tunnel = dev.data["tunnelUrl"].as_str().unwrap_or_default().to_owned();
         logs.push(json!({"message": format!("Dispatched to the development tunnel {tunnel}."), "timestamp": now, "level": "debug"}));
     }
@@ -171,7 +161,7 @@ fn record_event(tx: &Tx, integration: &Row, installation: &str, payload: Value, 
         },
         "trace": {"logs": logs},
     });
-    tx.insert(EVENT_KIND, &id, &integration.org, &integration.id, &detail)
+    tx.insert(INTEGRATION_EVENT.name, &id, &integration.org, &integration.id, &detail)
 }
 
 /// The installations of an integration the caller may see: those on organizations they are
@@ -179,7 +169,7 @@ fn record_event(tx: &Tx, integration: &Row, installation: &str, payload: Value, 
 fn visible_installations(tx: &Tx, user: &User, integration: &Row) -> Result<Vec<Row>, ApiError> {
     let owner_admin = is_admin(tx, user, &integration.org)?;
     let mut rows = Vec::new();
-    for row in tx.all(INSTALLATION_KIND, &integration.id)? {
+    for row in tx.all(INSTALLATION.name, &integration.id)? {
         if owner_admin || role_of(tx, user, &row.org)?.is_some() {
             rows.push(row);
         }
@@ -190,7 +180,7 @@ fn visible_installations(tx: &Tx, user: &User, integration: &Row) -> Result<Vec<
 /// An installation as answered: its count of spaces is the current one (it applies to all).
 fn present_installation(tx: &Tx, row: &Row) -> Value {
     let mut data = row.data.clone();
-    let spaces = tx.all_in_org(crate::api::spaces::KIND, &row.org).map(|s| s.len()).unwrap_or(0);
+    let spaces = tx.all_in_org(SPACE.name, &row.org).map(|s| s.len()).unwrap_or(0);
     data["spaces"] = json!(spaces);
     data
 }
@@ -200,14 +190,6 @@ fn has_external_id(data: &Value, wanted: Option<&str>) -> bool {
     wanted.is_none_or(|wanted| {
         data["externalIds"].as_array().is_some_and(|ids| ids.iter().any(|id| id.as_str() == Some(wanted)))
     })
-}
-
-/// The host of a URL (or of a bare domain), lowercased.
-fn host_of(url: &str) -> String {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let host = authority.rsplit('@').next().unwrap_or_default();
-    host.split(':').next().unwrap_or_default().to_ascii_lowercase()
 }
 
 /// True when one of the integration's blocks unfurls URLs of `domain` (or a subdomain of it).
@@ -247,23 +229,6 @@ fn passes_filters(row: &Row, request: &ListIntegrationsRequest) -> bool {
         && request.target.as_ref().is_none_or(|t| data["target"] == encode(t))
 }
 
-/// A page of JSON items decoded as `T`.
-fn decoded_page<T: apigen_runtime::FromJson>(
-    tx: &Tx,
-    kind: &str,
-    list: &str,
-    items: Vec<Value>,
-    page: Option<&str>,
-    limit: i64,
-) -> Result<ListPage<T>, ApiError> {
-    let page = tx.paginate(list, items, page, limit)?;
-    Ok(ListPage {
-        next: page.next,
-        count: page.count,
-        items: page.items.into_iter().map(|data| decode(kind, data)).collect::<Result<_, _>>()?,
-    })
-}
-
 /// What the entries of spaces or sites need to know of the installations they derive from.
 struct EntryList<'a> {
     /// `space` or `site`: the entry's field and the path segment of its links.
@@ -298,7 +263,7 @@ fn entries(
                 "configuration": {},
                 "externalIds": [],
                 "urls": {
-                    "location": format!("{API}{}/integrations/{}", (list.location)(&thing.org, &thing.id), url_component(name)),
+                    "location": format!("{API_URL}{}/integrations/{}", (list.location)(&thing.org, &thing.id), url_component(name)),
                     "publicEndpoint": format!(
                         "https://integrations.example.com/v1/integrations/{}/installations/{}/{}s/{}",
                         url_component(name), installation.id, list.field, thing.id
@@ -320,42 +285,41 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: ListIntegrationsRequest,
     ) -> Result<ListPage<Integration>, ApiError> {
-        self.store().read(|tx| {
-            let user = &context.principal;
-            let mut kept = Vec::new();
-            for row in tx.all(KIND, CATALOG)? {
-                if passes_filters(&row, &request) && is_visible_to(tx, user, &row)? {
-                    kept.push(row);
+        self.store()
+            .read_async(move |tx| {
+                let user = &context.principal;
+                let mut kept = Vec::new();
+                for row in tx.all(INTEGRATION.name, CATALOG)? {
+                    if passes_filters(&row, &request) && is_visible_to(tx, user, &row)? {
+                        kept.push(row);
+                    }
                 }
-            }
-            let list = format!(
-                "integrations:{}:{:?}",
-                user.id,
-                (
-                    &request.search,
-                    request.category.as_ref().map(encode),
-                    &request.block_domain,
-                    request.blocks,
-                    request.content_sources,
-                    &request.owner,
-                    request.scope.as_ref().map(encode),
-                    request.target.as_ref().map(encode)
-                )
-            );
-            let page = tx.paginate(&list, kept, request.page.as_deref(), request.limit)?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page.items.iter().map(|row| present(tx, user, row)).collect::<Result<_, _>>()?,
+                let list = format!(
+                    "integrations:{}:{:?}",
+                    user.id,
+                    (
+                        &request.search,
+                        request.category.as_ref().map(encode),
+                        &request.block_domain,
+                        request.blocks,
+                        request.content_sources,
+                        &request.owner,
+                        request.scope.as_ref().map(encode),
+                        request.target.as_ref().map(encode)
+                    )
+                );
+                tx.paginate(&list, kept, request.page.as_deref(), request.limit, |row| present(tx, user, &row))
             })
-        })
+            .await
     }
 
     async fn get_integration(&self, context: Ctx, request: GetIntegrationRequest) -> Result<Integration, ApiError> {
-        self.store().read(|tx| {
-            let row = visible_integration(tx, &context.principal, &request.integration_name)?;
-            present(tx, &context.principal, &row)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let row = visible_integration(tx, &context.principal, &request.integration_name)?;
+                present(tx, &context.principal, &row)
+            })
+            .await
     }
 
     async fn publish_integration(
@@ -363,75 +327,82 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: PublishIntegrationRequest,
     ) -> Result<Integration, ApiError> {
-        self.store().write(|tx| {
-            let user = &context.principal;
-            let name = &request.integration_name;
-            let body = encode(&request.body);
-            let named = match request.body.organization.as_deref() {
-                Some(given) => Some(resolve_organization(tx, given)?),
-                None => None,
-            };
-            match tx.row(KIND, name)?.filter(|row| row.deleted_at.is_none()) {
-                Some(row) => {
-                    if !is_visible_to(tx, user, &row)? {
-                        return Err(ApiError::not_found(format!("no integration named {name}")));
-                    }
-                    if named.as_ref().is_some_and(|org| *org != row.org) {
-                        return Err(ApiError::bad_request(format!(
-                            "integration {name} is published by organization {}: its owner does not change",
-                            row.org
-                        )));
-                    }
-                    require(tx, user, &row.org, Role::Admin)?;
-                    let version = row.data["version"].as_i64().unwrap_or(0) + 1;
-                    let data = tx.modify(KIND, name, |data| apply_publish(data, name, version, &body))?;
-                    let integration = Row { data, ..row };
-                    for installation in tx.all(INSTALLATION_KIND, name)? {
-                        let payload = json!({
-                            "type": "installation_setup", "installationId": installation.id,
-                            "status": installation.data["status"],
-                            "previous": {
+        self.store()
+            .write_async(move |tx| {
+                let user = &context.principal;
+                let name = &request.integration_name;
+                let body = encode(&request.body);
+                let named = match request.body.organization.as_deref() {
+                    Some(given) => Some(resolve_organization(tx, given)?),
+                    None => None,
+                };
+                match tx.row(INTEGRATION.name, name)?.filter(|row| row.deleted_at.is_none()) {
+                    Some(row) => {
+                        if !is_visible_to(tx, user, &row)? {
+                            return Err(ApiError::not_found(format!("no integration named {name}")));
+                        }
+                        if named.as_ref().is_some_and(|org| *org != row.org) {
+                            return Err(ApiError::bad_request(format!(
+                                "integration {name} is published by organization {}: its owner does not change",
+                                row.org
+                            )));
+                        }
+                        require(tx, user, &row.org, Role::Admin)?;
+                        let version = row.data["version"].as_i64().unwrap_or(0) + 1;
+                        let data =
+                            tx.modify(INTEGRATION.name, name, |data| apply_publish(data, name, version, &body))?;
+                        let integration = Row { data, ..row };
+                        for installation in tx.all(INSTALLATION.name, name)? {
+                            let payload = json!({
+                                "type": "installation_setup", "installationId": installation.id,
                                 "status": installation.data["status"],
-                                "configuration": installation.data["configuration"],
-                            },
-                        });
-                        let message = format!("Installation {} set up for version {version}.", installation.id);
-                        record_event(tx, &integration, &installation.id, payload, &message)?;
+                                "previous": {
+                                    "status": installation.data["status"],
+                                    "configuration": installation.data["configuration"],
+                                },
+                            });
+                            let message = format!("Installation {} set up for version {version}.", installation.id);
+                            record_event(tx, &integration, &installation.id, payload, &message)?;
+                        }
+                        present(tx, user, &integration)
                     }
-                    present(tx, user, &integration)
+                    None => {
+                        let Some(org) = named else {
+                            return Err(ApiError::not_found(format!(
+                                "no integration named {name}: name the publishing `organization` to publish a new one"
+                            )));
+                        };
+                        require(tx, user, &org, Role::Admin)?;
+                        // A name deleted before is free again.
+                        tx.delete(INTEGRATION.name, name)?;
+                        let mut data = new_integration(name);
+                        apply_publish(&mut data, name, 1, &body);
+                        tx.insert(INTEGRATION.name, name, &org, CATALOG, &data)?;
+                        present(tx, user, &tx.live(INTEGRATION.name, name)?)
+                    }
                 }
-                None => {
-                    let Some(org) = named else {
-                        return Err(ApiError::not_found(format!(
-                            "no integration named {name}: name the publishing `organization` to publish a new one"
-                        )));
-                    };
-                    require(tx, user, &org, Role::Admin)?;
-                    // A name deleted before is free again.
-                    tx.delete(KIND, name)?;
-                    let mut data = new_integration(name);
-                    apply_publish(&mut data, name, 1, &body);
-                    tx.insert(KIND, name, &org, CATALOG, &data)?;
-                    present(tx, user, &tx.live(KIND, name)?)
-                }
-            }
-        })
+            })
+            .await
     }
 
     async fn delete_integration(&self, context: Ctx, request: DeleteIntegrationRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let name = &request.integration_name;
-            let Some(row) = tx.row(KIND, name)?.filter(|row| row.deleted_at.is_none()) else { return Ok(()) };
-            if !is_visible_to(tx, &context.principal, &row)? {
-                return Ok(());
-            }
-            require(tx, &context.principal, &row.org, Role::Admin)?;
-            tx.delete(KIND, name)?;
-            tx.delete_scope(INSTALLATION_KIND, name)?;
-            tx.delete_scope(EVENT_KIND, name)?;
-            tx.delete(DEV_KIND, name)?;
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let name = &request.integration_name;
+                let Some(row) = tx.row(INTEGRATION.name, name)?.filter(|row| row.deleted_at.is_none()) else {
+                    return Ok(());
+                };
+                if !is_visible_to(tx, &context.principal, &row)? {
+                    return Ok(());
+                }
+                require(tx, &context.principal, &row.org, Role::Admin)?;
+                tx.delete(INTEGRATION.name, name)?;
+                tx.delete_scope(INSTALLATION.name, name)?;
+                tx.delete_scope(INTEGRATION_EVENT.name, name)?;
+                tx.delete(INTEGRATION_DEV.name, name)?;
+                Ok(())
+            })
+            .await
     }
 
     async fn list_integration_installations(
@@ -439,18 +410,22 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: ListIntegrationInstallationsRequest,
     ) -> Result<ListPage<Installation>, ApiError> {
-        self.store().read(|tx| {
-            let user = &context.principal;
-            let integration = visible_integration(tx, user, &request.integration_name)?;
-            let external_id = request.external_id.as_deref();
-            let items: Vec<Value> = visible_installations(tx, user, &integration)?
-                .iter()
-                .map(|row| present_installation(tx, row))
-                .filter(|data| has_external_id(data, external_id))
-                .collect();
-            let list = format!("installations:{}:{}:{external_id:?}", integration.id, user.id);
-            decoded_page(tx, INSTALLATION_KIND, &list, items, request.page.as_deref(), request.limit)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let user = &context.principal;
+                let integration = visible_integration(tx, user, &request.integration_name)?;
+                let external_id = request.external_id.as_deref();
+                let items: Vec<Value> = visible_installations(tx, user, &integration)?
+                    .iter()
+                    .map(|row| present_installation(tx, row))
+                    .filter(|data| has_external_id(data, external_id))
+                    .collect();
+                let list = format!("installations:{}:{}:{external_id:?}", integration.id, user.id);
+                tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| {
+                    decode(INSTALLATION.name, item)
+                })
+            })
+            .await
     }
 
     async fn install_integration(
@@ -458,33 +433,33 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: InstallIntegrationRequest,
     ) -> Result<Installation, ApiError> {
-        self.store().write(|tx| {
+        self.store().write_async(move |tx| {
             let user = &context.principal;
             let integration = visible_integration(tx, user, &request.integration_name)?;
             let org = &request.body.organization;
-            tx.live(crate::api::organizations::KIND, org)?;
+            tx.live(ORGANIZATION.name, org)?;
             require(tx, user, org, Role::Admin)?;
-            if let Some(existing) = tx.all(INSTALLATION_KIND, &integration.id)?.into_iter().find(|row| row.org == *org) {
-                return decode(INSTALLATION_KIND, present_installation(tx, &existing));
+            if let Some(existing) = tx.all(INSTALLATION.name, &integration.id)?.into_iter().find(|row| row.org == *org) {
+                return decode(INSTALLATION.name, present_installation(tx, &existing));
             }
-            let id = tx.new_id("inst")?;
+            let id = tx.new_id(INSTALLATION.prefix)?;
             let name = &integration.id;
             let now = timestamp(tx.now());
             let installation = json!({
                 "id": id, "status": "active", "space_selection": "all", "site_selection": "all",
                 "spaces": 0, "configuration": {}, "createdAt": now, "updatedAt": now,
                 "urls": {
-                    "location": format!("{API}/v1/integrations/{}/installations/{id}", url_component(name)),
+                    "location": format!("{API_URL}/v1/integrations/{}/installations/{id}", url_component(name)),
                     "app": format!("https://app.example.com/integrations/{}/installations/{id}", url_component(name)),
                     "publicEndpoint": format!("https://integrations.example.com/v1/integrations/{}/installations/{id}", url_component(name)),
                 },
                 "externalIds": [], "target": {"organization": org},
             });
-            tx.insert(INSTALLATION_KIND, &id, org, name, &installation)?;
+            tx.insert(INSTALLATION.name, &id, org, name, &installation)?;
             let payload = json!({"type": "installation_setup", "installationId": id, "status": "active"});
             record_event(tx, &integration, &id, payload, &format!("Installation {id} set up on organization {org}."))?;
-            decode(INSTALLATION_KIND, present_installation(tx, &tx.live(INSTALLATION_KIND, &id)?))
-        })
+            decode(INSTALLATION.name, present_installation(tx, &tx.live(INSTALLATION.name, &id)?))
+        }).await
     }
 
     async fn list_integration_events(
@@ -492,14 +467,21 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: ListIntegrationEventsRequest,
     ) -> Result<ListPage<IntegrationEvent>, ApiError> {
-        self.store().read(|tx| {
-            let integration = visible_integration(tx, &context.principal, &request.integration_name)?;
-            require(tx, &context.principal, &integration.org, Role::Admin)?;
-            let items: Vec<Value> =
-                tx.all(EVENT_KIND, &integration.id)?.into_iter().map(|row| row.data["event"].clone()).collect();
-            let list = format!("events:{}", integration.id);
-            decoded_page(tx, EVENT_KIND, &list, items, request.page.as_deref(), request.limit)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let integration = visible_integration(tx, &context.principal, &request.integration_name)?;
+                require(tx, &context.principal, &integration.org, Role::Admin)?;
+                let items: Vec<Value> = tx
+                    .all(INTEGRATION_EVENT.name, &integration.id)?
+                    .into_iter()
+                    .map(|row| row.data["event"].clone())
+                    .collect();
+                let list = format!("events:{}", integration.id);
+                tx.paginate(&list, items, request.page.as_deref(), request.limit, |item| {
+                    decode(INTEGRATION_EVENT.name, item)
+                })
+            })
+            .await
     }
 
     async fn get_integration_event(
@@ -507,15 +489,19 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: GetIntegrationEventRequest,
     ) -> Result<IntegrationEventDetail, ApiError> {
-        self.store().read(|tx| {
-            let integration = visible_integration(tx, &context.principal, &request.integration_name)?;
-            let event =
-                tx.row(EVENT_KIND, &request.event_id)?.filter(|row| row.scope == integration.id).ok_or_else(|| {
-                    ApiError::not_found(format!("no event {} of integration {}", request.event_id, integration.id))
-                })?;
-            require(tx, &context.principal, &integration.org, Role::Admin)?;
-            decode(EVENT_KIND, event.data)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let integration = visible_integration(tx, &context.principal, &request.integration_name)?;
+                let event = tx
+                    .row(INTEGRATION_EVENT.name, &request.event_id)?
+                    .filter(|row| row.scope == integration.id)
+                    .ok_or_else(|| {
+                        ApiError::not_found(format!("no event {} of integration {}", request.event_id, integration.id))
+                    })?;
+                require(tx, &context.principal, &integration.org, Role::Admin)?;
+                decode(INTEGRATION_EVENT.name, event.data)
+            })
+            .await
     }
 
     async fn list_integration_spaces(
@@ -523,21 +509,21 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: ListIntegrationSpacesRequest,
     ) -> Result<ListPage<IntegrationSpaceEntry>, ApiError> {
-        self.store().read(|tx| {
-            let user = &context.principal;
-            let integration = visible_integration(tx, user, &request.integration_name)?;
-            let list = EntryList {
-                field: "space",
-                kind: crate::api::spaces::KIND,
-                location: |_, id| format!("/v1/spaces/{id}"),
-            };
-            let items = entries(tx, user, &integration, &list, request.extended, request.external_id.as_deref())?;
-            let name = format!(
-                "integration-spaces:{}:{}:{}:{:?}",
-                integration.id, user.id, request.extended, request.external_id
-            );
-            decoded_page(tx, "integration space entry", &name, items, request.page.as_deref(), request.limit)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let user = &context.principal;
+                let integration = visible_integration(tx, user, &request.integration_name)?;
+                let list = EntryList { field: "space", kind: SPACE.name, location: |_, id| format!("/v1/spaces/{id}") };
+                let items = entries(tx, user, &integration, &list, request.extended, request.external_id.as_deref())?;
+                let name = format!(
+                    "integration-spaces:{}:{}:{}:{:?}",
+                    integration.id, user.id, request.extended, request.external_id
+                );
+                tx.paginate(&name, items, request.page.as_deref(), request.limit, |item| {
+                    decode("integration space entry", item)
+                })
+            })
+            .await
     }
 
     async fn list_integration_sites(
@@ -545,18 +531,25 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: ListIntegrationSitesRequest,
     ) -> Result<ListPage<IntegrationSiteEntry>, ApiError> {
-        self.store().read(|tx| {
-            let user = &context.principal;
-            let integration = visible_integration(tx, user, &request.integration_name)?;
-            let list =
-                EntryList { field: "site", kind: SITE_KIND, location: |org, id| format!("/v1/orgs/{org}/sites/{id}") };
-            let items = entries(tx, user, &integration, &list, request.extended, request.external_id.as_deref())?;
-            let name = format!(
-                "integration-sites:{}:{}:{}:{:?}",
-                integration.id, user.id, request.extended, request.external_id
-            );
-            decoded_page(tx, "integration site entry", &name, items, request.page.as_deref(), request.limit)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let user = &context.principal;
+                let integration = visible_integration(tx, user, &request.integration_name)?;
+                let list = EntryList {
+                    field: "site",
+                    kind: SITE.name,
+                    location: |org, id| format!("/v1/orgs/{org}/sites/{id}"),
+                };
+                let items = entries(tx, user, &integration, &list, request.extended, request.external_id.as_deref())?;
+                let name = format!(
+                    "integration-sites:{}:{}:{}:{:?}",
+                    integration.id, user.id, request.extended, request.external_id
+                );
+                tx.paginate(&name, items, request.page.as_deref(), request.limit, |item| {
+                    decode("integration site entry", item)
+                })
+            })
+            .await
     }
 
     async fn update_integration_dev_mode(
@@ -564,17 +557,19 @@ impl IntegrationsApi for Sandbox {
         context: Ctx,
         request: UpdateIntegrationDevModeRequest,
     ) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let integration = visible_integration(tx, &context.principal, &request.integration_name)?;
-            require(tx, &context.principal, &integration.org, Role::Admin)?;
-            let tunnel = json!({
-                "tunnelUrl": request.body.tunnel_url, "all": request.body.all, "updatedAt": timestamp(tx.now()),
-            });
-            if tx.row(DEV_KIND, &integration.id)?.is_some() {
-                tx.put(DEV_KIND, &integration.id, &tunnel)
-            } else {
-                tx.insert(DEV_KIND, &integration.id, &integration.org, "integrations-dev", &tunnel)
-            }
-        })
+        self.store()
+            .write_async(move |tx| {
+                let integration = visible_integration(tx, &context.principal, &request.integration_name)?;
+                require(tx, &context.principal, &integration.org, Role::Admin)?;
+                let tunnel = json!({
+                    "tunnelUrl": request.body.tunnel_url, "all": request.body.all, "updatedAt": timestamp(tx.now()),
+                });
+                if tx.row(INTEGRATION_DEV.name, &integration.id)?.is_some() {
+                    tx.put(INTEGRATION_DEV.name, &integration.id, &tunnel)
+                } else {
+                    tx.insert(INTEGRATION_DEV.name, &integration.id, &integration.org, "integrations-dev", &tunnel)
+                }
+            })
+            .await
     }
 }

@@ -10,9 +10,7 @@
 //! create-or-update); writing needs `edit`, deleting `admin`.
 
 use crate::api::prelude::*;
-
-/// OpenAPI specs.
-pub const OPENAPI_SPEC: Kind = Kind { name: "openapi-spec", prefix: "spec", schema: "OpenApiSpec" };
+use crate::domain::kinds::{OPENAPI_SPEC, SPEC_VERSION};
 
 fn key(org: &str, slug: &str) -> String {
     format!("{org}/{slug}")
@@ -40,7 +38,7 @@ fn processed(tx: &Tx, row: Row) -> Result<Value, ApiError> {
         document["processingState"] = json!("processed");
         document["lastProcessedAt"] = timestamp(tx.now());
         if document.get("sourceURL").is_some() {
-            document["lastVersion"] = json!(tx.new_id("version")?);
+            document["lastVersion"] = json!(tx.new_id(SPEC_VERSION.prefix)?);
             document.as_object_mut().map(|d| d.remove("lastProcessErrorCode"));
             document["lastProcessedErrors"] = json!([]);
         } else {
@@ -87,25 +85,23 @@ impl OpenapiSpecsApi for Sandbox {
         context: Ctx,
         request: ListOrganizationOpenApiSpecsRequest,
     ) -> Result<ListPage<OpenApiSpec>, ApiError> {
-        self.store().write(|tx| {
-            organization(tx, &context.principal, &request.organization_id, Role::Read)?;
-            let specs = tx
-                .all(OPENAPI_SPEC.name, &request.organization_id)?
-                .into_iter()
-                .map(|row| processed(tx, row))
-                .collect::<Result<Vec<_>, _>>()?;
-            let page = tx.paginate(
-                &format!("openapi:{}", request.organization_id),
-                specs,
-                request.page.as_deref(),
-                request.limit,
-            )?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page.items.into_iter().map(answer).collect::<Result<_, _>>()?,
+        self.store()
+            .write_async(move |tx| {
+                organization(tx, &context.principal, &request.organization_id, Role::Read)?;
+                let specs = tx
+                    .all(OPENAPI_SPEC.name, &request.organization_id)?
+                    .into_iter()
+                    .map(|row| processed(tx, row))
+                    .collect::<Result<Vec<_>, _>>()?;
+                tx.paginate(
+                    &format!("openapi:{}", request.organization_id),
+                    specs,
+                    request.page.as_deref(),
+                    request.limit,
+                    answer,
+                )
             })
-        })
+            .await
     }
 
     async fn create_organization_open_api_spec(
@@ -113,24 +109,28 @@ impl OpenapiSpecsApi for Sandbox {
         context: Ctx,
         request: CreateOrganizationOpenApiSpecRequest,
     ) -> Result<OpenApiSpec, ApiError> {
-        self.store().write(|tx| {
-            let org = &request.organization_id;
-            organization(tx, &context.principal, org, Role::Edit)?;
-            if tx.row(OPENAPI_SPEC.name, &key(org, &request.body.slug))?.is_some() {
-                return Err(ApiError::conflict(format!(
-                    "an OpenAPI spec with slug {} exists: PUT updates it",
-                    request.body.slug
-                )));
-            }
-            answer(create_spec(tx, org, &request.body.slug, &encode(&request.body.source))?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let org = &request.organization_id;
+                organization(tx, &context.principal, org, Role::Edit)?;
+                if tx.row(OPENAPI_SPEC.name, &key(org, &request.body.slug))?.is_some() {
+                    return Err(ApiError::conflict(format!(
+                        "an OpenAPI spec with slug {} exists: PUT updates it",
+                        request.body.slug
+                    )));
+                }
+                answer(create_spec(tx, org, &request.body.slug, &encode(&request.body.source))?)
+            })
+            .await
     }
 
     async fn get_open_api_spec(&self, context: Ctx, request: GetOpenApiSpecRequest) -> Result<OpenApiSpec, ApiError> {
-        self.store().write(|tx| {
-            organization(tx, &context.principal, &request.organization_id, Role::Read)?;
-            answer(processed(tx, spec_row(tx, &request.organization_id, &request.spec_slug)?)?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                organization(tx, &context.principal, &request.organization_id, Role::Read)?;
+                answer(processed(tx, spec_row(tx, &request.organization_id, &request.spec_slug)?)?)
+            })
+            .await
     }
 
     async fn create_or_update_open_api_spec(
@@ -138,39 +138,43 @@ impl OpenapiSpecsApi for Sandbox {
         context: Ctx,
         request: CreateOrUpdateOpenApiSpecRequest,
     ) -> Result<OpenApiSpec, ApiError> {
-        self.store().write(|tx| {
-            let org = &request.organization_id;
-            organization(tx, &context.principal, org, Role::Edit)?;
-            let source = encode(&request.body.source);
-            if !slug_is_valid(&request.spec_slug) {
-                return Err(ApiError::bad_request(format!(
-                    "slug {:?} is not 1 to 100 of a-z, 0-9 and single dashes",
-                    request.spec_slug
-                )));
-            }
-            match tx.row(OPENAPI_SPEC.name, &key(org, &request.spec_slug))? {
-                None => answer(create_spec(tx, org, &request.spec_slug, &source)?),
-                Some(row) => {
-                    let now = timestamp(tx.now());
-                    let document = tx.modify(OPENAPI_SPEC.name, &row.id, |d| {
-                        pending(d, &source, &now);
-                        d["updatedAt"] = now.clone();
-                    })?;
-                    answer(document)
+        self.store()
+            .write_async(move |tx| {
+                let org = &request.organization_id;
+                organization(tx, &context.principal, org, Role::Edit)?;
+                let source = encode(&request.body.source);
+                if !slug_is_valid(&request.spec_slug) {
+                    return Err(ApiError::bad_request(format!(
+                        "slug {:?} is not 1 to 100 of a-z, 0-9 and single dashes",
+                        request.spec_slug
+                    )));
                 }
-            }
-        })
+                match tx.row(OPENAPI_SPEC.name, &key(org, &request.spec_slug))? {
+                    None => answer(create_spec(tx, org, &request.spec_slug, &source)?),
+                    Some(row) => {
+                        let now = timestamp(tx.now());
+                        let document = tx.modify(OPENAPI_SPEC.name, &row.id, |d| {
+                            pending(d, &source, &now);
+                            d["updatedAt"] = now.clone();
+                        })?;
+                        answer(document)
+                    }
+                }
+            })
+            .await
     }
 
     async fn delete_open_api_spec(&self, context: Ctx, request: DeleteOpenApiSpecRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let Some(row) = tx.row(OPENAPI_SPEC.name, &key(&request.organization_id, &request.spec_slug))? else {
-                return Ok(());
-            };
-            require(tx, &context.principal, &row.org, Role::Admin)?;
-            tx.delete(OPENAPI_SPEC.name, &row.id)?;
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let Some(row) = tx.row(OPENAPI_SPEC.name, &key(&request.organization_id, &request.spec_slug))? else {
+                    return Ok(());
+                };
+                require(tx, &context.principal, &row.org, Role::Admin)?;
+                tx.delete(OPENAPI_SPEC.name, &row.id)?;
+                Ok(())
+            })
+            .await
     }
 
     async fn update_open_api_spec(
@@ -178,12 +182,14 @@ impl OpenapiSpecsApi for Sandbox {
         context: Ctx,
         request: UpdateOpenApiSpecRequest,
     ) -> Result<OpenApiSpec, ApiError> {
-        self.store().write(|tx| {
-            organization(tx, &context.principal, &request.organization_id, Role::Edit)?;
-            let row = spec_row(tx, &request.organization_id, &request.spec_slug)?;
-            let document = touch(tx, OPENAPI_SPEC, &row.id, &encode(&request.body))?;
-            answer(processed(tx, Row { data: document, ..row })?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                organization(tx, &context.principal, &request.organization_id, Role::Edit)?;
+                let row = spec_row(tx, &request.organization_id, &request.spec_slug)?;
+                let document = touch(tx, OPENAPI_SPEC, &row.id, &encode(&request.body))?;
+                answer(processed(tx, Row { data: document, ..row })?)
+            })
+            .await
     }
 }
 

@@ -10,38 +10,8 @@
 //! what to join).
 
 use crate::api::prelude::*;
-
-/// The kind organizations are stored under (scope: `orgs`).
-pub const KIND: &str = "organization";
-
-/// Invite links (scope: the organization). The API only deletes them; the demo data makes one.
-pub const INVITE_LINK: &str = "invite-link";
-
-/// The agent instructions of an organization (id: the organization's id).
-const AGENT_INSTRUCTIONS: &str = "agent-instructions";
-
-/// Creates the first organization of a new database and its admin user (and membership).
-pub fn create_first(tx: &Tx) -> Result<(String, String), ApiError> {
-    let org = tx.new_id("org")?;
-    let user = tx.new_id("user")?;
-    let now = timestamp(tx.now());
-    let organization = json!({
-        "object": "organization", "id": org, "title": "Sandbox", "createdAt": now,
-        "emailDomains": [], "type": "business", "defaultRole": "read",
-        "sso": false, "ai": false, "inviteLinks": true,
-        "urls": {"app": format!("https://app.example.com/o/{org}"), "location": format!("{API_URL}/v1/orgs/{org}")},
-    });
-    tx.insert(KIND, &org, &org, "orgs", &organization)?;
-    crate::api::members::add_member(
-        tx,
-        &org,
-        &json!({
-            "object": "user", "id": user, "displayName": "Sandbox Admin", "email": "admin@example.com",
-        }),
-        Some("admin"),
-    )?;
-    Ok((org, user))
-}
+use crate::domain::kinds::{AGENT_INSTRUCTIONS, INVITE_LINK, ORGANIZATION, ORGANIZATIONS, SITE, SPACE, USER};
+use crate::domain::members::add_member;
 
 /// Part A §7: default content naming what the organization does not have is refused (400).
 fn check_default_content(tx: &Tx, org: &str, content: &Value) -> Result<(), ApiError> {
@@ -49,7 +19,7 @@ fn check_default_content(tx: &Tx, org: &str, content: &Value) -> Result<(), ApiE
         return Ok(());
     }
     let site = content["site"].as_str().unwrap_or_default();
-    match tx.row(crate::api::sites::KIND, site)? {
+    match tx.row(SITE.name, site)? {
         Some(row) if row.org == org && row.deleted_at.is_none() && content["type"] == "site" => Ok(()),
         _ => Err(ApiError::bad_request(format!(
             "invalid default content: {content} is not a site of organization {org}"
@@ -60,7 +30,7 @@ fn check_default_content(tx: &Tx, org: &str, content: &Value) -> Result<(), ApiE
 /// The organizations `user` is a member of.
 fn member_orgs(tx: &Tx, user: &User) -> Result<Vec<Value>, ApiError> {
     let mut orgs = Vec::new();
-    for row in tx.all(KIND, "orgs")? {
+    for row in tx.all(ORGANIZATION.name, ORGANIZATIONS)? {
         if role_of(tx, user, &row.id)?.is_some() {
             orgs.push(row.data);
         }
@@ -74,24 +44,28 @@ impl OrganizationsApi for Sandbox {
         context: Ctx,
         request: ListOrganizationsRequest,
     ) -> Result<ListPage<Organization>, ApiError> {
-        self.store().read(|tx| {
-            let orgs = member_orgs(tx, &context.principal)?;
-            let page =
-                tx.paginate(&format!("orgs:{}", context.principal.id), orgs, request.page.as_deref(), request.limit)?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page.items.into_iter().map(|o| decode(KIND, o)).collect::<Result<_, _>>()?,
+        self.store()
+            .read_async(move |tx| {
+                let orgs = member_orgs(tx, &context.principal)?;
+                tx.paginate(
+                    &format!("orgs:{}", context.principal.id),
+                    orgs,
+                    request.page.as_deref(),
+                    request.limit,
+                    |o| decode(ORGANIZATION.name, o),
+                )
             })
-        })
+            .await
     }
 
     async fn get_organization(&self, context: Ctx, request: GetOrganizationRequest) -> Result<Organization, ApiError> {
-        self.store().read(|tx| {
-            let org = tx.get::<Organization>(KIND, &request.organization_id)?;
-            require(tx, &context.principal, &org.id, Role::Read)?;
-            Ok(org)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let org = tx.get::<Organization>(ORGANIZATION.name, &request.organization_id)?;
+                require(tx, &context.principal, &org.id, Role::Read)?;
+                Ok(org)
+            })
+            .await
     }
 
     async fn update_organization(
@@ -99,14 +73,16 @@ impl OrganizationsApi for Sandbox {
         context: Ctx,
         request: UpdateOrganizationRequest,
     ) -> Result<Organization, ApiError> {
-        self.store().write(|tx| {
-            tx.live(KIND, &request.organization_id)?;
-            require(tx, &context.principal, &request.organization_id, Role::Admin)?;
-            let body = encode(&request.body);
-            check_default_content(tx, &request.organization_id, &body["defaultContent"])?;
-            let data = tx.modify(KIND, &request.organization_id, |org| merge(org, &body))?;
-            decode(KIND, data)
-        })
+        self.store()
+            .write_async(move |tx| {
+                tx.live(ORGANIZATION.name, &request.organization_id)?;
+                require(tx, &context.principal, &request.organization_id, Role::Admin)?;
+                let body = encode(&request.body);
+                check_default_content(tx, &request.organization_id, &body["defaultContent"])?;
+                let data = tx.modify(ORGANIZATION.name, &request.organization_id, |org| merge(org, &body))?;
+                decode(ORGANIZATION.name, data)
+            })
+            .await
     }
 
     async fn delete_organization_invite_link(
@@ -114,40 +90,44 @@ impl OrganizationsApi for Sandbox {
         context: Ctx,
         request: DeleteOrganizationInviteLinkRequest,
     ) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let Some(row) = tx.row(INVITE_LINK, &request.invite_id)? else { return Ok(()) };
-            if row.org != request.organization_id {
-                return Ok(());
-            }
-            require(tx, &context.principal, &row.org, Role::Admin)?;
-            tx.delete(INVITE_LINK, &row.id)?;
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let Some(row) = tx.row(INVITE_LINK.name, &request.invite_id)? else { return Ok(()) };
+                if row.org != request.organization_id {
+                    return Ok(());
+                }
+                require(tx, &context.principal, &row.org, Role::Admin)?;
+                tx.delete(INVITE_LINK.name, &row.id)?;
+                Ok(())
+            })
+            .await
     }
 
     async fn join_organization(&self, context: Ctx, request: JoinOrganizationRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let org = tx.live(KIND, &request.organization_id)?;
-            if role_of(tx, &context.principal, &org.id)?.is_some() {
-                return Ok(());
-            }
-            let user = tx.live("user", &context.principal.id)?.data;
-            let domain = user["email"].as_str().and_then(|e| e.rsplit_once('@')).map(|(_, d)| d.to_lowercase());
-            let allowed = org.data["emailDomains"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .any(|d| Some(d.to_lowercase()) == domain);
-            if !allowed {
-                return Err(ApiError::forbidden(format!(
-                    "your email domain is not one organization {} accepts members from",
-                    org.id
-                )));
-            }
-            let role = org.data["defaultRole"].as_str().map(str::to_owned);
-            crate::api::members::add_member(tx, &org.id, &user, role.as_deref())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let org = tx.live(ORGANIZATION.name, &request.organization_id)?;
+                if role_of(tx, &context.principal, &org.id)?.is_some() {
+                    return Ok(());
+                }
+                let user = tx.live(USER.name, &context.principal.id)?.data;
+                let domain = user["email"].as_str().and_then(|e| e.rsplit_once('@')).map(|(_, d)| d.to_lowercase());
+                let allowed = org.data["emailDomains"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .any(|d| Some(d.to_lowercase()) == domain);
+                if !allowed {
+                    return Err(ApiError::forbidden(format!(
+                        "your email domain is not one organization {} accepts members from",
+                        org.id
+                    )));
+                }
+                let role = org.data["defaultRole"].as_str().map(str::to_owned);
+                add_member(tx, &org.id, &user, role.as_deref())
+            })
+            .await
     }
 
     async fn search_organization_content(
@@ -155,45 +135,47 @@ impl OrganizationsApi for Sandbox {
         context: Ctx,
         request: SearchOrganizationContentRequest,
     ) -> Result<ListPage<OrganizationSearchResult>, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            tx.live(KIND, org)?;
-            require(tx, &context.principal, org, Role::Read)?;
-            let mut results: Vec<Value> = Vec::new();
-            for (kind, id, title) in tx.search(org, &request.query)? {
-                let (space, page) = match kind.as_str() {
-                    "space" => (id.clone(), None),
-                    "page" => match id.split_once('/') {
-                        Some((space, page)) => (space.to_owned(), Some((page.to_owned(), title.clone()))),
-                        None => continue,
-                    },
-                    _ => continue,
-                };
-                let Ok(space_row) = tx.live(crate::api::spaces::KIND, &space) else { continue };
-                let index = match results.iter().position(|r| r["id"] == space.as_str()) {
-                    Some(index) => index,
-                    None => {
-                        results.push(json!({"id": space, "title": space_row.data["title"], "pages": []}));
-                        results.len() - 1
-                    }
-                };
-                if let Some((page, title)) = page {
-                    let app = format!("https://app.example.com/s/{space}/{page}");
-                    if let Some(pages) = results[index]["pages"].as_array_mut() {
-                        pages.push(
-                            json!({"id": page, "title": title, "path": page, "sections": [], "urls": {"app": app}}),
-                        );
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                tx.live(ORGANIZATION.name, org)?;
+                require(tx, &context.principal, org, Role::Read)?;
+                let mut results: Vec<Value> = Vec::new();
+                for (kind, id, title) in tx.search(org, &request.query)? {
+                    let (space, page) = match kind.as_str() {
+                        "space" => (id.clone(), None),
+                        "page" => match id.split_once('/') {
+                            Some((space, page)) => (space.to_owned(), Some((page.to_owned(), title.clone()))),
+                            None => continue,
+                        },
+                        _ => continue,
+                    };
+                    let Ok(space_row) = tx.live(SPACE.name, &space) else { continue };
+                    let index = match results.iter().position(|r| r["id"] == space.as_str()) {
+                        Some(index) => index,
+                        None => {
+                            results.push(json!({"id": space, "title": space_row.data["title"], "pages": []}));
+                            results.len() - 1
+                        }
+                    };
+                    if let Some((page, title)) = page {
+                        let app = format!("https://app.example.com/s/{space}/{page}");
+                        if let Some(pages) = results[index]["pages"].as_array_mut() {
+                            pages.push(
+                                json!({"id": page, "title": title, "path": page, "sections": [], "urls": {"app": app}}),
+                            );
+                        }
                     }
                 }
-            }
-            tx.paginate_as(
-                "search result",
-                &format!("search:{org}:{}", request.query),
-                results,
-                request.page.as_deref(),
-                request.limit,
-            )
-        })
+                tx.paginate(
+                    &format!("search:{org}:{}", request.query),
+                    results,
+                    request.page.as_deref(),
+                    request.limit,
+                    |item| decode("search result", item),
+                )
+            })
+            .await
     }
 
     async fn get_organization_agent_instructions(
@@ -201,15 +183,15 @@ impl OrganizationsApi for Sandbox {
         context: Ctx,
         request: GetOrganizationAgentInstructionsRequest,
     ) -> Result<OrganizationAgentInstructions, ApiError> {
-        self.store().read(|tx| {
+        self.store().read_async(move |tx| {
             let org = &request.organization_id;
-            tx.live(KIND, org)?;
+            tx.live(ORGANIZATION.name, org)?;
             require(tx, &context.principal, org, Role::Read)?;
-            let stored = tx.row(AGENT_INSTRUCTIONS, org)?.map(|row| row.data);
+            let stored = tx.row(AGENT_INSTRUCTIONS.name, org)?.map(|row| row.data);
             decode("agent instructions", stored.unwrap_or_else(|| {
                 json!({"object": "agent-instructions", "instructions": {"object": "document", "nodes": []}, "urls": {"location": format!("{API_URL}/v1/orgs/{org}/agent-instructions")}})
             }))
-        })
+        }).await
     }
 
     async fn update_organization_agent_instructions(
@@ -217,21 +199,21 @@ impl OrganizationsApi for Sandbox {
         context: Ctx,
         request: UpdateOrganizationAgentInstructionsRequest,
     ) -> Result<OrganizationAgentInstructions, ApiError> {
-        self.store().write(|tx| {
+        self.store().write_async(move |tx| {
             let org = &request.organization_id;
-            tx.live(KIND, org)?;
+            tx.live(ORGANIZATION.name, org)?;
             require(tx, &context.principal, org, Role::Admin)?;
             let document = json!({
                 "object": "agent-instructions", "instructions": encode(&request.body.instructions), "updatedAt": timestamp(tx.now()),
                 "updatedBy": context.principal.id, "urls": {"location": format!("{API_URL}/v1/orgs/{org}/agent-instructions")},
             });
-            if tx.row(AGENT_INSTRUCTIONS, org)?.is_some() {
-                tx.put(AGENT_INSTRUCTIONS, org, &document)?;
+            if tx.row(AGENT_INSTRUCTIONS.name, org)?.is_some() {
+                tx.put(AGENT_INSTRUCTIONS.name, org, &document)?;
             } else {
-                tx.insert(AGENT_INSTRUCTIONS, org, org, org, &document)?;
+                tx.insert(AGENT_INSTRUCTIONS.name, org, org, org, &document)?;
             }
             decode("agent instructions", document)
-        })
+        }).await
     }
 
     async fn list_organizations_by_email_domain(
@@ -240,22 +222,24 @@ impl OrganizationsApi for Sandbox {
         request: ListOrganizationsByEmailDomainRequest,
     ) -> Result<EmailDomainOrganizations, ApiError> {
         let _ = context;
-        self.store().read(|tx| {
-            let domain = request.email_domain.to_lowercase();
-            let organizations: Vec<Value> = tx
-                .all(KIND, "orgs")?
-                .into_iter()
-                .map(|row| row.data)
-                .filter(|org| {
-                    org["emailDomains"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str)
-                        .any(|d| d.to_lowercase() == domain)
-                })
-                .collect();
-            decode("organizations", json!({"organizations": organizations}))
-        })
+        self.store()
+            .read_async(move |tx| {
+                let domain = request.email_domain.to_lowercase();
+                let organizations: Vec<Value> = tx
+                    .all(ORGANIZATION.name, ORGANIZATIONS)?
+                    .into_iter()
+                    .map(|row| row.data)
+                    .filter(|org| {
+                        org["emailDomains"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter_map(Value::as_str)
+                            .any(|d| d.to_lowercase() == domain)
+                    })
+                    .collect();
+                decode("organizations", json!({"organizations": organizations}))
+            })
+            .await
     }
 }

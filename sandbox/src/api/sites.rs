@@ -39,78 +39,9 @@
 //!   none without a schema.
 
 use crate::api::prelude::*;
-use crate::api::site_structure::{self as structure, View};
-
-/// The kind sites are stored under (scope: the organization's id).
-pub const KIND: &str = "site";
-/// The kind adaptive schemas are stored under (id and scope: the site's id).
-pub const SCHEMA: &str = "site-adaptive-schema";
-
-/// The live site `site_id` of organization `org`, if the user has `role` there; else 404/403.
-pub fn site_for(tx: &Tx, user: &User, org: &str, site_id: &str, role: Role) -> Result<Row, ApiError> {
-    let site = find_site(tx, org, site_id)?
-        .ok_or_else(|| ApiError::not_found(format!("no site with id {site_id} in organization {org}")))?;
-    require(tx, user, &site.org, role)?;
-    Ok(site)
-}
-
-/// For deletes in a site: the site when it exists (the user must be allowed to change it),
-/// `None` when it does not (the delete then succeeds with nothing to do).
-pub fn site_for_delete(tx: &Tx, user: &User, org: &str, site_id: &str) -> Result<Option<Row>, ApiError> {
-    let Some(site) = find_site(tx, org, site_id)? else { return Ok(None) };
-    require(tx, user, &site.org, Role::Create)?;
-    Ok(Some(site))
-}
-
-fn find_site(tx: &Tx, org: &str, site_id: &str) -> Result<Option<Row>, ApiError> {
-    Ok(tx.row(KIND, site_id)?.filter(|row| row.deleted_at.is_none() && row.org == org))
-}
-
-/// Where a published site is served, and the query its URLs carry.
-pub struct PublishedUrls {
-    base: String,
-    query: String,
-}
-
-impl PublishedUrls {
-    /// The URL of a path under the site (segments are percent-encoded).
-    pub fn at(&self, segments: &[String]) -> String {
-        let path: Vec<String> = segments.iter().map(|segment| encode_segment(segment)).collect();
-        format!("{}{}{}", self.base, path.join("/"), self.query)
-    }
-}
-
-/// Percent-encodes everything but the unreserved characters of RFC 3986.
-fn encode_segment(segment: &str) -> String {
-    let mut out = String::new();
-    for byte in segment.bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
-}
-
-/// The published URLs of a site: none while it is unpublished.
-pub fn published_urls(site: &Value, share_key: Option<&str>) -> Option<PublishedUrls> {
-    if site["published"] != json!(true) {
-        return None;
-    }
-    let base = match (site["hostname"].as_str(), site["basename"].as_str()) {
-        (Some(hostname), _) => format!("https://{hostname}/"),
-        (None, Some(basename)) if !basename.is_empty() => {
-            format!("https://sites.example.com/{}/", encode_segment(basename))
-        }
-        _ => format!("https://sites.example.com/{}/", encode_segment(site["id"].as_str().unwrap_or_default())),
-    };
-    let query = match share_key {
-        Some(key) if site["visibility"] == json!("share-link") => format!("?share-key={}", encode_segment(key)),
-        _ => String::new(),
-    };
-    Some(PublishedUrls { base, query })
-}
+use crate::domain::kinds::{ORGANIZATION, SITE, SITE_SCHEMA, SITE_SPACE};
+use crate::domain::site_structure::{self as structure, View};
+use crate::domain::sites::{published_urls, site_for, site_for_delete};
 
 /// A site as answered: its count of site spaces, its published URL once published.
 fn present(tx: &Tx, site: &Row, share_key: Option<&str>) -> Result<Value, ApiError> {
@@ -125,7 +56,7 @@ fn present(tx: &Tx, site: &Row, share_key: Option<&str>) -> Result<Value, ApiErr
 /// Indexes a site's title for the organization search.
 fn index_site(tx: &Tx, site: &Value, org: &str) -> Result<(), ApiError> {
     let id = site["id"].as_str().unwrap_or_default();
-    tx.index(org, KIND, id, site["title"].as_str().unwrap_or_default(), "")
+    tx.index(org, SITE.name, id, site["title"].as_str().unwrap_or_default(), "")
 }
 
 /// The stored proxy of a PATCH's `proxy` value (`host/segment[/…]`).
@@ -210,35 +141,32 @@ impl SitesApi for Sandbox {
         context: Ctx,
         request: ListOrganizationSitesRequest,
     ) -> Result<ListPage<Site>, ApiError> {
-        self.store().read(|tx| {
-            tx.live(crate::api::organizations::KIND, &request.organization_id)?;
-            require(tx, &context.principal, &request.organization_id, Role::Read)?;
-            let title = request.title.as_deref().map(str::to_lowercase);
-            let mut sites = Vec::new();
-            for row in tx.all(KIND, &request.organization_id)? {
-                let titled = title
-                    .as_deref()
-                    .is_none_or(|t| row.data["title"].as_str().unwrap_or_default().to_lowercase().contains(t));
-                let published = request.published.is_none_or(|p| row.data["published"] == json!(p));
-                let publishes = match &request.space {
-                    Some(space) => structure::publishes_space(tx, &row.id, space)?,
-                    None => true,
-                };
-                if titled && published && publishes {
-                    sites.push(present(tx, &row, None)?);
+        self.store()
+            .read_async(move |tx| {
+                tx.live(ORGANIZATION.name, &request.organization_id)?;
+                require(tx, &context.principal, &request.organization_id, Role::Read)?;
+                let title = request.title.as_deref().map(str::to_lowercase);
+                let mut sites = Vec::new();
+                for row in tx.all(SITE.name, &request.organization_id)? {
+                    let titled = title
+                        .as_deref()
+                        .is_none_or(|t| row.data["title"].as_str().unwrap_or_default().to_lowercase().contains(t));
+                    let published = request.published.is_none_or(|p| row.data["published"] == json!(p));
+                    let publishes = match &request.space {
+                        Some(space) => structure::publishes_space(tx, &row.id, space)?,
+                        None => true,
+                    };
+                    if titled && published && publishes {
+                        sites.push(present(tx, &row, None)?);
+                    }
                 }
-            }
-            let list = format!(
-                "sites:{}:{:?}:{:?}:{:?}",
-                request.organization_id, request.space, request.title, request.published
-            );
-            let page = tx.paginate(&list, sites, request.page.as_deref(), request.limit)?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page.items.into_iter().map(|site| decode(KIND, site)).collect::<Result<_, _>>()?,
+                let list = format!(
+                    "sites:{}:{:?}:{:?}:{:?}",
+                    request.organization_id, request.space, request.title, request.published
+                );
+                tx.paginate(&list, sites, request.page.as_deref(), request.limit, |site| decode(SITE.name, site))
             })
-        })
+            .await
     }
 
     async fn create_organization_site(
@@ -246,63 +174,71 @@ impl SitesApi for Sandbox {
         context: Ctx,
         request: CreateOrganizationSiteRequest,
     ) -> Result<Site, ApiError> {
-        self.store().write(|tx| {
-            let org = request.organization_id;
-            tx.live(crate::api::organizations::KIND, &org)?;
-            require(tx, &context.principal, &org, Role::Create)?;
-            let body = request.body;
-            let id = tx.new_id("site")?;
-            let mut site = json!({
-                "object": "site", "id": id, "type": encode(&body.type_), "published": false,
-                "visibility": body.visibility.as_ref().map_or_else(|| json!("public"), encode),
-                "createdAt": timestamp(tx.now()), "adaptiveContent": {"enabled": false},
-                "urls": {
-                    "location": format!("https://api.example.com/v1/orgs/{org}/sites/{id}"),
-                    "app": format!("https://app.example.com/o/{org}/sites/{id}"),
-                },
-            });
-            if let Some(title) = &body.title {
-                site["title"] = json!(title);
-            }
-            tx.insert(KIND, &id, &org, &org, &site)?;
-            let row = tx.live(KIND, &id)?;
-            for space in body.spaces.iter().flatten() {
-                structure::add_site_space(tx, &row, space, None)?;
-            }
-            index_site(tx, &site, &org)?;
-            decode(KIND, present(tx, &row, None)?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let org = request.organization_id;
+                tx.live(ORGANIZATION.name, &org)?;
+                require(tx, &context.principal, &org, Role::Create)?;
+                let body = request.body;
+                let id = tx.new_id(SITE.prefix)?;
+                let mut site = json!({
+                    "object": "site", "id": id, "type": encode(&body.type_), "published": false,
+                    "visibility": body.visibility.as_ref().map_or_else(|| json!("public"), encode),
+                    "createdAt": timestamp(tx.now()), "adaptiveContent": {"enabled": false},
+                    "urls": {
+                        "location": format!("https://api.example.com/v1/orgs/{org}/sites/{id}"),
+                        "app": format!("https://app.example.com/o/{org}/sites/{id}"),
+                    },
+                });
+                if let Some(title) = &body.title {
+                    site["title"] = json!(title);
+                }
+                tx.insert(SITE.name, &id, &org, &org, &site)?;
+                let row = tx.live(SITE.name, &id)?;
+                for space in body.spaces.iter().flatten() {
+                    structure::add_site_space(tx, &row, space, None)?;
+                }
+                index_site(tx, &site, &org)?;
+                decode(SITE.name, present(tx, &row, None)?)
+            })
+            .await
     }
 
     async fn get_site(&self, context: Ctx, request: GetSiteRequest) -> Result<Site, ApiError> {
-        self.store().read(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
-            decode(KIND, present(tx, &site, None)?)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
+                decode(SITE.name, present(tx, &site, None)?)
+            })
+            .await
     }
 
     async fn delete_site(&self, context: Ctx, request: DeleteSiteRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let Some(site) = site_for_delete(tx, &context.principal, &request.organization_id, &request.site_id)?
-            else {
-                return Ok(());
-            };
-            structure::remove_all(tx, &site.id)?;
-            tx.delete(SCHEMA, &site.id)?;
-            tx.delete(KIND, &site.id)?;
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let Some(site) = site_for_delete(tx, &context.principal, &request.organization_id, &request.site_id)?
+                else {
+                    return Ok(());
+                };
+                structure::remove_all(tx, &site.id)?;
+                tx.delete(SITE_SCHEMA.name, &site.id)?;
+                tx.delete(SITE.name, &site.id)?;
+                Ok(())
+            })
+            .await
     }
 
     async fn update_site(&self, context: Ctx, request: UpdateSiteRequest) -> Result<Site, ApiError> {
-        self.store().write(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
-            let mut patch = encode(&request.body);
-            apply_site_commands(tx, &site, &mut patch)?;
-            let data = tx.modify(KIND, &site.id, |data| merge(data, &patch))?;
-            index_site(tx, &data, &site.org)?;
-            decode(KIND, present(tx, &tx.live(KIND, &site.id)?, None)?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
+                let mut patch = encode(&request.body);
+                apply_site_commands(tx, &site, &mut patch)?;
+                let data = tx.modify(SITE.name, &site.id, |data| merge(data, &patch))?;
+                index_site(tx, &data, &site.org)?;
+                decode(SITE.name, present(tx, &tx.live(SITE.name, &site.id)?, None)?)
+            })
+            .await
     }
 
     async fn get_site_adaptive_schema(
@@ -310,13 +246,15 @@ impl SitesApi for Sandbox {
         context: Ctx,
         request: GetSiteAdaptiveSchemaRequest,
     ) -> Result<SiteAdaptiveSchema, ApiError> {
-        self.store().read(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
-            let schema = tx
-                .row(SCHEMA, &site.id)?
-                .ok_or_else(|| ApiError::not_found(format!("site {} has no visitor attributes schema", site.id)))?;
-            decode(SCHEMA, schema.data)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
+                let schema = tx
+                    .row(SITE_SCHEMA.name, &site.id)?
+                    .ok_or_else(|| ApiError::not_found(format!("site {} has no visitor attributes schema", site.id)))?;
+                decode(SITE_SCHEMA.name, schema.data)
+            })
+            .await
     }
 
     async fn update_site_adaptive_schema(
@@ -324,19 +262,19 @@ impl SitesApi for Sandbox {
         context: Ctx,
         request: UpdateSiteAdaptiveSchemaRequest,
     ) -> Result<SiteAdaptiveSchema, ApiError> {
-        self.store().write(|tx| {
+        self.store().write_async(move |tx| {
             let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
             let json_schema = request.body.json_schema;
             check_visitor_schema(&json_schema).map_err(ApiError::bad_request)?;
             let schema =
                 json!({"object": "site-adaptive-schema", "jsonSchema": json_schema, "updatedAt": timestamp(tx.now())});
-            if tx.row(SCHEMA, &site.id)?.is_some() {
-                tx.put(SCHEMA, &site.id, &schema)?;
+            if tx.row(SITE_SCHEMA.name, &site.id)?.is_some() {
+                tx.put(SITE_SCHEMA.name, &site.id, &schema)?;
             } else {
-                tx.insert(SCHEMA, &site.id, &site.org, &site.id, &schema)?;
+                tx.insert(SITE_SCHEMA.name, &site.id, &site.org, &site.id, &schema)?;
             }
-            decode(SCHEMA, schema)
-        })
+            decode(SITE_SCHEMA.name, schema)
+        }).await
     }
 
     async fn list_site_template_conditions(
@@ -344,14 +282,16 @@ impl SitesApi for Sandbox {
         context: Ctx,
         request: ListSiteTemplateConditionsRequest,
     ) -> Result<SiteTemplateConditionList, ApiError> {
-        self.store().read(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
-            let items = match tx.row(SCHEMA, &site.id)? {
-                Some(schema) => template_conditions(&schema.data["jsonSchema"]),
-                None => Vec::new(),
-            };
-            decode("site-template-conditions", json!({"items": items}))
-        })
+        self.store()
+            .read_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
+                let items = match tx.row(SITE_SCHEMA.name, &site.id)? {
+                    Some(schema) => template_conditions(&schema.data["jsonSchema"]),
+                    None => Vec::new(),
+                };
+                decode("site-template-conditions", json!({"items": items}))
+            })
+            .await
     }
 
     async fn get_published_site(
@@ -359,46 +299,50 @@ impl SitesApi for Sandbox {
         context: Ctx,
         request: GetPublishedSiteRequest,
     ) -> Result<PublishedContentSite, ApiError> {
-        self.store().read(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
-            if site.data["published"] != json!(true) {
-                return Err(ApiError::not_found(format!("site {} is not published: publish it first", site.id)));
-            }
-            let share_key = request.share_key.as_deref();
-            let view = View::new(&site, share_key);
-            let sections = structure::present_level(tx, &view, &site.id)?;
-            let structure = if sections.is_empty() {
-                json!({"type": "site-spaces", "structure": structure::present_root_spaces(tx, &view)?})
-            } else {
-                json!({"type": "sections", "structure": sections})
-            };
-            let mut space_customizations = serde_json::Map::new();
-            for row in tx.all(structure::SITE_SPACE, &site.id)? {
-                space_customizations.insert(row.id.clone(), json!({"title": row.data["title"]}));
-            }
-            let mut site_customization = json!({});
-            if let Some(title) = site.data["title"].as_str() {
-                site_customization["title"] = json!(title);
-            }
-            let profile = json!({
-                "object": "published-content-site",
-                "site": present(tx, &site, share_key)?,
-                "structure": structure,
-                "customizations": {"site": site_customization, "siteSpaces": space_customizations},
-                "scripts": [],
-            });
-            decode("published-content-site", profile)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Read)?;
+                if site.data["published"] != json!(true) {
+                    return Err(ApiError::not_found(format!("site {} is not published: publish it first", site.id)));
+                }
+                let share_key = request.share_key.as_deref();
+                let view = View::new(&site, share_key);
+                let sections = structure::present_level(tx, &view, &site.id)?;
+                let structure = if sections.is_empty() {
+                    json!({"type": "site-spaces", "structure": structure::present_root_spaces(tx, &view)?})
+                } else {
+                    json!({"type": "sections", "structure": sections})
+                };
+                let mut space_customizations = serde_json::Map::new();
+                for row in tx.all(SITE_SPACE.name, &site.id)? {
+                    space_customizations.insert(row.id.clone(), json!({"title": row.data["title"]}));
+                }
+                let mut site_customization = json!({});
+                if let Some(title) = site.data["title"].as_str() {
+                    site_customization["title"] = json!(title);
+                }
+                let profile = json!({
+                    "object": "published-content-site",
+                    "site": present(tx, &site, share_key)?,
+                    "structure": structure,
+                    "customizations": {"site": site_customization, "siteSpaces": space_customizations},
+                    "scripts": [],
+                });
+                decode("published-content-site", profile)
+            })
+            .await
     }
 
     async fn publish_site(&self, context: Ctx, request: PublishSiteRequest) -> Result<Site, ApiError> {
-        self.store().write(|tx| {
-            let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
-            if site.data["published"] == json!(true) {
-                return Err(ApiError::bad_request(format!("site {} is already published", site.id)));
-            }
-            tx.modify(KIND, &site.id, |data| data["published"] = json!(true))?;
-            decode(KIND, present(tx, &tx.live(KIND, &site.id)?, None)?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
+                if site.data["published"] == json!(true) {
+                    return Err(ApiError::bad_request(format!("site {} is already published", site.id)));
+                }
+                tx.modify(SITE.name, &site.id, |data| data["published"] = json!(true))?;
+                decode(SITE.name, present(tx, &tx.live(SITE.name, &site.id)?, None)?)
+            })
+            .await
     }
 }

@@ -10,50 +10,17 @@
 //! state change (400). The API has no operation creating a space: [`create_space`] is what
 //! the demo data and tests use.
 
-use crate::api::collections::{COLLECTION, parent_in, scope_of};
 use crate::api::prelude::*;
+use crate::domain::collections::{parent_in, scope_of};
+use crate::domain::content::{copy_space_content, current_revision, revision_links};
+use crate::domain::kinds::{ORGANIZATION, SPACE};
+use crate::domain::spaces::link_report;
 
-/// Spaces.
-pub const SPACE: Kind = Kind { name: "space", prefix: "space", schema: "Space" };
-
-/// The store name of spaces (for modules that read them).
-pub const KIND: &str = SPACE.name;
+/// Where tests and tools create a space (the API has no operation for it).
+pub use crate::domain::spaces::create_space;
 
 /// How long a deleted space can be restored.
 const RESTORE_WINDOW_DAYS: i64 = 7;
-
-/// Creates an active space in `org` (in collection `parent` when given), with its first
-/// revision, and answers its id.
-pub fn create_space(tx: &Tx, org: &str, parent: Option<&str>, title: &str) -> Result<String, ApiError> {
-    if let Some(parent) = parent {
-        parent_in(tx, org, parent)?;
-    }
-    let (id, mut document) = new_document(tx, SPACE, &json!({}))?;
-    let revision = crate::api::content::first_revision(tx, org, &id)?;
-    merge(
-        &mut document,
-        &json!({
-            "object": "space", "title": title, "emoji": "📘", "visibility": if parent.is_some() { "in-collection" } else { "private" },
-            "mergeRules": {"type": "inherit"}, "organization": org, "parent": parent, "revision": revision,
-            "editMode": "live", "comments": 0, "changeRequests": 0, "changeRequestsOpen": 0, "changeRequestsDraft": 0,
-            "urls": {"location": format!("{API_URL}/v1/spaces/{id}"), "app": format!("https://app.example.com/s/{id}")},
-        }),
-    );
-    // Null (a guest's level) until set: the skeleton's first role is not a decision.
-    document["defaultLevel"] = Value::Null;
-    tx.insert(SPACE.name, &id, org, &scope_of(org, parent), &document)?;
-    tx.index(org, SPACE.name, &id, title, "")?;
-    Ok(id)
-}
-
-/// Moves a space to another organization (out of any collection), with its content rows.
-pub fn change_organization(tx: &Tx, space: &str, org: &str) -> Result<(), ApiError> {
-    let row = tx.live(SPACE.name, space)?;
-    let scope = if row.scope == row.org { org.to_owned() } else { row.scope.clone() };
-    tx.rehome(SPACE.name, space, org, &scope)?;
-    tx.modify(SPACE.name, space, |s| s["organization"] = json!(org))?;
-    tx.index(org, SPACE.name, space, row.data["title"].as_str().unwrap_or_default(), "")
-}
 
 /// A space, deleted or not; one deleted more than 7 days ago is gone (absent), and removed
 /// for good when `purge` (a write transaction).
@@ -76,141 +43,136 @@ fn not_found(id: &str) -> ApiError {
 
 impl SpacesApi for Sandbox {
     async fn get_space(&self, context: Ctx, request: GetSpaceRequest) -> Result<Space, ApiError> {
-        self.store().read(|tx| {
-            let row = any_space(tx, &request.space_id, false)?.ok_or_else(|| not_found(&request.space_id))?;
-            require(tx, &context.principal, &row.org, Role::Read)?;
-            out(SPACE, row.data)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let row = any_space(tx, &request.space_id, false)?.ok_or_else(|| not_found(&request.space_id))?;
+                require(tx, &context.principal, &row.org, Role::Read)?;
+                out(SPACE, row.data)
+            })
+            .await
     }
 
     async fn delete_space(&self, context: Ctx, request: DeleteSpaceRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let Some(row) = any_space(tx, &request.space_id, true)? else { return Ok(()) };
-            require(tx, &context.principal, &row.org, Role::Admin)?;
-            if row.deleted_at.is_some() {
-                return Ok(());
-            }
-            let now = timestamp(tx.now());
-            tx.modify(SPACE.name, &row.id, |s| s["deletedAt"] = now.clone())?;
-            tx.soft_delete(SPACE.name, &row.id, now.as_str())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let Some(row) = any_space(tx, &request.space_id, true)? else { return Ok(()) };
+                require(tx, &context.principal, &row.org, Role::Admin)?;
+                if row.deleted_at.is_some() {
+                    return Ok(());
+                }
+                let now = timestamp(tx.now());
+                tx.modify(SPACE.name, &row.id, |s| s["deletedAt"] = now.clone())?;
+                tx.soft_delete(SPACE.name, &row.id, now.as_str())
+            })
+            .await
     }
 
     async fn update_space(&self, context: Ctx, request: UpdateSpaceRequest) -> Result<Space, ApiError> {
-        self.store().write(|tx| {
-            let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Create)?;
-            let document = touch(tx, SPACE, &row.id, &encode(&request.body))?;
-            tx.index(&row.org, SPACE.name, &row.id, document["title"].as_str().unwrap_or_default(), "")?;
-            out(SPACE, document)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Create)?;
+                let document = touch(tx, SPACE, &row.id, &encode(&request.body))?;
+                tx.index(&row.org, SPACE.name, &row.id, document["title"].as_str().unwrap_or_default(), "")?;
+                out(SPACE, document)
+            })
+            .await
     }
 
     async fn duplicate_space(&self, context: Ctx, request: DuplicateSpaceRequest) -> Result<Space, ApiError> {
-        self.store().write(|tx| {
-            let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Create)?;
-            let parent = row.data["parent"].as_str().map(str::to_owned);
-            let title = format!("{} (copy)", row.data["title"].as_str().unwrap_or_default());
-            let title: String = title.chars().take(50).collect();
-            let copy = create_space(tx, &row.org, parent.as_deref(), &title)?;
-            let revision = tx.live(SPACE.name, &copy)?.data["revision"].as_str().unwrap_or_default().to_owned();
-            let mut settings = row.data.clone();
-            if let Value::Object(settings) = &mut settings {
-                settings.retain(|key, _| {
-                    matches!(
-                        key.as_str(),
-                        "emoji" | "visibility" | "editMode" | "mergeRules" | "language" | "defaultLevel"
-                    )
-                });
-            }
-            tx.modify(SPACE.name, &copy, |s| merge(s, &settings))?;
-            crate::api::content::copy_space_content(tx, &row.id, &copy, &revision)?;
-            out(SPACE, tx.live(SPACE.name, &copy)?.data)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Create)?;
+                let parent = row.data["parent"].as_str().map(str::to_owned);
+                let title = format!("{} (copy)", row.data["title"].as_str().unwrap_or_default());
+                let title: String = title.chars().take(50).collect();
+                let copy = create_space(tx, &row.org, parent.as_deref(), &title)?;
+                let revision = tx.live(SPACE.name, &copy)?.data["revision"].as_str().unwrap_or_default().to_owned();
+                let mut settings = row.data.clone();
+                if let Value::Object(settings) = &mut settings {
+                    settings.retain(|key, _| {
+                        matches!(
+                            key.as_str(),
+                            "emoji" | "visibility" | "editMode" | "mergeRules" | "language" | "defaultLevel"
+                        )
+                    });
+                }
+                tx.modify(SPACE.name, &copy, |s| merge(s, &settings))?;
+                copy_space_content(tx, &row.id, &revision)?;
+                out(SPACE, tx.live(SPACE.name, &copy)?.data)
+            })
+            .await
     }
 
     async fn restore_space(&self, context: Ctx, request: RestoreSpaceRequest) -> Result<Space, ApiError> {
-        self.store().write(|tx| {
-            let row = any_space(tx, &request.space_id, true)?.ok_or_else(|| not_found(&request.space_id))?;
-            require(tx, &context.principal, &row.org, Role::Admin)?;
-            if row.deleted_at.is_none() {
-                return Err(ApiError::bad_request(format!("space {} is not deleted", row.id)));
-            }
-            tx.soft_delete(SPACE.name, &row.id, None)?;
-            out(SPACE, touch(tx, SPACE, &row.id, &json!({"deletedAt": null}))?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let row = any_space(tx, &request.space_id, true)?.ok_or_else(|| not_found(&request.space_id))?;
+                require(tx, &context.principal, &row.org, Role::Admin)?;
+                if row.deleted_at.is_none() {
+                    return Err(ApiError::bad_request(format!("space {} is not deleted", row.id)));
+                }
+                tx.soft_delete(SPACE.name, &row.id, None)?;
+                out(SPACE, touch(tx, SPACE, &row.id, &json!({"deletedAt": null}))?)
+            })
+            .await
     }
 
     async fn move_space(&self, context: Ctx, request: MoveSpaceRequest) -> Result<Space, ApiError> {
-        self.store().write(|tx| {
-            let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Create)?;
-            let body = encode(&request.body);
-            if let Some(parent) = body.get("parent") {
-                let parent = parent.as_str();
-                if let Some(parent) = parent {
-                    parent_in(tx, &row.org, parent)?;
-                }
-                tx.rehome(SPACE.name, &row.id, &row.org, &scope_of(&row.org, parent))?;
-                tx.modify(SPACE.name, &row.id, |s| match parent {
-                    Some(parent) => s["parent"] = json!(parent),
-                    None => {
-                        s.as_object_mut().map(|s| s.remove("parent"));
+        self.store()
+            .write_async(move |tx| {
+                let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Create)?;
+                let body = encode(&request.body);
+                if let Some(parent) = body.get("parent") {
+                    let parent = parent.as_str();
+                    if let Some(parent) = parent {
+                        parent_in(tx, &row.org, parent)?;
                     }
-                })?;
-            }
-            tx.place(SPACE.name, &row.id, &place_of(body.get("position")))?;
-            out(SPACE, touch(tx, SPACE, &row.id, &json!({}))?)
-        })
+                    tx.rehome(SPACE.name, &row.id, &row.org, &scope_of(&row.org, parent))?;
+                    tx.modify(SPACE.name, &row.id, |s| match parent {
+                        Some(parent) => s["parent"] = json!(parent),
+                        None => {
+                            s.as_object_mut().map(|s| s.remove("parent"));
+                        }
+                    })?;
+                }
+                tx.place(SPACE.name, &row.id, &place_of(body.get("position")))?;
+                out(SPACE, touch(tx, SPACE, &row.id, &json!({}))?)
+            })
+            .await
     }
 
     async fn transfer_space(&self, context: Ctx, request: TransferSpaceRequest) -> Result<Space, ApiError> {
-        self.store().write(|tx| {
-            let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Admin)?;
-            let target = &request.body.organization;
-            tx.live(crate::api::organizations::KIND, target)
-                .map_err(|_| ApiError::bad_request(format!("no organization {target} to transfer to")))?;
-            require(tx, &context.principal, target, Role::Admin)?;
-            tx.rehome(SPACE.name, &row.id, target, target)?;
-            tx.modify(SPACE.name, &row.id, |s| {
-                s["organization"] = json!(target);
-                s.as_object_mut().map(|s| s.remove("parent"));
-            })?;
-            let _ = COLLECTION;
-            out(SPACE, touch(tx, SPACE, &row.id, &json!({}))?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Admin)?;
+                let target = &request.body.organization;
+                tx.live(ORGANIZATION.name, target)
+                    .map_err(|_| ApiError::bad_request(format!("no organization {target} to transfer to")))?;
+                require(tx, &context.principal, target, Role::Admin)?;
+                tx.rehome(SPACE.name, &row.id, target, target)?;
+                tx.modify(SPACE.name, &row.id, |s| {
+                    s["organization"] = json!(target);
+                    s.as_object_mut().map(|s| s.remove("parent"));
+                })?;
+                out(SPACE, touch(tx, SPACE, &row.id, &json!({}))?)
+            })
+            .await
     }
 
     async fn list_space_links(&self, context: Ctx, request: ListSpaceLinksRequest) -> Result<LinkReportList, ApiError> {
-        self.store().read(|tx| {
-            let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Read)?;
-            let links = crate::api::content::revision_links(&crate::api::content::current_revision(tx, &row.id)?);
-            link_report(
-                tx,
-                &row.id,
-                links,
-                request.status.as_ref().map(LinkStatus::as_str),
-                request.page.as_deref(),
-                request.limit,
-            )
-        })
+        self.store()
+            .read_async(move |tx| {
+                let row = found(tx, SPACE, &request.space_id, &context.principal, Role::Read)?;
+                let links = revision_links(&current_revision(tx, &row.id)?);
+                link_report(
+                    tx,
+                    &row.id,
+                    links,
+                    request.status.as_ref().map(LinkStatus::as_str),
+                    request.page.as_deref(),
+                    request.limit,
+                )
+            })
+            .await
     }
-}
-
-/// A link report (of a space, or of a page named by `scope`): the links with `status` kept,
-/// and stats over all of them.
-pub fn link_report(
-    tx: &Tx,
-    scope: &str,
-    links: Vec<Value>,
-    status: Option<&str>,
-    page: Option<&str>,
-    limit: i64,
-) -> Result<LinkReportList, ApiError> {
-    let broken = links.iter().filter(|l| l["status"] == "broken").count();
-    let stats = json!({"total": links.len(), "broken": {"total": broken}});
-    let kept: Vec<Value> = links.into_iter().filter(|l| status.is_none_or(|s| l["status"] == s)).collect();
-    let page = tx.paginate(&format!("links:{scope}:{status:?}"), kept, page, limit)?;
-    decode(
-        "link report",
-        json!({"next": page.next.map(|n| json!({"page": n.page})), "count": page.count, "items": page.items, "stats": stats}),
-    )
 }

@@ -8,10 +8,8 @@
 //! `startURL` is the sandbox's sign-in address for the provider.
 
 use crate::api::prelude::*;
-use crate::api::teams::TEAM;
-
-/// SAML providers.
-pub const SAML_PROVIDER: Kind = Kind { name: "saml-provider", prefix: "saml", schema: "SamlProvider" };
+use crate::domain::kinds::{SAML_PROVIDER, TEAM};
+use crate::domain::teams::with_counts;
 
 fn provider_row(tx: &Tx, org: &str, id: &str) -> Result<Row, ApiError> {
     match tx.row(SAML_PROVIDER.name, id)? {
@@ -34,7 +32,7 @@ fn check_team(tx: &Tx, org: &str, body: &Value) -> Result<(), ApiError> {
 fn answer(tx: &Tx, user: &User, mut document: Value) -> Result<SamlProvider, ApiError> {
     if let Some(team) = document["defaultTeam"].as_str().map(str::to_owned) {
         match tx.row(TEAM.name, &team)? {
-            Some(row) => document["defaultTeam"] = crate::api::teams::with_counts(tx, user, row)?,
+            Some(row) => document["defaultTeam"] = with_counts(tx, user, row)?,
             None => {
                 document.as_object_mut().map(|d| d.remove("defaultTeam"));
             }
@@ -49,17 +47,16 @@ impl SsoApi for Sandbox {
         context: Ctx,
         request: ListOrganizationSamlProvidersRequest,
     ) -> Result<ListPage<SamlProvider>, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            organization(tx, &context.principal, org, Role::Admin)?;
-            let providers: Vec<Value> = tx.all(SAML_PROVIDER.name, org)?.into_iter().map(|r| r.data).collect();
-            let page = tx.paginate(&format!("saml:{org}"), providers, request.page.as_deref(), request.limit)?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page.items.into_iter().map(|p| answer(tx, &context.principal, p)).collect::<Result<_, _>>()?,
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                organization(tx, &context.principal, org, Role::Admin)?;
+                let providers: Vec<Value> = tx.all(SAML_PROVIDER.name, org)?.into_iter().map(|r| r.data).collect();
+                tx.paginate(&format!("saml:{org}"), providers, request.page.as_deref(), request.limit, |p| {
+                    answer(tx, &context.principal, p)
+                })
             })
-        })
+            .await
     }
 
     async fn create_organization_saml_provider(
@@ -67,16 +64,18 @@ impl SsoApi for Sandbox {
         context: Ctx,
         request: CreateOrganizationSamlProviderRequest,
     ) -> Result<SamlProvider, ApiError> {
-        self.store().write(|tx| {
-            let org = &request.organization_id;
-            organization(tx, &context.principal, org, Role::Admin)?;
-            let body = encode(&request.body);
-            check_team(tx, org, &body)?;
-            let mut fields = json!({"object": "saml-provider", "status": "active"});
-            merge(&mut fields, &body);
-            let document = create(tx, SAML_PROVIDER, org, org, &fields)?;
-            answer(tx, &context.principal, document)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let org = &request.organization_id;
+                organization(tx, &context.principal, org, Role::Admin)?;
+                let body = encode(&request.body);
+                check_team(tx, org, &body)?;
+                let mut fields = json!({"object": "saml-provider", "status": "active"});
+                merge(&mut fields, &body);
+                let document = create(tx, SAML_PROVIDER, org, org, &fields)?;
+                answer(tx, &context.principal, document)
+            })
+            .await
     }
 
     async fn get_organization_saml_provider(
@@ -84,11 +83,13 @@ impl SsoApi for Sandbox {
         context: Ctx,
         request: GetOrganizationSamlProviderRequest,
     ) -> Result<SamlProvider, ApiError> {
-        self.store().read(|tx| {
-            organization(tx, &context.principal, &request.organization_id, Role::Admin)?;
-            let row = provider_row(tx, &request.organization_id, &request.saml_provider_id)?;
-            answer(tx, &context.principal, row.data)
-        })
+        self.store()
+            .read_async(move |tx| {
+                organization(tx, &context.principal, &request.organization_id, Role::Admin)?;
+                let row = provider_row(tx, &request.organization_id, &request.saml_provider_id)?;
+                answer(tx, &context.principal, row.data)
+            })
+            .await
     }
 
     async fn delete_organization_saml_provider(
@@ -96,12 +97,16 @@ impl SsoApi for Sandbox {
         context: Ctx,
         request: DeleteOrganizationSamlProviderRequest,
     ) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let Ok(row) = provider_row(tx, &request.organization_id, &request.saml_provider_id) else { return Ok(()) };
-            require(tx, &context.principal, &row.org, Role::Admin)?;
-            tx.delete(SAML_PROVIDER.name, &row.id)?;
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let Ok(row) = provider_row(tx, &request.organization_id, &request.saml_provider_id) else {
+                    return Ok(());
+                };
+                require(tx, &context.principal, &row.org, Role::Admin)?;
+                tx.delete(SAML_PROVIDER.name, &row.id)?;
+                Ok(())
+            })
+            .await
     }
 
     async fn update_organization_saml_provider(
@@ -109,14 +114,16 @@ impl SsoApi for Sandbox {
         context: Ctx,
         request: UpdateOrganizationSamlProviderRequest,
     ) -> Result<SamlProvider, ApiError> {
-        self.store().write(|tx| {
-            organization(tx, &context.principal, &request.organization_id, Role::Admin)?;
-            let row = provider_row(tx, &request.organization_id, &request.saml_provider_id)?;
-            let body = encode(&request.body);
-            check_team(tx, &row.org, &body)?;
-            let document = touch(tx, SAML_PROVIDER, &row.id, &body)?;
-            answer(tx, &context.principal, document)
-        })
+        self.store()
+            .write_async(move |tx| {
+                organization(tx, &context.principal, &request.organization_id, Role::Admin)?;
+                let row = provider_row(tx, &request.organization_id, &request.saml_provider_id)?;
+                let body = encode(&request.body);
+                check_team(tx, &row.org, &body)?;
+                let document = touch(tx, SAML_PROVIDER, &row.id, &body)?;
+                answer(tx, &context.principal, document)
+            })
+            .await
     }
 
     async fn list_organization_sso_providers(
@@ -124,7 +131,7 @@ impl SsoApi for Sandbox {
         context: Ctx,
         request: ListOrganizationSsoProvidersRequest,
     ) -> Result<SsoProviderList, ApiError> {
-        self.store().read(|tx| {
+        self.store().read_async(move |tx| {
             let org = &request.organization_id;
             organization(tx, &context.principal, org, Role::Read)?;
             let items: Vec<Value> = tx
@@ -133,6 +140,6 @@ impl SsoApi for Sandbox {
                 .map(|p| json!({"id": p.id, "label": p.data["label"], "startURL": format!("https://sso.example.com/{org}/{}", p.id)}))
                 .collect();
             decode("sso providers", json!({"items": items}))
-        })
+        }).await
     }
 }

@@ -11,11 +11,8 @@
 //! the teams that member can manage.
 
 use crate::api::prelude::*;
-
-/// Teams.
-pub const TEAM: Kind = Kind { name: "team", prefix: "team", schema: "Team" };
-/// Team memberships.
-pub const TEAM_MEMBER: &str = "team-member";
+use crate::domain::kinds::{MEMBER, TEAM, TEAM_MEMBER};
+use crate::domain::teams::{manages, with_counts};
 
 fn team_row(tx: &Tx, org: &str, id: &str) -> Result<Row, ApiError> {
     match tx.row(TEAM.name, id)? {
@@ -24,32 +21,14 @@ fn team_row(tx: &Tx, org: &str, id: &str) -> Result<Row, ApiError> {
     }
 }
 
-/// Whether `user` manages the team: one of its owners, or an admin of its organization.
-fn manages(tx: &Tx, user: &str, team: &Row) -> Result<bool, ApiError> {
-    let owner = tx.row(TEAM_MEMBER, &format!("{}/{user}", team.id))?.is_some_and(|m| m.data["role"] == "owner");
-    let admin = matches!(role_of(tx, &User { id: user.to_owned() }, &team.org)?, Some(Some(Role::Admin)));
-    Ok(owner || admin)
-}
-
-/// A team's document with its counts and the caller's permissions.
-pub fn with_counts(tx: &Tx, user: &User, team: Row) -> Result<Value, ApiError> {
-    let members = tx.count(TEAM_MEMBER, &team.id)?;
-    let admin = manages(tx, &user.id, &team)?;
-    let mut document = team.data;
-    document["members"] = json!(members);
-    document["spaces"] = json!(0);
-    document["permissions"] = json!({"admin": admin, "view": true});
-    Ok(document)
-}
-
 fn add_members(tx: &Tx, org: &str, team: &str, members: &[String]) -> Result<(), ApiError> {
     for member in members {
-        if tx.row(member_kind(), &format!("{org}/{member}"))?.is_none() {
+        if tx.row(MEMBER.name, &format!("{org}/{member}"))?.is_none() {
             return Err(ApiError::bad_request(format!("{member} is not a member of organization {org}")));
         }
         let id = format!("{team}/{member}");
-        if tx.row(TEAM_MEMBER, &id)?.is_none() {
-            tx.insert(TEAM_MEMBER, &id, org, team, &json!({"user": member, "role": "member"}))?;
+        if tx.row(TEAM_MEMBER.name, &id)?.is_none() {
+            tx.insert(TEAM_MEMBER.name, &id, org, team, &json!({"user": member, "role": "member"}))?;
         }
     }
     Ok(())
@@ -61,33 +40,35 @@ impl TeamsApi for Sandbox {
         context: Ctx,
         request: ListOrganizationTeamsRequest,
     ) -> Result<ListPage<Team>, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            organization(tx, &context.principal, org, Role::Read)?;
-            let title = request.title.as_deref().map(str::to_lowercase);
-            let mut teams = Vec::new();
-            for team in tx.all(TEAM.name, org)? {
-                if title
-                    .as_deref()
-                    .is_some_and(|t| !team.data["title"].as_str().unwrap_or_default().to_lowercase().contains(t))
-                {
-                    continue;
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                organization(tx, &context.principal, org, Role::Read)?;
+                let title = request.title.as_deref().map(str::to_lowercase);
+                let mut teams = Vec::new();
+                for team in tx.all(TEAM.name, org)? {
+                    if title
+                        .as_deref()
+                        .is_some_and(|t| !team.data["title"].as_str().unwrap_or_default().to_lowercase().contains(t))
+                    {
+                        continue;
+                    }
+                    if let Some(owner) = &request.owner
+                        && !manages(tx, owner, &team)?
+                    {
+                        continue;
+                    }
+                    teams.push(with_counts(tx, &context.principal, team)?);
                 }
-                if let Some(owner) = &request.owner
-                    && !manages(tx, owner, &team)?
-                {
-                    continue;
-                }
-                teams.push(with_counts(tx, &context.principal, team)?);
-            }
-            tx.paginate_as(
-                TEAM.name,
-                &format!("teams:{org}:{:?}:{:?}", request.owner, request.title),
-                teams,
-                request.page.as_deref(),
-                request.limit,
-            )
-        })
+                tx.paginate(
+                    &format!("teams:{org}:{:?}:{:?}", request.owner, request.title),
+                    teams,
+                    request.page.as_deref(),
+                    request.limit,
+                    |item| decode(TEAM.name, item),
+                )
+            })
+            .await
     }
 
     async fn create_organization_team(
@@ -95,28 +76,35 @@ impl TeamsApi for Sandbox {
         context: Ctx,
         request: CreateOrganizationTeamRequest,
     ) -> Result<Team, ApiError> {
-        self.store().write(|tx| {
-            let org = &request.organization_id;
-            organization(tx, &context.principal, org, Role::Create)?;
-            let document = create(tx, TEAM, org, org, &json!({"object": "team", "title": request.body.title}))?;
-            let id = document["id"].as_str().unwrap_or_default().to_owned();
-            tx.insert(
-                TEAM_MEMBER,
-                &format!("{id}/{}", context.principal.id),
-                org,
-                &id,
-                &json!({"user": context.principal.id, "role": "owner"}),
-            )?;
-            add_members(tx, org, &id, request.body.members.as_deref().unwrap_or_default())?;
-            out(TEAM, with_counts(tx, &context.principal, tx.live(TEAM.name, &id)?)?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let org = &request.organization_id;
+                organization(tx, &context.principal, org, Role::Create)?;
+                let document = create(tx, TEAM, org, org, &json!({"object": "team", "title": request.body.title}))?;
+                let id = document["id"].as_str().unwrap_or_default().to_owned();
+                tx.insert(
+                    TEAM_MEMBER.name,
+                    &format!("{id}/{}", context.principal.id),
+                    org,
+                    &id,
+                    &json!({"user": context.principal.id, "role": "owner"}),
+                )?;
+                add_members(tx, org, &id, request.body.members.as_deref().unwrap_or_default())?;
+                out(TEAM, with_counts(tx, &context.principal, tx.live(TEAM.name, &id)?)?)
+            })
+            .await
     }
 
     async fn get_organization_team(&self, context: Ctx, request: GetOrganizationTeamRequest) -> Result<Team, ApiError> {
-        self.store().read(|tx| {
-            organization(tx, &context.principal, &request.organization_id, Role::Read)?;
-            out(TEAM, with_counts(tx, &context.principal, team_row(tx, &request.organization_id, &request.team_id)?)?)
-        })
+        self.store()
+            .read_async(move |tx| {
+                organization(tx, &context.principal, &request.organization_id, Role::Read)?;
+                out(
+                    TEAM,
+                    with_counts(tx, &context.principal, team_row(tx, &request.organization_id, &request.team_id)?)?,
+                )
+            })
+            .await
     }
 
     async fn delete_organization_team(
@@ -124,15 +112,17 @@ impl TeamsApi for Sandbox {
         context: Ctx,
         request: DeleteOrganizationTeamRequest,
     ) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let Ok(team) = team_row(tx, &request.organization_id, &request.team_id) else { return Ok(()) };
-            if !manages(tx, &context.principal.id, &team)? {
-                return Err(ApiError::forbidden(format!("you do not manage team {}", team.id)));
-            }
-            tx.delete_scope(TEAM_MEMBER, &team.id)?;
-            tx.delete(TEAM.name, &team.id)?;
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let Ok(team) = team_row(tx, &request.organization_id, &request.team_id) else { return Ok(()) };
+                if !manages(tx, &context.principal.id, &team)? {
+                    return Err(ApiError::forbidden(format!("you do not manage team {}", team.id)));
+                }
+                tx.delete_scope(TEAM_MEMBER.name, &team.id)?;
+                tx.delete(TEAM.name, &team.id)?;
+                Ok(())
+            })
+            .await
     }
 
     async fn update_organization_team(
@@ -140,14 +130,16 @@ impl TeamsApi for Sandbox {
         context: Ctx,
         request: UpdateOrganizationTeamRequest,
     ) -> Result<Team, ApiError> {
-        self.store().write(|tx| {
-            organization(tx, &context.principal, &request.organization_id, Role::Read)?;
-            let team = team_row(tx, &request.organization_id, &request.team_id)?;
-            if !manages(tx, &context.principal.id, &team)? {
-                return Err(ApiError::forbidden(format!("you do not manage team {}", team.id)));
-            }
-            touch(tx, TEAM, &team.id, &encode(&request.body))?;
-            out(TEAM, with_counts(tx, &context.principal, tx.live(TEAM.name, &team.id)?)?)
-        })
+        self.store()
+            .write_async(move |tx| {
+                organization(tx, &context.principal, &request.organization_id, Role::Read)?;
+                let team = team_row(tx, &request.organization_id, &request.team_id)?;
+                if !manages(tx, &context.principal.id, &team)? {
+                    return Err(ApiError::forbidden(format!("you do not manage team {}", team.id)));
+                }
+                touch(tx, TEAM, &team.id, &encode(&request.body))?;
+                out(TEAM, with_counts(tx, &context.principal, tx.live(TEAM.name, &team.id)?)?)
+            })
+            .await
     }
 }

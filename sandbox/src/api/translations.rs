@@ -1,7 +1,7 @@
 //! Translations (Part C §2.5, §3, §4.2): translations of an organization's spaces into other
 //! languages, their instructions and their runs.
 //!
-//! Storage: kind [`KIND`], scope and org the organization (the list in creation order).
+//! Storage: kind `translation`, scope and org the organization (the list in creation order).
 //!
 //! Decisions where the documents are silent:
 //! - States (Part C §3): the only status shown is `pending`. A translation is `pending` from
@@ -20,21 +20,20 @@
 //! - Delete removes it for good; a delete of an absent translation answers 204.
 
 use crate::api::prelude::*;
-
-/// The kind translations are stored under (scope: the organization's id).
-pub const KIND: &str = "translation";
+use crate::domain::content::current_revision;
+use crate::domain::kinds::{ORGANIZATION, SPACE, TRANSLATION};
 
 /// The role that may change translations.
 const MANAGE: Role = Role::Create;
 
 /// The organization of the path, which must exist (404).
 fn organization(tx: &Tx, org: &str) -> Result<(), ApiError> {
-    tx.live(crate::api::organizations::KIND, org).map(|_| ())
+    tx.live(ORGANIZATION.name, org).map(|_| ())
 }
 
 /// The translation `id` of organization `org`, or a 404.
 fn translation_of(tx: &Tx, org: &str, id: &str) -> Result<Row, ApiError> {
-    match tx.row(KIND, id)? {
+    match tx.row(TRANSLATION.name, id)? {
         Some(row) if row.deleted_at.is_none() && row.org == org => Ok(row),
         _ => Err(ApiError::not_found(format!("no translation {id} in organization {org}"))),
     }
@@ -47,7 +46,7 @@ fn present(tx: &Tx, user: &User, data: Value, org: &str) -> Result<Translation, 
         "view": require(tx, user, org, Role::Read).is_ok(),
         "edit": require(tx, user, org, MANAGE).is_ok(),
     });
-    decode(KIND, data)
+    decode(TRANSLATION.name, data)
 }
 
 /// Stats of a translation that never ran.
@@ -63,7 +62,7 @@ fn source_space(tx: &Tx, org: &str, space: Option<&str>) -> Result<Row, ApiError
     let Some(space) = space else {
         return Err(ApiError::bad_request("`source.space` is required: the space to translate"));
     };
-    match tx.row(crate::api::spaces::KIND, space)? {
+    match tx.row(SPACE.name, space)? {
         Some(row) if row.deleted_at.is_none() && row.org == org => Ok(row),
         _ => Err(ApiError::bad_request(format!("source space {space} is not a space of organization {org}"))),
     }
@@ -88,7 +87,7 @@ fn words_in(value: &Value) -> i64 {
 
 /// The pages and words of a space's current content (its revision's pages).
 fn content_size(tx: &Tx, space: &Row) -> Result<(i64, i64), ApiError> {
-    let revision = crate::api::content::current_revision(tx, &space.id)?;
+    let revision = current_revision(tx, &space.id)?;
     let pages = revision["pages"].as_array().cloned().unwrap_or_default();
     Ok((pages.len() as i64, pages.iter().map(words_in).sum()))
 }
@@ -116,22 +115,21 @@ impl TranslationsApi for Sandbox {
         context: Ctx,
         request: ListOrganizationTranslationsRequest,
     ) -> Result<ListPage<Translation>, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            organization(tx, org)?;
-            require(tx, &context.principal, org, Role::Read)?;
-            let rows: Vec<Value> = tx.all(KIND, org)?.into_iter().map(|row| row.data).collect();
-            let page = tx.paginate(&format!("{KIND}:{org}"), rows, request.page.as_deref(), request.limit)?;
-            Ok(ListPage {
-                next: page.next,
-                count: page.count,
-                items: page
-                    .items
-                    .into_iter()
-                    .map(|data| present(tx, &context.principal, data, org))
-                    .collect::<Result<_, _>>()?,
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                organization(tx, org)?;
+                require(tx, &context.principal, org, Role::Read)?;
+                let rows: Vec<Value> = tx.all(TRANSLATION.name, org)?.into_iter().map(|row| row.data).collect();
+                tx.paginate(
+                    &format!("{}:{org}", TRANSLATION.name),
+                    rows,
+                    request.page.as_deref(),
+                    request.limit,
+                    |data| present(tx, &context.principal, data, org),
+                )
             })
-        })
+            .await
     }
 
     async fn create_organization_translation(
@@ -139,40 +137,44 @@ impl TranslationsApi for Sandbox {
         context: Ctx,
         request: CreateOrganizationTranslationRequest,
     ) -> Result<Translation, ApiError> {
-        self.store().write(|tx| {
-            let org = &request.organization_id;
-            organization(tx, org)?;
-            require(tx, &context.principal, org, MANAGE)?;
-            let body = &request.body;
-            source_space(tx, org, body.source.space.as_deref())?;
-            let language = encode(&body.language);
-            if body.source.language.as_deref().is_some_and(|source| Value::String(source.to_owned()) == language) {
-                return Err(ApiError::bad_request(format!(
-                    "the source is already in {language}: a translation goes into another language"
-                )));
-            }
-            let id = tx.new_id("tr")?;
-            let now = timestamp(tx.now());
-            let mut translation = json!({
-                "object": "translation", "id": id, "status": "pending", "source": encode(&body.source),
-                "language": language, "createdAt": now, "updatedAt": now, "stats": no_runs(),
-                "urls": {"location": format!("https://api.example.com/v1/orgs/{org}/translations/{id}")},
-            });
-            if let Some(instructions) = &body.instructions {
-                translation["instructions"] = encode(instructions);
-            }
-            tx.insert(KIND, &id, org, org, &translation)?;
-            present(tx, &context.principal, translation, org)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let org = &request.organization_id;
+                organization(tx, org)?;
+                require(tx, &context.principal, org, MANAGE)?;
+                let body = &request.body;
+                source_space(tx, org, body.source.space.as_deref())?;
+                let language = encode(&body.language);
+                if body.source.language.as_deref().is_some_and(|source| Value::String(source.to_owned()) == language) {
+                    return Err(ApiError::bad_request(format!(
+                        "the source is already in {language}: a translation goes into another language"
+                    )));
+                }
+                let id = tx.new_id(TRANSLATION.prefix)?;
+                let now = timestamp(tx.now());
+                let mut translation = json!({
+                    "object": "translation", "id": id, "status": "pending", "source": encode(&body.source),
+                    "language": language, "createdAt": now, "updatedAt": now, "stats": no_runs(),
+                    "urls": {"location": format!("https://api.example.com/v1/orgs/{org}/translations/{id}")},
+                });
+                if let Some(instructions) = &body.instructions {
+                    translation["instructions"] = encode(instructions);
+                }
+                tx.insert(TRANSLATION.name, &id, org, org, &translation)?;
+                present(tx, &context.principal, translation, org)
+            })
+            .await
     }
 
     async fn get_translation(&self, context: Ctx, request: GetTranslationRequest) -> Result<Translation, ApiError> {
-        self.store().read(|tx| {
-            let org = &request.organization_id;
-            let row = translation_of(tx, org, &request.translation_id)?;
-            require(tx, &context.principal, org, Role::Read)?;
-            present(tx, &context.principal, row.data, org)
-        })
+        self.store()
+            .read_async(move |tx| {
+                let org = &request.organization_id;
+                let row = translation_of(tx, org, &request.translation_id)?;
+                require(tx, &context.principal, org, Role::Read)?;
+                present(tx, &context.principal, row.data, org)
+            })
+            .await
     }
 
     async fn update_translation_instructions(
@@ -180,49 +182,55 @@ impl TranslationsApi for Sandbox {
         context: Ctx,
         request: UpdateTranslationInstructionsRequest,
     ) -> Result<Translation, ApiError> {
-        self.store().write(|tx| {
-            let org = &request.organization_id;
-            let row = translation_of(tx, org, &request.translation_id)?;
-            require(tx, &context.principal, org, MANAGE)?;
-            let now = timestamp(tx.now());
-            let data = tx.modify(KIND, &row.id, |data| {
-                data["instructions"] = encode(&request.body.instructions);
-                data["updatedAt"] = now;
-            })?;
-            present(tx, &context.principal, data, org)
-        })
+        self.store()
+            .write_async(move |tx| {
+                let org = &request.organization_id;
+                let row = translation_of(tx, org, &request.translation_id)?;
+                require(tx, &context.principal, org, MANAGE)?;
+                let now = timestamp(tx.now());
+                let data = tx.modify(TRANSLATION.name, &row.id, |data| {
+                    data["instructions"] = encode(&request.body.instructions);
+                    data["updatedAt"] = now;
+                })?;
+                present(tx, &context.principal, data, org)
+            })
+            .await
     }
 
     async fn delete_translation(&self, context: Ctx, request: DeleteTranslationRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let org = &request.organization_id;
-            let Ok(row) = translation_of(tx, org, &request.translation_id) else { return Ok(()) };
-            require(tx, &context.principal, org, MANAGE)?;
-            tx.delete(KIND, &row.id)?;
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let org = &request.organization_id;
+                let Ok(row) = translation_of(tx, org, &request.translation_id) else { return Ok(()) };
+                require(tx, &context.principal, org, MANAGE)?;
+                tx.delete(TRANSLATION.name, &row.id)?;
+                Ok(())
+            })
+            .await
     }
 
     async fn run_translation(&self, context: Ctx, request: RunTranslationRequest) -> Result<(), ApiError> {
-        self.store().write(|tx| {
-            let org = &request.organization_id;
-            let row = translation_of(tx, org, &request.translation_id)?;
-            require(tx, &context.principal, org, MANAGE)?;
-            let space = row.data["source"]["space"].as_str().map(str::to_owned);
-            let space = source_space(tx, org, space.as_deref()).map_err(|_| {
-                ApiError::bad_request(format!(
-                    "the source space of translation {} no longer exists: it cannot run",
-                    row.id
-                ))
-            })?;
-            let (pages, words) = content_size(tx, &space)?;
-            let now = timestamp(tx.now());
-            tx.modify(KIND, &row.id, |data| {
-                record_run(&mut data["stats"], pages, words);
-                data["status"] = json!("pending");
-                data["updatedAt"] = now;
-            })?;
-            Ok(())
-        })
+        self.store()
+            .write_async(move |tx| {
+                let org = &request.organization_id;
+                let row = translation_of(tx, org, &request.translation_id)?;
+                require(tx, &context.principal, org, MANAGE)?;
+                let space = row.data["source"]["space"].as_str().map(str::to_owned);
+                let space = source_space(tx, org, space.as_deref()).map_err(|_| {
+                    ApiError::bad_request(format!(
+                        "the source space of translation {} no longer exists: it cannot run",
+                        row.id
+                    ))
+                })?;
+                let (pages, words) = content_size(tx, &space)?;
+                let now = timestamp(tx.now());
+                tx.modify(TRANSLATION.name, &row.id, |data| {
+                    record_run(&mut data["stats"], pages, words);
+                    data["status"] = json!("pending");
+                    data["updatedAt"] = now;
+                })?;
+                Ok(())
+            })
+            .await
     }
 }
