@@ -59,6 +59,7 @@ fn the_checked_in_outputs_match_their_specs() {
         ("fixtures/valid/traps", "fixtures/generated/traps", "tests/fixtures/generated/traps"),
         ("fixtures/valid/recursion", "fixtures/generated/recursion", "tests/fixtures/generated/recursion"),
         ("fixtures/valid/shapes", "fixtures/generated/shapes", "tests/fixtures/generated/shapes"),
+        ("fixtures/valid/forge", "fixtures/generated/forge", "tests/fixtures/generated/forge"),
     ];
     for (spec, dir, from_root) in cases {
         let drift = generate(spec, from_root).check(Path::new(dir)).unwrap();

@@ -746,6 +746,9 @@ impl ClientEmitter<'_> {
             Some(ty) => decode(ty),
             None => quote!(::core::option::Option::None),
         };
+        if arms.is_empty() {
+            return quote! { ::core::option::Option::Some(|_, body| #fallback) };
+        }
         quote! {
             ::core::option::Option::Some(|status, body| match status { #(#arms)* _ => #fallback })
         }

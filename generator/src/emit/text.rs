@@ -54,6 +54,16 @@ pub fn describe_constraints(c: &Constraints) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("; "))
 }
 
+/// What a body holds, in words.
+fn body_text(body: &ResponseBody) -> String {
+    match body {
+        ResponseBody::Empty => "no body".to_owned(),
+        ResponseBody::Value(ty) => format!("`{ty}`"),
+        ResponseBody::Page { item, envelope: None } => format!("a page of `{item}`"),
+        ResponseBody::Page { item, envelope: Some(e) } => format!("a page of `{item}` in `{e}`"),
+    }
+}
+
 /// The doc comment of an operation, shared by the server trait and the client.
 pub fn operation_doc(api: &Api, op: &Operation) -> String {
     let mut text = op.summary.clone();
@@ -61,16 +71,23 @@ pub fn operation_doc(api: &Api, op: &Operation) -> String {
         text.push_str("\n\n");
         text.push_str(description.trim());
     }
-    let body = match &op.response.body {
-        ResponseBody::Empty => "no body".to_owned(),
-        ResponseBody::Value(ty) => format!("`{ty}`"),
-        ResponseBody::Page { item, envelope: None } => format!("a page of `{item}`"),
-        ResponseBody::Page { item, envelope: Some(e) } => format!("a page of `{item}` in `{e}`"),
+    let answers = if op.response.is_varied() {
+        let each: Vec<String> =
+            op.response.bodies().map(|(status, body)| format!("{status} with {}", body_text(body))).collect();
+        each.join(", ")
+    } else {
+        format!("{} with {}", statuses_text(op), body_text(&op.response.body))
     };
-    let statuses = statuses_text(op);
-    text.push_str(&format!("\n\n`{} {}` answers {statuses} with {body}.", op.method.as_str(), op.path.raw));
+    text.push_str(&format!("\n\n`{} {}` answers {answers}.", op.method.as_str(), op.path.raw));
     if op.auth.is_public() {
-        text.push_str(" Public: no `Authorization` needed.");
+        text.push_str(" Public: no credentials needed.");
+    } else if op.auth.schemes().len() > 1 || api.auth_schemes.len() > 1 {
+        let schemes: Vec<String> = op.auth.schemes().iter().map(|s| format!("`{s}`")).collect();
+        text.push_str(&format!(" Credentials: {}.", schemes.join(" or ")));
+    }
+    if !op.response.headers.is_empty() {
+        let names: Vec<String> = op.response.headers.iter().map(|h| format!("`{}`", h.wire)).collect();
+        text.push_str(&format!(" Response headers: {}.", names.join(", ")));
     }
     if !op.errors.is_empty() {
         text.push_str("\n\nFailure cases:");
