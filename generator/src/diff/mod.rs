@@ -161,6 +161,7 @@ pub fn diff(old: &Api, new: &Api) -> Vec<Change> {
     };
     let mut out = Vec::new();
     compare_schemes(old, new, &mut out);
+    compare_error_convention(old, new, &mut out);
     compare_operations(old, new, &mut out);
     compare_types(old, new, &mut out);
     out
@@ -235,6 +236,27 @@ fn sink<'a>(out: &'a mut Vec<Change>, subject: String, old: &Location, new: &Loc
 /// Auth schemes: one whose credential moves (another kind, header or name) breaks every caller
 /// presenting it and every authenticator reading it; added and removed ones show in the
 /// operations that accept them.
+/// The API's error body: another type or other places for the status, message and violations
+/// change what every caller reads and what the router writes.
+fn compare_error_convention(old: &Api, new: &Api, out: &mut Vec<Change>) {
+    if old.errors != new.errors {
+        let name = |api: &Api| api.errors.ty.clone().unwrap_or_else(|| "the built-in envelope".into());
+        out.push(Change {
+            kind: "error-body-changed",
+            subject: "the API's error body".into(),
+            old: None,
+            new: None,
+            callers: Class::Breaking,
+            implementers: Class::Breaking,
+            reason: format!(
+                "error bodies change from {} to {} (or where they carry the status, message or violations)",
+                name(old),
+                name(new)
+            ),
+        });
+    }
+}
+
 fn compare_schemes(old: &Api, new: &Api, out: &mut Vec<Change>) {
     for before in &old.auth_schemes {
         let Some(after) = new.auth_schemes.iter().find(|s| s.name == before.name) else { continue };
@@ -336,6 +358,8 @@ fn compare_operation(old: &Operation, new: &Operation, out: &mut Vec<Change>) {
     operation_statuses(old, new, &mut s);
     operation_auth(old, new, &mut s);
     operation_response(old, new, &mut s);
+    operation_headers(old, new, &mut s);
+    operation_error_types(old, new, &mut s);
     operation_body(old, new, &mut s);
     operation_params(old, new, &mut s);
     operation_deprecation(old, new, &mut s);
@@ -376,7 +400,9 @@ fn operation_status(old: &Operation, new: &Operation, s: &mut Sink) {
 /// The other statuses a handler may choose: each is a variant of the operation's status
 /// enumeration, and having any changes the handler's `Context` type.
 fn operation_statuses(old: &Operation, new: &Operation, s: &mut Sink) {
-    let (before, after) = (&old.response.also, &new.response.also);
+    let before: Vec<u16> = old.response.statuses().skip(1).collect();
+    let after: Vec<u16> = new.response.statuses().skip(1).collect();
+    let (before, after) = (&before, &after);
     let added: Vec<String> = after.iter().filter(|c| !before.contains(c)).map(u16::to_string).collect();
     let removed: Vec<String> = before.iter().filter(|c| !after.contains(c)).map(u16::to_string).collect();
     if !added.is_empty() {
@@ -398,6 +424,65 @@ fn operation_statuses(old: &Operation, new: &Operation, s: &mut Sink) {
             Class::Breaking,
             format!("the handler may no longer answer {}; handlers choosing it no longer compile", removed.join(", ")),
         );
+    }
+}
+
+/// Response headers: one removed breaks callers reading it and handlers setting it; one added
+/// is safe for callers, and breaks handlers when it is required (they must now set it).
+fn operation_headers(old: &Operation, new: &Operation, s: &mut Sink) {
+    let find =
+        |op: &Operation, wire: &str| op.response.headers.iter().find(|h| h.wire.eq_ignore_ascii_case(wire)).cloned();
+    for before in &old.response.headers {
+        match find(new, &before.wire) {
+            None => s.push(
+                "response-header-removed",
+                Class::Breaking,
+                Class::Breaking,
+                format!("the response header `{}` is gone from `{}Headers`", before.wire, old.rust_type),
+            ),
+            Some(after) if after.ty != before.ty => s.push(
+                "response-header-type-changed",
+                Class::Breaking,
+                Class::Breaking,
+                format!("the response header `{}` changes type from `{}` to `{}`", before.wire, before.ty, after.ty),
+            ),
+            Some(after) if after.required && !before.required => s.push(
+                "response-header-required",
+                Class::Safe,
+                Class::Breaking,
+                format!("the response header `{}` is always sent now: handlers must set it", before.wire),
+            ),
+            Some(_) => {}
+        }
+    }
+    for after in new.response.headers.iter().filter(|h| find(old, &h.wire).is_none()) {
+        let implementers = if after.required { Class::Breaking } else { Class::Safe };
+        s.push(
+            "response-header-added",
+            Class::Safe,
+            implementers,
+            format!("the response header `{}` is added", after.wire),
+        );
+    }
+}
+
+/// Error types per status: a status answering another type changes what callers decode.
+fn operation_error_types(old: &Operation, new: &Operation, s: &mut Sink) {
+    for after in new.errors.iter().filter(|e| e.ty.is_some()) {
+        let before = old.errors.iter().find(|e| e.status == after.status).and_then(|e| e.ty.clone());
+        if before.is_some() && before != after.ty {
+            s.push(
+                "error-type-changed",
+                Class::Breaking,
+                Class::Breaking,
+                format!(
+                    "failure {} answers `{}` instead of `{}`",
+                    after.status,
+                    after.ty.as_ref().map(ToString::to_string).unwrap_or_default(),
+                    before.map(|t| t.to_string()).unwrap_or_default()
+                ),
+            );
+        }
     }
 }
 

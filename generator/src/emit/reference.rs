@@ -28,7 +28,7 @@ pub fn emit(api: &Api, options: &super::Options) -> String {
                 title: t.title.clone(),
                 anchor: format!("tag-{}", t.name),
                 description: t.description.clone().unwrap_or_default().trim().to_owned(),
-                operations: api.operations_of(&t.name).map(operation).collect(),
+                operations: api.operations_of(&t.name).map(|op| operation(api, op)).collect(),
             })
             .collect(),
         types: api.types.values().map(type_view).collect(),
@@ -84,6 +84,14 @@ struct OperationView {
     response_short: String,
     errors: Vec<String>,
     gaps: String,
+    /// Statuses with bodies of their own.
+    also: Vec<String>,
+    /// Response headers.
+    headers: Vec<String>,
+    /// The schemes accepted, when the API has several.
+    credentials: String,
+    /// How it pages, when not the built-in envelope.
+    paging: String,
 }
 
 #[derive(Serialize)]
@@ -169,7 +177,7 @@ fn gap_links(ids: &[String]) -> String {
     ids.iter().map(|id| format!("[`{id}`](#gap-{id})")).collect::<Vec<_>>().join(", ")
 }
 
-fn operation(op: &Operation) -> OperationView {
+fn operation(api: &Api, op: &Operation) -> OperationView {
     let response = match &op.response.body {
         ResponseBody::Empty => "no body".to_owned(),
         ResponseBody::Value(ty) => type_link(ty),
@@ -219,8 +227,63 @@ fn operation(op: &Operation) -> OperationView {
         public: op.auth.is_public(),
         response: full_response,
         response_short: response,
-        errors: op.errors.iter().map(|e| format!("{}: {}", e.status, one_line(&e.when))).collect(),
+        errors: op
+            .errors
+            .iter()
+            .map(|e| {
+                let ty = e.ty.as_ref().map(|ty| format!(" ({})", type_link(ty))).unwrap_or_default();
+                format!("{}: {}{ty}", e.status, one_line(&e.when))
+            })
+            .collect(),
         gaps: gap_links(&op.gaps),
+        also: op
+            .response
+            .others
+            .iter()
+            .map(|other| {
+                let meaning = other.description.as_deref().map(|d| format!(" — {}", one_line(d))).unwrap_or_default();
+                format!("{}: {}{meaning}", other.status, body_link(&other.body))
+            })
+            .collect(),
+        headers: op
+            .response
+            .headers
+            .iter()
+            .map(|h| {
+                let always = if h.required { ", always sent" } else { "" };
+                let meaning = h.description.as_deref().map(|d| format!(": {}", one_line(d))).unwrap_or_default();
+                format!("`{}` ({}{always}){meaning}", h.wire, type_link(&h.ty))
+            })
+            .collect(),
+        credentials: if api.auth_schemes.len() > 1 && !op.auth.is_public() {
+            op.auth
+                .schemes()
+                .iter()
+                .map(|s| format!("`{s}` ({})", api.scheme(s).kind.describe()))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        } else {
+            String::new()
+        },
+        paging: match &op.pagination {
+            Some(p) if !p.is_standard() => {
+                let items = if p.items.is_empty() {
+                    "the body is the list".to_owned()
+                } else {
+                    format!("items at `{}`", p.items)
+                };
+                format!("`{}` style by `{}`, {items}", p.style.as_str(), p.cursor)
+            }
+            _ => String::new(),
+        },
+    }
+}
+
+fn body_link(body: &ResponseBody) -> String {
+    match body {
+        ResponseBody::Empty => "no body".to_owned(),
+        ResponseBody::Value(ty) => type_link(ty),
+        ResponseBody::Page { item, .. } => format!("a page of {}", type_link(item)),
     }
 }
 
