@@ -109,3 +109,18 @@ fn the_reference_lists_everything_and_every_link_has_an_anchor() {
         assert!(reference.contains(&format!("### `{}`", gap.id)), "{}", gap.id);
     }
 }
+
+#[test]
+fn the_readme_counts_what_the_spec_holds() {
+    // The numbers a reader meets first come from the spec, so they cannot go stale unseen.
+    let readme = std::fs::read_to_string("../README.md").unwrap().replace('\n', " ");
+    let api = api();
+    let groups = api.tags_with_operations().count();
+    let expected = format!(
+        "**{} operations in {groups} groups, {} types, and {} recorded gaps**",
+        api.operations.len(),
+        api.types.len(),
+        api.gaps.len()
+    );
+    assert!(readme.contains(&expected), "README.md should say {expected}");
+}

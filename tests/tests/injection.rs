@@ -175,3 +175,25 @@ fn hostile_spec_text_changes_no_token_key_or_line_of_any_output() {
     }
     assert!(checked >= 15, "{checked} files checked");
 }
+
+#[test]
+fn the_reference_keeps_its_opening_comment_shut_and_no_escaped_backtick_opens_a_code_span() {
+    // A title holding a code span that would end the header comment; the regenerate command
+    // of apigen.toml doing the same; a description whose escaped backticks are no code span.
+    let dir = tempfile::tempdir().unwrap();
+    let title = serde_json::to_string("`--> <img src=x onerror=alert(1)> <!--`").unwrap();
+    let description = serde_json::to_string("\\`<img src=x onerror=alert(2)>\\`").unwrap();
+    std::fs::write(dir.path().join("api.yaml"), SPEC.replace("TEXT", &description).replacen(&description, &title, 1))
+        .unwrap();
+    let mut options = Options::new(Path::new("generated"), Path::new("runtime"));
+    options.regenerate = "make --> <img src=x onerror=alert(3)>".into();
+    let (api, _) = apigen::load(dir.path()).unwrap_or_else(|d| panic!("{}", d.render()));
+    assert!(api.title.contains("-->"), "the title arrived as written");
+    let reference = apigen::emit::emit(&api, &options).files()["REFERENCE.md"].clone();
+    let first = reference.lines().next().unwrap();
+    assert!(first.starts_with("<!-- ") && first.ends_with(" -->"), "{first}");
+    assert_eq!((first.matches("<!--").count(), first.matches("-->").count()), (1, 1), "one comment, shut: {first}");
+    // The title's code span shows as code; the escaped backticks and the command as text.
+    assert!(!reference.contains("<img src=x onerror=alert(2)>"), "escaped backticks opened a code span:\n{reference}");
+    assert!(!reference.contains("<img src=x onerror=alert(3)>"), "the regenerate command reached HTML:\n{reference}");
+}

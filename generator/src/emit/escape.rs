@@ -1,5 +1,6 @@
-//! Escaping, one function per format that spec text reaches: a line comment (`one_line`), a
-//! TOML string (`toml_string`), Markdown without raw HTML (`markdown`).
+//! Escaping, one function per format that spec text reaches: a line comment (`one_line`), an
+//! HTML comment (`html_comment`), a TOML string (`toml_string`), Markdown without raw HTML
+//! (`escape_html_outside_code`), a Markdown table cell (`table_cell`).
 
 /// `text` with every line break and control character turned into a space. The header is a
 /// line comment in every format (`//`, `#`): spec text in it (the API's title) must not be
@@ -28,10 +29,11 @@ pub fn toml_string(text: &str) -> String {
 }
 
 /// Escapes `<`, `>` and `&` except inside code spans (where Markdown shows them as they are).
+/// A backslash-escaped backtick (`` \` ``) opens no code span in Markdown, so it opens none here.
 pub fn escape_html_outside_code(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(start) = rest.find('`') {
+    while let Some(start) = unescaped_backtick(rest) {
         out.push_str(&escape_html(&rest[..start]));
         let after = &rest[start..];
         let ticks = after.len() - after.trim_start_matches('`').len();
@@ -52,6 +54,42 @@ pub fn escape_html_outside_code(text: &str) -> String {
     }
     out.push_str(&escape_html(rest));
     out
+}
+
+/// The offset of the first backtick of `text` not escaped by a backslash (an odd number of
+/// backslashes before it escapes it).
+fn unescaped_backtick(text: &str) -> Option<usize> {
+    let mut backslashes = 0;
+    for (i, byte) in text.bytes().enumerate() {
+        match byte {
+            b'`' if backslashes % 2 == 0 => return Some(i),
+            b'\\' => backslashes += 1,
+            _ => backslashes = 0,
+        }
+    }
+    None
+}
+
+/// Text that stays inside an HTML comment (`<!-- .. -->`), on one line: `<` and `>` as
+/// entities and every `--` broken up, so nothing in it can end the comment or open another,
+/// whatever code spans it holds.
+pub fn html_comment(text: &str) -> String {
+    let mut out = one_line(text).replace('<', "&lt;").replace('>', "&gt;");
+    while out.contains("--") {
+        out = out.replace("--", "- -");
+    }
+    out
+}
+
+/// Text on one line with its white space runs folded to one space (a list item, a sentence
+/// of the reference).
+pub fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Text that stays in one cell of a Markdown table: on one line, `|` escaped.
+pub fn table_cell(text: &str) -> String {
+    flat(text).replace('|', "\\|")
 }
 
 /// The offset of the first run of exactly `n` backticks in `text`.
@@ -98,6 +136,8 @@ mod tests {
             ("``a ` <b>`` <c>", "``a ` <b>`` &lt;c&gt;"),
             ("unclosed ` <d>", "unclosed ` &lt;d&gt;"),
             ("--> <!-- x", "--&gt; &lt;!-- x"),
+            ("\\`<img src=x onerror=alert(1)>\\`", "\\`&lt;img src=x onerror=alert(1)&gt;\\`"),
+            ("\\\\`<b>` <c>", "\\\\`<b>` &lt;c&gt;"),
         ];
         for (input, expected) in cases {
             assert_eq!(escape_html_outside_code(input), expected, "{input:?}");

@@ -3,6 +3,7 @@
 //! This module prepares the content (links between operations, types and gaps; table cells
 //! made safe for Markdown); `templates/REFERENCE.md.j2` lays it out.
 
+use super::escape::{flat, table_cell};
 use super::text::describe_constraints;
 use crate::model::{Api, Field, Operation, Presence, ResponseBody, TypeDef, TypeKind, TypeRef};
 use serde::Serialize;
@@ -39,8 +40,8 @@ pub fn emit(api: &Api, options: &super::Options) -> String {
                 id: g.id.clone(),
                 anchor: format!("gap-{}", g.id),
                 source: g.source.clone(),
-                gap: one_line(&g.gap),
-                decision: one_line(&g.decision),
+                gap: flat(&g.gap),
+                decision: flat(&g.decision),
                 used_by: g.used_by.join(", "),
             })
             .collect(),
@@ -154,15 +155,6 @@ struct GapView {
     used_by: String,
 }
 
-/// Text on one line, safe inside a Markdown table cell.
-fn cell(text: &str) -> String {
-    one_line(text).replace('|', "\\|")
-}
-
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 /// A type reference with links to the types it names.
 fn type_link(ty: &TypeRef) -> String {
     match ty {
@@ -188,11 +180,11 @@ fn operation(api: &Api, op: &Operation) -> OperationView {
     };
     let mut full_response = response.clone();
     if let Some(description) = &op.response.description {
-        full_response.push_str(&format!(" — {}", one_line(description)));
+        full_response.push_str(&format!(" — {}", flat(description)));
     }
     let deprecated = op.deprecated.as_ref().map_or(String::new(), |d| {
         let replacement = d.replacement.as_ref().map(|r| format!("use `{r}`")).unwrap_or_default();
-        one_line(&format!("{replacement} {}", d.note.clone().unwrap_or_default()))
+        flat(&format!("{replacement} {}", d.note.clone().unwrap_or_default()))
     });
     OperationView {
         name: op.name.clone(),
@@ -211,8 +203,8 @@ fn operation(api: &Api, op: &Operation) -> OperationView {
                 ty: type_link(&p.ty),
                 required: if p.required { "yes" } else { "no" },
                 default: p.default.as_ref().map(|d| format!("`{d}`")).unwrap_or_default(),
-                constraints: cell(&describe_constraints(&p.constraints).unwrap_or_default()),
-                description: cell(&format!(
+                constraints: table_cell(&describe_constraints(&p.constraints).unwrap_or_default()),
+                description: table_cell(&format!(
                     "{}{}",
                     p.description.clone().unwrap_or_default(),
                     if p.gaps.is_empty() { String::new() } else { format!(" Gaps: {}.", gap_links(&p.gaps)) }
@@ -232,7 +224,7 @@ fn operation(api: &Api, op: &Operation) -> OperationView {
             .iter()
             .map(|e| {
                 let ty = e.ty.as_ref().map(|ty| format!(" ({})", type_link(ty))).unwrap_or_default();
-                format!("{}: {}{ty}", e.status, one_line(&e.when))
+                format!("{}: {}{ty}", e.status, flat(&e.when))
             })
             .collect(),
         gaps: gap_links(&op.gaps),
@@ -241,7 +233,7 @@ fn operation(api: &Api, op: &Operation) -> OperationView {
             .others
             .iter()
             .map(|other| {
-                let meaning = other.description.as_deref().map(|d| format!(" — {}", one_line(d))).unwrap_or_default();
+                let meaning = other.description.as_deref().map(|d| format!(" — {}", flat(d))).unwrap_or_default();
                 format!("{}: {}{meaning}", other.status, body_link(&other.body))
             })
             .collect(),
@@ -251,7 +243,7 @@ fn operation(api: &Api, op: &Operation) -> OperationView {
             .iter()
             .map(|h| {
                 let always = if h.required { ", always sent" } else { "" };
-                let meaning = h.description.as_deref().map(|d| format!(": {}", one_line(d))).unwrap_or_default();
+                let meaning = h.description.as_deref().map(|d| format!(": {}", flat(d))).unwrap_or_default();
                 format!("`{}` ({}{always}){meaning}", h.wire, type_link(&h.ty))
             })
             .collect(),
@@ -313,7 +305,10 @@ fn type_view(def: &TypeDef) -> TypeView {
             view.values = e
                 .values
                 .iter()
-                .map(|v| ValueView { value: v.wire.clone(), description: cell(v.description.as_deref().unwrap_or("")) })
+                .map(|v| ValueView {
+                    value: v.wire.clone(),
+                    description: table_cell(v.description.as_deref().unwrap_or("")),
+                })
                 .collect();
         }
         TypeKind::Union(u) => {
@@ -358,7 +353,7 @@ fn field_view(field: &Field, owner: &TypeDef) -> FieldView {
         name: field.wire.clone(),
         ty: type_link(&field.ty),
         presence,
-        constraints: cell(&describe_constraints(&field.constraints).unwrap_or_default()),
-        description: cell(&description),
+        constraints: table_cell(&describe_constraints(&field.constraints).unwrap_or_default()),
+        description: table_cell(&description),
     }
 }

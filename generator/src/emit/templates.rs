@@ -2,7 +2,7 @@
 //! minijinja. Templates are compiled into the binary, so output never depends on the working
 //! directory.
 
-use super::escape::{escape_html_outside_code, one_line, toml_string};
+use super::escape::{escape_html_outside_code, html_comment, one_line, toml_string};
 use crate::model::Api;
 use minijinja::{Environment, Value};
 use std::sync::OnceLock;
@@ -36,6 +36,7 @@ fn environment() -> &'static Environment<'static> {
         env.add_filter("toml", toml_string);
         env.add_filter("one_line", |text: &str| one_line(text));
         env.add_filter("bytes", bytes);
+        env.add_filter("html_comment", |text: &str| Value::from_safe_string(html_comment(text)));
         env.add_global("runtime", runtime_globals());
         env.set_formatter(escape_markdown_output);
         for (name, source) in TEMPLATES {
