@@ -16,6 +16,7 @@ use crate::error::ErrorShape;
 use crate::json::FromJson;
 use crate::page::{PageStyle, Paging};
 use crate::validate::{Validate, Violation, Violations};
+use bytes::Bytes;
 use futures_util::stream;
 pub use futures_util::stream::Stream;
 pub use reqwest;
@@ -23,6 +24,7 @@ use reqwest::header::{HeaderValue, RETRY_AFTER};
 use std::any::Any;
 use std::fmt;
 use std::hash::{BuildHasher, Hasher};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -427,8 +429,8 @@ pub struct Call {
     pub path: String,
     /// Query parameters, in order; repeated keys for lists.
     pub query: Vec<(&'static str, String)>,
-    /// JSON body.
-    pub body: Option<Vec<u8>>,
+    /// The body.
+    pub body: Option<CallBody>,
     /// The auth schemes the operation accepts, by name, in the spec's order (empty for a
     /// public operation): the call sends the credentials of the first the client holds.
     pub auth: &'static [&'static str],
@@ -440,6 +442,175 @@ pub struct Call {
     /// Cookie parameters, by name and value, sent in one `Cookie` header (values
     /// percent-encoded where a cookie value cannot hold a character).
     pub cookies: Vec<(&'static str, String)>,
+}
+
+/// The body of a call.
+#[derive(Clone)]
+pub enum CallBody {
+    /// JSON, serialized.
+    Json(Vec<u8>),
+    /// Bytes of a media type: a form, a multipart body, text, a file in memory.
+    Raw {
+        /// The `Content-Type` sent.
+        content_type: String,
+        /// The bytes.
+        bytes: Bytes,
+    },
+    /// A stream, sent as it is read and only once (never retried).
+    Stream {
+        /// The `Content-Type` sent.
+        content_type: String,
+        /// The body, taken by the first attempt.
+        stream: Arc<std::sync::Mutex<Option<reqwest::Body>>>,
+    },
+}
+
+impl fmt::Debug for CallBody {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallBody::Json(bytes) => write!(f, "Json({} bytes)", bytes.len()),
+            CallBody::Raw { content_type, bytes } => write!(f, "Raw({content_type}, {} bytes)", bytes.len()),
+            CallBody::Stream { content_type, .. } => write!(f, "Stream({content_type})"),
+        }
+    }
+}
+
+/// A raw request body (an operation whose body is `bytes`): bytes in memory, a file or a
+/// stream. A file or stream is sent as it is read, never held whole, and never retried.
+#[derive(Clone)]
+pub struct Upload(UploadBody);
+
+#[derive(Clone)]
+enum UploadBody {
+    Bytes(Bytes),
+    Stream(Arc<std::sync::Mutex<Option<reqwest::Body>>>),
+}
+
+impl Upload {
+    /// These bytes.
+    pub fn bytes(bytes: impl Into<Bytes>) -> Self {
+        Upload(UploadBody::Bytes(bytes.into()))
+    }
+
+    /// The chunks of `stream`, sent as they come.
+    pub fn stream<S, E>(stream: S) -> Self
+    where
+        S: futures_util::Stream<Item = Result<Bytes, E>> + Send + 'static,
+        E: Into<Box<dyn std::error::Error + Send + Sync>> + 'static,
+    {
+        use futures_util::TryStreamExt;
+        let frames = stream.map_ok(http_body::Frame::data).map_err(Into::into);
+        let body = http_body_util::StreamBody::new(sync_wrapper::SyncStream::new(frames));
+        Upload(UploadBody::Stream(Arc::new(std::sync::Mutex::new(Some(reqwest::Body::wrap(body))))))
+    }
+
+    /// The file at `path`, read in chunks as it is sent.
+    pub async fn file(path: impl AsRef<std::path::Path>) -> std::io::Result<Self> {
+        use tokio::io::AsyncReadExt;
+        let file = tokio::fs::File::open(path).await?;
+        let chunks = stream::unfold(file, |mut file| async move {
+            let mut buffer = Vec::with_capacity(64 * 1024);
+            match file.read_buf(&mut buffer).await {
+                Ok(0) => None,
+                Ok(_) => Some((Ok::<Bytes, std::io::Error>(Bytes::from(buffer)), file)),
+                Err(error) => Some((Err(error), file)),
+            }
+        });
+        Ok(Upload::stream(chunks))
+    }
+}
+
+impl From<Vec<u8>> for Upload {
+    fn from(bytes: Vec<u8>) -> Self {
+        Upload::bytes(bytes)
+    }
+}
+
+impl From<Bytes> for Upload {
+    fn from(bytes: Bytes) -> Self {
+        Upload::bytes(bytes)
+    }
+}
+
+impl From<&'static [u8]> for Upload {
+    fn from(bytes: &'static [u8]) -> Self {
+        Upload::bytes(bytes)
+    }
+}
+
+impl From<String> for Upload {
+    fn from(text: String) -> Self {
+        Upload::bytes(text)
+    }
+}
+
+impl fmt::Debug for Upload {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            UploadBody::Bytes(bytes) => write!(f, "Upload({} bytes)", bytes.len()),
+            UploadBody::Stream(_) => f.write_str("Upload(stream)"),
+        }
+    }
+}
+
+/// A raw response body (an operation answering `bytes`), read as it arrives: never held
+/// whole, and not bounded by the client's response limit (which applies to JSON).
+pub struct Download {
+    /// The HTTP status.
+    pub status: u16,
+    /// The response headers.
+    pub headers: reqwest::header::HeaderMap,
+    body: DownloadBody,
+}
+
+/// The body of a download: still arriving, or read already (what is left of it).
+enum DownloadBody {
+    Live(reqwest::Response),
+    Read(Option<Bytes>),
+}
+
+impl Download {
+    /// The `Content-Type` the service answered.
+    pub fn content_type(&self) -> Option<&str> {
+        self.headers.get(reqwest::header::CONTENT_TYPE).and_then(|v| v.to_str().ok())
+    }
+
+    /// The next chunk of the body, `None` at its end.
+    pub async fn chunk(&mut self) -> Result<Option<Bytes>, Error> {
+        match &mut self.body {
+            DownloadBody::Live(response) => response.chunk().await.map_err(Error::Transport),
+            DownloadBody::Read(rest) => Ok(rest.take()),
+        }
+    }
+
+    /// The body as a stream of chunks.
+    pub fn into_stream(self) -> Pin<Box<dyn Stream<Item = Result<Bytes, Error>> + Send>> {
+        Box::pin(stream::unfold(self, |mut download| async move {
+            match download.chunk().await {
+                Ok(Some(chunk)) => Some((Ok(chunk), download)),
+                Ok(None) => None,
+                Err(error) => Some((Err(error), download)),
+            }
+        }))
+    }
+
+    /// The whole body in memory, failing with [`Error::TooLarge`] past `limit` bytes.
+    pub async fn bytes(mut self, limit: usize) -> Result<Bytes, Error> {
+        let mut all = Vec::new();
+        while let Some(chunk) = self.chunk().await? {
+            if all.len() + chunk.len() > limit {
+                return Err(Error::TooLarge { status: self.status, limit });
+            }
+            all.extend_from_slice(&chunk);
+        }
+        Ok(Bytes::from(all))
+    }
+}
+
+impl fmt::Debug for Download {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Download").field("status", &self.status).field("content_type", &self.content_type()).finish()
+    }
 }
 
 /// What the service answered, with the decoded body: for callers that need the status (an
@@ -521,11 +692,52 @@ impl Core {
     }
 
     /// Serializes a request body, validating it first when the client validates requests.
-    pub fn body<T: serde::Serialize + Validate>(&self, body: &T) -> Result<Vec<u8>, Error> {
+    pub fn body<T: serde::Serialize + Validate>(&self, body: &T) -> Result<CallBody, Error> {
+        self.check(body)?;
+        let bytes =
+            serde_json::to_vec(body).map_err(|e| Error::Config(format!("the body cannot be serialized: {e}")))?;
+        Ok(CallBody::Json(bytes))
+    }
+
+    /// Validates a request body when the client validates requests.
+    pub fn check<T: Validate>(&self, body: &T) -> Result<(), Error> {
         if self.settings.validate_requests {
             body.validate().map_err(Error::Invalid)?;
         }
-        serde_json::to_vec(body).map_err(|e| Error::Config(format!("the body cannot be serialized: {e}")))
+        Ok(())
+    }
+
+    /// A form body (`application/x-www-form-urlencoded`) of these fields, lists as repeated
+    /// keys (generated code lists them, after [`Core::check`]).
+    pub fn form(&self, fields: &[(&'static str, String)]) -> CallBody {
+        let mut form = form_urlencoded::Serializer::new(String::new());
+        for (name, value) in fields {
+            form.append_pair(name, value);
+        }
+        CallBody::Raw { content_type: "application/x-www-form-urlencoded".into(), bytes: form.finish().into() }
+    }
+
+    /// A `multipart/form-data` body of these parts (generated code lists them).
+    pub fn multipart(&self, parts: &[crate::media::Part]) -> CallBody {
+        let (content_type, bytes) = crate::media::write_multipart(parts);
+        CallBody::Raw { content_type, bytes: bytes.into() }
+    }
+
+    /// A text body in `media_type`.
+    pub fn text(&self, text: &str, media_type: &str) -> CallBody {
+        let content_type =
+            if media_type.contains("charset") { media_type.to_owned() } else { format!("{media_type}; charset=utf-8") };
+        CallBody::Raw { content_type, bytes: Bytes::copy_from_slice(text.as_bytes()) }
+    }
+
+    /// A raw body in `media_type`, from an [`Upload`].
+    pub fn upload(&self, upload: &Upload, media_type: &str) -> CallBody {
+        match &upload.0 {
+            UploadBody::Bytes(bytes) => CallBody::Raw { content_type: media_type.to_owned(), bytes: bytes.clone() },
+            UploadBody::Stream(stream) => {
+                CallBody::Stream { content_type: media_type.to_owned(), stream: Arc::clone(stream) }
+            }
+        }
     }
 
     /// Sends a call and decodes its answer as `T`.
@@ -601,6 +813,42 @@ impl Core {
 
     /// Sends a call, retrying as the policy allows; the body of a 2xx answer.
     async fn execute(&self, call: &Call) -> Result<Answer, Error> {
+        match self.run(call, false).await? {
+            Outcome::Read(answer) => Ok(answer),
+            Outcome::Open(download) => Ok(Answer {
+                status: download.status,
+                headers: download.headers.clone(),
+                body: download.bytes(self.settings.max_response_bytes).await?.to_vec(),
+            }),
+        }
+    }
+
+    /// Sends a call whose answer is raw bytes, retrying as the policy allows until a success
+    /// starts arriving; its body is read by the caller, as it comes.
+    pub async fn send_download(&self, call: Call) -> Result<Download, Error> {
+        Ok(match self.run(&call, true).await? {
+            Outcome::Open(download) => download,
+            Outcome::Read(answer) => Download {
+                status: answer.status,
+                headers: answer.headers,
+                body: DownloadBody::Read(Some(Bytes::from(answer.body))),
+            },
+        })
+    }
+
+    /// Sends a call whose answer is text (at most the response limit).
+    pub async fn send_text(&self, call: Call) -> Result<String, Error> {
+        let answer = self.execute(&call).await?;
+        String::from_utf8(answer.body).map_err(|error| Error::Decode {
+            path: String::new(),
+            message: "the text is not UTF-8".into(),
+            snippet: snippet(&String::from_utf8_lossy(error.as_bytes())),
+        })
+    }
+
+    /// Sends a call, retrying as the policy allows: a 2xx answer read whole, or (with `open`)
+    /// before its body.
+    async fn run(&self, call: &Call, open: bool) -> Result<Outcome, Error> {
         let policy = &self.settings.retry;
         let idempotent = matches!(
             call.method,
@@ -610,7 +858,9 @@ impl Core {
                 | reqwest::Method::PUT
                 | reqwest::Method::DELETE
         );
-        let retryable = idempotent || policy.retry_non_idempotent;
+        // A streamed body is sent once: it cannot be retried.
+        let streamed = matches!(call.body, Some(CallBody::Stream { .. }));
+        let retryable = (idempotent || policy.retry_non_idempotent) && !streamed;
         let deadline = self.deadline();
         let started = tokio::time::Instant::now();
         let mut retry = 0;
@@ -618,9 +868,9 @@ impl Core {
             let Some(left) = deadline.checked_sub(started.elapsed()).filter(|left| !left.is_zero()) else {
                 return Err(Error::Timeout(deadline));
             };
-            let outcome = self.attempt(call, left).await;
+            let outcome = self.attempt(call, left, open).await;
             let wait = match &outcome {
-                Attempt::Done(_) => None,
+                Attempt::Done(_) | Attempt::Open(_) => None,
                 Attempt::Status { status, retry_after, .. } if RETRIED_STATUSES.contains(status) => match retry_after {
                     Some(after) if *after > policy.max_retry_after => None,
                     Some(after) => Some(*after),
@@ -666,8 +916,9 @@ impl Core {
         self.settings.deadline.unwrap_or_else(|| self.settings.timeout.saturating_mul(attempts))
     }
 
-    /// One attempt, within `left` of the call's deadline.
-    async fn attempt(&self, call: &Call, left: Duration) -> Attempt {
+    /// One attempt, within `left` of the call's deadline; with `open`, a success is answered
+    /// before its body is read ([`Attempt::Open`]).
+    async fn attempt(&self, call: &Call, left: Duration, open: bool) -> Attempt {
         let timeout = self.settings.timeout.min(left);
         let mut url = match self.base.join(call.path.trim_start_matches('/')) {
             Ok(url) => url,
@@ -699,10 +950,27 @@ impl Core {
             .http
             .request(call.method.clone(), url)
             .header(reqwest::header::USER_AGENT, self.user_agent.clone())
-            .header(reqwest::header::ACCEPT, "application/json")
             .timeout(timeout);
-        if let Some(body) = &call.body {
-            request = request.header(reqwest::header::CONTENT_TYPE, "application/json").body(body.clone());
+        if !call.headers.iter().any(|(name, _)| name.eq_ignore_ascii_case("accept")) {
+            request = request.header(reqwest::header::ACCEPT, "application/json");
+        }
+        match &call.body {
+            None => {}
+            Some(CallBody::Json(bytes)) => {
+                request = request.header(reqwest::header::CONTENT_TYPE, "application/json").body(bytes.clone());
+            }
+            Some(CallBody::Raw { content_type, bytes }) => {
+                request = request.header(reqwest::header::CONTENT_TYPE, content_type.as_str()).body(bytes.clone());
+            }
+            Some(CallBody::Stream { content_type, stream }) => {
+                let Some(body) = stream.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() else {
+                    return Attempt::Failed(Error::Config(format!(
+                        "the streamed body of `{}` was sent already: a stream is sent once",
+                        call.operation
+                    )));
+                };
+                request = request.header(reqwest::header::CONTENT_TYPE, content_type.as_str()).body(body);
+            }
         }
         if let Some(Presented::Header(name, value)) = presented {
             request = request.header(name.clone(), value.clone());
@@ -741,6 +1009,9 @@ impl Core {
         };
         let status = response.status().as_u16();
         let headers = response.headers().clone();
+        if open && (200..300).contains(&status) {
+            return Attempt::Open(Download { status, headers, body: DownloadBody::Live(response) });
+        }
         let retry_after = headers.get(RETRY_AFTER).and_then(parse_retry_after);
         let body = match read_body(response, self.settings.max_response_bytes).await {
             Ok(body) => body,
@@ -758,16 +1029,24 @@ impl Core {
     }
 }
 
+/// A success, read or open.
+enum Outcome {
+    Read(Answer),
+    Open(Download),
+}
+
 enum Attempt {
     Done(Answer),
+    Open(Download),
     Status { status: u16, retry_after: Option<Duration>, headers: reqwest::header::HeaderMap, body: Vec<u8> },
     Failed(Error),
 }
 
 impl Attempt {
-    fn into_result(self, shape: &ErrorShape, types: Option<ErrorTypes>) -> Result<Answer, Error> {
+    fn into_result(self, shape: &ErrorShape, types: Option<ErrorTypes>) -> Result<Outcome, Error> {
         match self {
-            Attempt::Done(answer) => Ok(answer),
+            Attempt::Done(answer) => Ok(Outcome::Read(answer)),
+            Attempt::Open(download) => Ok(Outcome::Open(download)),
             Attempt::Status { status, headers, body, .. } => Err(api_error(status, headers, body, shape, types)),
             Attempt::Failed(error) => Err(error),
         }

@@ -18,6 +18,7 @@ pub mod client;
 pub mod defaults;
 pub mod error;
 pub mod json;
+pub mod media;
 pub mod page;
 pub mod params;
 pub mod patch;
@@ -30,8 +31,10 @@ pub mod server;
 pub mod testing;
 pub mod validate;
 
+pub use bytes::Bytes;
 pub use error::{ErrorBody, ErrorDetail, ErrorShape};
 pub use json::{Decoder, FromJson, Mode, NotUnderstood};
+pub use media::FilePart;
 pub use page::{Page, PageNext, PageStyle, Paginated, Paging};
 pub use params::{FromParam, HeaderSet};
 pub use patch::Patch;

@@ -11,8 +11,8 @@ use super::rust::{Paths, doc, ident, inner_doc, param_text};
 use super::text::operation_doc;
 use crate::model::names::{Case, sanitize};
 use crate::model::{
-    Api, AuthScheme, ErrorStatus, Field, Method, Object, Operation, PageStyle, Param, ParamIn, PathSegment, Presence,
-    ResponseBody, SchemeKind, Tag, TypeDef, TypeKind, TypeRef,
+    Api, AuthScheme, Encoding, ErrorStatus, Field, Method, Object, Operation, PageStyle, Param, ParamIn, PathSegment,
+    Presence, ResponseBody, SchemeKind, Tag, TypeDef, TypeKind, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -95,6 +95,16 @@ impl ClientEmitter<'_> {
         match &def.kind {
             TypeKind::Object(object) => Some((def, object)),
             _ => None,
+        }
+    }
+
+    /// The builder's type for a body: its type, or an [`Upload`] for raw bytes.
+    ///
+    /// [`Upload`]: https://docs.rs/apigen-runtime/latest/apigen_runtime/client/struct.Upload.html
+    fn body_ty(&self, body: &crate::model::Body) -> TokenStream {
+        match &body.ty {
+            TypeRef::Bytes => quote!(::apigen_runtime::client::Upload),
+            other => self.paths.ty(self.api, other),
         }
     }
 
@@ -250,6 +260,10 @@ impl ClientEmitter<'_> {
     fn argument(&self, ty: &TypeRef, var: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
         let rust = self.paths.ty(self.api, ty);
         match ty {
+            TypeRef::Bytes => (
+                quote!(impl ::core::convert::Into<::apigen_runtime::client::Upload>),
+                quote!(::core::convert::Into::into(#var)),
+            ),
             TypeRef::String | TypeRef::Url | TypeRef::Named(_) => {
                 (quote!(impl ::core::convert::Into<#rust>), quote!(::core::convert::Into::into(#var)))
             }
@@ -277,6 +291,10 @@ impl ClientEmitter<'_> {
             inits.push(field_init(&name, convert));
         }
         inits.push(quote! { headers: ::std::vec::Vec::new(), });
+        for (_, field, _) in media_choices(op) {
+            let field = ident(field);
+            inits.push(quote! { #field: ::core::default::Default::default(), });
+        }
         for param in op.params.iter().filter(|p| p.location != ParamIn::Path && !p.required) {
             let name = ident(&param.rust);
             inits.push(if matches!(param.ty, TypeRef::List(_)) {
@@ -323,9 +341,16 @@ impl ClientEmitter<'_> {
             }
             BodyStyle::Optional => inits.push(quote! { body: ::core::option::Option::None, }),
             BodyStyle::Positional => {
-                let ty = self.paths.ty(self.api, &op.body.as_ref().expect("a body").ty);
-                args.push(quote! { body: #ty });
-                inits.push(quote! { body, });
+                let body = op.body.as_ref().expect("a body");
+                if body.ty == TypeRef::Bytes {
+                    let (ty, convert) = self.argument(&body.ty, &ident("body"));
+                    args.push(quote! { body: #ty });
+                    inits.push(quote! { body: #convert, });
+                } else {
+                    let ty = self.paths.ty(self.api, &body.ty);
+                    args.push(quote! { body: #ty });
+                    inits.push(quote! { body, });
+                }
             }
         }
         let deprecated = op.deprecated.as_ref().map(|d| {
@@ -357,18 +382,29 @@ impl ClientEmitter<'_> {
             fields.push(quote! { #field: #ty, });
         }
         if let Some(body) = &op.body {
-            let ty = self.paths.ty(self.api, &body.ty);
+            let ty = self.body_ty(body);
             fields.push(if style == BodyStyle::Optional {
                 quote! { body: ::core::option::Option<#ty>, }
             } else {
                 quote! { body: #ty, }
             });
         }
-        let mut taken: BTreeSet<String> =
-            ["send", "send_with_response", "stream", "body", "call", "core", "header", "headers", "decode_answer"]
-                .iter()
-                .map(|s| (*s).to_owned())
-                .collect();
+        let mut taken: BTreeSet<String> = [
+            "send",
+            "send_with_response",
+            "stream",
+            "body",
+            "call",
+            "core",
+            "header",
+            "headers",
+            "decode_answer",
+            "content_type",
+            "accept",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
         let mut setters = vec![quote! {
             /// Adds a header to this request (after the client's default headers).
             pub fn header(mut self, name: impl ::core::convert::Into<::std::string::String>, value: impl ::core::convert::Into<::std::string::String>) -> Self {
@@ -401,7 +437,7 @@ impl ClientEmitter<'_> {
                 }
             }
             BodyStyle::Optional => {
-                let ty = self.paths.ty(self.api, &op.body.as_ref().expect("a body").ty);
+                let ty = self.body_ty(op.body.as_ref().expect("a body"));
                 setters.push(quote! {
                     /// Sends this body (none is sent otherwise).
                     pub fn body(mut self, body: #ty) -> Self {
@@ -424,6 +460,52 @@ impl ClientEmitter<'_> {
                 }
             }
             BodyStyle::None | BodyStyle::Positional => {}
+        }
+        let mut media_enums = Vec::new();
+        for (enum_name, field, media_types) in media_choices(op) {
+            let enum_ident = ident(&enum_name);
+            let member = ident(field);
+            let variants: Vec<proc_macro2::Ident> = media_types.iter().map(|m| media_variant(m)).collect();
+            let first = &variants[0];
+            let rest = &variants[1..];
+            let arms = variants.iter().zip(media_types).map(|(v, m)| quote! { #enum_ident::#v => #m, });
+            let (what, setter_doc) = if field == "accept" {
+                (
+                    format!("The media types `{}` answers in, chosen with `.accept(..)`.", op.name),
+                    "The media type to answer in (`Accept`); the first the spec lists unless set.",
+                )
+            } else {
+                (
+                    format!("The media types `{}` sends its body as, chosen with `.content_type(..)`.", op.name),
+                    "The media type to send the body as; the first the spec lists unless set.",
+                )
+            };
+            let enum_docs = doc(&what);
+            let setter_docs = doc(setter_doc);
+            fields.push(quote! { #member: #enum_ident, });
+            setters.push(quote! {
+                #setter_docs
+                pub fn #member(mut self, value: #enum_ident) -> Self {
+                    self.#member = value;
+                    self
+                }
+            });
+            media_enums.push(quote! {
+                #enum_docs
+                #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+                pub enum #enum_ident {
+                    #[default]
+                    #first,
+                    #(#rest,)*
+                }
+
+                impl #enum_ident {
+                    /// The media type.
+                    pub fn as_str(self) -> &'static str {
+                        match self { #(#arms)* }
+                    }
+                }
+            });
         }
         let call = self.call(op);
         let send = self.send(op);
@@ -455,6 +537,7 @@ impl ClientEmitter<'_> {
                 #send
                 #stream
             }
+            #(#media_enums)*
         }
     }
 
@@ -600,16 +683,31 @@ impl ClientEmitter<'_> {
                 }
             }
         });
+        let encode =
+            |value: TokenStream| op.body.as_ref().map(|body| self.encode_body(op, body, &value)).unwrap_or_default();
         let body = match self.body_style(op) {
             BodyStyle::None => quote! { ::core::option::Option::None },
-            BodyStyle::Optional => quote! {
-                match &self.body {
-                    ::core::option::Option::Some(body) => ::core::option::Option::Some(self.core.body(body)?),
-                    ::core::option::Option::None => ::core::option::Option::None,
+            BodyStyle::Optional => {
+                let encoded = encode(quote!(body));
+                quote! {
+                    match &self.body {
+                        ::core::option::Option::Some(body) => ::core::option::Option::Some(#encoded),
+                        ::core::option::Option::None => ::core::option::Option::None,
+                    }
                 }
-            },
-            BodyStyle::Fields | BodyStyle::Positional => {
+            }
+            // JSON alone (the common case) needs no binding.
+            BodyStyle::Fields | BodyStyle::Positional
+                if op.body.as_ref().is_some_and(|b| b.media_types.len() == 1 && b.encodings() == [Encoding::Json]) =>
+            {
                 quote! { ::core::option::Option::Some(self.core.body(&self.body)?) }
+            }
+            BodyStyle::Fields | BodyStyle::Positional => {
+                let encoded = encode(quote!(body));
+                quote! {{
+                    let body = &self.body;
+                    ::core::option::Option::Some(#encoded)
+                }}
             }
         };
         // A list a parameter goes to is a mutable local; the others are written in place.
@@ -619,8 +717,18 @@ impl ClientEmitter<'_> {
         } else {
             quote! { let query = ::std::vec::Vec::new(); }
         };
-        let (headers_decl, headers_field) = if used(ParamIn::Header) {
-            (quote! { let mut headers = self.headers.clone(); }, quote! { headers, })
+        // An answer in another media type than JSON asks for it with `Accept`.
+        let accept = match op.response.media_types.as_slice() {
+            [] => None,
+            [only] if only == "application/json" => None,
+            [only] => Some(quote! { #only }),
+            _ => Some(quote! { self.accept.as_str() }),
+        };
+        let accept = accept.map(|value| {
+            quote! { headers.push((::std::string::String::from("accept"), ::std::string::String::from(#value))); }
+        });
+        let (headers_decl, headers_field) = if used(ParamIn::Header) || accept.is_some() {
+            (quote! { let mut headers = self.headers.clone(); #accept }, quote! { headers, })
         } else {
             (quote! {}, quote! { headers: self.headers.clone(), })
         };
@@ -670,6 +778,107 @@ impl ClientEmitter<'_> {
                     #value
                 }
             }
+        }
+    }
+
+    /// The body `value` (a reference) as the runtime sends it, in the media type chosen (the
+    /// builder's `content_type` when the body has several).
+    fn encode_body(&self, op: &Operation, body: &crate::model::Body, value: &TokenStream) -> TokenStream {
+        let encode = |media: &str| -> TokenStream {
+            match body.encoding_of(media) {
+                Encoding::Json => quote! { self.core.body(#value)? },
+                Encoding::Text => quote! { self.core.text(#value, #media) },
+                Encoding::Binary => quote! { self.core.upload(#value, #media) },
+                encoding @ (Encoding::Form | Encoding::Multipart) => self.encode_form(body, value, encoding),
+            }
+        };
+        match body.media_types.as_slice() {
+            [one] => encode(one),
+            several => {
+                let name = ident(&format!("{}ContentType", op.rust_type));
+                let arms = several.iter().map(|media| {
+                    let variant = media_variant(media);
+                    let encoded = encode(media);
+                    quote! { #name::#variant => #encoded, }
+                });
+                quote! { match self.content_type { #(#arms)* } }
+            }
+        }
+    }
+
+    /// A form body, field by field (lowering checked each is a scalar, an enumeration, a list
+    /// of those or, in a multipart body, a file), after the body's checks.
+    fn encode_form(&self, body: &crate::model::Body, value: &TokenStream, encoding: Encoding) -> TokenStream {
+        let TypeRef::Named(name) = &body.ty else { return quote!(self.core.body(#value)?) };
+        let def = self.api.ty(name);
+        let TypeKind::Object(object) = &def.kind else { return quote!(self.core.body(#value)?) };
+        let multipart = encoding == Encoding::Multipart;
+        let push = |wire: &str, text: TokenStream| {
+            if multipart {
+                quote! {
+                    __parts.push(::apigen_runtime::media::Part {
+                        name: ::std::string::String::from(#wire),
+                        file_name: ::core::option::Option::None,
+                        content_type: ::core::option::Option::None,
+                        bytes: ::apigen_runtime::Bytes::from(#text),
+                    });
+                }
+            } else {
+                quote! { __fields.push((#wire, #text)); }
+            }
+        };
+        let file = |wire: &str, part: TokenStream| {
+            quote! {
+                __parts.push(::apigen_runtime::media::Part {
+                    name: ::std::string::String::from(#wire),
+                    file_name: #part.file_name.clone(),
+                    content_type: #part.content_type.clone(),
+                    bytes: #part.bytes.clone(),
+                });
+            }
+        };
+        let mut writes = Vec::new();
+        for field in object.fields.iter().filter(|f| f.constant.is_none()) {
+            let member = ident(&field.rust);
+            let wire = &field.wire;
+            let write = |item: TokenStream| match &field.ty {
+                TypeRef::File => file(wire, item),
+                TypeRef::List(inner) if **inner == TypeRef::File => {
+                    let each = file(wire, quote!(item));
+                    quote! { for item in #item { #each } }
+                }
+                TypeRef::List(inner) => {
+                    let each = push(wire, param_text(quote!(item), inner));
+                    quote! { for item in #item { #each } }
+                }
+                scalar => push(wire, param_text(item, scalar)),
+            };
+            writes.push(match field.presence(def.usage) {
+                Presence::Required | Presence::Defaulted => write(quote!((&#value.#member))),
+                Presence::Optional | Presence::Nullable => {
+                    let inner = write(quote!(item));
+                    quote! { if let ::core::option::Option::Some(item) = &#value.#member { #inner } }
+                }
+                Presence::TriState => {
+                    let inner = write(quote!(item));
+                    quote! { if let ::apigen_runtime::Patch::Value(item) = &#value.#member { #inner } }
+                }
+            });
+        }
+        if multipart {
+            quote! {{
+                self.core.check(#value)?;
+                let mut __parts = ::std::vec::Vec::new();
+                #(#writes)*
+                self.core.multipart(&__parts)
+            }}
+        } else {
+            quote! {{
+                self.core.check(#value)?;
+                let mut __fields: ::std::vec::Vec<(&'static str, ::std::string::String)> = ::std::vec::Vec::new();
+                #(#writes)*
+                self.core.form(&__fields)
+            }}
         }
     }
 
@@ -765,6 +974,31 @@ impl ClientEmitter<'_> {
         if op.response.is_varied() {
             return self.send_varied(op);
         }
+        let call = if op.body.is_some() {
+            quote! { self.call()? }
+        } else {
+            quote! { self.call() }
+        };
+        match op.response.encoding() {
+            Some(Encoding::Binary) => {
+                return quote! {
+                    /// Sends the request; the answer's bytes arrive as they are read from the
+                    /// returned download (never held whole unless asked).
+                    pub async fn send(self) -> ::core::result::Result<::apigen_runtime::client::Download, ::apigen_runtime::client::Error> {
+                        self.core.send_download(#call).await
+                    }
+                };
+            }
+            Some(Encoding::Text) => {
+                return quote! {
+                    /// Sends the request and reads the answer's text.
+                    pub async fn send(self) -> ::core::result::Result<::std::string::String, ::apigen_runtime::client::Error> {
+                        self.core.send_text(#call).await
+                    }
+                };
+            }
+            _ => {}
+        }
         let (body, with_response) = match op.response.body {
             ResponseBody::Empty => {
                 (quote! { self.core.send_empty(call).await }, quote! { self.core.send_empty_with_response(call).await })
@@ -834,7 +1068,11 @@ impl ClientEmitter<'_> {
 impl ClientEmitter<'_> {
     /// `samples.rs`: one typed call per operation, with the spec's samples as arguments.
     fn samples_module(&self) -> TokenStream {
-        let calls = self.api.operations.iter().map(|op| {
+        // Bodies a JSON sample cannot give (raw bytes, files) are left to hand-written tests.
+        let json_sampled = |op: &&Operation| {
+            op.body.as_ref().is_none_or(|b| b.ty != TypeRef::Bytes && !b.encodings().contains(&Encoding::Multipart))
+        };
+        let calls = self.api.operations.iter().filter(json_sampled).map(|op| {
             let name = &op.name;
             let tag = ident(&self.api.tags.iter().find(|t| t.name == op.tag).expect("lowered").rust);
             let method = ident(&op.client);
@@ -877,8 +1115,11 @@ impl ClientEmitter<'_> {
                 setters.push(quote! { .body(body) });
             }
             let deprecated = op.deprecated.as_ref().map(|_| quote!(#[allow(deprecated)]));
-            let finish = match op.response.body {
-                ResponseBody::Empty => quote! { .map(|()| ::apigen_runtime::serde_json::Value::Null) },
+            let finish = match (&op.response.body, op.response.encoding()) {
+                (ResponseBody::Empty, _) => quote! { .map(|()| ::apigen_runtime::serde_json::Value::Null) },
+                (_, Some(Encoding::Binary)) => {
+                    quote! { .map(|download| ::apigen_runtime::serde_json::Value::from(download.status)) }
+                }
                 _ => quote! { .and_then(|value| to_json(&value)) },
             };
             quote! {
@@ -930,6 +1171,26 @@ impl ClientEmitter<'_> {
 }
 
 /// A Rust literal for a JSON sample of a parameter type.
+/// The media type choices a builder offers: `(enumeration, builder field, media types)` for
+/// a body sent in several media types and for an answer negotiated among several.
+fn media_choices(op: &Operation) -> Vec<(String, &'static str, &[String])> {
+    let mut choices = Vec::new();
+    if let Some(body) = op.body.as_ref().filter(|b| b.media_types.len() > 1) {
+        choices.push((format!("{}ContentType", op.rust_type), "content_type", body.media_types.as_slice()));
+    }
+    if op.response.media_types.len() > 1 {
+        choices.push((format!("{}Accept", op.rust_type), "accept", op.response.media_types.as_slice()));
+    }
+    choices
+}
+
+/// The variant naming a media type in the generated media type enumerations
+/// (`application/x-www-form-urlencoded` gives `ApplicationXWwwFormUrlencoded`).
+fn media_variant(media: &str) -> proc_macro2::Ident {
+    let essence = media.split(';').next().unwrap_or_default().trim();
+    ident(&sanitize(essence, Case::Pascal))
+}
+
 /// `Client::new` and `Client::builder`: they take the credentials of the API's first (default)
 /// scheme (a token or key, a user and password, or nothing when there is no scheme); the
 /// builder's `token(scheme, ..)` and `basic(scheme, ..)` give those of the others.

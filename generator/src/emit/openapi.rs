@@ -11,8 +11,8 @@
 //! response may carry new ones (the generated server still rejects them in requests).
 
 use crate::model::{
-    Api, Auth, Constraints, ErrorStatus, Field, Operation, PageStyle, Param, Presence, ResponseBody, SchemeKind,
-    TypeDef, TypeKind, TypeRef, Union, sample,
+    Api, Auth, Constraints, Encoding, ErrorStatus, Field, Operation, PageStyle, Param, Presence, ResponseBody,
+    SchemeKind, TypeDef, TypeKind, TypeRef, Union, sample,
 };
 use serde_json::{Map, Value, json};
 
@@ -262,11 +262,17 @@ impl Document<'_> {
                 request.push(("description", json!(d)));
             }
             request.push(("required", json!(!body.optional)));
-            let mut media = vec![("schema", self.schema(&body.ty))];
-            if let Some(example) = sample::of_body(api, op) {
-                media.push(("example", example));
+            let mut content = Map::new();
+            for media_type in &body.media_types {
+                let encoding = body.encoding_of(media_type);
+                let mut media = vec![("schema", self.schema(&body.ty))];
+                let json_like = matches!(encoding, Encoding::Json | Encoding::Form);
+                if let Some(example) = sample::of_body(api, op).filter(|_| json_like) {
+                    media.push(("example", example));
+                }
+                content.insert(media_type.clone(), object(media));
             }
-            request.push(("content", json!({"application/json": object(media)})));
+            request.push(("content", Value::Object(content)));
             out.push(("requestBody", object(request)));
         }
         if let Some(security) = self.operation_security(op) {
@@ -370,11 +376,18 @@ impl Document<'_> {
                 ("required", json!(["items"])),
             ]),
         };
-        let mut media = vec![("schema", schema)];
-        if let Some(example) = sample::of_response(self.api, op).filter(|_| other.is_none()) {
-            media.push(("example", example));
+        let media_types = other.map_or(&op.response.media_types, |o| &o.media_types);
+        let json_body = !matches!(body, ResponseBody::Value(TypeRef::Bytes | TypeRef::String))
+            || media_types.iter().all(|m| Encoding::of(m) == Encoding::Json);
+        let mut content = Map::new();
+        for media_type in media_types {
+            let mut media = vec![("schema", schema.clone())];
+            if let Some(example) = sample::of_response(self.api, op).filter(|_| other.is_none() && json_body) {
+                media.push(("example", example));
+            }
+            content.insert(media_type.clone(), object(media));
         }
-        out.push(("content", json!({"application/json": object(media)})));
+        out.push(("content", Value::Object(content)));
         object(out)
     }
 
@@ -417,6 +430,7 @@ impl Document<'_> {
             TypeRef::Number => json!({"type": "number", "format": "double"}),
             TypeRef::Boolean => json!({"type": "boolean"}),
             TypeRef::Json => json!({}),
+            TypeRef::Bytes | TypeRef::File => json!({"type": "string", "format": "binary"}),
             TypeRef::Named(name) => json!({"$ref": format!("#/components/schemas/{name}")}),
             TypeRef::List(inner) => json!({"type": "array", "items": self.schema(inner)}),
             TypeRef::Map(inner) => json!({"type": "object", "additionalProperties": self.schema(inner)}),

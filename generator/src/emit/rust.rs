@@ -102,6 +102,8 @@ impl Paths {
                 quote!(::apigen_runtime::chrono::DateTime<::apigen_runtime::chrono::Utc>)
             }
             TypeRef::Json => quote!(::apigen_runtime::serde_json::Value),
+            TypeRef::Bytes => quote!(::apigen_runtime::Bytes),
+            TypeRef::File => quote!(::apigen_runtime::FilePart),
             TypeRef::Named(name) => {
                 let root = &self.types;
                 let rust = ident(&api.ty(name).rust);

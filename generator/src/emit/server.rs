@@ -11,7 +11,7 @@ use super::jobs;
 use super::rust::{Paths, constraint_checks, doc, ident, inner_doc, param_is_option};
 use super::text::{describe_constraints, operation_doc};
 use crate::model::names::{Case, sanitize};
-use crate::model::{Api, Operation, Param, ParamIn, ResponseBody, Tag, TypeKind, TypeRef};
+use crate::model::{Api, Encoding, Operation, Param, ParamIn, ResponseBody, Tag, TypeKind, TypeRef};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -115,6 +115,9 @@ impl ServerEmitter<'_> {
                 (&op.name, &op.tag, op.method.as_str(), &op.path.raw, op.response.status);
             let also: Vec<u16> = op.response.statuses().skip(1).collect();
             let (public, has_body) = (op.auth.is_public(), op.body.is_some());
+            let consumes: Vec<&String> = op.body.iter().flat_map(|b| &b.media_types).collect();
+            let produces = &op.response.media_types;
+            let streams = op.body.as_ref().is_some_and(|b| b.ty == TypeRef::Bytes);
             let required = op.response.headers.iter().filter(|h| h.required).map(|h| &h.wire);
             let link_cursor = match op.pagination.as_ref().filter(|p| p.style == crate::model::PageStyle::Link) {
                 Some(pagination) => {
@@ -131,6 +134,7 @@ impl ServerEmitter<'_> {
                 ::apigen_runtime::server::OperationInfo {
                     name: #name, tag: #tag, method: #method, path: #path, status: #status,
                     also: &[#(#also),*], public: #public, auth: &[#(#auth),*], has_body: #has_body,
+                    consumes: &[#(#consumes),*], produces: &[#(#produces),*], streams: #streams,
                     headers: &[#(#required),*], link_cursor: #link_cursor,
                 }
             }
@@ -272,16 +276,28 @@ impl ServerEmitter<'_> {
             let docs = doc(&param_doc(param));
             fields.push(quote! { #docs pub #field: #ty, });
         }
+        let streams = op.body.as_ref().is_some_and(|b| b.ty == TypeRef::Bytes);
         if let Some(body) = &op.body {
-            let ty = self.paths.ty(self.api, &body.ty);
-            let ty = if body.optional { quote!(::core::option::Option<#ty>) } else { ty };
-            let text = body.description.clone().unwrap_or_else(|| "The request body.".into());
+            let ty = match &body.ty {
+                TypeRef::Bytes => quote!(::apigen_runtime::server::BodyStream),
+                other => self.paths.ty(self.api, other),
+            };
+            let ty = if body.optional && !streams { quote!(::core::option::Option<#ty>) } else { ty };
+            let mut text = body.description.clone().unwrap_or_else(|| "The request body.".into());
+            if body.media_types.len() > 1 || body.encodings() != [Encoding::Json] {
+                text.push_str(&format!("\n\nSent as {}.", body.media_types.join(" or ")));
+            }
             let docs = doc(&text);
             fields.push(quote! { #docs pub body: #ty, });
         }
         let sensitive = op.params.iter().any(|p| p.sensitive);
-        let derive =
-            if sensitive { quote!(#[derive(Clone, PartialEq)]) } else { quote!(#[derive(Clone, Debug, PartialEq)]) };
+        // A streamed body is read once: the request is neither cloned nor compared.
+        let derive = match (sensitive, streams) {
+            (_, true) if sensitive => quote!(),
+            (_, true) => quote!(#[derive(Debug)]),
+            (true, false) => quote!(#[derive(Clone, PartialEq)]),
+            (false, false) => quote!(#[derive(Clone, Debug, PartialEq)]),
+        };
         let debug = sensitive
             .then(|| super::rust::params_debug(quote!(#name), &name.to_string(), &op.params, op.body.is_some(), false));
         let docs =
@@ -354,13 +370,13 @@ impl ServerEmitter<'_> {
             }
         }
         if let Some(body) = &op.body {
-            let ty = self.paths.ty(self.api, &body.ty);
-            let required = !body.optional;
-            reads.push(quote! { let body = __input.body::<#ty>(#required); });
-            if required {
+            reads.push(self.read_body(body));
+            if !body.optional && body.ty != TypeRef::Bytes {
+                let message =
+                    if body.encodings() == [Encoding::Json] { "a JSON body is required" } else { "a body is required" };
                 inits.push(quote! {
                     let ::core::option::Option::Some(body) = body else {
-                        return ::core::result::Result::Err(::apigen_runtime::server::ApiError::bad_request("a JSON body is required"));
+                        return ::core::result::Result::Err(::apigen_runtime::server::ApiError::bad_request(#message));
                     };
                 });
             }
@@ -380,6 +396,121 @@ impl ServerEmitter<'_> {
                     ::core::result::Result::Ok(Self { #(#fields),* })
                 }
             }
+        }
+    }
+
+    /// `let body = ..;`: the body read as its media types say (JSON decoded strictly, a form
+    /// field by field, text, or raw bytes streamed), with every problem recorded.
+    fn read_body(&self, body: &crate::model::Body) -> TokenStream {
+        let ty = self.paths.ty(self.api, &body.ty);
+        let required = !body.optional;
+        let encodings = body.encodings();
+        if body.ty == TypeRef::Bytes {
+            return quote! { let body = __input.stream_body(); };
+        }
+        if encodings == [Encoding::Text] {
+            return quote! { let body = __input.text_body(#required); };
+        }
+        let json = quote! { __input.body::<#ty>(#required) };
+        let form = encodings.iter().any(|e| matches!(e, Encoding::Form | Encoding::Multipart));
+        if !form {
+            return quote! { let body = #json; };
+        }
+        let form = self.read_form(&body.ty, required);
+        if encodings.contains(&Encoding::Json) {
+            quote! { let body = if __input.is_form() { #form } else { #json }; }
+        } else {
+            quote! { let body = #form; }
+        }
+    }
+
+    /// A form body read field by field into its object (lowering checked every field is a
+    /// scalar, an enumeration, a list of those or a file), then checked like a JSON body.
+    fn read_form(&self, ty: &TypeRef, required: bool) -> TokenStream {
+        let TypeRef::Named(name) = ty else { return quote!(::core::option::Option::None) };
+        let def = self.api.ty(name);
+        let TypeKind::Object(object) = &def.kind else { return quote!(::core::option::Option::None) };
+        let struct_ty = self.paths.ty(self.api, ty);
+        let mut reads = Vec::new();
+        let mut members = Vec::new();
+        for field in object.fields.iter().filter(|f| f.constant.is_none()) {
+            let wire = &field.wire;
+            let local = ident(&format!("__{}", field.rust));
+            let member = ident(&field.rust);
+            let presence = field.presence(def.usage);
+            let field_required = presence == crate::model::Presence::Required;
+            let read = match &field.ty {
+                TypeRef::File => quote! { __input.form_file(#wire, #field_required) },
+                TypeRef::List(inner) if **inner == TypeRef::File => quote! { __input.form_files(#wire) },
+                TypeRef::List(inner) => {
+                    let (read_ty, convert) = self.text_type(inner);
+                    match convert {
+                        Some(convert) => {
+                            quote! { __input.form_list::<#read_ty>(#wire).into_iter().map(#convert).collect::<::std::vec::Vec<_>>() }
+                        }
+                        None => quote! { __input.form_list::<#read_ty>(#wire) },
+                    }
+                }
+                scalar => {
+                    let (read_ty, convert) = self.text_type(scalar);
+                    match convert {
+                        Some(convert) => {
+                            quote! { __input.form_field::<#read_ty>(#wire, #field_required).map(#convert) }
+                        }
+                        None => quote! { __input.form_field::<#read_ty>(#wire, #field_required) },
+                    }
+                }
+            };
+            reads.push(quote! { let #local = #read; });
+            let is_list = matches!(field.ty, TypeRef::List(_));
+            let value = match presence {
+                _ if is_list => quote! { #local },
+                crate::model::Presence::Required => quote! { #local? },
+                crate::model::Presence::Defaulted => {
+                    let default = self.paths.default_value(
+                        self.api,
+                        &field.ty,
+                        field.default.as_ref().unwrap_or(&serde_json::Value::Null),
+                    );
+                    quote! { #local.unwrap_or_else(|| #default) }
+                }
+                crate::model::Presence::TriState => quote! { ::apigen_runtime::Patch::from(#local) },
+                crate::model::Presence::Optional | crate::model::Presence::Nullable => quote! { #local },
+            };
+            let value = if field.boxed {
+                quote! { ::std::boxed::Box::new(#value) }
+            } else {
+                value
+            };
+            members.push(quote! { #member: #value, });
+        }
+        if object.additional.is_some() {
+            members.push(quote! { extra: ::std::collections::BTreeMap::new(), });
+        }
+        let _ = required; // A form body is present when the request has one.
+        quote! {
+            {
+                #(#reads)*
+                let body = (|| ::core::option::Option::Some(#struct_ty { #(#members)* }))();
+                if let ::core::option::Option::Some(body) = &body {
+                    __input.check_body(body);
+                }
+                body
+            }
+        }
+    }
+
+    /// How a scalar of type `ty` is read from text: the type `FromParam` gives, and the
+    /// conversion to `ty` when it is an enumeration (read as a string first).
+    fn text_type(&self, ty: &TypeRef) -> (TokenStream, Option<TokenStream>) {
+        match ty {
+            TypeRef::Named(_) => {
+                let rust = self.paths.ty(self.api, ty);
+                let convert = quote! { |__text: ::std::string::String| <#rust as ::core::convert::From<&str>>::from(__text.as_str()) };
+                (quote!(::std::string::String), Some(convert))
+            }
+            TypeRef::Url => (quote!(::std::string::String), None),
+            other => (self.paths.ty(self.api, other), None),
         }
     }
 
@@ -452,7 +583,8 @@ impl ServerEmitter<'_> {
                 quote! { __fields.put(#wire, &self.#field)?; }
             }
         });
-        let body = op.body.as_ref().map(|b| {
+        // A streamed body is the handler's to read: it is not written here.
+        let body = op.body.as_ref().filter(|b| b.ty != TypeRef::Bytes).map(|b| {
             if b.optional {
                 quote! { __fields.optional("body", &self.body)?; }
             } else {
@@ -465,7 +597,7 @@ impl ServerEmitter<'_> {
     fn trait_method(&self, op: &Operation) -> TokenStream {
         let method = ident(&op.rust);
         let request = Self::request_name(op);
-        let response = self.paths.response_ty(self.api, op);
+        let response = self.response_ty(op);
         let context = context_ty(op, quote!(Self::Principal));
         let docs = doc(&operation_doc(self.api, op));
         let deprecated = op.deprecated.as_ref().map(|d| {
@@ -494,7 +626,7 @@ impl ServerEmitter<'_> {
     fn setter(&self, op: &Operation) -> TokenStream {
         let method = ident(&op.rust);
         let request = Self::request_name(op);
-        let response = self.paths.response_ty(self.api, op);
+        let response = self.response_ty(op);
         let context = context_ty(op, quote!(S::Principal));
         let index = self.api.operations.iter().position(|o| o.name == op.name).expect("operation of the api");
         let access = if op.auth.is_public() {
@@ -528,29 +660,47 @@ impl ServerEmitter<'_> {
         }
     }
 
+    /// What the handler answers: the operation's response type, or a [`Download`] for raw
+    /// bytes.
+    ///
+    /// [`Download`]: https://docs.rs/apigen-runtime/latest/apigen_runtime/server/struct.Download.html
+    fn response_ty(&self, op: &Operation) -> TokenStream {
+        match &op.response.body {
+            ResponseBody::Value(TypeRef::Bytes) if !op.response.is_varied() => {
+                quote!(::apigen_runtime::server::Download)
+            }
+            _ => self.paths.response_ty(self.api, op),
+        }
+    }
+
     /// How the router writes the handler's value: JSON, no body, or (for an operation whose
     /// statuses answer different bodies) a function matching the answer's variant, defined
     /// in the setter.
     fn answer(&self, op: &Operation) -> (TokenStream, TokenStream) {
         if !op.response.is_varied() {
-            let answer = match op.response.body {
-                ResponseBody::Empty => quote!(::apigen_runtime::server::empty),
+            let answer = match (&op.response.body, op.response.encoding()) {
+                (ResponseBody::Empty, _) => quote!(::apigen_runtime::server::empty),
+                (_, Some(Encoding::Binary)) => quote!(::apigen_runtime::server::download),
+                (_, Some(Encoding::Text)) => quote!(::apigen_runtime::server::text),
                 _ => quote!(::apigen_runtime::server::json),
             };
             return (answer, TokenStream::new());
         }
-        let response = self.paths.response_ty(self.api, op);
+        let response = self.response_ty(op);
         let arms = op.response.bodies().map(|(status, body)| {
             let variant = ident(&crate::model::status_variant(status));
             match body {
-                ResponseBody::Empty => quote! { #response::#variant => ::apigen_runtime::server::empty((), #status), },
-                _ => quote! { #response::#variant(body) => ::apigen_runtime::server::json(body, #status), },
+                ResponseBody::Empty => {
+                    quote! { #response::#variant => ::apigen_runtime::server::empty((), #status, media), }
+                }
+                _ => quote! { #response::#variant(body) => ::apigen_runtime::server::json(body, #status, media), },
             }
         });
         let function = quote! {
             fn answer(
                 value: #response,
                 _: u16,
+                media: &'static str,
             ) -> ::core::result::Result<::apigen_runtime::server::axum::response::Response, ::apigen_runtime::server::ApiError> {
                 match value { #(#arms)* }
             }
@@ -566,9 +716,10 @@ impl ServerEmitter<'_> {
             let methods = self.api.operations_of(&tag.name).map(|op| {
                 let method = ident(&op.rust);
                 let request = Self::request_name(op);
-                let response = self.paths.response_ty(self.api, op);
+                let response = self.response_ty(op);
                 let name = &op.name;
                 let call = match (&op.response.body, op.response.is_varied()) {
+                    (ResponseBody::Value(TypeRef::Bytes), false) => quote! { self.call_download(#name, &context, &request) },
                     (ResponseBody::Empty, false) => quote! { self.call_empty(#name, &context, &request) },
                     (_, false) => quote! { self.call(#name, &context, &request) },
                     // The mock's JSON answers the default status; its variant wraps it.

@@ -292,6 +292,9 @@ pub struct RawField {
     /// Carries a secret: redacted in `Debug` and logs.
     #[serde(default)]
     pub sensitive: bool,
+    /// A request body's media types (one, or a list the server takes and the client chooses
+    /// among); absent: JSON, or `application/octet-stream` for `bytes`.
+    pub media_type: Option<RawMediaTypes>,
     /// Inline object: its fields.
     pub fields: Option<IndexMap<String, RawField>>,
     /// Inline object: the type of keys beyond `fields`.
@@ -339,6 +342,33 @@ pub struct RawOperation {
     /// Gaps this operation depends on.
     #[serde(default)]
     pub gaps: Vec<String>,
+}
+
+/// `media_type:` one media type, or a list.
+#[derive(Debug)]
+pub struct RawMediaTypes(pub Vec<String>);
+
+impl<'de> Deserialize<'de> for RawMediaTypes {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct MediaVisitor;
+        impl<'de> Visitor<'de> for MediaVisitor {
+            type Value = RawMediaTypes;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a media type (`application/pdf`), or a list of them")
+            }
+            fn visit_str<E: de::Error>(self, media: &str) -> Result<RawMediaTypes, E> {
+                Ok(RawMediaTypes(vec![media.to_owned()]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawMediaTypes, A::Error> {
+                let mut types = Vec::new();
+                while let Some(media) = seq.next_element::<String>()? {
+                    types.push(media);
+                }
+                Ok(RawMediaTypes(types))
+            }
+        }
+        deserializer.deserialize_any(MediaVisitor)
+    }
 }
 
 /// `auth:` of an operation: one scheme's name (or `none`), or a list of alternatives.
@@ -426,6 +456,9 @@ pub struct RawResponse {
     /// Paginated: a named envelope that adds fields to the standard one, or the API's own
     /// list type.
     pub envelope: Option<String>,
+    /// The media types of the body (one, or a list negotiated with `Accept`); absent: JSON,
+    /// or `application/octet-stream` for `bytes`.
+    pub media_type: Option<RawMediaTypes>,
     /// Paginated: how this operation pages, when not as `api.yaml`'s `pagination` says.
     pub pagination: Option<Box<RawPagination>>,
     /// A response other than 204 that has no body (the documents' "201 no content").

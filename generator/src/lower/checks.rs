@@ -121,7 +121,7 @@ impl Lowerer<'_> {
             TypeRef::Integer => Shape::Integer,
             TypeRef::Number => Shape::Number,
             TypeRef::Boolean => Shape::Boolean,
-            TypeRef::Json => Shape::Any,
+            TypeRef::Json | TypeRef::Bytes | TypeRef::File => Shape::Any,
             TypeRef::List(_) => Shape::Array,
             TypeRef::Map(_) => Shape::Object { required: BTreeSet::new(), known: None },
             TypeRef::Named(name) => match &self.types[name].kind {
@@ -294,7 +294,7 @@ impl Lowerer<'_> {
                 }
                 let scalar = |ty: &TypeRef, types: &BTreeMap<String, TypeDef>| match ty {
                     TypeRef::Named(n) => matches!(types[n].kind, TypeKind::Enum(_)),
-                    TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_) => false,
+                    TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_) | TypeRef::Bytes | TypeRef::File => false,
                     _ => true,
                 };
                 let fits = match (&param.ty, param.location) {
@@ -316,7 +316,7 @@ impl Lowerer<'_> {
             for header in &op.response.headers {
                 let scalar = |ty: &TypeRef| match ty {
                     TypeRef::Named(n) => matches!(self.types[n].kind, TypeKind::Enum(_)),
-                    TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_) => false,
+                    TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_) | TypeRef::Bytes | TypeRef::File => false,
                     _ => true,
                 };
                 let fits = match &header.ty {
@@ -340,6 +340,132 @@ impl Lowerer<'_> {
 
     /// The parameters of a list convention are shared optional query parameters; `at`
     /// locates the convention.
+    /// Bodies that are not JSON: each media type suits the body's type (a form's object of
+    /// scalars, a multipart object that may hold files, text a `string`, raw bytes `bytes`);
+    /// `bytes` is only ever a whole body, and `file` only a field of a multipart body's object.
+    pub(super) fn check_media(&mut self, operations: &[Operation]) {
+        let mut multipart_objects: BTreeSet<String> = BTreeSet::new();
+        let mut elsewhere: Vec<TypeRef> = Vec::new();
+        for op in operations {
+            if let Some(body) = &op.body {
+                for media in &body.media_types {
+                    if let Some(problem) = self.media_problem(&body.ty, media, false) {
+                        self.diags.error(op.origin.clone(), format!("the body of `{}` {problem}", op.name));
+                    }
+                }
+                match &body.ty {
+                    TypeRef::Named(name) if body.encodings().iter().all(|e| *e == Encoding::Multipart) => {
+                        multipart_objects.insert(name.clone());
+                    }
+                    other => elsewhere.push(other.clone()),
+                }
+            }
+            elsewhere.extend(op.params.iter().map(|p| p.ty.clone()));
+            for (status, response) in op.response.bodies() {
+                let ResponseBody::Value(ty) = response else { continue };
+                let media_types = if status == op.response.status {
+                    op.response.media_types.clone()
+                } else {
+                    op.response
+                        .others
+                        .iter()
+                        .find(|o| o.status == status)
+                        .map(|o| o.media_types.clone())
+                        .unwrap_or_default()
+                };
+                for media in &media_types {
+                    if let Some(problem) = self.media_problem(ty, media, true) {
+                        self.diags
+                            .error(op.origin.clone(), format!("the response {status} of `{}` {problem}", op.name));
+                    }
+                }
+                if *ty != TypeRef::Bytes {
+                    elsewhere.push(ty.clone());
+                }
+            }
+            if let ResponseBody::Page { item, .. } = &op.response.body {
+                elsewhere.push(item.clone());
+            }
+        }
+        // `bytes` in a field, and `file` outside a multipart body's object, cannot travel.
+        for def in self.types.values() {
+            let TypeKind::Object(object) = &def.kind else { continue };
+            for field in &object.fields {
+                let file = matches!(&field.ty, TypeRef::File)
+                    || matches!(&field.ty, TypeRef::List(inner) if **inner == TypeRef::File);
+                if contains(&field.ty, &TypeRef::Bytes) {
+                    self.diags
+                        .error(
+                            def.origin.clone(),
+                            format!(
+                                "field `{}` of `{}` is `bytes`, which is only ever a whole body",
+                                field.wire, def.name
+                            ),
+                        )
+                        .hint("a file in a form is `file`, in a multipart body");
+                } else if contains(&field.ty, &TypeRef::File) && !(file && multipart_objects.contains(&def.name)) {
+                    self.diags
+                        .error(
+                            def.origin.clone(),
+                            format!("field `{}` of `{}` is a file outside a multipart body", field.wire, def.name),
+                        )
+                        .hint("`file` (or `list<file>`) is a field of the object a `multipart/form-data` body sends");
+                }
+            }
+        }
+        for name in self.reachable(&elsewhere).intersection(&multipart_objects) {
+            let def = &self.types[name];
+            self.diags
+                .error(def.origin.clone(), format!("`{name}` is a multipart body and is also used elsewhere"))
+                .hint("give the multipart body its own type");
+        }
+    }
+
+    /// Why a body of type `ty` cannot travel as `media`, if it cannot.
+    fn media_problem(&self, ty: &TypeRef, media: &str, response: bool) -> Option<String> {
+        let object_fields = |ty: &TypeRef| match ty {
+            TypeRef::Named(n) => match &self.types[n].kind {
+                TypeKind::Object(o) => Some(o.fields.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let scalar = |ty: &TypeRef| match ty {
+            TypeRef::Named(n) => matches!(self.types[n].kind, TypeKind::Enum(_)),
+            TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_) | TypeRef::Bytes | TypeRef::File => false,
+            _ => true,
+        };
+        match body_encoding(ty, media) {
+            Encoding::Json if matches!(ty, TypeRef::File) || contains(ty, &TypeRef::File) => {
+                Some(format!("holds files, which `{media}` cannot carry (use `multipart/form-data`)"))
+            }
+            Encoding::Json => None,
+            Encoding::Form | Encoding::Multipart if response => {
+                Some(format!("cannot be answered as `{media}`: forms travel in requests"))
+            }
+            encoding @ (Encoding::Form | Encoding::Multipart) => {
+                let Some(fields) = object_fields(ty) else {
+                    return Some(format!("is sent as `{media}`, so its type is an object, not `{ty}`"));
+                };
+                let file_ok = encoding == Encoding::Multipart;
+                let bad = fields.iter().find(|f| {
+                    let file = f.ty == TypeRef::File || matches!(&f.ty, TypeRef::List(i) if **i == TypeRef::File);
+                    let value = scalar(&f.ty) || matches!(&f.ty, TypeRef::List(i) if scalar(i));
+                    !(value || file && file_ok)
+                });
+                bad.map(|f| format!("is sent as `{media}`, whose field `{}` cannot be `{}`: a form holds scalars, enumerations and lists of those{}", f.wire, f.ty, if file_ok { ", and files" } else { "" }))
+            }
+            Encoding::Text if *ty != TypeRef::String => {
+                Some(format!("is text (`{media}`), so its type is `string`, not `{ty}`"))
+            }
+            Encoding::Text => None,
+            Encoding::Binary if *ty != TypeRef::Bytes => {
+                Some(format!("is raw `{media}`, so its type is `bytes`, not `{ty}`"))
+            }
+            Encoding::Binary => None,
+        }
+    }
+
     pub(super) fn check_pagination_params(&mut self, pagination: &Pagination, at: &Location) {
         for name in &pagination.params {
             match self.shared_params.get(name) {
@@ -565,5 +691,13 @@ pub(super) fn overlap(a: &Shape, b: &Shape) -> Option<String> {
             }
         }
         _ => None,
+    }
+}
+
+/// Whether `ty` is `wanted` or holds it (in a list or map).
+fn contains(ty: &TypeRef, wanted: &TypeRef) -> bool {
+    match ty {
+        TypeRef::List(inner) | TypeRef::Map(inner) => contains(inner, wanted),
+        other => other == wanted,
     }
 }

@@ -145,8 +145,9 @@ impl Lowerer<'_> {
             description: raw.description.clone(),
             source: raw.source.clone(),
             params,
-            body: body.map(|(ty, optional)| Body {
+            body: body.map(|(ty, optional, media_types)| Body {
                 ty,
+                media_types,
                 optional,
                 description: raw.body.as_ref().and_then(|b| b.description.clone()),
             }),
@@ -339,7 +340,7 @@ impl Lowerer<'_> {
         raw: &RawField,
         method: Option<Method>,
         origin: &Origin,
-    ) -> Option<(TypeRef, bool)> {
+    ) -> Option<(TypeRef, bool, Vec<String>)> {
         self.reject_misplaced(raw, Role::Body, origin);
         if let Some(method @ (Method::Get | Method::Head)) = method {
             let at = self.at(origin);
@@ -362,7 +363,8 @@ impl Lowerer<'_> {
         }
         let ty = self.lower_value_type(raw, &format!("{op_type}Body"), &format!("the body of `{op}`"), origin)?;
         self.use_gaps(&raw.gaps, &format!("the body of `{op}`"), origin);
-        Some((ty, raw.optional))
+        let media_types = self.lower_media_types(raw.media_type.as_ref(), Some(&ty), false, origin);
+        Some((ty, raw.optional, media_types))
     }
 
     pub(super) fn lower_response(
@@ -389,7 +391,21 @@ impl Lowerer<'_> {
             return None;
         }
         let headers = self.lower_response_headers(op, raw, origin);
-        Some(Response { status: raw.status, also, description: raw.description.clone(), body, others, headers })
+        let body_ty = match &body {
+            ResponseBody::Value(ty) => Some(ty.clone()),
+            ResponseBody::Page { .. } => Some(TypeRef::Json),
+            ResponseBody::Empty => None,
+        };
+        let media_types = self.lower_media_types(raw.media_type.as_ref(), body_ty.as_ref(), true, origin);
+        Some(Response {
+            status: raw.status,
+            also,
+            description: raw.description.clone(),
+            body,
+            media_types,
+            others,
+            headers,
+        })
     }
 
     /// The body of one success status: its status checked (2xx, 204 without body, a body
@@ -525,7 +541,18 @@ impl Lowerer<'_> {
                     }
                     let inline = format!("{op_type}{}Response", status_name(status));
                     if let Some(body) = self.lower_response_body(op, &inline, response, false, &entry_origin) {
-                        others.push(Alternative { status, description: response.description.clone(), body });
+                        let ty = match &body {
+                            ResponseBody::Value(ty) => Some(ty.clone()),
+                            _ => None,
+                        };
+                        let media_types =
+                            self.lower_media_types(response.media_type.as_ref(), ty.as_ref(), true, &entry_origin);
+                        others.push(Alternative {
+                            status,
+                            description: response.description.clone(),
+                            body,
+                            media_types,
+                        });
                     }
                 }
             }
@@ -569,6 +596,58 @@ impl Lowerer<'_> {
             });
         }
         headers
+    }
+}
+
+impl Lowerer<'_> {
+    /// The media types of a body of type `ty` (`None` without one): as the spec lists them,
+    /// each a `type/subtype` given once (a response's concrete, since it names what is sent),
+    /// or JSON by default (`application/octet-stream` for `bytes`). Whether each suits the type
+    /// is checked once types are lowered.
+    fn lower_media_types(
+        &mut self,
+        raw: Option<&RawMediaTypes>,
+        ty: Option<&TypeRef>,
+        response: bool,
+        origin: &Origin,
+    ) -> Vec<String> {
+        let Some(RawMediaTypes(listed)) = raw else {
+            return match ty {
+                None => Vec::new(),
+                Some(TypeRef::Bytes) => vec!["application/octet-stream".into()],
+                Some(_) => vec!["application/json".into()],
+            };
+        };
+        let at = self.at(&origin.key("media_type"));
+        if ty.is_none() {
+            self.diags.error(at, "a media type describes a body, and there is none").hint("remove `media_type`");
+            return Vec::new();
+        }
+        let mut media_types: Vec<String> = Vec::new();
+        for media in listed {
+            let essence = media.split(';').next().unwrap_or_default().trim();
+            let token = |t: &str| {
+                !t.is_empty() && t.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+            };
+            let valid = essence.split_once('/').is_some_and(|(kind, sub)| token(kind) && token(sub));
+            if !valid {
+                self.diags
+                    .error(at.clone(), format!("`{media}` is not a media type"))
+                    .hint("write `type/subtype`, as `application/pdf`");
+            } else if response && essence.contains('*') {
+                self.diags
+                    .error(at.clone(), format!("`{media}` is a range; a response names the media type it sends"))
+                    .hint("list the concrete media types (`image/png`, `image/jpeg`)");
+            } else if media_types.iter().any(|m| m.eq_ignore_ascii_case(media)) {
+                self.diags.error(at.clone(), format!("`{media}` is listed twice"));
+            } else {
+                media_types.push(media.clone());
+            }
+        }
+        if listed.is_empty() {
+            self.diags.error(at, "`media_type` lists none").hint("list one, or remove it for JSON");
+        }
+        media_types
     }
 }
 

@@ -218,7 +218,7 @@ impl Lowerer<'_> {
 
     /// Reports keys that make no sense for what the raw field is being read as.
     pub(super) fn reject_misplaced(&mut self, raw: &RawField, role: Role, origin: &Origin) {
-        let checks: [(&str, bool, &str); 7] = [
+        let checks: [(&str, bool, &str); 8] = [
             ("name", raw.name.is_some() && role != Role::Param, "`name` names inline parameters"),
             ("in", raw.location.is_some() && role != Role::Param, "`in` belongs to parameters"),
             ("required", raw.required.is_some() && role != Role::Param, "fields are required unless `optional: true`"),
@@ -226,6 +226,7 @@ impl Lowerer<'_> {
             ("nullable", raw.nullable && role != Role::Field, "only object fields may be null"),
             ("const", raw.constant.is_some() && role != Role::Field, "only object fields hold constants"),
             ("sensitive", raw.sensitive && role == Role::Body, "mark the sensitive field of the body type instead"),
+            ("media_type", raw.media_type.is_some() && role != Role::Body, "a media type describes a request body"),
         ];
         for (key, misplaced, why) in checks {
             if misplaced {

@@ -13,6 +13,7 @@ impl ValueChecker<'_> {
         let wrong = |expected: &str| Err(format!("expected {expected}{here}, found {value}"));
         match (ty, value) {
             (TypeRef::Json, _) => Ok(()),
+            (TypeRef::Bytes | TypeRef::File, _) => Err(format!("bytes and files have no sample value{here}")),
             (TypeRef::String | TypeRef::Url, Value::String(s)) => check_string(s, c, &here),
             (TypeRef::DateTime, Value::String(s)) => {
                 if is_rfc3339(s) {

@@ -483,6 +483,75 @@ impl Operation {
     }
 }
 
+/// How a body of a media type is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// JSON (`application/json`, `application/*+json`, `text/json`).
+    Json,
+    /// `application/x-www-form-urlencoded`.
+    Form,
+    /// `multipart/form-data`.
+    Multipart,
+    /// `text/*`: a `string`.
+    Text,
+    /// Anything else: `bytes`.
+    Binary,
+}
+
+impl Encoding {
+    /// How a body of `media_type` is written.
+    pub fn of(media_type: &str) -> Encoding {
+        let essence = media_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        match essence.as_str() {
+            "application/json" | "text/json" => Encoding::Json,
+            "application/x-www-form-urlencoded" => Encoding::Form,
+            "multipart/form-data" => Encoding::Multipart,
+            e if e.starts_with("application/") && e.ends_with("+json") => Encoding::Json,
+            e if e.starts_with("text/") => Encoding::Text,
+            _ => Encoding::Binary,
+        }
+    }
+}
+
+impl Body {
+    /// The encoding of a body of this type in `media_type`: a `string` in a text media type is
+    /// text, `bytes` in any media type raw bytes.
+    pub fn encoding_of(&self, media_type: &str) -> Encoding {
+        body_encoding(&self.ty, media_type)
+    }
+
+    /// Every encoding the body is taken in.
+    pub fn encodings(&self) -> Vec<Encoding> {
+        let mut found = Vec::new();
+        for media in &self.media_types {
+            let encoding = self.encoding_of(media);
+            if !found.contains(&encoding) {
+                found.push(encoding);
+            }
+        }
+        found
+    }
+}
+
+/// The encoding of a body of type `ty` in `media_type`.
+pub fn body_encoding(ty: &TypeRef, media_type: &str) -> Encoding {
+    match (ty, Encoding::of(media_type)) {
+        (TypeRef::Bytes, _) => Encoding::Binary,
+        (TypeRef::String, Encoding::Text) => Encoding::Text,
+        (_, encoding) => encoding,
+    }
+}
+
+impl Response {
+    /// How the main body is written in its (first) media type.
+    pub fn encoding(&self) -> Option<Encoding> {
+        let ResponseBody::Value(ty) = &self.body else {
+            return matches!(self.body, ResponseBody::Page { .. }).then_some(Encoding::Json);
+        };
+        Some(self.media_types.first().map_or(Encoding::Json, |m| body_encoding(ty, m)))
+    }
+}
+
 /// Where a parameter travels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ParamIn {
@@ -539,8 +608,10 @@ pub struct Param {
 /// A request body.
 #[derive(Debug, Clone)]
 pub struct Body {
-    /// Its type.
+    /// Its type: JSON's, a form's object, `string` for text, `bytes` for raw bytes.
     pub ty: TypeRef,
+    /// The media types the server takes, the client's default first.
+    pub media_types: Vec<String>,
     /// May be omitted.
     pub optional: bool,
     /// What it is.
@@ -558,6 +629,9 @@ pub struct Response {
     pub description: Option<String>,
     /// What the body holds.
     pub body: ResponseBody,
+    /// The media types of the body, negotiated with `Accept`, the default first (JSON unless
+    /// the spec says otherwise; empty without a body).
+    pub media_types: Vec<String>,
     /// Success statuses with a body of their own, in declared order: when there are any, the
     /// handler returns (and the client receives) an enumeration with a variant per status.
     pub others: Vec<Alternative>,
@@ -570,6 +644,8 @@ pub struct Response {
 pub struct Alternative {
     /// The status.
     pub status: u16,
+    /// The media types of its body (JSON; empty without a body).
+    pub media_types: Vec<String>,
     /// What it means.
     pub description: Option<String>,
     /// What the body holds (never a page).

@@ -130,6 +130,8 @@ impl Sampler<'_> {
             }
             TypeRef::Boolean => Value::Bool(true),
             TypeRef::Json => json!({ "key": "value" }),
+            // Bytes and files travel outside JSON: their sample is their size.
+            TypeRef::Bytes | TypeRef::File => json!(null),
             TypeRef::Named(name) => self.named(name, depth),
             TypeRef::List(inner) => {
                 let count = match (c.exact_items, c.min_items, c.max_items) {

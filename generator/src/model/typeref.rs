@@ -19,6 +19,11 @@ pub enum TypeRef {
     Url,
     /// Any JSON value, where the documents give no shape.
     Json,
+    /// Raw bytes: a whole request or response body of a media type that is not JSON, text or
+    /// a form (a PDF, an image, `application/octet-stream`).
+    Bytes,
+    /// A file part of a `multipart/form-data` body: a field (or list item) of its object.
+    File,
     /// A named type.
     Named(String),
     /// A JSON array.
@@ -28,7 +33,8 @@ pub enum TypeRef {
 }
 
 /// The forms a type expression can take, for hints.
-pub const FORMS: &str = "string, integer, number, boolean, date-time, url, json, a type name, list<T> or map<T>";
+pub const FORMS: &str =
+    "string, integer, number, boolean, date-time, url, json, bytes, file, a type name, list<T> or map<T>";
 
 /// Placeholders an expression may hold where an inline shape is declared next to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,6 +134,8 @@ impl Parser<'_> {
             "date-time" => simple(TypeRef::DateTime),
             "url" => simple(TypeRef::Url),
             "json" => simple(TypeRef::Json),
+            "bytes" => simple(TypeRef::Bytes),
+            "file" => simple(TypeRef::File),
             "object" => Ok(Parsed::Inline { placeholder: Placeholder::Object, wrappers: Vec::new() }),
             "enum" => Ok(Parsed::Inline { placeholder: Placeholder::Enum, wrappers: Vec::new() }),
             "list" | "map" => {
@@ -168,6 +176,8 @@ impl fmt::Display for TypeRef {
             TypeRef::DateTime => f.write_str("date-time"),
             TypeRef::Url => f.write_str("url"),
             TypeRef::Json => f.write_str("json"),
+            TypeRef::Bytes => f.write_str("bytes"),
+            TypeRef::File => f.write_str("file"),
             TypeRef::Named(name) => f.write_str(name),
             TypeRef::List(inner) => write!(f, "list<{inner}>"),
             TypeRef::Map(inner) => write!(f, "map<{inner}>"),

@@ -30,6 +30,8 @@ pub struct Context<P, S = OnlyStatus> {
     /// tenant, ...), read with `context.extensions.get::<T>()`.
     pub extensions: axum::http::Extensions,
     pub(crate) response: ResponseHandle,
+    /// The media type of the success response, negotiated with the request's `Accept`.
+    pub(crate) media: &'static str,
     pub(crate) status: PhantomData<fn() -> S>,
 }
 
@@ -84,6 +86,7 @@ impl<P, S> Context<P, S> {
             uri: axum::http::Uri::from_static("/"),
             extensions: axum::http::Extensions::new(),
             response: ResponseHandle::default(),
+            media: "application/json",
             status: PhantomData,
         }
     }
@@ -113,6 +116,20 @@ impl<P, S> Context<P, S> {
             self.insert_response_header(header, text);
         }
         Ok(())
+    }
+
+    /// The media type the success response is answered in: of those the operation declares,
+    /// the one the request's `Accept` prefers (the first declared without `Accept`). A handler
+    /// of an operation answering a document as PDF or Markdown writes the one asked for.
+    pub fn media_type(&self) -> &'static str {
+        self.media
+    }
+
+    /// The context answering in `media_type` (for unit tests of handlers).
+    #[must_use]
+    pub fn with_media_type(mut self, media_type: &'static str) -> Self {
+        self.media = media_type;
+        self
     }
 
     /// For an operation paged by the `Link` header: the cursor of the next page. The router
@@ -158,6 +175,7 @@ impl<P: Clone, S> Clone for Context<P, S> {
             uri: self.uri.clone(),
             extensions: self.extensions.clone(),
             response: self.response.clone(),
+            media: self.media,
             status: PhantomData,
         }
     }

@@ -3,6 +3,7 @@
 
 use super::ApiError;
 use crate::json::{FromJson, Mode};
+use crate::media::{Encoding, FilePart};
 use crate::params::FromParam;
 use crate::validate::{Validate, Validator, Violation};
 use axum::body::Bytes;
@@ -17,6 +18,10 @@ pub struct Input {
     /// The cookies of the `Cookie` headers, read on first use.
     cookies: Option<Vec<(String, String)>>,
     body: Bytes,
+    /// The body as a stream, for an operation taking raw bytes (not buffered).
+    stream: Option<super::BodyStream>,
+    /// The fields of a form or multipart body, read on first use, with whether each was read.
+    form: Option<Vec<(String, FormValue, bool)>>,
     has_body: bool,
     violations: Vec<Violation>,
     syntax: Option<String>,
@@ -51,7 +56,18 @@ impl Input {
     ) -> Self {
         let query =
             form_urlencoded::parse(query.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned(), false)).collect();
-        Input { path, query, headers, cookies: None, body, has_body, violations: Vec::new(), syntax: None }
+        Input {
+            path,
+            query,
+            headers,
+            cookies: None,
+            body,
+            stream: None,
+            form: None,
+            has_body,
+            violations: Vec::new(),
+            syntax: None,
+        }
     }
 
     /// An input built by hand, for tests of generated parsing.
@@ -65,6 +81,12 @@ impl Input {
     pub fn with_headers(mut self, headers: HeaderMap) -> Self {
         self.headers = headers;
         self.cookies = None;
+        self
+    }
+
+    /// The input of an operation taking raw bytes: the body streamed to the handler.
+    pub(crate) fn with_stream(mut self, stream: super::BodyStream) -> Self {
+        self.stream = Some(stream);
         self
     }
 
@@ -262,6 +284,183 @@ impl Input {
         }
     }
 
+    /// The raw body, streamed (for an operation whose body is `bytes`); the body limit is
+    /// enforced while it streams.
+    pub fn stream_body(&mut self) -> super::BodyStream {
+        self.stream.take().unwrap_or_else(super::BodyStream::empty)
+    }
+
+    /// The body as text (for a `text/*` body). `None` when absent (a violation when
+    /// `required`) or not UTF-8.
+    pub fn text_body(&mut self, required: bool) -> Option<String> {
+        if self.body.is_empty() {
+            if required {
+                self.fail(String::new(), "a body is required");
+            }
+            return None;
+        }
+        match std::str::from_utf8(&self.body) {
+            Ok(text) => Some(text.to_owned()),
+            Err(_) => {
+                self.fail(String::new(), "the body is not UTF-8 text");
+                None
+            }
+        }
+    }
+
+    /// Whether the body is a form (`application/x-www-form-urlencoded` or `multipart/form-data`),
+    /// for an operation taking either a form or JSON.
+    pub fn is_form(&self) -> bool {
+        matches!(self.encoding(), Encoding::Form | Encoding::Multipart)
+    }
+
+    fn encoding(&self) -> Encoding {
+        let content_type = self.headers.get(axum::http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
+        content_type.map_or(Encoding::Json, crate::media::encoding)
+    }
+
+    /// Reads the fields of a form body once (urlencoded or multipart, by its `Content-Type`).
+    fn form_fields(&mut self) -> &mut Vec<(String, FormValue, bool)> {
+        if self.form.is_none() {
+            let fields = match self.encoding() {
+                Encoding::Multipart => self.multipart_fields(),
+                _ => form_urlencoded::parse(&self.body)
+                    .map(|(k, v)| (k.into_owned(), FormValue::Text(v.into_owned()), false))
+                    .collect(),
+            };
+            self.form = Some(fields);
+        }
+        self.form.get_or_insert_with(Vec::new)
+    }
+
+    fn multipart_fields(&mut self) -> Vec<(String, FormValue, bool)> {
+        let content_type = self.headers.get(axum::http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
+        let parts = match content_type.and_then(crate::media::boundary) {
+            Some(boundary) => crate::media::parse_multipart(&self.body, &boundary),
+            None => Err("the multipart content type names no boundary".into()),
+        };
+        match parts {
+            Ok(parts) => parts
+                .into_iter()
+                .map(|part| {
+                    let value = match part.file_name {
+                        Some(_) => FormValue::File(FilePart {
+                            file_name: part.file_name,
+                            content_type: part.content_type,
+                            bytes: part.bytes,
+                        }),
+                        None => FormValue::Text(String::from_utf8_lossy(&part.bytes).into_owned()),
+                    };
+                    (part.name, value, false)
+                })
+                .collect(),
+            Err(message) => {
+                self.syntax = Some(format!("the body is not a valid multipart form: {message}"));
+                Vec::new()
+            }
+        }
+    }
+
+    /// Every value given for form field `name` (marked read).
+    fn take_form(&mut self, name: &str) -> Vec<FormValue> {
+        let mut values = Vec::new();
+        for (key, value, used) in self.form_fields() {
+            if key == name {
+                *used = true;
+                values.push(value.clone());
+            }
+        }
+        values
+    }
+
+    /// A form field (a scalar or enumeration as text), at `/<name>`; given twice is a
+    /// violation, and so is a missing one when `required`.
+    pub fn form_field<T: FromParam>(&mut self, name: &str, required: bool) -> Option<T> {
+        let at = pointer(name);
+        match self.take_form(name).as_slice() {
+            [] if required => {
+                self.fail(at, "is required");
+                None
+            }
+            [] => None,
+            [FormValue::Text(text)] => self.parse_form(&at, text),
+            [FormValue::File(_)] => {
+                self.fail(at, "is a file; a value was expected");
+                None
+            }
+            _ => {
+                self.fail(at, "is given more than once");
+                None
+            }
+        }
+    }
+
+    /// A list-valued form field: repeated keys.
+    pub fn form_list<T: FromParam>(&mut self, name: &str) -> Vec<T> {
+        let at = pointer(name);
+        let values = self.take_form(name);
+        values
+            .iter()
+            .filter_map(|value| match value {
+                FormValue::Text(text) => self.parse_form(&at, text),
+                FormValue::File(_) => {
+                    self.fail(at.clone(), "is a file; a value was expected");
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// A file part of a multipart body; a missing one is a violation when `required`.
+    pub fn form_file(&mut self, name: &str, required: bool) -> Option<FilePart> {
+        let at = pointer(name);
+        let mut files = self.form_files(name);
+        match files.len() {
+            0 if required => {
+                self.fail(at, "is required (a file)");
+                None
+            }
+            0 | 1 => files.pop(),
+            _ => {
+                self.fail(at, "is given more than once");
+                None
+            }
+        }
+    }
+
+    /// Every file part named `name` of a multipart body.
+    pub fn form_files(&mut self, name: &str) -> Vec<FilePart> {
+        let at = pointer(name);
+        let values = self.take_form(name);
+        values
+            .into_iter()
+            .filter_map(|value| match value {
+                FormValue::File(file) => Some(file),
+                FormValue::Text(_) => {
+                    self.fail(at.clone(), "is a value; a file was expected");
+                    None
+                }
+            })
+            .collect()
+    }
+
+    fn parse_form<T: FromParam>(&mut self, at: &str, text: &str) -> Option<T> {
+        match T::from_param(text) {
+            Ok(value) => Some(value),
+            Err(message) => {
+                self.fail(at.to_owned(), message);
+                None
+            }
+        }
+    }
+
+    /// Checks a body read field by field (a form) against the spec's constraints.
+    pub fn check_body(&mut self, body: &impl Validate) {
+        if let Err(found) = body.validate() {
+            self.violations.extend(found.0);
+        }
+    }
+
     /// Ends parsing: unknown query parameters and an unexpected body are violations; any
     /// problem answers 400.
     pub fn finish(mut self) -> Result<(), ApiError> {
@@ -278,6 +477,14 @@ impl Input {
         if !self.has_body && !self.body.iter().all(u8::is_ascii_whitespace) {
             self.fail(String::new(), "this operation takes no body");
         }
+        let unread: Vec<String> =
+            self.form.iter().flatten().filter(|(_, _, used)| !used).map(|(k, _, _)| k.clone()).collect();
+        for name in unread {
+            let path = pointer(&name);
+            if reported.insert(path.clone()) {
+                self.fail(path, "is not a field of this form");
+            }
+        }
         match self.syntax {
             Some(message) if self.violations.is_empty() => Err(ApiError::bad_request(message)),
             Some(message) => {
@@ -288,6 +495,18 @@ impl Input {
             None => Err(ApiError::invalid(self.violations)),
         }
     }
+}
+
+/// A value of a form field: text, or a file of a multipart body.
+#[derive(Debug, Clone)]
+enum FormValue {
+    Text(String),
+    File(FilePart),
+}
+
+/// The JSON pointer of a form field (its violations read like a JSON body's).
+fn pointer(name: &str) -> String {
+    format!("/{}", name.replace('~', "~0").replace('/', "~1"))
 }
 
 /// The cookies of every `Cookie` header (`a=1; b=2`), values percent-decoded (the client

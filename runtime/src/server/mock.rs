@@ -61,6 +61,20 @@ impl MockService {
         }))
     }
 
+    /// Calls the handler for an operation answering raw bytes (generated code): a string the
+    /// handler answers is sent as its bytes, any other JSON as its text.
+    pub fn call_download(
+        &self,
+        operation: &'static str,
+        context: &Context<impl MockPrincipal, impl Sized>,
+        request: &impl Serialize,
+    ) -> std::future::Ready<Result<super::Download, ApiError>> {
+        std::future::ready(self.invoke(operation, context, request).map(|value| match value {
+            serde_json::Value::String(text) => super::Download::bytes(text),
+            other => super::Download::bytes(other.to_string()),
+        }))
+    }
+
     /// Calls the handler for an operation without response body (generated code).
     pub fn call_empty(
         &self,

@@ -27,6 +27,7 @@
 //! [`Input`] (`input`), the router's [`Routes`] (`routes`) and the [`MockService`] (`mock`).
 
 mod auth;
+mod body;
 mod config;
 mod context;
 mod error;
@@ -38,6 +39,7 @@ pub use crate::auth::{Credential, KeyIn, Scheme, SchemeKind, Secret};
 pub use crate::params::FromParam;
 pub use auth::Authenticator;
 pub(crate) use auth::{authenticate, challenge};
+pub use body::{BodyStream, Download};
 pub use config::{
     DEFAULT_BODY_LIMIT, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_QUERY_PARAMS, DEFAULT_MAX_URI_BYTES, ServerConfig,
 };
@@ -46,24 +48,17 @@ pub use error::ApiError;
 pub(crate) use error::too_large;
 pub use input::Input;
 pub use mock::{MockCall, MockPrincipal, MockService};
-pub use routes::{Access, Answer, Authenticated, MissingOperations, Public, Reply, Routes, empty, json, reject};
+pub use routes::{
+    Access, Answer, Authenticated, MissingOperations, Public, Reply, Routes, download, empty, json, reject, text,
+};
 
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::task::{Context as TaskContext, Poll};
-
-fn is_json(headers: &HeaderMap) -> bool {
-    headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).and_then(|v| v.split(';').next()).is_some_and(
-        |mime| {
-            let mime = mime.trim().to_ascii_lowercase();
-            mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
-        },
-    )
-}
 
 /// Polls a future, turning a panic into `Err(())`.
 struct CatchUnwind<F>(F);
@@ -113,8 +108,16 @@ pub struct OperationInfo {
     /// The schemes the operation accepts, in the spec's order: the first one a request
     /// carries is authenticated.
     pub auth: &'static [Scheme],
-    /// Takes a JSON body.
+    /// Takes a body.
     pub has_body: bool,
+    /// The media types of the request body it takes, in the spec's order (empty without a
+    /// body); another `Content-Type` answers 415.
+    pub consumes: &'static [&'static str],
+    /// The media types of its success responses, in the spec's order of preference; an
+    /// `Accept` that allows none of them answers 406.
+    pub produces: &'static [&'static str],
+    /// Its body is raw bytes streamed to the handler ([`BodyStream`]) instead of read first.
+    pub streams: bool,
     /// The response headers the spec says a success always carries: a handler's success
     /// without one of them answers 500.
     pub headers: &'static [&'static str],

@@ -9,8 +9,8 @@
 //! the group traits, whose methods have no default, so a forgotten one is a compile error.
 
 use super::{
-    ApiError, Authenticator, Context, Input, OperationInfo, ServerConfig, authenticate, challenge, is_json,
-    json_response, too_large,
+    ApiError, Authenticator, Context, Input, OperationInfo, ServerConfig, authenticate, challenge, json_response,
+    too_large,
 };
 use crate::auth::{KeyIn, SchemeKind};
 use crate::error::ErrorShape;
@@ -66,18 +66,42 @@ impl<P> Access<P> for Public {
     }
 }
 
-/// How a handler's value is written: generated code passes [`json`] or [`empty`]. A value
-/// that cannot be written is an error, answered in the API's error shape.
-pub type Answer<T> = fn(T, u16) -> Result<Response, ApiError>;
+/// How a handler's value is written with a status and the negotiated media type: generated
+/// code passes [`json`], [`text`], [`download`] or [`empty`]. A value that cannot be written
+/// is an error, answered in the API's error shape.
+pub type Answer<T> = fn(T, u16, &'static str) -> Result<Response, ApiError>;
 
-/// Writes the value as a JSON body.
-pub fn json<T: Serialize>(value: T, status: u16) -> Result<Response, ApiError> {
-    json_response(status, &value)
+/// Writes the value as a JSON body (`application/json`, or the JSON media type negotiated).
+pub fn json<T: Serialize>(value: T, status: u16, media_type: &'static str) -> Result<Response, ApiError> {
+    let mut response = json_response(status, &value)?;
+    if media_type != "application/json" && crate::media::encoding(media_type) == crate::media::Encoding::Json {
+        response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(media_type));
+    }
+    Ok(response)
+}
+
+/// Writes text in the negotiated media type (`text/csv; charset=utf-8`).
+pub fn text(value: String, status: u16, media_type: &'static str) -> Result<Response, ApiError> {
+    let content_type =
+        if media_type.contains("charset") { media_type.to_owned() } else { format!("{media_type}; charset=utf-8") };
+    let content_type =
+        HeaderValue::from_str(&content_type).unwrap_or(HeaderValue::from_static("text/plain; charset=utf-8"));
+    Ok((status_code(status), [(header::CONTENT_TYPE, content_type)], value).into_response())
+}
+
+/// Writes bytes, from memory or a stream, in the negotiated media type.
+pub fn download(value: super::Download, status: u16, media_type: &'static str) -> Result<Response, ApiError> {
+    Ok((status_code(status), [(header::CONTENT_TYPE, HeaderValue::from_static(media_type))], value.body)
+        .into_response())
 }
 
 /// Writes a response without body.
-pub fn empty(_: (), status: u16) -> Result<Response, ApiError> {
+pub fn empty(_: (), status: u16, _: &'static str) -> Result<Response, ApiError> {
     Ok((StatusCode::from_u16(status).unwrap_or(StatusCode::NO_CONTENT), Body::empty()).into_response())
+}
+
+fn status_code(status: u16) -> StatusCode {
+    StatusCode::from_u16(status).unwrap_or(StatusCode::OK)
 }
 
 /// The operations a service refuses to leave unimplemented, by name in the spec.
@@ -149,7 +173,7 @@ impl<S: Authenticator> Routes<S> {
                 Ok(request) => request,
                 Err(error) => return reject(error, errors),
             };
-            let Context { principal, headers, operation, method, path, uri, extensions, response, .. } = context;
+            let Context { principal, headers, operation, method, path, uri, extensions, response, media, .. } = context;
             let Some(principal) = A::principal(principal) else {
                 return reject(ApiError::unauthorized("this operation needs credentials"), errors);
             };
@@ -162,6 +186,7 @@ impl<S: Authenticator> Routes<S> {
                 uri: uri.clone(),
                 extensions,
                 response: response.clone(),
+                media,
                 status: PhantomData,
             };
             let future = handler(Arc::clone(&service), context, request);
@@ -177,7 +202,7 @@ impl<S: Authenticator> Routes<S> {
                     ))),
                     None => Ok(value),
                 });
-                let mut reply = match result.and_then(|value| answer(value, chosen.unwrap_or(status))) {
+                let mut reply = match result.and_then(|value| answer(value, chosen.unwrap_or(status), media)) {
                     Ok(reply) => reply,
                     Err(error) => error.into_response_with(errors),
                 };
@@ -285,15 +310,36 @@ async fn handle<S: Authenticator>(
         Ok(params) => params.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
         Err(_) => return refuse(ApiError::bad_request("a path parameter is not valid UTF-8 once decoded")),
     };
-    let body = match axum::body::to_bytes(body, config.body_limit).await {
-        Ok(bytes) => bytes,
-        Err(_) => return refuse(too_large(config.body_limit)),
+    let media = match crate::media::negotiate(header_text(&parts.headers, header::ACCEPT), info.produces) {
+        Some(media) => media,
+        None if info.produces.is_empty() => "application/json",
+        None => {
+            let message = format!("the operation answers {}; `Accept` allows none of them", info.produces.join(", "));
+            return refuse(ApiError::new(StatusCode::NOT_ACCEPTABLE, message));
+        }
     };
-    if info.has_body && !body.is_empty() && !is_json(&parts.headers) {
-        let message = "the body must be JSON, sent with `Content-Type: application/json`";
-        return refuse(ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, message));
+    let content_type = header_text(&parts.headers, header::CONTENT_TYPE);
+    let accepted = content_type.and_then(|ct| crate::media::accepts(info.consumes, ct)).is_some();
+    let length = header_text(&parts.headers, header::CONTENT_LENGTH).and_then(|l| l.trim().parse::<u64>().ok());
+    let declares_body = length.is_some_and(|l| l > 0) || parts.headers.contains_key(header::TRANSFER_ENCODING);
+    if info.has_body && declares_body && !accepted {
+        return refuse(unsupported(info.consumes));
+    }
+    let (body, stream) = if info.streams {
+        (axum::body::Bytes::new(), Some(super::BodyStream::new(body, config.body_limit)))
+    } else {
+        match axum::body::to_bytes(body, config.body_limit).await {
+            Ok(bytes) => (bytes, None),
+            Err(_) => return refuse(too_large(config.body_limit)),
+        }
+    };
+    if info.has_body && !info.streams && !body.is_empty() && !accepted {
+        return refuse(unsupported(info.consumes));
     }
     let mut input = Input::new(path, parts.uri.query().unwrap_or_default(), parts.headers.clone(), body, info.has_body);
+    if let Some(stream) = stream {
+        input = input.with_stream(stream);
+    }
     for scheme in info.auth {
         if let SchemeKind::ApiKey { location: KeyIn::Query, name } = scheme.kind {
             input.accept_query(name); // A key in the query is a credential, not a parameter.
@@ -305,6 +351,7 @@ async fn handle<S: Authenticator>(
     context.method = parts.method;
     context.path = info.path;
     context.uri = parts.uri;
+    context.media = media;
     context.extensions = parts.extensions;
     // A panic while parsing or in the handler's synchronous part is caught like one in its
     // future.
@@ -329,6 +376,20 @@ fn next_link(uri: &axum::http::Uri, cursor: &str, next: &str) -> HeaderValue {
     query.append_pair(cursor, next);
     let link = format!("<{}?{}>; rel=\"next\"", uri.path(), query.finish());
     HeaderValue::from_str(&link).unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+/// A header's value as text, when it is text.
+fn header_text(headers: &axum::http::HeaderMap, name: header::HeaderName) -> Option<&str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+/// The 415 for a body of a media type the operation does not take, naming those it takes.
+fn unsupported(consumes: &[&str]) -> ApiError {
+    let message = match consumes {
+        ["application/json"] => "the body must be JSON, sent with `Content-Type: application/json`".to_owned(),
+        _ => format!("the body must be sent as one of: {}", consumes.join(", ")),
+    };
+    ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, message)
 }
 
 /// A 401 of the router with the challenges of the operation's schemes (none for API keys,

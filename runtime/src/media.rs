@@ -1,0 +1,327 @@
+//! Bodies that are not JSON: how a media type is encoded ([`Encoding`]), `Accept` negotiation,
+//! file parts ([`FilePart`]) and the `multipart/form-data` format (RFC 7578), read by the
+//! server and written by the client.
+//!
+//! Multipart is hand-written here rather than taken from a crate: bodies are bounded by the
+//! server's body limit and read whole, so a buffered parser of the format's few rules is
+//! enough, and the crates that stream it pull a charset library into every server build.
+
+use bytes::Bytes;
+use std::fmt;
+
+/// How a body of a media type is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// JSON (`application/json`, `application/*+json`, `text/json`).
+    Json,
+    /// `application/x-www-form-urlencoded`.
+    Form,
+    /// `multipart/form-data`.
+    Multipart,
+    /// Text (`text/*`).
+    Text,
+    /// Anything else: bytes as they are.
+    Binary,
+}
+
+/// The media type without parameters, lower-cased (`Text/CSV; charset=utf-8` gives `text/csv`).
+pub fn essence(media_type: &str) -> String {
+    media_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
+}
+
+/// How a body of `media_type` is written.
+pub fn encoding(media_type: &str) -> Encoding {
+    let essence = essence(media_type);
+    match essence.as_str() {
+        "application/json" | "text/json" => Encoding::Json,
+        "application/x-www-form-urlencoded" => Encoding::Form,
+        "multipart/form-data" => Encoding::Multipart,
+        e if e.starts_with("application/") && e.ends_with("+json") => Encoding::Json,
+        e if e.starts_with("text/") => Encoding::Text,
+        _ => Encoding::Binary,
+    }
+}
+
+/// Whether a request's `Content-Type` is one of `accepted` (declared media types, `image/*`
+/// ranges allowed): compared by essence; any JSON media type stands for every JSON one.
+pub fn accepts(accepted: &[&str], content_type: &str) -> Option<usize> {
+    let given = essence(content_type);
+    let json = encoding(&given) == Encoding::Json;
+    accepted.iter().position(|declared| {
+        let declared = essence(declared);
+        declared == given
+            || (json && encoding(&declared) == Encoding::Json)
+            || declared.strip_suffix("/*").is_some_and(|major| given.split('/').next() == Some(major))
+    })
+}
+
+/// The media type of `offered` (in the operation's order of preference) an `Accept` header
+/// (RFC 9110 §12.5.1) takes best: the highest `q`, then the earliest offered; `None` when it
+/// takes none (406). No header, or one that does not parse, takes the first.
+pub fn negotiate(accept: Option<&str>, offered: &[&'static str]) -> Option<&'static str> {
+    let Some(accept) = accept.filter(|a| !a.trim().is_empty()) else { return offered.first().copied() };
+    let ranges: Vec<(String, f32)> = accept
+        .split(',')
+        .filter_map(|range| {
+            let mut parts = range.split(';');
+            let media = parts.next()?.trim().to_ascii_lowercase();
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q=").or_else(|| p.trim().strip_prefix("Q=")))
+                .find_map(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            (!media.is_empty()).then_some((media, q))
+        })
+        .collect();
+    if ranges.is_empty() {
+        return offered.first().copied();
+    }
+    // Each offered type's quality: that of the most specific range matching it.
+    let quality = |offer: &str| -> f32 {
+        let offer = essence(offer);
+        let (major, _) = offer.split_once('/').unwrap_or((offer.as_str(), ""));
+        let exact = ranges.iter().find(|(range, _)| *range == offer);
+        let family = ranges.iter().find(|(range, _)| range.strip_suffix("/*") == Some(major));
+        let any = ranges.iter().find(|(range, _)| range == "*/*");
+        exact.or(family).or(any).map_or(0.0, |(_, q)| *q)
+    };
+    let mut best: Option<(&'static str, f32)> = None;
+    for offer in offered {
+        let q = quality(offer);
+        if q > 0.0 && best.is_none_or(|(_, b)| q > b) {
+            best = Some((offer, q));
+        }
+    }
+    best.map(|(offer, _)| offer)
+}
+
+/// A file part of a `multipart/form-data` body: its bytes with the file name and content type
+/// the sender gave.
+#[derive(Clone, PartialEq, Eq, Default)]
+pub struct FilePart {
+    /// The file name the sender gave (`filename` of the part), if any.
+    pub file_name: Option<String>,
+    /// The part's `Content-Type`, if any.
+    pub content_type: Option<String>,
+    /// The file's bytes.
+    pub bytes: Bytes,
+}
+
+impl FilePart {
+    /// A file part of these bytes, named and typed.
+    pub fn new(file_name: impl Into<String>, content_type: impl Into<String>, bytes: impl Into<Bytes>) -> Self {
+        FilePart { file_name: Some(file_name.into()), content_type: Some(content_type.into()), bytes: bytes.into() }
+    }
+}
+
+impl fmt::Debug for FilePart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FilePart")
+            .field("file_name", &self.file_name)
+            .field("content_type", &self.content_type)
+            .field("size", &self.bytes.len())
+            .finish()
+    }
+}
+
+/// A file part is written in logs and mocks as its name, type and size; its bytes travel only
+/// in multipart bodies.
+impl serde::Serialize for FilePart {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut fields = crate::json::Fields::begin(serializer)?;
+        fields.optional("file_name", &self.file_name)?;
+        fields.optional("content_type", &self.content_type)?;
+        fields.put("size", &self.bytes.len())?;
+        fields.end()
+    }
+}
+
+impl crate::json::FromJson for FilePart {
+    fn from_json(value: serde_json::Value, d: &mut crate::json::Decoder) -> Option<Self> {
+        drop(value);
+        d.fail("a file is sent as a part of a multipart body, not in JSON")
+    }
+}
+
+impl crate::validate::Validate for FilePart {
+    fn validate_into(&self, _: &mut crate::validate::Validator) {}
+}
+
+/// One part of a multipart body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    /// The field name (`name` of the part's `Content-Disposition`).
+    pub name: String,
+    /// The file name, for a file part.
+    pub file_name: Option<String>,
+    /// The part's `Content-Type`, if any.
+    pub content_type: Option<String>,
+    /// Its bytes.
+    pub bytes: Bytes,
+}
+
+/// The boundary of a `multipart/form-data` content type.
+pub fn boundary(content_type: &str) -> Option<String> {
+    content_type.split(';').skip(1).find_map(|param| {
+        let (key, value) = param.split_once('=')?;
+        key.trim().eq_ignore_ascii_case("boundary").then(|| value.trim().trim_matches('"').to_owned())
+    })
+}
+
+/// The parts of a multipart body, or what is wrong with it.
+pub fn parse_multipart(body: &Bytes, boundary: &str) -> Result<Vec<Part>, String> {
+    if boundary.is_empty() || boundary.len() > 70 {
+        return Err("the multipart boundary is missing or longer than 70 characters".into());
+    }
+    let delimiter = format!("--{boundary}");
+    let bytes = body.as_ref();
+    let mut parts = Vec::new();
+    let mut at = find(bytes, delimiter.as_bytes(), 0).ok_or("the body holds no multipart boundary")?;
+    loop {
+        at += delimiter.len();
+        if bytes[at..].starts_with(b"--") {
+            return Ok(parts); // The closing delimiter.
+        }
+        at += crlf_at(bytes, at).ok_or("a multipart boundary is not followed by a line break")?;
+        let head_end = find(bytes, b"\r\n\r\n", at).ok_or("a multipart part has no blank line after its headers")?;
+        let head = std::str::from_utf8(&bytes[at..head_end]).map_err(|_| "a multipart part's headers are not text")?;
+        let start = head_end + 4;
+        let end = find(bytes, format!("\r\n{delimiter}").as_bytes(), start).ok_or("the multipart body does not end")?;
+        parts.push(part(head, body.slice(start..end))?);
+        at = end + 2;
+    }
+}
+
+fn part(head: &str, bytes: Bytes) -> Result<Part, String> {
+    let mut name = None;
+    let mut file_name = None;
+    let mut content_type = None;
+    for line in head.split("\r\n") {
+        let Some((key, value)) = line.split_once(':') else { continue };
+        if key.trim().eq_ignore_ascii_case("content-disposition") {
+            for param in value.split(';').skip(1) {
+                let Some((key, value)) = param.split_once('=') else { continue };
+                let value = value.trim().trim_matches('"').to_owned();
+                match key.trim().to_ascii_lowercase().as_str() {
+                    "name" => name = Some(value),
+                    "filename" => file_name = Some(value),
+                    _ => {}
+                }
+            }
+        } else if key.trim().eq_ignore_ascii_case("content-type") {
+            content_type = Some(value.trim().to_owned());
+        }
+    }
+    let name = name.ok_or("a multipart part has no `Content-Disposition: form-data; name=..`")?;
+    Ok(Part { name, file_name, content_type, bytes })
+}
+
+fn find(haystack: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    haystack.get(from..)?.windows(needle.len()).position(|w| w == needle).map(|i| i + from)
+}
+
+fn crlf_at(bytes: &[u8], at: usize) -> Option<usize> {
+    // Transport padding (spaces or tabs) may precede the line break.
+    let padding = bytes.get(at..)?.iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+    bytes[at + padding..].starts_with(b"\r\n").then_some(padding + 2)
+}
+
+/// Writes a `multipart/form-data` body of `parts`; its content type names the boundary.
+pub fn write_multipart(parts: &[Part]) -> (String, Vec<u8>) {
+    let boundary = unique_boundary(parts);
+    let mut body = Vec::new();
+    for part in parts {
+        body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
+        let mut disposition = format!("Content-Disposition: form-data; name=\"{}\"", quoted(&part.name));
+        if let Some(file_name) = &part.file_name {
+            disposition.push_str(&format!("; filename=\"{}\"", quoted(file_name)));
+        }
+        body.extend_from_slice(disposition.as_bytes());
+        body.extend_from_slice(b"\r\n");
+        if let Some(content_type) = &part.content_type {
+            body.extend_from_slice(format!("Content-Type: {}\r\n", content_type.replace(['\r', '\n'], " ")).as_bytes());
+        }
+        body.extend_from_slice(b"\r\n");
+        body.extend_from_slice(&part.bytes);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+/// A name in a quoted header parameter: quotes and line breaks percent-encoded (as browsers
+/// do, RFC 7578 §4.2).
+fn quoted(text: &str) -> String {
+    text.replace('"', "%22").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// A boundary that no part holds.
+fn unique_boundary(parts: &[Part]) -> String {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    loop {
+        let boundary = format!("apigen-boundary-{seed:016x}");
+        if !parts.iter().any(|p| find(&p.bytes, boundary.as_bytes(), 0).is_some()) {
+            return boundary;
+        }
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encodings_follow_the_media_type() {
+        let cases = [
+            ("application/json", Encoding::Json),
+            ("application/problem+json; charset=utf-8", Encoding::Json),
+            ("Text/JSON", Encoding::Json),
+            ("application/x-www-form-urlencoded", Encoding::Form),
+            ("multipart/form-data; boundary=x", Encoding::Multipart),
+            ("text/csv", Encoding::Text),
+            ("application/pdf", Encoding::Binary),
+            ("image/png", Encoding::Binary),
+        ];
+        for (media, expected) in cases {
+            assert_eq!(encoding(media), expected, "{media}");
+        }
+        assert_eq!(accepts(&["image/*"], "image/png"), Some(0));
+        assert_eq!(
+            accepts(&["application/json", "application/x-www-form-urlencoded"], "application/merge-patch+json"),
+            Some(0)
+        );
+        assert_eq!(accepts(&["application/json"], "text/plain"), None);
+    }
+
+    #[test]
+    fn accept_headers_choose_by_quality_then_order() {
+        let offered = ["application/pdf", "text/markdown"];
+        assert_eq!(negotiate(None, &offered), Some("application/pdf"));
+        assert_eq!(negotiate(Some("text/markdown"), &offered), Some("text/markdown"));
+        assert_eq!(negotiate(Some("text/*;q=0.9, application/pdf;q=0.5"), &offered), Some("text/markdown"));
+        assert_eq!(negotiate(Some("*/*"), &offered), Some("application/pdf"));
+        assert_eq!(negotiate(Some("*/*, application/pdf;q=0"), &offered), Some("text/markdown"));
+        assert_eq!(negotiate(Some("image/png"), &offered), None);
+    }
+
+    #[test]
+    fn multipart_bodies_round_trip() {
+        let parts = vec![
+            Part { name: "title".into(), file_name: None, content_type: None, bytes: Bytes::from_static(b"Hello") },
+            Part {
+                name: "files".into(),
+                file_name: Some("a \"b\".txt".into()),
+                content_type: Some("text/plain".into()),
+                bytes: Bytes::from_static(b"line\r\n--not a boundary\r\n"),
+            },
+        ];
+        let (content_type, body) = write_multipart(&parts);
+        let boundary = boundary(&content_type).unwrap();
+        let read = parse_multipart(&Bytes::from(body), &boundary).unwrap();
+        assert_eq!(read[0], parts[0]);
+        assert_eq!(read[1].file_name.as_deref(), Some("a %22b%22.txt"));
+        assert_eq!(read[1].bytes, parts[1].bytes);
+        assert!(parse_multipart(&Bytes::from_static(b"--x\r\nno blank line"), "x").is_err());
+        assert!(parse_multipart(&Bytes::from_static(b"nothing"), "x").is_err());
+    }
+}

@@ -1,0 +1,100 @@
+//! Raw bodies both ways: [`BodyStream`], a `bytes` request body handed to the handler as it
+//! arrives (the body limit enforced while it streams), and [`Download`], a `bytes` response a
+//! handler answers from memory or from a stream.
+
+use super::{ApiError, too_large};
+use axum::body::{Body, Bytes};
+use futures_util::{Stream, StreamExt};
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+/// A request body streamed to the handler, chunk by chunk, never held whole: more than the
+/// router's body limit ends it with a 413 error (return it with `?`).
+pub struct BodyStream {
+    inner: Option<axum::body::BodyDataStream>,
+    read: usize,
+    limit: usize,
+}
+
+impl BodyStream {
+    pub(crate) fn new(body: Body, limit: usize) -> Self {
+        BodyStream { inner: Some(body.into_data_stream()), read: 0, limit }
+    }
+
+    /// A stream of no bytes (the body of a request that sent none).
+    pub fn empty() -> Self {
+        BodyStream { inner: None, read: 0, limit: 0 }
+    }
+
+    /// The whole body in memory (for small bodies; the limit still applies).
+    pub async fn collect(mut self) -> Result<Bytes, ApiError> {
+        let mut all = Vec::new();
+        while let Some(chunk) = self.next().await {
+            all.extend_from_slice(&chunk?);
+        }
+        Ok(Bytes::from(all))
+    }
+}
+
+impl Stream for BodyStream {
+    type Item = Result<Bytes, ApiError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let Some(inner) = self.inner.as_mut() else { return Poll::Ready(None) };
+        match inner.poll_next_unpin(cx) {
+            Poll::Ready(Some(Ok(chunk))) => {
+                self.read += chunk.len();
+                if self.read > self.limit {
+                    self.inner = None;
+                    return Poll::Ready(Some(Err(too_large(self.limit))));
+                }
+                Poll::Ready(Some(Ok(chunk)))
+            }
+            Poll::Ready(Some(Err(error))) => {
+                self.inner = None;
+                Poll::Ready(Some(Err(ApiError::bad_request(format!("the body could not be read: {error}")))))
+            }
+            Poll::Ready(None) => {
+                self.inner = None;
+                Poll::Ready(None)
+            }
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl std::fmt::Debug for BodyStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BodyStream").field("read", &self.read).field("limit", &self.limit).finish()
+    }
+}
+
+/// A `bytes` response: bytes in memory, or a stream sent as it is produced (a large file is
+/// never held whole). The router sets its `Content-Type` to the media type negotiated with
+/// the request's `Accept` (`context.media_type()`).
+pub struct Download {
+    pub(crate) body: Body,
+}
+
+impl Download {
+    /// These bytes.
+    pub fn bytes(bytes: impl Into<Bytes>) -> Self {
+        Download { body: Body::from(bytes.into()) }
+    }
+
+    /// The chunks of `stream`, sent as they come; an error ends the response early (the
+    /// client sees a truncated body).
+    pub fn stream<S, E>(stream: S) -> Self
+    where
+        S: Stream<Item = Result<Bytes, E>> + Send + 'static,
+        E: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
+        Download { body: Body::from_stream(stream) }
+    }
+}
+
+impl std::fmt::Debug for Download {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Download { .. }")
+    }
+}
