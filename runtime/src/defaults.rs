@@ -7,6 +7,11 @@
 /// The default limit on request bodies: 2 MiB (spec gap `max-body-size`).
 pub const DEFAULT_BODY_LIMIT: usize = 2 * 1024 * 1024;
 
+/// The default limit on a streamed request body (an operation taking `bytes`): 1 GiB. It is
+/// read chunk by chunk as the handler consumes it, so the limit bounds what a caller may send,
+/// not what the server holds.
+pub const DEFAULT_UPLOAD_LIMIT: usize = 1024 * 1024 * 1024;
+
 /// The default limit on a request's path and query: 8 KiB (longer answers 414).
 pub const DEFAULT_MAX_URI_BYTES: usize = 8 * 1024;
 

@@ -22,7 +22,8 @@ const CASES: &str = "fixtures/diff/cases";
 const IMPLEMENTER: &str = r#"
 use petstore_server::types::{Ball, Owner, Pet, PetKind, Size, Toy};
 use petstore_server::{
-    ApiError, Authenticator, Context, DeletePetRequest, GetPetRequest, ListPetsRequest, PetsApi, UpdatePetRequest,
+    ApiError, Authenticator, Context, DeletePetRequest, Download, GetPetPhotoRequest, GetPetRequest, ListPetsRequest,
+    PetsApi, TagPetRequest, UpdatePetRequest,
 };
 
 pub struct Shop;
@@ -73,6 +74,13 @@ impl PetsApi for Shop {
         let _ = request.pet_id;
         Ok(())
     }
+    async fn get_pet_photo(&self, context: Context<String>, request: GetPetPhotoRequest) -> Result<Download, ApiError> {
+        Ok(Download::bytes(format!("{} as {}", request.pet_id, context.media_type())))
+    }
+    async fn tag_pet(&self, _context: Context<String>, request: TagPetRequest) -> Result<(), ApiError> {
+        let _ = (request.pet_id, request.body.tag);
+        Ok(())
+    }
 }
 
 pub fn app() -> apigen_runtime::server::axum::Router {
@@ -84,13 +92,17 @@ pub fn app() -> apigen_runtime::server::axum::Router {
 /// Written once against the base spec's generated client; never changed per case.
 const CALLER: &str = r#"
 use petstore_client::types::Size;
+use petstore_client::{GetPetPhotoAccept, TagPetContentType};
 
 pub async fn caller(client: &petstore_client::Client) -> Result<String, petstore_client::Error> {
     let pet = client.pets().get("pet_1").send().await?;
     let page = client.pets().list().size(Size::Large).send().await?;
     client.pets().update("pet_1").name("Rex").send().await?;
     client.pets().delete("pet_1").send().await?;
-    Ok(format!("{} {} {:?} {}", pet.id, pet.name, pet.size, page.items.len()))
+    let photo = client.pets().get_photo("pet_1").accept(GetPetPhotoAccept::ImagePng).send().await?;
+    let photo = photo.bytes(1 << 20).await?;
+    client.pets().tag("pet_1", "good").content_type(TagPetContentType::ApplicationJson).send().await?;
+    Ok(format!("{} {} {:?} {} {}", pet.id, pet.name, pet.size, page.items.len(), photo.len()))
 }
 "#;
 

@@ -2,9 +2,11 @@
 
 //! The router and the service it serves.
 pub use ::apigen_runtime::server::{
-    Anonymous, ApiError, Authenticator, Context, Credential, MissingOperations,
-    OperationInfo, Secret, ServerConfig,
+    Anonymous, ApiError, Authenticator, BodyStream, Context, Credential, Download,
+    MissingOperations, OperationInfo, Secret, ServerConfig,
 };
+/// A file of a multipart body: its name, media type and bytes.
+pub use ::apigen_runtime::FilePart;
 /// The types of the API.
 pub use ::docs_api_types as types;
 /// A service implementing every group of operations; implemented for any type that

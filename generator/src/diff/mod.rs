@@ -28,6 +28,10 @@
 //! | pagination added / removed               | breaking                 | breaking     |
 //! | response or body type changed            | breaking                 | breaking     |
 //! | request body added (required)            | breaking                 | breaking     |
+//! | body media type removed / added          | breaking (415) / safe    | safe         |
+//! | response media type removed              | breaking (406)           | safe         |
+//! | response media type added                | safe                     | breaking for `bytes` (the handler writes it), else safe |
+//! | first response media type changed        | breaking (no `Accept`, another format) | safe |
 //! | parameter added, required                | breaking                 | safe         |
 //! | parameter added, optional                | safe                     | safe         |
 //! | parameter removed                        | breaking                 | breaking     |
@@ -361,6 +365,7 @@ fn compare_operation(old: &Operation, new: &Operation, out: &mut Vec<Change>) {
     operation_headers(old, new, &mut s);
     operation_error_types(old, new, &mut s);
     operation_body(old, new, &mut s);
+    operation_media_types(old, new, &mut s);
     operation_params(old, new, &mut s);
     operation_deprecation(old, new, &mut s);
     operation_docs(old, new, &mut s);
@@ -608,6 +613,61 @@ fn operation_body(old: &Operation, new: &Operation, s: &mut Sink) {
                 );
             }
         }
+    }
+}
+
+/// Media types, compared when the body (or the response) is there before and after: one
+/// removed from a body is a 415 for callers sending it, one removed from a response a 406 for
+/// callers asking for it; another first response media type changes what a caller that sets
+/// no `Accept` receives. The router encodes every JSON, form and text media type itself, so
+/// only raw `bytes` answers make an added media type the handlers' work.
+fn operation_media_types(old: &Operation, new: &Operation, s: &mut Sink) {
+    let listed = |media: &[String]| media.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
+    let missing = |from: &[String], to: &[String]| -> Vec<String> {
+        from.iter().filter(|m| !to.iter().any(|t| t.eq_ignore_ascii_case(m))).cloned().collect()
+    };
+    if let (Some(before), Some(after)) = (&old.body, &new.body) {
+        let (removed, added) =
+            (missing(&before.media_types, &after.media_types), missing(&after.media_types, &before.media_types));
+        if !removed.is_empty() {
+            let reason = format!("the body is no longer taken as {}; callers sending it get 415", listed(&removed));
+            s.push("body-media-type-removed", Class::Breaking, Class::Safe, reason);
+        }
+        if !added.is_empty() {
+            s.push(
+                "body-media-type-added",
+                Class::Safe,
+                Class::Safe,
+                format!("the body is also taken as {}", listed(&added)),
+            );
+        }
+    }
+    let (before, after) = (&old.response.media_types, &new.response.media_types);
+    if before.is_empty() || after.is_empty() {
+        return; // A body that appears or goes is the response's change.
+    }
+    let (removed, added) = (missing(before, after), missing(after, before));
+    if !removed.is_empty() {
+        let reason = format!("the response is no longer given as {}; callers asking for it get 406", listed(&removed));
+        s.push("response-media-type-removed", Class::Breaking, Class::Safe, reason);
+    }
+    if !added.is_empty() {
+        let raw = new.response.encoding() == Some(crate::model::Encoding::Binary);
+        let implementers = if raw { Class::Breaking } else { Class::Safe };
+        let who = if raw { "handlers must write it too (`context.media_type()`)" } else { "the router writes it" };
+        s.push(
+            "response-media-type-added",
+            Class::Safe,
+            implementers,
+            format!("the response is also given as {}; {who}", listed(&added)),
+        );
+    }
+    if removed.is_empty() && before.first() != after.first() {
+        let reason = format!(
+            "the response is given as `{}` instead of `{}` when the caller sets no `Accept`",
+            after[0], before[0]
+        );
+        s.push("response-media-type-default-changed", Class::Breaking, Class::Safe, reason);
     }
 }
 

@@ -185,7 +185,9 @@ impl ClientEmitter<'_> {
             quote! {
                 //! The client and its builder.
 
-                pub use ::apigen_runtime::client::{Error, Response, RetryPolicy, http_client_builder};
+                pub use ::apigen_runtime::client::{Download, Error, Response, RetryPolicy, Upload, http_client_builder};
+                /// A file of a multipart body: its name, media type and bytes.
+                pub use ::apigen_runtime::FilePart;
                 /// The types of the API.
                 pub use ::#types_crate as types;
 
@@ -466,8 +468,9 @@ impl ClientEmitter<'_> {
             let enum_ident = ident(&enum_name);
             let member = ident(field);
             let variants: Vec<proc_macro2::Ident> = media_types.iter().map(|m| media_variant(m)).collect();
-            let first = &variants[0];
-            let rest = &variants[1..];
+            let variant_docs: Vec<TokenStream> = media_types.iter().map(|m| doc(&format!("`{m}`."))).collect();
+            let (first, first_doc) = (&variants[0], &variant_docs[0]);
+            let (rest, rest_docs) = (&variants[1..], &variant_docs[1..]);
             let arms = variants.iter().zip(media_types).map(|(v, m)| quote! { #enum_ident::#v => #m, });
             let (what, setter_doc) = if field == "accept" {
                 (
@@ -494,9 +497,10 @@ impl ClientEmitter<'_> {
                 #enum_docs
                 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
                 pub enum #enum_ident {
+                    #first_doc
                     #[default]
                     #first,
-                    #(#rest,)*
+                    #(#rest_docs #rest,)*
                 }
 
                 impl #enum_ident {
@@ -854,7 +858,10 @@ impl ClientEmitter<'_> {
                 scalar => push(wire, param_text(item, scalar)),
             };
             writes.push(match field.presence(def.usage) {
-                Presence::Required | Presence::Defaulted => write(quote!((&#value.#member))),
+                Presence::Required | Presence::Defaulted => {
+                    let inner = write(quote!(item));
+                    quote! {{ let item = &#value.#member; #inner }}
+                }
                 Presence::Optional | Presence::Nullable => {
                     let inner = write(quote!(item));
                     quote! { if let ::core::option::Option::Some(item) = &#value.#member { #inner } }

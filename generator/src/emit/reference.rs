@@ -178,7 +178,7 @@ fn operation(api: &Api, op: &Operation) -> OperationView {
             format!("a page of {} in {}", type_link(item), type_link(&TypeRef::Named(e.clone())))
         }
     };
-    let mut full_response = response.clone();
+    let mut full_response = format!("{response}{}", media_note(&op.response.media_types, "by `Accept`"));
     if let Some(description) = &op.response.description {
         full_response.push_str(&format!(" — {}", flat(description)));
     }
@@ -213,7 +213,7 @@ fn operation(api: &Api, op: &Operation) -> OperationView {
             .collect(),
         body: op.body.as_ref().map_or(String::new(), |b| {
             let optional = if b.optional { " (optional)" } else { "" };
-            format!("{}{optional}", type_link(&b.ty))
+            format!("{}{optional}{}", type_link(&b.ty), media_note(&b.media_types, "by `Content-Type`"))
         }),
         status: super::text::statuses_text(op),
         public: op.auth.is_public(),
@@ -268,6 +268,20 @@ fn operation(api: &Api, op: &Operation) -> OperationView {
             }
             _ => String::new(),
         },
+    }
+}
+
+/// ` as `text/csv``, or ` as `application/pdf` or `text/markdown` (chosen by `Accept`)`: the
+/// media types of a body, said when it is not plain JSON.
+fn media_note(media_types: &[String], chosen: &str) -> String {
+    match media_types {
+        [] => String::new(),
+        [json] if json == "application/json" => String::new(),
+        [one] => format!(" as `{one}`"),
+        several => {
+            let listed: Vec<String> = several.iter().map(|m| format!("`{m}`")).collect();
+            format!(" as {} (chosen {chosen})", listed.join(" or "))
+        }
     }
 }
 

@@ -162,8 +162,10 @@ impl ServerEmitter<'_> {
                 //! The router and the service it serves.
 
                 pub use ::apigen_runtime::server::{
-                    Anonymous, ApiError, Authenticator, Context, Credential, MissingOperations, OperationInfo, Secret, ServerConfig,
+                    Anonymous, ApiError, Authenticator, BodyStream, Context, Credential, Download, MissingOperations, OperationInfo, Secret, ServerConfig,
                 };
+                /// A file of a multipart body: its name, media type and bytes.
+                pub use ::apigen_runtime::FilePart;
                 /// The types of the API.
                 pub use ::#types_crate as types;
 
@@ -416,7 +418,7 @@ impl ServerEmitter<'_> {
         if !form {
             return quote! { let body = #json; };
         }
-        let form = self.read_form(&body.ty, required);
+        let form = self.read_form(&body.ty);
         if encodings.contains(&Encoding::Json) {
             quote! { let body = if __input.is_form() { #form } else { #json }; }
         } else {
@@ -426,7 +428,7 @@ impl ServerEmitter<'_> {
 
     /// A form body read field by field into its object (lowering checked every field is a
     /// scalar, an enumeration, a list of those or a file), then checked like a JSON body.
-    fn read_form(&self, ty: &TypeRef, required: bool) -> TokenStream {
+    fn read_form(&self, ty: &TypeRef) -> TokenStream {
         let TypeRef::Named(name) = ty else { return quote!(::core::option::Option::None) };
         let def = self.api.ty(name);
         let TypeKind::Object(object) = &def.kind else { return quote!(::core::option::Option::None) };
@@ -462,8 +464,15 @@ impl ServerEmitter<'_> {
                 }
             };
             reads.push(quote! { let #local = #read; });
+            // A list is repeated keys: none given is the empty list, or absent when optional.
             let is_list = matches!(field.ty, TypeRef::List(_));
             let value = match presence {
+                crate::model::Presence::Optional | crate::model::Presence::Nullable if is_list => {
+                    quote! { (!#local.is_empty()).then_some(#local) }
+                }
+                crate::model::Presence::TriState if is_list => {
+                    quote! { ::apigen_runtime::Patch::from((!#local.is_empty()).then_some(#local)) }
+                }
                 _ if is_list => quote! { #local },
                 crate::model::Presence::Required => quote! { #local? },
                 crate::model::Presence::Defaulted => {
@@ -487,7 +496,6 @@ impl ServerEmitter<'_> {
         if object.additional.is_some() {
             members.push(quote! { extra: ::std::collections::BTreeMap::new(), });
         }
-        let _ = required; // A form body is present when the request has one.
         quote! {
             {
                 #(#reads)*

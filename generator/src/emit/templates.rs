@@ -69,6 +69,7 @@ fn runtime_globals() -> Value {
     use runtime_defaults as d;
     minijinja::context! {
         body_limit => d::DEFAULT_BODY_LIMIT,
+        upload_limit => d::DEFAULT_UPLOAD_LIMIT,
         timeout_seconds => d::DEFAULT_TIMEOUT_SECONDS,
         max_response_bytes => d::DEFAULT_MAX_RESPONSE_BYTES,
         max_pages => d::DEFAULT_MAX_PAGES,
@@ -81,6 +82,7 @@ fn bytes(n: u64) -> String {
     const KIB: u64 = 1024;
     match n {
         0 => "0 bytes".to_owned(),
+        n if n % (KIB * KIB * KIB) == 0 => format!("{} GiB", n / (KIB * KIB * KIB)),
         n if n % (KIB * KIB) == 0 => format!("{} MiB", n / (KIB * KIB)),
         n if n % KIB == 0 => format!("{} KiB", n / KIB),
         n => format!("{n} bytes"),
@@ -158,5 +160,16 @@ pub fn crate_version(version: &str) -> String {
         parts.join(".")
     } else {
         "0.0.0".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sizes_read_as_people_write_them() {
+        let cases = [(0, "0 bytes"), (100, "100 bytes"), (8 * 1024, "8 KiB"), (2 << 20, "2 MiB"), (1 << 30, "1 GiB")];
+        for (n, text) in cases {
+            assert_eq!(super::bytes(n), text);
+        }
     }
 }

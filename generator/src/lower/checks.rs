@@ -373,6 +373,15 @@ impl Lowerer<'_> {
                         .map(|o| o.media_types.clone())
                         .unwrap_or_default()
                 };
+                let raw = *ty == TypeRef::Bytes || media_types.iter().any(|m| body_encoding(ty, m) != Encoding::Json);
+                if status != op.response.status && raw {
+                    self.diags
+                        .error(
+                            op.origin.clone(),
+                            format!("the response {status} of `{}` is raw bytes or text, which only the main response can be", op.name),
+                        )
+                        .hint("answer the other statuses with JSON, or give the raw body an operation of its own");
+                }
                 for media in &media_types {
                     if let Some(problem) = self.media_problem(ty, media, true) {
                         self.diags

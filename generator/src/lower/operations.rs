@@ -625,7 +625,7 @@ impl Lowerer<'_> {
         }
         let mut media_types: Vec<String> = Vec::new();
         for media in listed {
-            let essence = media.split(';').next().unwrap_or_default().trim();
+            let essence = essence_of(media);
             let token = |t: &str| {
                 !t.is_empty() && t.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
             };
@@ -638,8 +638,9 @@ impl Lowerer<'_> {
                 self.diags
                     .error(at.clone(), format!("`{media}` is a range; a response names the media type it sends"))
                     .hint("list the concrete media types (`image/png`, `image/jpeg`)");
-            } else if media_types.iter().any(|m| m.eq_ignore_ascii_case(media)) {
-                self.diags.error(at.clone(), format!("`{media}` is listed twice"));
+            } else if media_types.iter().any(|m| essence_of(m).eq_ignore_ascii_case(essence)) {
+                // One entry per media type: the client's enumeration names each by its essence.
+                self.diags.error(at.clone(), format!("`{essence}` is listed twice"));
             } else {
                 media_types.push(media.clone());
             }
@@ -655,4 +656,9 @@ impl Lowerer<'_> {
 /// `Status` and the number.
 pub(crate) fn status_name(code: u16) -> String {
     crate::model::status_variant(code)
+}
+
+/// A media type without its parameters (`text/plain; charset=utf-8` gives `text/plain`).
+fn essence_of(media: &str) -> &str {
+    media.split(';').next().unwrap_or_default().trim()
 }

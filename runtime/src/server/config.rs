@@ -4,17 +4,22 @@ use super::{ApiError, too_large};
 use axum::http::{StatusCode, header};
 
 pub use crate::defaults::{
-    DEFAULT_BODY_LIMIT, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_QUERY_PARAMS, DEFAULT_MAX_URI_BYTES,
+    DEFAULT_BODY_LIMIT, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_QUERY_PARAMS, DEFAULT_MAX_URI_BYTES, DEFAULT_UPLOAD_LIMIT,
 };
 
 /// Router settings: the limits checked before anything else is read. Every one answers with
 /// the error body; build with `ServerConfig { body_limit: .., ..Default::default() }`.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
-    /// Largest request body accepted, in bytes (default [`DEFAULT_BODY_LIMIT`], 2 MiB); a
-    /// larger one answers 413, before it is read when `Content-Length` declares it (so an
-    /// `Expect: 100-continue` client is not invited to send it).
+    /// Largest request body read into memory (JSON, forms, multipart, text), in bytes
+    /// (default [`DEFAULT_BODY_LIMIT`], 2 MiB); a larger one answers 413, before it is read
+    /// when `Content-Length` declares it (so an `Expect: 100-continue` client is not invited
+    /// to send it).
     pub body_limit: usize,
+    /// Largest streamed request body (an operation taking `bytes`), in bytes (default
+    /// [`DEFAULT_UPLOAD_LIMIT`], 1 GiB): checked against `Content-Length` first, then while
+    /// the handler reads the stream (which then yields a 413 error).
+    pub upload_limit: usize,
     /// Longest path and query, in bytes (default [`DEFAULT_MAX_URI_BYTES`]); longer answers
     /// 414.
     pub max_uri_bytes: usize,
@@ -29,6 +34,7 @@ impl Default for ServerConfig {
     fn default() -> Self {
         ServerConfig {
             body_limit: DEFAULT_BODY_LIMIT,
+            upload_limit: DEFAULT_UPLOAD_LIMIT,
             max_uri_bytes: DEFAULT_MAX_URI_BYTES,
             max_header_bytes: DEFAULT_MAX_HEADER_BYTES,
             max_query_params: DEFAULT_MAX_QUERY_PARAMS,
@@ -37,9 +43,16 @@ impl Default for ServerConfig {
 }
 
 impl ServerConfig {
-    /// The first limit `parts` exceeds, as the error to answer. Each check is linear in the
-    /// size of what it measures, which the transport already bounds.
-    pub(crate) fn refuse(&self, parts: &axum::http::request::Parts) -> Option<ApiError> {
+    /// The body limit of an operation: [`upload_limit`](Self::upload_limit) when its body
+    /// streams, else [`body_limit`](Self::body_limit).
+    pub(crate) fn limit(&self, streams: bool) -> usize {
+        if streams { self.upload_limit } else { self.body_limit }
+    }
+
+    /// The first limit `parts` exceeds, as the error to answer, for an operation whose body
+    /// streams or not. Each check is linear in the size of what it measures, which the
+    /// transport already bounds.
+    pub(crate) fn refuse(&self, parts: &axum::http::request::Parts, streams: bool) -> Option<ApiError> {
         let uri = parts.uri.path_and_query().map_or(0, |pq| pq.as_str().len());
         if uri > self.max_uri_bytes {
             let message = format!("the path and query are {uri} bytes long; the limit is {}", self.max_uri_bytes);
@@ -57,8 +70,9 @@ impl ServerConfig {
             return Some(ApiError::bad_request(message));
         }
         let declared = parts.headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
-        if declared.is_some_and(|length| length > self.body_limit as u64) {
-            return Some(too_large(self.body_limit));
+        let limit = self.limit(streams);
+        if declared.is_some_and(|length| length > limit as u64) {
+            return Some(too_large(limit));
         }
         None
     }

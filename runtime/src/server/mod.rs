@@ -41,7 +41,8 @@ pub use auth::Authenticator;
 pub(crate) use auth::{authenticate, challenge};
 pub use body::{BodyStream, Download};
 pub use config::{
-    DEFAULT_BODY_LIMIT, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_QUERY_PARAMS, DEFAULT_MAX_URI_BYTES, ServerConfig,
+    DEFAULT_BODY_LIMIT, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_QUERY_PARAMS, DEFAULT_MAX_URI_BYTES,
+    DEFAULT_UPLOAD_LIMIT, ServerConfig,
 };
 pub use context::{Anonymous, Context, OnlyStatus, Status};
 pub use error::ApiError;

@@ -294,10 +294,10 @@ async fn handle<S: Authenticator>(
 ) -> Response {
     let refuse = |error: ApiError| error.into_response_with(errors);
     let (mut parts, body) = request.into_parts();
-    if let Some(refusal) = config.refuse(&parts) {
+    let info = endpoint.info;
+    if let Some(refusal) = config.refuse(&parts, info.streams) {
         return refuse(refusal);
     }
-    let info = endpoint.info;
     let principal = if info.auth.is_empty() {
         None
     } else {
@@ -326,7 +326,7 @@ async fn handle<S: Authenticator>(
         return refuse(unsupported(info.consumes));
     }
     let (body, stream) = if info.streams {
-        (axum::body::Bytes::new(), Some(super::BodyStream::new(body, config.body_limit)))
+        (axum::body::Bytes::new(), Some(super::BodyStream::new(body, config.upload_limit)))
     } else {
         match axum::body::to_bytes(body, config.body_limit).await {
             Ok(bytes) => (bytes, None),
