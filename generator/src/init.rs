@@ -46,6 +46,62 @@ pub struct Options {
     pub runtime: Runtime,
 }
 
+/// `init`'s flags as the command line gives them: its own and the global ones it honours.
+#[derive(Debug, Clone, Default)]
+pub struct Flags {
+    /// The directory written into.
+    pub dir: PathBuf,
+    /// `--name`.
+    pub name: Option<String>,
+    /// `--runtime-path`.
+    pub runtime_path: Option<PathBuf>,
+    /// `--runtime-version`.
+    pub runtime_version: Option<String>,
+    /// The global `--config`, which init refuses (it writes the settings file).
+    pub config: Option<PathBuf>,
+    /// The global `--spec`: the spec directory inside `dir`.
+    pub spec: Option<PathBuf>,
+    /// The global `--out`: the output directory inside `dir`.
+    pub out: Option<PathBuf>,
+    /// The global `--runtime`, the same as `--runtime-path`.
+    pub runtime: Option<PathBuf>,
+}
+
+impl Options {
+    /// What `init` writes, from its flags: every flag shown is honoured or refused with why.
+    pub fn from_flags(flags: &Flags) -> Result<Options, String> {
+        if flags.config.is_some() {
+            let written = flags.dir.join(crate::config::FILE);
+            return Err(format!(
+                "--config names the settings file other commands read; init writes {}",
+                written.display()
+            ));
+        }
+        if flags.runtime.is_some() && flags.runtime_path.is_some() {
+            return Err("--runtime and --runtime-path both name the runtime's directory: give one".into());
+        }
+        if flags.runtime.is_some() && flags.runtime_version.is_some() {
+            return Err("--runtime and --runtime-version name two sources of the runtime: give one".into());
+        }
+        let runtime = match (flags.runtime.as_ref().or(flags.runtime_path.as_ref()), &flags.runtime_version) {
+            (Some(path), _) => Runtime::Path(path.clone()),
+            (None, Some(version)) => Runtime::Version(version.clone()),
+            (None, None) => Runtime::Vendored,
+        };
+        let absolute = std::path::absolute(&flags.dir).unwrap_or_else(|_| flags.dir.clone());
+        let name = flags.name.clone().unwrap_or_else(|| name_from_dir(&absolute));
+        if !crate::model::valid_crate_prefix(&name) {
+            return Err(format!("`{name}` cannot prefix a crate name: use lower-case letters, digits and dashes"));
+        }
+        Ok(Options {
+            name,
+            spec: flags.spec.clone().unwrap_or_else(|| "spec".into()),
+            out: flags.out.clone().unwrap_or_else(|| "generated".into()),
+            runtime,
+        })
+    }
+}
+
 /// Where `init` puts the vendored runtime.
 pub const RUNTIME_DIR: &str = "apigen-runtime";
 

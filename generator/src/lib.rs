@@ -202,3 +202,50 @@ pub fn import(document: &Path, out: &Path, replace: bool) -> Result<ImportReport
     let lint = load(out).map(|(_, warnings)| warnings);
     Ok(ImportReport { written, summary: imported.summary, lint })
 }
+
+/// Which spec `apigen diff` compares: a directory, or a git revision whose spec directory is
+/// read from git's objects.
+#[derive(Debug, Clone)]
+pub enum SpecSource {
+    /// A spec directory.
+    Dir(std::path::PathBuf),
+    /// A git revision (`HEAD~1`, a branch, a commit).
+    Revision(String),
+}
+
+impl SpecSource {
+    /// `name` as the command line gives it: a directory when one exists at that path, else a
+    /// revision.
+    pub fn named(name: &str) -> SpecSource {
+        let path = Path::new(name);
+        if path.is_dir() { SpecSource::Dir(path.to_path_buf()) } else { SpecSource::Revision(name.to_owned()) }
+    }
+
+    /// The spec, with its warnings; `spec` is the spec directory a revision is read at.
+    fn load(&self, spec: &Path) -> Result<(Api, Diagnostics), String> {
+        match self {
+            SpecSource::Dir(dir) => load(dir).map_err(|diags| diags.render()),
+            SpecSource::Revision(rev) => {
+                diff::git::load_at_revision(rev, spec).map_err(|error| format!("error: {error}\n"))
+            }
+        }
+    }
+}
+
+/// What `apigen diff` found: every classified change, and the warnings of both specs.
+#[derive(Debug)]
+pub struct Diffed {
+    /// The changes, classified.
+    pub changes: Vec<diff::Change>,
+    /// Warnings of loading either spec (a link not followed).
+    pub warnings: Diagnostics,
+}
+
+/// `apigen diff BASE [HEAD]`: loads both specs (HEAD defaults to the directory `spec`) and
+/// classifies every change. Fails with the rendered problems of a spec that does not load.
+pub fn diff_specs(base: &SpecSource, head: &SpecSource, spec: &Path) -> Result<Diffed, String> {
+    let (old, mut warnings) = base.load(spec)?;
+    let (new, head_warnings) = head.load(spec)?;
+    warnings.extend(head_warnings);
+    Ok(Diffed { changes: diff::diff(&old, &new), warnings })
+}

@@ -2,7 +2,7 @@
 
 use apigen::config::{Flags, Settings};
 use apigen::model::Api;
-use apigen::{Checked, Failure, Generated, Trust, listing};
+use apigen::{Checked, Diffed, Failure, Generated, SpecSource, Trust, listing};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -231,32 +231,15 @@ fn init(args: &InitArgs, cli: &Cli) -> ExitCode {
 
 /// What `init` writes, from its arguments and the global flags it honours.
 fn init_options(args: &InitArgs, cli: &Cli) -> Result<apigen::init::Options, String> {
-    use apigen::init::Runtime;
-    if cli.config.is_some() {
-        let written = args.dir.join(apigen::config::FILE);
-        return Err(format!("--config names the settings file other commands read; init writes {}", written.display()));
-    }
-    if cli.runtime.is_some() && args.runtime_path.is_some() {
-        return Err("--runtime and --runtime-path both name the runtime's directory: give one".into());
-    }
-    if cli.runtime.is_some() && args.runtime_version.is_some() {
-        return Err("--runtime and --runtime-version name two sources of the runtime: give one".into());
-    }
-    let runtime = match (cli.runtime.as_ref().or(args.runtime_path.as_ref()), &args.runtime_version) {
-        (Some(path), _) => Runtime::Path(path.clone()),
-        (None, Some(version)) => Runtime::Version(version.clone()),
-        (None, None) => Runtime::Vendored,
-    };
-    let absolute = std::path::absolute(&args.dir).unwrap_or_else(|_| args.dir.clone());
-    let name = args.name.clone().unwrap_or_else(|| apigen::init::name_from_dir(&absolute));
-    if !apigen::model::valid_crate_prefix(&name) {
-        return Err(format!("`{name}` cannot prefix a crate name: use lower-case letters, digits and dashes"));
-    }
-    Ok(apigen::init::Options {
-        name,
-        spec: cli.spec.clone().unwrap_or_else(|| "spec".into()),
-        out: cli.out.clone().unwrap_or_else(|| "generated".into()),
-        runtime,
+    apigen::init::Options::from_flags(&apigen::init::Flags {
+        dir: args.dir.clone(),
+        name: args.name.clone(),
+        runtime_path: args.runtime_path.clone(),
+        runtime_version: args.runtime_version.clone(),
+        config: cli.config.clone(),
+        spec: cli.spec.clone(),
+        out: cli.out.clone(),
+        runtime: cli.runtime.clone(),
     })
 }
 
@@ -347,43 +330,25 @@ fn fail(failure: Failure) -> ExitCode {
 
 fn diff(args: &DiffArgs, spec: &std::path::Path) -> ExitCode {
     let base = match (&args.base_rev, &args.base) {
-        (Some(rev), _) => load_revision(rev, spec),
-        (None, Some(base)) => load_spec_or_revision(base, spec),
-        (None, None) => Err("error: no BASE given\n".to_owned()),
-    };
-    let head = match &args.head {
-        Some(head) => load_spec_or_revision(head, spec),
-        None => load_spec(spec),
-    };
-    let (old, new) = match (base, head) {
-        (Ok(old), Ok(new)) => (old, new),
-        (Err(e), _) | (_, Err(e)) => {
-            eprint!("{e}");
+        (Some(rev), _) => SpecSource::Revision(rev.clone()),
+        (None, Some(base)) => SpecSource::named(base),
+        (None, None) => {
+            eprintln!("error: no BASE given");
             return ExitCode::from(2);
         }
     };
-    let changes = apigen::diff::diff(&old, &new);
+    let head = args.head.as_deref().map_or_else(|| SpecSource::Dir(spec.to_path_buf()), SpecSource::named);
+    let Diffed { changes, warnings } = match apigen::diff_specs(&base, &head, spec) {
+        Ok(diffed) => diffed,
+        Err(problems) => {
+            eprint!("{problems}");
+            return ExitCode::from(2);
+        }
+    };
+    eprint!("{}", warnings.render());
     match args.format {
         DiffFormat::Text => print!("{}", apigen::diff::render::text(&changes)),
         DiffFormat::Json => print!("{}", apigen::diff::render::json(&changes)),
     }
     if apigen::diff::is_breaking(&changes) && !args.allow_breaking { ExitCode::FAILURE } else { ExitCode::SUCCESS }
-}
-
-fn load_spec_or_revision(name: &str, spec: &std::path::Path) -> Result<Api, String> {
-    let path = std::path::Path::new(name);
-    if path.is_dir() { load_spec(path) } else { load_revision(name, spec) }
-}
-
-/// A spec loaded for diff; its warnings (a link not followed) are printed, not lost.
-fn load_spec(dir: &std::path::Path) -> Result<Api, String> {
-    let (api, warnings) = apigen::load(dir).map_err(|diags| diags.render())?;
-    eprint!("{}", warnings.render());
-    Ok(api)
-}
-
-fn load_revision(rev: &str, spec: &std::path::Path) -> Result<Api, String> {
-    let (api, warnings) = apigen::diff::git::load_at_revision(rev, spec).map_err(|e| format!("error: {e}\n"))?;
-    eprint!("{}", warnings.render());
-    Ok(api)
 }
