@@ -57,7 +57,7 @@ pub enum Error {
         message: String,
         /// The violations of a validation failure (where the API's error shape puts them).
         violations: Vec<Violation>,
-        /// The body as received.
+        /// The body as received, any secret the client holds replaced by `<redacted>`.
         body: String,
         /// The response headers (a request id, `Retry-After`, rate limits); boxed, so the
         /// error stays small on the happy path.
@@ -404,6 +404,9 @@ pub struct Core {
     base: reqwest::Url,
     /// The credentials, ready to send, by scheme name; and `User-Agent`, built once.
     credentials: Arc<Vec<(&'static str, Presented)>>,
+    /// The secrets the credentials hold, as sent: taken out of every error body the client
+    /// reports (a service echoing the caller's token must not put it into the caller's logs).
+    secrets: Arc<[String]>,
     user_agent: HeaderValue,
 }
 
@@ -681,9 +684,10 @@ impl Core {
                 .map_err(|e| Error::Config(format!("the HTTP client cannot be built: {e}")))?,
         };
         let credentials = Arc::new(present(&settings)?);
+        let secrets = secrets_of(&settings).into();
         let user_agent = HeaderValue::from_str(&settings.user_agent)
             .map_err(|_| Error::Config("the user agent holds characters a header cannot".into()))?;
-        Ok(Core { settings: Arc::new(settings), http, base, credentials, user_agent })
+        Ok(Core { settings: Arc::new(settings), http, base, credentials, secrets, user_agent })
     }
 
     /// The settings.
@@ -888,7 +892,9 @@ impl Core {
                     retry += 1;
                     tokio::time::sleep(wait).await;
                 }
-                _ => return outcome.into_result(self.settings.errors, call.errors),
+                _ => {
+                    return outcome.into_result(self.settings.errors, call.errors).map_err(|e| redact(e, &self.secrets));
+                }
             }
         }
     }
@@ -1097,6 +1103,54 @@ fn api_error(
         body: text,
         headers: Box::new(headers),
         decoded,
+    }
+}
+
+/// The shortest secret redacted: shorter ones would blank out ordinary words of a message.
+const SHORTEST_REDACTED: usize = 4;
+
+/// Every secret the settings hold, as a request carries it: tokens and keys, and a basic
+/// scheme's password and its encoded `user:password` pair.
+fn secrets_of(settings: &Settings) -> Vec<String> {
+    use base64::Engine;
+    let mut secrets = Vec::new();
+    for (_, credentials) in &settings.credentials {
+        match credentials {
+            Credentials::Token(token) => secrets.push(token.0.to_string()),
+            Credentials::Basic { user, password } => {
+                secrets.push(password.0.to_string());
+                secrets.push(base64::engine::general_purpose::STANDARD.encode(format!("{user}:{}", password.0)));
+            }
+        }
+    }
+    secrets.retain(|secret| secret.len() >= SHORTEST_REDACTED);
+    // Longest first, so a secret holding another is replaced whole.
+    secrets.sort_by_key(|secret| std::cmp::Reverse(secret.len()));
+    secrets
+}
+
+/// The error with every secret in the text of a received body (message, violations, raw
+/// body) replaced by `<redacted>`; the decoded body is left as the service sent it.
+fn redact(error: Error, secrets: &[String]) -> Error {
+    let clean = |text: String| {
+        secrets.iter().fold(text, |text, secret| {
+            if text.contains(secret.as_str()) { text.replace(secret.as_str(), "<redacted>") } else { text }
+        })
+    };
+    match error {
+        Error::Api { status, code, message, violations, body, headers, decoded } => Error::Api {
+            status,
+            code,
+            message: clean(message),
+            violations: violations
+                .into_iter()
+                .map(|violation| Violation { path: clean(violation.path), message: clean(violation.message) })
+                .collect(),
+            body: clean(body),
+            headers,
+            decoded,
+        },
+        other => other,
     }
 }
 

@@ -1,23 +1,42 @@
 //! Serving a router on a TCP listener, hardened (feature `server`).
 //!
 //! `axum::serve` sets no timer on its connections, so a client that opens a connection and
-//! sends nothing, or sends its headers one byte at a time, holds the connection (and a file
-//! descriptor) for as long as it likes: a thousand such clients starve the server. [`serve`]
-//! closes a connection whose request head does not arrive in time (the same timer covers an
-//! idle keep-alive connection waiting for its next request), caps the connections served at
-//! once (further ones wait in the listen backlog instead of failing with "too many open
-//! files"), keeps accepting after a failed accept, and gives every request its remote address
-//! as [`ConnectInfo`].
+//! sends nothing, sends its headers one byte at a time, or declares a large body and sends a
+//! byte every few seconds, holds the connection (and a file descriptor) for as long as it
+//! likes: a few hundred such clients starve the server. [`serve`]:
+//!
+//! - closes a connection whose request head does not arrive in time (the same timer covers an
+//!   idle keep-alive connection waiting for its next request);
+//! - demands a pace of request bodies: a body gets [`ServeConfig::body_read_timeout`], plus
+//!   one second for every [`ServeConfig::min_body_rate`] bytes received, and one that falls
+//!   behind is answered 408 with the API's error body and its connection closed (data
+//!   already waiting is always read: only a body the server is left waiting for can fail);
+//! - caps the connections served at once (further ones wait in the listen backlog instead of
+//!   failing with "too many open files"), and when fewer than an eighth of the slots are free
+//!   it closes first the connections idle for [`ServeConfig::shed_idle_after`] (no request
+//!   in flight), so a flood of idle connections cannot keep a request waiting;
+//! - keeps accepting after a failed accept, and gives every request its remote address as
+//!   [`ConnectInfo`].
 
+use crate::server::BodyTooSlow;
+use axum::body::Bytes;
 use axum::extract::ConnectInfo;
+use axum::http::{HeaderValue, header};
+use http_body::{Body, Frame, SizeHint};
 use hyper_util::rt::{TokioIo, TokioTimer};
+use std::collections::BTreeMap;
+use std::future::Future;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::Duration;
 /// The listener [`serve`] takes, re-exported so a service needs no direct dependency on tokio
 /// to bind one (`TcpListener::bind("127.0.0.1:8080").await?`).
 pub use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::{Notify, Semaphore};
+use tokio::time::{Instant, Sleep};
 
 /// How [`serve`] treats connections.
 #[derive(Debug, Clone)]
@@ -26,9 +45,20 @@ pub struct ServeConfig {
     /// connection is ready for it: on a new connection, and on a kept-alive one between
     /// requests. Default 10 s.
     pub header_read_timeout: Duration,
+    /// Time a request body has before it must keep [`ServeConfig::min_body_rate`]: the body
+    /// fails (408) when the server waits for it past this plus one second per
+    /// `min_body_rate` bytes already received. Default 10 s.
+    pub body_read_timeout: Duration,
+    /// The slowest pace a request body may average past [`ServeConfig::body_read_timeout`],
+    /// in bytes a second. Default 1024 (a 1 MiB body may take 17 minutes; a byte every
+    /// five seconds fails after 10 s).
+    pub min_body_rate: u32,
     /// Most connections served at once (default 512, under the usual limit of 1024 open
     /// files); the next ones wait to be accepted until one closes.
     pub max_connections: usize,
+    /// When fewer than an eighth of [`ServeConfig::max_connections`] are free, connections
+    /// with no request in flight for this long are closed, oldest activity first. Default 1 s.
+    pub shed_idle_after: Duration,
     /// Largest request head hyper buffers, in bytes (default 1 MiB). The router's own limits
     /// ([`crate::server::ServerConfig`]) are lower and answer with the error body; past this
     /// one hyper answers 431 itself.
@@ -37,17 +67,34 @@ pub struct ServeConfig {
 
 impl Default for ServeConfig {
     fn default() -> Self {
-        ServeConfig { header_read_timeout: Duration::from_secs(10), max_connections: 512, max_head_bytes: 1024 * 1024 }
+        ServeConfig {
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(10),
+            min_body_rate: 1024,
+            max_connections: 512,
+            shed_idle_after: Duration::from_secs(1),
+            max_head_bytes: 1024 * 1024,
+        }
     }
 }
 
 /// Serves `router` on `listener` until the task is dropped, with the protections of
 /// [`ServeConfig`]. Never returns an error for one connection's failure.
 pub async fn serve(listener: TcpListener, router: axum::Router, config: ServeConfig) -> std::io::Result<()> {
-    let slots = Arc::new(Semaphore::new(config.max_connections.max(1)));
+    let max = config.max_connections.max(1);
+    let slots = Arc::new(Semaphore::new(max));
+    let live = Arc::new(Connections::default());
+    let busy_below = (max / 8).max(1);
     loop {
-        let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
-            return Ok(()); // the semaphore is never closed
+        let slot = loop {
+            if let Ok(slot) = Arc::clone(&slots).try_acquire_owned() {
+                break slot;
+            }
+            live.shed_idle(config.shed_idle_after);
+            let wait = tokio::time::timeout(SHED_EVERY, Arc::clone(&slots).acquire_owned());
+            if let Ok(Ok(slot)) = wait.await {
+                break slot;
+            }
         };
         let (stream, remote) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -58,12 +105,84 @@ pub async fn serve(listener: TcpListener, router: axum::Router, config: ServeCon
                 continue;
             }
         };
-        let router = router.clone();
-        let config = config.clone();
+        if slots.available_permits() < busy_below {
+            live.shed_idle(config.shed_idle_after);
+        }
+        let connection = live.open();
+        let (router, config, live) = (router.clone(), config.clone(), Arc::clone(&live));
         tokio::spawn(async move {
-            serve_connection(stream, remote, router, &config).await;
+            serve_connection(stream, remote, router, &config, &connection).await;
+            live.close(&connection);
             drop(slot);
         });
+    }
+}
+
+/// How often a full server looks again for idle connections to close.
+const SHED_EVERY: Duration = Duration::from_millis(100);
+
+/// The connections being served, to find the idle ones when slots run out.
+#[derive(Default)]
+struct Connections {
+    next: AtomicU64,
+    open: Mutex<BTreeMap<u64, Arc<Connection>>>,
+}
+
+/// One connection's activity, shared by its task and the accept loop.
+struct Connection {
+    id: u64,
+    /// Requests whose response has not been produced yet.
+    in_flight: AtomicUsize,
+    /// When the last request ended (or the connection opened), in milliseconds since `epoch`.
+    idle_since: AtomicU64,
+    epoch: Instant,
+    shed: Notify,
+}
+
+impl Connection {
+    fn now(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    fn idle_for(&self) -> Option<Duration> {
+        if self.in_flight.load(Ordering::Acquire) > 0 {
+            return None;
+        }
+        Some(Duration::from_millis(self.now().saturating_sub(self.idle_since.load(Ordering::Acquire))))
+    }
+}
+
+impl Connections {
+    fn open(&self) -> Arc<Connection> {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let connection = Arc::new(Connection {
+            id,
+            in_flight: AtomicUsize::new(0),
+            idle_since: AtomicU64::new(0),
+            epoch: Instant::now(),
+            shed: Notify::new(),
+        });
+        self.lock().insert(id, Arc::clone(&connection));
+        connection
+    }
+
+    fn close(&self, connection: &Connection) {
+        self.lock().remove(&connection.id);
+    }
+
+    /// Asks every connection idle for at least `after` to close (each finishes nothing, as
+    /// it has nothing in flight; one that started a request meanwhile finishes it first).
+    fn shed_idle(&self, after: Duration) {
+        for connection in self.lock().values() {
+            if connection.idle_for().is_some_and(|idle| idle >= after) {
+                connection.shed.notify_one();
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, Arc<Connection>>> {
+        // A panic while holding the lock leaves the map consistent (inserts and removes only).
+        self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
@@ -72,11 +191,27 @@ async fn serve_connection(
     remote: SocketAddr,
     router: axum::Router,
     config: &ServeConfig,
+    connection: &Arc<Connection>,
 ) {
+    let pace = Pace { grace: config.body_read_timeout, rate: config.min_body_rate.max(1) };
+    let activity = Arc::clone(connection);
     let service = hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
         request.extensions_mut().insert(ConnectInfo(remote));
         let mut router = router.clone();
-        async move { tower::Service::call(&mut router, request.map(axum::body::Body::new)).await }
+        let activity = Arc::clone(&activity);
+        activity.in_flight.fetch_add(1, Ordering::AcqRel);
+        let timed_out = Arc::new(AtomicBool::new(false));
+        let request = request.map(|body| axum::body::Body::new(PacedBody::new(body, pace, Arc::clone(&timed_out))));
+        async move {
+            let mut response = tower::Service::call(&mut router, request).await?;
+            if timed_out.load(Ordering::Acquire) {
+                // The rest of a body that came too slowly is not waited for.
+                response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+            }
+            activity.idle_since.store(activity.now(), Ordering::Release);
+            activity.in_flight.fetch_sub(1, Ordering::AcqRel);
+            Ok::<_, std::convert::Infallible>(response)
+        }
     });
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
@@ -85,5 +220,93 @@ async fn serve_connection(
         .max_buf_size(config.max_head_bytes.max(8192));
     // A connection's failure (a reset, a timeout, a malformed request) ends that connection
     // only; there is no one to report it to.
-    let _ = builder.serve_connection(TokioIo::new(stream), service).await;
+    let mut served = std::pin::pin!(builder.serve_connection(TokioIo::new(stream), service));
+    let shed = std::pin::pin!(connection.shed.notified());
+    if let futures_util::future::Either::Right(((), mut served)) =
+        futures_util::future::select(served.as_mut(), shed).await
+    {
+        served.as_mut().graceful_shutdown();
+        let _ = served.await;
+    }
+}
+
+/// The pace a request body must keep.
+#[derive(Debug, Clone, Copy)]
+struct Pace {
+    grace: Duration,
+    rate: u32,
+}
+
+/// A request body that fails with [`BodyTooSlow`] when the server waits for it past its
+/// deadline: the grace time from the request's arrival, plus a second per `rate` bytes.
+struct PacedBody {
+    inner: hyper::body::Incoming,
+    pace: Pace,
+    arrived: Instant,
+    received: u64,
+    timer: Option<Pin<Box<Sleep>>>,
+    timed_out: Arc<AtomicBool>,
+    done: bool,
+}
+
+impl PacedBody {
+    fn new(inner: hyper::body::Incoming, pace: Pace, timed_out: Arc<AtomicBool>) -> Self {
+        PacedBody { inner, pace, arrived: Instant::now(), received: 0, timer: None, timed_out, done: false }
+    }
+
+    fn allowed(&self) -> Duration {
+        self.pace.grace + Duration::from_secs_f64(self.received as f64 / f64::from(self.pace.rate))
+    }
+
+    /// `Ready` once the deadline for the bytes received so far has passed.
+    fn poll_deadline(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        let deadline = self.arrived + self.allowed();
+        let timer = self.timer.get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
+        if timer.deadline() != deadline {
+            timer.as_mut().reset(deadline);
+        }
+        timer.as_mut().poll(cx)
+    }
+}
+
+impl Body for PacedBody {
+    type Data = Bytes;
+    type Error = Box<dyn std::error::Error + Send + Sync>;
+
+    fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        if self.done {
+            return Poll::Ready(None);
+        }
+        match Pin::new(&mut self.inner).poll_frame(cx) {
+            Poll::Ready(Some(Ok(frame))) => {
+                self.received += frame.data_ref().map_or(0, |data| data.len() as u64);
+                Poll::Ready(Some(Ok(frame)))
+            }
+            Poll::Ready(Some(Err(error))) => {
+                self.done = true;
+                Poll::Ready(Some(Err(error.into())))
+            }
+            Poll::Ready(None) => {
+                self.done = true;
+                Poll::Ready(None)
+            }
+            Poll::Pending => match self.poll_deadline(cx) {
+                Poll::Ready(()) => {
+                    self.done = true;
+                    self.timed_out.store(true, Ordering::Release);
+                    let slow = BodyTooSlow { received: self.received, allowed: self.allowed() };
+                    Poll::Ready(Some(Err(Box::new(slow))))
+                }
+                Poll::Pending => Poll::Pending,
+            },
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.done || self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
 }

@@ -1,12 +1,49 @@
 //! Raw bodies both ways: [`BodyStream`], a `bytes` request body handed to the handler as it
 //! arrives (the body limit enforced while it streams), and [`Download`], a `bytes` response a
-//! handler answers from memory or from a stream.
+//! handler answers from memory or from a stream; and what a body that fails to arrive is
+//! answered ([`BodyTooSlow`]: 408, over the limit: 413, a broken transfer: 400).
 
 use super::{ApiError, too_large};
 use axum::body::{Body, Bytes};
+use axum::http::StatusCode;
 use futures_util::{Stream, StreamExt};
 use std::pin::Pin;
 use std::task::{Context, Poll};
+use std::time::Duration;
+
+/// A request body that did not keep the pace [`crate::serve::serve`] demands: answered 408
+/// and the connection closed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyTooSlow {
+    /// Bytes received when the deadline passed.
+    pub received: u64,
+    /// Time the body had by then.
+    pub allowed: Duration,
+}
+
+impl std::fmt::Display for BodyTooSlow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the body is too slow: {} bytes arrived in {:.1} s", self.received, self.allowed.as_secs_f64())
+    }
+}
+
+impl std::error::Error for BodyTooSlow {}
+
+/// The answer to a body that could not be read whole: 408 when it came too slowly, 413 past
+/// `limit`, 400 when the transfer itself broke (a malformed chunk, a closed connection).
+pub(crate) fn body_failure(error: &(dyn std::error::Error + 'static), limit: usize) -> ApiError {
+    let mut cause = Some(error);
+    while let Some(error) = cause {
+        if let Some(slow) = error.downcast_ref::<BodyTooSlow>() {
+            return ApiError::new(StatusCode::REQUEST_TIMEOUT, slow.to_string());
+        }
+        if error.downcast_ref::<http_body_util::LengthLimitError>().is_some() {
+            return too_large(limit);
+        }
+        cause = error.source();
+    }
+    ApiError::bad_request(format!("the body could not be read: {error}"))
+}
 
 /// A request body streamed to the handler, chunk by chunk, never held whole: more than the
 /// router's body limit ends it with a 413 error (return it with `?`).
@@ -52,7 +89,7 @@ impl Stream for BodyStream {
             }
             Poll::Ready(Some(Err(error))) => {
                 self.inner = None;
-                Poll::Ready(Some(Err(ApiError::bad_request(format!("the body could not be read: {error}")))))
+                Poll::Ready(Some(Err(body_failure(&error, self.limit))))
             }
             Poll::Ready(None) => {
                 self.inner = None;

@@ -1,5 +1,6 @@
 //! The failure every handler and the router answer: a status and the API's error body.
 
+use crate::defaults::MAX_LISTED_VIOLATIONS;
 use crate::error::ErrorShape;
 use crate::validate::Violation;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -48,9 +49,16 @@ impl ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
     }
 
-    /// 400 listing every violation.
-    pub fn invalid(violations: Vec<Violation>) -> Self {
-        let message = "the request is invalid".to_owned();
+    /// 400 listing every violation, or the first [`MAX_LISTED_VIOLATIONS`] (100) of more,
+    /// with the message counting them all.
+    pub fn invalid(mut violations: Vec<Violation>) -> Self {
+        let message = if violations.len() > MAX_LISTED_VIOLATIONS {
+            let all = violations.len();
+            violations.truncate(MAX_LISTED_VIOLATIONS);
+            format!("the request is invalid: {all} violations, the first {MAX_LISTED_VIOLATIONS} listed")
+        } else {
+            "the request is invalid".to_owned()
+        };
         ApiError { status: StatusCode::BAD_REQUEST, payload: Payload::Message { message, violations } }
     }
 

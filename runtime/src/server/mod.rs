@@ -7,8 +7,9 @@
 //!    credentials, an API key in a header, the query or a cookie; 401 otherwise, naming what
 //!    to send); the first one found goes to the service's [`Authenticator`], which may refuse
 //!    with 401 or 403.
-//! 2. **Body transport**: a body larger than the limit answers 413; a body that is not
-//!    `application/json` answers 415.
+//! 2. **Body transport**: a body larger than the limit answers 413; one of a media type the
+//!    operation does not take answers 415; under [`crate::serve::serve`], one arriving too
+//!    slowly answers 408 ([`BodyTooSlow`]).
 //! 3. **Extraction and validation**: path and query parameters are parsed and checked, the
 //!    body is parsed as JSON (400 when it is not), decoded strictly and validated. Every
 //!    problem found is reported in one 400 whose `violations` name each one: body fields by
@@ -39,7 +40,7 @@ pub use crate::auth::{Credential, KeyIn, Scheme, SchemeKind, Secret};
 pub use crate::params::FromParam;
 pub use auth::Authenticator;
 pub(crate) use auth::{authenticate, challenge};
-pub use body::{BodyStream, Download};
+pub use body::{BodyStream, BodyTooSlow, Download};
 pub use config::{
     DEFAULT_BODY_LIMIT, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_QUERY_PARAMS, DEFAULT_MAX_URI_BYTES,
     DEFAULT_UPLOAD_LIMIT, ServerConfig,

@@ -10,7 +10,6 @@
 
 use super::{
     ApiError, Authenticator, Context, Input, OperationInfo, ServerConfig, authenticate, challenge, json_response,
-    too_large,
 };
 use crate::auth::{KeyIn, SchemeKind};
 use crate::error::ErrorShape;
@@ -330,7 +329,7 @@ async fn handle<S: Authenticator>(
     } else {
         match axum::body::to_bytes(body, config.body_limit).await {
             Ok(bytes) => (bytes, None),
-            Err(_) => return refuse(too_large(config.body_limit)),
+            Err(error) => return refuse(super::body::body_failure(&error, config.body_limit)),
         }
     };
     if info.has_body && !info.streams && !body.is_empty() && !accepted {
