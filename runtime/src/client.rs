@@ -893,7 +893,9 @@ impl Core {
                     tokio::time::sleep(wait).await;
                 }
                 _ => {
-                    return outcome.into_result(self.settings.errors, call.errors).map_err(|e| redact(e, &self.secrets));
+                    return outcome
+                        .into_result(self.settings.errors, call.errors)
+                        .map_err(|e| redact(e, &self.secrets));
                 }
             }
         }

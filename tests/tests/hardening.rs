@@ -122,6 +122,60 @@ async fn too_many_parameters_long_headers_and_big_declared_bodies_answer_the_err
 }
 
 #[tokio::test]
+async fn heads_past_hypers_own_limits_answer_the_error_body_too() {
+    let address = start(ServerConfig::default(), ServeConfig::default()).await;
+    let long_target = format!("/v1/spaces/space_1?q={}", "a".repeat(70_000));
+    let (status, body) = status_and_body(&raw(&address, &get(&long_target, "")).await);
+    assert_eq!(
+        (status.as_str(), body),
+        ("414", json!({"error": {"code": 414, "message": "the request target is over 65000 bytes"}}))
+    );
+
+    let many: String = (0..150).map(|i| format!("X-H{i}: 1\r\n")).collect();
+    let (status, body) = status_and_body(&raw(&address, &get("/v1/spaces/space_1", &many)).await);
+    assert_eq!(
+        (status.as_str(), body),
+        ("431", json!({"error": {"code": 431, "message": "the request has more than 100 headers"}}))
+    );
+
+    let huge = format!("X-Padding: {}\r\n", "a".repeat(1_100_000));
+    let (status, body) = status_and_body(&raw(&address, &get("/v1/spaces/space_1", &huge)).await);
+    assert_eq!(
+        (status.as_str(), body),
+        ("431", json!({"error": {"code": 431, "message": "the request head is over 1048576 bytes"}}))
+    );
+}
+
+#[tokio::test]
+async fn a_refused_head_after_bodies_on_one_connection_is_found_where_it_starts() {
+    let address = start(ServerConfig::default(), ServeConfig::default()).await;
+    // A fixed-length body and a chunked one whose bytes look like heads, then a head with too
+    // many headers, all in one write: the first two are served, the third refused.
+    let fixed = "{\"title\": \"GET / HTTP/1.1\\r\\n\"}";
+    let chunked = "{\"title\": \"A\"}";
+    let many: String = (0..150).map(|i| format!("X-H{i}: 1\r\n")).collect();
+    let requests = format!(
+        "POST /v1/orgs/org_1/collections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{fixed}\
+         POST /v1/orgs/org_1/collections HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n\
+         Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n\
+         {:x};ext=1\r\n{chunked}\r\n0\r\nX-Trailer: 1\r\n\r\n\
+         GET /v1/spaces/space_1 HTTP/1.1\r\nHost: x\r\n{many}\r\n",
+        fixed.len(),
+        chunked.len()
+    );
+    let answer = raw(&address, requests.as_bytes()).await;
+    let statuses: Vec<&str> = answer.match_indices("HTTP/1.1 ").map(|(at, _)| &answer[at + 9..at + 12]).collect();
+    assert_eq!(statuses.len(), 3, "{answer}");
+    assert!(statuses[..2].iter().all(|status| *status != "431" && *status != "400"), "{answer}");
+    assert_eq!(statuses[2], "431", "{answer}");
+    assert!(
+        answer.ends_with(r#"{"error":{"code":431,"message":"the request has more than 100 headers"}}"#),
+        "{answer}"
+    );
+}
+
+#[tokio::test]
 async fn a_json_body_giving_a_key_twice_is_refused_naming_the_key() {
     let address = start(ServerConfig::default(), ServeConfig::default()).await;
     let body = r#"{"title": "Guides", "nested": {"a": 1, "a": 2}, "title": "Other"}"#;

@@ -51,7 +51,8 @@ pub(crate) use error::too_large;
 pub use input::Input;
 pub use mock::{MockCall, MockPrincipal, MockService};
 pub use routes::{
-    Access, Answer, Authenticated, MissingOperations, Public, Reply, Routes, download, empty, json, reject, text,
+    Access, Answer, Authenticated, MissingOperations, Public, Refused, Reply, Routes, download, empty, json, reject,
+    text,
 };
 
 use axum::http::{HeaderValue, StatusCode, header};

@@ -241,11 +241,24 @@ impl<S: Authenticator> Routes<S> {
         for (path, endpoints) in by_path {
             router = router.route(path, method_router(&self.service, endpoints, &config, errors));
         }
-        router.fallback(move || async move {
-            ApiError::not_found("no operation matches this path").into_response_with(errors)
-        })
+        router
+            .fallback(move || async move {
+                ApiError::not_found("no operation matches this path").into_response_with(errors)
+            })
+            .layer(axum::middleware::from_fn(move |request: Request, next: axum::middleware::Next| async move {
+                match request.extensions().get::<Refused>() {
+                    Some(Refused(error)) => error.clone().into_response_with(errors),
+                    None => next.run(request).await,
+                }
+            }))
     }
 }
+
+/// A request the transport refused before the router could read it (under
+/// [`crate::serve::serve`], a head past hyper's own limits, handed on as a stand-in request
+/// carrying this): the router answers the error in the API's shape.
+#[derive(Debug, Clone)]
+pub struct Refused(pub ApiError);
 
 struct Endpoint<P> {
     info: &'static OperationInfo,

@@ -15,13 +15,19 @@
 //!   failing with "too many open files"), and when fewer than an eighth of the slots are free
 //!   it closes first the connections idle for [`ServeConfig::shed_idle_after`] (no request
 //!   in flight), so a flood of idle connections cannot keep a request waiting;
+//! - answers a head past hyper's own limits (over [`ServeConfig::max_head_bytes`], more than
+//!   [`ServeConfig::max_headers`] headers, a request target over 65,000 bytes) with the API's
+//!   error body (414 or 431) instead of hyper's bare status, and closes the connection;
 //! - keeps accepting after a failed accept, and gives every request its remote address as
 //!   [`ConnectInfo`].
 
-use crate::server::BodyTooSlow;
+mod head;
+
+use crate::server::{ApiError, BodyTooSlow, Refused};
 use axum::body::Bytes;
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderValue, header};
+use head::{HeadGuard, HeadLimits, Shared};
 use http_body::{Body, Frame, SizeHint};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::collections::BTreeMap;
@@ -59,10 +65,13 @@ pub struct ServeConfig {
     /// When fewer than an eighth of [`ServeConfig::max_connections`] are free, connections
     /// with no request in flight for this long are closed, oldest activity first. Default 1 s.
     pub shed_idle_after: Duration,
-    /// Largest request head hyper buffers, in bytes (default 1 MiB). The router's own limits
-    /// ([`crate::server::ServerConfig`]) are lower and answer with the error body; past this
-    /// one hyper answers 431 itself.
+    /// Largest request head read, in bytes (default 1 MiB): a longer one is answered 431 with
+    /// the error body and the connection closed. The router's own limits
+    /// ([`crate::server::ServerConfig`]) are lower and apply first to what fits.
     pub max_head_bytes: usize,
+    /// Most headers a request may have (default 100): more are answered 431 with the error
+    /// body and the connection closed.
+    pub max_headers: usize,
 }
 
 impl Default for ServeConfig {
@@ -74,6 +83,7 @@ impl Default for ServeConfig {
             max_connections: 512,
             shed_idle_after: Duration::from_secs(1),
             max_head_bytes: 1024 * 1024,
+            max_headers: 100,
         }
     }
 }
@@ -194,19 +204,30 @@ async fn serve_connection(
     connection: &Arc<Connection>,
 ) {
     let pace = Pace { grace: config.body_read_timeout, rate: config.min_body_rate.max(1) };
+    let limits = HeadLimits { max_head_bytes: config.max_head_bytes.max(1024), max_headers: config.max_headers.max(1) };
+    let shared = Arc::new(Shared::default());
+    let io = HeadGuard::new(stream, limits, Arc::clone(&shared));
     let activity = Arc::clone(connection);
+    let requests = AtomicU64::new(0);
     let service = hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
         request.extensions_mut().insert(ConnectInfo(remote));
+        let refused = refused(&shared, requests.fetch_add(1, Ordering::Relaxed));
+        let close = refused.is_some();
+        if let Some(refused) = refused {
+            request.extensions_mut().insert(refused);
+        }
         let mut router = router.clone();
         let activity = Arc::clone(&activity);
         activity.in_flight.fetch_add(1, Ordering::AcqRel);
-        let timed_out = Arc::new(AtomicBool::new(false));
+        let timed_out = Arc::new(AtomicBool::new(close));
+        let shared = Arc::clone(&shared);
         let request = request.map(|body| axum::body::Body::new(PacedBody::new(body, pace, Arc::clone(&timed_out))));
         async move {
             let mut response = tower::Service::call(&mut router, request).await?;
             if timed_out.load(Ordering::Acquire) {
-                // The rest of a body that came too slowly is not waited for.
+                // The rest of a body that came too slowly, or of a refused head, is not read.
                 response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+                shared.linger.store(true, Ordering::Release);
             }
             activity.idle_since.store(activity.now(), Ordering::Release);
             activity.in_flight.fetch_sub(1, Ordering::AcqRel);
@@ -217,10 +238,12 @@ async fn serve_connection(
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(config.header_read_timeout)
-        .max_buf_size(config.max_head_bytes.max(8192));
+        // Above the guard's limits, so hyper never refuses a head with a bare status.
+        .max_buf_size(limits.max_head_bytes + 64 * 1024)
+        .max_headers(limits.max_headers + 1);
     // A connection's failure (a reset, a timeout, a malformed request) ends that connection
     // only; there is no one to report it to.
-    let mut served = std::pin::pin!(builder.serve_connection(TokioIo::new(stream), service));
+    let mut served = std::pin::pin!(builder.serve_connection(TokioIo::new(io), service));
     let shed = std::pin::pin!(connection.shed.notified());
     if let futures_util::future::Either::Right(((), mut served)) =
         futures_util::future::select(served.as_mut(), shed).await
@@ -228,6 +251,14 @@ async fn serve_connection(
         served.as_mut().graceful_shutdown();
         let _ = served.await;
     }
+}
+
+/// The refusal of the connection's request number `request`, if its head was refused.
+fn refused(shared: &Shared, request: u64) -> Option<Refused> {
+    let slot = shared.refusal.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let found = slot.as_ref().filter(|refusal| refusal.request == request)?;
+    let status = axum::http::StatusCode::from_u16(found.status).ok()?;
+    Some(Refused(ApiError::new(status, found.message.clone())))
 }
 
 /// The pace a request body must keep.
