@@ -121,7 +121,12 @@ async fn integration_failures() {
     assert_eq!(common::status(integrations.list().block_domain("not a domain!").send().await), 400);
     assert_eq!(common::status(integrations.get("unknown").send().await), 404);
     assert_eq!(common::status(integrations.install("unknown", &org).send().await), 404);
-    assert_eq!(common::status(integrations.install("slack", "org_404").send().await), 404);
+    // The integration is there; the organization named in the body is not: 400 naming it.
+    let error = integrations.install("slack", "org_404").send().await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the service answered 400: the request is invalid; /organization: no organization with id org_404"
+    );
     assert_eq!(common::status(integrations.get_event("slack", "event_404").send().await), 404);
     assert_eq!(common::status(integrations.update_dev_mode("unknown", "https://t.example.com").send().await), 404);
     // A reader sees the catalog but may not publish, install or read deliveries.

@@ -274,6 +274,15 @@ async fn sites_are_updated_listed_and_deleted() {
     assert_eq!(proxy.origin.as_deref(), Some("https://company-domain"));
     assert!(sites.update(&org, &site.id).clear_proxy().send().await.unwrap().proxy.is_none());
     assert_eq!(common::status(sites.update(&org, &site.id).proxy("no-path").send().await), 400);
+    // A default section that is not the site's: the site is there, the field is wrong.
+    let error = sites.update(&org, &site.id).default_site_section("section_404").send().await.unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "the service answered 400: the request is invalid; /defaultSiteSection: no site-section with id section_404 in site {}",
+            site.id
+        )
+    );
 
     let found = sites.list_organization_sites(&org).title("handbook").send().await.unwrap();
     assert_eq!((found.count, found.items[0].id.as_str()), (Some(1), site.id.as_str()));

@@ -124,3 +124,53 @@ fn the_readme_counts_what_the_spec_holds() {
     );
     assert!(readme.contains(&expected), "README.md should say {expected}");
 }
+
+#[test]
+fn openapi_links_lead_from_what_an_operation_answers_to_the_operations_on_it() {
+    let doc = openapi();
+    let create = &doc["paths"]["/v1/orgs/{organizationId}/collections"]["post"]["responses"]["201"]["links"];
+    assert_eq!(
+        create["getCollection"],
+        serde_json::json!({"operationId": "getCollection", "parameters": {"collectionId": "$response.body#/id"}})
+    );
+    assert_eq!(create["listCollectionSpaces"]["parameters"]["collectionId"], "$response.body#/id");
+    let list = &doc["paths"]["/v1/orgs/{organizationId}/collections"]["get"]["responses"]["200"]["links"];
+    assert_eq!(list["deleteCollection"]["parameters"]["collectionId"], "$response.body#/items/0/id");
+
+    // Every link names an operation and gives exactly the path parameters it takes.
+    let mut targets = std::collections::BTreeMap::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for op in item.as_object().unwrap().values() {
+            let params: BTreeSet<String> =
+                path.split('/').filter_map(|s| s.strip_prefix('{')?.strip_suffix('}').map(str::to_owned)).collect();
+            targets.insert(op["operationId"].as_str().unwrap().to_owned(), params);
+        }
+    }
+    let mut links = 0;
+    for item in doc["paths"].as_object().unwrap().values() {
+        for op in item.as_object().unwrap().values() {
+            for response in op["responses"].as_object().unwrap().values() {
+                for (name, link) in response["links"].as_object().into_iter().flatten() {
+                    let given: BTreeSet<String> = link["parameters"].as_object().unwrap().keys().cloned().collect();
+                    assert_eq!(Some(&given), targets.get(name), "{} -> {name}", op["operationId"]);
+                    links += 1;
+                }
+            }
+        }
+    }
+    assert!(links > 400, "{links} links");
+}
+
+#[test]
+fn a_fixture_api_gets_links_from_its_own_resources() {
+    let text = std::fs::read_to_string("fixtures/generated/petstore/openapi.json").unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let list = &doc["paths"]["/v2/pets"]["get"]["responses"]["200"]["links"];
+    assert_eq!(
+        list["getPet"],
+        serde_json::json!({"operationId": "getPet", "parameters": {"petId": "$response.body#/items/0/id"}})
+    );
+    let get = &doc["paths"]["/v2/pets/{petId}"]["get"]["responses"]["200"]["links"];
+    assert_eq!(get["deletePet"]["parameters"]["petId"], "$request.path.petId");
+    assert!(get.get("getPet").is_none(), "no operation links to itself");
+}

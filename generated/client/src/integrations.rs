@@ -49,7 +49,8 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Source: Part C §4.1.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -83,7 +84,8 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Source: Part C §4.1, Part A §7.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -155,7 +157,8 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Source: Part C §4.1.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -187,7 +190,8 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Source: Part C §4.1.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -220,7 +224,8 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Source: Part C §4.1.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -252,7 +257,8 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Source: Part C §4.1.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -284,7 +290,8 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Source: Part C §4.1, §2.4.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -318,7 +325,8 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Source: Part C §4.1, §2.4.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -354,7 +362,8 @@ impl<'a> IntegrationsClient<'a> {
     ///
     /// Source: Part C §4.1.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything

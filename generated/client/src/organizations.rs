@@ -37,7 +37,8 @@ impl<'a> OrganizationsClient<'a> {
     ///
     /// Source: Part A §4.3, §7.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -67,7 +68,8 @@ impl<'a> OrganizationsClient<'a> {
     ///
     /// Source: Part A §4.3, §7.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -136,7 +138,8 @@ impl<'a> OrganizationsClient<'a> {
     ///
     /// Source: Part A §4.3, §7.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything

@@ -69,35 +69,35 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         .requested_reviewer("user_3").conversations_issues_cluster("cluster_1")
         .page("page_2").limit(1i64).send(). await; result.and_then(| value | to_json(&
         value)) }) as SampleCall < 'a >), ("getCollection", ::std::boxed::Box::pin(async
-        move { let result = client.collections().get("col_1").send(). await; result
-        .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
+        move { let result = client.collections().get("collection_1").send(). await;
+        result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("deleteCollection", ::std::boxed::Box::pin(async move { let result = client
-        .collections().delete("col_1").send(). await; result.map(| () |
+        .collections().delete("collection_1").send(). await; result.map(| () |
         ::apigen_runtime::serde_json::Value::Null) }) as SampleCall < 'a >),
         ("updateCollection", ::std::boxed::Box::pin(async move { let body :
         ::docs_api_types::UpdateCollectionBody = match
         sample("{\"title\":\"Product guides\",\"description\":\"Guides for every product.\",\"defaultLevel\":\"admin\"}")
         { ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client.collections()
-        .update("col_1").body(body).send(). await; result.and_then(| value | to_json(&
-        value)) }) as SampleCall < 'a >), ("listCollectionSpaces",
+        .update("collection_1").body(body).send(). await; result.and_then(| value |
+        to_json(& value)) }) as SampleCall < 'a >), ("listCollectionSpaces",
         ::std::boxed::Box::pin(async move { let result = client.collections()
-        .list_spaces("col_1").page("page_2").limit(1i64).send(). await; result.and_then(|
-        value | to_json(& value)) }) as SampleCall < 'a >), ("moveCollection",
-        ::std::boxed::Box::pin(async move { let body :
+        .list_spaces("collection_1").page("page_2").limit(1i64).send(). await; result
+        .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
+        ("moveCollection", ::std::boxed::Box::pin(async move { let body :
         ::docs_api_types::MoveCollectionBody = match
         sample("{\"parent\":\"col_0\",\"position\":{\"before\":{\"type\":\"space\",\"space\":\"space_2\"},\"after\":{\"type\":\"space\",\"space\":\"space_2\"}}}")
         { ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client.collections()
-        .move_("col_1").body(body).send(). await; result.and_then(| value | to_json(&
-        value)) }) as SampleCall < 'a >), ("transferCollection",
+        .move_("collection_1").body(body).send(). await; result.and_then(| value |
+        to_json(& value)) }) as SampleCall < 'a >), ("transferCollection",
         ::std::boxed::Box::pin(async move { let body :
         ::docs_api_types::TransferCollectionBody = match
         sample("{\"organization\":\"org_2\"}") { ::core::result::Result::Ok(body) =>
         body, ::core::result::Result::Err(error) => return
         ::core::result::Result::Err(error), }; let result = client.collections()
-        .transfer("col_1", body.organization.clone()).body(body).send(). await; result
-        .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
+        .transfer("collection_1", body.organization.clone()).body(body).send(). await;
+        result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("listOrganizationCollections", ::std::boxed::Box::pin(async move { let result =
         client.collections().list_organization_collections("org_1").nested(true)
         .page("page_2").limit(1i64).send(). await; result.and_then(| value | to_json(&
@@ -383,30 +383,30 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         await; result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("createOrganizationOpenApiSpec", ::std::boxed::Box::pin(async move { let body :
         ::docs_api_types::CreateOpenApiSpecBody = match
-        sample("{\"slug\":\"petstore\",\"source\":{\"url\":\"https://example.com/openapi.yaml\"}}")
+        sample("{\"slug\":\"acme-api\",\"source\":{\"url\":\"https://example.com/openapi.yaml\"}}")
         { ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client.openapi_specs()
         .create_organization_open_api_spec("org_1", body.clone()).send(). await; result
         .and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("getOpenApiSpec", ::std::boxed::Box::pin(async move { let result = client
-        .openapi_specs().get("org_1", "petstore").send(). await; result.and_then(| value
+        .openapi_specs().get("org_1", "acme-api").send(). await; result.and_then(| value
         | to_json(& value)) }) as SampleCall < 'a >), ("createOrUpdateOpenApiSpec",
         ::std::boxed::Box::pin(async move { let body :
         ::docs_api_types::PutOpenApiSpecBody = match
         sample("{\"source\":{\"url\":\"https://example.com/openapi.yaml\"}}") {
         ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client.openapi_specs()
-        .create_or_update_open_api_spec("org_1", "petstore", body.source.clone())
+        .create_or_update_open_api_spec("org_1", "acme-api", body.source.clone())
         .body(body).send(). await; result.and_then(| value | to_json(& value)) }) as
         SampleCall < 'a >), ("deleteOpenApiSpec", ::std::boxed::Box::pin(async move { let
-        result = client.openapi_specs().delete("org_1", "petstore").send(). await; result
+        result = client.openapi_specs().delete("org_1", "acme-api").send(). await; result
         .map(| () | ::apigen_runtime::serde_json::Value::Null) }) as SampleCall < 'a >),
         ("updateOpenApiSpec", ::std::boxed::Box::pin(async move { let body :
         ::docs_api_types::UpdateOpenApiSpecBody = match
         sample("{\"visibility\":\"private\"}") { ::core::result::Result::Ok(body) =>
         body, ::core::result::Result::Err(error) => return
         ::core::result::Result::Err(error), }; let result = client.openapi_specs()
-        .update("org_1", "petstore", body.visibility.clone()).body(body).send(). await;
+        .update("org_1", "acme-api", body.visibility.clone()).body(body).send(). await;
         result.and_then(| value | to_json(& value)) }) as SampleCall < 'a >),
         ("listOrganizations", ::std::boxed::Box::pin(async move { let result = client
         .organizations().list().page("page_2").limit(1i64).send(). await; result
@@ -601,7 +601,7 @@ pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
         .restore("space_1").send(). await; result.and_then(| value | to_json(& value)) })
         as SampleCall < 'a >), ("moveSpace", ::std::boxed::Box::pin(async move { let body
         : ::docs_api_types::MoveSpaceBody = match
-        sample("{\"parent\":\"col_1\",\"position\":{\"before\":{\"type\":\"space\",\"space\":\"space_2\"},\"after\":{\"type\":\"space\",\"space\":\"space_2\"}}}")
+        sample("{\"parent\":\"collection_1\",\"position\":{\"before\":{\"type\":\"space\",\"space\":\"space_2\"},\"after\":{\"type\":\"space\",\"space\":\"space_2\"}}}")
         { ::core::result::Result::Ok(body) => body, ::core::result::Result::Err(error) =>
         return ::core::result::Result::Err(error), }; let result = client.spaces()
         .move_("space_1").body(body).send(). await; result.and_then(| value | to_json(&

@@ -104,7 +104,8 @@ impl<'a> SpacesClient<'a> {
     /// Gap `space-restore-after-window`: 404: the space has been permanently removed, so there is no matching space to restore
     /// (the same answer as for an id that never existed).
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     pub fn restore(
         &self,

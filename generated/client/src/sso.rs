@@ -71,7 +71,8 @@ impl<'a> SsoClient<'a> {
     ///
     /// Source: Part A §4.6, §7.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything

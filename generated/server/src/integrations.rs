@@ -790,7 +790,8 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Source: Part C §4.1.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -827,7 +828,8 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Source: Part C §4.1, Part A §7.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -882,7 +884,8 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Source: Part C §4.1.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -914,7 +917,8 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Source: Part C §4.1.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -946,7 +950,8 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Source: Part C §4.1.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -979,7 +984,8 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Source: Part C §4.1.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -1012,7 +1018,8 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Source: Part C §4.1, §2.4.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -1045,7 +1052,8 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Source: Part C §4.1, §2.4.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything
@@ -1080,7 +1088,8 @@ pub trait IntegrationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Source: Part C §4.1.
     ///
-    /// Gap `failure-status-codes`: Not found (no matching resource) 404; invalid input or a refused state change 400;
+    /// Gap `failure-status-codes`: Not found (no resource matching the path) 404; invalid input, an id in the body naming
+    /// nothing (the violation names the field) or a refused state change 400;
     /// missing or malformed credentials 401; a caller not permitted 403; an unexpected error 500.
     ///
     /// Gap `success-status-dash`: Created, posted, added and installed answer 201; "no content" answers 204; everything

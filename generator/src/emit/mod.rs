@@ -9,6 +9,7 @@
 pub mod client;
 pub mod escape;
 pub mod jobs;
+pub mod links;
 pub mod openapi;
 pub mod options;
 pub mod output;

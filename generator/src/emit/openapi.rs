@@ -15,12 +15,14 @@ use crate::model::{
     SchemeKind, TypeDef, TypeKind, TypeRef, Union, sample,
 };
 use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
 
 /// Adds `openapi.json` to `output`.
 pub fn emit(api: &Api, options: &super::Options) -> String {
     let header = super::text::header_text(api, options);
     let error_schema = api.errors.ty.clone().unwrap_or_else(|| schema_name(api, "ErrorBody"));
-    let document = Document { api, error_schema, header }.build();
+    let links = super::links::of(api);
+    let document = Document { api, error_schema, header, links }.build();
     let mut text = serde_json::to_string_pretty(&document).expect("JSON values serialize");
     text.push('\n');
     text
@@ -35,6 +37,8 @@ struct Document<'a> {
     api: &'a Api,
     error_schema: String,
     header: String,
+    /// The links of each operation's main success response ([`super::links`]).
+    links: BTreeMap<&'a str, Map<String, Value>>,
 }
 
 /// An object from key-value pairs, in order.
@@ -388,6 +392,9 @@ impl Document<'_> {
             content.insert(media_type.clone(), object(media));
         }
         out.push(("content", Value::Object(content)));
+        if let Some(links) = self.links.get(op.name.as_str()).filter(|_| status == op.response.status) {
+            out.push(("links", Value::Object(links.clone())));
+        }
         object(out)
     }
 

@@ -437,7 +437,7 @@ impl IntegrationsApi for Sandbox {
             let user = &context.principal;
             let integration = visible_integration(tx, user, &request.integration_name)?;
             let org = &request.body.organization;
-            tx.live(ORGANIZATION.name, org)?;
+            in_body("/organization", tx.live(ORGANIZATION.name, org))?;
             require(tx, user, org, Role::Admin)?;
             if let Some(existing) = tx.all(INSTALLATION.name, &integration.id)?.into_iter().find(|row| row.org == *org) {
                 return decode(INSTALLATION.name, present_installation(tx, &existing));

@@ -2,8 +2,8 @@
 //! rules, the store), the generated traits and types, and JSON.
 
 pub use crate::domain::{
-    API_URL, create, found, merge, new_document, organization, out, place_of, remove, require, role_of, timestamp,
-    touch, url_component,
+    API_URL, create, found, in_body, merge, new_document, organization, out, place_of, remove, require, role_of,
+    timestamp, touch, url_component,
 };
 pub use crate::store::{Place, Row, Tx, Where, decode, encode};
 pub use crate::{Sandbox, User};

@@ -322,10 +322,10 @@ impl SiteStructureApi for Sandbox {
             .write_async(move |tx| {
                 let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
                 let section = match &request.body.section_id {
-                    Some(id) => Some(of_site(tx, SECTION, &site, id)?.id),
+                    Some(id) => Some(in_body("/sectionId", of_site(tx, SECTION, &site, id))?.id),
                     None => default_section(tx, &site.id)?,
                 };
-                let data = add_site_space(tx, &site, &request.body.space_id, section.as_deref())?;
+                let data = in_body("/spaceId", add_site_space(tx, &site, &request.body.space_id, section.as_deref()))?;
                 decode(SITE_SPACE.name, present_site_space(tx, &View::new(&site, None), data)?)
             })
             .await
@@ -508,7 +508,7 @@ impl SiteStructureApi for Sandbox {
             .write_async(move |tx| {
                 let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
                 let group = of_site(tx, GROUP, &site, &request.site_section_group_id)?;
-                let section = of_site(tx, SECTION, &site, &request.body.section_id)?;
+                let section = in_body("/sectionId", of_site(tx, SECTION, &site, &request.body.section_id))?;
                 put_in_group(tx, &site, &section, &group.id)?;
                 decode(GROUP.name, present_group(tx, &View::new(&site, None), group.data)?)
             })

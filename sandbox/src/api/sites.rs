@@ -122,10 +122,12 @@ fn template_conditions(schema: &Value) -> Vec<Value> {
 fn apply_site_commands(tx: &Tx, site: &Row, patch: &mut Value) -> Result<(), ApiError> {
     let Some(object) = patch.as_object_mut() else { return Ok(()) };
     if let Some(section) = object.remove("defaultSiteSection") {
-        structure::make_site_default_section(tx, site, section.as_str().unwrap_or_default())?;
+        let made = structure::make_site_default_section(tx, site, section.as_str().unwrap_or_default());
+        in_body("/defaultSiteSection", made)?;
     }
     if let Some(space) = object.remove("defaultSiteSpace") {
-        structure::make_site_default_site_space(tx, site, space.as_str().unwrap_or_default())?;
+        let made = structure::make_site_default_site_space(tx, site, space.as_str().unwrap_or_default());
+        in_body("/defaultSiteSpace", made)?;
     }
     if let Some(proxy) = object.get_mut("proxy")
         && let Some(value) = proxy.as_str()

@@ -207,3 +207,16 @@ pub fn place_of(position: Option<&Value>) -> Place {
     }
     Place::End
 }
+
+/// A body field naming something that is not there is a bad request about that field (400
+/// naming it), not a 404: the resource of the path exists, and a client reading 404 would
+/// think it gone (spec gap `failure-status-codes`).
+pub fn in_body<T>(field: &str, result: Result<T, ApiError>) -> Result<T, ApiError> {
+    result.map_err(|error| match error.status().as_u16() {
+        404 => {
+            let message = error.message().unwrap_or("names nothing").to_owned();
+            ApiError::invalid(vec![apigen_runtime::Violation::new(field, message)])
+        }
+        _ => error,
+    })
+}
