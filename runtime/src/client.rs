@@ -406,8 +406,18 @@ pub struct Core {
     credentials: Arc<Vec<(&'static str, Presented)>>,
     /// The secrets the credentials hold, as sent: taken out of every error body the client
     /// reports (a service echoing the caller's token must not put it into the caller's logs).
-    secrets: Arc<[String]>,
+    secrets: Secrets,
     user_agent: HeaderValue,
+}
+
+/// The secrets of the credentials, never printed by `Debug`.
+#[derive(Clone)]
+struct Secrets(Arc<[String]>);
+
+impl fmt::Debug for Secrets {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("\"<redacted>\"")
+    }
 }
 
 /// Credentials as a request carries them, built once.
@@ -684,7 +694,7 @@ impl Core {
                 .map_err(|e| Error::Config(format!("the HTTP client cannot be built: {e}")))?,
         };
         let credentials = Arc::new(present(&settings)?);
-        let secrets = secrets_of(&settings).into();
+        let secrets = Secrets(secrets_of(&settings).into());
         let user_agent = HeaderValue::from_str(&settings.user_agent)
             .map_err(|_| Error::Config("the user agent holds characters a header cannot".into()))?;
         Ok(Core { settings: Arc::new(settings), http, base, credentials, secrets, user_agent })
@@ -698,8 +708,9 @@ impl Core {
     /// Serializes a request body, validating it first when the client validates requests.
     pub fn body<T: serde::Serialize + Validate>(&self, body: &T) -> Result<CallBody, Error> {
         self.check(body)?;
-        let bytes =
-            serde_json::to_vec(body).map_err(|e| Error::Config(format!("the body cannot be serialized: {e}")))?;
+        // A request never carries read-only fields.
+        let bytes = crate::json::writing(crate::json::Direction::Request, || serde_json::to_vec(body))
+            .map_err(|e| Error::Config(format!("the body cannot be serialized: {e}")))?;
         Ok(CallBody::Json(bytes))
     }
 
@@ -895,7 +906,7 @@ impl Core {
                 _ => {
                     return outcome
                         .into_result(self.settings.errors, call.errors)
-                        .map_err(|e| redact(e, &self.secrets));
+                        .map_err(|e| redact(e, &self.secrets.0));
                 }
             }
         }

@@ -460,6 +460,30 @@ impl Object<'_> {
         }
     }
 
+    /// A read-only field (answered, never accepted). Strict (a request): present is a
+    /// violation; otherwise an optional field.
+    pub fn read_only<T: FromJson>(&mut self, key: &str) -> Option<Option<T>> {
+        if self.decoder.mode != Mode::Strict {
+            return self.optional(key);
+        }
+        if self.take(key).is_none() {
+            return Some(None);
+        }
+        self.decoder.path.push(Step::Key(key.to_owned()));
+        let result = self.decoder.fail("is read-only: the service answers it and never accepts it");
+        self.decoder.path.pop();
+        result
+    }
+
+    /// A write-only field a request must give (sent, never answered). Strict (a request):
+    /// required; otherwise an optional field.
+    pub fn required_in_requests<T: FromJson>(&mut self, key: &str) -> Option<Option<T>> {
+        match self.decoder.mode {
+            Mode::Strict => self.required(key).map(Some),
+            Mode::Lenient | Mode::Exact => self.optional(key),
+        }
+    }
+
     /// A field that must be present but may be null. Lenient: absent reads as null.
     pub fn nullable<T: FromJson>(&mut self, key: &str) -> Option<Option<T>> {
         match self.take_nullable(key)? {
@@ -706,6 +730,40 @@ pub fn untagged<U>(
     d.fail(format!("matches no variant ({})", reasons.join("; ")))
 }
 
+/// Which way a body being written travels: read-only fields are left out of requests and
+/// write-only ones out of responses. The runtime sets it around the bodies it writes (the
+/// client's requests, the server's responses, see [`writing`]); elsewhere (`serde_json` called
+/// directly) every field present is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Every field present is written.
+    Any,
+    /// A request body: read-only fields are left out.
+    Request,
+    /// A response body: write-only fields are left out.
+    Response,
+}
+
+thread_local! {
+    static WRITING: std::cell::Cell<Direction> = const { std::cell::Cell::new(Direction::Any) };
+}
+
+/// Runs `write` (a serialization, which never awaits) with bodies travelling `direction`.
+pub fn writing<R>(direction: Direction, write: impl FnOnce() -> R) -> R {
+    struct Restore(Direction);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            WRITING.with(|cell| cell.set(self.0));
+        }
+    }
+    let _restore = Restore(WRITING.with(|cell| cell.replace(direction)));
+    write()
+}
+
+fn direction() -> Direction {
+    WRITING.with(std::cell::Cell::get)
+}
+
 /// Writes the fields of a generated object through a serde map serializer, skipping absent
 /// optional fields and writing `null` for null ones.
 pub struct Fields<M> {
@@ -731,6 +789,22 @@ impl<M: SerializeMap> Fields<M> {
         match value {
             Some(value) => self.map.serialize_entry(key, value),
             None => Ok(()),
+        }
+    }
+
+    /// A read-only field: written when present, except in a request body.
+    pub fn read_only<T: Serialize>(&mut self, key: &str, value: &Option<T>) -> Result<(), M::Error> {
+        match direction() {
+            Direction::Request => Ok(()),
+            Direction::Any | Direction::Response => self.optional(key, value),
+        }
+    }
+
+    /// A write-only field: written when present, except in a response body.
+    pub fn write_only<T: Serialize>(&mut self, key: &str, value: &Option<T>) -> Result<(), M::Error> {
+        match direction() {
+            Direction::Response => Ok(()),
+            Direction::Any | Direction::Request => self.optional(key, value),
         }
     }
 

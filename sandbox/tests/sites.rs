@@ -343,14 +343,15 @@ async fn unknown_ids_roles_and_missing_credentials_are_refused() {
     assert_eq!(common::status(sites.get(org.replace("org", "nope"), &site.id).send().await), 404);
     assert_eq!(common::status(sites.publish(&org, "site_404").send().await), 404);
     assert_eq!(common::status(structure.list_site_sections(&org, "site_404").send().await), 404);
-    assert_eq!(common::status(structure.create_site_space(&org, &site.id, "space_404").send().await), 404);
-    assert_eq!(common::status(structure.create_site_section(&org, &site.id, "space_404").send().await), 404);
+    // An unknown id in the body: 400 naming the field (the site itself is there).
+    assert_eq!(common::status(structure.create_site_space(&org, &site.id, "space_404").send().await), 400);
+    assert_eq!(common::status(structure.create_site_section(&org, &site.id, "space_404").send().await), 400);
     assert_eq!(common::status(structure.update_site_section(&org, &site.id, "section_404").send().await), 404);
     assert_eq!(common::status(structure.update_site_space(&org, &site.id, "sitesp_404").send().await), 404);
     let moved = structure.move_site_section_group(&org, &site.id, "group_404").send().await;
     assert_eq!(common::status(moved), 404);
     let added = structure.create_site_space(&org, &site.id, &space).section_id("section_404").send().await;
-    assert_eq!(common::status(added), 404);
+    assert_eq!(common::status(added), 400);
     structure.delete_site_section_group(&org, &site.id, "group_404").send().await.unwrap();
 
     // A position naming something that is not a sibling: 400.

@@ -60,6 +60,8 @@ fn the_checked_in_outputs_match_their_specs() {
         ("fixtures/valid/recursion", "fixtures/generated/recursion", "tests/fixtures/generated/recursion"),
         ("fixtures/valid/shapes", "fixtures/generated/shapes", "tests/fixtures/generated/shapes"),
         ("fixtures/valid/forge", "fixtures/generated/forge", "tests/fixtures/generated/forge"),
+        ("fixtures/valid/composition", "fixtures/generated/composition", "tests/fixtures/generated/composition"),
+        ("fixtures/valid/files", "fixtures/generated/files", "tests/fixtures/generated/files"),
     ];
     for (spec, dir, from_root) in cases {
         let drift = generate(spec, from_root).check(Path::new(dir)).unwrap();

@@ -389,8 +389,7 @@ impl<'a> SearchSpaceContentBuilder<'a> {
     }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
-        let mut query = ::std::vec::Vec::new();
-        query.push(("query", self.query.clone()));
+        let mut query = ::std::vec![("query", self.query.clone())];
         if let ::core::option::Option::Some(value) = &self.page {
             query.push(("page", value.clone()));
         }

@@ -44,6 +44,9 @@
 //! | response field added                     | safe                     | breaking (struct literal) |
 //! | field removed                            | breaking                 | breaking     |
 //! | field made required / optional / nullable| by direction (request: tightening breaks callers; response: loosening does) | breaking (Rust type) |
+//! | field made read-only / write-only        | breaking if it was sent (request) / read (response), or its Rust type changes | breaking if its Rust type changes |
+//! | enumeration of strings ↔ of integers     | breaking                 | breaking     |
+//! | included types changed (`includes`)      | docs (the fields are compared one by one) | docs |
 //! | enum value or union variant added        | request: safe; response: breaking if closed | breaking if closed (exhaustive match) |
 //! | enum value or union variant removed      | request: breaking; response: safe | breaking |
 //! | enumeration or union opened / closed     | by direction             | breaking (fallback variant) |
@@ -60,7 +63,8 @@ pub mod render;
 
 use crate::diag::Location;
 use crate::model::{
-    Api, Constraints, Enum, Field, Method, Object, Operation, Param, ResponseBody, TypeDef, TypeKind, Union, Usage,
+    Access, Api, Constraints, Enum, Field, Method, Object, Operation, Param, ResponseBody, TypeDef, TypeKind, Union,
+    Usage,
 };
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
@@ -892,6 +896,11 @@ fn compare_type(old: &TypeDef, new: &TypeDef, out: &mut Vec<Change>) {
 }
 
 fn compare_objects(old: &Object, new: &Object, usage: Usage, s: &mut Sink) {
+    if old.includes != new.includes {
+        // The fields themselves are compared below, included ones too.
+        let list = |names: &[String]| if names.is_empty() { "none".to_owned() } else { names.join(", ") };
+        s.docs("includes-changed", format!("includes {} (was {})", list(&new.includes), list(&old.includes)));
+    }
     for before in &old.fields {
         match new.field(&before.wire) {
             Some(after) => compare_field(before, after, usage, &mut s.child(&["fields", &before.wire])),
@@ -935,12 +944,34 @@ fn compare_field(old: &Field, new: &Field, usage: Usage, s: &mut Sink) {
             format!("same JSON; Rust field `{}` becomes `{}`", old.rust, new.rust),
         );
     }
+    if old.access != new.access {
+        access_change(old, new, usage, s);
+    }
     presence_change("required", old.optional && !new.optional, !old.optional && new.optional, name, usage, s);
     presence_change("nullable", !old.nullable && new.nullable, old.nullable && !new.nullable, name, usage, s);
     constraints(&old.constraints, &new.constraints, usage, &format!("field `{name}`"), s);
     if old.description != new.description {
         s.docs("field-description-changed", format!("field `{name}` description changed"));
     }
+}
+
+/// A field becoming read-only (no longer accepted in requests), write-only (no longer
+/// answered) or neither: breaking for callers who lose a direction they use, and for both
+/// sides when the Rust type changes (`Option` one way or the other).
+fn access_change(old: &Field, new: &Field, usage: Usage, s: &mut Sink) {
+    let name = &new.wire;
+    let word = |access: Access| match access {
+        Access::ReadWrite => "read-write",
+        Access::ReadOnly => "read-only",
+        Access::WriteOnly => "write-only",
+    };
+    let loses_requests = new.access == Access::ReadOnly && usage.input;
+    let loses_responses = new.access == Access::WriteOnly && usage.output;
+    let retyped = old.presence(usage) != new.presence(usage);
+    let callers = if loses_requests || loses_responses || retyped { Class::Breaking } else { Class::Safe };
+    let implementers = if retyped { Class::Breaking } else { Class::Safe };
+    let message = format!("field `{name}` becomes {} (was {})", word(new.access), word(old.access));
+    s.push("field-access-changed", callers, implementers, message);
 }
 
 /// A presence rule: `tightened` means fewer values are accepted (made required, made not
@@ -982,6 +1013,11 @@ const UNION_VARIANTS: Members = Members {
 };
 
 fn compare_enums(old: &Enum, new: &Enum, usage: Usage, s: &mut Sink) {
+    if old.integer != new.integer {
+        let (was, now) = if new.integer { ("strings", "integers") } else { ("integers", "strings") };
+        s.push("enum-kind-changed", Class::Breaking, Class::Breaking, format!("the values are {now} (were {was})"));
+        return;
+    }
     let before: Vec<String> = old.values.iter().map(|v| v.wire.clone()).collect();
     let after: Vec<String> = new.values.iter().map(|v| v.wire.clone()).collect();
     compare_members(&ENUM_VALUES, (&before, old.open), (&after, new.open), usage, s);

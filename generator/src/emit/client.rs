@@ -11,8 +11,8 @@ use super::rust::{Paths, doc, ident, inner_doc, param_text};
 use super::text::operation_doc;
 use crate::model::names::{Case, sanitize};
 use crate::model::{
-    Api, AuthScheme, Encoding, ErrorStatus, Field, Method, Object, Operation, PageStyle, Param, ParamIn, PathSegment,
-    Presence, ResponseBody, SchemeKind, Tag, TypeDef, TypeKind, TypeRef,
+    Access, Api, AuthScheme, Encoding, ErrorStatus, Field, Method, Object, Operation, PageStyle, Param, ParamIn,
+    PathSegment, Presence, ResponseBody, SchemeKind, Tag, TypeDef, TypeKind, TypeRef,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -431,7 +431,7 @@ impl ClientEmitter<'_> {
                 });
                 if let Some((def, object)) = self.body_object(op) {
                     let required = self.required_fields(def, object);
-                    for field in object.fields.iter().filter(|f| f.constant.is_none()) {
+                    for field in object.fields.iter().filter(|f| f.constant.is_none() && f.access != Access::ReadOnly) {
                         if !required.iter().any(|r| r.wire == field.wire) {
                             setters.extend(self.field_setters(field, def.usage, &mut taken, quote!(self.body)));
                         }
@@ -450,7 +450,8 @@ impl ClientEmitter<'_> {
                 // A body of optional fields only (so its type is `Default`): a setter per
                 // field, the first one set starting the body.
                 if let Some((def, object)) = self.body_object(op) {
-                    let fields: Vec<&Field> = object.fields.iter().filter(|f| f.constant.is_none()).collect();
+                    let fields: Vec<&Field> =
+                        object.fields.iter().filter(|f| f.constant.is_none() && f.access != Access::ReadOnly).collect();
                     if fields.iter().all(|f| {
                         matches!(f.presence(def.usage), Presence::Optional | Presence::Nullable | Presence::TriState)
                     }) {
@@ -655,7 +656,28 @@ impl ClientEmitter<'_> {
         }
         // Query, header and cookie parameters, each pushed as text onto its list: lists as
         // repeated query keys, or one comma-separated header value.
-        let sent = op.params.iter().filter(|p| p.location != ParamIn::Path).map(|p| {
+        // The leading required scalars of the query and the cookies start their lists
+        // (`vec![...]`); the rest are pushed.
+        let starts = |location: ParamIn| -> Vec<&Param> {
+            op.params_in(location).take_while(|p| p.required && !matches!(p.ty, TypeRef::List(_))).collect()
+        };
+        let (query_start, cookie_start) = (starts(ParamIn::Query), starts(ParamIn::Cookie));
+        let initial = |params: &[&Param]| -> TokenStream {
+            let items = params.iter().map(|p| {
+                let wire = &p.wire;
+                let field = ident(&p.rust);
+                let value = param_text(quote!(self.#field), &p.ty);
+                quote! { (#wire, #value) }
+            });
+            if params.is_empty() { quote!(::std::vec::Vec::new()) } else { quote!(::std::vec![#(#items),*]) }
+        };
+        let pushed = |location: ParamIn, start: &[&Param]| op.params_in(location).count() > start.len();
+        let sent = op
+            .params
+            .iter()
+            .filter(|p| p.location != ParamIn::Path)
+            .filter(|p| !query_start.iter().chain(&cookie_start).any(|s| std::ptr::eq(*s, *p)));
+        let sent = sent.map(|p| {
             let wire = &p.wire;
             let field = ident(&p.rust);
             let (list, name) = match p.location {
@@ -716,10 +738,11 @@ impl ClientEmitter<'_> {
         };
         // A list a parameter goes to is a mutable local; the others are written in place.
         let used = |location: ParamIn| op.params_in(location).next().is_some();
-        let query_decl = if used(ParamIn::Query) {
-            quote! { let mut query = ::std::vec::Vec::new(); }
+        let query_init = initial(&query_start);
+        let query_decl = if pushed(ParamIn::Query, &query_start) {
+            quote! { let mut query = #query_init; }
         } else {
-            quote! { let query = ::std::vec::Vec::new(); }
+            quote! { let query = #query_init; }
         };
         // An answer in another media type than JSON asks for it with `Accept`.
         let accept = match op.response.media_types.as_slice() {
@@ -736,8 +759,11 @@ impl ClientEmitter<'_> {
         } else {
             (quote! {}, quote! { headers: self.headers.clone(), })
         };
-        let (cookies_decl, cookies_field) = if used(ParamIn::Cookie) {
-            (quote! { let mut cookies = ::std::vec::Vec::new(); }, quote! { cookies, })
+        let cookies_init = initial(&cookie_start);
+        let (cookies_decl, cookies_field) = if pushed(ParamIn::Cookie, &cookie_start) {
+            (quote! { let mut cookies = #cookies_init; }, quote! { cookies, })
+        } else if used(ParamIn::Cookie) {
+            (quote! { let cookies = #cookies_init; }, quote! { cookies, })
         } else {
             (quote! {}, quote! { cookies: ::std::vec::Vec::new(), })
         };
@@ -842,7 +868,7 @@ impl ClientEmitter<'_> {
             }
         };
         let mut writes = Vec::new();
-        for field in object.fields.iter().filter(|f| f.constant.is_none()) {
+        for field in object.fields.iter().filter(|f| f.constant.is_none() && f.access != Access::ReadOnly) {
             let member = ident(&field.rust);
             let wire = &field.wire;
             let write = |item: TokenStream| match &field.ty {

@@ -11,7 +11,7 @@
 //! response may carry new ones (the generated server still rejects them in requests).
 
 use crate::model::{
-    Api, Auth, Constraints, Encoding, ErrorStatus, Field, Operation, PageStyle, Param, Presence, ResponseBody,
+    Access, Api, Auth, Constraints, Encoding, ErrorStatus, Field, Operation, PageStyle, Param, Presence, ResponseBody,
     SchemeKind, TypeDef, TypeKind, TypeRef, Union, sample,
 };
 use serde_json::{Map, Value, json};
@@ -22,7 +22,16 @@ pub fn emit(api: &Api, options: &super::Options) -> String {
     let header = super::text::header_text(api, options);
     let error_schema = api.errors.ty.clone().unwrap_or_else(|| schema_name(api, "ErrorBody"));
     let links = super::links::of(api);
-    let document = Document { api, error_schema, header, links }.build();
+    let included = api
+        .types
+        .values()
+        .filter_map(|def| match &def.kind {
+            TypeKind::Object(object) => Some(object.includes.iter().map(String::as_str)),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let document = Document { api, error_schema, header, links, included }.build();
     let mut text = serde_json::to_string_pretty(&document).expect("JSON values serialize");
     text.push('\n');
     text
@@ -39,6 +48,9 @@ struct Document<'a> {
     header: String,
     /// The links of each operation's main success response ([`super::links`]).
     links: BTreeMap<&'a str, Map<String, Value>>,
+    /// The object types other types include (`allOf`): declared open, since a validator
+    /// checks each `allOf` member against the whole including object.
+    included: std::collections::BTreeSet<&'a str>,
 }
 
 /// An object from key-value pairs, in order.
@@ -452,6 +464,13 @@ impl Document<'_> {
         }
         match &def.kind {
             TypeKind::Object(o) => {
+                if !o.includes.is_empty() {
+                    // The composition as the spec writes it; `properties` repeats the included
+                    // fields so that `additionalProperties` below sees every field.
+                    let parts: Vec<Value> =
+                        o.includes.iter().map(|name| self.schema(&TypeRef::Named(name.clone()))).collect();
+                    out.push(("allOf", Value::Array(parts)));
+                }
                 out.push(("type", json!("object")));
                 if !description.is_empty() {
                     out.push(("description", json!(description)));
@@ -459,20 +478,30 @@ impl Document<'_> {
                 let properties: Map<String, Value> =
                     o.fields.iter().map(|f| (f.wire.clone(), self.field(f, def))).collect();
                 out.push(("properties", Value::Object(properties)));
+                // A read-only or write-only field that is not optional is listed too: as
+                // OpenAPI says, `required` then holds in the one direction the field travels.
                 let required: Vec<&str> = o.required_fields().map(|f| f.wire.as_str()).collect();
                 if !required.is_empty() {
                     out.push(("required", json!(required)));
                 }
                 if let Some(extra) = &o.additional {
                     out.push(("additionalProperties", self.schema(extra)));
-                } else if def.usage.input {
+                } else if def.usage.input && !self.included.contains(def.name.as_str()) {
                     // The server rejects fields a request object does not declare; responses
                     // only carry declared fields too, so the closed schema holds both ways.
                     out.push(("additionalProperties", json!(false)));
                 }
             }
             TypeKind::Enum(e) => {
-                let values: Vec<&str> = e.values.iter().map(|v| v.wire.as_str()).collect();
+                let values: Vec<Value> = e
+                    .values
+                    .iter()
+                    .map(|v| match v.wire.parse::<i64>() {
+                        Ok(n) if e.integer => json!(n),
+                        _ => json!(v.wire),
+                    })
+                    .collect();
+                let kind = if e.integer { "integer" } else { "string" };
                 let meanings: Vec<String> = e
                     .values
                     .iter()
@@ -484,9 +513,9 @@ impl Document<'_> {
                 if e.open {
                     description =
                         format!("{description}\n\nOpen: values beyond those listed may appear.").trim().to_owned();
-                    out.push(("anyOf", json!([{"type": "string", "enum": values}, {"type": "string"}])));
+                    out.push(("anyOf", json!([{"type": kind, "enum": values}, {"type": kind}])));
                 } else {
-                    out.push(("type", json!("string")));
+                    out.push(("type", json!(kind)));
                     out.push(("enum", json!(values)));
                 }
                 out.insert(0, ("description", json!(description)));
@@ -593,6 +622,15 @@ impl Document<'_> {
         }
         if field.sensitive {
             map.insert("x-sensitive".into(), json!(true));
+        }
+        match field.access {
+            Access::ReadWrite => {}
+            Access::ReadOnly => {
+                map.insert("readOnly".into(), json!(true));
+            }
+            Access::WriteOnly => {
+                map.insert("writeOnly".into(), json!(true));
+            }
         }
         if field.presence(owner.usage) == Presence::TriState {
             map.insert("x-tri-state".into(), json!("absent leaves the value unchanged; null removes it"));

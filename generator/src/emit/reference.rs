@@ -5,7 +5,7 @@
 
 use super::escape::{flat, table_cell};
 use super::text::describe_constraints;
-use crate::model::{Api, Field, Operation, Presence, ResponseBody, TypeDef, TypeKind, TypeRef};
+use crate::model::{Access, Api, Field, Operation, Presence, ResponseBody, TypeDef, TypeKind, TypeRef};
 use serde::Serialize;
 
 /// Adds `REFERENCE.md` to `output`.
@@ -309,13 +309,23 @@ fn type_view(def: &TypeDef) -> TypeView {
     };
     match &def.kind {
         TypeKind::Object(o) => {
-            view.kind = "Object".into();
+            view.kind = if o.includes.is_empty() {
+                "Object".into()
+            } else {
+                let links: Vec<String> =
+                    o.includes.iter().map(|name| type_link(&TypeRef::Named(name.clone()))).collect();
+                format!("Object, including the fields of {}", links.join(", "))
+            };
             view.fields = o.fields.iter().map(|f| field_view(f, def)).collect();
             view.additional = o.additional.as_ref().map(type_link).unwrap_or_default();
         }
         TypeKind::Enum(e) => {
-            view.kind =
-                if e.open { "Open enumeration (values beyond these may appear)" } else { "Closed enumeration" }.into();
+            let of = if e.integer { " of integers" } else { "" };
+            view.kind = if e.open {
+                format!("Open enumeration{of} (values beyond these may appear)")
+            } else {
+                format!("Closed enumeration{of}")
+            };
             view.values = e
                 .values
                 .iter()
@@ -348,6 +358,14 @@ fn type_view(def: &TypeDef) -> TypeView {
 fn field_view(field: &Field, owner: &TypeDef) -> FieldView {
     let presence = match (&field.constant, field.presence(owner.usage)) {
         (Some(constant), _) => format!("always `{constant}`"),
+        (None, _) if field.access == Access::ReadOnly => {
+            let answered = if field.optional { "optional" } else { "always" };
+            format!("read-only: {answered} in responses, refused in requests")
+        }
+        (None, _) if field.access == Access::WriteOnly => {
+            let sent = if field.optional { "optional" } else { "required" };
+            format!("write-only: {sent} in requests, never in responses")
+        }
         (None, Presence::Required) => "required".into(),
         (None, Presence::Defaulted) => {
             format!("optional, default `{}`", field.default.as_ref().map(ToString::to_string).unwrap_or_default())

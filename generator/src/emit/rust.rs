@@ -153,6 +153,12 @@ impl Paths {
                 let ty = self.ty(api, ty);
                 quote! { <#ty as ::core::convert::From<&str>>::from(#s) }
             }
+            (TypeRef::Named(_), Value::Number(n)) => {
+                // An integer enumeration's value, by its text.
+                let ty = self.ty(api, ty);
+                let text = n.to_string();
+                quote! { <#ty as ::core::convert::From<&str>>::from(#text) }
+            }
             (_, Value::String(s)) => quote! { ::std::string::String::from(#s) },
             (_, Value::Bool(b)) => quote! { #b },
             (TypeRef::Integer, Value::Number(n)) => {

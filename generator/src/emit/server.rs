@@ -439,8 +439,15 @@ impl ServerEmitter<'_> {
             let wire = &field.wire;
             let local = ident(&format!("__{}", field.rust));
             let member = ident(&field.rust);
+            if field.access == crate::model::Access::ReadOnly {
+                // Never accepted: not read, so a form giving it is refused as giving an
+                // unknown key.
+                members.push(quote! { #member: ::core::option::Option::None, });
+                continue;
+            }
             let presence = field.presence(def.usage);
-            let field_required = presence == crate::model::Presence::Required;
+            let field_required = presence == crate::model::Presence::Required
+                || (field.access == crate::model::Access::WriteOnly && !field.optional);
             let read = match &field.ty {
                 TypeRef::File => quote! { __input.form_file(#wire, #field_required) },
                 TypeRef::List(inner) if **inner == TypeRef::File => quote! { __input.form_files(#wire) },

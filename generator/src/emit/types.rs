@@ -11,7 +11,7 @@ use super::jobs;
 use super::rust::{Paths, constraint_checks, doc, ident, inner_doc, param_text};
 use super::text::describe_constraints;
 use crate::model::{
-    Api, Enum, Field, Object, Operation, Presence, ResponseBody, TypeDef, TypeKind, TypeRef, Union, sample,
+    Access, Api, Enum, Field, Object, Operation, Presence, ResponseBody, TypeDef, TypeKind, TypeRef, Union, sample,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -384,16 +384,10 @@ impl TypesEmitter<'_> {
                 continue;
             }
             let local = ident(&field.rust);
-            let read = match field.presence(def.usage) {
-                Presence::Required => quote! { __reader.required(#wire) },
-                Presence::Optional => quote! { __reader.optional(#wire) },
-                Presence::Nullable => quote! { __reader.nullable(#wire) },
-                Presence::TriState => quote! { __reader.patch(#wire) },
-                Presence::Defaulted => {
-                    let default =
-                        self.paths.default_value(self.api, &field.ty, field.default.as_ref().expect("defaulted"));
-                    quote! { __reader.defaulted(#wire, || #default) }
-                }
+            let read = match (field.access, field.presence(def.usage)) {
+                (Access::ReadOnly, _) => quote! { __reader.read_only(#wire) },
+                (Access::WriteOnly, _) if !field.optional => quote! { __reader.required_in_requests(#wire) },
+                (_, presence) => self.read_field(field, presence),
             };
             reads.push(quote! { let #local = #read; });
             inits.push(quote! { #local: #local?, });
@@ -417,6 +411,21 @@ impl TypesEmitter<'_> {
         }
     }
 
+    /// How a field travelling both ways is read.
+    fn read_field(&self, field: &Field, presence: Presence) -> TokenStream {
+        let wire = &field.wire;
+        match presence {
+            Presence::Required => quote! { __reader.required(#wire) },
+            Presence::Optional => quote! { __reader.optional(#wire) },
+            Presence::Nullable => quote! { __reader.nullable(#wire) },
+            Presence::TriState => quote! { __reader.patch(#wire) },
+            Presence::Defaulted => {
+                let default = self.paths.default_value(self.api, &field.ty, field.default.as_ref().expect("defaulted"));
+                quote! { __reader.defaulted(#wire, || #default) }
+            }
+        }
+    }
+
     fn object_serialize(&self, def: &TypeDef, object: &Object) -> TokenStream {
         let name = ident(&def.rust);
         let writes = object.fields.iter().map(|field| {
@@ -425,12 +434,14 @@ impl TypesEmitter<'_> {
                 return quote! { __fields.put(#wire, #constant)?; };
             }
             let member = ident(&field.rust);
-            match field.presence(def.usage) {
-                Presence::Required | Presence::Defaulted | Presence::Nullable => {
+            match (field.access, field.presence(def.usage)) {
+                (Access::ReadOnly, _) => quote! { __fields.read_only(#wire, &self.#member)?; },
+                (Access::WriteOnly, _) => quote! { __fields.write_only(#wire, &self.#member)?; },
+                (_, Presence::Required | Presence::Defaulted | Presence::Nullable) => {
                     quote! { __fields.put(#wire, &self.#member)?; }
                 }
-                Presence::Optional => quote! { __fields.optional(#wire, &self.#member)?; },
-                Presence::TriState => quote! { __fields.patch(#wire, &self.#member)?; },
+                (_, Presence::Optional) => quote! { __fields.optional(#wire, &self.#member)?; },
+                (_, Presence::TriState) => quote! { __fields.patch(#wire, &self.#member)?; },
             }
         });
         let extra = object.additional.as_ref().map(|_| quote! { __fields.rest(&self.extra)?; });
@@ -528,7 +539,15 @@ impl TypesEmitter<'_> {
         };
         let wires: Vec<&str> = e.values.iter().map(|v| v.wire.as_str()).collect();
         let idents: Vec<_> = e.values.iter().map(|v| ident(&v.rust)).collect();
-        let validate = if e.open {
+        let validate = if e.integer && e.open {
+            quote! {
+                fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+                    if let Self::#fallback(__value) = self && __value.parse::<i64>().is_err() {
+                        __v.fail(::std::format!("{__value:?} is not an integer"));
+                    }
+                }
+            }
+        } else if e.open {
             quote! { fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {} }
         } else {
             quote! {
@@ -540,6 +559,24 @@ impl TypesEmitter<'_> {
             }
         };
         let deserialize = deserialize_impl(&name);
+        let json = if e.integer { integer_enum_json(&name) } else { string_enum_json(&name) };
+        let integer = e.integer.then(|| {
+            quote! {
+                impl #name {
+                    /// The value as an integer (`None` for a kept value that is not one).
+                    pub fn value(&self) -> ::core::option::Option<i64> {
+                        self.as_str().parse().ok()
+                    }
+                }
+                impl ::core::convert::From<i64> for #name {
+                    fn from(value: i64) -> Self {
+                        Self::from(value.to_string().as_str())
+                    }
+                }
+            }
+        });
+        let fallback_doc =
+            if e.integer { format!("{fallback_doc} Held as its decimal text.") } else { fallback_doc.to_owned() };
         quote! {
             #docs
             #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -573,22 +610,8 @@ impl TypesEmitter<'_> {
                     f.write_str(self.as_str())
                 }
             }
-            impl ::apigen_runtime::FromJson for #name {
-                fn from_json(
-                    __value: ::apigen_runtime::serde_json::Value,
-                    __decoder: &mut ::apigen_runtime::Decoder,
-                ) -> ::core::option::Option<Self> {
-                    __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
-                }
-            }
-            impl ::apigen_runtime::serde::Serialize for #name {
-                fn serialize<S: ::apigen_runtime::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    serializer.serialize_str(self.as_str())
-                }
-            }
+            #json
+            #integer
             #deserialize
             impl ::apigen_runtime::Validate for #name {
                 #validate
@@ -737,6 +760,14 @@ fn field_doc(field: &Field, owner: &TypeDef) -> String {
         Presence::Nullable => notes.push("May be null.".to_owned()),
         _ => {}
     }
+    match field.access {
+        Access::ReadWrite => {}
+        Access::ReadOnly => {
+            notes.push("Read-only: answered by the service, never sent (a request giving it is refused).".to_owned())
+        }
+        Access::WriteOnly if field.optional => notes.push("Write-only: sent, never answered.".to_owned()),
+        Access::WriteOnly => notes.push("Write-only: required in requests, never answered.".to_owned()),
+    }
     if let Some(constraints) = describe_constraints(&field.constraints) {
         notes.push(format!("Constraints: {constraints}."));
     }
@@ -841,7 +872,8 @@ fn sample_tests(api: &Api) -> TokenStream {
     let count = json_types.len();
     quote! {
         //! Every type of the spec, built from the spec's samples: it decodes leniently and
-        //! strictly, passes `validate()`, and serializes back to the same JSON.
+        //! (written as a request) strictly, passes `validate()`, and serializes back to the
+        //! same JSON.
 
         use crate::runtime::{self, Mode, Validate};
 
@@ -854,7 +886,11 @@ fn sample_tests(api: &Api) -> TokenStream {
                 Ok(value) => value,
                 Err(error) => return failures.push(format!("{name}: lenient decoding failed: {error}")),
             };
-            let strict: T = match runtime::json::decode(sample.clone(), Mode::Strict) {
+            // Strictly, as a request carries it: written as a request (read-only fields left
+            // out), then read as the server reads requests.
+            let request = runtime::json::writing(runtime::json::Direction::Request, || runtime::serde_json::to_value(&lenient))
+                .expect("serializes");
+            let strict: T = match runtime::json::decode(request, Mode::Strict) {
                 Ok(value) => value,
                 Err(error) => return failures.push(format!("{name}: strict decoding failed: {error}")),
             };
@@ -872,6 +908,54 @@ fn sample_tests(api: &Api) -> TokenStream {
             let mut failures = ::std::vec::Vec::new();
             #(#checks)*
             assert!(failures.is_empty(), "{} of {} types failed:\n{}", failures.len(), #count, failures.join("\n"));
+        }
+    }
+}
+
+/// JSON of a string enumeration: a string both ways.
+fn string_enum_json(name: &proc_macro2::Ident) -> TokenStream {
+    quote! {
+        impl ::apigen_runtime::FromJson for #name {
+            fn from_json(
+                __value: ::apigen_runtime::serde_json::Value,
+                __decoder: &mut ::apigen_runtime::Decoder,
+            ) -> ::core::option::Option<Self> {
+                __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+            }
+        }
+        impl ::apigen_runtime::serde::Serialize for #name {
+            fn serialize<S: ::apigen_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+    }
+}
+
+/// JSON of an integer enumeration: an integer both ways (its variants keep the decimal text,
+/// so parameters and forms read it like any enumeration).
+fn integer_enum_json(name: &proc_macro2::Ident) -> TokenStream {
+    quote! {
+        impl ::apigen_runtime::FromJson for #name {
+            fn from_json(
+                __value: ::apigen_runtime::serde_json::Value,
+                __decoder: &mut ::apigen_runtime::Decoder,
+            ) -> ::core::option::Option<Self> {
+                <i64 as ::apigen_runtime::FromJson>::from_json(__value, __decoder).map(Self::from)
+            }
+        }
+        impl ::apigen_runtime::serde::Serialize for #name {
+            fn serialize<S: ::apigen_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                match self.value() {
+                    ::core::option::Option::Some(__value) => serializer.serialize_i64(__value),
+                    ::core::option::Option::None => serializer.serialize_str(self.as_str()),
+                }
+            }
         }
     }
 }

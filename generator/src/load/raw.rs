@@ -177,6 +177,8 @@ pub struct RawType {
     pub fields: Option<IndexMap<String, RawField>>,
     /// Object: the type of keys beyond `fields`, kept rather than dropped.
     pub additional_properties: Option<String>,
+    /// Object: object types whose fields come first in this one (OpenAPI `allOf`).
+    pub includes: Option<Vec<String>>,
     /// Enumeration: the values.
     #[serde(rename = "enum")]
     pub enum_values: Option<Vec<RawEnumValue>>,
@@ -200,13 +202,24 @@ pub struct RawUnion {
     pub open: bool,
 }
 
-/// An enumeration value: `admin` or `admin: what it means`.
+/// An enumeration value: `admin` or `admin: what it means`; an integer (`2`, `2: high`)
+/// for an enumeration of integers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawEnumValue {
-    /// The value as sent on the wire.
+    /// The value as sent on the wire (an integer's decimal text).
     pub value: String,
+    /// The value is an integer.
+    pub integer: bool,
     /// What it means.
     pub description: Option<String>,
+}
+
+/// The key of a `value: meaning` pair: a string or an integer.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawEnumKey {
+    Integer(i64),
+    Text(String),
 }
 
 impl<'de> Deserialize<'de> for RawEnumValue {
@@ -218,21 +231,34 @@ impl<'de> Deserialize<'de> for RawEnumValue {
                 f.write_str("a value (`admin`) or a value with its meaning (`admin: what it means`)")
             }
             fn visit_str<E: de::Error>(self, value: &str) -> Result<RawEnumValue, E> {
-                Ok(RawEnumValue { value: value.to_owned(), description: None })
+                Ok(RawEnumValue { value: value.to_owned(), integer: false, description: None })
+            }
+            fn visit_i64<E: de::Error>(self, value: i64) -> Result<RawEnumValue, E> {
+                Ok(RawEnumValue { value: value.to_string(), integer: true, description: None })
+            }
+            fn visit_u64<E: de::Error>(self, value: u64) -> Result<RawEnumValue, E> {
+                match i64::try_from(value) {
+                    Ok(value) => self.visit_i64(value),
+                    Err(_) => Err(E::custom(format!("enumeration value {value} is larger than a 64-bit integer"))),
+                }
             }
             fn visit_bool<E: de::Error>(self, value: bool) -> Result<RawEnumValue, E> {
                 Err(E::custom(format!("enumeration value `{value}` is a YAML boolean; quote it: \"{value}\"")))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawEnumValue, A::Error> {
-                let Some((value, description)) = map.next_entry::<String, String>()? else {
+                let Some((key, description)) = map.next_entry::<RawEnumKey, String>()? else {
                     return Err(de::Error::custom("an enumeration value needs a name"));
+                };
+                let (value, integer) = match key {
+                    RawEnumKey::Integer(value) => (value.to_string(), true),
+                    RawEnumKey::Text(value) => (value, false),
                 };
                 if map.next_key::<de::IgnoredAny>()?.is_some() {
                     return Err(de::Error::custom(
                         "an enumeration value is one `value: meaning` pair; put each value in its own list item",
                     ));
                 }
-                Ok(RawEnumValue { value, description: Some(description) })
+                Ok(RawEnumValue { value, integer, description: Some(description) })
             }
         }
         deserializer.deserialize_any(EnumValueVisitor)
@@ -292,6 +318,12 @@ pub struct RawField {
     /// Carries a secret: redacted in `Debug` and logs.
     #[serde(default)]
     pub sensitive: bool,
+    /// Field: answered, never accepted in a request.
+    #[serde(default)]
+    pub read_only: bool,
+    /// Field: sent, never answered.
+    #[serde(default)]
+    pub write_only: bool,
     /// A request body's media types (one, or a list the server takes and the client chooses
     /// among); absent: JSON, or `application/octet-stream` for `bytes`.
     pub media_type: Option<RawMediaTypes>,

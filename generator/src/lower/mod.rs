@@ -78,6 +78,8 @@ struct Lowerer<'a> {
     servers: Vec<Server>,
     /// `api.errors` (set by `lower_api`), and where it is declared.
     errors: (ErrorConvention, Option<Origin>),
+    /// The `includes:` of each object type, resolved once every type is lowered.
+    includes: Vec<(String, Vec<String>, Origin)>,
 }
 
 /// What a [`RawField`] is being read as.
@@ -105,6 +107,7 @@ impl<'a> Lowerer<'a> {
             auth_schemes: Vec::new(),
             servers: Vec::new(),
             errors: (ErrorConvention::default(), None),
+            includes: Vec::new(),
         }
     }
 
@@ -126,6 +129,7 @@ impl<'a> Lowerer<'a> {
                 self.lower_named_type(entry);
             }
         }
+        self.resolve_includes();
         self.check_file_modules();
         let mut operations = self.lower_operations(&tags, &pagination);
         settle_client_names(&mut operations);

@@ -36,6 +36,17 @@ impl Lowerer<'_> {
         let raw = &entry.value;
         let origin = &entry.origin;
         let at = self.at(origin);
+        if raw.includes.is_some() && raw.fields.is_none() && raw.additional_properties.is_none() {
+            let at = self.at(&origin.key("includes"));
+            self.diags
+                .error(at, format!("type `{}` includes other types but declares no `fields`", entry.name))
+                .hint("an object that only includes others says `fields: {}`");
+            return;
+        }
+        if raw.includes.is_some() && (raw.enum_values.is_some() || raw.union.is_some()) {
+            let at = self.at(&origin.key("includes"));
+            self.diags.error(at, "`includes` belongs to object types").hint("remove it");
+        }
         let kinds = [
             raw.fields.is_some() || raw.additional_properties.is_some(),
             raw.enum_values.is_some(),
@@ -55,6 +66,9 @@ impl Lowerer<'_> {
                 }
                 let fields = raw.fields.as_ref();
                 let object = self.lower_object(&entry.name, fields, raw.additional_properties.as_deref(), origin);
+                if let Some(included) = raw.includes.clone() {
+                    self.includes.push((entry.name.clone(), included, origin.clone()));
+                }
                 TypeKind::Object(object)
             }
             1 if kinds[1] => {
@@ -101,6 +115,105 @@ impl Lowerer<'_> {
         self.types.insert(entry.name.clone(), def);
     }
 
+    /// Puts the fields of each included type first in the object including it (after that
+    /// type's own includes), in the order listed; an include that is not an object type, a
+    /// cycle, or a field name given twice is a located error.
+    pub(super) fn resolve_includes(&mut self) {
+        let pending = std::mem::take(&mut self.includes);
+        let wanted: BTreeMap<String, (Vec<String>, Origin)> =
+            pending.into_iter().map(|(name, included, origin)| (name, (included, origin))).collect();
+        let mut done: BTreeSet<String> = BTreeSet::new();
+        for name in wanted.keys() {
+            let mut visiting = Vec::new();
+            self.resolve_one(name, &wanted, &mut done, &mut visiting);
+        }
+    }
+
+    fn resolve_one(
+        &mut self,
+        name: &str,
+        wanted: &BTreeMap<String, (Vec<String>, Origin)>,
+        done: &mut BTreeSet<String>,
+        visiting: &mut Vec<String>,
+    ) {
+        let Some((included, origin)) = wanted.get(name) else { return };
+        if done.contains(name) {
+            return;
+        }
+        let listed = origin.key("includes");
+        visiting.push(name.to_owned());
+        let mut fields: Vec<Field> = Vec::new();
+        let mut from: BTreeMap<String, String> = BTreeMap::new();
+        let mut names = Vec::new();
+        for (i, base) in included.iter().enumerate() {
+            let at = self.at(&listed.index(i));
+            if visiting.iter().any(|v| v == base) {
+                self.diags
+                    .error(at, format!("type `{name}` includes itself through `{base}`"))
+                    .hint("an object cannot contain its own fields; remove one of the includes");
+                continue;
+            }
+            self.resolve_one(base, wanted, done, visiting);
+            let base_fields = match self.types.get(base).map(|def| &def.kind) {
+                Some(TypeKind::Object(object)) => object.fields.clone(),
+                Some(_) => {
+                    self.diags
+                        .error(at, format!("type `{name}` includes `{base}`, which is not an object type"))
+                        .hint("only the fields of an object type can be included");
+                    continue;
+                }
+                None => {
+                    if !self.declared.contains_key(base) {
+                        self.diags
+                            .error(at, format!("type `{name}` includes unknown type `{base}`"))
+                            .hint("name an object type declared under `types:` in any file");
+                    }
+                    continue;
+                }
+            };
+            names.push(base.clone());
+            for field in base_fields {
+                if let Some(first) = from.get(&field.wire) {
+                    self.diags
+                        .error(
+                            at.clone(),
+                            format!("`{first}` and `{base}`, both included by `{name}`, have a field `{}`", field.wire),
+                        )
+                        .hint("a field comes from one place: remove it from one of the included types");
+                    continue;
+                }
+                from.insert(field.wire.clone(), base.clone());
+                fields.push(field);
+            }
+        }
+        visiting.pop();
+        done.insert(name.to_owned());
+        let Some(TypeDef { kind: TypeKind::Object(object), .. }) = self.types.get(name) else { return };
+        let own = object.fields.clone();
+        for field in &own {
+            if let Some(base) = from.get(&field.wire) {
+                let at = self.at(&origin.key("fields").key(&field.wire));
+                self.diags
+                    .error(
+                        at,
+                        format!("field `{name}.{}` is also a field of `{base}`, which `{name}` includes", field.wire),
+                    )
+                    .hint("remove it here, or stop including the other type");
+            }
+        }
+        let own: Vec<Field> = own.into_iter().filter(|f| !from.contains_key(&f.wire)).collect();
+        fields.extend(own);
+        let mut scope = Scope::new();
+        for field in &fields {
+            let at = self.at(&listed);
+            scope.claim(&field.rust, &format!("field `{}`", field.wire), &at, self.diags);
+        }
+        if let Some(TypeDef { kind: TypeKind::Object(object), .. }) = self.types.get_mut(name) {
+            object.fields = fields;
+            object.includes = names;
+        }
+    }
+
     pub(super) fn lower_object(
         &mut self,
         type_name: &str,
@@ -124,7 +237,7 @@ impl Lowerer<'_> {
             scope.claim("extra", "the map of additional properties", &at, self.diags);
             self.complete_ref(expr, &at)
         });
-        Object { fields: lowered, additional }
+        Object { fields: lowered, additional, includes: Vec::new() }
     }
 
     pub(super) fn lower_field(
@@ -155,6 +268,18 @@ impl Lowerer<'_> {
                 .hint("a default applies when the field is absent: add `optional: true` or drop the default");
         }
         self.queue_values(raw, &ty, &constraints, origin);
+        let access = match (raw.read_only, raw.write_only) {
+            (false, false) => Access::ReadWrite,
+            (true, false) => Access::ReadOnly,
+            (false, true) => Access::WriteOnly,
+            (true, true) => {
+                let at = self.at(&origin.key("write_only"));
+                self.diags
+                    .error(at, format!("{element} is both read-only and write-only"))
+                    .hint("read-only: answered, never sent; write-only: sent, never answered; keep one");
+                Access::ReadWrite
+            }
+        };
         Some(Field {
             wire: wire.to_owned(),
             rust,
@@ -169,6 +294,7 @@ impl Lowerer<'_> {
             description: raw.description.clone(),
             gaps: raw.gaps.clone(),
             boxed: false,
+            access,
         })
     }
 
@@ -188,6 +314,8 @@ impl Lowerer<'_> {
             ("default", raw.default.is_some()),
             ("fields", raw.fields.is_some()),
             ("enum", raw.enum_values.is_some()),
+            ("read_only", raw.read_only),
+            ("write_only", raw.write_only),
         ];
         for (key, present) in clashes {
             if present {
@@ -213,12 +341,15 @@ impl Lowerer<'_> {
             description: raw.description.clone(),
             gaps: raw.gaps.clone(),
             boxed: false,
+            access: Access::ReadWrite,
         }
     }
 
     /// Reports keys that make no sense for what the raw field is being read as.
     pub(super) fn reject_misplaced(&mut self, raw: &RawField, role: Role, origin: &Origin) {
-        let checks: [(&str, bool, &str); 8] = [
+        let checks: [(&str, bool, &str); 10] = [
+            ("read_only", raw.read_only && role != Role::Field, "only object fields are read-only"),
+            ("write_only", raw.write_only && role != Role::Field, "only object fields are write-only"),
             ("name", raw.name.is_some() && role != Role::Param, "`name` names inline parameters"),
             ("in", raw.location.is_some() && role != Role::Param, "`in` belongs to parameters"),
             ("required", raw.required.is_some() && role != Role::Param, "fields are required unless `optional: true`"),
@@ -421,6 +552,17 @@ impl Lowerer<'_> {
             self.diags.error(at, format!("enumeration `{name}` lists no value"));
             return None;
         }
+        let integer = values[0].integer;
+        if let Some(i) = values.iter().position(|v| v.integer != integer) {
+            let at = self.at(&origin.key("enum").index(i));
+            let (first, this) = if integer { ("integers", "a string") } else { ("strings", "an integer") };
+            self.diags
+                .error(at, format!("enumeration `{name}` lists {first}, and `{}` is {this}", values[i].value))
+                .hint(
+                    "an enumeration's values are all strings or all integers; quote a string that looks like a number",
+                );
+            return None;
+        }
         let mut scope = Scope::new();
         let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
         let mut lowered = Vec::new();
@@ -436,11 +578,15 @@ impl Lowerer<'_> {
                 continue;
             }
             seen.insert(&value.value, i);
-            let rust = sanitize(&value.value, Case::Pascal);
+            let rust = match value.value.strip_prefix('-') {
+                // `N2` for 2 (as any name starting with a digit), `Minus2` for -2.
+                Some(magnitude) if integer => format!("Minus{magnitude}"),
+                _ => sanitize(&value.value, Case::Pascal),
+            };
             scope.claim(&rust, &format!("value `{}`", value.value), &value_at, self.diags);
             lowered.push(EnumValue { wire: value.value.clone(), rust, description: value.description.clone() });
         }
-        Some(Enum { values: lowered, open, fallback: fallback_name(&scope) })
+        Some(Enum { values: lowered, open, fallback: fallback_name(&scope), integer })
     }
 
     pub(super) fn lower_union(&mut self, name: &str, raw: &RawUnion, origin: &Origin) -> Union {

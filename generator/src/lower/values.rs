@@ -57,6 +57,17 @@ impl ValueChecker<'_> {
         here: &str,
     ) -> Result<(), String> {
         match (&self.types[name].kind, value) {
+            (TypeKind::Enum(e), Value::Number(n)) if e.integer => {
+                let text = n.to_string();
+                if !e.open && !e.values.iter().any(|v| v.wire == text) {
+                    return Err(format!("`{text}` is not a value of `{name}`{here}"));
+                }
+                if n.as_i64().is_none() {
+                    return Err(format!("expected an integer{here}, found {value}"));
+                }
+                Ok(())
+            }
+            (TypeKind::Enum(e), _) if e.integer => Err(format!("expected an integer{here}, found {value}")),
             (TypeKind::Enum(e), Value::String(s)) => {
                 if !e.open && !e.values.iter().any(|v| &v.wire == s) {
                     return Err(format!("`{s}` is not a value of `{name}`{here}"));

@@ -234,6 +234,9 @@ pub struct Object {
     pub fields: Vec<Field>,
     /// Type of the values of keys beyond `fields`, when they are kept.
     pub additional: Option<TypeRef>,
+    /// The object types whose fields this one includes (OpenAPI `allOf`), in order; their
+    /// fields are already in `fields`, first.
+    pub includes: Vec<String>,
 }
 
 impl Object {
@@ -277,6 +280,21 @@ pub struct Field {
     pub gaps: Vec<String>,
     /// Needs a `Box` to break a cycle of types containing each other.
     pub boxed: bool,
+    /// Which way the field travels: both, answered only, or sent only.
+    pub access: Access,
+}
+
+/// Which way a field travels.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Access {
+    /// Sent in requests and answered in responses.
+    #[default]
+    ReadWrite,
+    /// Answered, never accepted in a request (`read_only: true`, OpenAPI `readOnly`).
+    ReadOnly,
+    /// Sent, never answered (`write_only: true`, OpenAPI `writeOnly`); required in requests
+    /// unless optional.
+    WriteOnly,
 }
 
 /// How a field is represented, decided once from optional, nullable, default and usage.
@@ -297,6 +315,10 @@ pub enum Presence {
 impl Field {
     /// How this field is represented in a type travelling the given way.
     pub fn presence(&self, usage: Usage) -> Presence {
+        if self.access != Access::ReadWrite {
+            // Absent one way or the other: an `Option` both ways.
+            return Presence::Optional;
+        }
         match (self.optional, self.nullable, self.default.is_some()) {
             (true, true, _) if usage.input => Presence::TriState,
             (true, _, true) if !self.nullable => Presence::Defaulted,
@@ -345,6 +367,8 @@ pub struct Enum {
     /// Rust name of the variant that keeps a value not listed (`Unknown` unless a listed
     /// value took that name).
     pub fallback: String,
+    /// The values are integers (their `wire` is the decimal text), not strings.
+    pub integer: bool,
 }
 
 /// One value of an enumeration.

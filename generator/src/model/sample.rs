@@ -63,6 +63,7 @@ impl Sampler<'_> {
     fn named(&self, name: &str, depth: usize) -> Value {
         let def = self.api.ty(name);
         match &def.kind {
+            TypeKind::Enum(e) if e.integer => e.values[0].wire.parse::<i64>().map_or(Value::Null, Value::from),
             TypeKind::Enum(e) => Value::String(e.values[0].wire.clone()),
             TypeKind::Union(u) => {
                 // Past the depth limit, the variant with the smallest value, so recursion

@@ -80,7 +80,8 @@ impl<F: Future + Unpin> Future for CatchUnwind<AssertUnwindSafe<F>> {
 }
 
 fn json_response<T: Serialize + ?Sized>(status: u16, value: &T) -> Result<Response, ApiError> {
-    match serde_json::to_vec(value) {
+    // A response never carries write-only fields.
+    match crate::json::writing(crate::json::Direction::Response, || serde_json::to_vec(value)) {
         Ok(bytes) => Ok((
             StatusCode::from_u16(status).unwrap_or(StatusCode::OK),
             [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],

@@ -213,7 +213,7 @@ impl SiteStructureApi for Sandbox {
             .write_async(move |tx| {
                 let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
                 let body = request.body;
-                let space = linked_space(tx, &site, &body.space_id)?;
+                let space = in_body("/spaceId", linked_space(tx, &site, &body.space_id))?;
                 let title = section_title(&body.title, &space);
                 let sections = tx.all(SECTION.name, &site.id)?;
                 let id = tx.new_id(SECTION.prefix)?;

@@ -1,0 +1,247 @@
+//! Types built by composition, through the generated server and client of a spec that is not
+//! this repository's (`tests/fixtures/valid/composition`): a base type included by others
+//! (`allOf`), read-only fields refused in requests and never sent by the client, a write-only
+//! password required in requests and never answered, an enumeration of integers, a union told
+//! apart by `kind` and one told apart by shape, and a map of labels.
+
+use accounts_client::{Client, Error, RetryPolicy};
+use accounts_server::types::{
+    Commented, Contact, EmailContact, Escalated, PhoneContact, Priority, Ticket, TicketEvent, User,
+};
+use accounts_server::{
+    AddTicketEventRequest, ApiError, Authenticator, Context, CreateTicketRequest, CreateUserRequest, Credential,
+    GetUserRequest, ListTicketsRequest, Secret, TicketsApi, UsersApi,
+};
+use apigen_runtime::chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+/// The service: users and tickets in memory, passwords kept (and never answered).
+#[derive(Default, Clone)]
+struct Store {
+    users: Arc<Mutex<Vec<User>>>,
+    tickets: Arc<Mutex<Vec<Ticket>>>,
+}
+
+impl Authenticator for Store {
+    type Principal = ();
+
+    async fn authenticate(&self, credential: Credential<'_>) -> Result<(), ApiError> {
+        match credential.secret {
+            Secret::Bearer("tok") => Ok(()),
+            _ => Err(ApiError::unauthorized("unknown token")),
+        }
+    }
+}
+
+fn created_at() -> Option<DateTime<Utc>> {
+    Some("2026-01-02T03:04:05Z".parse().unwrap())
+}
+
+impl UsersApi for Store {
+    async fn create_user(&self, _: Context<()>, request: CreateUserRequest) -> Result<User, ApiError> {
+        let mut users = self.users.lock().unwrap();
+        let user = User { id: Some(format!("user_{}", users.len() + 1)), created_at: created_at(), ..request.body };
+        users.push(user.clone());
+        // Answered whole, password included: the router leaves the write-only field out.
+        Ok(user)
+    }
+
+    async fn get_user(&self, _: Context<()>, request: GetUserRequest) -> Result<User, ApiError> {
+        let users = self.users.lock().unwrap();
+        let found = users.iter().find(|u| u.id.as_deref() == Some(&request.user_id)).cloned();
+        found.ok_or_else(|| ApiError::not_found("no such user"))
+    }
+}
+
+impl TicketsApi for Store {
+    async fn create_ticket(&self, _: Context<()>, request: CreateTicketRequest) -> Result<Ticket, ApiError> {
+        let mut tickets = self.tickets.lock().unwrap();
+        let id = format!("ticket_{}", tickets.len() + 1);
+        let ticket = Ticket { id: Some(id), created_at: created_at(), events: Some(Vec::new()), ..request.body };
+        tickets.push(ticket.clone());
+        Ok(ticket)
+    }
+
+    async fn list_tickets(&self, _: Context<()>, request: ListTicketsRequest) -> Result<Vec<Ticket>, ApiError> {
+        let tickets = self.tickets.lock().unwrap();
+        Ok(tickets.iter().filter(|t| t.priority == request.priority).cloned().collect())
+    }
+
+    async fn add_ticket_event(&self, _: Context<()>, request: AddTicketEventRequest) -> Result<TicketEvent, ApiError> {
+        let mut tickets = self.tickets.lock().unwrap();
+        let ticket = tickets.iter_mut().find(|t| t.id.as_deref() == Some(&request.ticket_id));
+        let ticket = ticket.ok_or_else(|| ApiError::not_found("no such ticket"))?;
+        ticket.events.get_or_insert_with(Vec::new).push(request.body.clone());
+        Ok(request.body)
+    }
+}
+
+async fn start() -> (String, Store) {
+    let store = Store::default();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let router = accounts_server::router(store.clone());
+    tokio::spawn(apigen_runtime::serve::serve(listener, router, Default::default()));
+    (format!("http://{address}"), store)
+}
+
+fn client(base: &str) -> Client {
+    Client::builder(base, "tok").retry(RetryPolicy::none()).build().unwrap()
+}
+
+/// Sends `body` (or nothing) with `method` to `path`; the status and the body as JSON.
+async fn raw(base: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    let http = accounts_client::http_client_builder().build().unwrap();
+    let method = apigen_runtime::client::reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+    let mut request = http.request(method, format!("{base}{path}")).bearer_auth("tok");
+    if let Some(body) = body {
+        request = request.header("content-type", "application/json").body(body.to_string());
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, serde_json::from_slice(&response.bytes().await.unwrap()).unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn a_write_only_password_is_taken_and_never_answered() {
+    let (base, store) = start().await;
+    let client = client(&base);
+    let labels = BTreeMap::from([("team".to_owned(), "billing".to_owned())]);
+    let phone = PhoneContact { phone: "+44 20 7946 0000".into(), extension: Some("12".into()) };
+    let user = client
+        .users()
+        .create("ada@example.com")
+        .password("correct-horse")
+        .labels(labels.clone())
+        .contact(phone.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(user.id.as_deref(), Some("user_1"));
+    assert_eq!(user.created_at, created_at());
+    assert_eq!(user.password, None, "answered without the password");
+    assert_eq!(user.labels, Some(labels));
+    assert_eq!(user.contact, Some(Contact::from(phone)), "told apart from an email contact by its fields");
+    assert_eq!(store.users.lock().unwrap()[0].password.as_deref(), Some("correct-horse"), "the service got it");
+
+    let (status, body) = raw(&base, "GET", "/users/user_1", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        body,
+        json!({
+            "id": "user_1", "createdAt": "2026-01-02T03:04:05Z", "labels": {"team": "billing"},
+            "email": "ada@example.com", "contact": {"phone": "+44 20 7946 0000", "extension": "12"}
+        })
+    );
+}
+
+#[tokio::test]
+async fn read_only_fields_are_refused_in_requests_and_write_only_ones_required() {
+    let (base, _) = start().await;
+    let given = json!({"id": "mine", "createdAt": "2020-01-01T00:00:00Z", "email": "ada@example.com"});
+    let (status, body) = raw(&base, "POST", "/users", Some(given)).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body,
+        json!({"error": {"code": 400, "message": "the request is invalid", "violations": [
+            {"path": "/id", "message": "is read-only: the service answers it and never accepts it"},
+            {"path": "/createdAt", "message": "is read-only: the service answers it and never accepts it"},
+            {"path": "/password", "message": "is required"}
+        ]}})
+    );
+}
+
+#[tokio::test]
+async fn the_client_never_sends_read_only_fields() {
+    let (base, _) = start().await;
+    let client = client(&base);
+    // A user read back and sent again as a body: its id and creation time stay home.
+    let echoed = User {
+        id: Some("user_9".into()),
+        created_at: created_at(),
+        labels: None,
+        email: "bo@example.com".into(),
+        password: Some("battery-staple".into()),
+        contact: Some(EmailContact { address: "bo@example.com".into() }.into()),
+    };
+    let user = client.users().create("ignored@example.com").body(echoed).send().await.unwrap();
+    assert_eq!((user.id.as_deref(), user.email.as_str()), (Some("user_1"), "bo@example.com"));
+    assert_eq!(user.contact, Some(Contact::from(EmailContact { address: "bo@example.com".into() })));
+}
+
+#[tokio::test]
+async fn an_integer_enumeration_travels_as_an_integer() {
+    let (base, _) = start().await;
+    let client = client(&base);
+    let urgent = client.tickets().create("Printer on fire").priority(Priority::N1).send().await.unwrap();
+    assert_eq!((urgent.priority.clone(), urgent.priority.value()), (Priority::N1, Some(1)));
+    let normal = client.tickets().create("Coffee machine").send().await.unwrap();
+    assert_eq!(normal.priority, Priority::N3, "the default, 3");
+
+    let (status, body) = raw(&base, "GET", "/tickets?priority=1", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(body[0]["priority"], json!(1), "a JSON integer");
+    let listed = client.tickets().list(Priority::from(1)).send().await.unwrap();
+    assert_eq!(listed.iter().map(|t| t.title.as_str()).collect::<Vec<_>>(), ["Printer on fire"]);
+
+    let (status, body) = raw(&base, "GET", "/tickets?priority=7", None).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["error"]["violations"],
+        json!([{"path": "query.priority", "message": "\"7\" is not one of: 1, 2, 3, 4"}])
+    );
+    let (status, body) = raw(&base, "POST", "/tickets", Some(json!({"title": "A", "priority": "1"}))).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["error"]["violations"],
+        json!([{"path": "/priority", "message": "expected an integer, found the string \"1\""}])
+    );
+}
+
+#[tokio::test]
+async fn events_are_told_apart_by_kind() {
+    let (base, _) = start().await;
+    let client = client(&base);
+    let ticket = client.tickets().create("Printer on fire").send().await.unwrap();
+    let id = ticket.id.unwrap();
+    let escalated = Escalated { from: Priority::N3, to: Priority::N1 };
+    let answered = client.tickets().add_event(&id, escalated.clone().into()).send().await.unwrap();
+    assert_eq!(answered, TicketEvent::from(escalated));
+    client.tickets().add_event(&id, Commented { text: "On it.".into() }.into()).send().await.unwrap();
+
+    let (status, body) = raw(&base, "GET", "/tickets?priority=3", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        body[0]["events"],
+        json!([{"kind": "escalated", "from": 3, "to": 1}, {"kind": "commented", "text": "On it."}])
+    );
+    let (status, body) = raw(&base, "POST", &format!("/tickets/{id}/events"), Some(json!({"kind": "closed"}))).await;
+    assert_eq!(status, 400, "{body}");
+    let error = client.tickets().add_event("ticket_404", Commented { text: "x".into() }.into()).send().await;
+    assert!(matches!(error, Err(Error::Api { status: 404, .. })), "{error:?}");
+}
+
+#[test]
+fn openapi_json_declares_each_composition() {
+    let text = std::fs::read_to_string("fixtures/generated/composition/openapi.json").unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let schemas = &doc["components"]["schemas"];
+    let user = &schemas["User"];
+    assert_eq!(
+        user["allOf"],
+        json!([{"$ref": "#/components/schemas/Resource"}, {"$ref": "#/components/schemas/Labeled"}])
+    );
+    assert_eq!(user["properties"]["id"]["readOnly"], json!(true));
+    assert_eq!(user["properties"]["password"]["writeOnly"], json!(true));
+    // Required in the one direction each travels, as OpenAPI reads `required` beside them.
+    assert_eq!(user["required"], json!(["id", "createdAt", "email", "password"]));
+    assert_eq!(user["additionalProperties"], json!(false));
+    assert!(schemas["Resource"].get("additionalProperties").is_none(), "an included type is open");
+    assert_eq!(schemas["Priority"]["type"], "integer");
+    assert_eq!(schemas["Priority"]["enum"], json!([1, 2, 3, 4]));
+    assert_eq!(schemas["Ticket"]["properties"]["priority"]["default"], json!(3));
+    assert_eq!(schemas["TicketEvent"]["discriminator"]["propertyName"], "kind");
+    assert!(schemas["Contact"]["anyOf"].is_array(), "told apart by shape");
+}
