@@ -67,20 +67,17 @@ impl Importer<'_> {
             api.insert("description".into(), json!(text("description")));
         }
         api.insert("source".into(), json!(document));
-        if !self.auth.bearer.is_empty() {
+        if !self.auth.schemes.is_empty() {
             let schemes: Map<String, Value> = self
                 .auth
-                .bearer
+                .schemes
                 .values()
-                .map(|(name, description)| {
-                    let mut scheme = Map::from_iter([("type".to_owned(), json!("bearer"))]);
-                    if let Some(d) = description {
-                        scheme.insert("description".into(), json!(d));
-                    }
-                    (name.clone(), Value::Object(scheme))
-                })
+                .map(|(name, scheme)| (name.clone(), Value::Object(scheme.clone())))
                 .collect();
             api.insert("auth".into(), Value::Object(schemes));
+        }
+        if !self.servers.is_empty() {
+            api.insert("servers".into(), Value::Array(self.servers.clone()));
         }
         let mut file = Map::new();
         file.insert("api".into(), Value::Object(api));

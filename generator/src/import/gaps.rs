@@ -27,10 +27,10 @@ macro_rules! kinds {
 }
 
 kinds! {
-    HEADER_PARAM = "header-params", "Parameters in headers: the format holds path and query parameters.",
-        "Left out: the generated client does not send them and the server does not read them.";
-    COOKIE_PARAM = "cookie-params", "Parameters in cookies: the format holds path and query parameters.",
-        "Left out: the generated client does not send them and the server does not read them.";
+    HEADER_PARAM = "header-params", "Header parameters naming a header the generated code sets itself (`Authorization`, `Content-Type`, `Accept`, ...), which OpenAPI ignores, or that are not HTTP tokens.",
+        "Left out of the operation.";
+    COOKIE_PARAM = "cookie-params", "Cookie parameters whose names are not HTTP tokens.",
+        "Left out of the operation.";
     OBJECT_PARAM = "object-params", "Parameters of an object, nested list or union type (deepObject, `content`): a parameter is a scalar, an enumeration or a list of those.",
         "Left out of the operation.";
     PARAM_STYLE = "param-styles", "Query lists sent as one comma-, space- or pipe-separated value (`explode: false`).",
@@ -41,27 +41,27 @@ kinds! {
         "Renamed (a path parameter's name never travels: the wire is unchanged).";
     UNDECLARED_PATH_PARAM = "undeclared-path-params", "A `{parameter}` of the path that the operation does not declare.",
         "Declared as a required string path parameter.";
-    API_KEY = "api-key-auth", "API keys in a header, the query or a cookie: the format does not implement them yet.",
-        "Operations needing only such a key are declared public (`auth: none`): the client does not send it; add it to the HTTP client's default headers.";
-    BASIC = "basic-auth", "HTTP basic (or another non-bearer HTTP) authentication: the format does not implement it yet.",
-        "Operations needing only it are declared public (`auth: none`): the client does not send credentials; add them to the HTTP client's default headers.";
+    API_KEY = "api-key-auth", "API keys whose location is not a header, the query or a cookie, or that name no parameter.",
+        "The scheme is left out: operations needing only it are public; add the key to the HTTP client's default headers.";
+    BASIC = "other-http-auth", "HTTP authentication other than bearer and basic (digest, mutual TLS, ...).",
+        "The scheme is left out: operations needing only it are public; add the credentials to the HTTP client's default headers.";
     OAUTH = "oauth-as-bearer", "OAuth 2 and OpenID Connect flows and scopes.",
         "Read as a bearer token (`Authorization: Bearer <token>`), which is what they send; flows and scopes are not kept.";
     OPTIONAL_AUTH = "optional-auth", "Security that also allows no credential (`{}` among the alternatives), or alternatives the format cannot offer together.",
-        "The first bearer scheme is required.";
-    SERVERS = "servers", "The servers of the document: the format holds no base URL.",
-        "The base URL is given to the generated client when it is built.";
-    METHOD = "methods", "An operation whose method is HEAD, OPTIONS or TRACE: the format holds GET, POST, PUT, PATCH and DELETE.",
-        "Operation left out.";
+        "Each alternative keeps its first scheme the format holds; an alternative of no credential is dropped, so a credential is required.";
+    SERVERS = "servers", "Servers whose URL is relative or has a variable without a default.",
+        "Left out of `api.servers`.";
+    METHOD = "methods", "An operation whose method is TRACE (or not an HTTP method).",
+        "Left out.";
     PATH = "paths", "A path the format cannot route: a parameter sharing a segment with text (`{id}.json`, `{name}:cancel`), characters other than letters, digits and `-._~`, an empty segment, or a query in the path.",
         "Operation left out.";
     ROUTE = "routes", "Two operations with the same method on the same route (up to parameter names).",
         "The later operation is left out.";
-    NON_JSON_BODY = "non-json-request-bodies", "A request body that is not JSON (form, multipart, bytes, text, XML): the format holds JSON bodies.",
+    NON_JSON_BODY = "non-json-request-bodies", "A request body that is not JSON and that the format cannot hold: a form of nested objects, a media range (`*/*`), XML.",
         "A required one: operation left out. An optional one: left out of the operation.";
     BODY_ON_GET = "bodies-on-get-delete", "A request body on a GET or DELETE operation.",
         "Left out of the operation.";
-    NON_JSON_RESPONSE = "non-json-responses", "A success response whose body is not JSON (bytes, text, XML, HTML): the format holds JSON bodies.",
+    NON_JSON_RESPONSE = "non-json-responses", "A success response that is not JSON and that the format cannot hold: a media range (`*/*`, `image/*`) or a mix with JSON.",
         "Declared without body (`empty: true`): the generated client does not read it.";
     OTHER_SUCCESS = "success-bodies", "Another success status answering a different body than the first.",
         "Only the first success status is kept with its body; the others are left out.";
@@ -79,7 +79,7 @@ kinds! {
         "Left out.";
     LINKS = "links", "Links between responses and operations.",
         "Left out.";
-    NON_STRING_ENUM = "non-string-enums", "Enumerations of integers, numbers or booleans: the format's enumerations hold strings.",
+    NON_STRING_ENUM = "non-string-enums", "Enumerations of numbers or booleans (or mixing kinds): the format's enumerations hold strings or integers.",
         "Typed as the scalar; the listed values are not enforced.";
     ENUM_COLLISION = "enum-value-collisions", "Enumeration values whose Rust names collide (`a-b` and `a_b`).",
         "The later value is not listed and the enumeration is open: it still decodes, as the unknown value.";
@@ -93,7 +93,7 @@ kinds! {
         "Read as an untagged union (variants told apart by shape) where possible, else typed `json`.";
     POLYMORPHIC_BASE = "polymorphic-bases", "A schema with a discriminator whose subtypes extend it (allOf) instead of being listed (oneOf).",
         "Typed as the base object: fields of the subtypes are not decoded.";
-    COMPOSITION = "compositions", "allOf compositions: the format has no type including another's fields yet.",
+    COMPOSITION = "compositions", "allOf compositions the format's `includes` cannot say: an inline type composed, parts that are not object components, or parts giving one property differently.",
         "The parts' fields are merged into one object type.";
     UNSUPPORTED_KEYWORD = "schema-keywords", "Schema keywords the format has no word for: `not`, `patternProperties`, `if`/`then`/`else`, `dependentSchemas`, `propertyNames`, `prefixItems`, `contains`.",
         "Left out: values are not checked against them.";
@@ -112,8 +112,8 @@ kinds! {
         "Left out: an absent value stays absent.";
     EXAMPLE_DROPPED = "examples", "Examples of structured values, or examples that do not fit the type and constraints.",
         "Left out: apigen invents samples that fit.";
-    READ_ONLY = "read-write-only", "readOnly and writeOnly fields: the format has no direction-specific fields yet.",
-        "Kept in both directions; a required one is optional, so neither direction must carry it.";
+    READ_ONLY = "read-write-only", "A field both readOnly and writeOnly, or a constant marked either.",
+        "Kept in both directions.";
     NON_STRING_CONST = "constants", "Constants that are not strings, or constants of optional fields.",
         "A string constant of an optional field is a one-value enumeration; other constants are typed by their value.";
     EXTERNAL_REF = "external-refs", "References to other documents.", "Typed `json`.";

@@ -144,6 +144,8 @@ struct Importer<'a> {
     tag_names: BTreeMap<String, String>,
     tag_taken: names::Taken,
     auth: operations::Auth,
+    /// `api.servers`, as the document gives them.
+    servers: Vec<Value>,
     /// The list convention of an apigen export (`x-pagination`).
     pagination: Option<Map<String, Value>>,
     /// Operation counts.
@@ -174,6 +176,7 @@ pub fn import(doc: &Value, document: &str) -> Result<Imported, ImportError> {
         tag_names: BTreeMap::new(),
         tag_taken: names::Taken::new(Case::Snake),
         auth: operations::Auth::default(),
+        servers: Vec::new(),
         pagination: None,
         total: 0,
         error_noted: false,
@@ -281,7 +284,15 @@ impl Importer<'_> {
         let pointer = refs::child("#/components/schemas", key);
         self.reuse_name = Some(name.to_owned());
         self.budget = SCHEMA_BUDGET;
-        let typed = self.schema(schema, &schema::At::new(pointer.clone(), name));
+        let at = schema::At::new(pointer.clone(), name);
+        let composed = schema.as_object().and_then(|map| self.composition(map, &at));
+        let (typed, includes) = match composed {
+            Some((includes, own)) => {
+                // The own part carries the component's annotations (they sit beside `allOf`).
+                (self.schema(&Value::Object(own), &at), includes)
+            }
+            None => (self.schema(schema, &at), Vec::new()),
+        };
         self.reuse_name = None;
         let built = match &typed.expr {
             typed::Expr::Named(n) if n == name => {
@@ -303,6 +314,9 @@ impl Importer<'_> {
                     && !node.contains_key("additional_properties")
                 {
                     node.insert("fields".into(), Value::Object(Map::new()));
+                }
+                if !includes.is_empty() && node.contains_key("fields") {
+                    node.insert("includes".into(), Value::Array(includes.into_iter().map(Value::String).collect()));
                 }
                 self.types.insert(name.to_owned(), TypeOut { node, pointer });
                 true
@@ -392,6 +406,15 @@ fn is_named_type(schema: &Value) -> bool {
         .and_then(Value::as_array)
         .is_some_and(|v| !v.is_empty() && v.iter().all(|x| x.is_string() || x.is_null()))
         && (ty.is_none() || is("string"))
+    {
+        return true;
+    }
+    // An enumeration of integers.
+    if map
+        .get("enum")
+        .and_then(Value::as_array)
+        .is_some_and(|v| v.iter().any(Value::is_i64) && v.iter().all(|x| x.is_i64() || x.is_null()))
+        && is("integer")
     {
         return true;
     }

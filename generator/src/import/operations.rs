@@ -17,8 +17,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// other scheme is.
 #[derive(Debug, Default)]
 pub struct Auth {
-    /// Bearer schemes: document name -> spec name, with the description.
-    pub bearer: IndexMap<String, (String, Option<String>)>,
+    /// The schemes the format holds (bearer, basic, API keys): document name -> spec name,
+    /// with the scheme as `api.auth` declares it.
+    pub schemes: IndexMap<String, (String, Map<String, Value>)>,
     /// Other schemes: document name -> the gap kind of why not.
     pub other: BTreeMap<String, Kind>,
 }
@@ -84,26 +85,40 @@ impl Importer<'_> {
             let Ok((scheme, _)) = refs::follow(doc, scheme, &pointer) else { continue };
             let ty = scheme.get("type").and_then(Value::as_str).unwrap_or_default();
             let http = scheme.get("scheme").and_then(Value::as_str).unwrap_or_default().to_ascii_lowercase();
-            let description = scheme.get("description").and_then(Value::as_str).map(|d| d.trim().to_owned());
-            let bearer = match (ty, http.as_str()) {
-                ("http", "bearer") => true,
+            let text = |k: &str| scheme.get(k).and_then(Value::as_str).map(str::trim).filter(|t| !t.is_empty());
+            let mut node = Map::new();
+            match (ty, http.as_str()) {
+                ("http", "bearer") => {
+                    node.insert("type".into(), json!("bearer"));
+                }
+                ("http", "basic") => {
+                    node.insert("type".into(), json!("basic"));
+                }
                 ("oauth2" | "openIdConnect", _) => {
+                    // The client presents the token it obtained as a bearer token.
                     self.gaps.note(gaps::OAUTH, &pointer);
-                    true
+                    node.insert("type".into(), json!("bearer"));
                 }
                 ("apiKey", _) => {
-                    auth.other.insert(key.clone(), gaps::API_KEY);
-                    false
+                    let location = text("in").filter(|l| matches!(*l, "header" | "query" | "cookie"));
+                    let (Some(location), Some(name)) = (location, text("name")) else {
+                        auth.other.insert(key.clone(), gaps::API_KEY);
+                        continue;
+                    };
+                    node.insert("type".into(), json!("api-key"));
+                    node.insert("in".into(), json!(location));
+                    node.insert("name".into(), json!(name));
                 }
                 _ => {
                     auth.other.insert(key.clone(), gaps::BASIC);
-                    false
+                    continue;
                 }
-            };
-            if bearer {
-                let name = if key == "none" { "none-scheme".to_owned() } else { key.clone() };
-                auth.bearer.insert(key.clone(), (name, description.filter(|d| !d.is_empty())));
             }
+            if let Some(description) = text("description") {
+                node.insert("description".into(), json!(description));
+            }
+            let name = if key == "none" { "none-scheme".to_owned() } else { key.clone() };
+            auth.schemes.insert(key.clone(), (name, node));
         }
         auth
     }
@@ -112,8 +127,15 @@ impl Importer<'_> {
     pub(super) fn note_document_gaps(&mut self) {
         let doc = self.doc;
         let servers = doc.get("servers").and_then(Value::as_array);
-        if servers.is_some_and(|s| s.iter().any(|s| s.get("url").and_then(Value::as_str).is_some_and(|u| u != "/"))) {
-            self.gaps.note(gaps::SERVERS, "#/servers");
+        for (i, server) in servers.into_iter().flatten().enumerate() {
+            let pointer = format!("#/servers/{i}");
+            match server_node(server) {
+                Some(node) => self.servers.push(Value::Object(node)),
+                None if server.get("url").and_then(Value::as_str) == Some("/") => {}
+                None => {
+                    self.gaps.note(gaps::SERVERS, &pointer);
+                }
+            }
         }
         if doc.get("webhooks").and_then(Value::as_object).is_some_and(|w| !w.is_empty()) {
             self.gaps.note(gaps::WEBHOOKS, "#/webhooks");
@@ -189,7 +211,7 @@ impl Importer<'_> {
         pointer: &str,
         routes: &mut Routes,
     ) -> Result<OperationOut, LeftOut> {
-        if !matches!(method, "get" | "put" | "post" | "delete" | "patch") {
+        if !matches!(method, "get" | "put" | "post" | "delete" | "patch" | "head" | "options") {
             return Err(LeftOut::new(
                 gaps::METHOD,
                 format!("the method {} has no word in the format", method.to_uppercase()),
@@ -234,6 +256,13 @@ impl Importer<'_> {
                 node.insert("params".into(), Value::Array(kept));
             }
         }
+        let mut response = response;
+        if method == "head" {
+            // HEAD answers a GET's status and headers, never a body.
+            for key in ["type", "type_name", "fields", "additional_properties", "empty", "media_type", "also"] {
+                response.shift_remove(key);
+            }
+        }
         node.insert("response".into(), Value::Object(response));
         if !errors.is_empty() {
             node.insert("errors".into(), Value::Array(errors));
@@ -242,7 +271,7 @@ impl Importer<'_> {
             node.insert("deprecated".into(), json!({}));
         }
         if let Some(auth) = self.operation_auth(op, pointer, &mut op_gaps) {
-            node.insert("auth".into(), json!(auth));
+            node.insert("auth".into(), auth);
         }
         for (key, kind) in [("callbacks", gaps::CALLBACKS), ("servers", gaps::SERVERS)] {
             if op.get(key).is_some_and(|v| {
@@ -444,15 +473,15 @@ impl Importer<'_> {
         let mut path_out: BTreeMap<String, Value> = BTreeMap::new();
         for ((name, location), (param, param_pointer)) in merged {
             match location.as_str() {
-                "header" => {
+                "header" if !is_token(&name) || is_reserved_header(&name) => {
                     op_gaps.push(self.gaps.note(gaps::HEADER_PARAM, &param_pointer));
                     continue;
                 }
-                "cookie" => {
+                "cookie" if !is_token(&name) => {
                     op_gaps.push(self.gaps.note(gaps::COOKIE_PARAM, &param_pointer));
                     continue;
                 }
-                "path" | "query" => {}
+                "path" | "query" | "header" | "cookie" => {}
                 _ => {
                     op_gaps.push(self.gaps.note(gaps::BAD_VALUE, &param_pointer));
                     continue;
@@ -463,7 +492,9 @@ impl Importer<'_> {
             if location == "path" && !in_path.contains(&wire.as_str()) {
                 continue; // Declared for a path that does not hold it: it cannot be sent.
             }
-            if wires.contains(&wire) || !taken.is_free(&wire) {
+            // Header names are compared without case.
+            let key = if location == "header" { wire.to_ascii_lowercase() } else { wire.clone() };
+            if wires.contains(&key) || !taken.is_free(&wire) {
                 op_gaps.push(self.gaps.note(gaps::PARAM_COLLISION, &param_pointer));
                 continue;
             }
@@ -471,7 +502,7 @@ impl Importer<'_> {
                 Some(entry) => entry,
                 None => continue,
             };
-            wires.insert(wire.clone());
+            wires.insert(key);
             taken.claim(&wire);
             if location == "path" {
                 declared_path.insert(wire.clone());
@@ -566,7 +597,7 @@ impl Importer<'_> {
         if typed.expr == Expr::Json {
             typed.expr = Expr::Scalar("string"); // A value without a type travels as text.
         }
-        if !self.travels(&typed.expr, location == "query") {
+        if !self.travels(&typed.expr, matches!(location, "query" | "header")) {
             op_gaps.push(self.gaps.note(gaps::OBJECT_PARAM, pointer));
             return None;
         }
@@ -582,11 +613,18 @@ impl Importer<'_> {
         let list = matches!(typed.expr, Expr::List(_));
         let explode = param.get("explode").and_then(Value::as_bool).unwrap_or(true);
         let style = param.get("style").and_then(Value::as_str).unwrap_or("form");
-        if list && (!explode || style != "form") {
+        // Query lists travel as repeated keys (`form`, exploded), header lists as one
+        // comma-separated value (`simple`, OpenAPI's default for headers).
+        let as_format = match location {
+            "header" => style == "simple" || param.get("style").is_none(),
+            _ => explode && style == "form",
+        };
+        if list && !as_format {
             typed.gap(self.gaps.note(gaps::PARAM_STYLE, pointer));
         }
         typed.nullable = false;
         typed.read_only = false;
+        typed.write_only = false;
         if typed.constant.is_some() {
             let constant = typed.constant.take().unwrap_or_default();
             typed.expr = Expr::Enum;
@@ -603,7 +641,7 @@ impl Importer<'_> {
         }
         typed.sensitive |= param.get("x-sensitive") == Some(&Value::Bool(true));
         let mut extra = vec![("in", json!(location))];
-        if required && location == "query" {
+        if required && location != "path" {
             extra.push(("required", json!(true)));
         }
         let typed_node = typed.node(Vec::new());
@@ -662,6 +700,18 @@ impl Importer<'_> {
             return Ok(None);
         }
         let content = body.get("content").and_then(Value::as_object);
+        let description = body.get("description").and_then(Value::as_str).map(str::trim).filter(|d| !d.is_empty());
+        if content.and_then(json_media).is_none()
+            && let Some(mut node) = content.and_then(|c| self.other_body(c, op_type, &body_pointer))
+        {
+            if let Some(description) = description {
+                node.insert("description".into(), json!(description));
+            }
+            if !required {
+                node.insert("optional".into(), json!(true));
+            }
+            return Ok(Some(node));
+        }
         let Some((media, schema)) = content.and_then(json_media) else {
             let types: Vec<&str> = content.into_iter().flatten().map(|(k, _)| k.as_str()).collect();
             if required {
@@ -694,7 +744,22 @@ impl Importer<'_> {
         {
             typed.description = Some(description.to_owned());
         }
-        let extra = if required { vec![] } else { vec![("optional", json!(true))] };
+        let mut extra = if required { vec![] } else { vec![("optional", json!(true))] };
+        // The same schema also taken as a form: both media types, in the document's order.
+        let form = content.into_iter().flatten().find(|(m, entry)| {
+            m.split(';').next().is_some_and(|e| e.trim().eq_ignore_ascii_case("application/x-www-form-urlencoded"))
+                && entry.get("schema") == Some(schema)
+        });
+        if form.is_some() && self.form_fields(schema, false).is_some_and(|files| files.is_empty()) {
+            let listed: Vec<Value> = content
+                .into_iter()
+                .flatten()
+                .map(|(m, _)| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase())
+                .filter(|m| m == "application/x-www-form-urlencoded" || m == &media.to_ascii_lowercase())
+                .map(Value::String)
+                .collect();
+            extra.push(("media_type", Value::Array(listed)));
+        }
         Ok(Some(typed.node(extra)))
     }
 
@@ -795,6 +860,14 @@ impl Importer<'_> {
             None => {
                 response.insert("empty".into(), json!(true));
             }
+            Some(None) if status != 204 && raw_response(&resolved).is_some() => {
+                let (ty, media_types) = raw_response(&resolved).unwrap_or_default();
+                response.insert("type".into(), json!(ty));
+                response.insert(
+                    "media_type".into(),
+                    if media_types.len() == 1 { json!(media_types[0]) } else { json!(media_types) },
+                );
+            }
             Some(None) => {
                 op_gaps.push(self.gaps.note(gaps::NON_JSON_RESPONSE, &response_pointer));
                 if status == 204 {
@@ -846,6 +919,78 @@ impl Importer<'_> {
     }
 
     /// A response's body: `None` without content, `Some(None)` when not JSON, else its schema.
+    /// A request body that is not JSON, as the format holds it: a form (an object of scalars
+    /// and lists of those), a multipart form (the same, plus files: `format: binary`), text
+    /// (`string`) or raw bytes. The first media type of the content that fits decides; `None`
+    /// when none does.
+    fn other_body(&mut self, content: &Map<String, Value>, op_type: &str, pointer: &str) -> Option<Map<String, Value>> {
+        let essence = |m: &str| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        let (media, entry) = content.iter().next()?;
+        let media_essence = essence(media);
+        let schema = entry.get("schema").cloned().unwrap_or(json!({}));
+        match media_essence.as_str() {
+            "application/x-www-form-urlencoded" | "multipart/form-data" => {
+                let multipart = media_essence == "multipart/form-data";
+                let fields = self.form_fields(&schema, multipart)?;
+                let at = At::new(
+                    refs::child(&refs::child(&refs::child(pointer, "content"), media), "schema"),
+                    format!("{op_type}Body"),
+                );
+                let inline = json!({"type": "object", "properties": schema_properties(self.doc, &schema)?, "required": schema_required(self.doc, &schema)});
+                let mut typed = self.schema(&inline, &at);
+                typed.description = None;
+                let mut node = typed.node(vec![("media_type", json!(media_essence))]);
+                // Files: `format: binary` strings of a multipart form.
+                if let Some(Value::Object(out)) = node.get_mut("fields") {
+                    for (name, file) in fields {
+                        if let Some(Value::Object(field)) = out.get_mut(&name) {
+                            field.retain(|k, _| matches!(k.as_str(), "optional" | "description"));
+                            field.insert(
+                                "type".into(),
+                                json!(if file == FormField::Files { "list<file>" } else { "file" }),
+                            );
+                        }
+                    }
+                }
+                Some(node)
+            }
+            "text/plain" | "text/csv" | "text/html" | "text/markdown" => {
+                Some(map(vec![("type", json!("string")), ("media_type", json!(media_essence))]))
+            }
+            other if other.contains('/') && !other.contains('*') && !other.ends_with("xml") => {
+                Some(map(vec![("type", json!("bytes")), ("media_type", json!(other))]))
+            }
+            _ => None,
+        }
+    }
+
+    /// The fields of a form body that are files, when the schema is an object whose every
+    /// property can travel in a form; `None` otherwise.
+    fn form_fields(&self, schema: &Value, multipart: bool) -> Option<Vec<(String, FormField)>> {
+        let properties = schema_properties(self.doc, schema)?;
+        let mut files = Vec::new();
+        for (name, property) in properties.as_object()? {
+            let property = refs::lookup_value(self.doc, property)?;
+            let binary =
+                |s: &Value| s.get("type") == Some(&json!("string")) && s.get("format") == Some(&json!("binary"));
+            let scalar = |s: &Value| {
+                let s = refs::lookup_value(self.doc, s).unwrap_or(s);
+                matches!(s.get("type").and_then(Value::as_str), Some("string" | "integer" | "number" | "boolean"))
+                    && s.get("format") != Some(&json!("binary"))
+            };
+            let items = property.get("items").and_then(|i| refs::lookup_value(self.doc, i));
+            if binary(property) && multipart {
+                files.push((name.clone(), FormField::File));
+            } else if property.get("type") == Some(&json!("array")) && items.is_some_and(binary) && multipart {
+                files.push((name.clone(), FormField::Files));
+            } else if !(scalar(property) || property.get("type") == Some(&json!("array")) && items.is_some_and(scalar))
+            {
+                return None;
+            }
+        }
+        Some(files)
+    }
+
     fn response_body(&mut self, response: &Value, _pointer: &str) -> Option<Option<Value>> {
         let content = response.get("content").and_then(Value::as_object)?;
         if content.is_empty() {
@@ -854,8 +999,10 @@ impl Importer<'_> {
         Some(json_media(content).map(|(_, schema)| schema.clone()))
     }
 
-    /// The auth scheme of an operation, when it differs from the default the spec gets.
-    fn operation_auth(&mut self, op: &Map<String, Value>, pointer: &str, op_gaps: &mut Vec<String>) -> Option<String> {
+    /// The auth of an operation, when it differs from the default the spec gets: a scheme's
+    /// name, a list of alternatives, or `none`. An alternative needing several schemes at
+    /// once keeps its first, and one allowing no credential is dropped (gap `optional-auth`).
+    fn operation_auth(&mut self, op: &Map<String, Value>, pointer: &str, op_gaps: &mut Vec<String>) -> Option<Value> {
         let doc = self.doc;
         let requirement = op.get("security").or_else(|| doc.get("security"));
         let alternatives: Vec<Vec<String>> = requirement
@@ -866,36 +1013,118 @@ impl Importer<'_> {
                     .collect()
             })
             .unwrap_or_default();
-        let default_scheme = self.auth.bearer.values().next().map(|(n, _)| n.clone());
+        let default_scheme = self.auth.schemes.values().next().map(|(n, _)| n.clone());
         // Without `api.auth` the format's default is a bearer scheme: a public operation says so.
-        let public = || Some("none".to_owned());
         if alternatives.is_empty() {
-            return public();
+            return Some(json!("none"));
         }
-        let bearer = alternatives
-            .iter()
-            .find_map(|alt| alt.iter().find_map(|scheme| self.auth.bearer.get(scheme).map(|(n, _)| n.clone())));
-        let optional = alternatives.iter().any(Vec::is_empty);
-        match bearer {
-            Some(name) => {
-                if optional
-                    || alternatives.len() > 1
-                        && alternatives.iter().any(|a| a.iter().any(|s| self.auth.other.contains_key(s)))
-                {
-                    op_gaps.push(self.gaps.note(gaps::OPTIONAL_AUTH, pointer));
-                }
-                (Some(&name) != default_scheme.as_ref()).then_some(name)
+        let mut names: Vec<String> = Vec::new();
+        let mut partial = false;
+        for alternative in &alternatives {
+            let known: Vec<&String> = alternative.iter().filter(|s| self.auth.schemes.contains_key(*s)).collect();
+            partial |= alternative.is_empty() || known.len() > 1;
+            for unknown in alternative.iter().filter(|s| !self.auth.schemes.contains_key(*s)) {
+                let kind = self.auth.other.get(unknown).copied().unwrap_or(gaps::OPTIONAL_AUTH);
+                op_gaps.push(self.gaps.note(kind, pointer));
             }
-            None => {
-                let kinds: BTreeSet<_> =
-                    alternatives.iter().flatten().filter_map(|s| self.auth.other.get(s).copied()).collect();
-                for kind in kinds {
-                    op_gaps.push(self.gaps.note(kind, pointer));
+            if let Some(first) = known.first() {
+                let name = self.auth.schemes[*first].0.clone();
+                if !names.contains(&name) {
+                    names.push(name);
                 }
-                public()
             }
+        }
+        if partial {
+            op_gaps.push(self.gaps.note(gaps::OPTIONAL_AUTH, pointer));
+        }
+        match names.as_slice() {
+            [] => Some(json!("none")),
+            [one] if Some(one) == default_scheme.as_ref() => None,
+            [one] => Some(json!(one)),
+            _ => Some(json!(names)),
         }
     }
+}
+
+/// An HTTP token (RFC 9110 `tchar`s): what a header or cookie name may hold.
+fn is_token(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// Headers the generated code sets itself (OpenAPI ignores parameters naming them).
+fn is_reserved_header(name: &str) -> bool {
+    ["authorization", "content-type", "accept", "content-length", "cookie", "host", "transfer-encoding"]
+        .contains(&name.to_ascii_lowercase().as_str())
+}
+
+/// A success response that is not JSON as the format answers it: text (`string`) when every
+/// media type is text, else raw `bytes`, with the media types listed (distinct, concrete).
+fn raw_response(response: &Value) -> Option<(&'static str, Vec<String>)> {
+    let content = response.get("content")?.as_object()?;
+    let mut media_types: Vec<String> = Vec::new();
+    for media in content.keys() {
+        let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        let (kind, _) = essence.split_once('/')?;
+        if kind.is_empty() || essence.contains('*') || essence.ends_with("json") || essence.ends_with("xml") {
+            return None;
+        }
+        if !media_types.contains(&essence) {
+            media_types.push(essence);
+        }
+    }
+    let text = media_types.iter().all(|m| m.starts_with("text/"));
+    (!media_types.is_empty()).then_some((if text { "string" } else { "bytes" }, media_types))
+}
+
+/// A field of a form body that is a file, or a list of files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FormField {
+    File,
+    Files,
+}
+
+/// The properties of an object schema (its reference followed).
+fn schema_properties(doc: &Value, schema: &Value) -> Option<Value> {
+    let schema = refs::lookup_value(doc, schema)?;
+    if schema.get("allOf").is_some() || schema.get("oneOf").is_some() || schema.get("anyOf").is_some() {
+        return None;
+    }
+    schema.get("properties").cloned().filter(Value::is_object)
+}
+
+/// The required list of an object schema (its reference followed).
+fn schema_required(doc: &Value, schema: &Value) -> Value {
+    refs::lookup_value(doc, schema).and_then(|s| s.get("required").cloned()).unwrap_or(json!([]))
+}
+
+/// A server as `api.servers` holds it: its URL, description and variables (each with a
+/// default); `None` for `/` (the document's own location) or a URL without a scheme.
+fn server_node(server: &Value) -> Option<Map<String, Value>> {
+    let url = server.get("url")?.as_str()?.trim();
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return None;
+    }
+    let mut node = Map::new();
+    node.insert("url".into(), json!(url));
+    if let Some(description) =
+        server.get("description").and_then(Value::as_str).map(str::trim).filter(|d| !d.is_empty())
+    {
+        node.insert("description".into(), json!(description));
+    }
+    let mut variables = Map::new();
+    for (name, variable) in server.get("variables").and_then(Value::as_object).into_iter().flatten() {
+        let default = variable.get("default").and_then(Value::as_str)?;
+        let mut out = Map::new();
+        out.insert("default".into(), json!(default));
+        if let Some(description) = variable.get("description").and_then(Value::as_str).map(str::trim) {
+            out.insert("description".into(), json!(description));
+        }
+        variables.insert(name.clone(), Value::Object(out));
+    }
+    if !variables.is_empty() {
+        node.insert("variables".into(), Value::Object(variables));
+    }
+    Some(node)
 }
 
 /// The status of a response key: `201` is 201, `4XX` is 400; `default` and others are `None`.

@@ -83,6 +83,11 @@ fn percent_decode(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// `value` with its references followed, `None` when one leads nowhere.
+pub fn lookup_value<'a>(doc: &'a Value, value: &'a Value) -> Option<&'a Value> {
+    follow(doc, value, "").ok().map(|(found, _)| found)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

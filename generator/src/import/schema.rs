@@ -158,6 +158,95 @@ impl Importer<'_> {
         typed
     }
 
+    /// A component written as `allOf` of object components (by `$ref`) and at most one inline
+    /// object, none giving a property another gives differently: the included components'
+    /// names and the schema of the component's own part (properties repeated from an
+    /// included component with the same schema are left to it). `None` when the composition
+    /// is anything else (it is then merged into one object, as before).
+    pub(super) fn composition(
+        &mut self,
+        map: &Map<String, Value>,
+        at: &At,
+    ) -> Option<(Vec<String>, Map<String, Value>)> {
+        let parts = map.get("allOf")?.as_array()?;
+        // `additionalProperties: false` is what the format's objects are anyway.
+        let open = map.get("additionalProperties").is_some_and(|a| *a != Value::Bool(false));
+        if open || map.keys().any(|k| matches!(k.as_str(), "oneOf" | "anyOf" | "discriminator")) {
+            return None;
+        }
+        let mut bases = Vec::new();
+        let mut inherited = Map::new();
+        let mut inherited_required: Vec<Value> = Vec::new();
+        let mut own = Map::new();
+        for (key, value) in map.iter().filter(|(k, _)| !matches!(k.as_str(), "allOf" | "additionalProperties")) {
+            own.insert(key.clone(), value.clone());
+        }
+        let mut inline_parts = 0;
+        for part in parts {
+            let part_map = part.as_object()?;
+            if let Some(reference) = part_map.get("$ref").and_then(Value::as_str) {
+                let key = reference.strip_prefix("#/components/schemas/")?;
+                if key.contains('/') || part_map.len() > 1 {
+                    return None;
+                }
+                let key = key.replace("~1", "/").replace("~0", "~");
+                let target = self.doc["components"]["schemas"].get(&key)?.as_object()?;
+                if !is_object_schema(target) || target.contains_key("discriminator") {
+                    return None;
+                }
+                let name = self.component_type(&key)?;
+                let mut merged = Map::new();
+                self.merge_into(&mut merged, target, at, 0);
+                for (property, schema) in merged.get("properties").and_then(Value::as_object).into_iter().flatten() {
+                    if inherited.insert(property.clone(), schema.clone()).is_some() {
+                        return None; // Two included components give the same property.
+                    }
+                }
+                inherited_required
+                    .extend(merged.get("required").and_then(Value::as_array).cloned().unwrap_or_default());
+                bases.push(name);
+            } else if shapes(part) {
+                inline_parts += 1;
+                if inline_parts > 1 || !is_object_schema(part_map) || part_map.contains_key("allOf") {
+                    return None;
+                }
+                for (key, value) in part_map {
+                    if own.insert(key.clone(), value.clone()).is_some() {
+                        return None;
+                    }
+                }
+            }
+        }
+        if bases.is_empty() {
+            return None;
+        }
+        // Properties repeated from an included component must say the same; they stay there.
+        if let Some(Value::Object(properties)) = own.get_mut("properties") {
+            for (property, schema) in inherited.iter() {
+                match properties.get(property) {
+                    Some(repeated) if repeated == schema => {
+                        properties.shift_remove(property);
+                    }
+                    Some(_) => return None,
+                    None => {}
+                }
+            }
+        }
+        // Required names of inherited properties must be required there too.
+        if let Some(Value::Array(required)) = own.get_mut("required") {
+            for name in required.iter() {
+                let inherited_here = name.as_str().is_some_and(|n| inherited.contains_key(n));
+                if inherited_here && !inherited_required.contains(name) {
+                    return None;
+                }
+            }
+            required.retain(|name| !name.as_str().is_some_and(|n| inherited.contains_key(n)));
+        }
+        own.insert("type".into(), json!("object"));
+        own.entry("properties").or_insert_with(|| json!({}));
+        Some((bases, own))
+    }
+
     /// Merges a schema and its allOf parts (references followed) into one mapping: properties
     /// and required lists add up, other keys of later parts win.
     fn merge_into(&mut self, merged: &mut Map<String, Value>, map: &Map<String, Value>, at: &At, depth: usize) {
@@ -671,16 +760,20 @@ impl Importer<'_> {
     /// One field: its type and value keys, `optional` unless required.
     fn field(&mut self, schema: &Value, required: bool, at: &At) -> Map<String, Value> {
         let mut typed = self.schema(schema, at);
-        let mut optional = !required;
-        if required && (typed.read_only || typed.write_only) {
-            typed.gap(self.gaps.note(gaps::READ_ONLY, &at.pointer));
-            optional = true;
-        }
+        let optional = !required;
         if typed.constant.is_some() && (optional || typed.nullable) {
             self.constant_to_enum(&mut typed, at);
         }
         self.settle_values(&mut typed, optional, at);
-        let extra = if optional && typed.constant.is_none() { vec![("optional", Value::Bool(true))] } else { vec![] };
+        let mut extra =
+            if optional && typed.constant.is_none() { vec![("optional", Value::Bool(true))] } else { vec![] };
+        match (typed.read_only, typed.write_only) {
+            (false, false) => {}
+            (true, true) => typed.gap(self.gaps.note(gaps::READ_ONLY, &at.pointer)),
+            (_, _) if typed.constant.is_some() => typed.gap(self.gaps.note(gaps::READ_ONLY, &at.pointer)),
+            (true, false) => extra.push(("read_only", Value::Bool(true))),
+            (false, true) => extra.push(("write_only", Value::Bool(true))),
+        }
         typed.node(extra)
     }
 
@@ -703,6 +796,10 @@ impl Importer<'_> {
         };
         let strings: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
         let non_null = values.iter().filter(|v| !v.is_null()).count();
+        let integers: Vec<i64> = values.iter().filter_map(Value::as_i64).collect();
+        if ty == "integer" && integers.len() == non_null && !integers.is_empty() {
+            return self.integer_enumeration(&integers, values, at);
+        }
         if ty != "string" || strings.len() != non_null || strings.is_empty() {
             let mut without = map.clone();
             without.remove("enum");
@@ -743,6 +840,25 @@ impl Importer<'_> {
         self.string_constraints(&mut typed, map, at);
         typed.constraints.retain(|(k, _)| *k != "pattern");
         typed
+    }
+
+    /// An enumeration of integers, each listed once.
+    fn integer_enumeration(&mut self, integers: &[i64], values: &[Value], at: &At) -> Typed {
+        let mut listed: Vec<Value> = Vec::new();
+        for value in integers {
+            if !listed.contains(&json!(value)) {
+                listed.push(json!(value));
+            }
+        }
+        Typed {
+            expr: Expr::Enum,
+            nullable: values.iter().any(Value::is_null),
+            enum_values: Some(listed),
+            open: Some(false),
+            inline_name: Some(self.claim_type(&at.name)),
+            derived_name: Some(at.name.clone()),
+            ..Typed::default()
+        }
     }
 
     /// Description, default, examples, direction, secrets, and the keywords with no word.
@@ -831,28 +947,36 @@ impl Importer<'_> {
             (Expr::Enum, Value::String(s)) => {
                 (typed.open == Some(true) || typed.enum_values.iter().flatten().any(|v| v == value)) && string_fits(s)
             }
-            (Expr::Named(name), Value::String(s)) => self.enum_accepts(name, s) && string_fits(s),
+            (Expr::Enum, Value::Number(_)) => {
+                typed.open == Some(true) || typed.enum_values.iter().flatten().any(|v| v == value)
+            }
+            (Expr::Named(name), Value::String(s)) => self.enum_accepts(name, value) && string_fits(s),
+            (Expr::Named(name), Value::Number(n)) => n.is_i64() && self.enum_accepts(name, value),
             _ => false,
         }
     }
 
-    /// True when the named type is an enumeration taking `value`.
-    fn enum_accepts(&self, name: &str, value: &str) -> bool {
+    /// True when the named type is an enumeration taking `value` (a string, or an integer for
+    /// an enumeration of integers).
+    fn enum_accepts(&self, name: &str, value: &Value) -> bool {
         let Some(ty) = self.types.get(name) else {
             // A component enumeration not built yet: read the document's values.
             let Some((key, _)) = self.components.iter().find(|(_, n)| n.as_deref() == Some(name)) else {
                 return false;
             };
             let schema = &self.doc["components"]["schemas"][key];
-            let listed = |s: &Value| s["enum"].as_array().is_some_and(|v| v.iter().any(|v| v.as_str() == Some(value)));
+            let listed = |s: &Value| s["enum"].as_array().is_some_and(|v| v.contains(value));
+            let kind = if value.is_string() { "string" } else { "integer" };
             let open = schema["anyOf"]
                 .as_array()
-                .is_some_and(|a| a.iter().any(|s| s.get("enum").is_none() && s["type"] == "string"));
+                .is_some_and(|a| a.iter().any(|s| s.get("enum").is_none() && s["type"] == kind));
             return listed(schema) || open;
         };
+        let same_kind =
+            |values: &Vec<Value>| values.first().is_some_and(|first| first.is_string() == value.is_string());
         match (ty.node.get("enum"), ty.node.get("open")) {
-            (Some(_), Some(Value::Bool(true))) => true,
-            (Some(Value::Array(values)), _) => values.iter().any(|v| v.as_str() == Some(value)),
+            (Some(Value::Array(values)), Some(Value::Bool(true))) => same_kind(values),
+            (Some(Value::Array(values)), _) => values.contains(value),
             _ => false,
         }
     }
@@ -861,6 +985,12 @@ impl Importer<'_> {
 /// Keys that give a schema a shape (as opposed to annotating one).
 const SHAPE_KEYS: &[&str] =
     &["type", "properties", "items", "additionalProperties", "enum", "$ref", "allOf", "oneOf", "anyOf", "const"];
+
+/// True when a schema is plainly an object: properties or `type: object`, no union.
+fn is_object_schema(map: &Map<String, Value>) -> bool {
+    let object = map.contains_key("properties") || map.get("type") == Some(&json!("object"));
+    object && !map.contains_key("oneOf") && !map.contains_key("anyOf") && !map.contains_key("enum")
+}
 
 /// True when a schema says something about the shape of values.
 fn shapes(schema: &Value) -> bool {
