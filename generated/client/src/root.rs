@@ -55,6 +55,11 @@ impl Client {
         ClientBuilder::new(base_url, USER_AGENT, SCHEMES, &ERRORS)
             .token("bearerAuth", token)
     }
+    /// The settings the client was built with (base URL, timeout, retry
+    /// policy, ...).
+    pub fn settings(&self) -> &::apigen_runtime::client::Settings {
+        self.core.settings()
+    }
     ///The operations of Organizations.
     pub fn organizations(&self) -> crate::OrganizationsClient<'_> {
         crate::OrganizationsClient {

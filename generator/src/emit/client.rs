@@ -217,6 +217,12 @@ impl ClientEmitter<'_> {
                 impl Client {
                     #constructors
 
+                    /// The settings the client was built with (base URL, timeout, retry
+                    /// policy, ...).
+                    pub fn settings(&self) -> &::apigen_runtime::client::Settings {
+                        self.core.settings()
+                    }
+
                     #(#accessors)*
                 }
             }

@@ -435,6 +435,7 @@ impl ServerEmitter<'_> {
         let struct_ty = self.paths.ty(self.api, ty);
         let mut reads = Vec::new();
         let mut members = Vec::new();
+        let mut fallible = false;
         for field in object.fields.iter().filter(|f| f.constant.is_none()) {
             let wire = &field.wire;
             let local = ident(&format!("__{}", field.rust));
@@ -481,7 +482,10 @@ impl ServerEmitter<'_> {
                     quote! { ::apigen_runtime::Patch::from((!#local.is_empty()).then_some(#local)) }
                 }
                 _ if is_list => quote! { #local },
-                crate::model::Presence::Required => quote! { #local? },
+                crate::model::Presence::Required => {
+                    fallible = true;
+                    quote! { #local? }
+                }
                 crate::model::Presence::Defaulted => {
                     let default = self.paths.default_value(
                         self.api,
@@ -503,10 +507,17 @@ impl ServerEmitter<'_> {
         if object.additional.is_some() {
             members.push(quote! { extra: ::std::collections::BTreeMap::new(), });
         }
+        // A required field missing ends the body with `?`, inside a closure; without one the
+        // body is always built.
+        let build = if fallible {
+            quote! { (|| ::core::option::Option::Some(#struct_ty { #(#members)* }))() }
+        } else {
+            quote! { ::core::option::Option::Some(#struct_ty { #(#members)* }) }
+        };
         quote! {
             {
                 #(#reads)*
-                let body = (|| ::core::option::Option::Some(#struct_ty { #(#members)* }))();
+                let body = #build;
                 if let ::core::option::Option::Some(body) = &body {
                     __input.check_body(body);
                 }

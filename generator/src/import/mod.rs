@@ -28,7 +28,7 @@ pub mod yaml;
 use crate::model::names::Case;
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How many schemas one root (a component type, an operation) may visit.
 const SCHEMA_BUDGET: usize = 20_000;
@@ -127,6 +127,10 @@ struct Importer<'a> {
     types: IndexMap<String, TypeOut>,
     /// Types that could not be built: references to them become `json`.
     failed: BTreeMap<String, String>,
+    /// Components built merged rather than as `includes` (an included type was not built).
+    no_compose: BTreeSet<String>,
+    /// The property names the document's discriminators name, found when first needed.
+    discriminator_properties: Option<BTreeSet<String>>,
     pending_unions: Vec<PendingUnion>,
     /// References being expanded, to stop at loops.
     expanding: Vec<String>,
@@ -166,6 +170,8 @@ pub fn import(doc: &Value, document: &str) -> Result<Imported, ImportError> {
         needed: Vec::new(),
         types: IndexMap::new(),
         failed: BTreeMap::new(),
+        no_compose: BTreeSet::new(),
+        discriminator_properties: None,
         pending_unions: Vec::new(),
         expanding: Vec::new(),
         merging: Vec::new(),
@@ -190,6 +196,7 @@ pub fn import(doc: &Value, document: &str) -> Result<Imported, ImportError> {
     importer.paths();
     importer.note_document_gaps();
     importer.build_needed();
+    importer.uncompose_broken_includes();
     importer.settle();
     Ok(importer.files(document))
 }
@@ -217,7 +224,9 @@ impl Importer<'_> {
         if self.reuse_name.as_deref() == Some(wanted) {
             return self.reuse_name.take().unwrap_or_default();
         }
-        let wanted = if wanted.is_empty() { "Type" } else { wanted };
+        // Derived names may carry a keyword's `_` (`Self_`): type names are letters and digits.
+        let wanted: String = wanted.chars().filter(char::is_ascii_alphanumeric).collect();
+        let wanted = if wanted.is_empty() { "Type" } else { wanted.as_str() };
         self.type_names.claim(wanted)
     }
 
@@ -267,6 +276,41 @@ impl Importer<'_> {
         self.needed.clear();
     }
 
+    /// Builds again, merged into one object, each component whose `includes` names a type
+    /// that was not built as an object (a component that turned out an alias, `json`, or the
+    /// format's own error body), until none does.
+    fn uncompose_broken_includes(&mut self) {
+        loop {
+            let broken: Vec<String> = self
+                .types
+                .iter()
+                .filter(|(_, ty)| {
+                    ty.node.get("includes").and_then(Value::as_array).is_some_and(|names| {
+                        names
+                            .iter()
+                            .filter_map(Value::as_str)
+                            .any(|n| self.types.get(n).is_none_or(|t| !t.node.contains_key("fields")))
+                    })
+                })
+                .map(|(name, _)| name.clone())
+                .collect();
+            if broken.is_empty() {
+                return;
+            }
+            for name in broken {
+                let Some(key) =
+                    self.components.iter().find(|(_, n)| n.as_deref() == Some(&name)).map(|(k, _)| k.clone())
+                else {
+                    continue;
+                };
+                self.types.shift_remove(&name);
+                self.no_compose.insert(key.clone());
+                self.build_component(&key, &name);
+            }
+            self.build_needed();
+        }
+    }
+
     /// Builds the component types something used after the first pass.
     fn build_needed(&mut self) {
         while let Some(key) = self.needed.pop() {
@@ -285,7 +329,8 @@ impl Importer<'_> {
         self.reuse_name = Some(name.to_owned());
         self.budget = SCHEMA_BUDGET;
         let at = schema::At::new(pointer.clone(), name);
-        let composed = schema.as_object().and_then(|map| self.composition(map, &at));
+        let composed =
+            schema.as_object().filter(|_| !self.no_compose.contains(key)).and_then(|map| self.composition(map, &at));
         let (typed, includes) = match composed {
             Some((includes, own)) => {
                 // The own part carries the component's annotations (they sit beside `allOf`).

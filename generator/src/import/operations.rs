@@ -22,6 +22,8 @@ pub struct Auth {
     pub schemes: IndexMap<String, (String, Map<String, Value>)>,
     /// Other schemes: document name -> the gap kind of why not.
     pub other: BTreeMap<String, Kind>,
+    /// Schemes that say what another does: document name -> the spec name of that one.
+    pub aliases: BTreeMap<String, String>,
 }
 
 const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -101,7 +103,9 @@ impl Importer<'_> {
                 }
                 ("apiKey", _) => {
                     let location = text("in").filter(|l| matches!(*l, "header" | "query" | "cookie"));
-                    let (Some(location), Some(name)) = (location, text("name")) else {
+                    let name =
+                        text("name").filter(|n| is_token(n) && !(location == Some("header") && is_reserved_header(n)));
+                    let (Some(location), Some(name)) = (location, name) else {
                         auth.other.insert(key.clone(), gaps::API_KEY);
                         continue;
                     };
@@ -118,6 +122,22 @@ impl Importer<'_> {
                 node.insert("description".into(), json!(description));
             }
             let name = if key == "none" { "none-scheme".to_owned() } else { key.clone() };
+            // Two schemes the same in Rust (`bearerAuth`, `BearerAuth`): the same scheme when
+            // they say the same, else the second under another name.
+            let rust = |n: &str| sanitize(n, Case::Snake);
+            let same = auth.schemes.values().find(|(other, _)| rust(other) == rust(&name)).cloned();
+            let name = match same {
+                Some((other, other_node)) if other_node == node => other,
+                Some(_) => (2..)
+                    .map(|i| format!("{name}{i}"))
+                    .find(|n| auth.schemes.values().all(|(o, _)| rust(o) != rust(n)))
+                    .unwrap_or(name),
+                None => name,
+            };
+            if auth.schemes.values().any(|(other, _)| *other == name) {
+                auth.aliases.insert(key.clone(), name);
+                continue;
+            }
             auth.schemes.insert(key.clone(), (name, node));
         }
         auth
@@ -471,6 +491,10 @@ impl Importer<'_> {
         let mut declared_path: BTreeSet<String> = BTreeSet::new();
         let mut query = Vec::new();
         let mut path_out: BTreeMap<String, Value> = BTreeMap::new();
+        // Path parameters first: a path cannot do without them, so another parameter whose
+        // Rust name collides with one is the one left out.
+        let mut merged: Vec<_> = merged.into_iter().collect();
+        merged.sort_by_key(|((_, location), _)| location != "path");
         for ((name, location), (param, param_pointer)) in merged {
             match location.as_str() {
                 "header" if !is_token(&name) || is_reserved_header(&name) => {
@@ -841,7 +865,9 @@ impl Importer<'_> {
                 (Some(a), Some(b)) => a == b && *other != 204,
                 _ => false,
             };
-            if same && !also.contains(other) && *other != status {
+            // A raw body (not JSON) is the main response's alone.
+            let raw = matches!(body, Some(None)) && raw_response(&resolved).is_some();
+            if same && !raw && !also.contains(other) && *other != status {
                 also.push(*other);
             } else {
                 op_gaps.push(self.gaps.note(gaps::OTHER_SUCCESS, other_pointer));
@@ -1020,15 +1046,18 @@ impl Importer<'_> {
         }
         let mut names: Vec<String> = Vec::new();
         let mut partial = false;
+        let spec_name = |auth: &Auth, key: &str| {
+            auth.schemes.get(key).map(|(name, _)| name.clone()).or_else(|| auth.aliases.get(key).cloned())
+        };
         for alternative in &alternatives {
-            let known: Vec<&String> = alternative.iter().filter(|s| self.auth.schemes.contains_key(*s)).collect();
+            let known: Vec<String> = alternative.iter().filter_map(|s| spec_name(&self.auth, s)).collect();
             partial |= alternative.is_empty() || known.len() > 1;
-            for unknown in alternative.iter().filter(|s| !self.auth.schemes.contains_key(*s)) {
+            for unknown in alternative.iter().filter(|s| spec_name(&self.auth, s).is_none()) {
                 let kind = self.auth.other.get(unknown).copied().unwrap_or(gaps::OPTIONAL_AUTH);
                 op_gaps.push(self.gaps.note(kind, pointer));
             }
             if let Some(first) = known.first() {
-                let name = self.auth.schemes[*first].0.clone();
+                let name = first.clone();
                 if !names.contains(&name) {
                     names.push(name);
                 }

@@ -9,6 +9,7 @@ use super::typed::{Expr, Typed};
 use super::{Importer, TypeOut, names};
 use crate::model::names::{Case, sanitize};
 use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
 
 /// How deeply inline schemas may nest before the rest is typed `json`.
 const MAX_DEPTH: usize = 32;
@@ -220,6 +221,11 @@ impl Importer<'_> {
         if bases.is_empty() {
             return None;
         }
+        // A union tags its variants by a property each holds as a constant of its own: a
+        // variant inheriting that property would share its base's tag, so it is merged.
+        if inherited.keys().any(|property| self.discriminators().contains(property)) {
+            return None;
+        }
         // Properties repeated from an included component must say the same; they stay there.
         if let Some(Value::Object(properties)) = own.get_mut("properties") {
             for (property, schema) in inherited.iter() {
@@ -245,6 +251,30 @@ impl Importer<'_> {
         own.insert("type".into(), json!("object"));
         own.entry("properties").or_insert_with(|| json!({}));
         Some((bases, own))
+    }
+
+    /// The property names any discriminator of the document names.
+    fn discriminators(&mut self) -> &BTreeSet<String> {
+        if self.discriminator_properties.is_none() {
+            let mut found = BTreeSet::new();
+            let mut pending = vec![self.doc];
+            while let Some(value) = pending.pop() {
+                match value {
+                    Value::Object(map) => {
+                        if let Some(name) =
+                            map.get("discriminator").and_then(|d| d.get("propertyName")).and_then(Value::as_str)
+                        {
+                            found.insert(name.to_owned());
+                        }
+                        pending.extend(map.values());
+                    }
+                    Value::Array(items) => pending.extend(items),
+                    _ => {}
+                }
+            }
+            self.discriminator_properties = Some(found);
+        }
+        self.discriminator_properties.as_ref().expect("set above")
     }
 
     /// Merges a schema and its allOf parts (references followed) into one mapping: properties
@@ -302,7 +332,14 @@ impl Importer<'_> {
         let mut nullable = false;
         let mut variants: Vec<&Value> = Vec::new();
         for variant in all {
-            if is_null_schema(variant) {
+            // `{nullable: true, type: object}` beside a reference is Microsoft Graph's way to
+            // say "or null" (the object says nothing else).
+            let null_object = variant.as_object().is_some_and(|m| {
+                m.get("nullable") == Some(&Value::Bool(true))
+                    && m.get("type") == Some(&json!("object"))
+                    && m.keys().all(|k| matches!(k.as_str(), "nullable" | "type" | "description" | "title"))
+            });
+            if is_null_schema(variant) || null_object && all.len() > 1 {
                 nullable = true;
             } else if map.get("x-open-union") == Some(&Value::Bool(true)) && is_catch_all(variant) {
                 // An apigen export's fallback for variants not listed: the union is open.
@@ -830,6 +867,13 @@ impl Importer<'_> {
             }
             taken.claim(value);
             listed.push(json!(value));
+        }
+        if listed.is_empty() {
+            // Every value collided with another or with the fallback's name: a string.
+            let mut typed = Typed::of(Expr::Scalar("string"));
+            typed.gap(self.gaps.note(gaps::ENUM_COLLISION, &at.pointer));
+            typed.nullable = values.iter().any(Value::is_null);
+            return typed;
         }
         typed.expr = Expr::Enum;
         typed.nullable = values.iter().any(Value::is_null);
