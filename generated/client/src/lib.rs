@@ -33,6 +33,7 @@
 //! - Git (4 operations): [`Client::git`]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
+#![recursion_limit = "512"]
 #[rustfmt::skip]
 mod root;
 pub use root::*;

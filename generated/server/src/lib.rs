@@ -60,6 +60,7 @@
 //! - Git (4 operations): [`GitApi`]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
+#![recursion_limit = "512"]
 #[rustfmt::skip]
 mod root;
 pub use root::*;

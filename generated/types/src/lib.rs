@@ -33,6 +33,7 @@
 //! - **Git** (`git`): Git import and export of space content. Types: [`ExportSpaceToGitBody`], [`ImportSpaceFromGitBody`], [`SpaceGitInfo`].
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
+#![recursion_limit = "512"]
 /// The runtime these types are built on: `Patch`, `Page`, `Validate`, JSON decoding.
 pub use ::apigen_runtime as runtime;
 #[rustfmt::skip]

@@ -43,12 +43,19 @@ pub fn inner_doc(text: &str) -> TokenStream {
 /// The lines of a doc comment, each after a space as `///` prints it. A code block without a
 /// language is marked `text`: rustdoc would compile it as a Rust test, and spec text (an
 /// imported description) shows JSON or shell there; blocks meant as Rust say `rust`.
+///
+/// A line continuing a list item without indentation (`- a` then `b`) is indented to the
+/// item's text, which is how Markdown reads it anyway and what clippy's
+/// `doc_lazy_continuation` asks.
 fn doc_lines(text: &str) -> Vec<String> {
     let mut open: Option<&str> = None; // The fence of the code block we are in.
+    let mut item: Option<usize> = None; // The column of the current list item's text.
     let mut lines = Vec::new();
     for line in text.trim_end().lines() {
         let mut suffix = "";
+        let mut indent = String::new();
         if let Some((fence, info)) = code_fence(line) {
+            item = None;
             match open {
                 None => {
                     suffix = if info.is_empty() { "text" } else { "" };
@@ -57,10 +64,39 @@ fn doc_lines(text: &str) -> Vec<String> {
                 Some(outer) if info.is_empty() && fence.starts_with(outer) => open = None,
                 Some(_) => {}
             }
+        } else if open.is_none() {
+            if line.trim().is_empty() {
+                item = None;
+            } else if let Some(column) = list_item_text(line) {
+                item = Some(column);
+            } else if let Some(column) = item {
+                let leading = line.len() - line.trim_start().len();
+                if leading < column {
+                    indent = " ".repeat(column - leading);
+                }
+            }
         }
-        lines.push(if line.is_empty() { String::new() } else { format!(" {line}{suffix}") });
+        lines.push(if line.is_empty() { String::new() } else { format!(" {indent}{line}{suffix}") });
     }
     lines
+}
+
+/// The column where the text of a Markdown list item starts (`- `, `* `, `+ `, `1. `, `1) `),
+/// `None` for a line that is not one.
+fn list_item_text(line: &str) -> Option<usize> {
+    let trimmed = line.trim_start();
+    let leading = line.len() - trimmed.len();
+    let marker = if trimmed.starts_with("- ") || trimmed.starts_with("* ") || trimmed.starts_with("+ ") {
+        2
+    } else {
+        let digits = trimmed.chars().take_while(char::is_ascii_digit).count();
+        let rest = &trimmed[digits..];
+        if digits == 0 || digits > 9 || !(rest.starts_with(". ") || rest.starts_with(") ")) {
+            return None;
+        }
+        digits + 2
+    };
+    Some(leading + marker)
 }
 
 /// The fence (three or more backticks or tildes) and info string of a line that opens or
@@ -387,6 +423,9 @@ pub fn crate_lib(docs: &str, head: TokenStream, modules: &[String], tail: TokenS
         #docs
         #![deny(missing_docs)]
         #![forbid(unsafe_code)]
+        // Proving a future `Send` walks every type a request or answer holds: an API's types
+        // nest deeper than rustc's default of 128 allows (Stripe's do).
+        #![recursion_limit = "512"]
 
         #head
 
@@ -408,6 +447,24 @@ mod tests {
             ("~~~~\n```\n~~~~\n```", vec![" ~~~~text", " ```", " ~~~~", " ```text"]),
             ("  ```json\n[]\n  ```\nafter", vec!["   ```json", " []", "   ```", " after"]),
             ("a\n\nb", vec![" a", "", " b"]),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(doc_lines(text), expected, "{text:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod list_tests {
+    use super::doc_lines;
+
+    #[test]
+    fn lines_continuing_a_list_item_are_indented_to_its_text() {
+        let cases: [(&str, &[&str]); 4] = [
+            ("- one\ncontinued\n\nafter", &[" - one", "   continued", "", " after"]),
+            ("1. first\nmore\n  2. nested\nx", &[" 1. first", "    more", "   2. nested", "      x"]),
+            ("- item\n      deeper", &[" - item", "       deeper"]),
+            ("text\n- a\n```\ncode\n```", &[" text", " - a", " ```text", " code", " ```"]),
         ];
         for (text, expected) in cases {
             assert_eq!(doc_lines(text), expected, "{text:?}");

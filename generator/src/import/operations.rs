@@ -101,6 +101,13 @@ impl Importer<'_> {
                     self.gaps.note(gaps::OAUTH, &pointer);
                     node.insert("type".into(), json!("bearer"));
                 }
+                // A "key" in the `Authorization` header is a bearer token (Kubernetes).
+                ("apiKey", _)
+                    if text("in") == Some("header")
+                        && text("name").is_some_and(|n| n.eq_ignore_ascii_case("authorization")) =>
+                {
+                    node.insert("type".into(), json!("bearer"));
+                }
                 ("apiKey", _) => {
                     let location = text("in").filter(|l| matches!(*l, "header" | "query" | "cookie"));
                     let name =
