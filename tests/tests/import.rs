@@ -74,16 +74,21 @@ fn public_api(api: &Api) -> Vec<String> {
     lines
 }
 
+/// Fails with a unified diff when the two APIs' Rust-visible shapes differ.
+fn assert_same_rust_api(original: &Api, imported: &Api) {
+    let (want, got) = (public_api(original).join("\n"), public_api(imported).join("\n"));
+    if want != got {
+        let diff = similar::TextDiff::from_lines(&want, &got).unified_diff().header("spec", "imported").to_string();
+        panic!("the imported spec's Rust API differs:\n{diff}");
+    }
+}
+
 #[test]
 fn importing_the_export_of_this_spec_gives_the_same_rust_api() {
     let (original, _) = apigen::load(Path::new("../spec")).unwrap();
     let (_dir, report, imported) = import("../generated/openapi.json");
     assert_eq!(report.summary.kept, 145);
-    let (want, got) = (public_api(&original).join("\n"), public_api(&imported).join("\n"));
-    if want != got {
-        let diff = similar::TextDiff::from_lines(&want, &got).unified_diff().header("spec", "imported").to_string();
-        panic!("the imported spec's Rust API differs:\n{diff}");
-    }
+    assert_same_rust_api(&original, &imported);
     // The gaps of the spec travel too (`x-gaps`), each used by the same elements.
     for (id, gap) in &original.gaps {
         let back = imported.gaps.get(id).unwrap_or_else(|| panic!("gap {id} was lost"));
@@ -98,11 +103,7 @@ fn importing_the_export_of_a_composed_api_gives_the_same_rust_api() {
     let (original, _) = apigen::load(Path::new("fixtures/valid/composition")).unwrap();
     let (_dir, report, imported) = import("fixtures/generated/composition/openapi.json");
     assert_eq!(report.summary.kept, 5);
-    let (want, got) = (public_api(&original).join("\n"), public_api(&imported).join("\n"));
-    if want != got {
-        let diff = similar::TextDiff::from_lines(&want, &got).unified_diff().header("spec", "imported").to_string();
-        panic!("the imported spec's Rust API differs:\n{diff}");
-    }
+    assert_same_rust_api(&original, &imported);
 }
 
 #[test]

@@ -721,10 +721,18 @@ impl ClientEmitter<'_> {
             BodyStyle::None => quote! { ::core::option::Option::None },
             BodyStyle::Optional => {
                 let encoded = encode(quote!(body));
-                quote! {
-                    match &self.body {
-                        ::core::option::Option::Some(body) => ::core::option::Option::Some(#encoded),
-                        ::core::option::Option::None => ::core::option::Option::None,
+                // Text and raw bytes encode without failing (no `?` to carry out of a closure).
+                let infallible = op.body.as_ref().is_some_and(|b| {
+                    b.media_types.len() == 1 && matches!(b.encodings().as_slice(), [Encoding::Text | Encoding::Binary])
+                });
+                if infallible {
+                    quote! { self.body.as_ref().map(|body| #encoded) }
+                } else {
+                    quote! {
+                        match &self.body {
+                            ::core::option::Option::Some(body) => ::core::option::Option::Some(#encoded),
+                            ::core::option::Option::None => ::core::option::Option::None,
+                        }
                     }
                 }
             }

@@ -51,6 +51,8 @@ fn doc_lines(text: &str) -> Vec<String> {
     let mut open: Option<&str> = None; // The fence of the code block we are in.
     let mut item: Option<usize> = None; // The column of the current list item's text.
     let mut lines = Vec::new();
+    // Tabs print at no fixed width (clippy's `tabs_in_doc_comments`): four spaces each.
+    let text = text.replace('\t', "    ");
     for line in text.trim_end().lines() {
         let mut suffix = "";
         let mut indent = String::new();
@@ -87,16 +89,18 @@ fn list_item_text(line: &str) -> Option<usize> {
     let trimmed = line.trim_start();
     let leading = line.len() - trimmed.len();
     let marker = if trimmed.starts_with("- ") || trimmed.starts_with("* ") || trimmed.starts_with("+ ") {
-        2
+        1
     } else {
         let digits = trimmed.chars().take_while(char::is_ascii_digit).count();
         let rest = &trimmed[digits..];
         if digits == 0 || digits > 9 || !(rest.starts_with(". ") || rest.starts_with(") ")) {
             return None;
         }
-        digits + 2
+        digits + 1
     };
-    Some(leading + marker)
+    // The text starts after the spaces following the marker (`*   item` at column 4).
+    let spaces = trimmed[marker..].chars().take_while(|c| *c == ' ').count();
+    Some(leading + marker + spaces)
 }
 
 /// The fence (three or more backticks or tildes) and info string of a line that opens or
@@ -460,10 +464,11 @@ mod list_tests {
 
     #[test]
     fn lines_continuing_a_list_item_are_indented_to_its_text() {
-        let cases: [(&str, &[&str]); 4] = [
+        let cases: [(&str, &[&str]); 5] = [
             ("- one\ncontinued\n\nafter", &[" - one", "   continued", "", " after"]),
             ("1. first\nmore\n  2. nested\nx", &[" 1. first", "    more", "   2. nested", "      x"]),
             ("- item\n      deeper", &[" - item", "       deeper"]),
+            ("*   wide\n  next\tcell", &[" *   wide", "     next    cell"]),
             ("text\n- a\n```\ncode\n```", &[" text", " - a", " ```text", " code", " ```"]),
         ];
         for (text, expected) in cases {

@@ -559,7 +559,7 @@ impl TypesEmitter<'_> {
             }
         };
         let deserialize = deserialize_impl(&name);
-        let json = if e.integer { integer_enum_json(&name) } else { string_enum_json(&name) };
+        let json = enum_json(&name, e.integer);
         let integer = e.integer.then(|| {
             quote! {
                 impl #name {
@@ -912,49 +912,40 @@ fn sample_tests(api: &Api) -> TokenStream {
     }
 }
 
-/// JSON of a string enumeration: a string both ways.
-fn string_enum_json(name: &proc_macro2::Ident) -> TokenStream {
-    quote! {
-        impl ::apigen_runtime::FromJson for #name {
-            fn from_json(
-                __value: ::apigen_runtime::serde_json::Value,
-                __decoder: &mut ::apigen_runtime::Decoder,
-            ) -> ::core::option::Option<Self> {
-                __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
-            }
-        }
-        impl ::apigen_runtime::serde::Serialize for #name {
-            fn serialize<S: ::apigen_runtime::serde::Serializer>(
-                &self,
-                serializer: S,
-            ) -> ::core::result::Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.as_str())
-            }
-        }
-    }
-}
-
-/// JSON of an integer enumeration: an integer both ways (its variants keep the decimal text,
-/// so parameters and forms read it like any enumeration).
-fn integer_enum_json(name: &proc_macro2::Ident) -> TokenStream {
-    quote! {
-        impl ::apigen_runtime::FromJson for #name {
-            fn from_json(
-                __value: ::apigen_runtime::serde_json::Value,
-                __decoder: &mut ::apigen_runtime::Decoder,
-            ) -> ::core::option::Option<Self> {
-                <i64 as ::apigen_runtime::FromJson>::from_json(__value, __decoder).map(Self::from)
-            }
-        }
-        impl ::apigen_runtime::serde::Serialize for #name {
-            fn serialize<S: ::apigen_runtime::serde::Serializer>(
-                &self,
-                serializer: S,
-            ) -> ::core::result::Result<S::Ok, S::Error> {
+/// JSON of an enumeration: a string both ways, or for one of integers an integer both ways
+/// (its variants keep the decimal text, so parameters and forms read it like any other).
+fn enum_json(name: &proc_macro2::Ident, integer: bool) -> TokenStream {
+    let (read, write) = if integer {
+        (
+            quote! { <i64 as ::apigen_runtime::FromJson>::from_json(__value, __decoder).map(Self::from) },
+            quote! {
                 match self.value() {
                     ::core::option::Option::Some(__value) => serializer.serialize_i64(__value),
                     ::core::option::Option::None => serializer.serialize_str(self.as_str()),
                 }
+            },
+        )
+    } else {
+        (
+            quote! { __decoder.string(__value).map(|__text| Self::from(__text.as_str())) },
+            quote! { serializer.serialize_str(self.as_str()) },
+        )
+    };
+    quote! {
+        impl ::apigen_runtime::FromJson for #name {
+            fn from_json(
+                __value: ::apigen_runtime::serde_json::Value,
+                __decoder: &mut ::apigen_runtime::Decoder,
+            ) -> ::core::option::Option<Self> {
+                #read
+            }
+        }
+        impl ::apigen_runtime::serde::Serialize for #name {
+            fn serialize<S: ::apigen_runtime::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                #write
             }
         }
     }
