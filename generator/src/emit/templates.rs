@@ -152,19 +152,43 @@ fn runtime_dependency(source: &super::RuntimeSource) -> String {
     }
 }
 
-/// A semver version for the generated crates from the API version (`1` gives `1.0.0`).
+/// A semver version for the generated crates from the API version (`1` gives `1.0.0`,
+/// `1.04` gives `1.4.0`: semver numbers have no leading zeros); `0.0.0` for a version that is
+/// not numbers and dots (`2021-01-01`, `v3`, `1.0-beta`).
 pub fn crate_version(version: &str) -> String {
-    let mut parts: Vec<&str> = version.split('.').collect();
-    if parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit())) {
-        parts.resize(3, "0");
-        parts.join(".")
-    } else {
-        "0.0.0".to_owned()
+    let parts: Option<Vec<u64>> = version
+        .split('.')
+        .map(|p| if p.chars().all(|c| c.is_ascii_digit()) { p.parse().ok() } else { None })
+        .collect();
+    match parts {
+        Some(mut parts) => {
+            parts.resize(3, 0);
+            parts[..3].iter().map(u64::to_string).collect::<Vec<_>>().join(".")
+        }
+        None => "0.0.0".to_owned(),
     }
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn crate_versions_are_semver_whatever_the_api_version() {
+        let cases = [
+            ("1", "1.0.0"),
+            ("1.2", "1.2.0"),
+            ("1.04", "1.4.0"),
+            ("2.0.01", "2.0.1"),
+            ("1.2.3.4", "1.2.3"),
+            ("2021-01-01", "0.0.0"),
+            ("v3", "0.0.0"),
+            ("", "0.0.0"),
+            ("99999999999999999999", "0.0.0"),
+        ];
+        for (version, expected) in cases {
+            assert_eq!(super::crate_version(version), expected, "{version:?}");
+        }
+    }
+
     #[test]
     fn sizes_read_as_people_write_them() {
         let cases = [(0, "0 bytes"), (100, "100 bytes"), (8 * 1024, "8 KiB"), (2 << 20, "2 MiB"), (1 << 30, "1 GiB")];

@@ -131,6 +131,8 @@ struct Importer<'a> {
     no_compose: BTreeSet<String>,
     /// The property names the document's discriminators name, found when first needed.
     discriminator_properties: Option<BTreeSet<String>>,
+    /// Each inline shape met (its fields or values as JSON) and the type name it took.
+    inline_shapes: BTreeMap<String, String>,
     pending_unions: Vec<PendingUnion>,
     /// References being expanded, to stop at loops.
     expanding: Vec<String>,
@@ -159,46 +161,68 @@ struct Importer<'a> {
 }
 
 /// Imports `doc`; `document` names it in gap sources.
+///
+/// A component written as `includes` may name another that does not come out an object (an
+/// alias, `json`): the import then starts over with such components merged, so that nothing
+/// built in the first pass (a shared inline shape, a claimed name) points at what changed.
 pub fn import(doc: &Value, document: &str) -> Result<Imported, ImportError> {
     check_version(doc)?;
-    let mut importer = Importer {
-        doc,
-        gaps: gaps::Gaps::default(),
-        type_names: names::Taken::new(Case::Pascal),
-        reuse_name: None,
-        components: IndexMap::new(),
-        needed: Vec::new(),
-        types: IndexMap::new(),
-        failed: BTreeMap::new(),
-        no_compose: BTreeSet::new(),
-        discriminator_properties: None,
-        pending_unions: Vec::new(),
-        expanding: Vec::new(),
-        merging: Vec::new(),
-        budget: SCHEMA_BUDGET,
-        operations: Vec::new(),
-        shared: IndexMap::new(),
-        tags: IndexMap::new(),
-        tag_names: BTreeMap::new(),
-        tag_taken: names::Taken::new(Case::Snake),
-        auth: operations::Auth::default(),
-        servers: Vec::new(),
-        pagination: None,
-        total: 0,
-        error_noted: false,
-    };
-    importer.carry_gaps();
-    importer.declare_components();
-    importer.build_components();
-    importer.declare_tags();
-    importer.auth = importer.security_schemes();
-    importer.pagination = doc.get("x-pagination").and_then(Value::as_object).cloned();
-    importer.paths();
-    importer.note_document_gaps();
-    importer.build_needed();
-    importer.uncompose_broken_includes();
-    importer.settle();
-    Ok(importer.files(document))
+    let mut no_compose = BTreeSet::new();
+    loop {
+        let mut importer = Importer::new(doc, no_compose.clone());
+        importer.run();
+        let broken = importer.broken_includes();
+        if broken.is_empty() || broken.is_subset(&no_compose) {
+            importer.settle();
+            return Ok(importer.files(document));
+        }
+        no_compose.extend(broken);
+    }
+}
+
+impl<'a> Importer<'a> {
+    fn new(doc: &'a Value, no_compose: BTreeSet<String>) -> Self {
+        Importer {
+            doc,
+            gaps: gaps::Gaps::default(),
+            type_names: names::Taken::new(Case::Pascal),
+            reuse_name: None,
+            components: IndexMap::new(),
+            needed: Vec::new(),
+            types: IndexMap::new(),
+            failed: BTreeMap::new(),
+            no_compose,
+            discriminator_properties: None,
+            inline_shapes: BTreeMap::new(),
+            pending_unions: Vec::new(),
+            expanding: Vec::new(),
+            merging: Vec::new(),
+            budget: SCHEMA_BUDGET,
+            operations: Vec::new(),
+            shared: IndexMap::new(),
+            tags: IndexMap::new(),
+            tag_names: BTreeMap::new(),
+            tag_taken: names::Taken::new(Case::Snake),
+            auth: operations::Auth::default(),
+            servers: Vec::new(),
+            pagination: None,
+            total: 0,
+            error_noted: false,
+        }
+    }
+
+    /// Every pass up to settling the unions.
+    fn run(&mut self) {
+        self.carry_gaps();
+        self.declare_components();
+        self.build_components();
+        self.declare_tags();
+        self.auth = self.security_schemes();
+        self.pagination = self.doc.get("x-pagination").and_then(Value::as_object).cloned();
+        self.paths();
+        self.note_document_gaps();
+        self.build_needed();
+    }
 }
 
 /// The `openapi` field says 3.0.x or 3.1.x.
@@ -276,39 +300,20 @@ impl Importer<'_> {
         self.needed.clear();
     }
 
-    /// Builds again, merged into one object, each component whose `includes` names a type
-    /// that was not built as an object (a component that turned out an alias, `json`, or the
-    /// format's own error body), until none does.
-    fn uncompose_broken_includes(&mut self) {
-        loop {
-            let broken: Vec<String> = self
-                .types
-                .iter()
-                .filter(|(_, ty)| {
-                    ty.node.get("includes").and_then(Value::as_array).is_some_and(|names| {
-                        names
-                            .iter()
-                            .filter_map(Value::as_str)
-                            .any(|n| self.types.get(n).is_none_or(|t| !t.node.contains_key("fields")))
-                    })
-                })
-                .map(|(name, _)| name.clone())
-                .collect();
-            if broken.is_empty() {
-                return;
-            }
-            for name in broken {
-                let Some(key) =
-                    self.components.iter().find(|(_, n)| n.as_deref() == Some(&name)).map(|(k, _)| k.clone())
-                else {
-                    continue;
-                };
-                self.types.shift_remove(&name);
-                self.no_compose.insert(key.clone());
-                self.build_component(&key, &name);
-            }
-            self.build_needed();
-        }
+    /// The components whose `includes` name a type that was not built as an object.
+    fn broken_includes(&self) -> BTreeSet<String> {
+        let broken = self.types.iter().filter(|(_, ty)| {
+            ty.node.get("includes").and_then(Value::as_array).is_some_and(|names| {
+                names
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .any(|n| self.types.get(n).is_none_or(|t| !t.node.contains_key("fields")))
+            })
+        });
+        broken
+            .filter_map(|(name, _)| self.components.iter().find(|(_, n)| n.as_deref() == Some(name.as_str())))
+            .map(|(key, _)| key.clone())
+            .collect()
     }
 
     /// Builds the component types something used after the first pass.

@@ -811,7 +811,43 @@ impl Importer<'_> {
             (true, false) => extra.push(("read_only", Value::Bool(true))),
             (false, true) => extra.push(("write_only", Value::Bool(true))),
         }
-        typed.node(extra)
+        let mut node = typed.node(extra);
+        self.share_inline_shape(&typed, &mut node);
+        node
+    }
+
+    /// An inline object or enumeration the same as one met before (fields, their types and
+    /// descriptions, or values) names that one instead of declaring a copy: documents
+    /// generated from code repeat shapes (GitHub's webhook payloads hold thousands of copies
+    /// of a repository), and each copy would be a type of its own to compile.
+    fn share_inline_shape(&mut self, typed: &Typed, node: &mut Map<String, Value>) {
+        const SHAPE: [&str; 4] = ["fields", "additional_properties", "enum", "open"];
+        if !matches!(typed.expr, Expr::Object | Expr::Enum) || typed.constant.is_some() {
+            return;
+        }
+        let Some(name) = typed.inline_name.clone() else { return };
+        let shape: Map<String, Value> =
+            SHAPE.iter().filter_map(|k| node.get(*k).map(|v| ((*k).to_owned(), v.clone()))).collect();
+        if shape.is_empty() {
+            return;
+        }
+        let key = Value::Object(shape).to_string();
+        match self.inline_shapes.get(&key) {
+            Some(first) if *first != name => {
+                let mut shared = Map::new();
+                shared.insert("type".into(), json!(first));
+                for (k, v) in std::mem::take(node) {
+                    if !SHAPE.contains(&k.as_str()) && !matches!(k.as_str(), "type" | "type_name") {
+                        shared.insert(k, v);
+                    }
+                }
+                *node = shared;
+            }
+            Some(_) => {}
+            None => {
+                self.inline_shapes.insert(key, name);
+            }
+        }
     }
 
     /// A constant the format cannot hold as `const` (an optional field's): a one-value enum.
