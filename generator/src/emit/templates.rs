@@ -156,10 +156,8 @@ fn runtime_dependency(source: &super::RuntimeSource) -> String {
 /// `1.04` gives `1.4.0`: semver numbers have no leading zeros); `0.0.0` for a version that is
 /// not numbers and dots (`2021-01-01`, `v3`, `1.0-beta`).
 pub fn crate_version(version: &str) -> String {
-    let parts: Option<Vec<u64>> = version
-        .split('.')
-        .map(|p| if p.chars().all(|c| c.is_ascii_digit()) { p.parse().ok() } else { None })
-        .collect();
+    let parts: Option<Vec<u64>> =
+        version.split('.').map(|p| if p.chars().all(|c| c.is_ascii_digit()) { p.parse().ok() } else { None }).collect();
     match parts {
         Some(mut parts) => {
             parts.resize(3, 0);
