@@ -366,9 +366,13 @@ impl ClientEmitter<'_> {
                 d.replacement.as_ref().map_or("deprecated by the spec".to_owned(), |r| format!("replaced by `{r}`"));
             quote! { #[deprecated(note = #note)] }
         });
+        // Every path parameter and required query parameter is an argument, as the API has
+        // them: an operation with many says so rather than hiding them in setters.
+        let many = (args.len() + 1 > 7).then(|| quote! { #[allow(clippy::too_many_arguments)] });
         quote! {
             #docs
             #deprecated
+            #many
             pub fn #method(&self, #(#args),*) -> #builder<'a> {
                 #builder { core: self.core, #(#inits)* }
             }

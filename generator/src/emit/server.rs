@@ -492,7 +492,12 @@ impl ServerEmitter<'_> {
                         &field.ty,
                         field.default.as_ref().unwrap_or(&serde_json::Value::Null),
                     );
-                    quote! { #local.unwrap_or_else(|| #default) }
+                    // As for parameters: numbers and booleans cost nothing to build.
+                    if matches!(field.ty, TypeRef::Integer | TypeRef::Number | TypeRef::Boolean) {
+                        quote! { #local.unwrap_or(#default) }
+                    } else {
+                        quote! { #local.unwrap_or_else(|| #default) }
+                    }
                 }
                 crate::model::Presence::TriState => quote! { ::apigen_runtime::Patch::from(#local) },
                 crate::model::Presence::Optional | crate::model::Presence::Nullable => quote! { #local },

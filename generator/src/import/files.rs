@@ -42,7 +42,7 @@ impl Importer<'_> {
             left_out: self.gaps.left_out_counts().iter().map(|(k, n)| ((*k).to_owned(), *n)).collect(),
         };
         self.operations.clear();
-        Imported { files, summary }
+        Imported { files, summary, shared_shapes: self.shared_shapes }
     }
 
     fn api_file(&self, document: &str) -> Map<String, Value> {

@@ -40,6 +40,8 @@ pub struct Imported {
     pub files: Vec<(String, String)>,
     /// The counts the summary line gives.
     pub summary: Summary,
+    /// How many inline shapes name an earlier copy instead of repeating it.
+    pub shared_shapes: usize,
 }
 
 /// What an import kept and left out.
@@ -133,6 +135,9 @@ struct Importer<'a> {
     discriminator_properties: Option<BTreeSet<String>>,
     /// Each inline shape met (its fields or values as JSON) and the type name it took.
     inline_shapes: BTreeMap<String, String>,
+    /// Whether a shape met before is named rather than repeated, and how many were.
+    share_shapes: bool,
+    shared_shapes: usize,
     pending_unions: Vec<PendingUnion>,
     /// References being expanded, to stop at loops.
     expanding: Vec<String>,
@@ -166,10 +171,18 @@ struct Importer<'a> {
 /// alias, `json`): the import then starts over with such components merged, so that nothing
 /// built in the first pass (a shared inline shape, a claimed name) points at what changed.
 pub fn import(doc: &Value, document: &str) -> Result<Imported, ImportError> {
+    import_sharing(doc, document, true)
+}
+
+/// [`import`], sharing inline shapes met before (`share`) or declaring every copy: a shared
+/// shape names the type its first copy became, which a later pass can still drop (the caller
+/// imports again without sharing when the spec does not lint).
+pub fn import_sharing(doc: &Value, document: &str, share: bool) -> Result<Imported, ImportError> {
     check_version(doc)?;
     let mut no_compose = BTreeSet::new();
     loop {
         let mut importer = Importer::new(doc, no_compose.clone());
+        importer.share_shapes = share;
         importer.run();
         let broken = importer.broken_includes();
         if broken.is_empty() || broken.is_subset(&no_compose) {
@@ -194,6 +207,8 @@ impl<'a> Importer<'a> {
             no_compose,
             discriminator_properties: None,
             inline_shapes: BTreeMap::new(),
+            share_shapes: true,
+            shared_shapes: 0,
             pending_unions: Vec::new(),
             expanding: Vec::new(),
             merging: Vec::new(),

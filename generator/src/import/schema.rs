@@ -822,7 +822,7 @@ impl Importer<'_> {
     /// of a repository), and each copy would be a type of its own to compile.
     fn share_inline_shape(&mut self, typed: &Typed, node: &mut Map<String, Value>) {
         const SHAPE: [&str; 4] = ["fields", "additional_properties", "enum", "open"];
-        if !matches!(typed.expr, Expr::Object | Expr::Enum) || typed.constant.is_some() {
+        if !self.share_shapes || !matches!(typed.expr, Expr::Object | Expr::Enum) || typed.constant.is_some() {
             return;
         }
         let Some(name) = typed.inline_name.clone() else { return };
@@ -842,6 +842,7 @@ impl Importer<'_> {
                     }
                 }
                 *node = shared;
+                self.shared_shapes += 1;
             }
             Some(_) => {}
             None => {
@@ -973,6 +974,13 @@ impl Importer<'_> {
     /// Keeps the default and sample only where the format holds them: scalars and enumeration
     /// values that fit the type and constraints, a default only on what may be absent.
     pub(super) fn settle_values(&mut self, typed: &mut Typed, optional: bool, at: &At) {
+        // Lengths and patterns of a date-time: the format checks it as a date-time.
+        if typed.expr == Expr::Scalar("date-time")
+            && typed.constraints.iter().any(|(k, _)| matches!(*k, "min_length" | "max_length" | "pattern"))
+        {
+            typed.constraints.retain(|(k, _)| !matches!(*k, "min_length" | "max_length" | "pattern"));
+            typed.gap(self.gaps.note(gaps::CONTRADICTORY, &at.pointer));
+        }
         if let Some(default) = typed.default.take() {
             if optional && !default.is_null() && self.fits(&default, typed) {
                 typed.default = Some(default);

@@ -623,7 +623,8 @@ impl Lowerer<'_> {
             exact_items: raw.exact_items,
         };
         let is_list = matches!(ty, TypeRef::List(_));
-        let stringy = ty.is_stringy() || self.is_string_enum(ty);
+        // Lengths and patterns check text: a date-time is checked as a date-time instead.
+        let stringy = matches!(ty, TypeRef::String | TypeRef::Url) || self.is_string_enum(ty);
         let applies = [
             ("min_length", c.min_length.is_some(), stringy, "strings"),
             ("max_length", c.max_length.is_some(), stringy, "strings"),

@@ -46,16 +46,22 @@ pub fn sanitize(name: &str, case: Case) -> String {
     if ident.starts_with(|c: char| c.is_ascii_digit()) {
         ident.insert_str(0, if case == Case::Snake { "n" } else { "N" });
     }
-    if KEYWORDS.contains(&ident.as_str()) {
+    // Clippy's `disallowed_names` refuses placeholder bindings (`let foo`): moved aside like
+    // keywords.
+    if KEYWORDS.contains(&ident.as_str()) || (case == Case::Snake && PLACEHOLDERS.contains(&ident.as_str())) {
         ident.push('_');
     }
     ident
 }
 
+/// The names clippy's `disallowed_names` lint refuses by default.
+const PLACEHOLDERS: &[&str] = &["foo", "baz", "quux"];
+
 /// Module names a group (tag) cannot take as they are: the files every generated crate has
 /// (`lib`, `main`, `mod`, `build`, `mock`, `samples`), the modules the generated crates export
-/// (`types`, `runtime`), and the crates generated code names by path (`std`, `core`, ...),
-/// which a module of the same name at the crate root would make ambiguous.
+/// (`types`, `runtime`), the crates generated code names by path (`std`, `core`, ...),
+/// which a module of the same name at the crate root would make ambiguous, and the methods the
+/// generated `Client` has beside one accessor per group (`new`, `builder`, `settings`).
 const RESERVED_MODULES: &[&str] = &[
     "lib",
     "main",
@@ -80,6 +86,10 @@ const RESERVED_MODULES: &[&str] = &[
     "reqwest",
     "futures_util",
     "apigen_runtime",
+    // The generated `Client`'s own methods, beside one accessor per group.
+    "new",
+    "builder",
+    "settings",
 ];
 
 /// The Rust name of a group's module: snake case, moved out of the way of
@@ -228,6 +238,8 @@ mod tests {
             ("type", Case::Snake, "type_"),
             ("ref", Case::Snake, "ref_"),
             ("self", Case::Snake, "self_"),
+            ("foo", Case::Snake, "foo_"),
+            ("Foo", Case::Pascal, "Foo"),
             ("crate", Case::Snake, "crate_"),
             ("gen", Case::Snake, "gen_"),
             ("async", Case::Snake, "async_"),
