@@ -697,6 +697,16 @@ impl TypesEmitter<'_> {
             quote! { match self { #(#validate_arms)* #fallback_check } }
         };
         let deserialize = deserialize_impl(&name);
+        let json = json_impls(
+            &name,
+            &decode,
+            &quote! {
+                match self {
+                    #(#serialize_arms)*
+                    Self::#fallback(__value) => __value.serialize(serializer),
+                }
+            },
+        );
         quote! {
             #docs
             #[derive(Clone, Debug, PartialEq)]
@@ -706,25 +716,7 @@ impl TypesEmitter<'_> {
                 #fallback(::apigen_runtime::serde_json::Value),
             }
             #(#froms)*
-            impl ::apigen_runtime::FromJson for #name {
-                fn from_json(
-                    __value: ::apigen_runtime::serde_json::Value,
-                    __decoder: &mut ::apigen_runtime::Decoder,
-                ) -> ::core::option::Option<Self> {
-                    #decode
-                }
-            }
-            impl ::apigen_runtime::serde::Serialize for #name {
-                fn serialize<S: ::apigen_runtime::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    match self {
-                        #(#serialize_arms)*
-                        Self::#fallback(__value) => __value.serialize(serializer),
-                    }
-                }
-            }
+            #json
             #deserialize
             impl ::apigen_runtime::Validate for #name {
                 fn validate_into(&self, #v: &mut ::apigen_runtime::Validator) {
@@ -931,6 +923,11 @@ fn enum_json(name: &proc_macro2::Ident, integer: bool) -> TokenStream {
             quote! { serializer.serialize_str(self.as_str()) },
         )
     };
+    json_impls(name, &read, &write)
+}
+
+/// `FromJson` and `Serialize` of a generated enumeration or union, from the body of each.
+fn json_impls(name: &proc_macro2::Ident, read: &TokenStream, write: &TokenStream) -> TokenStream {
     quote! {
         impl ::apigen_runtime::FromJson for #name {
             fn from_json(
