@@ -8,6 +8,7 @@
 
 pub mod names;
 pub mod path;
+pub mod reach;
 pub mod sample;
 pub mod typeref;
 
@@ -63,9 +64,19 @@ impl Api {
         &self.types[name]
     }
 
+    /// The group of an operation. Lowering guarantees every operation's tag exists.
+    pub fn tag_of(&self, op: &Operation) -> &Tag {
+        self.tags.iter().find(|t| t.name == op.tag).expect("lowered tag")
+    }
+
     /// Tags that have at least one operation, in declared order.
     pub fn tags_with_operations(&self) -> impl Iterator<Item = &Tag> {
         self.tags.iter().filter(|t| self.operations_of(&t.name).next().is_some())
+    }
+
+    /// Which groups need each type ([`reach`]).
+    pub fn reach(&self) -> reach::Reach<'_> {
+        reach::Reach::of(self)
     }
 
     /// Operations of a tag, in spec order.
