@@ -60,96 +60,112 @@ impl Client {
     pub fn settings(&self) -> &::apigen_runtime::client::Settings {
         self.core.settings()
     }
+    #[cfg(feature = "organizations")]
     ///The operations of Organizations.
     pub fn organizations(&self) -> crate::OrganizationsClient<'_> {
         crate::OrganizationsClient {
             core: &self.core,
         }
     }
+    #[cfg(feature = "members")]
     ///The operations of Members.
     pub fn members(&self) -> crate::MembersClient<'_> {
         crate::MembersClient {
             core: &self.core,
         }
     }
+    #[cfg(feature = "teams")]
     ///The operations of Teams.
     pub fn teams(&self) -> crate::TeamsClient<'_> {
         crate::TeamsClient {
             core: &self.core,
         }
     }
+    #[cfg(feature = "sso")]
     ///The operations of Single sign-on.
     pub fn sso(&self) -> crate::SsoClient<'_> {
         crate::SsoClient {
             core: &self.core,
         }
     }
+    #[cfg(feature = "collections")]
     ///The operations of Collections.
     pub fn collections(&self) -> crate::CollectionsClient<'_> {
         crate::CollectionsClient {
             core: &self.core,
         }
     }
+    #[cfg(feature = "spaces")]
     ///The operations of Spaces.
     pub fn spaces(&self) -> crate::SpacesClient<'_> {
         crate::SpacesClient {
             core: &self.core,
         }
     }
+    #[cfg(feature = "sites")]
     ///The operations of Sites.
     pub fn sites(&self) -> crate::SitesClient<'_> {
         crate::SitesClient {
             core: &self.core,
         }
     }
+    #[cfg(feature = "site_structure")]
     ///The operations of Site structure.
     pub fn site_structure(&self) -> crate::SiteStructureClient<'_> {
         crate::SiteStructureClient {
             core: &self.core,
         }
     }
+    #[cfg(feature = "content")]
     ///The operations of Content.
     pub fn content(&self) -> crate::ContentClient<'_> {
         crate::ContentClient {
             core: &self.core,
         }
     }
+    #[cfg(feature = "change_requests")]
     ///The operations of Change requests.
     pub fn change_requests(&self) -> crate::ChangeRequestsClient<'_> {
         crate::ChangeRequestsClient {
             core: &self.core,
         }
     }
+    #[cfg(feature = "comments")]
     ///The operations of Comments.
     pub fn comments(&self) -> crate::CommentsClient<'_> {
         crate::CommentsClient {
             core: &self.core,
         }
     }
+    #[cfg(feature = "openapi_specs")]
     ///The operations of OpenAPI specs.
     pub fn openapi_specs(&self) -> crate::OpenapiSpecsClient<'_> {
         crate::OpenapiSpecsClient {
             core: &self.core,
         }
     }
+    #[cfg(feature = "integrations")]
     ///The operations of Integrations.
     pub fn integrations(&self) -> crate::IntegrationsClient<'_> {
         crate::IntegrationsClient {
             core: &self.core,
         }
     }
+    #[cfg(feature = "translations")]
     ///The operations of Translations.
     pub fn translations(&self) -> crate::TranslationsClient<'_> {
         crate::TranslationsClient {
             core: &self.core,
         }
     }
+    #[cfg(feature = "conversations")]
     ///The operations of Conversations.
     pub fn conversations(&self) -> crate::ConversationsClient<'_> {
         crate::ConversationsClient {
             core: &self.core,
         }
     }
+    #[cfg(feature = "git")]
     ///The operations of Git.
     pub fn git(&self) -> crate::GitClient<'_> {
         crate::GitClient {

@@ -733,7 +733,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                0usize,
+                "listSpaceChangeRequests",
                 ListSpaceChangeRequestsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -762,7 +762,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                1usize,
+                "createSpaceChangeRequest",
                 CreateSpaceChangeRequestRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -791,7 +791,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                2usize,
+                "getChangeRequest",
                 GetChangeRequestRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -820,7 +820,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                3usize,
+                "updateChangeRequest",
                 UpdateChangeRequestRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -849,7 +849,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                4usize,
+                "mergeChangeRequest",
                 MergeChangeRequestRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -878,7 +878,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                5usize,
+                "updateChangeRequestFromMain",
                 UpdateChangeRequestFromMainRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -907,7 +907,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                6usize,
+                "getChangeRequestPdf",
                 GetChangeRequestPdfRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -936,7 +936,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                7usize,
+                "listOrganizationChangeRequests",
                 ListOrganizationChangeRequestsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,

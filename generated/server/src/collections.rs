@@ -505,7 +505,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                8usize,
+                "getCollection",
                 GetCollectionRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -531,7 +531,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                9usize,
+                "deleteCollection",
                 DeleteCollectionRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -560,7 +560,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                10usize,
+                "updateCollection",
                 UpdateCollectionRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -589,7 +589,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                11usize,
+                "listCollectionSpaces",
                 ListCollectionSpacesRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -618,7 +618,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                12usize,
+                "moveCollection",
                 MoveCollectionRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -647,7 +647,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                13usize,
+                "transferCollection",
                 TransferCollectionRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -676,7 +676,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                14usize,
+                "listOrganizationCollections",
                 ListOrganizationCollectionsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -705,7 +705,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                15usize,
+                "createOrganizationCollection",
                 CreateOrganizationCollectionRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,

@@ -1437,7 +1437,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                16usize,
+                "listSpaceComments",
                 ListSpaceCommentsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1466,7 +1466,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                17usize,
+                "createSpaceComment",
                 CreateSpaceCommentRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1495,7 +1495,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                18usize,
+                "getSpaceComment",
                 GetSpaceCommentRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1524,7 +1524,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                19usize,
+                "updateSpaceComment",
                 UpdateSpaceCommentRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1550,7 +1550,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                20usize,
+                "deleteSpaceComment",
                 DeleteSpaceCommentRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -1579,7 +1579,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                21usize,
+                "createSpaceCommentReply",
                 CreateSpaceCommentReplyRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1608,7 +1608,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                22usize,
+                "getSpaceCommentReply",
                 GetSpaceCommentReplyRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1637,7 +1637,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                23usize,
+                "updateSpaceCommentReply",
                 UpdateSpaceCommentReplyRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1663,7 +1663,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                24usize,
+                "deleteSpaceCommentReply",
                 DeleteSpaceCommentReplyRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -1692,7 +1692,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                25usize,
+                "listSpaceCommenters",
                 ListSpaceCommentersRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1721,7 +1721,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                26usize,
+                "listChangeRequestComments",
                 ListChangeRequestCommentsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1750,7 +1750,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                27usize,
+                "createChangeRequestComment",
                 CreateChangeRequestCommentRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1779,7 +1779,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                28usize,
+                "getChangeRequestComment",
                 GetChangeRequestCommentRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1808,7 +1808,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                29usize,
+                "updateChangeRequestComment",
                 UpdateChangeRequestCommentRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1834,7 +1834,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                30usize,
+                "deleteChangeRequestComment",
                 DeleteChangeRequestCommentRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -1863,7 +1863,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                31usize,
+                "createChangeRequestCommentReply",
                 CreateChangeRequestCommentReplyRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1892,7 +1892,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                32usize,
+                "listChangeRequestCommentReplies",
                 ListChangeRequestCommentRepliesRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,

@@ -1445,7 +1445,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                33usize,
+                "searchSpaceContent",
                 SearchSpaceContentRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1474,7 +1474,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                34usize,
+                "getSpaceContent",
                 GetSpaceContentRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1500,7 +1500,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                35usize,
+                "applySpaceContentTemplate",
                 ApplySpaceContentTemplateRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -1529,7 +1529,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                36usize,
+                "listSpacePages",
                 ListSpacePagesRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1558,7 +1558,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                37usize,
+                "listSpaceFiles",
                 ListSpaceFilesRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1587,7 +1587,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                38usize,
+                "getSpaceFile",
                 GetSpaceFileRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1616,7 +1616,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                39usize,
+                "listSpaceFileBacklinks",
                 ListSpaceFileBacklinksRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1645,7 +1645,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                40usize,
+                "getSpacePage",
                 GetSpacePageRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1674,7 +1674,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                41usize,
+                "listSpacePageLinks",
                 ListSpacePageLinksRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1703,7 +1703,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                42usize,
+                "getChangeRequestContent",
                 GetChangeRequestContentRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1732,7 +1732,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                43usize,
+                "listChangeRequestPages",
                 ListChangeRequestPagesRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1761,7 +1761,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                44usize,
+                "listChangeRequestFiles",
                 ListChangeRequestFilesRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1790,7 +1790,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                45usize,
+                "getChangeRequestFile",
                 GetChangeRequestFileRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1819,7 +1819,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                46usize,
+                "listChangeRequestFileBacklinks",
                 ListChangeRequestFileBacklinksRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1848,7 +1848,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                47usize,
+                "getChangeRequestPage",
                 GetChangeRequestPageRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1877,7 +1877,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                48usize,
+                "listChangeRequestPageLinks",
                 ListChangeRequestPageLinksRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,

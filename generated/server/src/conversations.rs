@@ -484,7 +484,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                49usize,
+                "listOrganizationConversationClusters",
                 ListOrganizationConversationClustersRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -513,7 +513,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                50usize,
+                "listOrganizationConversations",
                 ListOrganizationConversationsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -539,7 +539,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                51usize,
+                "ingestOrganizationConversations",
                 IngestOrganizationConversationsRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -568,7 +568,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                52usize,
+                "listOrganizationConversationIssues",
                 ListOrganizationConversationIssuesRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -597,7 +597,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                53usize,
+                "getConversationIssue",
                 GetConversationIssueRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -626,7 +626,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                54usize,
+                "getConversation",
                 GetConversationRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,

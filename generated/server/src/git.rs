@@ -238,7 +238,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                55usize,
+                "importSpaceFromGit",
                 ImportSpaceFromGitRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -264,7 +264,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                56usize,
+                "exportSpaceToGit",
                 ExportSpaceToGitRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -293,7 +293,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                57usize,
+                "getSpaceGitInfo",
                 GetSpaceGitInfoRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -319,7 +319,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                58usize,
+                "deleteSpaceGitLegacyInstallation",
                 DeleteSpaceGitLegacyInstallationRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,

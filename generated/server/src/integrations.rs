@@ -1131,7 +1131,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                59usize,
+                "listIntegrations",
                 ListIntegrationsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1160,7 +1160,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                60usize,
+                "getIntegration",
                 GetIntegrationRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1189,7 +1189,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                61usize,
+                "publishIntegration",
                 PublishIntegrationRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1215,7 +1215,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                62usize,
+                "deleteIntegration",
                 DeleteIntegrationRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -1244,7 +1244,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                63usize,
+                "listIntegrationInstallations",
                 ListIntegrationInstallationsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1273,7 +1273,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                64usize,
+                "installIntegration",
                 InstallIntegrationRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1302,7 +1302,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                65usize,
+                "listIntegrationEvents",
                 ListIntegrationEventsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1331,7 +1331,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                66usize,
+                "getIntegrationEvent",
                 GetIntegrationEventRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1360,7 +1360,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                67usize,
+                "listIntegrationSpaces",
                 ListIntegrationSpacesRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1389,7 +1389,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                68usize,
+                "listIntegrationSites",
                 ListIntegrationSitesRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1415,7 +1415,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                69usize,
+                "updateIntegrationDevMode",
                 UpdateIntegrationDevModeRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,

@@ -64,53 +64,101 @@
 #[rustfmt::skip]
 mod root;
 pub use root::*;
+#[cfg(feature = "organizations")]
 #[rustfmt::skip]
 mod organizations;
+#[cfg(feature = "organizations")]
+#[rustfmt::skip]
 pub use organizations::*;
+#[cfg(feature = "members")]
 #[rustfmt::skip]
 mod members;
+#[cfg(feature = "members")]
+#[rustfmt::skip]
 pub use members::*;
+#[cfg(feature = "teams")]
 #[rustfmt::skip]
 mod teams;
+#[cfg(feature = "teams")]
+#[rustfmt::skip]
 pub use teams::*;
+#[cfg(feature = "sso")]
 #[rustfmt::skip]
 mod sso;
+#[cfg(feature = "sso")]
+#[rustfmt::skip]
 pub use sso::*;
+#[cfg(feature = "collections")]
 #[rustfmt::skip]
 mod collections;
+#[cfg(feature = "collections")]
+#[rustfmt::skip]
 pub use collections::*;
+#[cfg(feature = "spaces")]
 #[rustfmt::skip]
 mod spaces;
+#[cfg(feature = "spaces")]
+#[rustfmt::skip]
 pub use spaces::*;
+#[cfg(feature = "sites")]
 #[rustfmt::skip]
 mod sites;
+#[cfg(feature = "sites")]
+#[rustfmt::skip]
 pub use sites::*;
+#[cfg(feature = "site_structure")]
 #[rustfmt::skip]
 mod site_structure;
+#[cfg(feature = "site_structure")]
+#[rustfmt::skip]
 pub use site_structure::*;
+#[cfg(feature = "content")]
 #[rustfmt::skip]
 mod content;
+#[cfg(feature = "content")]
+#[rustfmt::skip]
 pub use content::*;
+#[cfg(feature = "change_requests")]
 #[rustfmt::skip]
 mod change_requests;
+#[cfg(feature = "change_requests")]
+#[rustfmt::skip]
 pub use change_requests::*;
+#[cfg(feature = "comments")]
 #[rustfmt::skip]
 mod comments;
+#[cfg(feature = "comments")]
+#[rustfmt::skip]
 pub use comments::*;
+#[cfg(feature = "openapi_specs")]
 #[rustfmt::skip]
 mod openapi_specs;
+#[cfg(feature = "openapi_specs")]
+#[rustfmt::skip]
 pub use openapi_specs::*;
+#[cfg(feature = "integrations")]
 #[rustfmt::skip]
 mod integrations;
+#[cfg(feature = "integrations")]
+#[rustfmt::skip]
 pub use integrations::*;
+#[cfg(feature = "translations")]
 #[rustfmt::skip]
 mod translations;
+#[cfg(feature = "translations")]
+#[rustfmt::skip]
 pub use translations::*;
+#[cfg(feature = "conversations")]
 #[rustfmt::skip]
 mod conversations;
+#[cfg(feature = "conversations")]
+#[rustfmt::skip]
 pub use conversations::*;
+#[cfg(feature = "git")]
 #[rustfmt::skip]
 mod git;
+#[cfg(feature = "git")]
+#[rustfmt::skip]
 pub use git::*;
 /// Mock servers answering every operation through one function (feature `mock`).
 #[cfg(feature = "mock")]

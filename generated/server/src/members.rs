@@ -629,7 +629,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                70usize,
+                "listOrganizationMembers",
                 ListOrganizationMembersRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -658,7 +658,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                71usize,
+                "getOrganizationMember",
                 GetOrganizationMemberRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -684,7 +684,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                72usize,
+                "deleteOrganizationMember",
                 DeleteOrganizationMemberRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -713,7 +713,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                73usize,
+                "updateOrganizationMember",
                 UpdateOrganizationMemberRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -742,7 +742,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                74usize,
+                "pingOrganization",
                 PingOrganizationRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -771,7 +771,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                75usize,
+                "setOrganizationMemberSso",
                 SetOrganizationMemberSsoRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -800,7 +800,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                76usize,
+                "listOrganizationMemberSpaces",
                 ListOrganizationMemberSpacesRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -829,7 +829,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                77usize,
+                "listOrganizationMemberTeams",
                 ListOrganizationMemberTeamsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,

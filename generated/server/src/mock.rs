@@ -3,6 +3,7 @@
 //! [`MockService`] answers every operation through one function: a mock server for
 //! tests of clients, or a quick stand-in while the real service grows.
 pub use ::apigen_runtime::server::{MockCall, MockService};
+#[cfg(feature = "organizations")]
 impl crate::OrganizationsApi for MockService {
     fn list_organizations(
         &self,
@@ -134,6 +135,7 @@ impl crate::OrganizationsApi for MockService {
         self.call("listOrganizationsByEmailDomain", &context, &request)
     }
 }
+#[cfg(feature = "members")]
 impl crate::MembersApi for MockService {
     fn list_organization_members(
         &self,
@@ -253,6 +255,7 @@ impl crate::MembersApi for MockService {
         self.call("listOrganizationMemberTeams", &context, &request)
     }
 }
+#[cfg(feature = "teams")]
 impl crate::TeamsApi for MockService {
     fn list_organization_teams(
         &self,
@@ -327,6 +330,7 @@ impl crate::TeamsApi for MockService {
         self.call("updateOrganizationTeam", &context, &request)
     }
 }
+#[cfg(feature = "sso")]
 impl crate::SsoApi for MockService {
     fn list_organization_saml_providers(
         &self,
@@ -416,6 +420,7 @@ impl crate::SsoApi for MockService {
         self.call("listOrganizationSsoProviders", &context, &request)
     }
 }
+#[cfg(feature = "collections")]
 impl crate::CollectionsApi for MockService {
     fn get_collection(
         &self,
@@ -535,6 +540,7 @@ impl crate::CollectionsApi for MockService {
         self.call("createOrganizationCollection", &context, &request)
     }
 }
+#[cfg(feature = "spaces")]
 impl crate::SpacesApi for MockService {
     fn get_space(
         &self,
@@ -654,6 +660,7 @@ impl crate::SpacesApi for MockService {
         self.call("listSpaceLinks", &context, &request)
     }
 }
+#[cfg(feature = "sites")]
 impl crate::SitesApi for MockService {
     fn list_organization_sites(
         &self,
@@ -803,6 +810,7 @@ impl crate::SitesApi for MockService {
         self.call("publishSite", &context, &request)
     }
 }
+#[cfg(feature = "site_structure")]
 impl crate::SiteStructureApi for MockService {
     fn list_site_sections(
         &self,
@@ -1050,6 +1058,7 @@ impl crate::SiteStructureApi for MockService {
         self.call("moveSiteSectionGroup", &context, &request)
     }
 }
+#[cfg(feature = "content")]
 impl crate::ContentApi for MockService {
     fn search_space_content(
         &self,
@@ -1289,6 +1298,7 @@ impl crate::ContentApi for MockService {
         self.call("listChangeRequestPageLinks", &context, &request)
     }
 }
+#[cfg(feature = "change_requests")]
 impl crate::ChangeRequestsApi for MockService {
     fn list_space_change_requests(
         &self,
@@ -1411,6 +1421,7 @@ impl crate::ChangeRequestsApi for MockService {
         self.call("listOrganizationChangeRequests", &context, &request)
     }
 }
+#[cfg(feature = "comments")]
 impl crate::CommentsApi for MockService {
     fn list_space_comments(
         &self,
@@ -1659,6 +1670,7 @@ impl crate::CommentsApi for MockService {
         self.call("listChangeRequestCommentReplies", &context, &request)
     }
 }
+#[cfg(feature = "openapi_specs")]
 impl crate::OpenapiSpecsApi for MockService {
     fn list_organization_open_api_specs(
         &self,
@@ -1748,6 +1760,7 @@ impl crate::OpenapiSpecsApi for MockService {
         self.call("updateOpenApiSpec", &context, &request)
     }
 }
+#[cfg(feature = "integrations")]
 impl crate::IntegrationsApi for MockService {
     fn list_integrations(
         &self,
@@ -1909,6 +1922,7 @@ impl crate::IntegrationsApi for MockService {
         self.call_empty("updateIntegrationDevMode", &context, &request)
     }
 }
+#[cfg(feature = "translations")]
 impl crate::TranslationsApi for MockService {
     fn list_organization_translations(
         &self,
@@ -1995,6 +2009,7 @@ impl crate::TranslationsApi for MockService {
         self.call_empty("runTranslation", &context, &request)
     }
 }
+#[cfg(feature = "conversations")]
 impl crate::ConversationsApi for MockService {
     fn list_organization_conversation_clusters(
         &self,
@@ -2084,6 +2099,7 @@ impl crate::ConversationsApi for MockService {
         self.call("getConversation", &context, &request)
     }
 }
+#[cfg(feature = "git")]
 impl crate::GitApi for MockService {
     fn import_space_from_git(
         &self,

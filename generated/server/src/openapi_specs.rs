@@ -479,7 +479,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                78usize,
+                "listOrganizationOpenApiSpecs",
                 ListOrganizationOpenApiSpecsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -508,7 +508,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                79usize,
+                "createOrganizationOpenApiSpec",
                 CreateOrganizationOpenApiSpecRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -537,7 +537,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                80usize,
+                "getOpenApiSpec",
                 GetOpenApiSpecRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -566,7 +566,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                81usize,
+                "createOrUpdateOpenApiSpec",
                 CreateOrUpdateOpenApiSpecRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -592,7 +592,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                82usize,
+                "deleteOpenApiSpec",
                 DeleteOpenApiSpecRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -621,7 +621,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                83usize,
+                "updateOpenApiSpec",
                 UpdateOpenApiSpecRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,

@@ -630,7 +630,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                84usize,
+                "listOrganizations",
                 ListOrganizationsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -659,7 +659,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                85usize,
+                "getOrganization",
                 GetOrganizationRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -688,7 +688,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                86usize,
+                "updateOrganization",
                 UpdateOrganizationRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -714,7 +714,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                87usize,
+                "deleteOrganizationInviteLink",
                 DeleteOrganizationInviteLinkRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -740,7 +740,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                88usize,
+                "joinOrganization",
                 JoinOrganizationRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -769,7 +769,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                89usize,
+                "searchOrganizationContent",
                 SearchOrganizationContentRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -798,7 +798,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                90usize,
+                "getOrganizationAgentInstructions",
                 GetOrganizationAgentInstructionsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -827,7 +827,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                91usize,
+                "updateOrganizationAgentInstructions",
                 UpdateOrganizationAgentInstructionsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -856,7 +856,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                92usize,
+                "listOrganizationsByEmailDomain",
                 ListOrganizationsByEmailDomainRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,

@@ -9,16 +9,80 @@ pub use ::apigen_runtime::server::{
 pub use ::apigen_runtime::FilePart;
 /// The types of the API.
 pub use ::docs_api_types as types;
-/// A service implementing every group of operations; implemented for any type that
-/// implements them all.
-pub trait Service: Authenticator + crate::OrganizationsApi + crate::MembersApi + crate::TeamsApi + crate::SsoApi + crate::CollectionsApi + crate::SpacesApi + crate::SitesApi + crate::SiteStructureApi + crate::ContentApi + crate::ChangeRequestsApi + crate::CommentsApi + crate::OpenapiSpecsApi + crate::IntegrationsApi + crate::TranslationsApi + crate::ConversationsApi + crate::GitApi {}
+#[cfg(feature = "organizations")]
+use crate::OrganizationsApi as OrganizationsApiBound;
+#[cfg(not(feature = "organizations"))]
+use ::apigen_runtime::server::GroupLeftOut as OrganizationsApiBound;
+#[cfg(feature = "members")]
+use crate::MembersApi as MembersApiBound;
+#[cfg(not(feature = "members"))]
+use ::apigen_runtime::server::GroupLeftOut as MembersApiBound;
+#[cfg(feature = "teams")]
+use crate::TeamsApi as TeamsApiBound;
+#[cfg(not(feature = "teams"))]
+use ::apigen_runtime::server::GroupLeftOut as TeamsApiBound;
+#[cfg(feature = "sso")]
+use crate::SsoApi as SsoApiBound;
+#[cfg(not(feature = "sso"))]
+use ::apigen_runtime::server::GroupLeftOut as SsoApiBound;
+#[cfg(feature = "collections")]
+use crate::CollectionsApi as CollectionsApiBound;
+#[cfg(not(feature = "collections"))]
+use ::apigen_runtime::server::GroupLeftOut as CollectionsApiBound;
+#[cfg(feature = "spaces")]
+use crate::SpacesApi as SpacesApiBound;
+#[cfg(not(feature = "spaces"))]
+use ::apigen_runtime::server::GroupLeftOut as SpacesApiBound;
+#[cfg(feature = "sites")]
+use crate::SitesApi as SitesApiBound;
+#[cfg(not(feature = "sites"))]
+use ::apigen_runtime::server::GroupLeftOut as SitesApiBound;
+#[cfg(feature = "site_structure")]
+use crate::SiteStructureApi as SiteStructureApiBound;
+#[cfg(not(feature = "site_structure"))]
+use ::apigen_runtime::server::GroupLeftOut as SiteStructureApiBound;
+#[cfg(feature = "content")]
+use crate::ContentApi as ContentApiBound;
+#[cfg(not(feature = "content"))]
+use ::apigen_runtime::server::GroupLeftOut as ContentApiBound;
+#[cfg(feature = "change_requests")]
+use crate::ChangeRequestsApi as ChangeRequestsApiBound;
+#[cfg(not(feature = "change_requests"))]
+use ::apigen_runtime::server::GroupLeftOut as ChangeRequestsApiBound;
+#[cfg(feature = "comments")]
+use crate::CommentsApi as CommentsApiBound;
+#[cfg(not(feature = "comments"))]
+use ::apigen_runtime::server::GroupLeftOut as CommentsApiBound;
+#[cfg(feature = "openapi_specs")]
+use crate::OpenapiSpecsApi as OpenapiSpecsApiBound;
+#[cfg(not(feature = "openapi_specs"))]
+use ::apigen_runtime::server::GroupLeftOut as OpenapiSpecsApiBound;
+#[cfg(feature = "integrations")]
+use crate::IntegrationsApi as IntegrationsApiBound;
+#[cfg(not(feature = "integrations"))]
+use ::apigen_runtime::server::GroupLeftOut as IntegrationsApiBound;
+#[cfg(feature = "translations")]
+use crate::TranslationsApi as TranslationsApiBound;
+#[cfg(not(feature = "translations"))]
+use ::apigen_runtime::server::GroupLeftOut as TranslationsApiBound;
+#[cfg(feature = "conversations")]
+use crate::ConversationsApi as ConversationsApiBound;
+#[cfg(not(feature = "conversations"))]
+use ::apigen_runtime::server::GroupLeftOut as ConversationsApiBound;
+#[cfg(feature = "git")]
+use crate::GitApi as GitApiBound;
+#[cfg(not(feature = "git"))]
+use ::apigen_runtime::server::GroupLeftOut as GitApiBound;
+/// A service implementing every group of operations this build compiles (each
+/// group's cargo feature); implemented for any type that implements them all.
+pub trait Service: Authenticator + OrganizationsApiBound + MembersApiBound + TeamsApiBound + SsoApiBound + CollectionsApiBound + SpacesApiBound + SitesApiBound + SiteStructureApiBound + ContentApiBound + ChangeRequestsApiBound + CommentsApiBound + OpenapiSpecsApiBound + IntegrationsApiBound + TranslationsApiBound + ConversationsApiBound + GitApiBound {}
 impl<T> Service for T
 where
-    T: Authenticator + crate::OrganizationsApi + crate::MembersApi + crate::TeamsApi
-        + crate::SsoApi + crate::CollectionsApi + crate::SpacesApi + crate::SitesApi
-        + crate::SiteStructureApi + crate::ContentApi + crate::ChangeRequestsApi
-        + crate::CommentsApi + crate::OpenapiSpecsApi + crate::IntegrationsApi
-        + crate::TranslationsApi + crate::ConversationsApi + crate::GitApi,
+    T: Authenticator + OrganizationsApiBound + MembersApiBound + TeamsApiBound
+        + SsoApiBound + CollectionsApiBound + SpacesApiBound + SitesApiBound
+        + SiteStructureApiBound + ContentApiBound + ChangeRequestsApiBound
+        + CommentsApiBound + OpenapiSpecsApiBound + IntegrationsApiBound
+        + TranslationsApiBound + ConversationsApiBound + GitApiBound,
 {}
 /// The auth schemes of the API, as the spec declares them (`api.auth`).
 pub const SCHEMES: &[::apigen_runtime::auth::Scheme; 1usize] = &[
@@ -36,8 +100,10 @@ pub const ERRORS: ::apigen_runtime::ErrorShape = ::apigen_runtime::ErrorShape {
     violation_path: "path",
     violation_message: "message",
 };
-/// Every operation of the API: name, tag, method, path, statuses, access.
-pub const OPERATIONS: &[OperationInfo; 145usize] = &[
+/// Every operation of the API this build compiles (each group's cargo feature):
+/// name, tag, method, path, statuses, access.
+pub const OPERATIONS: &[OperationInfo] = &[
+    #[cfg(feature = "change_requests")]
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceChangeRequests",
         tag: "change-requests",
@@ -54,6 +120,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "change_requests")]
     ::apigen_runtime::server::OperationInfo {
         name: "createSpaceChangeRequest",
         tag: "change-requests",
@@ -70,6 +137,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "change_requests")]
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequest",
         tag: "change-requests",
@@ -86,6 +154,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "change_requests")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateChangeRequest",
         tag: "change-requests",
@@ -102,6 +171,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "change_requests")]
     ::apigen_runtime::server::OperationInfo {
         name: "mergeChangeRequest",
         tag: "change-requests",
@@ -118,6 +188,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "change_requests")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateChangeRequestFromMain",
         tag: "change-requests",
@@ -134,6 +205,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "change_requests")]
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestPdf",
         tag: "change-requests",
@@ -150,6 +222,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "change_requests")]
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationChangeRequests",
         tag: "change-requests",
@@ -166,6 +239,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "collections")]
     ::apigen_runtime::server::OperationInfo {
         name: "getCollection",
         tag: "collections",
@@ -182,6 +256,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "collections")]
     ::apigen_runtime::server::OperationInfo {
         name: "deleteCollection",
         tag: "collections",
@@ -198,6 +273,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "collections")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateCollection",
         tag: "collections",
@@ -214,6 +290,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "collections")]
     ::apigen_runtime::server::OperationInfo {
         name: "listCollectionSpaces",
         tag: "collections",
@@ -230,6 +307,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "collections")]
     ::apigen_runtime::server::OperationInfo {
         name: "moveCollection",
         tag: "collections",
@@ -246,6 +324,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "collections")]
     ::apigen_runtime::server::OperationInfo {
         name: "transferCollection",
         tag: "collections",
@@ -262,6 +341,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "collections")]
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationCollections",
         tag: "collections",
@@ -278,6 +358,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "collections")]
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationCollection",
         tag: "collections",
@@ -294,6 +375,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceComments",
         tag: "comments",
@@ -310,6 +392,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
         name: "createSpaceComment",
         tag: "comments",
@@ -326,6 +409,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceComment",
         tag: "comments",
@@ -342,6 +426,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateSpaceComment",
         tag: "comments",
@@ -358,6 +443,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSpaceComment",
         tag: "comments",
@@ -374,6 +460,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
         name: "createSpaceCommentReply",
         tag: "comments",
@@ -390,6 +477,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceCommentReply",
         tag: "comments",
@@ -406,6 +494,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateSpaceCommentReply",
         tag: "comments",
@@ -422,6 +511,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSpaceCommentReply",
         tag: "comments",
@@ -438,6 +528,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceCommenters",
         tag: "comments",
@@ -454,6 +545,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestComments",
         tag: "comments",
@@ -470,6 +562,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
         name: "createChangeRequestComment",
         tag: "comments",
@@ -486,6 +579,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestComment",
         tag: "comments",
@@ -502,6 +596,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateChangeRequestComment",
         tag: "comments",
@@ -518,6 +613,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
         name: "deleteChangeRequestComment",
         tag: "comments",
@@ -534,6 +630,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
         name: "createChangeRequestCommentReply",
         tag: "comments",
@@ -550,6 +647,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "comments")]
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestCommentReplies",
         tag: "comments",
@@ -566,6 +664,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
         name: "searchSpaceContent",
         tag: "content",
@@ -582,6 +681,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceContent",
         tag: "content",
@@ -598,6 +698,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
         name: "applySpaceContentTemplate",
         tag: "content",
@@ -614,6 +715,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
         name: "listSpacePages",
         tag: "content",
@@ -630,6 +732,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceFiles",
         tag: "content",
@@ -646,6 +749,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceFile",
         tag: "content",
@@ -662,6 +766,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceFileBacklinks",
         tag: "content",
@@ -678,6 +783,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
         name: "getSpacePage",
         tag: "content",
@@ -694,6 +800,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
         name: "listSpacePageLinks",
         tag: "content",
@@ -710,6 +817,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestContent",
         tag: "content",
@@ -726,6 +834,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestPages",
         tag: "content",
@@ -742,6 +851,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestFiles",
         tag: "content",
@@ -758,6 +868,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestFile",
         tag: "content",
@@ -774,6 +885,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestFileBacklinks",
         tag: "content",
@@ -790,6 +902,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
         name: "getChangeRequestPage",
         tag: "content",
@@ -806,6 +919,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "content")]
     ::apigen_runtime::server::OperationInfo {
         name: "listChangeRequestPageLinks",
         tag: "content",
@@ -822,6 +936,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "conversations")]
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationConversationClusters",
         tag: "conversations",
@@ -838,6 +953,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "conversations")]
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationConversations",
         tag: "conversations",
@@ -854,6 +970,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "conversations")]
     ::apigen_runtime::server::OperationInfo {
         name: "ingestOrganizationConversations",
         tag: "conversations",
@@ -870,6 +987,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "conversations")]
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationConversationIssues",
         tag: "conversations",
@@ -886,6 +1004,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "conversations")]
     ::apigen_runtime::server::OperationInfo {
         name: "getConversationIssue",
         tag: "conversations",
@@ -902,6 +1021,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "conversations")]
     ::apigen_runtime::server::OperationInfo {
         name: "getConversation",
         tag: "conversations",
@@ -918,6 +1038,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "git")]
     ::apigen_runtime::server::OperationInfo {
         name: "importSpaceFromGit",
         tag: "git",
@@ -934,6 +1055,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "git")]
     ::apigen_runtime::server::OperationInfo {
         name: "exportSpaceToGit",
         tag: "git",
@@ -950,6 +1072,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "git")]
     ::apigen_runtime::server::OperationInfo {
         name: "getSpaceGitInfo",
         tag: "git",
@@ -966,6 +1089,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "git")]
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSpaceGitLegacyInstallation",
         tag: "git",
@@ -982,6 +1106,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrations",
         tag: "integrations",
@@ -998,6 +1123,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
         name: "getIntegration",
         tag: "integrations",
@@ -1014,6 +1140,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
         name: "publishIntegration",
         tag: "integrations",
@@ -1030,6 +1157,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
         name: "deleteIntegration",
         tag: "integrations",
@@ -1046,6 +1174,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationInstallations",
         tag: "integrations",
@@ -1062,6 +1191,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
         name: "installIntegration",
         tag: "integrations",
@@ -1078,6 +1208,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationEvents",
         tag: "integrations",
@@ -1094,6 +1225,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
         name: "getIntegrationEvent",
         tag: "integrations",
@@ -1110,6 +1242,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationSpaces",
         tag: "integrations",
@@ -1126,6 +1259,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
         name: "listIntegrationSites",
         tag: "integrations",
@@ -1142,6 +1276,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "integrations")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateIntegrationDevMode",
         tag: "integrations",
@@ -1158,6 +1293,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "members")]
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationMembers",
         tag: "members",
@@ -1174,6 +1310,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "members")]
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationMember",
         tag: "members",
@@ -1190,6 +1327,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "members")]
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOrganizationMember",
         tag: "members",
@@ -1206,6 +1344,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "members")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganizationMember",
         tag: "members",
@@ -1222,6 +1361,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "members")]
     ::apigen_runtime::server::OperationInfo {
         name: "pingOrganization",
         tag: "members",
@@ -1238,6 +1378,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "members")]
     ::apigen_runtime::server::OperationInfo {
         name: "setOrganizationMemberSso",
         tag: "members",
@@ -1254,6 +1395,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "members")]
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationMemberSpaces",
         tag: "members",
@@ -1270,6 +1412,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "members")]
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationMemberTeams",
         tag: "members",
@@ -1286,6 +1429,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "openapi_specs")]
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationOpenApiSpecs",
         tag: "openapi-specs",
@@ -1302,6 +1446,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "openapi_specs")]
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationOpenApiSpec",
         tag: "openapi-specs",
@@ -1318,6 +1463,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "openapi_specs")]
     ::apigen_runtime::server::OperationInfo {
         name: "getOpenApiSpec",
         tag: "openapi-specs",
@@ -1334,6 +1480,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "openapi_specs")]
     ::apigen_runtime::server::OperationInfo {
         name: "createOrUpdateOpenApiSpec",
         tag: "openapi-specs",
@@ -1350,6 +1497,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "openapi_specs")]
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOpenApiSpec",
         tag: "openapi-specs",
@@ -1366,6 +1514,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "openapi_specs")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateOpenApiSpec",
         tag: "openapi-specs",
@@ -1382,6 +1531,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizations",
         tag: "organizations",
@@ -1398,6 +1548,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganization",
         tag: "organizations",
@@ -1414,6 +1565,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganization",
         tag: "organizations",
@@ -1430,6 +1582,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOrganizationInviteLink",
         tag: "organizations",
@@ -1446,6 +1599,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
         name: "joinOrganization",
         tag: "organizations",
@@ -1462,6 +1616,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
         name: "searchOrganizationContent",
         tag: "organizations",
@@ -1478,6 +1633,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationAgentInstructions",
         tag: "organizations",
@@ -1494,6 +1650,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganizationAgentInstructions",
         tag: "organizations",
@@ -1510,6 +1667,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "organizations")]
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationsByEmailDomain",
         tag: "organizations",
@@ -1526,6 +1684,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteSections",
         tag: "site-structure",
@@ -1542,6 +1701,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
         name: "createSiteSection",
         tag: "site-structure",
@@ -1558,6 +1718,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSiteSection",
         tag: "site-structure",
@@ -1574,6 +1735,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateSiteSection",
         tag: "site-structure",
@@ -1590,6 +1752,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
         name: "moveSiteSection",
         tag: "site-structure",
@@ -1606,6 +1769,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteSpaces",
         tag: "site-structure",
@@ -1622,6 +1786,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
         name: "createSiteSpace",
         tag: "site-structure",
@@ -1638,6 +1803,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSiteSpace",
         tag: "site-structure",
@@ -1654,6 +1820,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateSiteSpace",
         tag: "site-structure",
@@ -1670,6 +1837,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
         name: "moveSiteSpace",
         tag: "site-structure",
@@ -1686,6 +1854,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteSectionGroups",
         tag: "site-structure",
@@ -1702,6 +1871,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
         name: "createSiteSectionGroup",
         tag: "site-structure",
@@ -1718,6 +1888,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSiteSectionGroup",
         tag: "site-structure",
@@ -1734,6 +1905,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateSiteSectionGroup",
         tag: "site-structure",
@@ -1750,6 +1922,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
         name: "addSiteSectionGroupSection",
         tag: "site-structure",
@@ -1766,6 +1939,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
         name: "removeSiteSectionGroupSection",
         tag: "site-structure",
@@ -1782,6 +1956,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "site_structure")]
     ::apigen_runtime::server::OperationInfo {
         name: "moveSiteSectionGroup",
         tag: "site-structure",
@@ -1798,6 +1973,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationSites",
         tag: "sites",
@@ -1814,6 +1990,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationSite",
         tag: "sites",
@@ -1830,6 +2007,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
         name: "getSite",
         tag: "sites",
@@ -1846,6 +2024,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSite",
         tag: "sites",
@@ -1862,6 +2041,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateSite",
         tag: "sites",
@@ -1878,6 +2058,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
         name: "getSiteAdaptiveSchema",
         tag: "sites",
@@ -1894,6 +2075,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateSiteAdaptiveSchema",
         tag: "sites",
@@ -1910,6 +2092,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
         name: "listSiteTemplateConditions",
         tag: "sites",
@@ -1926,6 +2109,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
         name: "getPublishedSite",
         tag: "sites",
@@ -1942,6 +2126,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "sites")]
     ::apigen_runtime::server::OperationInfo {
         name: "publishSite",
         tag: "sites",
@@ -1958,6 +2143,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "spaces")]
     ::apigen_runtime::server::OperationInfo {
         name: "getSpace",
         tag: "spaces",
@@ -1974,6 +2160,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "spaces")]
     ::apigen_runtime::server::OperationInfo {
         name: "deleteSpace",
         tag: "spaces",
@@ -1990,6 +2177,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "spaces")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateSpace",
         tag: "spaces",
@@ -2006,6 +2194,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "spaces")]
     ::apigen_runtime::server::OperationInfo {
         name: "duplicateSpace",
         tag: "spaces",
@@ -2022,6 +2211,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "spaces")]
     ::apigen_runtime::server::OperationInfo {
         name: "restoreSpace",
         tag: "spaces",
@@ -2038,6 +2228,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "spaces")]
     ::apigen_runtime::server::OperationInfo {
         name: "moveSpace",
         tag: "spaces",
@@ -2054,6 +2245,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "spaces")]
     ::apigen_runtime::server::OperationInfo {
         name: "transferSpace",
         tag: "spaces",
@@ -2070,6 +2262,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "spaces")]
     ::apigen_runtime::server::OperationInfo {
         name: "listSpaceLinks",
         tag: "spaces",
@@ -2086,6 +2279,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "sso")]
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationSamlProviders",
         tag: "sso",
@@ -2102,6 +2296,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "sso")]
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationSamlProvider",
         tag: "sso",
@@ -2118,6 +2313,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "sso")]
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationSamlProvider",
         tag: "sso",
@@ -2134,6 +2330,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "sso")]
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOrganizationSamlProvider",
         tag: "sso",
@@ -2150,6 +2347,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "sso")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganizationSamlProvider",
         tag: "sso",
@@ -2166,6 +2364,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "sso")]
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationSsoProviders",
         tag: "sso",
@@ -2182,6 +2381,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "teams")]
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationTeams",
         tag: "teams",
@@ -2198,6 +2398,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "teams")]
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationTeam",
         tag: "teams",
@@ -2214,6 +2415,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "teams")]
     ::apigen_runtime::server::OperationInfo {
         name: "getOrganizationTeam",
         tag: "teams",
@@ -2230,6 +2432,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "teams")]
     ::apigen_runtime::server::OperationInfo {
         name: "deleteOrganizationTeam",
         tag: "teams",
@@ -2246,6 +2449,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "teams")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateOrganizationTeam",
         tag: "teams",
@@ -2262,6 +2466,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "translations")]
     ::apigen_runtime::server::OperationInfo {
         name: "listOrganizationTranslations",
         tag: "translations",
@@ -2278,6 +2483,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "translations")]
     ::apigen_runtime::server::OperationInfo {
         name: "createOrganizationTranslation",
         tag: "translations",
@@ -2294,6 +2500,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "translations")]
     ::apigen_runtime::server::OperationInfo {
         name: "getTranslation",
         tag: "translations",
@@ -2310,6 +2517,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "translations")]
     ::apigen_runtime::server::OperationInfo {
         name: "updateTranslationInstructions",
         tag: "translations",
@@ -2326,6 +2534,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "translations")]
     ::apigen_runtime::server::OperationInfo {
         name: "deleteTranslation",
         tag: "translations",
@@ -2342,6 +2551,7 @@ pub const OPERATIONS: &[OperationInfo; 145usize] = &[
         headers: &[],
         link_cursor: ::core::option::Option::None,
     },
+    #[cfg(feature = "translations")]
     ::apigen_runtime::server::OperationInfo {
         name: "runTranslation",
         tag: "translations",
@@ -2370,6 +2580,7 @@ pub fn router_with<S: Service>(
     config: ServerConfig,
 ) -> ::apigen_runtime::server::axum::Router {
     let builder = RouterBuilder::new(service).with_config(config);
+    #[cfg(feature = "change_requests")]
     let builder = builder
         .list_space_change_requests(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ChangeRequestsApi::list_space_change_requests(
@@ -2379,6 +2590,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "change_requests")]
     let builder = builder
         .create_space_change_request(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ChangeRequestsApi::create_space_change_request(
@@ -2388,21 +2600,25 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "change_requests")]
     let builder = builder
         .get_change_request(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ChangeRequestsApi::get_change_request(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "change_requests")]
     let builder = builder
         .update_change_request(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ChangeRequestsApi::update_change_request(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "change_requests")]
     let builder = builder
         .merge_change_request(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ChangeRequestsApi::merge_change_request(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "change_requests")]
     let builder = builder
         .update_change_request_from_main(|
             service: ::std::sync::Arc<S>,
@@ -2416,11 +2632,13 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "change_requests")]
     let builder = builder
         .get_change_request_pdf(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ChangeRequestsApi::get_change_request_pdf(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "change_requests")]
     let builder = builder
         .list_organization_change_requests(|
             service: ::std::sync::Arc<S>,
@@ -2434,31 +2652,38 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "collections")]
     let builder = builder
         .get_collection(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CollectionsApi::get_collection(&*service, context, request).await
         });
+    #[cfg(feature = "collections")]
     let builder = builder
         .delete_collection(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CollectionsApi::delete_collection(&*service, context, request).await
         });
+    #[cfg(feature = "collections")]
     let builder = builder
         .update_collection(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CollectionsApi::update_collection(&*service, context, request).await
         });
+    #[cfg(feature = "collections")]
     let builder = builder
         .list_collection_spaces(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CollectionsApi::list_collection_spaces(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "collections")]
     let builder = builder
         .move_collection(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CollectionsApi::move_collection(&*service, context, request).await
         });
+    #[cfg(feature = "collections")]
     let builder = builder
         .transfer_collection(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CollectionsApi::transfer_collection(&*service, context, request).await
         });
+    #[cfg(feature = "collections")]
     let builder = builder
         .list_organization_collections(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CollectionsApi::list_organization_collections(
@@ -2468,6 +2693,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "collections")]
     let builder = builder
         .create_organization_collection(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CollectionsApi::create_organization_collection(
@@ -2477,55 +2703,67 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "comments")]
     let builder = builder
         .list_space_comments(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CommentsApi::list_space_comments(&*service, context, request).await
         });
+    #[cfg(feature = "comments")]
     let builder = builder
         .create_space_comment(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CommentsApi::create_space_comment(&*service, context, request).await
         });
+    #[cfg(feature = "comments")]
     let builder = builder
         .get_space_comment(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CommentsApi::get_space_comment(&*service, context, request).await
         });
+    #[cfg(feature = "comments")]
     let builder = builder
         .update_space_comment(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CommentsApi::update_space_comment(&*service, context, request).await
         });
+    #[cfg(feature = "comments")]
     let builder = builder
         .delete_space_comment(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CommentsApi::delete_space_comment(&*service, context, request).await
         });
+    #[cfg(feature = "comments")]
     let builder = builder
         .create_space_comment_reply(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CommentsApi::create_space_comment_reply(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "comments")]
     let builder = builder
         .get_space_comment_reply(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CommentsApi::get_space_comment_reply(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "comments")]
     let builder = builder
         .update_space_comment_reply(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CommentsApi::update_space_comment_reply(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "comments")]
     let builder = builder
         .delete_space_comment_reply(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CommentsApi::delete_space_comment_reply(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "comments")]
     let builder = builder
         .list_space_commenters(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CommentsApi::list_space_commenters(&*service, context, request).await
         });
+    #[cfg(feature = "comments")]
     let builder = builder
         .list_change_request_comments(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CommentsApi::list_change_request_comments(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "comments")]
     let builder = builder
         .create_change_request_comment(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CommentsApi::create_change_request_comment(
@@ -2535,11 +2773,13 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "comments")]
     let builder = builder
         .get_change_request_comment(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CommentsApi::get_change_request_comment(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "comments")]
     let builder = builder
         .update_change_request_comment(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CommentsApi::update_change_request_comment(
@@ -2549,6 +2789,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "comments")]
     let builder = builder
         .delete_change_request_comment(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::CommentsApi::delete_change_request_comment(
@@ -2558,6 +2799,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "comments")]
     let builder = builder
         .create_change_request_comment_reply(|
             service: ::std::sync::Arc<S>,
@@ -2571,6 +2813,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "comments")]
     let builder = builder
         .list_change_request_comment_replies(|
             service: ::std::sync::Arc<S>,
@@ -2584,63 +2827,77 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "content")]
     let builder = builder
         .search_space_content(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ContentApi::search_space_content(&*service, context, request).await
         });
+    #[cfg(feature = "content")]
     let builder = builder
         .get_space_content(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ContentApi::get_space_content(&*service, context, request).await
         });
+    #[cfg(feature = "content")]
     let builder = builder
         .apply_space_content_template(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ContentApi::apply_space_content_template(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "content")]
     let builder = builder
         .list_space_pages(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ContentApi::list_space_pages(&*service, context, request).await
         });
+    #[cfg(feature = "content")]
     let builder = builder
         .list_space_files(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ContentApi::list_space_files(&*service, context, request).await
         });
+    #[cfg(feature = "content")]
     let builder = builder
         .get_space_file(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ContentApi::get_space_file(&*service, context, request).await
         });
+    #[cfg(feature = "content")]
     let builder = builder
         .list_space_file_backlinks(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ContentApi::list_space_file_backlinks(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "content")]
     let builder = builder
         .get_space_page(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ContentApi::get_space_page(&*service, context, request).await
         });
+    #[cfg(feature = "content")]
     let builder = builder
         .list_space_page_links(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ContentApi::list_space_page_links(&*service, context, request).await
         });
+    #[cfg(feature = "content")]
     let builder = builder
         .get_change_request_content(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ContentApi::get_change_request_content(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "content")]
     let builder = builder
         .list_change_request_pages(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ContentApi::list_change_request_pages(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "content")]
     let builder = builder
         .list_change_request_files(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ContentApi::list_change_request_files(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "content")]
     let builder = builder
         .get_change_request_file(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ContentApi::get_change_request_file(&*service, context, request).await
         });
+    #[cfg(feature = "content")]
     let builder = builder
         .list_change_request_file_backlinks(|
             service: ::std::sync::Arc<S>,
@@ -2654,10 +2911,12 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "content")]
     let builder = builder
         .get_change_request_page(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ContentApi::get_change_request_page(&*service, context, request).await
         });
+    #[cfg(feature = "content")]
     let builder = builder
         .list_change_request_page_links(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ContentApi::list_change_request_page_links(
@@ -2667,6 +2926,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "conversations")]
     let builder = builder
         .list_organization_conversation_clusters(|
             service: ::std::sync::Arc<S>,
@@ -2680,6 +2940,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "conversations")]
     let builder = builder
         .list_organization_conversations(|
             service: ::std::sync::Arc<S>,
@@ -2693,6 +2954,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "conversations")]
     let builder = builder
         .ingest_organization_conversations(|
             service: ::std::sync::Arc<S>,
@@ -2706,6 +2968,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "conversations")]
     let builder = builder
         .list_organization_conversation_issues(|
             service: ::std::sync::Arc<S>,
@@ -2719,27 +2982,33 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "conversations")]
     let builder = builder
         .get_conversation_issue(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ConversationsApi::get_conversation_issue(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "conversations")]
     let builder = builder
         .get_conversation(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::ConversationsApi::get_conversation(&*service, context, request).await
         });
+    #[cfg(feature = "git")]
     let builder = builder
         .import_space_from_git(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::GitApi::import_space_from_git(&*service, context, request).await
         });
+    #[cfg(feature = "git")]
     let builder = builder
         .export_space_to_git(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::GitApi::export_space_to_git(&*service, context, request).await
         });
+    #[cfg(feature = "git")]
     let builder = builder
         .get_space_git_info(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::GitApi::get_space_git_info(&*service, context, request).await
         });
+    #[cfg(feature = "git")]
     let builder = builder
         .delete_space_git_legacy_installation(|
             service: ::std::sync::Arc<S>,
@@ -2753,23 +3022,28 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "integrations")]
     let builder = builder
         .list_integrations(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::IntegrationsApi::list_integrations(&*service, context, request).await
         });
+    #[cfg(feature = "integrations")]
     let builder = builder
         .get_integration(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::IntegrationsApi::get_integration(&*service, context, request).await
         });
+    #[cfg(feature = "integrations")]
     let builder = builder
         .publish_integration(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::IntegrationsApi::publish_integration(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "integrations")]
     let builder = builder
         .delete_integration(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::IntegrationsApi::delete_integration(&*service, context, request).await
         });
+    #[cfg(feature = "integrations")]
     let builder = builder
         .list_integration_installations(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::IntegrationsApi::list_integration_installations(
@@ -2779,31 +3053,37 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "integrations")]
     let builder = builder
         .install_integration(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::IntegrationsApi::install_integration(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "integrations")]
     let builder = builder
         .list_integration_events(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::IntegrationsApi::list_integration_events(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "integrations")]
     let builder = builder
         .get_integration_event(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::IntegrationsApi::get_integration_event(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "integrations")]
     let builder = builder
         .list_integration_spaces(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::IntegrationsApi::list_integration_spaces(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "integrations")]
     let builder = builder
         .list_integration_sites(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::IntegrationsApi::list_integration_sites(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "integrations")]
     let builder = builder
         .update_integration_dev_mode(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::IntegrationsApi::update_integration_dev_mode(
@@ -2813,34 +3093,41 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "members")]
     let builder = builder
         .list_organization_members(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::MembersApi::list_organization_members(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "members")]
     let builder = builder
         .get_organization_member(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::MembersApi::get_organization_member(&*service, context, request).await
         });
+    #[cfg(feature = "members")]
     let builder = builder
         .delete_organization_member(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::MembersApi::delete_organization_member(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "members")]
     let builder = builder
         .update_organization_member(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::MembersApi::update_organization_member(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "members")]
     let builder = builder
         .ping_organization(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::MembersApi::ping_organization(&*service, context, request).await
         });
+    #[cfg(feature = "members")]
     let builder = builder
         .set_organization_member_sso(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::MembersApi::set_organization_member_sso(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "members")]
     let builder = builder
         .list_organization_member_spaces(|
             service: ::std::sync::Arc<S>,
@@ -2854,6 +3141,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "members")]
     let builder = builder
         .list_organization_member_teams(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::MembersApi::list_organization_member_teams(
@@ -2863,6 +3151,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "openapi_specs")]
     let builder = builder
         .list_organization_open_api_specs(|
             service: ::std::sync::Arc<S>,
@@ -2876,6 +3165,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "openapi_specs")]
     let builder = builder
         .create_organization_open_api_spec(|
             service: ::std::sync::Arc<S>,
@@ -2889,10 +3179,12 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "openapi_specs")]
     let builder = builder
         .get_open_api_spec(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::OpenapiSpecsApi::get_open_api_spec(&*service, context, request).await
         });
+    #[cfg(feature = "openapi_specs")]
     let builder = builder
         .create_or_update_open_api_spec(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::OpenapiSpecsApi::create_or_update_open_api_spec(
@@ -2902,30 +3194,36 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "openapi_specs")]
     let builder = builder
         .delete_open_api_spec(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::OpenapiSpecsApi::delete_open_api_spec(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "openapi_specs")]
     let builder = builder
         .update_open_api_spec(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::OpenapiSpecsApi::update_open_api_spec(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "organizations")]
     let builder = builder
         .list_organizations(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::OrganizationsApi::list_organizations(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "organizations")]
     let builder = builder
         .get_organization(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::OrganizationsApi::get_organization(&*service, context, request).await
         });
+    #[cfg(feature = "organizations")]
     let builder = builder
         .update_organization(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::OrganizationsApi::update_organization(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "organizations")]
     let builder = builder
         .delete_organization_invite_link(|
             service: ::std::sync::Arc<S>,
@@ -2939,10 +3237,12 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "organizations")]
     let builder = builder
         .join_organization(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::OrganizationsApi::join_organization(&*service, context, request).await
         });
+    #[cfg(feature = "organizations")]
     let builder = builder
         .search_organization_content(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::OrganizationsApi::search_organization_content(
@@ -2952,6 +3252,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "organizations")]
     let builder = builder
         .get_organization_agent_instructions(|
             service: ::std::sync::Arc<S>,
@@ -2965,6 +3266,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "organizations")]
     let builder = builder
         .update_organization_agent_instructions(|
             service: ::std::sync::Arc<S>,
@@ -2978,6 +3280,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "organizations")]
     let builder = builder
         .list_organizations_by_email_domain(|
             service: ::std::sync::Arc<S>,
@@ -2991,52 +3294,63 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "site_structure")]
     let builder = builder
         .list_site_sections(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SiteStructureApi::list_site_sections(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "site_structure")]
     let builder = builder
         .create_site_section(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SiteStructureApi::create_site_section(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "site_structure")]
     let builder = builder
         .delete_site_section(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SiteStructureApi::delete_site_section(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "site_structure")]
     let builder = builder
         .update_site_section(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SiteStructureApi::update_site_section(&*service, context, request)
                 .await
         });
     #[allow(deprecated)]
+    #[cfg(feature = "site_structure")]
     let builder = builder
         .move_site_section(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SiteStructureApi::move_site_section(&*service, context, request).await
         });
+    #[cfg(feature = "site_structure")]
     let builder = builder
         .list_site_spaces(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SiteStructureApi::list_site_spaces(&*service, context, request).await
         });
+    #[cfg(feature = "site_structure")]
     let builder = builder
         .create_site_space(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SiteStructureApi::create_site_space(&*service, context, request).await
         });
+    #[cfg(feature = "site_structure")]
     let builder = builder
         .delete_site_space(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SiteStructureApi::delete_site_space(&*service, context, request).await
         });
+    #[cfg(feature = "site_structure")]
     let builder = builder
         .update_site_space(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SiteStructureApi::update_site_space(&*service, context, request).await
         });
     #[allow(deprecated)]
+    #[cfg(feature = "site_structure")]
     let builder = builder
         .move_site_space(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SiteStructureApi::move_site_space(&*service, context, request).await
         });
+    #[cfg(feature = "site_structure")]
     let builder = builder
         .list_site_section_groups(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SiteStructureApi::list_site_section_groups(
@@ -3046,6 +3360,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "site_structure")]
     let builder = builder
         .create_site_section_group(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SiteStructureApi::create_site_section_group(
@@ -3055,6 +3370,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "site_structure")]
     let builder = builder
         .delete_site_section_group(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SiteStructureApi::delete_site_section_group(
@@ -3064,6 +3380,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "site_structure")]
     let builder = builder
         .update_site_section_group(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SiteStructureApi::update_site_section_group(
@@ -3073,6 +3390,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "site_structure")]
     let builder = builder
         .add_site_section_group_section(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SiteStructureApi::add_site_section_group_section(
@@ -3082,6 +3400,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "site_structure")]
     let builder = builder
         .remove_site_section_group_section(|
             service: ::std::sync::Arc<S>,
@@ -3095,85 +3414,105 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "site_structure")]
     let builder = builder
         .move_site_section_group(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SiteStructureApi::move_site_section_group(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "sites")]
     let builder = builder
         .list_organization_sites(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SitesApi::list_organization_sites(&*service, context, request).await
         });
+    #[cfg(feature = "sites")]
     let builder = builder
         .create_organization_site(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SitesApi::create_organization_site(&*service, context, request).await
         });
+    #[cfg(feature = "sites")]
     let builder = builder
         .get_site(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SitesApi::get_site(&*service, context, request).await
         });
+    #[cfg(feature = "sites")]
     let builder = builder
         .delete_site(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SitesApi::delete_site(&*service, context, request).await
         });
+    #[cfg(feature = "sites")]
     let builder = builder
         .update_site(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SitesApi::update_site(&*service, context, request).await
         });
+    #[cfg(feature = "sites")]
     let builder = builder
         .get_site_adaptive_schema(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SitesApi::get_site_adaptive_schema(&*service, context, request).await
         });
+    #[cfg(feature = "sites")]
     let builder = builder
         .update_site_adaptive_schema(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SitesApi::update_site_adaptive_schema(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "sites")]
     let builder = builder
         .list_site_template_conditions(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SitesApi::list_site_template_conditions(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "sites")]
     let builder = builder
         .get_published_site(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SitesApi::get_published_site(&*service, context, request).await
         });
+    #[cfg(feature = "sites")]
     let builder = builder
         .publish_site(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SitesApi::publish_site(&*service, context, request).await
         });
+    #[cfg(feature = "spaces")]
     let builder = builder
         .get_space(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SpacesApi::get_space(&*service, context, request).await
         });
+    #[cfg(feature = "spaces")]
     let builder = builder
         .delete_space(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SpacesApi::delete_space(&*service, context, request).await
         });
+    #[cfg(feature = "spaces")]
     let builder = builder
         .update_space(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SpacesApi::update_space(&*service, context, request).await
         });
+    #[cfg(feature = "spaces")]
     let builder = builder
         .duplicate_space(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SpacesApi::duplicate_space(&*service, context, request).await
         });
+    #[cfg(feature = "spaces")]
     let builder = builder
         .restore_space(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SpacesApi::restore_space(&*service, context, request).await
         });
+    #[cfg(feature = "spaces")]
     let builder = builder
         .move_space(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SpacesApi::move_space(&*service, context, request).await
         });
+    #[cfg(feature = "spaces")]
     let builder = builder
         .transfer_space(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SpacesApi::transfer_space(&*service, context, request).await
         });
+    #[cfg(feature = "spaces")]
     let builder = builder
         .list_space_links(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SpacesApi::list_space_links(&*service, context, request).await
         });
+    #[cfg(feature = "sso")]
     let builder = builder
         .list_organization_saml_providers(|
             service: ::std::sync::Arc<S>,
@@ -3183,6 +3522,7 @@ pub fn router_with<S: Service>(
             crate::SsoApi::list_organization_saml_providers(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "sso")]
     let builder = builder
         .create_organization_saml_provider(|
             service: ::std::sync::Arc<S>,
@@ -3192,11 +3532,13 @@ pub fn router_with<S: Service>(
             crate::SsoApi::create_organization_saml_provider(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "sso")]
     let builder = builder
         .get_organization_saml_provider(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::SsoApi::get_organization_saml_provider(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "sso")]
     let builder = builder
         .delete_organization_saml_provider(|
             service: ::std::sync::Arc<S>,
@@ -3206,6 +3548,7 @@ pub fn router_with<S: Service>(
             crate::SsoApi::delete_organization_saml_provider(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "sso")]
     let builder = builder
         .update_organization_saml_provider(|
             service: ::std::sync::Arc<S>,
@@ -3215,6 +3558,7 @@ pub fn router_with<S: Service>(
             crate::SsoApi::update_organization_saml_provider(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "sso")]
     let builder = builder
         .list_organization_sso_providers(|
             service: ::std::sync::Arc<S>,
@@ -3224,26 +3568,32 @@ pub fn router_with<S: Service>(
             crate::SsoApi::list_organization_sso_providers(&*service, context, request)
                 .await
         });
+    #[cfg(feature = "teams")]
     let builder = builder
         .list_organization_teams(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::TeamsApi::list_organization_teams(&*service, context, request).await
         });
+    #[cfg(feature = "teams")]
     let builder = builder
         .create_organization_team(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::TeamsApi::create_organization_team(&*service, context, request).await
         });
+    #[cfg(feature = "teams")]
     let builder = builder
         .get_organization_team(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::TeamsApi::get_organization_team(&*service, context, request).await
         });
+    #[cfg(feature = "teams")]
     let builder = builder
         .delete_organization_team(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::TeamsApi::delete_organization_team(&*service, context, request).await
         });
+    #[cfg(feature = "teams")]
     let builder = builder
         .update_organization_team(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::TeamsApi::update_organization_team(&*service, context, request).await
         });
+    #[cfg(feature = "translations")]
     let builder = builder
         .list_organization_translations(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::TranslationsApi::list_organization_translations(
@@ -3253,6 +3603,7 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "translations")]
     let builder = builder
         .create_organization_translation(|
             service: ::std::sync::Arc<S>,
@@ -3266,10 +3617,12 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "translations")]
     let builder = builder
         .get_translation(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::TranslationsApi::get_translation(&*service, context, request).await
         });
+    #[cfg(feature = "translations")]
     let builder = builder
         .update_translation_instructions(|
             service: ::std::sync::Arc<S>,
@@ -3283,10 +3636,12 @@ pub fn router_with<S: Service>(
                 )
                 .await
         });
+    #[cfg(feature = "translations")]
     let builder = builder
         .delete_translation(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::TranslationsApi::delete_translation(&*service, context, request).await
         });
+    #[cfg(feature = "translations")]
     let builder = builder
         .run_translation(|service: ::std::sync::Arc<S>, context, request| async move {
             crate::TranslationsApi::run_translation(&*service, context, request).await

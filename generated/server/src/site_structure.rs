@@ -1464,7 +1464,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                93usize,
+                "listSiteSections",
                 ListSiteSectionsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1493,7 +1493,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                94usize,
+                "createSiteSection",
                 CreateSiteSectionRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1519,7 +1519,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                95usize,
+                "deleteSiteSection",
                 DeleteSiteSectionRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -1548,7 +1548,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                96usize,
+                "updateSiteSection",
                 UpdateSiteSectionRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1577,7 +1577,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                97usize,
+                "moveSiteSection",
                 MoveSiteSectionRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1606,7 +1606,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                98usize,
+                "listSiteSpaces",
                 ListSiteSpacesRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1635,7 +1635,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                99usize,
+                "createSiteSpace",
                 CreateSiteSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1661,7 +1661,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                100usize,
+                "deleteSiteSpace",
                 DeleteSiteSpaceRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -1690,7 +1690,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                101usize,
+                "updateSiteSpace",
                 UpdateSiteSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1719,7 +1719,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                102usize,
+                "moveSiteSpace",
                 MoveSiteSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1748,7 +1748,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                103usize,
+                "listSiteSectionGroups",
                 ListSiteSectionGroupsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1777,7 +1777,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                104usize,
+                "createSiteSectionGroup",
                 CreateSiteSectionGroupRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1803,7 +1803,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                105usize,
+                "deleteSiteSectionGroup",
                 DeleteSiteSectionGroupRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -1832,7 +1832,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                106usize,
+                "updateSiteSectionGroup",
                 UpdateSiteSectionGroupRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1861,7 +1861,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                107usize,
+                "addSiteSectionGroupSection",
                 AddSiteSectionGroupSectionRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1887,7 +1887,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                108usize,
+                "removeSiteSectionGroupSection",
                 RemoveSiteSectionGroupSectionRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -1916,7 +1916,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                109usize,
+                "moveSiteSectionGroup",
                 MoveSiteSectionGroupRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,

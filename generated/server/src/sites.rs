@@ -773,7 +773,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                110usize,
+                "listOrganizationSites",
                 ListOrganizationSitesRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -802,7 +802,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                111usize,
+                "createOrganizationSite",
                 CreateOrganizationSiteRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -831,7 +831,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                112usize,
+                "getSite",
                 GetSiteRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -857,7 +857,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                113usize,
+                "deleteSite",
                 DeleteSiteRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -886,7 +886,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                114usize,
+                "updateSite",
                 UpdateSiteRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -915,7 +915,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                115usize,
+                "getSiteAdaptiveSchema",
                 GetSiteAdaptiveSchemaRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -944,7 +944,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                116usize,
+                "updateSiteAdaptiveSchema",
                 UpdateSiteAdaptiveSchemaRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -973,7 +973,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                117usize,
+                "listSiteTemplateConditions",
                 ListSiteTemplateConditionsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1002,7 +1002,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                118usize,
+                "getPublishedSite",
                 GetPublishedSiteRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -1031,7 +1031,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                119usize,
+                "publishSite",
                 PublishSiteRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,

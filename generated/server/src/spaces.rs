@@ -537,7 +537,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                120usize,
+                "getSpace",
                 GetSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -563,7 +563,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                121usize,
+                "deleteSpace",
                 DeleteSpaceRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -592,7 +592,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                122usize,
+                "updateSpace",
                 UpdateSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -621,7 +621,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                123usize,
+                "duplicateSpace",
                 DuplicateSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -650,7 +650,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                124usize,
+                "restoreSpace",
                 RestoreSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -679,7 +679,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                125usize,
+                "moveSpace",
                 MoveSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -708,7 +708,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                126usize,
+                "transferSpace",
                 TransferSpaceRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -737,7 +737,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                127usize,
+                "listSpaceLinks",
                 ListSpaceLinksRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,

@@ -437,7 +437,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                128usize,
+                "listOrganizationSamlProviders",
                 ListOrganizationSamlProvidersRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -466,7 +466,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                129usize,
+                "createOrganizationSamlProvider",
                 CreateOrganizationSamlProviderRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -495,7 +495,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                130usize,
+                "getOrganizationSamlProvider",
                 GetOrganizationSamlProviderRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -521,7 +521,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                131usize,
+                "deleteOrganizationSamlProvider",
                 DeleteOrganizationSamlProviderRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -550,7 +550,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                132usize,
+                "updateOrganizationSamlProvider",
                 UpdateOrganizationSamlProviderRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -579,7 +579,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                133usize,
+                "listOrganizationSsoProviders",
                 ListOrganizationSsoProvidersRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,

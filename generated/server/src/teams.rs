@@ -383,7 +383,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                134usize,
+                "listOrganizationTeams",
                 ListOrganizationTeamsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -412,7 +412,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                135usize,
+                "createOrganizationTeam",
                 CreateOrganizationTeamRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -441,7 +441,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                136usize,
+                "getOrganizationTeam",
                 GetOrganizationTeamRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -467,7 +467,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                137usize,
+                "deleteOrganizationTeam",
                 DeleteOrganizationTeamRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -496,7 +496,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                138usize,
+                "updateOrganizationTeam",
                 UpdateOrganizationTeamRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,

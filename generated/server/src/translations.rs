@@ -404,7 +404,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                139usize,
+                "listOrganizationTranslations",
                 ListOrganizationTranslationsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -433,7 +433,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                140usize,
+                "createOrganizationTranslation",
                 CreateOrganizationTranslationRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -462,7 +462,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                141usize,
+                "getTranslation",
                 GetTranslationRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -491,7 +491,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                142usize,
+                "updateTranslationInstructions",
                 UpdateTranslationInstructionsRequest::from_input,
                 ::apigen_runtime::server::json,
                 handler,
@@ -517,7 +517,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                143usize,
+                "deleteTranslation",
                 DeleteTranslationRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,
@@ -543,7 +543,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
         self.routes
             .set(
                 ::apigen_runtime::server::Authenticated,
-                144usize,
+                "runTranslation",
                 RunTranslationRequest::from_input,
                 ::apigen_runtime::server::empty,
                 handler,

@@ -36,57 +36,182 @@
 #![recursion_limit = "512"]
 /// The runtime these types are built on: `Patch`, `Page`, `Validate`, JSON decoding.
 pub use ::apigen_runtime as runtime;
+#[cfg(feature = "change_requests")]
 #[rustfmt::skip]
 mod change_requests;
+#[cfg(feature = "change_requests")]
+#[rustfmt::skip]
 pub use change_requests::*;
+#[cfg(any(feature = "collections", feature = "spaces"))]
 #[rustfmt::skip]
 mod collections;
+#[cfg(any(feature = "collections", feature = "spaces"))]
+#[rustfmt::skip]
 pub use collections::*;
+#[cfg(feature = "comments")]
 #[rustfmt::skip]
 mod comments;
+#[cfg(feature = "comments")]
+#[rustfmt::skip]
 pub use comments::*;
+#[cfg(
+    any(
+        feature = "organizations",
+        feature = "members",
+        feature = "sso",
+        feature = "collections",
+        feature = "spaces",
+        feature = "sites",
+        feature = "site_structure",
+        feature = "content",
+        feature = "change_requests",
+        feature = "comments",
+        feature = "integrations",
+        feature = "translations"
+    )
+)]
 #[rustfmt::skip]
 mod common;
+#[cfg(
+    any(
+        feature = "organizations",
+        feature = "members",
+        feature = "sso",
+        feature = "collections",
+        feature = "spaces",
+        feature = "sites",
+        feature = "site_structure",
+        feature = "content",
+        feature = "change_requests",
+        feature = "comments",
+        feature = "integrations",
+        feature = "translations"
+    )
+)]
+#[rustfmt::skip]
 pub use common::*;
+#[cfg(any(feature = "organizations", feature = "sites", feature = "content"))]
 #[rustfmt::skip]
 mod content;
+#[cfg(any(feature = "organizations", feature = "sites", feature = "content"))]
+#[rustfmt::skip]
 pub use content::*;
+#[cfg(feature = "conversations")]
 #[rustfmt::skip]
 mod conversations;
+#[cfg(feature = "conversations")]
+#[rustfmt::skip]
 pub use conversations::*;
+#[cfg(feature = "git")]
 #[rustfmt::skip]
 mod git;
+#[cfg(feature = "git")]
+#[rustfmt::skip]
 pub use git::*;
+#[cfg(feature = "integrations")]
 #[rustfmt::skip]
 mod integrations;
+#[cfg(feature = "integrations")]
+#[rustfmt::skip]
 pub use integrations::*;
+#[cfg(any(feature = "members", feature = "comments"))]
 #[rustfmt::skip]
 mod members;
+#[cfg(any(feature = "members", feature = "comments"))]
+#[rustfmt::skip]
 pub use members::*;
+#[cfg(feature = "openapi_specs")]
 #[rustfmt::skip]
 mod openapi_specs;
+#[cfg(feature = "openapi_specs")]
+#[rustfmt::skip]
 pub use openapi_specs::*;
+#[cfg(
+    any(
+        feature = "organizations",
+        feature = "members",
+        feature = "collections",
+        feature = "spaces",
+        feature = "sites",
+        feature = "site_structure",
+        feature = "content",
+        feature = "integrations"
+    )
+)]
 #[rustfmt::skip]
 mod organizations;
+#[cfg(
+    any(
+        feature = "organizations",
+        feature = "members",
+        feature = "collections",
+        feature = "spaces",
+        feature = "sites",
+        feature = "site_structure",
+        feature = "content",
+        feature = "integrations"
+    )
+)]
+#[rustfmt::skip]
 pub use organizations::*;
+#[cfg(any(feature = "sites", feature = "site_structure"))]
 #[rustfmt::skip]
 mod site_structure;
+#[cfg(any(feature = "sites", feature = "site_structure"))]
+#[rustfmt::skip]
 pub use site_structure::*;
+#[cfg(any(feature = "sites", feature = "integrations"))]
 #[rustfmt::skip]
 mod sites;
+#[cfg(any(feature = "sites", feature = "integrations"))]
+#[rustfmt::skip]
 pub use sites::*;
+#[cfg(
+    any(
+        feature = "members",
+        feature = "collections",
+        feature = "spaces",
+        feature = "sites",
+        feature = "site_structure",
+        feature = "content",
+        feature = "integrations",
+        feature = "git"
+    )
+)]
 #[rustfmt::skip]
 mod spaces;
+#[cfg(
+    any(
+        feature = "members",
+        feature = "collections",
+        feature = "spaces",
+        feature = "sites",
+        feature = "site_structure",
+        feature = "content",
+        feature = "integrations",
+        feature = "git"
+    )
+)]
+#[rustfmt::skip]
 pub use spaces::*;
+#[cfg(feature = "sso")]
 #[rustfmt::skip]
 mod sso;
+#[cfg(feature = "sso")]
+#[rustfmt::skip]
 pub use sso::*;
+#[cfg(any(feature = "members", feature = "teams", feature = "sso"))]
 #[rustfmt::skip]
 mod teams;
+#[cfg(any(feature = "members", feature = "teams", feature = "sso"))]
+#[rustfmt::skip]
 pub use teams::*;
+#[cfg(feature = "translations")]
 #[rustfmt::skip]
 mod translations;
+#[cfg(feature = "translations")]
+#[rustfmt::skip]
 pub use translations::*;
-#[cfg(test)]
+#[cfg(all(test, feature = "full"))]
 #[rustfmt::skip]
 mod samples;

@@ -8,6 +8,7 @@
 
 pub mod client;
 pub mod escape;
+pub mod features;
 pub mod jobs;
 pub mod links;
 pub mod openapi;

@@ -415,13 +415,17 @@ pub fn root_module(api: &Api) -> Ident {
 }
 
 /// A generated crate's `lib.rs`: its docs, the lints every generated crate holds to, `head`,
-/// its modules (each `rustfmt::skip`, each re-exported whole), then `tail`. A `use` in `head`
-/// stays apart from the modules' re-exports, which rustfmt would otherwise reorder.
-pub fn crate_lib(docs: &str, head: TokenStream, modules: &[String], tail: TokenStream) -> TokenStream {
+/// its modules (each `rustfmt::skip`, each re-exported whole, each under its `#[cfg]` when it
+/// has one), then `tail`. A `use` in `head` stays apart from the modules' re-exports, which
+/// rustfmt would otherwise reorder.
+pub fn crate_lib(docs: &str, head: TokenStream, modules: &[(String, TokenStream)], tail: TokenStream) -> TokenStream {
     let docs = inner_doc(docs);
-    let modules = modules.iter().map(|m| {
+    let modules = modules.iter().map(|(m, cfg)| {
         let m = ident(m);
-        quote! { #[rustfmt::skip] mod #m; pub use #m::*; }
+        // rustfmt would break a long `cfg` differently from prettyplease: `cargo fmt --all`
+        // must not cause drift.
+        let skip = (!cfg.is_empty()).then(|| quote!(#[rustfmt::skip]));
+        quote! { #cfg #[rustfmt::skip] mod #m; #cfg #skip pub use #m::*; }
     });
     quote! {
         #docs

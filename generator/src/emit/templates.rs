@@ -100,24 +100,19 @@ pub fn gitattributes(api: &Api, options: &super::Options) -> String {
     render("gitattributes.j2", minijinja::context! { header => super::text::header_text(api, options) })
 }
 
-/// A generated crate's manifest depending on the runtime only.
-pub fn cargo_toml(api: &Api, options: &super::Options, name: &str, description: &str) -> String {
-    cargo_toml_with(api, options, name, description, &[], &[], &[])
-}
-
 /// A generated crate's manifest: runtime features, extra dependencies (`name = spec` lines)
 /// and features of its own (`name = [..]` lines).
-pub fn cargo_toml_with(
+pub fn cargo_toml(
     api: &Api,
     options: &super::Options,
     name: &str,
     description: &str,
     runtime_features: &[&str],
     dependencies: &[(&str, &str)],
-    features: &[(&str, &str)],
+    features: &[(String, String)],
 ) -> String {
-    let pairs = |items: &[(&str, &str)]| -> Vec<minijinja::Value> {
-        items.iter().map(|&(name, spec)| minijinja::context! { name => name, spec => spec }).collect()
+    let pairs = |items: Vec<(&str, &str)>| -> Vec<minijinja::Value> {
+        items.into_iter().map(|(name, spec)| minijinja::context! { name => name, spec => spec }).collect()
     };
     render(
         "Cargo.toml.j2",
@@ -128,8 +123,8 @@ pub fn cargo_toml_with(
             description => description,
             runtime => runtime_dependency(&options.runtime),
             runtime_features => runtime_features.iter().map(|f| (*f).to_owned()).collect::<Vec<String>>(),
-            dependencies => pairs(dependencies),
-            features => pairs(features),
+            dependencies => pairs(dependencies.to_vec()),
+            features => pairs(features.iter().map(|(n, s)| (n.as_str(), s.as_str())).collect()),
         },
     )
 }

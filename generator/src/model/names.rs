@@ -60,8 +60,10 @@ const PLACEHOLDERS: &[&str] = &["foo", "baz", "quux"];
 /// Module names a group (tag) cannot take as they are: the files every generated crate has
 /// (`lib`, `main`, `mod`, `build`, `mock`, `samples`), the modules the generated crates export
 /// (`types`, `runtime`), the crates generated code names by path (`std`, `core`, ...),
-/// which a module of the same name at the crate root would make ambiguous, and the methods the
-/// generated `Client` has beside one accessor per group (`new`, `builder`, `settings`).
+/// which a module of the same name at the crate root would make ambiguous, the methods the
+/// generated `Client` has beside one accessor per group (`new`, `builder`, `settings`), and
+/// the cargo features the generated crates have beside one per group (`default`, `full`;
+/// `mock` and `samples` are files too).
 const RESERVED_MODULES: &[&str] = &[
     "lib",
     "main",
@@ -90,6 +92,9 @@ const RESERVED_MODULES: &[&str] = &[
     "new",
     "builder",
     "settings",
+    // Cargo features of the generated crates, beside one per group (named as its module).
+    "default",
+    "full",
 ];
 
 /// The Rust name of a group's module: snake case, moved out of the way of

@@ -23,6 +23,12 @@ pub trait Authenticator: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Self::Principal, ApiError>> + Send;
 }
 
+/// What a generated `Service` asks of a group of operations that its build leaves out (the
+/// group's cargo feature off): nothing, so every type meets it.
+pub trait GroupLeftOut {}
+
+impl<T: ?Sized> GroupLeftOut for T {}
+
 /// A credential found in a request, owning its text (a decoded basic pair, a percent-decoded
 /// query or cookie value).
 struct Found {

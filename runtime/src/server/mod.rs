@@ -38,7 +38,7 @@ mod routes;
 
 pub use crate::auth::{Credential, KeyIn, Scheme, SchemeKind, Secret};
 pub use crate::params::FromParam;
-pub use auth::Authenticator;
+pub use auth::{Authenticator, GroupLeftOut};
 pub(crate) use auth::{authenticate, challenge};
 pub use body::{BodyStream, BodyTooSlow, Download};
 pub use config::{

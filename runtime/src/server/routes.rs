@@ -122,6 +122,8 @@ impl std::error::Error for MissingOperations {}
 pub struct Routes<S: Authenticator> {
     service: Arc<S>,
     operations: &'static [OperationInfo],
+    /// The index of each operation in `operations`, by name.
+    by_name: BTreeMap<&'static str, usize>,
     errors: &'static ErrorShape,
     handlers: Vec<Option<Handler<S::Principal>>>,
     config: ServerConfig,
@@ -134,6 +136,7 @@ impl<S: Authenticator> Routes<S> {
         Routes {
             service: Arc::new(service),
             operations,
+            by_name: operations.iter().enumerate().map(|(index, op)| (op.name, index)).collect(),
             errors,
             handlers: operations.iter().map(|_| None).collect(),
             config: ServerConfig::default(),
@@ -145,13 +148,14 @@ impl<S: Authenticator> Routes<S> {
         self.config = config;
     }
 
-    /// Sets the handler of operation `index` of the table (generated setters call this):
-    /// `parse` reads its request, `handler` answers it, `answer` writes the value with the
-    /// operation's status or the one the handler chose.
+    /// Sets the handler of the operation named `name` in the table (generated setters call
+    /// this; an operation the table does not hold is ignored): `parse` reads its request,
+    /// `handler` answers it, `answer` writes the value with the operation's status or the one
+    /// the handler chose.
     pub fn set<A, R, T, St, F, Fut>(
         &mut self,
         _access: A,
-        index: usize,
+        name: &str,
         parse: fn(Input) -> Result<R, ApiError>,
         answer: Answer<T>,
         handler: F,
@@ -163,6 +167,7 @@ impl<S: Authenticator> Routes<S> {
         F: Fn(Arc<S>, Context<A::Principal, St>, R) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<T, ApiError>> + Send + 'static,
     {
+        let Some(&index) = self.by_name.get(name) else { return };
         let Some(slot) = self.handlers.get_mut(index) else { return };
         let info = &self.operations[index];
         let (status, required, link_cursor) = (info.status, info.headers, info.link_cursor);
