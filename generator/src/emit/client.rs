@@ -143,7 +143,7 @@ impl ClientEmitter<'_> {
             .tags_with_operations()
             .map(|tag| {
                 let count = api.operations_of(&tag.name).count();
-                minijinja::context! { title => &tag.title, count => count, item => format!("Client::{}", tag.rust) }
+                minijinja::context! { title => &tag.title, count => count, item => format!("Client::{}", tag.rust), feature => features::of_group(tag) }
             })
             .collect();
         let text = super::templates::render(

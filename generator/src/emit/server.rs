@@ -77,7 +77,7 @@ impl ServerEmitter<'_> {
             .tags_with_operations()
             .map(|tag| {
                 let count = api.operations_of(&tag.name).count();
-                minijinja::context! { title => &tag.title, count => count, item => trait_name(tag) }
+                minijinja::context! { title => &tag.title, count => count, item => trait_name(tag), feature => features::of_group(tag) }
             })
             .collect();
         let text = super::templates::render(

@@ -814,6 +814,7 @@ fn crate_root(api: &Api, modules: Vec<(String, TokenStream)>) -> TokenStream {
             minijinja::context! {
                 title => &tag.title,
                 name => &tag.name,
+                feature => (api.operations_of(&tag.name).next().is_some()).then(|| features::of_group(tag)),
                 description => tag.description.as_deref().map(str::trim),
                 types => types_used_by_tag(api, &tag.name),
             }
