@@ -323,8 +323,8 @@ impl Importer<'_> {
         let tag = match tag_text {
             Some(text) => self.tag(text, None),
             None => {
-                let first = path.raw.split('/').find(|s| !s.is_empty() && !s.starts_with('{')).unwrap_or("default");
-                self.tag(first, None)
+                let group = untagged_group(&path.raw);
+                self.tag(group, None)
             }
         };
         routes.add(&path, method);
@@ -1215,4 +1215,38 @@ fn page_items<'a>(doc: &'a Value, schema: &'a Value) -> Option<(&'a Value, Optio
 
 fn map(pairs: Vec<(&str, Value)>) -> Map<String, Value> {
     pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
+}
+
+/// The group of an operation the document does not tag: the first literal segment of its path
+/// that is not a version (`/v1/customers/{id}` is in `customers`, as `/api/v2/users` is in
+/// `users`), so an untagged API still gets a group, and a cargo feature, per resource; the
+/// first literal segment when all are versions, `default` when there is none.
+fn untagged_group(path: &str) -> &str {
+    let literal: Vec<&str> = path.split('/').filter(|s| !s.is_empty() && !s.contains('{')).collect();
+    let version = |segment: &&str| {
+        let lower = segment.to_ascii_lowercase();
+        let numbered = lower.strip_prefix('v').is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
+        lower == "api" || numbered || segment.starts_with(|c: char| c.is_ascii_digit())
+    };
+    literal.iter().find(|s| !version(s)).or(literal.first()).copied().unwrap_or("default")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn untagged_operations_are_grouped_by_their_first_segment_past_versions() {
+        let cases = [
+            ("/v1/customers/{customer}/sources", "customers"),
+            ("/api/v2/users", "users"),
+            ("/2010-04-01/Accounts/{sid}/Calls.json", "Accounts"),
+            ("/v1beta1/namespaces", "namespaces"),
+            ("/value/items", "value"),
+            ("/v1", "v1"),
+            ("/{id}", "default"),
+            ("/", "default"),
+        ];
+        for (path, group) in cases {
+            assert_eq!(super::untagged_group(path), group, "{path}");
+        }
+    }
 }
