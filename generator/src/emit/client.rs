@@ -10,6 +10,7 @@ use super::rust::{Paths, doc, ident, inner_doc, param_text};
 use super::text::operation_doc;
 use super::{features, jobs};
 use crate::model::names::{Case, sanitize};
+use crate::model::reach::Reach;
 use crate::model::{
     Access, Api, AuthScheme, Encoding, ErrorStatus, Field, Method, Object, Operation, PageStyle, Param, ParamIn,
     PathSegment, Presence, ResponseBody, SchemeKind, Tag, TypeDef, TypeKind, TypeRef,
@@ -19,7 +20,7 @@ use quote::quote;
 use std::collections::BTreeSet;
 
 /// Adds the client crate to `output`, under `client/`.
-pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<jobs::Job<'a>> {
+pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>) -> Vec<jobs::Job<'a>> {
     let header = &super::text::header_text(api, options);
     let types_crate = format!("{}-types", api.name);
     let crate_name = format!("{}-client", api.name);
@@ -38,7 +39,7 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<jobs::Job<'a>>
     jobs.push(jobs::text("client/Cargo.toml", move || {
         let types_dep = format!("{{ path = \"../types\", package = \"{types_crate}\", default-features = false }}");
         let types_name = types_crate.replace('-', "_");
-        let mut features = features::manifest(&api.reach(), Some(&types_name));
+        let mut features = features::manifest(reach, Some(&types_name));
         // The samples call every operation: every group.
         features.push(("samples".into(), format!("[\"{}\"]", features::FULL)));
         super::templates::cargo_toml(

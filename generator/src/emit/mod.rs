@@ -46,6 +46,8 @@ pub fn emit_into(dir: &Path, api: &Api, options: &Options) -> Output {
 /// queue, so the threads stay busy until the last file.
 pub fn emit_reusing(api: &Api, options: &Options, reuse: &jobs::Reuse) -> Output {
     let outputs = options.outputs;
+    // Which groups need each type: the cargo features of the three crates.
+    let reach = api.reach();
     let mut queue = vec![jobs::text(MARKER, || templates::gitattributes(api, options))];
     // The two largest single jobs go first, so no thread is left with one of them at the end.
     if outputs.openapi {
@@ -55,13 +57,13 @@ pub fn emit_reusing(api: &Api, options: &Options, reuse: &jobs::Reuse) -> Output
         queue.push(jobs::text("REFERENCE.md", || reference::emit(api, options)));
     }
     if outputs.types {
-        queue.extend(types::jobs(api, options));
+        queue.extend(types::jobs(api, options, &reach));
     }
     if outputs.server {
-        queue.extend(server::jobs(api, options));
+        queue.extend(server::jobs(api, options, &reach));
     }
     if outputs.client {
-        queue.extend(client::jobs(api, options));
+        queue.extend(client::jobs(api, options, &reach));
     }
     let mut output = Output::default();
     jobs::run(queue, reuse, &mut output);

@@ -11,12 +11,13 @@ use super::rust::{Paths, constraint_checks, doc, ident, inner_doc, param_is_opti
 use super::text::{describe_constraints, operation_doc};
 use super::{features, jobs};
 use crate::model::names::{Case, sanitize};
+use crate::model::reach::Reach;
 use crate::model::{Api, Encoding, Operation, Param, ParamIn, ResponseBody, Tag, TypeKind, TypeRef};
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// Adds the server crate to `output`, under `server/`.
-pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<jobs::Job<'a>> {
+pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>) -> Vec<jobs::Job<'a>> {
     let header = &super::text::header_text(api, options);
     let types_crate = format!("{}-types", api.name);
     let emitter = move || ServerEmitter { api, paths: Paths::from_crate(&format!("{}-types", api.name)) };
@@ -37,7 +38,7 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<jobs::Job<'a>>
     jobs.push(jobs::text("server/Cargo.toml", move || {
         let types_dep = format!("{{ path = \"../types\", package = \"{types_crate}\", default-features = false }}");
         let types_name = types_crate.replace('-', "_");
-        let mut features = features::manifest(&api.reach(), Some(&types_name));
+        let mut features = features::manifest(reach, Some(&types_name));
         features.push(("mock".into(), "[]".into()));
         super::templates::cargo_toml(
             api,

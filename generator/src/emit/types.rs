@@ -10,6 +10,7 @@
 use super::rust::{Paths, constraint_checks, doc, ident, inner_doc, param_text};
 use super::text::describe_constraints;
 use super::{features, jobs};
+use crate::model::reach::Reach;
 use crate::model::{
     Access, Api, Enum, Field, Object, Operation, Presence, ResponseBody, TypeDef, TypeKind, TypeRef, Union, sample,
 };
@@ -19,11 +20,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// The files of the types crate, under `types/`.
-pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<jobs::Job<'a>> {
+pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>) -> Vec<jobs::Job<'a>> {
     let header = &super::text::header_text(api, options);
     let validated = Arc::new(needs_validation(api));
     let envelopes = Arc::new(envelopes(api));
-    let reach = Arc::new(api.reach());
     let mut modules: BTreeMap<String, Vec<&TypeDef>> = BTreeMap::new();
     for def in api.types.values() {
         modules.entry(module_of(def)).or_default().push(def);
@@ -46,7 +46,6 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<jobs::Job<'a>>
                     (module.clone(), types, tags)
                 })
                 .collect();
-            let reach = Arc::clone(&reach);
             move || {
                 let gated = modules.into_iter().map(|(module, types, tags)| {
                     let cfg = features::cfg(&reach.of_any(types, tags));
@@ -58,7 +57,7 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<jobs::Job<'a>>
         jobs::rust("types/src/samples.rs", header, move || sample_tests(api)),
     ];
     for (module, defs) in modules {
-        let (validated, envelopes, reach) = (Arc::clone(&validated), Arc::clone(&envelopes), Arc::clone(&reach));
+        let (validated, envelopes) = (Arc::clone(&validated), Arc::clone(&envelopes));
         let ops = operations.remove(&module).unwrap_or_default();
         jobs.push(jobs::rust(format!("types/src/{module}.rs"), header, move || {
             let emitter = TypesEmitter { api, paths: Paths::in_types_crate(), validated: &validated };
@@ -78,7 +77,7 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options) -> Vec<jobs::Job<'a>>
         }));
     }
     jobs.push(jobs::text("types/Cargo.toml", move || {
-        let features = features::manifest(&reach, None);
+        let features = features::manifest(reach, None);
         super::templates::cargo_toml(
             api,
             options,

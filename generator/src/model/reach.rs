@@ -10,7 +10,7 @@
 //! by every group: the router and the client write and read it whatever the operation.
 
 use super::{Api, ResponseBody, Tag, TypeKind, TypeRef};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What needs a type (or an operation's own items).
 #[derive(Debug, Clone)]
@@ -42,11 +42,11 @@ impl<'a> Reach<'a> {
         let unreferenced = groups.len();
         let mut reach = Reach { groups, by_type: BTreeMap::new() };
         let mut seeds: Vec<Vec<&str>> = vec![Vec::new(); unreferenced + 1];
-        let mut file_groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        let mut file_groups: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
         for op in &api.operations {
             let Some(group) = reach.index(&op.tag) else { continue };
             seeds[group].extend(operation_types(op));
-            file_groups.entry(op.origin.file.as_str()).or_default().push(group);
+            file_groups.entry(op.origin.file.as_str()).or_default().insert(group);
         }
         for roots in &mut seeds[..unreferenced] {
             roots.extend(api.errors.ty.as_deref());
