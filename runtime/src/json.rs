@@ -766,8 +766,15 @@ fn direction() -> Direction {
 
 /// Writes the fields of a generated object through a serde map serializer, skipping absent
 /// optional fields and writing `null` for null ones.
-pub struct Fields<M> {
+///
+/// The writer keeps the first error itself: once a field fails, every later call writes
+/// nothing, and [`Fields::end`] returns that error instead of ending the map. So a generated
+/// `Serialize` is one plain call per field, without a `?` each: for an API of thousands of
+/// fields, the branch and early return that every `?` adds (each dropping what is live at
+/// that point) was a large part of what rustc spent checking the types crate.
+pub struct Fields<M: SerializeMap> {
     map: M,
+    error: Option<M::Error>,
 }
 
 impl<M: SerializeMap> Fields<M> {
@@ -776,58 +783,69 @@ impl<M: SerializeMap> Fields<M> {
     where
         S: serde::Serializer<SerializeMap = M, Error = M::Error>,
     {
-        Ok(Fields { map: serializer.serialize_map(None)? })
+        Ok(Fields { map: serializer.serialize_map(None)?, error: None })
+    }
+
+    /// Writes one entry, unless an earlier one failed; keeps the first error.
+    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) {
+        if self.error.is_none()
+            && let Err(error) = self.map.serialize_entry(key, value)
+        {
+            self.error = Some(error);
+        }
     }
 
     /// A field that is always written.
-    pub fn put<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), M::Error> {
-        self.map.serialize_entry(key, value)
+    pub fn put<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) {
+        self.entry(key, value);
     }
 
     /// A field written only when present.
-    pub fn optional<T: Serialize>(&mut self, key: &str, value: &Option<T>) -> Result<(), M::Error> {
-        match value {
-            Some(value) => self.map.serialize_entry(key, value),
-            None => Ok(()),
+    pub fn optional<T: Serialize>(&mut self, key: &str, value: &Option<T>) {
+        if let Some(value) = value {
+            self.entry(key, value);
         }
     }
 
     /// A read-only field: written when present, except in a request body.
-    pub fn read_only<T: Serialize>(&mut self, key: &str, value: &Option<T>) -> Result<(), M::Error> {
+    pub fn read_only<T: Serialize>(&mut self, key: &str, value: &Option<T>) {
         match direction() {
-            Direction::Request => Ok(()),
+            Direction::Request => {}
             Direction::Any | Direction::Response => self.optional(key, value),
         }
     }
 
     /// A write-only field: written when present, except in a response body.
-    pub fn write_only<T: Serialize>(&mut self, key: &str, value: &Option<T>) -> Result<(), M::Error> {
+    pub fn write_only<T: Serialize>(&mut self, key: &str, value: &Option<T>) {
         match direction() {
-            Direction::Response => Ok(()),
+            Direction::Response => {}
             Direction::Any | Direction::Request => self.optional(key, value),
         }
     }
 
     /// A tri-state field: absent is skipped, null written as `null`.
-    pub fn patch<T: Serialize>(&mut self, key: &str, value: &crate::Patch<T>) -> Result<(), M::Error> {
+    pub fn patch<T: Serialize>(&mut self, key: &str, value: &crate::Patch<T>) {
         match value {
-            crate::Patch::Absent => Ok(()),
-            crate::Patch::Null => self.map.serialize_entry(key, &()),
-            crate::Patch::Value(value) => self.map.serialize_entry(key, value),
+            crate::Patch::Absent => {}
+            crate::Patch::Null => self.entry(key, &()),
+            crate::Patch::Value(value) => self.entry(key, value),
         }
     }
 
     /// Additional properties, after the declared fields.
-    pub fn rest<T: Serialize>(&mut self, extra: &BTreeMap<String, T>) -> Result<(), M::Error> {
+    pub fn rest<T: Serialize>(&mut self, extra: &BTreeMap<String, T>) {
         for (key, value) in extra {
-            self.map.serialize_entry(key, value)?;
+            self.entry(key, value);
         }
-        Ok(())
     }
 
-    /// Ends the object.
+    /// Ends the object, or returns the first error a field met (the map is then left
+    /// unended: a serializer that failed has nothing sound to end).
     pub fn end(self) -> Result<M::Ok, M::Error> {
-        self.map.end()
+        match self.error {
+            Some(error) => Err(error),
+            None => self.map.end(),
+        }
     }
 }
 
@@ -911,6 +929,68 @@ mod tests {
         let value = parse_strict(br#"{"a": [1, 2.5, "x", null, true], "b": {}}"#).unwrap();
         assert_eq!(value, json!({"a": [1, 2.5, "x", null, true], "b": {}}));
         assert!(matches!(parse_strict(b"{\"a\": 1} trailing"), Err(StrictParseError::Syntax(_))));
+    }
+
+    /// A value whose serialization always fails.
+    struct Broken;
+
+    impl Serialize for Broken {
+        fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+            Err(serde::ser::Error::custom("broken on purpose"))
+        }
+    }
+
+    /// Shaped like a generated `Serialize`: one call per field, no `?`.
+    struct Written {
+        before: i64,
+        broken: Option<Broken>,
+        after: Option<String>,
+        patch: crate::Patch<i64>,
+        extra: BTreeMap<String, i64>,
+    }
+
+    impl Serialize for Written {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut fields = Fields::begin(serializer)?;
+            fields.put("before", &self.before);
+            fields.optional("broken", &self.broken);
+            fields.optional("after", &self.after);
+            fields.patch("patch", &self.patch);
+            fields.rest(&self.extra);
+            fields.end()
+        }
+    }
+
+    #[test]
+    fn fields_write_each_present_field_in_order() {
+        let written = Written {
+            before: 1,
+            broken: None,
+            after: Some("a".into()),
+            patch: crate::Patch::Null,
+            extra: BTreeMap::from([("z".to_owned(), 2)]),
+        };
+        assert_eq!(serde_json::to_string(&written).unwrap(), r#"{"before":1,"after":"a","patch":null,"z":2}"#);
+    }
+
+    #[test]
+    fn a_field_that_fails_ends_the_object_with_its_error_and_nothing_after_it_is_written() {
+        let written = Written {
+            before: 1,
+            broken: Some(Broken),
+            after: Some("a".into()),
+            patch: crate::Patch::Value(3),
+            extra: BTreeMap::from([("z".to_owned(), 2)]),
+        };
+        let mut out = Vec::new();
+        let error = serde_json::to_writer(&mut out, &written).unwrap_err();
+        assert_eq!(error.to_string(), "broken on purpose");
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.starts_with(r#"{"before":1,"#), "{out}");
+        for later in ["after", "patch", "z", "}"] {
+            assert!(!out.contains(later), "{later} written after the error: {out}");
+        }
+        assert!(serde_json::to_value(&written).is_err());
     }
 
     #[test]

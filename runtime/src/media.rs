@@ -128,9 +128,9 @@ impl fmt::Debug for FilePart {
 impl serde::Serialize for FilePart {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut fields = crate::json::Fields::begin(serializer)?;
-        fields.optional("file_name", &self.file_name)?;
-        fields.optional("content_type", &self.content_type)?;
-        fields.put("size", &self.bytes.len())?;
+        fields.optional("file_name", &self.file_name);
+        fields.optional("content_type", &self.content_type);
+        fields.put("size", &self.bytes.len());
         fields.end()
     }
 }

@@ -80,7 +80,7 @@ impl<T: FromJson> FromJson for Page<T> {
 impl Serialize for PageNext {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut fields = Fields::begin(serializer)?;
-        fields.put("page", &self.page)?;
+        fields.put("page", &self.page);
         fields.end()
     }
 }
@@ -88,9 +88,9 @@ impl Serialize for PageNext {
 impl<T: Serialize> Serialize for Page<T> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut fields = Fields::begin(serializer)?;
-        fields.optional("next", &self.next)?;
-        fields.optional("count", &self.count)?;
-        fields.put("items", &self.items)?;
+        fields.optional("next", &self.next);
+        fields.optional("count", &self.count);
+        fields.put("items", &self.items);
         fields.end()
     }
 }

@@ -91,25 +91,65 @@ impl ::apigen_runtime::FromJson for ChangeRequest {
         let conversations_issues_cluster = __reader
             .optional("conversationsIssuesCluster");
         let urls = __reader.optional("urls");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(number),
+            ::core::option::Option::Some(status),
+            ::core::option::Option::Some(subject),
+            ::core::option::Option::Some(description),
+            ::core::option::Option::Some(created_by),
+            ::core::option::Option::Some(created_at),
+            ::core::option::Option::Some(updated_at),
+            ::core::option::Option::Some(space),
+            ::core::option::Option::Some(revision),
+            ::core::option::Option::Some(revision_initial),
+            ::core::option::Option::Some(revision_merged_ancestor),
+            ::core::option::Option::Some(revision_merged),
+            ::core::option::Option::Some(comments),
+            ::core::option::Option::Some(outdated),
+            ::core::option::Option::Some(conversations_issues_cluster),
+            ::core::option::Option::Some(urls),
+        ) = (
+            __reader.finish(),
+            id,
+            number,
+            status,
+            subject,
+            description,
+            created_by,
+            created_at,
+            updated_at,
+            space,
+            revision,
+            revision_initial,
+            revision_merged_ancestor,
+            revision_merged,
+            comments,
+            outdated,
+            conversations_issues_cluster,
+            urls,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            number: number?,
-            status: status?,
-            subject: subject?,
-            description: description?,
-            created_by: created_by?,
-            created_at: created_at?,
-            updated_at: updated_at?,
-            space: space?,
-            revision: revision?,
-            revision_initial: revision_initial?,
-            revision_merged_ancestor: revision_merged_ancestor?,
-            revision_merged: revision_merged?,
-            comments: comments?,
-            outdated: outdated?,
-            conversations_issues_cluster: conversations_issues_cluster?,
-            urls: urls?,
+            id,
+            number,
+            status,
+            subject,
+            description,
+            created_by,
+            created_at,
+            updated_at,
+            space,
+            revision,
+            revision_initial,
+            revision_merged_ancestor,
+            revision_merged,
+            comments,
+            outdated,
+            conversations_issues_cluster,
+            urls,
         })
     }
 }
@@ -119,25 +159,25 @@ impl ::apigen_runtime::serde::Serialize for ChangeRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "change-request")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("number", &self.number)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("subject", &self.subject)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("createdBy", &self.created_by)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
-        __fields.optional("space", &self.space)?;
-        __fields.optional("revision", &self.revision)?;
-        __fields.optional("revisionInitial", &self.revision_initial)?;
-        __fields.optional("revisionMergedAncestor", &self.revision_merged_ancestor)?;
-        __fields.optional("revisionMerged", &self.revision_merged)?;
-        __fields.optional("comments", &self.comments)?;
-        __fields.optional("outdated", &self.outdated)?;
+        __fields.put("object", "change-request");
+        __fields.put("id", &self.id);
+        __fields.optional("number", &self.number);
+        __fields.optional("status", &self.status);
+        __fields.optional("subject", &self.subject);
+        __fields.optional("description", &self.description);
+        __fields.optional("createdBy", &self.created_by);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("updatedAt", &self.updated_at);
+        __fields.optional("space", &self.space);
+        __fields.optional("revision", &self.revision);
+        __fields.optional("revisionInitial", &self.revision_initial);
+        __fields.optional("revisionMergedAncestor", &self.revision_merged_ancestor);
+        __fields.optional("revisionMerged", &self.revision_merged);
+        __fields.optional("comments", &self.comments);
+        __fields.optional("outdated", &self.outdated);
         __fields
-            .optional("conversationsIssuesCluster", &self.conversations_issues_cluster)?;
-        __fields.optional("urls", &self.urls)?;
+            .optional("conversationsIssuesCluster", &self.conversations_issues_cluster);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -189,11 +229,14 @@ impl ::apigen_runtime::FromJson for ChangeRequestMergeResult {
         let mut __reader = __decoder.object(__value)?;
         let revision = __reader.optional("revision");
         let result = __reader.optional("result");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            revision: revision?,
-            result: result?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(revision),
+            ::core::option::Option::Some(result),
+        ) = (__reader.finish(), revision, result) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { revision, result })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ChangeRequestMergeResult {
@@ -202,8 +245,8 @@ impl ::apigen_runtime::serde::Serialize for ChangeRequestMergeResult {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("revision", &self.revision)?;
-        __fields.optional("result", &self.result)?;
+        __fields.optional("revision", &self.revision);
+        __fields.optional("result", &self.result);
         __fields.end()
     }
 }
@@ -236,8 +279,13 @@ impl ::apigen_runtime::FromJson for ChangeRequestPdf {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let url = __reader.optional("url");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { url: url? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(url)) = (
+            __reader.finish(),
+            url,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { url })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ChangeRequestPdf {
@@ -246,7 +294,7 @@ impl ::apigen_runtime::serde::Serialize for ChangeRequestPdf {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("url", &self.url)?;
+        __fields.optional("url", &self.url);
         __fields.end()
     }
 }
@@ -435,11 +483,14 @@ impl ::apigen_runtime::FromJson for ChangeRequestUpdateResult {
         let mut __reader = __decoder.object(__value)?;
         let revision = __reader.optional("revision");
         let result = __reader.optional("result");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            revision: revision?,
-            result: result?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(revision),
+            ::core::option::Option::Some(result),
+        ) = (__reader.finish(), revision, result) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { revision, result })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ChangeRequestUpdateResult {
@@ -448,8 +499,8 @@ impl ::apigen_runtime::serde::Serialize for ChangeRequestUpdateResult {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("revision", &self.revision)?;
-        __fields.optional("result", &self.result)?;
+        __fields.optional("revision", &self.revision);
+        __fields.optional("result", &self.result);
         __fields.end()
     }
 }
@@ -481,11 +532,14 @@ impl ::apigen_runtime::FromJson for ChangeRequestUrls {
         let mut __reader = __decoder.object(__value)?;
         let app = __reader.optional("app");
         let location = __reader.optional("location");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            app: app?,
-            location: location?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(app),
+            ::core::option::Option::Some(location),
+        ) = (__reader.finish(), app, location) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { app, location })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ChangeRequestUrls {
@@ -494,8 +548,8 @@ impl ::apigen_runtime::serde::Serialize for ChangeRequestUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("app", &self.app)?;
-        __fields.optional("location", &self.location)?;
+        __fields.optional("app", &self.app);
+        __fields.optional("location", &self.location);
         __fields.end()
     }
 }
@@ -538,11 +592,14 @@ impl ::apigen_runtime::FromJson for CreateChangeRequestBody {
         let mut __reader = __decoder.object(__value)?;
         let subject = __reader.optional("subject");
         let agent_task_id = __reader.optional("agentTaskId");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            subject: subject?,
-            agent_task_id: agent_task_id?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(subject),
+            ::core::option::Option::Some(agent_task_id),
+        ) = (__reader.finish(), subject, agent_task_id) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { subject, agent_task_id })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateChangeRequestBody {
@@ -551,8 +608,8 @@ impl ::apigen_runtime::serde::Serialize for CreateChangeRequestBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("subject", &self.subject)?;
-        __fields.optional("agentTaskId", &self.agent_task_id)?;
+        __fields.optional("subject", &self.subject);
+        __fields.optional("agentTaskId", &self.agent_task_id);
         __fields.end()
     }
 }
@@ -589,11 +646,18 @@ impl ::apigen_runtime::FromJson for UpdateChangeRequestBody {
         let subject = __reader.optional("subject");
         let description = __reader.optional("description");
         let status = __reader.optional("status");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(subject),
+            ::core::option::Option::Some(description),
+            ::core::option::Option::Some(status),
+        ) = (__reader.finish(), subject, description, status) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            subject: subject?,
-            description: description?,
-            status: status?,
+            subject,
+            description,
+            status,
         })
     }
 }
@@ -603,9 +667,9 @@ impl ::apigen_runtime::serde::Serialize for UpdateChangeRequestBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("subject", &self.subject)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("status", &self.status)?;
+        __fields.optional("subject", &self.subject);
+        __fields.optional("description", &self.description);
+        __fields.optional("status", &self.status);
         __fields.end()
     }
 }

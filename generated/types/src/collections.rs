@@ -44,16 +44,38 @@ impl ::apigen_runtime::FromJson for Collection {
         let default_level = __reader.nullable("defaultLevel");
         let urls = __reader.optional("urls");
         let permissions = __reader.optional("permissions");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(description),
+            ::core::option::Option::Some(organization),
+            ::core::option::Option::Some(parent),
+            ::core::option::Option::Some(default_level),
+            ::core::option::Option::Some(urls),
+            ::core::option::Option::Some(permissions),
+        ) = (
+            __reader.finish(),
+            id,
+            title,
+            description,
+            organization,
+            parent,
+            default_level,
+            urls,
+            permissions,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            description: description?,
-            organization: organization?,
-            parent: parent?,
-            default_level: default_level?,
-            urls: urls?,
-            permissions: permissions?,
+            id,
+            title,
+            description,
+            organization,
+            parent,
+            default_level,
+            urls,
+            permissions,
         })
     }
 }
@@ -63,15 +85,15 @@ impl ::apigen_runtime::serde::Serialize for Collection {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "collection")?;
-        __fields.put("id", &self.id)?;
-        __fields.put("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.put("organization", &self.organization)?;
-        __fields.optional("parent", &self.parent)?;
-        __fields.put("defaultLevel", &self.default_level)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("permissions", &self.permissions)?;
+        __fields.put("object", "collection");
+        __fields.put("id", &self.id);
+        __fields.put("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.put("organization", &self.organization);
+        __fields.optional("parent", &self.parent);
+        __fields.put("defaultLevel", &self.default_level);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("permissions", &self.permissions);
         __fields.end()
     }
 }
@@ -135,12 +157,20 @@ impl ::apigen_runtime::FromJson for CollectionPermissions {
         let admin = __reader.optional("admin");
         let view_invite_links = __reader.optional("viewInviteLinks");
         let create = __reader.optional("create");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(view),
+            ::core::option::Option::Some(admin),
+            ::core::option::Option::Some(view_invite_links),
+            ::core::option::Option::Some(create),
+        ) = (__reader.finish(), view, admin, view_invite_links, create) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            view: view?,
-            admin: admin?,
-            view_invite_links: view_invite_links?,
-            create: create?,
+            view,
+            admin,
+            view_invite_links,
+            create,
         })
     }
 }
@@ -150,10 +180,10 @@ impl ::apigen_runtime::serde::Serialize for CollectionPermissions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view)?;
-        __fields.optional("admin", &self.admin)?;
-        __fields.optional("viewInviteLinks", &self.view_invite_links)?;
-        __fields.optional("create", &self.create)?;
+        __fields.optional("view", &self.view);
+        __fields.optional("admin", &self.admin);
+        __fields.optional("viewInviteLinks", &self.view_invite_links);
+        __fields.optional("create", &self.create);
         __fields.end()
     }
 }
@@ -185,11 +215,14 @@ impl ::apigen_runtime::FromJson for CollectionUrls {
         let mut __reader = __decoder.object(__value)?;
         let location = __reader.optional("location");
         let app = __reader.optional("app");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            app: app?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(location),
+            ::core::option::Option::Some(app),
+        ) = (__reader.finish(), location, app) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { location, app })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CollectionUrls {
@@ -198,8 +231,8 @@ impl ::apigen_runtime::serde::Serialize for CollectionUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("app", &self.app)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("app", &self.app);
         __fields.end()
     }
 }
@@ -242,11 +275,14 @@ impl ::apigen_runtime::FromJson for CreateCollectionBody {
         let mut __reader = __decoder.object(__value)?;
         let title = __reader.optional("title");
         let parent = __reader.optional("parent");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            title: title?,
-            parent: parent?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(parent),
+        ) = (__reader.finish(), title, parent) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { title, parent })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateCollectionBody {
@@ -255,8 +291,8 @@ impl ::apigen_runtime::serde::Serialize for CreateCollectionBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("parent", &self.parent)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("parent", &self.parent);
         __fields.end()
     }
 }
@@ -299,11 +335,14 @@ impl ::apigen_runtime::FromJson for MoveCollectionBody {
         let mut __reader = __decoder.object(__value)?;
         let parent = __reader.patch("parent");
         let position = __reader.optional("position");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            parent: parent?,
-            position: position?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(parent),
+            ::core::option::Option::Some(position),
+        ) = (__reader.finish(), parent, position) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { parent, position })
     }
 }
 impl ::apigen_runtime::serde::Serialize for MoveCollectionBody {
@@ -312,8 +351,8 @@ impl ::apigen_runtime::serde::Serialize for MoveCollectionBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.patch("parent", &self.parent)?;
-        __fields.optional("position", &self.position)?;
+        __fields.patch("parent", &self.parent);
+        __fields.optional("position", &self.position);
         __fields.end()
     }
 }
@@ -351,11 +390,14 @@ impl ::apigen_runtime::FromJson for SpacePosition {
         let mut __reader = __decoder.object(__value)?;
         let before = __reader.optional("before");
         let after = __reader.optional("after");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            before: before?,
-            after: after?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(before),
+            ::core::option::Option::Some(after),
+        ) = (__reader.finish(), before, after) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { before, after })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpacePosition {
@@ -364,8 +406,8 @@ impl ::apigen_runtime::serde::Serialize for SpacePosition {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("before", &self.before)?;
-        __fields.optional("after", &self.after)?;
+        __fields.optional("before", &self.before);
+        __fields.optional("after", &self.after);
         __fields.end()
     }
 }
@@ -393,8 +435,13 @@ impl ::apigen_runtime::FromJson for SpacePositionSpace {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "space");
         let space = __reader.required("space");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { space: space? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(space)) = (
+            __reader.finish(),
+            space,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { space })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpacePositionSpace {
@@ -403,8 +450,8 @@ impl ::apigen_runtime::serde::Serialize for SpacePositionSpace {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "space")?;
-        __fields.put("space", &self.space)?;
+        __fields.put("type", "space");
+        __fields.put("space", &self.space);
         __fields.end()
     }
 }
@@ -496,10 +543,13 @@ impl ::apigen_runtime::FromJson for TransferCollectionBody {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let organization = __reader.required("organization");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            organization: organization?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(organization),
+        ) = (__reader.finish(), organization) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { organization })
     }
 }
 impl ::apigen_runtime::serde::Serialize for TransferCollectionBody {
@@ -508,7 +558,7 @@ impl ::apigen_runtime::serde::Serialize for TransferCollectionBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organization", &self.organization)?;
+        __fields.put("organization", &self.organization);
         __fields.end()
     }
 }
@@ -549,11 +599,18 @@ impl ::apigen_runtime::FromJson for UpdateCollectionBody {
         let title = __reader.optional("title");
         let description = __reader.optional("description");
         let default_level = __reader.patch("defaultLevel");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(description),
+            ::core::option::Option::Some(default_level),
+        ) = (__reader.finish(), title, description, default_level) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            title: title?,
-            description: description?,
-            default_level: default_level?,
+            title,
+            description,
+            default_level,
         })
     }
 }
@@ -563,9 +620,9 @@ impl ::apigen_runtime::serde::Serialize for UpdateCollectionBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.patch("defaultLevel", &self.default_level)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.patch("defaultLevel", &self.default_level);
         __fields.end()
     }
 }

@@ -84,22 +84,56 @@ impl ::apigen_runtime::FromJson for Comment {
         let status = __reader.optional("status");
         let resolved_at = __reader.optional("resolvedAt");
         let resolved_by = __reader.optional("resolvedBy");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(posted_by),
+            ::core::option::Option::Some(posted_at),
+            ::core::option::Option::Some(edited_at),
+            ::core::option::Option::Some(reactions),
+            ::core::option::Option::Some(replies),
+            ::core::option::Option::Some(repliers),
+            ::core::option::Option::Some(body),
+            ::core::option::Option::Some(target),
+            ::core::option::Option::Some(urls),
+            ::core::option::Option::Some(permissions),
+            ::core::option::Option::Some(status),
+            ::core::option::Option::Some(resolved_at),
+            ::core::option::Option::Some(resolved_by),
+        ) = (
+            __reader.finish(),
+            id,
+            posted_by,
+            posted_at,
+            edited_at,
+            reactions,
+            replies,
+            repliers,
+            body,
+            target,
+            urls,
+            permissions,
+            status,
+            resolved_at,
+            resolved_by,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            posted_by: posted_by?,
-            posted_at: posted_at?,
-            edited_at: edited_at?,
-            reactions: reactions?,
-            replies: replies?,
-            repliers: repliers?,
-            body: body?,
-            target: target?,
-            urls: urls?,
-            permissions: permissions?,
-            status: status?,
-            resolved_at: resolved_at?,
-            resolved_by: resolved_by?,
+            id,
+            posted_by,
+            posted_at,
+            edited_at,
+            reactions,
+            replies,
+            repliers,
+            body,
+            target,
+            urls,
+            permissions,
+            status,
+            resolved_at,
+            resolved_by,
         })
     }
 }
@@ -109,21 +143,21 @@ impl ::apigen_runtime::serde::Serialize for Comment {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "comment")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("postedBy", &self.posted_by)?;
-        __fields.optional("postedAt", &self.posted_at)?;
-        __fields.optional("editedAt", &self.edited_at)?;
-        __fields.optional("reactions", &self.reactions)?;
-        __fields.optional("replies", &self.replies)?;
-        __fields.optional("repliers", &self.repliers)?;
-        __fields.optional("body", &self.body)?;
-        __fields.optional("target", &self.target)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("permissions", &self.permissions)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("resolvedAt", &self.resolved_at)?;
-        __fields.optional("resolvedBy", &self.resolved_by)?;
+        __fields.put("object", "comment");
+        __fields.put("id", &self.id);
+        __fields.optional("postedBy", &self.posted_by);
+        __fields.optional("postedAt", &self.posted_at);
+        __fields.optional("editedAt", &self.edited_at);
+        __fields.optional("reactions", &self.reactions);
+        __fields.optional("replies", &self.replies);
+        __fields.optional("repliers", &self.repliers);
+        __fields.optional("body", &self.body);
+        __fields.optional("target", &self.target);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("permissions", &self.permissions);
+        __fields.optional("status", &self.status);
+        __fields.optional("resolvedAt", &self.resolved_at);
+        __fields.optional("resolvedBy", &self.resolved_by);
         __fields.end()
     }
 }
@@ -283,8 +317,13 @@ impl ::apigen_runtime::FromJson for CommentBodyMarkdown {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let markdown = __reader.required("markdown");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { markdown: markdown? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(markdown)) = (
+            __reader.finish(),
+            markdown,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { markdown })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentBodyMarkdown {
@@ -293,7 +332,7 @@ impl ::apigen_runtime::serde::Serialize for CommentBodyMarkdown {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("markdown", &self.markdown)?;
+        __fields.put("markdown", &self.markdown);
         __fields.end()
     }
 }
@@ -332,11 +371,14 @@ impl ::apigen_runtime::FromJson for CommentContent {
         let mut __reader = __decoder.object(__value)?;
         let markdown = __reader.optional("markdown");
         let document = __reader.optional("document");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            markdown: markdown?,
-            document: document?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(markdown),
+            ::core::option::Option::Some(document),
+        ) = (__reader.finish(), markdown, document) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { markdown, document })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentContent {
@@ -345,8 +387,8 @@ impl ::apigen_runtime::serde::Serialize for CommentContent {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("markdown", &self.markdown)?;
-        __fields.optional("document", &self.document)?;
+        __fields.optional("markdown", &self.markdown);
+        __fields.optional("document", &self.document);
         __fields.end()
     }
 }
@@ -444,13 +486,16 @@ impl ::apigen_runtime::FromJson for CommentPermissions {
         let edit = __reader.optional("edit");
         let reply = __reader.optional("reply");
         let delete = __reader.optional("delete");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            view: view?,
-            edit: edit?,
-            reply: reply?,
-            delete: delete?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(view),
+            ::core::option::Option::Some(edit),
+            ::core::option::Option::Some(reply),
+            ::core::option::Option::Some(delete),
+        ) = (__reader.finish(), view, edit, reply, delete) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { view, edit, reply, delete })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentPermissions {
@@ -459,10 +504,10 @@ impl ::apigen_runtime::serde::Serialize for CommentPermissions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view)?;
-        __fields.optional("edit", &self.edit)?;
-        __fields.optional("reply", &self.reply)?;
-        __fields.optional("delete", &self.delete)?;
+        __fields.optional("view", &self.view);
+        __fields.optional("edit", &self.edit);
+        __fields.optional("reply", &self.reply);
+        __fields.optional("delete", &self.delete);
         __fields.end()
     }
 }
@@ -501,12 +546,15 @@ impl ::apigen_runtime::FromJson for CommentReaction {
         let emoji = __reader.optional("emoji");
         let count = __reader.optional("count");
         let users = __reader.optional("users");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            emoji: emoji?,
-            count: count?,
-            users: users?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(emoji),
+            ::core::option::Option::Some(count),
+            ::core::option::Option::Some(users),
+        ) = (__reader.finish(), emoji, count, users) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { emoji, count, users })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentReaction {
@@ -515,9 +563,9 @@ impl ::apigen_runtime::serde::Serialize for CommentReaction {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("emoji", &self.emoji)?;
-        __fields.optional("count", &self.count)?;
-        __fields.optional("users", &self.users)?;
+        __fields.optional("emoji", &self.emoji);
+        __fields.optional("count", &self.count);
+        __fields.optional("users", &self.users);
         __fields.end()
     }
 }
@@ -557,11 +605,14 @@ impl ::apigen_runtime::FromJson for CommentReactionUser {
         let mut __reader = __decoder.object(__value)?;
         let user = __reader.optional("user");
         let reacted_at = __reader.optional("reactedAt");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            user: user?,
-            reacted_at: reacted_at?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(user),
+            ::core::option::Option::Some(reacted_at),
+        ) = (__reader.finish(), user, reacted_at) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { user, reacted_at })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentReactionUser {
@@ -570,8 +621,8 @@ impl ::apigen_runtime::serde::Serialize for CommentReactionUser {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("user", &self.user)?;
-        __fields.optional("reactedAt", &self.reacted_at)?;
+        __fields.optional("user", &self.user);
+        __fields.optional("reactedAt", &self.reacted_at);
         __fields.end()
     }
 }
@@ -614,12 +665,15 @@ impl ::apigen_runtime::FromJson for CommentReplier {
         let updated_at = __reader.optional("updatedAt");
         let count = __reader.optional("count");
         let user = __reader.optional("user");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            updated_at: updated_at?,
-            count: count?,
-            user: user?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(updated_at),
+            ::core::option::Option::Some(count),
+            ::core::option::Option::Some(user),
+        ) = (__reader.finish(), updated_at, count, user) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { updated_at, count, user })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentReplier {
@@ -628,9 +682,9 @@ impl ::apigen_runtime::serde::Serialize for CommentReplier {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
-        __fields.optional("count", &self.count)?;
-        __fields.optional("user", &self.user)?;
+        __fields.optional("updatedAt", &self.updated_at);
+        __fields.optional("count", &self.count);
+        __fields.optional("user", &self.user);
         __fields.end()
     }
 }
@@ -699,16 +753,38 @@ impl ::apigen_runtime::FromJson for CommentReply {
         let body = __reader.optional("body");
         let urls = __reader.optional("urls");
         let permissions = __reader.optional("permissions");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(posted_by),
+            ::core::option::Option::Some(posted_at),
+            ::core::option::Option::Some(edited_at),
+            ::core::option::Option::Some(reactions),
+            ::core::option::Option::Some(body),
+            ::core::option::Option::Some(urls),
+            ::core::option::Option::Some(permissions),
+        ) = (
+            __reader.finish(),
+            id,
+            posted_by,
+            posted_at,
+            edited_at,
+            reactions,
+            body,
+            urls,
+            permissions,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            posted_by: posted_by?,
-            posted_at: posted_at?,
-            edited_at: edited_at?,
-            reactions: reactions?,
-            body: body?,
-            urls: urls?,
-            permissions: permissions?,
+            id,
+            posted_by,
+            posted_at,
+            edited_at,
+            reactions,
+            body,
+            urls,
+            permissions,
         })
     }
 }
@@ -718,15 +794,15 @@ impl ::apigen_runtime::serde::Serialize for CommentReply {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "comment-reply")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("postedBy", &self.posted_by)?;
-        __fields.optional("postedAt", &self.posted_at)?;
-        __fields.optional("editedAt", &self.edited_at)?;
-        __fields.optional("reactions", &self.reactions)?;
-        __fields.optional("body", &self.body)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("permissions", &self.permissions)?;
+        __fields.put("object", "comment-reply");
+        __fields.put("id", &self.id);
+        __fields.optional("postedBy", &self.posted_by);
+        __fields.optional("postedAt", &self.posted_at);
+        __fields.optional("editedAt", &self.edited_at);
+        __fields.optional("reactions", &self.reactions);
+        __fields.optional("body", &self.body);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("permissions", &self.permissions);
         __fields.end()
     }
 }
@@ -898,11 +974,14 @@ impl ::apigen_runtime::FromJson for CommentTableCell {
         let mut __reader = __decoder.object(__value)?;
         let record = __reader.optional("record");
         let definition = __reader.optional("definition");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            record: record?,
-            definition: definition?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(record),
+            ::core::option::Option::Some(definition),
+        ) = (__reader.finish(), record, definition) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { record, definition })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentTableCell {
@@ -911,8 +990,8 @@ impl ::apigen_runtime::serde::Serialize for CommentTableCell {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("record", &self.record)?;
-        __fields.optional("definition", &self.definition)?;
+        __fields.optional("record", &self.record);
+        __fields.optional("definition", &self.definition);
         __fields.end()
     }
 }
@@ -963,15 +1042,35 @@ impl ::apigen_runtime::FromJson for CommentTarget {
         let page = __reader.optional("page");
         let space = __reader.optional("space");
         let revision = __reader.optional("revision");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(node),
+            ::core::option::Option::Some(table_cell),
+            ::core::option::Option::Some(change_request),
+            ::core::option::Option::Some(review),
+            ::core::option::Option::Some(page),
+            ::core::option::Option::Some(space),
+            ::core::option::Option::Some(revision),
+        ) = (
+            __reader.finish(),
+            node,
+            table_cell,
+            change_request,
+            review,
+            page,
+            space,
+            revision,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            node: node?,
-            table_cell: table_cell?,
-            change_request: change_request?,
-            review: review?,
-            page: page?,
-            space: space?,
-            revision: revision?,
+            node,
+            table_cell,
+            change_request,
+            review,
+            page,
+            space,
+            revision,
         })
     }
 }
@@ -981,13 +1080,13 @@ impl ::apigen_runtime::serde::Serialize for CommentTarget {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("node", &self.node)?;
-        __fields.optional("tableCell", &self.table_cell)?;
-        __fields.optional("changeRequest", &self.change_request)?;
-        __fields.optional("review", &self.review)?;
-        __fields.optional("page", &self.page)?;
-        __fields.optional("space", &self.space)?;
-        __fields.optional("revision", &self.revision)?;
+        __fields.optional("node", &self.node);
+        __fields.optional("tableCell", &self.table_cell);
+        __fields.optional("changeRequest", &self.change_request);
+        __fields.optional("review", &self.review);
+        __fields.optional("page", &self.page);
+        __fields.optional("space", &self.space);
+        __fields.optional("revision", &self.revision);
         __fields.end()
     }
 }
@@ -1016,8 +1115,13 @@ impl ::apigen_runtime::FromJson for CommentTargetNode {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let id = __reader.required("id");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { id: id? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(id)) = (
+            __reader.finish(),
+            id,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { id })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentTargetNode {
@@ -1026,7 +1130,7 @@ impl ::apigen_runtime::serde::Serialize for CommentTargetNode {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
+        __fields.put("id", &self.id);
         __fields.end()
     }
 }
@@ -1055,8 +1159,13 @@ impl ::apigen_runtime::FromJson for CommentTargetPage {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let id = __reader.required("id");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { id: id? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(id)) = (
+            __reader.finish(),
+            id,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { id })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentTargetPage {
@@ -1065,7 +1174,7 @@ impl ::apigen_runtime::serde::Serialize for CommentTargetPage {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
+        __fields.put("id", &self.id);
         __fields.end()
     }
 }
@@ -1094,8 +1203,13 @@ impl ::apigen_runtime::FromJson for CommentUrls {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let location = __reader.optional("location");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { location: location? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(location)) = (
+            __reader.finish(),
+            location,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { location })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentUrls {
@@ -1104,7 +1218,7 @@ impl ::apigen_runtime::serde::Serialize for CommentUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
+        __fields.optional("location", &self.location);
         __fields.end()
     }
 }
@@ -1151,12 +1265,20 @@ impl ::apigen_runtime::FromJson for CreateCommentBody {
         let node = __reader.optional("node");
         let page = __reader.optional("page");
         let table_cell = __reader.optional("tableCell");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(body),
+            ::core::option::Option::Some(node),
+            ::core::option::Option::Some(page),
+            ::core::option::Option::Some(table_cell),
+        ) = (__reader.finish(), body, node, page, table_cell) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            body: body?,
-            node: node?,
-            page: page?,
-            table_cell: table_cell?,
+            body,
+            node,
+            page,
+            table_cell,
         })
     }
 }
@@ -1166,10 +1288,10 @@ impl ::apigen_runtime::serde::Serialize for CreateCommentBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("body", &self.body)?;
-        __fields.optional("node", &self.node)?;
-        __fields.optional("page", &self.page)?;
-        __fields.optional("tableCell", &self.table_cell)?;
+        __fields.put("body", &self.body);
+        __fields.optional("node", &self.node);
+        __fields.optional("page", &self.page);
+        __fields.optional("tableCell", &self.table_cell);
         __fields.end()
     }
 }
@@ -1198,8 +1320,13 @@ impl ::apigen_runtime::FromJson for CreateCommentReplyBody {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let body = __reader.required("body");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { body: body? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(body)) = (
+            __reader.finish(),
+            body,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { body })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateCommentReplyBody {
@@ -1208,7 +1335,7 @@ impl ::apigen_runtime::serde::Serialize for CreateCommentReplyBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -1252,12 +1379,20 @@ impl ::apigen_runtime::FromJson for UpdateCommentBody {
         let body = __reader.optional("body");
         let added_reactions = __reader.optional("addedReactions");
         let removed_reactions = __reader.optional("removedReactions");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(resolved),
+            ::core::option::Option::Some(body),
+            ::core::option::Option::Some(added_reactions),
+            ::core::option::Option::Some(removed_reactions),
+        ) = (__reader.finish(), resolved, body, added_reactions, removed_reactions) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            resolved: resolved?,
-            body: body?,
-            added_reactions: added_reactions?,
-            removed_reactions: removed_reactions?,
+            resolved,
+            body,
+            added_reactions,
+            removed_reactions,
         })
     }
 }
@@ -1267,10 +1402,10 @@ impl ::apigen_runtime::serde::Serialize for UpdateCommentBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("resolved", &self.resolved)?;
-        __fields.optional("body", &self.body)?;
-        __fields.optional("addedReactions", &self.added_reactions)?;
-        __fields.optional("removedReactions", &self.removed_reactions)?;
+        __fields.optional("resolved", &self.resolved);
+        __fields.optional("body", &self.body);
+        __fields.optional("addedReactions", &self.added_reactions);
+        __fields.optional("removedReactions", &self.removed_reactions);
         __fields.end()
     }
 }
@@ -1313,11 +1448,18 @@ impl ::apigen_runtime::FromJson for UpdateCommentReplyBody {
         let body = __reader.optional("body");
         let added_reactions = __reader.optional("addedReactions");
         let removed_reactions = __reader.optional("removedReactions");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(body),
+            ::core::option::Option::Some(added_reactions),
+            ::core::option::Option::Some(removed_reactions),
+        ) = (__reader.finish(), body, added_reactions, removed_reactions) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            body: body?,
-            added_reactions: added_reactions?,
-            removed_reactions: removed_reactions?,
+            body,
+            added_reactions,
+            removed_reactions,
         })
     }
 }
@@ -1327,9 +1469,9 @@ impl ::apigen_runtime::serde::Serialize for UpdateCommentReplyBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("body", &self.body)?;
-        __fields.optional("addedReactions", &self.added_reactions)?;
-        __fields.optional("removedReactions", &self.removed_reactions)?;
+        __fields.optional("body", &self.body);
+        __fields.optional("addedReactions", &self.added_reactions);
+        __fields.optional("removedReactions", &self.removed_reactions);
         __fields.end()
     }
 }

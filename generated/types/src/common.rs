@@ -29,12 +29,15 @@ impl ::apigen_runtime::FromJson for Document {
         let data = __reader.optional("data");
         let nodes = __reader.required("nodes");
         let extra = __reader.rest();
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            data: data?,
-            nodes: nodes?,
-            extra: extra?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(data),
+            ::core::option::Option::Some(nodes),
+            ::core::option::Option::Some(extra),
+        ) = (__reader.finish(), data, nodes, extra) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { data, nodes, extra })
     }
 }
 impl ::apigen_runtime::serde::Serialize for Document {
@@ -43,10 +46,10 @@ impl ::apigen_runtime::serde::Serialize for Document {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "document")?;
-        __fields.optional("data", &self.data)?;
-        __fields.put("nodes", &self.nodes)?;
-        __fields.rest(&self.extra)?;
+        __fields.put("object", "document");
+        __fields.optional("data", &self.data);
+        __fields.put("nodes", &self.nodes);
+        __fields.rest(&self.extra);
         __fields.end()
     }
 }
@@ -90,11 +93,14 @@ impl ::apigen_runtime::FromJson for DocumentData {
         let mut __reader = __decoder.object(__value)?;
         let schema_version = __reader.optional("schemaVersion");
         let extra = __reader.rest();
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            schema_version: schema_version?,
-            extra: extra?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(schema_version),
+            ::core::option::Option::Some(extra),
+        ) = (__reader.finish(), schema_version, extra) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { schema_version, extra })
     }
 }
 impl ::apigen_runtime::serde::Serialize for DocumentData {
@@ -103,8 +109,8 @@ impl ::apigen_runtime::serde::Serialize for DocumentData {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("schemaVersion", &self.schema_version)?;
-        __fields.rest(&self.extra)?;
+        __fields.optional("schemaVersion", &self.schema_version);
+        __fields.rest(&self.extra);
         __fields.end()
     }
 }
@@ -164,15 +170,26 @@ impl ::apigen_runtime::FromJson for DocumentNode {
         let is_void = __reader.optional("isVoid");
         let data = __reader.optional("data");
         let extra = __reader.rest();
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(object),
+            ::core::option::Option::Some(type_),
+            ::core::option::Option::Some(key),
+            ::core::option::Option::Some(nodes),
+            ::core::option::Option::Some(is_void),
+            ::core::option::Option::Some(data),
+            ::core::option::Option::Some(extra),
+        ) = (__reader.finish(), object, type_, key, nodes, is_void, data, extra) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            object: object?,
-            type_: type_?,
-            key: key?,
-            nodes: nodes?,
-            is_void: is_void?,
-            data: data?,
-            extra: extra?,
+            object,
+            type_,
+            key,
+            nodes,
+            is_void,
+            data,
+            extra,
         })
     }
 }
@@ -182,13 +199,13 @@ impl ::apigen_runtime::serde::Serialize for DocumentNode {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", &self.object)?;
-        __fields.optional("type", &self.type_)?;
-        __fields.optional("key", &self.key)?;
-        __fields.optional("nodes", &self.nodes)?;
-        __fields.optional("isVoid", &self.is_void)?;
-        __fields.optional("data", &self.data)?;
-        __fields.rest(&self.extra)?;
+        __fields.put("object", &self.object);
+        __fields.optional("type", &self.type_);
+        __fields.optional("key", &self.key);
+        __fields.optional("nodes", &self.nodes);
+        __fields.optional("isVoid", &self.is_void);
+        __fields.optional("data", &self.data);
+        __fields.rest(&self.extra);
         __fields.end()
     }
 }
@@ -329,13 +346,22 @@ impl ::apigen_runtime::FromJson for User {
         let email = __reader.optional("email");
         let photo_url = __reader.optional("photoURL");
         let urls = __reader.optional("urls");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(display_name),
+            ::core::option::Option::Some(email),
+            ::core::option::Option::Some(photo_url),
+            ::core::option::Option::Some(urls),
+        ) = (__reader.finish(), id, display_name, email, photo_url, urls) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            display_name: display_name?,
-            email: email?,
-            photo_url: photo_url?,
-            urls: urls?,
+            id,
+            display_name,
+            email,
+            photo_url,
+            urls,
         })
     }
 }
@@ -345,12 +371,12 @@ impl ::apigen_runtime::serde::Serialize for User {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "user")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("displayName", &self.display_name)?;
-        __fields.optional("email", &self.email)?;
-        __fields.optional("photoURL", &self.photo_url)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "user");
+        __fields.put("id", &self.id);
+        __fields.optional("displayName", &self.display_name);
+        __fields.optional("email", &self.email);
+        __fields.optional("photoURL", &self.photo_url);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -387,8 +413,13 @@ impl ::apigen_runtime::FromJson for UserUrls {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let location = __reader.optional("location");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { location: location? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(location)) = (
+            __reader.finish(),
+            location,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { location })
     }
 }
 impl ::apigen_runtime::serde::Serialize for UserUrls {
@@ -397,7 +428,7 @@ impl ::apigen_runtime::serde::Serialize for UserUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
+        __fields.optional("location", &self.location);
         __fields.end()
     }
 }

@@ -19,8 +19,14 @@ impl ::apigen_runtime::FromJson for ApplySpaceContentTemplateBody {
         let mut __reader = __decoder.object(__value)?;
         let id = __reader.required("id");
         let params = __reader.optional("params");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { id: id?, params: params? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(params),
+        ) = (__reader.finish(), id, params) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { id, params })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ApplySpaceContentTemplateBody {
@@ -29,8 +35,8 @@ impl ::apigen_runtime::serde::Serialize for ApplySpaceContentTemplateBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("params", &self.params)?;
+        __fields.put("id", &self.id);
+        __fields.optional("params", &self.params);
         __fields.end()
     }
 }
@@ -164,12 +170,20 @@ impl ::apigen_runtime::FromJson for BacklinkFile {
         let space = __reader.optional("space");
         let version_context = __reader.optional("versionContext");
         let file = __reader.optional("file");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(organization),
+            ::core::option::Option::Some(space),
+            ::core::option::Option::Some(version_context),
+            ::core::option::Option::Some(file),
+        ) = (__reader.finish(), organization, space, version_context, file) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            organization: organization?,
-            space: space?,
-            version_context: version_context?,
-            file: file?,
+            organization,
+            space,
+            version_context,
+            file,
         })
     }
 }
@@ -179,11 +193,11 @@ impl ::apigen_runtime::serde::Serialize for BacklinkFile {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("kind", "file")?;
-        __fields.optional("organization", &self.organization)?;
-        __fields.optional("space", &self.space)?;
-        __fields.optional("versionContext", &self.version_context)?;
-        __fields.optional("file", &self.file)?;
+        __fields.put("kind", "file");
+        __fields.optional("organization", &self.organization);
+        __fields.optional("space", &self.space);
+        __fields.optional("versionContext", &self.version_context);
+        __fields.optional("file", &self.file);
         __fields.end()
     }
 }
@@ -331,11 +345,14 @@ impl ::apigen_runtime::FromJson for BacklinkVersionContextChangeRequest {
         __reader.constant("type", "change-request");
         let change_request = __reader.optional("changeRequest");
         let revision = __reader.optional("revision");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            change_request: change_request?,
-            revision: revision?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(change_request),
+            ::core::option::Option::Some(revision),
+        ) = (__reader.finish(), change_request, revision) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { change_request, revision })
     }
 }
 impl ::apigen_runtime::serde::Serialize for BacklinkVersionContextChangeRequest {
@@ -344,9 +361,9 @@ impl ::apigen_runtime::serde::Serialize for BacklinkVersionContextChangeRequest 
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "change-request")?;
-        __fields.optional("changeRequest", &self.change_request)?;
-        __fields.optional("revision", &self.revision)?;
+        __fields.put("type", "change-request");
+        __fields.optional("changeRequest", &self.change_request);
+        __fields.optional("revision", &self.revision);
         __fields.end()
     }
 }
@@ -379,8 +396,13 @@ impl ::apigen_runtime::FromJson for BacklinkVersionContextRevision {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "revision");
         let revision = __reader.optional("revision");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { revision: revision? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(revision)) = (
+            __reader.finish(),
+            revision,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { revision })
     }
 }
 impl ::apigen_runtime::serde::Serialize for BacklinkVersionContextRevision {
@@ -389,8 +411,8 @@ impl ::apigen_runtime::serde::Serialize for BacklinkVersionContextRevision {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "revision")?;
-        __fields.optional("revision", &self.revision)?;
+        __fields.put("type", "revision");
+        __fields.optional("revision", &self.revision);
         __fields.end()
     }
 }
@@ -423,8 +445,13 @@ impl ::apigen_runtime::FromJson for ContentAppUrls {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let app = __reader.optional("app");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { app: app? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(app)) = (
+            __reader.finish(),
+            app,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { app })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ContentAppUrls {
@@ -433,7 +460,7 @@ impl ::apigen_runtime::serde::Serialize for ContentAppUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("app", &self.app)?;
+        __fields.optional("app", &self.app);
         __fields.end()
     }
 }
@@ -474,8 +501,14 @@ impl ::apigen_runtime::FromJson for ContentGitLocation {
         let mut __reader = __decoder.object(__value)?;
         let oid = __reader.optional("oid");
         let path = __reader.optional("path");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { oid: oid?, path: path? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(oid),
+            ::core::option::Option::Some(path),
+        ) = (__reader.finish(), oid, path) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { oid, path })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ContentGitLocation {
@@ -484,8 +517,8 @@ impl ::apigen_runtime::serde::Serialize for ContentGitLocation {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("oid", &self.oid)?;
-        __fields.optional("path", &self.path)?;
+        __fields.optional("oid", &self.oid);
+        __fields.optional("path", &self.path);
         __fields.end()
     }
 }
@@ -598,8 +631,13 @@ impl ::apigen_runtime::FromJson for ContentRefFile {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("kind", "file");
         let file = __reader.required("file");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { file: file? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(file)) = (
+            __reader.finish(),
+            file,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { file })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ContentRefFile {
@@ -608,8 +646,8 @@ impl ::apigen_runtime::serde::Serialize for ContentRefFile {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("kind", "file")?;
-        __fields.put("file", &self.file)?;
+        __fields.put("kind", "file");
+        __fields.put("file", &self.file);
         __fields.end()
     }
 }
@@ -639,8 +677,13 @@ impl ::apigen_runtime::FromJson for ContentRefOpenapi {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("kind", "openapi");
         let spec = __reader.required("spec");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { spec: spec? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(spec)) = (
+            __reader.finish(),
+            spec,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { spec })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ContentRefOpenapi {
@@ -649,8 +692,8 @@ impl ::apigen_runtime::serde::Serialize for ContentRefOpenapi {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("kind", "openapi")?;
-        __fields.put("spec", &self.spec)?;
+        __fields.put("kind", "openapi");
+        __fields.put("spec", &self.spec);
         __fields.end()
     }
 }
@@ -705,15 +748,35 @@ impl ::apigen_runtime::FromJson for File {
         let size = __reader.optional("size");
         let dimensions = __reader.optional("dimensions");
         let git = __reader.optional("git");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(name),
+            ::core::option::Option::Some(content_type),
+            ::core::option::Option::Some(download_url),
+            ::core::option::Option::Some(size),
+            ::core::option::Option::Some(dimensions),
+            ::core::option::Option::Some(git),
+        ) = (
+            __reader.finish(),
+            id,
+            name,
+            content_type,
+            download_url,
+            size,
+            dimensions,
+            git,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            name: name?,
-            content_type: content_type?,
-            download_url: download_url?,
-            size: size?,
-            dimensions: dimensions?,
-            git: git?,
+            id,
+            name,
+            content_type,
+            download_url,
+            size,
+            dimensions,
+            git,
         })
     }
 }
@@ -723,13 +786,13 @@ impl ::apigen_runtime::serde::Serialize for File {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("name", &self.name)?;
-        __fields.optional("contentType", &self.content_type)?;
-        __fields.optional("downloadURL", &self.download_url)?;
-        __fields.optional("size", &self.size)?;
-        __fields.optional("dimensions", &self.dimensions)?;
-        __fields.optional("git", &self.git)?;
+        __fields.put("id", &self.id);
+        __fields.optional("name", &self.name);
+        __fields.optional("contentType", &self.content_type);
+        __fields.optional("downloadURL", &self.download_url);
+        __fields.optional("size", &self.size);
+        __fields.optional("dimensions", &self.dimensions);
+        __fields.optional("git", &self.git);
         __fields.end()
     }
 }
@@ -766,11 +829,14 @@ impl ::apigen_runtime::FromJson for FileDimensions {
         let mut __reader = __decoder.object(__value)?;
         let width = __reader.optional("width");
         let height = __reader.optional("height");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            width: width?,
-            height: height?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(width),
+            ::core::option::Option::Some(height),
+        ) = (__reader.finish(), width, height) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { width, height })
     }
 }
 impl ::apigen_runtime::serde::Serialize for FileDimensions {
@@ -779,8 +845,8 @@ impl ::apigen_runtime::serde::Serialize for FileDimensions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("width", &self.width)?;
-        __fields.optional("height", &self.height)?;
+        __fields.optional("width", &self.width);
+        __fields.optional("height", &self.height);
         __fields.end()
     }
 }
@@ -1062,12 +1128,15 @@ impl ::apigen_runtime::FromJson for PageComputed {
         let type_ = __reader.optional("type");
         let dependencies = __reader.optional("dependencies");
         let props = __reader.optional("props");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            type_: type_?,
-            dependencies: dependencies?,
-            props: props?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(type_),
+            ::core::option::Option::Some(dependencies),
+            ::core::option::Option::Some(props),
+        ) = (__reader.finish(), type_, dependencies, props) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { type_, dependencies, props })
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageComputed {
@@ -1076,9 +1145,9 @@ impl ::apigen_runtime::serde::Serialize for PageComputed {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("type", &self.type_)?;
-        __fields.optional("dependencies", &self.dependencies)?;
-        __fields.optional("props", &self.props)?;
+        __fields.optional("type", &self.type_);
+        __fields.optional("dependencies", &self.dependencies);
+        __fields.optional("props", &self.props);
         __fields.end()
     }
 }
@@ -1109,8 +1178,13 @@ impl ::apigen_runtime::FromJson for PageComputedDependency {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let ref_ = __reader.optional("ref");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { ref_: ref_? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(ref_)) = (
+            __reader.finish(),
+            ref_,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { ref_ })
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageComputedDependency {
@@ -1119,7 +1193,7 @@ impl ::apigen_runtime::serde::Serialize for PageComputedDependency {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("ref", &self.ref_)?;
+        __fields.optional("ref", &self.ref_);
         __fields.end()
     }
 }
@@ -1154,8 +1228,14 @@ impl ::apigen_runtime::FromJson for PageComputedProps {
         let mut __reader = __decoder.object(__value)?;
         let doc = __reader.optional("doc");
         let extra = __reader.rest();
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { doc: doc?, extra: extra? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(doc),
+            ::core::option::Option::Some(extra),
+        ) = (__reader.finish(), doc, extra) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { doc, extra })
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageComputedProps {
@@ -1164,8 +1244,8 @@ impl ::apigen_runtime::serde::Serialize for PageComputedProps {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("doc", &self.doc)?;
-        __fields.rest(&self.extra)?;
+        __fields.optional("doc", &self.doc);
+        __fields.rest(&self.extra);
         __fields.end()
     }
 }
@@ -1269,12 +1349,20 @@ impl ::apigen_runtime::FromJson for PageCover {
         let ref_dark = __reader.optional("refDark");
         let y_pos = __reader.optional("yPos");
         let height = __reader.optional("height");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(ref_),
+            ::core::option::Option::Some(ref_dark),
+            ::core::option::Option::Some(y_pos),
+            ::core::option::Option::Some(height),
+        ) = (__reader.finish(), ref_, ref_dark, y_pos, height) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            ref_: ref_?,
-            ref_dark: ref_dark?,
-            y_pos: y_pos?,
-            height: height?,
+            ref_,
+            ref_dark,
+            y_pos,
+            height,
         })
     }
 }
@@ -1284,10 +1372,10 @@ impl ::apigen_runtime::serde::Serialize for PageCover {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("ref", &self.ref_)?;
-        __fields.optional("refDark", &self.ref_dark)?;
-        __fields.optional("yPos", &self.y_pos)?;
-        __fields.optional("height", &self.height)?;
+        __fields.optional("ref", &self.ref_);
+        __fields.optional("refDark", &self.ref_dark);
+        __fields.optional("yPos", &self.y_pos);
+        __fields.optional("height", &self.height);
         __fields.end()
     }
 }
@@ -1406,30 +1494,80 @@ impl ::apigen_runtime::FromJson for PageDocument {
         let no_robots_index = __reader.optional("noRobotsIndex");
         let computed = __reader.optional("computed");
         let computed_seed = __reader.optional("computedSeed");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(emoji),
+            ::core::option::Option::Some(icon),
+            ::core::option::Option::Some(created_at),
+            ::core::option::Option::Some(updated_at),
+            ::core::option::Option::Some(markdown),
+            ::core::option::Option::Some(document),
+            ::core::option::Option::Some(urls),
+            ::core::option::Option::Some(slug),
+            ::core::option::Option::Some(path),
+            ::core::option::Option::Some(description),
+            ::core::option::Option::Some(pages),
+            ::core::option::Option::Some(git),
+            ::core::option::Option::Some(layout),
+            ::core::option::Option::Some(cover),
+            ::core::option::Option::Some(variables),
+            ::core::option::Option::Some(hidden),
+            ::core::option::Option::Some(no_index),
+            ::core::option::Option::Some(no_robots_index),
+            ::core::option::Option::Some(computed),
+            ::core::option::Option::Some(computed_seed),
+        ) = (
+            __reader.finish(),
+            id,
+            title,
+            emoji,
+            icon,
+            created_at,
+            updated_at,
+            markdown,
+            document,
+            urls,
+            slug,
+            path,
+            description,
+            pages,
+            git,
+            layout,
+            cover,
+            variables,
+            hidden,
+            no_index,
+            no_robots_index,
+            computed,
+            computed_seed,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            emoji: emoji?,
-            icon: icon?,
-            created_at: created_at?,
-            updated_at: updated_at?,
-            markdown: markdown?,
-            document: document?,
-            urls: urls?,
-            slug: slug?,
-            path: path?,
-            description: description?,
-            pages: pages?,
-            git: git?,
-            layout: layout?,
-            cover: cover?,
-            variables: variables?,
-            hidden: hidden?,
-            no_index: no_index?,
-            no_robots_index: no_robots_index?,
-            computed: computed?,
-            computed_seed: computed_seed?,
+            id,
+            title,
+            emoji,
+            icon,
+            created_at,
+            updated_at,
+            markdown,
+            document,
+            urls,
+            slug,
+            path,
+            description,
+            pages,
+            git,
+            layout,
+            cover,
+            variables,
+            hidden,
+            no_index,
+            no_robots_index,
+            computed,
+            computed_seed,
         })
     }
 }
@@ -1439,29 +1577,29 @@ impl ::apigen_runtime::serde::Serialize for PageDocument {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "document")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("emoji", &self.emoji)?;
-        __fields.optional("icon", &self.icon)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
-        __fields.optional("markdown", &self.markdown)?;
-        __fields.optional("document", &self.document)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("slug", &self.slug)?;
-        __fields.optional("path", &self.path)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("pages", &self.pages)?;
-        __fields.optional("git", &self.git)?;
-        __fields.optional("layout", &self.layout)?;
-        __fields.optional("cover", &self.cover)?;
-        __fields.optional("variables", &self.variables)?;
-        __fields.optional("hidden", &self.hidden)?;
-        __fields.optional("noIndex", &self.no_index)?;
-        __fields.optional("noRobotsIndex", &self.no_robots_index)?;
-        __fields.optional("computed", &self.computed)?;
-        __fields.optional("computedSeed", &self.computed_seed)?;
+        __fields.put("type", "document");
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("emoji", &self.emoji);
+        __fields.optional("icon", &self.icon);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("updatedAt", &self.updated_at);
+        __fields.optional("markdown", &self.markdown);
+        __fields.optional("document", &self.document);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("slug", &self.slug);
+        __fields.optional("path", &self.path);
+        __fields.optional("description", &self.description);
+        __fields.optional("pages", &self.pages);
+        __fields.optional("git", &self.git);
+        __fields.optional("layout", &self.layout);
+        __fields.optional("cover", &self.cover);
+        __fields.optional("variables", &self.variables);
+        __fields.optional("hidden", &self.hidden);
+        __fields.optional("noIndex", &self.no_index);
+        __fields.optional("noRobotsIndex", &self.no_robots_index);
+        __fields.optional("computed", &self.computed);
+        __fields.optional("computedSeed", &self.computed_seed);
         __fields.end()
     }
 }
@@ -1605,17 +1743,41 @@ impl ::apigen_runtime::FromJson for PageLayout {
         let outline = __reader.optional("outline");
         let pagination = __reader.optional("pagination");
         let metadata = __reader.optional("metadata");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(width),
+            ::core::option::Option::Some(cover),
+            ::core::option::Option::Some(cover_size),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(description),
+            ::core::option::Option::Some(table_of_contents),
+            ::core::option::Option::Some(outline),
+            ::core::option::Option::Some(pagination),
+            ::core::option::Option::Some(metadata),
+        ) = (
+            __reader.finish(),
+            width,
+            cover,
+            cover_size,
+            title,
+            description,
+            table_of_contents,
+            outline,
+            pagination,
+            metadata,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            width: width?,
-            cover: cover?,
-            cover_size: cover_size?,
-            title: title?,
-            description: description?,
-            table_of_contents: table_of_contents?,
-            outline: outline?,
-            pagination: pagination?,
-            metadata: metadata?,
+            width,
+            cover,
+            cover_size,
+            title,
+            description,
+            table_of_contents,
+            outline,
+            pagination,
+            metadata,
         })
     }
 }
@@ -1625,15 +1787,15 @@ impl ::apigen_runtime::serde::Serialize for PageLayout {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("width", &self.width)?;
-        __fields.optional("cover", &self.cover)?;
-        __fields.optional("coverSize", &self.cover_size)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("tableOfContents", &self.table_of_contents)?;
-        __fields.optional("outline", &self.outline)?;
-        __fields.optional("pagination", &self.pagination)?;
-        __fields.optional("metadata", &self.metadata)?;
+        __fields.optional("width", &self.width);
+        __fields.optional("cover", &self.cover);
+        __fields.optional("coverSize", &self.cover_size);
+        __fields.optional("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.optional("tableOfContents", &self.table_of_contents);
+        __fields.optional("outline", &self.outline);
+        __fields.optional("pagination", &self.pagination);
+        __fields.optional("metadata", &self.metadata);
         __fields.end()
     }
 }
@@ -1782,8 +1944,13 @@ impl ::apigen_runtime::FromJson for PageList {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let pages = __reader.required("pages");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { pages: pages? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(pages)) = (
+            __reader.finish(),
+            pages,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { pages })
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageList {
@@ -1792,7 +1959,7 @@ impl ::apigen_runtime::serde::Serialize for PageList {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("pages", &self.pages)?;
+        __fields.put("pages", &self.pages);
         __fields.end()
     }
 }
@@ -1889,19 +2056,47 @@ impl ::apigen_runtime::FromJson for Revision {
         let git = __reader.optional("git");
         let urls = __reader.optional("urls");
         let extra = __reader.rest();
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(type_),
+            ::core::option::Option::Some(parents),
+            ::core::option::Option::Some(pages),
+            ::core::option::Option::Some(files),
+            ::core::option::Option::Some(reusable_contents),
+            ::core::option::Option::Some(variables),
+            ::core::option::Option::Some(created_at),
+            ::core::option::Option::Some(git),
+            ::core::option::Option::Some(urls),
+            ::core::option::Option::Some(extra),
+        ) = (
+            __reader.finish(),
+            id,
+            type_,
+            parents,
+            pages,
+            files,
+            reusable_contents,
+            variables,
+            created_at,
+            git,
+            urls,
+            extra,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            type_: type_?,
-            parents: parents?,
-            pages: pages?,
-            files: files?,
-            reusable_contents: reusable_contents?,
-            variables: variables?,
-            created_at: created_at?,
-            git: git?,
-            urls: urls?,
-            extra: extra?,
+            id,
+            type_,
+            parents,
+            pages,
+            files,
+            reusable_contents,
+            variables,
+            created_at,
+            git,
+            urls,
+            extra,
         })
     }
 }
@@ -1911,18 +2106,18 @@ impl ::apigen_runtime::serde::Serialize for Revision {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "revision")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("type", &self.type_)?;
-        __fields.optional("parents", &self.parents)?;
-        __fields.optional("pages", &self.pages)?;
-        __fields.optional("files", &self.files)?;
-        __fields.optional("reusableContents", &self.reusable_contents)?;
-        __fields.optional("variables", &self.variables)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("git", &self.git)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.rest(&self.extra)?;
+        __fields.put("object", "revision");
+        __fields.put("id", &self.id);
+        __fields.optional("type", &self.type_);
+        __fields.optional("parents", &self.parents);
+        __fields.optional("pages", &self.pages);
+        __fields.optional("files", &self.files);
+        __fields.optional("reusableContents", &self.reusable_contents);
+        __fields.optional("variables", &self.variables);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("git", &self.git);
+        __fields.optional("urls", &self.urls);
+        __fields.rest(&self.extra);
         __fields.end()
     }
 }
@@ -1983,13 +2178,22 @@ impl ::apigen_runtime::FromJson for RevisionGit {
         let created_by_git_book = __reader.optional("createdByGitBook");
         let url = __reader.optional("url");
         let ref_ = __reader.optional("ref");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(oid),
+            ::core::option::Option::Some(message),
+            ::core::option::Option::Some(created_by_git_book),
+            ::core::option::Option::Some(url),
+            ::core::option::Option::Some(ref_),
+        ) = (__reader.finish(), oid, message, created_by_git_book, url, ref_) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            oid: oid?,
-            message: message?,
-            created_by_git_book: created_by_git_book?,
-            url: url?,
-            ref_: ref_?,
+            oid,
+            message,
+            created_by_git_book,
+            url,
+            ref_,
         })
     }
 }
@@ -1999,11 +2203,11 @@ impl ::apigen_runtime::serde::Serialize for RevisionGit {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("oid", &self.oid)?;
-        __fields.optional("message", &self.message)?;
-        __fields.optional("createdByGitBook", &self.created_by_git_book)?;
-        __fields.optional("url", &self.url)?;
-        __fields.optional("ref", &self.ref_)?;
+        __fields.optional("oid", &self.oid);
+        __fields.optional("message", &self.message);
+        __fields.optional("createdByGitBook", &self.created_by_git_book);
+        __fields.optional("url", &self.url);
+        __fields.optional("ref", &self.ref_);
         __fields.end()
     }
 }
@@ -2128,12 +2332,15 @@ impl ::apigen_runtime::FromJson for RevisionReusableContent {
         let id = __reader.required("id");
         let title = __reader.optional("title");
         let git = __reader.optional("git");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            git: git?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(git),
+        ) = (__reader.finish(), id, title, git) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { id, title, git })
     }
 }
 impl ::apigen_runtime::serde::Serialize for RevisionReusableContent {
@@ -2142,9 +2349,9 @@ impl ::apigen_runtime::serde::Serialize for RevisionReusableContent {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("git", &self.git)?;
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("git", &self.git);
         __fields.end()
     }
 }
@@ -2244,12 +2451,15 @@ impl ::apigen_runtime::FromJson for RevisionUrls {
         let app = __reader.optional("app");
         let published = __reader.optional("published");
         let public = __reader.optional("public");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            app: app?,
-            published: published?,
-            public: public?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(app),
+            ::core::option::Option::Some(published),
+            ::core::option::Option::Some(public),
+        ) = (__reader.finish(), app, published, public) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { app, published, public })
     }
 }
 impl ::apigen_runtime::serde::Serialize for RevisionUrls {
@@ -2258,9 +2468,9 @@ impl ::apigen_runtime::serde::Serialize for RevisionUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("app", &self.app)?;
-        __fields.optional("published", &self.published)?;
-        __fields.optional("public", &self.public)?;
+        __fields.optional("app", &self.app);
+        __fields.optional("published", &self.published);
+        __fields.optional("public", &self.public);
         __fields.end()
     }
 }
@@ -2318,13 +2528,22 @@ impl ::apigen_runtime::FromJson for SearchResult {
         let path = __reader.optional("path");
         let sections = __reader.optional("sections");
         let urls = __reader.optional("urls");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(path),
+            ::core::option::Option::Some(sections),
+            ::core::option::Option::Some(urls),
+        ) = (__reader.finish(), id, title, path, sections, urls) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            path: path?,
-            sections: sections?,
-            urls: urls?,
+            id,
+            title,
+            path,
+            sections,
+            urls,
         })
     }
 }
@@ -2334,11 +2553,11 @@ impl ::apigen_runtime::serde::Serialize for SearchResult {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("path", &self.path)?;
-        __fields.optional("sections", &self.sections)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("path", &self.path);
+        __fields.optional("sections", &self.sections);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -2390,13 +2609,22 @@ impl ::apigen_runtime::FromJson for SearchResultSection {
         let path = __reader.optional("path");
         let body = __reader.optional("body");
         let urls = __reader.optional("urls");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(path),
+            ::core::option::Option::Some(body),
+            ::core::option::Option::Some(urls),
+        ) = (__reader.finish(), id, title, path, body, urls) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            path: path?,
-            body: body?,
-            urls: urls?,
+            id,
+            title,
+            path,
+            body,
+            urls,
         })
     }
 }
@@ -2406,11 +2634,11 @@ impl ::apigen_runtime::serde::Serialize for SearchResultSection {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("path", &self.path)?;
-        __fields.optional("body", &self.body)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("path", &self.path);
+        __fields.optional("body", &self.body);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -2447,10 +2675,13 @@ impl ::apigen_runtime::FromJson for SpaceContentTemplateParams {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let content_refs = __reader.optional("contentRefs");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            content_refs: content_refs?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(content_refs),
+        ) = (__reader.finish(), content_refs) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { content_refs })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpaceContentTemplateParams {
@@ -2459,7 +2690,7 @@ impl ::apigen_runtime::serde::Serialize for SpaceContentTemplateParams {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("contentRefs", &self.content_refs)?;
+        __fields.optional("contentRefs", &self.content_refs);
         __fields.end()
     }
 }

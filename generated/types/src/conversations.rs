@@ -44,14 +44,25 @@ impl ::apigen_runtime::FromJson for Conversation {
         let processed_at = __reader.optional("processedAt");
         let source = __reader.optional("source");
         let urls = __reader.optional("urls");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(subject),
+            ::core::option::Option::Some(created_at),
+            ::core::option::Option::Some(processed_at),
+            ::core::option::Option::Some(source),
+            ::core::option::Option::Some(urls),
+        ) = (__reader.finish(), id, subject, created_at, processed_at, source, urls)
+        else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            subject: subject?,
-            created_at: created_at?,
-            processed_at: processed_at?,
-            source: source?,
-            urls: urls?,
+            id,
+            subject,
+            created_at,
+            processed_at,
+            source,
+            urls,
         })
     }
 }
@@ -61,13 +72,13 @@ impl ::apigen_runtime::serde::Serialize for Conversation {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "conversation")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("subject", &self.subject)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("processedAt", &self.processed_at)?;
-        __fields.optional("source", &self.source)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "conversation");
+        __fields.put("id", &self.id);
+        __fields.optional("subject", &self.subject);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("processedAt", &self.processed_at);
+        __fields.optional("source", &self.source);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -234,11 +245,18 @@ impl ::apigen_runtime::FromJson for ConversationDetail {
         let conversation = __reader.optional("conversation");
         let parts = __reader.optional("parts");
         let metadata = __reader.optional("metadata");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(conversation),
+            ::core::option::Option::Some(parts),
+            ::core::option::Option::Some(metadata),
+        ) = (__reader.finish(), conversation, parts, metadata) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            conversation: conversation?,
-            parts: parts?,
-            metadata: metadata?,
+            conversation,
+            parts,
+            metadata,
         })
     }
 }
@@ -248,9 +266,9 @@ impl ::apigen_runtime::serde::Serialize for ConversationDetail {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("conversation", &self.conversation)?;
-        __fields.optional("parts", &self.parts)?;
-        __fields.optional("metadata", &self.metadata)?;
+        __fields.optional("conversation", &self.conversation);
+        __fields.optional("parts", &self.parts);
+        __fields.optional("metadata", &self.metadata);
         __fields.end()
     }
 }
@@ -305,12 +323,20 @@ impl ::apigen_runtime::FromJson for ConversationInput {
         let metadata = __reader.optional("metadata");
         let subject = __reader.optional("subject");
         let parts = __reader.required("parts");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(metadata),
+            ::core::option::Option::Some(subject),
+            ::core::option::Option::Some(parts),
+        ) = (__reader.finish(), id, metadata, subject, parts) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            metadata: metadata?,
-            subject: subject?,
-            parts: parts?,
+            id,
+            metadata,
+            subject,
+            parts,
         })
     }
 }
@@ -320,10 +346,10 @@ impl ::apigen_runtime::serde::Serialize for ConversationInput {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("metadata", &self.metadata)?;
-        __fields.optional("subject", &self.subject)?;
-        __fields.put("parts", &self.parts)?;
+        __fields.put("id", &self.id);
+        __fields.optional("metadata", &self.metadata);
+        __fields.optional("subject", &self.subject);
+        __fields.put("parts", &self.parts);
         __fields.end()
     }
 }
@@ -390,16 +416,38 @@ impl ::apigen_runtime::FromJson for ConversationIssue {
         let conversation = __reader.optional("conversation");
         let cluster = __reader.optional("cluster");
         let urls = __reader.optional("urls");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(summary),
+            ::core::option::Option::Some(created_at),
+            ::core::option::Option::Some(ingested_at),
+            ::core::option::Option::Some(conversation),
+            ::core::option::Option::Some(cluster),
+            ::core::option::Option::Some(urls),
+        ) = (
+            __reader.finish(),
+            id,
+            title,
+            summary,
+            created_at,
+            ingested_at,
+            conversation,
+            cluster,
+            urls,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            summary: summary?,
-            created_at: created_at?,
-            ingested_at: ingested_at?,
-            conversation: conversation?,
-            cluster: cluster?,
-            urls: urls?,
+            id,
+            title,
+            summary,
+            created_at,
+            ingested_at,
+            conversation,
+            cluster,
+            urls,
         })
     }
 }
@@ -409,15 +457,15 @@ impl ::apigen_runtime::serde::Serialize for ConversationIssue {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "conversation-issue")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("summary", &self.summary)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("ingestedAt", &self.ingested_at)?;
-        __fields.optional("conversation", &self.conversation)?;
-        __fields.optional("cluster", &self.cluster)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "conversation-issue");
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("summary", &self.summary);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("ingestedAt", &self.ingested_at);
+        __fields.optional("conversation", &self.conversation);
+        __fields.optional("cluster", &self.cluster);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -457,11 +505,14 @@ impl ::apigen_runtime::FromJson for ConversationIssueEntry {
         let mut __reader = __decoder.object(__value)?;
         let issue = __reader.optional("issue");
         let conversation = __reader.optional("conversation");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            issue: issue?,
-            conversation: conversation?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(issue),
+            ::core::option::Option::Some(conversation),
+        ) = (__reader.finish(), issue, conversation) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { issue, conversation })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationIssueEntry {
@@ -470,8 +521,8 @@ impl ::apigen_runtime::serde::Serialize for ConversationIssueEntry {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("issue", &self.issue)?;
-        __fields.optional("conversation", &self.conversation)?;
+        __fields.optional("issue", &self.issue);
+        __fields.optional("conversation", &self.conversation);
         __fields.end()
     }
 }
@@ -507,8 +558,13 @@ impl ::apigen_runtime::FromJson for ConversationIssueUrls {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let location = __reader.optional("location");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { location: location? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(location)) = (
+            __reader.finish(),
+            location,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { location })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationIssueUrls {
@@ -517,7 +573,7 @@ impl ::apigen_runtime::serde::Serialize for ConversationIssueUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
+        __fields.optional("location", &self.location);
         __fields.end()
     }
 }
@@ -567,11 +623,18 @@ impl ::apigen_runtime::FromJson for ConversationMetadata {
         let url = __reader.optional("url");
         let attributes = __reader.optional("attributes");
         let created_at = __reader.optional("createdAt");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(url),
+            ::core::option::Option::Some(attributes),
+            ::core::option::Option::Some(created_at),
+        ) = (__reader.finish(), url, attributes, created_at) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            url: url?,
-            attributes: attributes?,
-            created_at: created_at?,
+            url,
+            attributes,
+            created_at,
         })
     }
 }
@@ -581,9 +644,9 @@ impl ::apigen_runtime::serde::Serialize for ConversationMetadata {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("url", &self.url)?;
-        __fields.optional("attributes", &self.attributes)?;
-        __fields.optional("createdAt", &self.created_at)?;
+        __fields.optional("url", &self.url);
+        __fields.optional("attributes", &self.attributes);
+        __fields.optional("createdAt", &self.created_at);
         __fields.end()
     }
 }
@@ -629,12 +692,15 @@ impl ::apigen_runtime::FromJson for ConversationPart {
         let type_ = __reader.optional("type");
         let role = __reader.optional("role");
         let body = __reader.optional("body");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            type_: type_?,
-            role: role?,
-            body: body?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(type_),
+            ::core::option::Option::Some(role),
+            ::core::option::Option::Some(body),
+        ) = (__reader.finish(), type_, role, body) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { type_, role, body })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationPart {
@@ -643,9 +709,9 @@ impl ::apigen_runtime::serde::Serialize for ConversationPart {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("type", &self.type_)?;
-        __fields.optional("role", &self.role)?;
-        __fields.optional("body", &self.body)?;
+        __fields.optional("type", &self.type_);
+        __fields.optional("role", &self.role);
+        __fields.optional("body", &self.body);
         __fields.end()
     }
 }
@@ -801,11 +867,14 @@ impl ::apigen_runtime::FromJson for ConversationUrls {
         let mut __reader = __decoder.object(__value)?;
         let location = __reader.optional("location");
         let source = __reader.optional("source");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            source: source?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(location),
+            ::core::option::Option::Some(source),
+        ) = (__reader.finish(), location, source) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { location, source })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationUrls {
@@ -814,8 +883,8 @@ impl ::apigen_runtime::serde::Serialize for ConversationUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("source", &self.source)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("source", &self.source);
         __fields.end()
     }
 }
@@ -974,18 +1043,44 @@ impl ::apigen_runtime::FromJson for IssuesCluster {
         let sources = __reader.optional("sources");
         let stats = __reader.optional("stats");
         let urls = __reader.optional("urls");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(label),
+            ::core::option::Option::Some(created_at),
+            ::core::option::Option::Some(updated_at),
+            ::core::option::Option::Some(icon),
+            ::core::option::Option::Some(summary),
+            ::core::option::Option::Some(weekly_pulse),
+            ::core::option::Option::Some(sources),
+            ::core::option::Option::Some(stats),
+            ::core::option::Option::Some(urls),
+        ) = (
+            __reader.finish(),
+            id,
+            label,
+            created_at,
+            updated_at,
+            icon,
+            summary,
+            weekly_pulse,
+            sources,
+            stats,
+            urls,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            label: label?,
-            created_at: created_at?,
-            updated_at: updated_at?,
-            icon: icon?,
-            summary: summary?,
-            weekly_pulse: weekly_pulse?,
-            sources: sources?,
-            stats: stats?,
-            urls: urls?,
+            id,
+            label,
+            created_at,
+            updated_at,
+            icon,
+            summary,
+            weekly_pulse,
+            sources,
+            stats,
+            urls,
         })
     }
 }
@@ -995,17 +1090,17 @@ impl ::apigen_runtime::serde::Serialize for IssuesCluster {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "issues-cluster")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("label", &self.label)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
-        __fields.put("icon", &self.icon)?;
-        __fields.optional("summary", &self.summary)?;
-        __fields.optional("weeklyPulse", &self.weekly_pulse)?;
-        __fields.optional("sources", &self.sources)?;
-        __fields.optional("stats", &self.stats)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "issues-cluster");
+        __fields.put("id", &self.id);
+        __fields.optional("label", &self.label);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("updatedAt", &self.updated_at);
+        __fields.put("icon", &self.icon);
+        __fields.optional("summary", &self.summary);
+        __fields.optional("weeklyPulse", &self.weekly_pulse);
+        __fields.optional("sources", &self.sources);
+        __fields.optional("stats", &self.stats);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -1084,15 +1179,35 @@ impl ::apigen_runtime::FromJson for IssuesClusterStats {
         let tasks_started = __reader.optional("tasksStarted");
         let tasks_completed = __reader.optional("tasksCompleted");
         let tasks_cancelled = __reader.optional("tasksCancelled");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(issues),
+            ::core::option::Option::Some(conversations),
+            ::core::option::Option::Some(tasks_total),
+            ::core::option::Option::Some(tasks_backlog),
+            ::core::option::Option::Some(tasks_started),
+            ::core::option::Option::Some(tasks_completed),
+            ::core::option::Option::Some(tasks_cancelled),
+        ) = (
+            __reader.finish(),
+            issues,
+            conversations,
+            tasks_total,
+            tasks_backlog,
+            tasks_started,
+            tasks_completed,
+            tasks_cancelled,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            issues: issues?,
-            conversations: conversations?,
-            tasks_total: tasks_total?,
-            tasks_backlog: tasks_backlog?,
-            tasks_started: tasks_started?,
-            tasks_completed: tasks_completed?,
-            tasks_cancelled: tasks_cancelled?,
+            issues,
+            conversations,
+            tasks_total,
+            tasks_backlog,
+            tasks_started,
+            tasks_completed,
+            tasks_cancelled,
         })
     }
 }
@@ -1102,13 +1217,13 @@ impl ::apigen_runtime::serde::Serialize for IssuesClusterStats {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("issues", &self.issues)?;
-        __fields.optional("conversations", &self.conversations)?;
-        __fields.optional("tasksTotal", &self.tasks_total)?;
-        __fields.optional("tasksBacklog", &self.tasks_backlog)?;
-        __fields.optional("tasksStarted", &self.tasks_started)?;
-        __fields.optional("tasksCompleted", &self.tasks_completed)?;
-        __fields.optional("tasksCancelled", &self.tasks_cancelled)?;
+        __fields.optional("issues", &self.issues);
+        __fields.optional("conversations", &self.conversations);
+        __fields.optional("tasksTotal", &self.tasks_total);
+        __fields.optional("tasksBacklog", &self.tasks_backlog);
+        __fields.optional("tasksStarted", &self.tasks_started);
+        __fields.optional("tasksCompleted", &self.tasks_completed);
+        __fields.optional("tasksCancelled", &self.tasks_cancelled);
         __fields.end()
     }
 }
@@ -1140,11 +1255,14 @@ impl ::apigen_runtime::FromJson for IssuesClusterUrls {
         let mut __reader = __decoder.object(__value)?;
         let location = __reader.optional("location");
         let app = __reader.optional("app");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            app: app?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(location),
+            ::core::option::Option::Some(app),
+        ) = (__reader.finish(), location, app) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { location, app })
     }
 }
 impl ::apigen_runtime::serde::Serialize for IssuesClusterUrls {
@@ -1153,8 +1271,8 @@ impl ::apigen_runtime::serde::Serialize for IssuesClusterUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("app", &self.app)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("app", &self.app);
         __fields.end()
     }
 }

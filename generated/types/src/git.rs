@@ -79,18 +79,44 @@ impl ::apigen_runtime::FromJson for ExportSpaceToGitBody {
         let timestamp = __reader.optional("timestamp");
         let force = __reader.optional("force");
         let git_info = __reader.optional("gitInfo");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(url),
+            ::core::option::Option::Some(ref_),
+            ::core::option::Option::Some(commit_message),
+            ::core::option::Option::Some(repo_cache_id),
+            ::core::option::Option::Some(repo_tree_url),
+            ::core::option::Option::Some(repo_commit_url),
+            ::core::option::Option::Some(repo_project_directory),
+            ::core::option::Option::Some(timestamp),
+            ::core::option::Option::Some(force),
+            ::core::option::Option::Some(git_info),
+        ) = (
+            __reader.finish(),
+            url,
+            ref_,
+            commit_message,
+            repo_cache_id,
+            repo_tree_url,
+            repo_commit_url,
+            repo_project_directory,
+            timestamp,
+            force,
+            git_info,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            url: url?,
-            ref_: ref_?,
-            commit_message: commit_message?,
-            repo_cache_id: repo_cache_id?,
-            repo_tree_url: repo_tree_url?,
-            repo_commit_url: repo_commit_url?,
-            repo_project_directory: repo_project_directory?,
-            timestamp: timestamp?,
-            force: force?,
-            git_info: git_info?,
+            url,
+            ref_,
+            commit_message,
+            repo_cache_id,
+            repo_tree_url,
+            repo_commit_url,
+            repo_project_directory,
+            timestamp,
+            force,
+            git_info,
         })
     }
 }
@@ -100,16 +126,16 @@ impl ::apigen_runtime::serde::Serialize for ExportSpaceToGitBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("url", &self.url)?;
-        __fields.put("ref", &self.ref_)?;
-        __fields.put("commitMessage", &self.commit_message)?;
-        __fields.optional("repoCacheID", &self.repo_cache_id)?;
-        __fields.optional("repoTreeURL", &self.repo_tree_url)?;
-        __fields.optional("repoCommitURL", &self.repo_commit_url)?;
-        __fields.optional("repoProjectDirectory", &self.repo_project_directory)?;
-        __fields.optional("timestamp", &self.timestamp)?;
-        __fields.optional("force", &self.force)?;
-        __fields.optional("gitInfo", &self.git_info)?;
+        __fields.put("url", &self.url);
+        __fields.put("ref", &self.ref_);
+        __fields.put("commitMessage", &self.commit_message);
+        __fields.optional("repoCacheID", &self.repo_cache_id);
+        __fields.optional("repoTreeURL", &self.repo_tree_url);
+        __fields.optional("repoCommitURL", &self.repo_commit_url);
+        __fields.optional("repoProjectDirectory", &self.repo_project_directory);
+        __fields.optional("timestamp", &self.timestamp);
+        __fields.optional("force", &self.force);
+        __fields.optional("gitInfo", &self.git_info);
         __fields.end()
     }
 }
@@ -169,11 +195,14 @@ impl ::apigen_runtime::FromJson for GitInfo {
         let mut __reader = __decoder.object(__value)?;
         let provider = __reader.optional("provider");
         let url = __reader.optional("url");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            provider: provider?,
-            url: url?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(provider),
+            ::core::option::Option::Some(url),
+        ) = (__reader.finish(), provider, url) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { provider, url })
     }
 }
 impl ::apigen_runtime::serde::Serialize for GitInfo {
@@ -182,8 +211,8 @@ impl ::apigen_runtime::serde::Serialize for GitInfo {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("provider", &self.provider)?;
-        __fields.optional("url", &self.url)?;
+        __fields.optional("provider", &self.provider);
+        __fields.optional("url", &self.url);
         __fields.end()
     }
 }
@@ -273,18 +302,44 @@ impl ::apigen_runtime::FromJson for ImportSpaceFromGitBody {
         let force = __reader.optional("force");
         let standalone = __reader.optional("standalone");
         let git_info = __reader.optional("gitInfo");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(url),
+            ::core::option::Option::Some(ref_),
+            ::core::option::Option::Some(repo_cache_id),
+            ::core::option::Option::Some(repo_tree_url),
+            ::core::option::Option::Some(repo_commit_url),
+            ::core::option::Option::Some(repo_project_directory),
+            ::core::option::Option::Some(timestamp),
+            ::core::option::Option::Some(force),
+            ::core::option::Option::Some(standalone),
+            ::core::option::Option::Some(git_info),
+        ) = (
+            __reader.finish(),
+            url,
+            ref_,
+            repo_cache_id,
+            repo_tree_url,
+            repo_commit_url,
+            repo_project_directory,
+            timestamp,
+            force,
+            standalone,
+            git_info,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            url: url?,
-            ref_: ref_?,
-            repo_cache_id: repo_cache_id?,
-            repo_tree_url: repo_tree_url?,
-            repo_commit_url: repo_commit_url?,
-            repo_project_directory: repo_project_directory?,
-            timestamp: timestamp?,
-            force: force?,
-            standalone: standalone?,
-            git_info: git_info?,
+            url,
+            ref_,
+            repo_cache_id,
+            repo_tree_url,
+            repo_commit_url,
+            repo_project_directory,
+            timestamp,
+            force,
+            standalone,
+            git_info,
         })
     }
 }
@@ -294,16 +349,16 @@ impl ::apigen_runtime::serde::Serialize for ImportSpaceFromGitBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("url", &self.url)?;
-        __fields.put("ref", &self.ref_)?;
-        __fields.optional("repoCacheID", &self.repo_cache_id)?;
-        __fields.optional("repoTreeURL", &self.repo_tree_url)?;
-        __fields.optional("repoCommitURL", &self.repo_commit_url)?;
-        __fields.optional("repoProjectDirectory", &self.repo_project_directory)?;
-        __fields.optional("timestamp", &self.timestamp)?;
-        __fields.optional("force", &self.force)?;
-        __fields.optional("standalone", &self.standalone)?;
-        __fields.optional("gitInfo", &self.git_info)?;
+        __fields.put("url", &self.url);
+        __fields.put("ref", &self.ref_);
+        __fields.optional("repoCacheID", &self.repo_cache_id);
+        __fields.optional("repoTreeURL", &self.repo_tree_url);
+        __fields.optional("repoCommitURL", &self.repo_commit_url);
+        __fields.optional("repoProjectDirectory", &self.repo_project_directory);
+        __fields.optional("timestamp", &self.timestamp);
+        __fields.optional("force", &self.force);
+        __fields.optional("standalone", &self.standalone);
+        __fields.optional("gitInfo", &self.git_info);
         __fields.end()
     }
 }

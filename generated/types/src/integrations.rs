@@ -18,10 +18,13 @@ impl ::apigen_runtime::FromJson for InstallIntegrationBody {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let organization = __reader.required("organization");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            organization: organization?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(organization),
+        ) = (__reader.finish(), organization) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { organization })
     }
 }
 impl ::apigen_runtime::serde::Serialize for InstallIntegrationBody {
@@ -30,7 +33,7 @@ impl ::apigen_runtime::serde::Serialize for InstallIntegrationBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organization", &self.organization)?;
+        __fields.put("organization", &self.organization);
         __fields.end()
     }
 }
@@ -112,19 +115,47 @@ impl ::apigen_runtime::FromJson for Installation {
         let urls = __reader.optional("urls");
         let external_ids = __reader.optional("externalIds");
         let target = __reader.optional("target");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(status),
+            ::core::option::Option::Some(space_selection),
+            ::core::option::Option::Some(site_selection),
+            ::core::option::Option::Some(spaces),
+            ::core::option::Option::Some(configuration),
+            ::core::option::Option::Some(created_at),
+            ::core::option::Option::Some(updated_at),
+            ::core::option::Option::Some(urls),
+            ::core::option::Option::Some(external_ids),
+            ::core::option::Option::Some(target),
+        ) = (
+            __reader.finish(),
+            id,
+            status,
+            space_selection,
+            site_selection,
+            spaces,
+            configuration,
+            created_at,
+            updated_at,
+            urls,
+            external_ids,
+            target,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            status: status?,
-            space_selection: space_selection?,
-            site_selection: site_selection?,
-            spaces: spaces?,
-            configuration: configuration?,
-            created_at: created_at?,
-            updated_at: updated_at?,
-            urls: urls?,
-            external_ids: external_ids?,
-            target: target?,
+            id,
+            status,
+            space_selection,
+            site_selection,
+            spaces,
+            configuration,
+            created_at,
+            updated_at,
+            urls,
+            external_ids,
+            target,
         })
     }
 }
@@ -134,17 +165,17 @@ impl ::apigen_runtime::serde::Serialize for Installation {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("space_selection", &self.space_selection)?;
-        __fields.optional("site_selection", &self.site_selection)?;
-        __fields.optional("spaces", &self.spaces)?;
-        __fields.optional("configuration", &self.configuration)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("externalIds", &self.external_ids)?;
-        __fields.optional("target", &self.target)?;
+        __fields.put("id", &self.id);
+        __fields.optional("status", &self.status);
+        __fields.optional("space_selection", &self.space_selection);
+        __fields.optional("site_selection", &self.site_selection);
+        __fields.optional("spaces", &self.spaces);
+        __fields.optional("configuration", &self.configuration);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("updatedAt", &self.updated_at);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("externalIds", &self.external_ids);
+        __fields.optional("target", &self.target);
         __fields.end()
     }
 }
@@ -365,10 +396,13 @@ impl ::apigen_runtime::FromJson for InstallationTarget {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let organization = __reader.optional("organization");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            organization: organization?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(organization),
+        ) = (__reader.finish(), organization) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { organization })
     }
 }
 impl ::apigen_runtime::serde::Serialize for InstallationTarget {
@@ -377,7 +411,7 @@ impl ::apigen_runtime::serde::Serialize for InstallationTarget {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("organization", &self.organization)?;
+        __fields.optional("organization", &self.organization);
         __fields.end()
     }
 }
@@ -414,11 +448,18 @@ impl ::apigen_runtime::FromJson for InstallationUrls {
         let location = __reader.optional("location");
         let app = __reader.optional("app");
         let public_endpoint = __reader.optional("publicEndpoint");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(location),
+            ::core::option::Option::Some(app),
+            ::core::option::Option::Some(public_endpoint),
+        ) = (__reader.finish(), location, app, public_endpoint) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            location: location?,
-            app: app?,
-            public_endpoint: public_endpoint?,
+            location,
+            app,
+            public_endpoint,
         })
     }
 }
@@ -428,9 +469,9 @@ impl ::apigen_runtime::serde::Serialize for InstallationUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("app", &self.app)?;
-        __fields.optional("publicEndpoint", &self.public_endpoint)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("app", &self.app);
+        __fields.optional("publicEndpoint", &self.public_endpoint);
         __fields.end()
     }
 }
@@ -547,27 +588,71 @@ impl ::apigen_runtime::FromJson for Integration {
         let urls = __reader.optional("urls");
         let permissions = __reader.optional("permissions");
         let content_security_policy = __reader.optional("contentSecurityPolicy");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(name),
+            ::core::option::Option::Some(version),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(description),
+            ::core::option::Option::Some(summary),
+            ::core::option::Option::Some(preview_images),
+            ::core::option::Option::Some(target),
+            ::core::option::Option::Some(verified),
+            ::core::option::Option::Some(visibility),
+            ::core::option::Option::Some(scopes),
+            ::core::option::Option::Some(categories),
+            ::core::option::Option::Some(blocks),
+            ::core::option::Option::Some(content_sources),
+            ::core::option::Option::Some(configurations),
+            ::core::option::Option::Some(external_links),
+            ::core::option::Option::Some(owner),
+            ::core::option::Option::Some(urls),
+            ::core::option::Option::Some(permissions),
+            ::core::option::Option::Some(content_security_policy),
+        ) = (
+            __reader.finish(),
+            name,
+            version,
+            title,
+            description,
+            summary,
+            preview_images,
+            target,
+            verified,
+            visibility,
+            scopes,
+            categories,
+            blocks,
+            content_sources,
+            configurations,
+            external_links,
+            owner,
+            urls,
+            permissions,
+            content_security_policy,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            name: name?,
-            version: version?,
-            title: title?,
-            description: description?,
-            summary: summary?,
-            preview_images: preview_images?,
-            target: target?,
-            verified: verified?,
-            visibility: visibility?,
-            scopes: scopes?,
-            categories: categories?,
-            blocks: blocks?,
-            content_sources: content_sources?,
-            configurations: configurations?,
-            external_links: external_links?,
-            owner: owner?,
-            urls: urls?,
-            permissions: permissions?,
-            content_security_policy: content_security_policy?,
+            name,
+            version,
+            title,
+            description,
+            summary,
+            preview_images,
+            target,
+            verified,
+            visibility,
+            scopes,
+            categories,
+            blocks,
+            content_sources,
+            configurations,
+            external_links,
+            owner,
+            urls,
+            permissions,
+            content_security_policy,
         })
     }
 }
@@ -577,26 +662,26 @@ impl ::apigen_runtime::serde::Serialize for Integration {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "integration")?;
-        __fields.put("name", &self.name)?;
-        __fields.optional("version", &self.version)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("summary", &self.summary)?;
-        __fields.optional("previewImages", &self.preview_images)?;
-        __fields.optional("target", &self.target)?;
-        __fields.optional("verified", &self.verified)?;
-        __fields.optional("visibility", &self.visibility)?;
-        __fields.optional("scopes", &self.scopes)?;
-        __fields.optional("categories", &self.categories)?;
-        __fields.optional("blocks", &self.blocks)?;
-        __fields.optional("contentSources", &self.content_sources)?;
-        __fields.optional("configurations", &self.configurations)?;
-        __fields.optional("externalLinks", &self.external_links)?;
-        __fields.optional("owner", &self.owner)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("permissions", &self.permissions)?;
-        __fields.optional("contentSecurityPolicy", &self.content_security_policy)?;
+        __fields.put("object", "integration");
+        __fields.put("name", &self.name);
+        __fields.optional("version", &self.version);
+        __fields.optional("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.optional("summary", &self.summary);
+        __fields.optional("previewImages", &self.preview_images);
+        __fields.optional("target", &self.target);
+        __fields.optional("verified", &self.verified);
+        __fields.optional("visibility", &self.visibility);
+        __fields.optional("scopes", &self.scopes);
+        __fields.optional("categories", &self.categories);
+        __fields.optional("blocks", &self.blocks);
+        __fields.optional("contentSources", &self.content_sources);
+        __fields.optional("configurations", &self.configurations);
+        __fields.optional("externalLinks", &self.external_links);
+        __fields.optional("owner", &self.owner);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("permissions", &self.permissions);
+        __fields.optional("contentSecurityPolicy", &self.content_security_policy);
         __fields.end()
     }
 }
@@ -669,14 +754,24 @@ impl ::apigen_runtime::FromJson for IntegrationBlock {
         let icon = __reader.optional("icon");
         let url_unfurl = __reader.optional("urlUnfurl");
         let markdown = __reader.optional("markdown");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(description),
+            ::core::option::Option::Some(icon),
+            ::core::option::Option::Some(url_unfurl),
+            ::core::option::Option::Some(markdown),
+        ) = (__reader.finish(), id, title, description, icon, url_unfurl, markdown) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            description: description?,
-            icon: icon?,
-            url_unfurl: url_unfurl?,
-            markdown: markdown?,
+            id,
+            title,
+            description,
+            icon,
+            url_unfurl,
+            markdown,
         })
     }
 }
@@ -686,12 +781,12 @@ impl ::apigen_runtime::serde::Serialize for IntegrationBlock {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("icon", &self.icon)?;
-        __fields.optional("urlUnfurl", &self.url_unfurl)?;
-        __fields.optional("markdown", &self.markdown)?;
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.optional("icon", &self.icon);
+        __fields.optional("urlUnfurl", &self.url_unfurl);
+        __fields.optional("markdown", &self.markdown);
         __fields.end()
     }
 }
@@ -723,11 +818,14 @@ impl ::apigen_runtime::FromJson for IntegrationBlockMarkdown {
         let mut __reader = __decoder.object(__value)?;
         let codeblock = __reader.optional("codeblock");
         let body = __reader.optional("body");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            codeblock: codeblock?,
-            body: body?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(codeblock),
+            ::core::option::Option::Some(body),
+        ) = (__reader.finish(), codeblock, body) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { codeblock, body })
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationBlockMarkdown {
@@ -736,8 +834,8 @@ impl ::apigen_runtime::serde::Serialize for IntegrationBlockMarkdown {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("codeblock", &self.codeblock)?;
-        __fields.optional("body", &self.body)?;
+        __fields.optional("codeblock", &self.codeblock);
+        __fields.optional("body", &self.body);
         __fields.end()
     }
 }
@@ -840,11 +938,14 @@ impl ::apigen_runtime::FromJson for IntegrationConfiguration {
         let mut __reader = __decoder.object(__value)?;
         let properties = __reader.optional("properties");
         let required = __reader.optional("required");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            properties: properties?,
-            required: required?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(properties),
+            ::core::option::Option::Some(required),
+        ) = (__reader.finish(), properties, required) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { properties, required })
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationConfiguration {
@@ -853,8 +954,8 @@ impl ::apigen_runtime::serde::Serialize for IntegrationConfiguration {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("properties", &self.properties)?;
-        __fields.optional("required", &self.required)?;
+        __fields.optional("properties", &self.properties);
+        __fields.optional("required", &self.required);
         __fields.end()
     }
 }
@@ -910,14 +1011,32 @@ impl ::apigen_runtime::FromJson for IntegrationConfigurationProperty {
         let default = __reader.optional("default");
         let completion_url = __reader.optional("completion_url");
         let enum_ = __reader.optional("enum");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(description),
+            ::core::option::Option::Some(type_),
+            ::core::option::Option::Some(default),
+            ::core::option::Option::Some(completion_url),
+            ::core::option::Option::Some(enum_),
+        ) = (
+            __reader.finish(),
+            title,
+            description,
+            type_,
+            default,
+            completion_url,
+            enum_,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            title: title?,
-            description: description?,
-            type_: type_?,
-            default: default?,
-            completion_url: completion_url?,
-            enum_: enum_?,
+            title,
+            description,
+            type_,
+            default,
+            completion_url,
+            enum_,
         })
     }
 }
@@ -927,12 +1046,12 @@ impl ::apigen_runtime::serde::Serialize for IntegrationConfigurationProperty {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("type", &self.type_)?;
-        __fields.optional("default", &self.default)?;
-        __fields.optional("completion_url", &self.completion_url)?;
-        __fields.optional("enum", &self.enum_)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.optional("type", &self.type_);
+        __fields.optional("default", &self.default);
+        __fields.optional("completion_url", &self.completion_url);
+        __fields.optional("enum", &self.enum_);
         __fields.end()
     }
 }
@@ -1040,12 +1159,15 @@ impl ::apigen_runtime::FromJson for IntegrationConfigurations {
         let account = __reader.optional("account");
         let space = __reader.optional("space");
         let site = __reader.optional("site");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            account: account?,
-            space: space?,
-            site: site?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(account),
+            ::core::option::Option::Some(space),
+            ::core::option::Option::Some(site),
+        ) = (__reader.finish(), account, space, site) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { account, space, site })
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationConfigurations {
@@ -1054,9 +1176,9 @@ impl ::apigen_runtime::serde::Serialize for IntegrationConfigurations {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("account", &self.account)?;
-        __fields.optional("space", &self.space)?;
-        __fields.optional("site", &self.site)?;
+        __fields.optional("account", &self.account);
+        __fields.optional("space", &self.space);
+        __fields.optional("site", &self.site);
         __fields.end()
     }
 }
@@ -1115,13 +1237,22 @@ impl ::apigen_runtime::FromJson for IntegrationContentSource {
         let description = __reader.optional("description");
         let icon = __reader.optional("icon");
         let configuration = __reader.optional("configuration");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(description),
+            ::core::option::Option::Some(icon),
+            ::core::option::Option::Some(configuration),
+        ) = (__reader.finish(), id, title, description, icon, configuration) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            description: description?,
-            icon: icon?,
-            configuration: configuration?,
+            id,
+            title,
+            description,
+            icon,
+            configuration,
         })
     }
 }
@@ -1131,11 +1262,11 @@ impl ::apigen_runtime::serde::Serialize for IntegrationContentSource {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("icon", &self.icon)?;
-        __fields.optional("configuration", &self.configuration)?;
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.optional("icon", &self.icon);
+        __fields.optional("configuration", &self.configuration);
         __fields.end()
     }
 }
@@ -1166,10 +1297,13 @@ impl ::apigen_runtime::FromJson for IntegrationContentSourceConfiguration {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let component_id = __reader.optional("componentId");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            component_id: component_id?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(component_id),
+        ) = (__reader.finish(), component_id) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { component_id })
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationContentSourceConfiguration {
@@ -1178,7 +1312,7 @@ impl ::apigen_runtime::serde::Serialize for IntegrationContentSourceConfiguratio
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("componentId", &self.component_id)?;
+        __fields.optional("componentId", &self.component_id);
         __fields.end()
     }
 }
@@ -1393,14 +1527,32 @@ impl ::apigen_runtime::FromJson for IntegrationEvent {
         let created_at = __reader.optional("createdAt");
         let payload = __reader.optional("payload");
         let status = __reader.optional("status");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(integration_id),
+            ::core::option::Option::Some(installation_id),
+            ::core::option::Option::Some(created_at),
+            ::core::option::Option::Some(payload),
+            ::core::option::Option::Some(status),
+        ) = (
+            __reader.finish(),
+            id,
+            integration_id,
+            installation_id,
+            created_at,
+            payload,
+            status,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            integration_id: integration_id?,
-            installation_id: installation_id?,
-            created_at: created_at?,
-            payload: payload?,
-            status: status?,
+            id,
+            integration_id,
+            installation_id,
+            created_at,
+            payload,
+            status,
         })
     }
 }
@@ -1410,12 +1562,12 @@ impl ::apigen_runtime::serde::Serialize for IntegrationEvent {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("integrationId", &self.integration_id)?;
-        __fields.optional("installationId", &self.installation_id)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("payload", &self.payload)?;
-        __fields.optional("status", &self.status)?;
+        __fields.put("id", &self.id);
+        __fields.optional("integrationId", &self.integration_id);
+        __fields.optional("installationId", &self.installation_id);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("payload", &self.payload);
+        __fields.optional("status", &self.status);
         __fields.end()
     }
 }
@@ -1453,11 +1605,14 @@ impl ::apigen_runtime::FromJson for IntegrationEventDetail {
         let mut __reader = __decoder.object(__value)?;
         let event = __reader.optional("event");
         let trace = __reader.optional("trace");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            event: event?,
-            trace: trace?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(event),
+            ::core::option::Option::Some(trace),
+        ) = (__reader.finish(), event, trace) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { event, trace })
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationEventDetail {
@@ -1466,8 +1621,8 @@ impl ::apigen_runtime::serde::Serialize for IntegrationEventDetail {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("event", &self.event)?;
-        __fields.optional("trace", &self.trace)?;
+        __fields.optional("event", &self.event);
+        __fields.optional("trace", &self.trace);
         __fields.end()
     }
 }
@@ -1508,12 +1663,15 @@ impl ::apigen_runtime::FromJson for IntegrationEventLog {
         let message = __reader.optional("message");
         let timestamp = __reader.optional("timestamp");
         let level = __reader.optional("level");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            message: message?,
-            timestamp: timestamp?,
-            level: level?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(message),
+            ::core::option::Option::Some(timestamp),
+            ::core::option::Option::Some(level),
+        ) = (__reader.finish(), message, timestamp, level) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { message, timestamp, level })
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationEventLog {
@@ -1522,9 +1680,9 @@ impl ::apigen_runtime::serde::Serialize for IntegrationEventLog {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("message", &self.message)?;
-        __fields.optional("timestamp", &self.timestamp)?;
-        __fields.optional("level", &self.level)?;
+        __fields.optional("message", &self.message);
+        __fields.optional("timestamp", &self.timestamp);
+        __fields.optional("level", &self.level);
         __fields.end()
     }
 }
@@ -1709,12 +1867,20 @@ impl ::apigen_runtime::FromJson for IntegrationEventPayloadInstallationSetup {
         let installation_id = __reader.optional("installationId");
         let status = __reader.optional("status");
         let previous = __reader.optional("previous");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(event_id),
+            ::core::option::Option::Some(installation_id),
+            ::core::option::Option::Some(status),
+            ::core::option::Option::Some(previous),
+        ) = (__reader.finish(), event_id, installation_id, status, previous) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            event_id: event_id?,
-            installation_id: installation_id?,
-            status: status?,
-            previous: previous?,
+            event_id,
+            installation_id,
+            status,
+            previous,
         })
     }
 }
@@ -1724,11 +1890,11 @@ impl ::apigen_runtime::serde::Serialize for IntegrationEventPayloadInstallationS
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "installation_setup")?;
-        __fields.optional("eventId", &self.event_id)?;
-        __fields.optional("installationId", &self.installation_id)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("previous", &self.previous)?;
+        __fields.put("type", "installation_setup");
+        __fields.optional("eventId", &self.event_id);
+        __fields.optional("installationId", &self.installation_id);
+        __fields.optional("status", &self.status);
+        __fields.optional("previous", &self.previous);
         __fields.end()
     }
 }
@@ -1766,11 +1932,14 @@ impl ::apigen_runtime::FromJson for IntegrationEventPayloadInstallationSetupPrev
         let mut __reader = __decoder.object(__value)?;
         let status = __reader.optional("status");
         let configuration = __reader.optional("configuration");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            status: status?,
-            configuration: configuration?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(status),
+            ::core::option::Option::Some(configuration),
+        ) = (__reader.finish(), status, configuration) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { status, configuration })
     }
 }
 impl ::apigen_runtime::serde::Serialize
@@ -1780,8 +1949,8 @@ for IntegrationEventPayloadInstallationSetupPrevious {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("configuration", &self.configuration)?;
+        __fields.optional("status", &self.status);
+        __fields.optional("configuration", &self.configuration);
         __fields.end()
     }
 }
@@ -1877,8 +2046,13 @@ impl ::apigen_runtime::FromJson for IntegrationEventTrace {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let logs = __reader.optional("logs");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { logs: logs? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(logs)) = (
+            __reader.finish(),
+            logs,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { logs })
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationEventTrace {
@@ -1887,7 +2061,7 @@ impl ::apigen_runtime::serde::Serialize for IntegrationEventTrace {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("logs", &self.logs)?;
+        __fields.optional("logs", &self.logs);
         __fields.end()
     }
 }
@@ -1923,8 +2097,14 @@ impl ::apigen_runtime::FromJson for IntegrationExternalLink {
         let mut __reader = __decoder.object(__value)?;
         let url = __reader.optional("url");
         let label = __reader.optional("label");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { url: url?, label: label? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(url),
+            ::core::option::Option::Some(label),
+        ) = (__reader.finish(), url, label) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { url, label })
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationExternalLink {
@@ -1933,8 +2113,8 @@ impl ::apigen_runtime::serde::Serialize for IntegrationExternalLink {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("url", &self.url)?;
-        __fields.optional("label", &self.label)?;
+        __fields.optional("url", &self.url);
+        __fields.optional("label", &self.label);
         __fields.end()
     }
 }
@@ -1968,8 +2148,13 @@ impl ::apigen_runtime::FromJson for IntegrationPermissions {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let admin = __reader.optional("admin");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { admin: admin? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(admin)) = (
+            __reader.finish(),
+            admin,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { admin })
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationPermissions {
@@ -1978,7 +2163,7 @@ impl ::apigen_runtime::serde::Serialize for IntegrationPermissions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("admin", &self.admin)?;
+        __fields.optional("admin", &self.admin);
         __fields.end()
     }
 }
@@ -2162,15 +2347,35 @@ impl ::apigen_runtime::FromJson for IntegrationSiteEntry {
         let external_ids = __reader.optional("externalIds");
         let urls = __reader.optional("urls");
         let site = __reader.optional("site");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(integration),
+            ::core::option::Option::Some(installation),
+            ::core::option::Option::Some(status),
+            ::core::option::Option::Some(configuration),
+            ::core::option::Option::Some(external_ids),
+            ::core::option::Option::Some(urls),
+            ::core::option::Option::Some(site),
+        ) = (
+            __reader.finish(),
+            integration,
+            installation,
+            status,
+            configuration,
+            external_ids,
+            urls,
+            site,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            integration: integration?,
-            installation: installation?,
-            status: status?,
-            configuration: configuration?,
-            external_ids: external_ids?,
-            urls: urls?,
-            site: site?,
+            integration,
+            installation,
+            status,
+            configuration,
+            external_ids,
+            urls,
+            site,
         })
     }
 }
@@ -2180,13 +2385,13 @@ impl ::apigen_runtime::serde::Serialize for IntegrationSiteEntry {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("integration", &self.integration)?;
-        __fields.optional("installation", &self.installation)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("configuration", &self.configuration)?;
-        __fields.optional("externalIds", &self.external_ids)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("site", &self.site)?;
+        __fields.optional("integration", &self.integration);
+        __fields.optional("installation", &self.installation);
+        __fields.optional("status", &self.status);
+        __fields.optional("configuration", &self.configuration);
+        __fields.optional("externalIds", &self.external_ids);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("site", &self.site);
         __fields.end()
     }
 }
@@ -2227,11 +2432,14 @@ impl ::apigen_runtime::FromJson for IntegrationSiteEntryUrls {
         let mut __reader = __decoder.object(__value)?;
         let location = __reader.optional("location");
         let public_endpoint = __reader.optional("publicEndpoint");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            public_endpoint: public_endpoint?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(location),
+            ::core::option::Option::Some(public_endpoint),
+        ) = (__reader.finish(), location, public_endpoint) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { location, public_endpoint })
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationSiteEntryUrls {
@@ -2240,8 +2448,8 @@ impl ::apigen_runtime::serde::Serialize for IntegrationSiteEntryUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("publicEndpoint", &self.public_endpoint)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("publicEndpoint", &self.public_endpoint);
         __fields.end()
     }
 }
@@ -2308,15 +2516,35 @@ impl ::apigen_runtime::FromJson for IntegrationSpaceEntry {
         let external_ids = __reader.optional("externalIds");
         let urls = __reader.optional("urls");
         let space = __reader.optional("space");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(integration),
+            ::core::option::Option::Some(installation),
+            ::core::option::Option::Some(status),
+            ::core::option::Option::Some(configuration),
+            ::core::option::Option::Some(external_ids),
+            ::core::option::Option::Some(urls),
+            ::core::option::Option::Some(space),
+        ) = (
+            __reader.finish(),
+            integration,
+            installation,
+            status,
+            configuration,
+            external_ids,
+            urls,
+            space,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            integration: integration?,
-            installation: installation?,
-            status: status?,
-            configuration: configuration?,
-            external_ids: external_ids?,
-            urls: urls?,
-            space: space?,
+            integration,
+            installation,
+            status,
+            configuration,
+            external_ids,
+            urls,
+            space,
         })
     }
 }
@@ -2326,13 +2554,13 @@ impl ::apigen_runtime::serde::Serialize for IntegrationSpaceEntry {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("integration", &self.integration)?;
-        __fields.optional("installation", &self.installation)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("configuration", &self.configuration)?;
-        __fields.optional("externalIds", &self.external_ids)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("space", &self.space)?;
+        __fields.optional("integration", &self.integration);
+        __fields.optional("installation", &self.installation);
+        __fields.optional("status", &self.status);
+        __fields.optional("configuration", &self.configuration);
+        __fields.optional("externalIds", &self.external_ids);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("space", &self.space);
         __fields.end()
     }
 }
@@ -2373,11 +2601,14 @@ impl ::apigen_runtime::FromJson for IntegrationSpaceEntryUrls {
         let mut __reader = __decoder.object(__value)?;
         let location = __reader.optional("location");
         let public_endpoint = __reader.optional("publicEndpoint");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            public_endpoint: public_endpoint?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(location),
+            ::core::option::Option::Some(public_endpoint),
+        ) = (__reader.finish(), location, public_endpoint) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { location, public_endpoint })
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationSpaceEntryUrls {
@@ -2386,8 +2617,8 @@ impl ::apigen_runtime::serde::Serialize for IntegrationSpaceEntryUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("publicEndpoint", &self.public_endpoint)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("publicEndpoint", &self.public_endpoint);
         __fields.end()
     }
 }
@@ -2501,13 +2732,22 @@ impl ::apigen_runtime::FromJson for IntegrationUrls {
         let app = __reader.optional("app");
         let assets = __reader.optional("assets");
         let public_endpoint = __reader.optional("publicEndpoint");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(location),
+            ::core::option::Option::Some(icon),
+            ::core::option::Option::Some(app),
+            ::core::option::Option::Some(assets),
+            ::core::option::Option::Some(public_endpoint),
+        ) = (__reader.finish(), location, icon, app, assets, public_endpoint) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            location: location?,
-            icon: icon?,
-            app: app?,
-            assets: assets?,
-            public_endpoint: public_endpoint?,
+            location,
+            icon,
+            app,
+            assets,
+            public_endpoint,
         })
     }
 }
@@ -2517,11 +2757,11 @@ impl ::apigen_runtime::serde::Serialize for IntegrationUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("icon", &self.icon)?;
-        __fields.optional("app", &self.app)?;
-        __fields.optional("assets", &self.assets)?;
-        __fields.optional("publicEndpoint", &self.public_endpoint)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("icon", &self.icon);
+        __fields.optional("app", &self.app);
+        __fields.optional("assets", &self.assets);
+        __fields.optional("publicEndpoint", &self.public_endpoint);
         __fields.end()
     }
 }
@@ -2726,26 +2966,68 @@ impl ::apigen_runtime::FromJson for PublishIntegrationBody {
         let organization = __reader.optional("organization");
         let secrets = __reader.optional("secrets");
         let content_security_policy = __reader.optional("contentSecurityPolicy");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(runtime),
+            ::core::option::Option::Some(icon),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(description),
+            ::core::option::Option::Some(summary),
+            ::core::option::Option::Some(preview_images),
+            ::core::option::Option::Some(visibility),
+            ::core::option::Option::Some(target),
+            ::core::option::Option::Some(scopes),
+            ::core::option::Option::Some(categories),
+            ::core::option::Option::Some(blocks),
+            ::core::option::Option::Some(content_sources),
+            ::core::option::Option::Some(external_links),
+            ::core::option::Option::Some(configurations),
+            ::core::option::Option::Some(script),
+            ::core::option::Option::Some(organization),
+            ::core::option::Option::Some(secrets),
+            ::core::option::Option::Some(content_security_policy),
+        ) = (
+            __reader.finish(),
+            runtime,
+            icon,
+            title,
+            description,
+            summary,
+            preview_images,
+            visibility,
+            target,
+            scopes,
+            categories,
+            blocks,
+            content_sources,
+            external_links,
+            configurations,
+            script,
+            organization,
+            secrets,
+            content_security_policy,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            runtime: runtime?,
-            icon: icon?,
-            title: title?,
-            description: description?,
-            summary: summary?,
-            preview_images: preview_images?,
-            visibility: visibility?,
-            target: target?,
-            scopes: scopes?,
-            categories: categories?,
-            blocks: blocks?,
-            content_sources: content_sources?,
-            external_links: external_links?,
-            configurations: configurations?,
-            script: script?,
-            organization: organization?,
-            secrets: secrets?,
-            content_security_policy: content_security_policy?,
+            runtime,
+            icon,
+            title,
+            description,
+            summary,
+            preview_images,
+            visibility,
+            target,
+            scopes,
+            categories,
+            blocks,
+            content_sources,
+            external_links,
+            configurations,
+            script,
+            organization,
+            secrets,
+            content_security_policy,
         })
     }
 }
@@ -2755,24 +3037,24 @@ impl ::apigen_runtime::serde::Serialize for PublishIntegrationBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("runtime", &self.runtime)?;
-        __fields.optional("icon", &self.icon)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("summary", &self.summary)?;
-        __fields.optional("previewImages", &self.preview_images)?;
-        __fields.optional("visibility", &self.visibility)?;
-        __fields.optional("target", &self.target)?;
-        __fields.optional("scopes", &self.scopes)?;
-        __fields.optional("categories", &self.categories)?;
-        __fields.optional("blocks", &self.blocks)?;
-        __fields.optional("contentSources", &self.content_sources)?;
-        __fields.optional("externalLinks", &self.external_links)?;
-        __fields.optional("configurations", &self.configurations)?;
-        __fields.optional("script", &self.script)?;
-        __fields.optional("organization", &self.organization)?;
-        __fields.optional("secrets", &self.secrets)?;
-        __fields.optional("contentSecurityPolicy", &self.content_security_policy)?;
+        __fields.optional("runtime", &self.runtime);
+        __fields.optional("icon", &self.icon);
+        __fields.optional("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.optional("summary", &self.summary);
+        __fields.optional("previewImages", &self.preview_images);
+        __fields.optional("visibility", &self.visibility);
+        __fields.optional("target", &self.target);
+        __fields.optional("scopes", &self.scopes);
+        __fields.optional("categories", &self.categories);
+        __fields.optional("blocks", &self.blocks);
+        __fields.optional("contentSources", &self.content_sources);
+        __fields.optional("externalLinks", &self.external_links);
+        __fields.optional("configurations", &self.configurations);
+        __fields.optional("script", &self.script);
+        __fields.optional("organization", &self.organization);
+        __fields.optional("secrets", &self.secrets);
+        __fields.optional("contentSecurityPolicy", &self.content_security_policy);
         __fields.end()
     }
 }
@@ -2815,11 +3097,14 @@ impl ::apigen_runtime::FromJson for UpdateIntegrationDevModeBody {
         let mut __reader = __decoder.object(__value)?;
         let tunnel_url = __reader.required("tunnelUrl");
         let all = __reader.defaulted("all", || false);
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            tunnel_url: tunnel_url?,
-            all: all?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(tunnel_url),
+            ::core::option::Option::Some(all),
+        ) = (__reader.finish(), tunnel_url, all) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { tunnel_url, all })
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateIntegrationDevModeBody {
@@ -2828,8 +3113,8 @@ impl ::apigen_runtime::serde::Serialize for UpdateIntegrationDevModeBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("tunnelUrl", &self.tunnel_url)?;
-        __fields.put("all", &self.all)?;
+        __fields.put("tunnelUrl", &self.tunnel_url);
+        __fields.put("all", &self.all);
         __fields.end()
     }
 }

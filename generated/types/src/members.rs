@@ -53,17 +53,41 @@ impl ::apigen_runtime::FromJson for Member {
         let sso = __reader.optional("sso");
         let spaces = __reader.optional("spaces");
         let teams = __reader.optional("teams");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(role),
+            ::core::option::Option::Some(user),
+            ::core::option::Option::Some(disabled),
+            ::core::option::Option::Some(joined_at),
+            ::core::option::Option::Some(last_seen_at),
+            ::core::option::Option::Some(sso),
+            ::core::option::Option::Some(spaces),
+            ::core::option::Option::Some(teams),
+        ) = (
+            __reader.finish(),
+            id,
+            role,
+            user,
+            disabled,
+            joined_at,
+            last_seen_at,
+            sso,
+            spaces,
+            teams,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            role: role?,
-            user: user?,
-            disabled: disabled?,
-            joined_at: joined_at?,
-            last_seen_at: last_seen_at?,
-            sso: sso?,
-            spaces: spaces?,
-            teams: teams?,
+            id,
+            role,
+            user,
+            disabled,
+            joined_at,
+            last_seen_at,
+            sso,
+            spaces,
+            teams,
         })
     }
 }
@@ -73,16 +97,16 @@ impl ::apigen_runtime::serde::Serialize for Member {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "member")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("role", &self.role)?;
-        __fields.optional("user", &self.user)?;
-        __fields.optional("disabled", &self.disabled)?;
-        __fields.optional("joinedAt", &self.joined_at)?;
-        __fields.optional("lastSeenAt", &self.last_seen_at)?;
-        __fields.optional("sso", &self.sso)?;
-        __fields.optional("spaces", &self.spaces)?;
-        __fields.optional("teams", &self.teams)?;
+        __fields.put("object", "member");
+        __fields.put("id", &self.id);
+        __fields.optional("role", &self.role);
+        __fields.optional("user", &self.user);
+        __fields.optional("disabled", &self.disabled);
+        __fields.optional("joinedAt", &self.joined_at);
+        __fields.optional("lastSeenAt", &self.last_seen_at);
+        __fields.optional("sso", &self.sso);
+        __fields.optional("spaces", &self.spaces);
+        __fields.optional("teams", &self.teams);
         __fields.end()
     }
 }
@@ -258,11 +282,14 @@ impl ::apigen_runtime::FromJson for MemberSpace {
         let mut __reader = __decoder.object(__value)?;
         let permission = __reader.optional("permission");
         let space = __reader.optional("space");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            permission: permission?,
-            space: space?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(permission),
+            ::core::option::Option::Some(space),
+        ) = (__reader.finish(), permission, space) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { permission, space })
     }
 }
 impl ::apigen_runtime::serde::Serialize for MemberSpace {
@@ -271,8 +298,8 @@ impl ::apigen_runtime::serde::Serialize for MemberSpace {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("permission", &self.permission)?;
-        __fields.optional("space", &self.space)?;
+        __fields.optional("permission", &self.permission);
+        __fields.optional("space", &self.space);
         __fields.end()
     }
 }
@@ -315,11 +342,14 @@ impl ::apigen_runtime::FromJson for MemberTeam {
         let mut __reader = __decoder.object(__value)?;
         let team = __reader.optional("team");
         let member = __reader.optional("member");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            team: team?,
-            member: member?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(team),
+            ::core::option::Option::Some(member),
+        ) = (__reader.finish(), team, member) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { team, member })
     }
 }
 impl ::apigen_runtime::serde::Serialize for MemberTeam {
@@ -328,8 +358,8 @@ impl ::apigen_runtime::serde::Serialize for MemberTeam {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("team", &self.team)?;
-        __fields.optional("member", &self.member)?;
+        __fields.optional("team", &self.team);
+        __fields.optional("member", &self.member);
         __fields.end()
     }
 }
@@ -360,8 +390,13 @@ impl ::apigen_runtime::FromJson for MemberTeamMembership {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let role = __reader.optional("role");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { role: role? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(role)) = (
+            __reader.finish(),
+            role,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { role })
     }
 }
 impl ::apigen_runtime::serde::Serialize for MemberTeamMembership {
@@ -370,7 +405,7 @@ impl ::apigen_runtime::serde::Serialize for MemberTeamMembership {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("role", &self.role)?;
+        __fields.optional("role", &self.role);
         __fields.end()
     }
 }
@@ -411,10 +446,13 @@ impl ::apigen_runtime::FromJson for PingOrganizationResponse {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let service_visitor_claims = __reader.optional("serviceVisitorClaims");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            service_visitor_claims: service_visitor_claims?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(service_visitor_claims),
+        ) = (__reader.finish(), service_visitor_claims) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { service_visitor_claims })
     }
 }
 impl ::apigen_runtime::serde::Serialize for PingOrganizationResponse {
@@ -423,7 +461,7 @@ impl ::apigen_runtime::serde::Serialize for PingOrganizationResponse {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("serviceVisitorClaims", &self.service_visitor_claims)?;
+        __fields.optional("serviceVisitorClaims", &self.service_visitor_claims);
         __fields.end()
     }
 }
@@ -454,8 +492,13 @@ impl ::apigen_runtime::FromJson for UpdateOrganizationMemberBody {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let role = __reader.patch("role");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { role: role? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(role)) = (
+            __reader.finish(),
+            role,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { role })
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateOrganizationMemberBody {
@@ -464,7 +507,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateOrganizationMemberBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.patch("role", &self.role)?;
+        __fields.patch("role", &self.role);
         __fields.end()
     }
 }

@@ -21,11 +21,14 @@ impl ::apigen_runtime::FromJson for CreateOpenApiSpecBody {
         let mut __reader = __decoder.object(__value)?;
         let slug = __reader.required("slug");
         let source = __reader.required("source");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            slug: slug?,
-            source: source?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(slug),
+            ::core::option::Option::Some(source),
+        ) = (__reader.finish(), slug, source) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { slug, source })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateOpenApiSpecBody {
@@ -34,8 +37,8 @@ impl ::apigen_runtime::serde::Serialize for CreateOpenApiSpecBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("slug", &self.slug)?;
-        __fields.put("source", &self.source)?;
+        __fields.put("slug", &self.slug);
+        __fields.put("source", &self.source);
         __fields.end()
     }
 }
@@ -144,21 +147,53 @@ impl ::apigen_runtime::FromJson for OpenApiSpec {
         let last_processed_errors = __reader.optional("lastProcessedErrors");
         let permissions = __reader.optional("permissions");
         let urls = __reader.optional("urls");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(created_at),
+            ::core::option::Option::Some(updated_at),
+            ::core::option::Option::Some(slug),
+            ::core::option::Option::Some(source_url),
+            ::core::option::Option::Some(processing_state),
+            ::core::option::Option::Some(visibility),
+            ::core::option::Option::Some(last_version),
+            ::core::option::Option::Some(last_processed_at),
+            ::core::option::Option::Some(last_process_error_code),
+            ::core::option::Option::Some(last_processed_errors),
+            ::core::option::Option::Some(permissions),
+            ::core::option::Option::Some(urls),
+        ) = (
+            __reader.finish(),
+            id,
+            created_at,
+            updated_at,
+            slug,
+            source_url,
+            processing_state,
+            visibility,
+            last_version,
+            last_processed_at,
+            last_process_error_code,
+            last_processed_errors,
+            permissions,
+            urls,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            created_at: created_at?,
-            updated_at: updated_at?,
-            slug: slug?,
-            source_url: source_url?,
-            processing_state: processing_state?,
-            visibility: visibility?,
-            last_version: last_version?,
-            last_processed_at: last_processed_at?,
-            last_process_error_code: last_process_error_code?,
-            last_processed_errors: last_processed_errors?,
-            permissions: permissions?,
-            urls: urls?,
+            id,
+            created_at,
+            updated_at,
+            slug,
+            source_url,
+            processing_state,
+            visibility,
+            last_version,
+            last_processed_at,
+            last_process_error_code,
+            last_processed_errors,
+            permissions,
+            urls,
         })
     }
 }
@@ -168,20 +203,20 @@ impl ::apigen_runtime::serde::Serialize for OpenApiSpec {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "openapi-spec")?;
-        __fields.put("id", &self.id)?;
-        __fields.put("createdAt", &self.created_at)?;
-        __fields.put("updatedAt", &self.updated_at)?;
-        __fields.put("slug", &self.slug)?;
-        __fields.optional("sourceURL", &self.source_url)?;
-        __fields.put("processingState", &self.processing_state)?;
-        __fields.optional("visibility", &self.visibility)?;
-        __fields.optional("lastVersion", &self.last_version)?;
-        __fields.optional("lastProcessedAt", &self.last_processed_at)?;
-        __fields.optional("lastProcessErrorCode", &self.last_process_error_code)?;
-        __fields.optional("lastProcessedErrors", &self.last_processed_errors)?;
-        __fields.optional("permissions", &self.permissions)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "openapi-spec");
+        __fields.put("id", &self.id);
+        __fields.put("createdAt", &self.created_at);
+        __fields.put("updatedAt", &self.updated_at);
+        __fields.put("slug", &self.slug);
+        __fields.optional("sourceURL", &self.source_url);
+        __fields.put("processingState", &self.processing_state);
+        __fields.optional("visibility", &self.visibility);
+        __fields.optional("lastVersion", &self.last_version);
+        __fields.optional("lastProcessedAt", &self.last_processed_at);
+        __fields.optional("lastProcessErrorCode", &self.last_process_error_code);
+        __fields.optional("lastProcessedErrors", &self.last_processed_errors);
+        __fields.optional("permissions", &self.permissions);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -304,8 +339,14 @@ impl ::apigen_runtime::FromJson for OpenApiSpecPermissions {
         let mut __reader = __decoder.object(__value)?;
         let view = __reader.optional("view");
         let edit = __reader.optional("edit");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { view: view?, edit: edit? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(view),
+            ::core::option::Option::Some(edit),
+        ) = (__reader.finish(), view, edit) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { view, edit })
     }
 }
 impl ::apigen_runtime::serde::Serialize for OpenApiSpecPermissions {
@@ -314,8 +355,8 @@ impl ::apigen_runtime::serde::Serialize for OpenApiSpecPermissions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view)?;
-        __fields.optional("edit", &self.edit)?;
+        __fields.optional("view", &self.view);
+        __fields.optional("edit", &self.edit);
         __fields.end()
     }
 }
@@ -347,11 +388,14 @@ impl ::apigen_runtime::FromJson for OpenApiSpecProcessError {
         let mut __reader = __decoder.object(__value)?;
         let message = __reader.optional("message");
         let code = __reader.optional("code");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            message: message?,
-            code: code?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(message),
+            ::core::option::Option::Some(code),
+        ) = (__reader.finish(), message, code) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { message, code })
     }
 }
 impl ::apigen_runtime::serde::Serialize for OpenApiSpecProcessError {
@@ -360,8 +404,8 @@ impl ::apigen_runtime::serde::Serialize for OpenApiSpecProcessError {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("message", &self.message)?;
-        __fields.optional("code", &self.code)?;
+        __fields.optional("message", &self.message);
+        __fields.optional("code", &self.code);
         __fields.end()
     }
 }
@@ -525,8 +569,13 @@ impl ::apigen_runtime::FromJson for OpenApiSpecSourceUrl {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let url = __reader.required("url");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { url: url? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(url)) = (
+            __reader.finish(),
+            url,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { url })
     }
 }
 impl ::apigen_runtime::serde::Serialize for OpenApiSpecSourceUrl {
@@ -535,7 +584,7 @@ impl ::apigen_runtime::serde::Serialize for OpenApiSpecSourceUrl {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("url", &self.url)?;
+        __fields.put("url", &self.url);
         __fields.end()
     }
 }
@@ -581,12 +630,15 @@ impl ::apigen_runtime::FromJson for OpenApiSpecUrls {
         let location = __reader.optional("location");
         let app = __reader.optional("app");
         let published = __reader.optional("published");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            app: app?,
-            published: published?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(location),
+            ::core::option::Option::Some(app),
+            ::core::option::Option::Some(published),
+        ) = (__reader.finish(), location, app, published) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { location, app, published })
     }
 }
 impl ::apigen_runtime::serde::Serialize for OpenApiSpecUrls {
@@ -595,9 +647,9 @@ impl ::apigen_runtime::serde::Serialize for OpenApiSpecUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("app", &self.app)?;
-        __fields.optional("published", &self.published)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("app", &self.app);
+        __fields.optional("published", &self.published);
         __fields.end()
     }
 }
@@ -707,8 +759,13 @@ impl ::apigen_runtime::FromJson for PutOpenApiSpecBody {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let source = __reader.required("source");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { source: source? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(source)) = (
+            __reader.finish(),
+            source,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { source })
     }
 }
 impl ::apigen_runtime::serde::Serialize for PutOpenApiSpecBody {
@@ -717,7 +774,7 @@ impl ::apigen_runtime::serde::Serialize for PutOpenApiSpecBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("source", &self.source)?;
+        __fields.put("source", &self.source);
         __fields.end()
     }
 }
@@ -751,8 +808,13 @@ impl ::apigen_runtime::FromJson for UpdateOpenApiSpecBody {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let visibility = __reader.required("visibility");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { visibility: visibility? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(visibility),
+        ) = (__reader.finish(), visibility) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { visibility })
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateOpenApiSpecBody {
@@ -761,7 +823,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateOpenApiSpecBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("visibility", &self.visibility)?;
+        __fields.put("visibility", &self.visibility);
         __fields.end()
     }
 }

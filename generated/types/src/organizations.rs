@@ -79,11 +79,14 @@ impl ::apigen_runtime::FromJson for BillingMemberPricing {
         let mut __reader = __decoder.object(__value)?;
         let plus_2024 = __reader.optional("plus_2024");
         let pro_2024 = __reader.optional("pro_2024");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            plus_2024: plus_2024?,
-            pro_2024: pro_2024?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(plus_2024),
+            ::core::option::Option::Some(pro_2024),
+        ) = (__reader.finish(), plus_2024, pro_2024) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { plus_2024, pro_2024 })
     }
 }
 impl ::apigen_runtime::serde::Serialize for BillingMemberPricing {
@@ -92,8 +95,8 @@ impl ::apigen_runtime::serde::Serialize for BillingMemberPricing {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("plus_2024", &self.plus_2024)?;
-        __fields.optional("pro_2024", &self.pro_2024)?;
+        __fields.optional("plus_2024", &self.plus_2024);
+        __fields.optional("pro_2024", &self.pro_2024);
         __fields.end()
     }
 }
@@ -129,11 +132,14 @@ impl ::apigen_runtime::FromJson for BillingPrice {
         let mut __reader = __decoder.object(__value)?;
         let monthly = __reader.optional("monthly");
         let yearly = __reader.optional("yearly");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            monthly: monthly?,
-            yearly: yearly?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(monthly),
+            ::core::option::Option::Some(yearly),
+        ) = (__reader.finish(), monthly, yearly) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { monthly, yearly })
     }
 }
 impl ::apigen_runtime::serde::Serialize for BillingPrice {
@@ -142,8 +148,8 @@ impl ::apigen_runtime::serde::Serialize for BillingPrice {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("monthly", &self.monthly)?;
-        __fields.optional("yearly", &self.yearly)?;
+        __fields.optional("monthly", &self.monthly);
+        __fields.optional("yearly", &self.yearly);
         __fields.end()
     }
 }
@@ -175,11 +181,14 @@ impl ::apigen_runtime::FromJson for BillingPricing {
         let mut __reader = __decoder.object(__value)?;
         let members = __reader.optional("members");
         let sites = __reader.optional("sites");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            members: members?,
-            sites: sites?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(members),
+            ::core::option::Option::Some(sites),
+        ) = (__reader.finish(), members, sites) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { members, sites })
     }
 }
 impl ::apigen_runtime::serde::Serialize for BillingPricing {
@@ -188,8 +197,8 @@ impl ::apigen_runtime::serde::Serialize for BillingPricing {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("members", &self.members)?;
-        __fields.optional("sites", &self.sites)?;
+        __fields.optional("members", &self.members);
+        __fields.optional("sites", &self.sites);
         __fields.end()
     }
 }
@@ -221,11 +230,14 @@ impl ::apigen_runtime::FromJson for BillingSitePricing {
         let mut __reader = __decoder.object(__value)?;
         let premium = __reader.optional("premium");
         let ultimate = __reader.optional("ultimate");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            premium: premium?,
-            ultimate: ultimate?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(premium),
+            ::core::option::Option::Some(ultimate),
+        ) = (__reader.finish(), premium, ultimate) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { premium, ultimate })
     }
 }
 impl ::apigen_runtime::serde::Serialize for BillingSitePricing {
@@ -234,8 +246,8 @@ impl ::apigen_runtime::serde::Serialize for BillingSitePricing {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("premium", &self.premium)?;
-        __fields.optional("ultimate", &self.ultimate)?;
+        __fields.optional("premium", &self.premium);
+        __fields.optional("ultimate", &self.ultimate);
         __fields.end()
     }
 }
@@ -264,8 +276,13 @@ impl ::apigen_runtime::FromJson for BillingUsageAddon {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let enabled = __reader.optional("enabled");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { enabled: enabled? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(enabled)) = (
+            __reader.finish(),
+            enabled,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { enabled })
     }
 }
 impl ::apigen_runtime::serde::Serialize for BillingUsageAddon {
@@ -274,7 +291,7 @@ impl ::apigen_runtime::serde::Serialize for BillingUsageAddon {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("enabled", &self.enabled)?;
+        __fields.optional("enabled", &self.enabled);
         __fields.end()
     }
 }
@@ -363,10 +380,13 @@ impl ::apigen_runtime::FromJson for EmailDomainOrganizations {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let organizations = __reader.required("organizations");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            organizations: organizations?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(organizations),
+        ) = (__reader.finish(), organizations) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { organizations })
     }
 }
 impl ::apigen_runtime::serde::Serialize for EmailDomainOrganizations {
@@ -375,7 +395,7 @@ impl ::apigen_runtime::serde::Serialize for EmailDomainOrganizations {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizations", &self.organizations)?;
+        __fields.put("organizations", &self.organizations);
         __fields.end()
     }
 }
@@ -479,8 +499,13 @@ impl ::apigen_runtime::FromJson for MergeRuleRequireSpecificReviewers {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("rule", "require_specific_reviewers");
         let users = __reader.optional("users");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { users: users? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(users)) = (
+            __reader.finish(),
+            users,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { users })
     }
 }
 impl ::apigen_runtime::serde::Serialize for MergeRuleRequireSpecificReviewers {
@@ -489,8 +514,8 @@ impl ::apigen_runtime::serde::Serialize for MergeRuleRequireSpecificReviewers {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("rule", "require_specific_reviewers")?;
-        __fields.optional("users", &self.users)?;
+        __fields.put("rule", "require_specific_reviewers");
+        __fields.optional("users", &self.users);
         __fields.end()
     }
 }
@@ -611,7 +636,7 @@ impl ::apigen_runtime::serde::Serialize for MergeRulesInherit {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "inherit")?;
+        __fields.put("type", "inherit");
         __fields.end()
     }
 }
@@ -645,8 +670,13 @@ impl ::apigen_runtime::FromJson for MergeRulesRules {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "rules");
         let rules = __reader.optional("rules");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { rules: rules? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(rules)) = (
+            __reader.finish(),
+            rules,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { rules })
     }
 }
 impl ::apigen_runtime::serde::Serialize for MergeRulesRules {
@@ -655,8 +685,8 @@ impl ::apigen_runtime::serde::Serialize for MergeRulesRules {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "rules")?;
-        __fields.optional("rules", &self.rules)?;
+        __fields.put("type", "rules");
+        __fields.optional("rules", &self.rules);
         __fields.end()
     }
 }
@@ -795,30 +825,80 @@ impl ::apigen_runtime::FromJson for Organization {
         let blocked = __reader.optional("blocked");
         let internal_billing_migration = __reader.optional("internal_billingMigration");
         let permissions = __reader.optional("permissions");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(created_at),
+            ::core::option::Option::Some(email_domains),
+            ::core::option::Option::Some(hostname),
+            ::core::option::Option::Some(type_),
+            ::core::option::Option::Some(use_case),
+            ::core::option::Option::Some(community_type),
+            ::core::option::Option::Some(default_role),
+            ::core::option::Option::Some(default_content),
+            ::core::option::Option::Some(sso),
+            ::core::option::Option::Some(ai),
+            ::core::option::Option::Some(invite_links),
+            ::core::option::Option::Some(plan),
+            ::core::option::Option::Some(billing),
+            ::core::option::Option::Some(merge_rules),
+            ::core::option::Option::Some(urls),
+            ::core::option::Option::Some(trial),
+            ::core::option::Option::Some(custom_hostname),
+            ::core::option::Option::Some(blocked),
+            ::core::option::Option::Some(internal_billing_migration),
+            ::core::option::Option::Some(permissions),
+        ) = (
+            __reader.finish(),
+            id,
+            title,
+            created_at,
+            email_domains,
+            hostname,
+            type_,
+            use_case,
+            community_type,
+            default_role,
+            default_content,
+            sso,
+            ai,
+            invite_links,
+            plan,
+            billing,
+            merge_rules,
+            urls,
+            trial,
+            custom_hostname,
+            blocked,
+            internal_billing_migration,
+            permissions,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            created_at: created_at?,
-            email_domains: email_domains?,
-            hostname: hostname?,
-            type_: type_?,
-            use_case: use_case?,
-            community_type: community_type?,
-            default_role: default_role?,
-            default_content: default_content?,
-            sso: sso?,
-            ai: ai?,
-            invite_links: invite_links?,
-            plan: plan?,
-            billing: billing?,
-            merge_rules: merge_rules?,
-            urls: urls?,
-            trial: trial?,
-            custom_hostname: custom_hostname?,
-            blocked: blocked?,
-            internal_billing_migration: internal_billing_migration?,
-            permissions: permissions?,
+            id,
+            title,
+            created_at,
+            email_domains,
+            hostname,
+            type_,
+            use_case,
+            community_type,
+            default_role,
+            default_content,
+            sso,
+            ai,
+            invite_links,
+            plan,
+            billing,
+            merge_rules,
+            urls,
+            trial,
+            custom_hostname,
+            blocked,
+            internal_billing_migration,
+            permissions,
         })
     }
 }
@@ -828,30 +908,29 @@ impl ::apigen_runtime::serde::Serialize for Organization {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "organization")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("emailDomains", &self.email_domains)?;
-        __fields.optional("hostname", &self.hostname)?;
-        __fields.optional("type", &self.type_)?;
-        __fields.optional("useCase", &self.use_case)?;
-        __fields.optional("communityType", &self.community_type)?;
-        __fields.optional("defaultRole", &self.default_role)?;
-        __fields.optional("defaultContent", &self.default_content)?;
-        __fields.optional("sso", &self.sso)?;
-        __fields.optional("ai", &self.ai)?;
-        __fields.optional("inviteLinks", &self.invite_links)?;
-        __fields.optional("plan", &self.plan)?;
-        __fields.optional("billing", &self.billing)?;
-        __fields.optional("mergeRules", &self.merge_rules)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("trial", &self.trial)?;
-        __fields.optional("customHostname", &self.custom_hostname)?;
-        __fields.optional("blocked", &self.blocked)?;
-        __fields
-            .optional("internal_billingMigration", &self.internal_billing_migration)?;
-        __fields.optional("permissions", &self.permissions)?;
+        __fields.put("object", "organization");
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("emailDomains", &self.email_domains);
+        __fields.optional("hostname", &self.hostname);
+        __fields.optional("type", &self.type_);
+        __fields.optional("useCase", &self.use_case);
+        __fields.optional("communityType", &self.community_type);
+        __fields.optional("defaultRole", &self.default_role);
+        __fields.optional("defaultContent", &self.default_content);
+        __fields.optional("sso", &self.sso);
+        __fields.optional("ai", &self.ai);
+        __fields.optional("inviteLinks", &self.invite_links);
+        __fields.optional("plan", &self.plan);
+        __fields.optional("billing", &self.billing);
+        __fields.optional("mergeRules", &self.merge_rules);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("trial", &self.trial);
+        __fields.optional("customHostname", &self.custom_hostname);
+        __fields.optional("blocked", &self.blocked);
+        __fields.optional("internal_billingMigration", &self.internal_billing_migration);
+        __fields.optional("permissions", &self.permissions);
         __fields.end()
     }
 }
@@ -907,12 +986,20 @@ impl ::apigen_runtime::FromJson for OrganizationAgentInstructions {
         let updated_at = __reader.optional("updatedAt");
         let updated_by = __reader.optional("updatedBy");
         let urls = __reader.optional("urls");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(instructions),
+            ::core::option::Option::Some(updated_at),
+            ::core::option::Option::Some(updated_by),
+            ::core::option::Option::Some(urls),
+        ) = (__reader.finish(), instructions, updated_at, updated_by, urls) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            instructions: instructions?,
-            updated_at: updated_at?,
-            updated_by: updated_by?,
-            urls: urls?,
+            instructions,
+            updated_at,
+            updated_by,
+            urls,
         })
     }
 }
@@ -922,11 +1009,11 @@ impl ::apigen_runtime::serde::Serialize for OrganizationAgentInstructions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "agent-instructions")?;
-        __fields.optional("instructions", &self.instructions)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
-        __fields.optional("updatedBy", &self.updated_by)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "agent-instructions");
+        __fields.optional("instructions", &self.instructions);
+        __fields.optional("updatedAt", &self.updated_at);
+        __fields.optional("updatedBy", &self.updated_by);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -959,8 +1046,13 @@ impl ::apigen_runtime::FromJson for OrganizationAgentInstructionsUrls {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let location = __reader.optional("location");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { location: location? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(location)) = (
+            __reader.finish(),
+            location,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { location })
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationAgentInstructionsUrls {
@@ -969,7 +1061,7 @@ impl ::apigen_runtime::serde::Serialize for OrganizationAgentInstructionsUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
+        __fields.optional("location", &self.location);
         __fields.end()
     }
 }
@@ -1033,14 +1125,32 @@ impl ::apigen_runtime::FromJson for OrganizationBilling {
         let is_scheduled_to_cancel = __reader.optional("isScheduledToCancel");
         let pricing = __reader.optional("pricing");
         let usage_addons = __reader.optional("usageAddons");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(interval),
+            ::core::option::Option::Some(end_date),
+            ::core::option::Option::Some(has_payment_failed),
+            ::core::option::Option::Some(is_scheduled_to_cancel),
+            ::core::option::Option::Some(pricing),
+            ::core::option::Option::Some(usage_addons),
+        ) = (
+            __reader.finish(),
+            interval,
+            end_date,
+            has_payment_failed,
+            is_scheduled_to_cancel,
+            pricing,
+            usage_addons,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            interval: interval?,
-            end_date: end_date?,
-            has_payment_failed: has_payment_failed?,
-            is_scheduled_to_cancel: is_scheduled_to_cancel?,
-            pricing: pricing?,
-            usage_addons: usage_addons?,
+            interval,
+            end_date,
+            has_payment_failed,
+            is_scheduled_to_cancel,
+            pricing,
+            usage_addons,
         })
     }
 }
@@ -1050,12 +1160,12 @@ impl ::apigen_runtime::serde::Serialize for OrganizationBilling {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("interval", &self.interval)?;
-        __fields.optional("endDate", &self.end_date)?;
-        __fields.optional("hasPaymentFailed", &self.has_payment_failed)?;
-        __fields.optional("isScheduledToCancel", &self.is_scheduled_to_cancel)?;
-        __fields.optional("pricing", &self.pricing)?;
-        __fields.optional("usageAddons", &self.usage_addons)?;
+        __fields.optional("interval", &self.interval);
+        __fields.optional("endDate", &self.end_date);
+        __fields.optional("hasPaymentFailed", &self.has_payment_failed);
+        __fields.optional("isScheduledToCancel", &self.is_scheduled_to_cancel);
+        __fields.optional("pricing", &self.pricing);
+        __fields.optional("usageAddons", &self.usage_addons);
         __fields.end()
     }
 }
@@ -1098,11 +1208,18 @@ impl ::apigen_runtime::FromJson for OrganizationBillingMigration {
         let deadline = __reader.optional("deadline");
         let discount_percent = __reader.optional("discountPercent");
         let discount_end_date = __reader.optional("discountEndDate");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(deadline),
+            ::core::option::Option::Some(discount_percent),
+            ::core::option::Option::Some(discount_end_date),
+        ) = (__reader.finish(), deadline, discount_percent, discount_end_date) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            deadline: deadline?,
-            discount_percent: discount_percent?,
-            discount_end_date: discount_end_date?,
+            deadline,
+            discount_percent,
+            discount_end_date,
         })
     }
 }
@@ -1112,9 +1229,9 @@ impl ::apigen_runtime::serde::Serialize for OrganizationBillingMigration {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("deadline", &self.deadline)?;
-        __fields.optional("discountPercent", &self.discount_percent)?;
-        __fields.optional("discountEndDate", &self.discount_end_date)?;
+        __fields.optional("deadline", &self.deadline);
+        __fields.optional("discountPercent", &self.discount_percent);
+        __fields.optional("discountEndDate", &self.discount_end_date);
         __fields.end()
     }
 }
@@ -1148,11 +1265,14 @@ impl ::apigen_runtime::FromJson for OrganizationBlocked {
         let mut __reader = __decoder.object(__value)?;
         let source = __reader.optional("source");
         let reason = __reader.optional("reason");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            source: source?,
-            reason: reason?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(source),
+            ::core::option::Option::Some(reason),
+        ) = (__reader.finish(), source, reason) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { source, reason })
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationBlocked {
@@ -1161,8 +1281,8 @@ impl ::apigen_runtime::serde::Serialize for OrganizationBlocked {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("source", &self.source)?;
-        __fields.optional("reason", &self.reason)?;
+        __fields.optional("source", &self.source);
+        __fields.optional("reason", &self.reason);
         __fields.end()
     }
 }
@@ -1320,8 +1440,13 @@ impl ::apigen_runtime::FromJson for OrganizationDefaultContentSite {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "site");
         let site = __reader.required("site");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { site: site? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(site)) = (
+            __reader.finish(),
+            site,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { site })
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationDefaultContentSite {
@@ -1330,8 +1455,8 @@ impl ::apigen_runtime::serde::Serialize for OrganizationDefaultContentSite {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "site")?;
-        __fields.put("site", &self.site)?;
+        __fields.put("type", "site");
+        __fields.put("site", &self.site);
         __fields.end()
     }
 }
@@ -1483,20 +1608,50 @@ impl ::apigen_runtime::FromJson for OrganizationPermissions {
         let list_integrations = __reader.optional("listIntegrations");
         let list_installations = __reader.optional("listInstallations");
         let install_integration = __reader.optional("installIntegration");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(view),
+            ::core::option::Option::Some(admin),
+            ::core::option::Option::Some(own_team),
+            ::core::option::Option::Some(create_content),
+            ::core::option::Option::Some(create_open_api_spec),
+            ::core::option::Option::Some(ingest_conversations),
+            ::core::option::Option::Some(view_billing),
+            ::core::option::Option::Some(list_members),
+            ::core::option::Option::Some(list_teams),
+            ::core::option::Option::Some(list_integrations),
+            ::core::option::Option::Some(list_installations),
+            ::core::option::Option::Some(install_integration),
+        ) = (
+            __reader.finish(),
+            view,
+            admin,
+            own_team,
+            create_content,
+            create_open_api_spec,
+            ingest_conversations,
+            view_billing,
+            list_members,
+            list_teams,
+            list_integrations,
+            list_installations,
+            install_integration,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            view: view?,
-            admin: admin?,
-            own_team: own_team?,
-            create_content: create_content?,
-            create_open_api_spec: create_open_api_spec?,
-            ingest_conversations: ingest_conversations?,
-            view_billing: view_billing?,
-            list_members: list_members?,
-            list_teams: list_teams?,
-            list_integrations: list_integrations?,
-            list_installations: list_installations?,
-            install_integration: install_integration?,
+            view,
+            admin,
+            own_team,
+            create_content,
+            create_open_api_spec,
+            ingest_conversations,
+            view_billing,
+            list_members,
+            list_teams,
+            list_integrations,
+            list_installations,
+            install_integration,
         })
     }
 }
@@ -1506,18 +1661,18 @@ impl ::apigen_runtime::serde::Serialize for OrganizationPermissions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view)?;
-        __fields.optional("admin", &self.admin)?;
-        __fields.optional("ownTeam", &self.own_team)?;
-        __fields.optional("createContent", &self.create_content)?;
-        __fields.optional("createOpenAPISpec", &self.create_open_api_spec)?;
-        __fields.optional("ingestConversations", &self.ingest_conversations)?;
-        __fields.optional("viewBilling", &self.view_billing)?;
-        __fields.optional("listMembers", &self.list_members)?;
-        __fields.optional("listTeams", &self.list_teams)?;
-        __fields.optional("listIntegrations", &self.list_integrations)?;
-        __fields.optional("listInstallations", &self.list_installations)?;
-        __fields.optional("installIntegration", &self.install_integration)?;
+        __fields.optional("view", &self.view);
+        __fields.optional("admin", &self.admin);
+        __fields.optional("ownTeam", &self.own_team);
+        __fields.optional("createContent", &self.create_content);
+        __fields.optional("createOpenAPISpec", &self.create_open_api_spec);
+        __fields.optional("ingestConversations", &self.ingest_conversations);
+        __fields.optional("viewBilling", &self.view_billing);
+        __fields.optional("listMembers", &self.list_members);
+        __fields.optional("listTeams", &self.list_teams);
+        __fields.optional("listIntegrations", &self.list_integrations);
+        __fields.optional("listInstallations", &self.list_installations);
+        __fields.optional("installIntegration", &self.install_integration);
         __fields.end()
     }
 }
@@ -1558,12 +1713,15 @@ impl ::apigen_runtime::FromJson for OrganizationSearchResult {
         let id = __reader.required("id");
         let title = __reader.optional("title");
         let pages = __reader.optional("pages");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            pages: pages?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(pages),
+        ) = (__reader.finish(), id, title, pages) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { id, title, pages })
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationSearchResult {
@@ -1572,9 +1730,9 @@ impl ::apigen_runtime::serde::Serialize for OrganizationSearchResult {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("pages", &self.pages)?;
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("pages", &self.pages);
         __fields.end()
     }
 }
@@ -1624,12 +1782,20 @@ impl ::apigen_runtime::FromJson for OrganizationTrial {
         let count = __reader.optional("count");
         let end_date = __reader.optional("endDate");
         let decision = __reader.optional("decision");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(status),
+            ::core::option::Option::Some(count),
+            ::core::option::Option::Some(end_date),
+            ::core::option::Option::Some(decision),
+        ) = (__reader.finish(), status, count, end_date, decision) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            status: status?,
-            count: count?,
-            end_date: end_date?,
-            decision: decision?,
+            status,
+            count,
+            end_date,
+            decision,
         })
     }
 }
@@ -1639,10 +1805,10 @@ impl ::apigen_runtime::serde::Serialize for OrganizationTrial {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("count", &self.count)?;
-        __fields.optional("endDate", &self.end_date)?;
-        __fields.optional("decision", &self.decision)?;
+        __fields.optional("status", &self.status);
+        __fields.optional("count", &self.count);
+        __fields.optional("endDate", &self.end_date);
+        __fields.optional("decision", &self.decision);
         __fields.end()
     }
 }
@@ -1737,12 +1903,15 @@ impl ::apigen_runtime::FromJson for OrganizationUrls {
         let location = __reader.optional("location");
         let app = __reader.optional("app");
         let logo = __reader.optional("logo");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            app: app?,
-            logo: logo?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(location),
+            ::core::option::Option::Some(app),
+            ::core::option::Option::Some(logo),
+        ) = (__reader.finish(), location, app, logo) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { location, app, logo })
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationUrls {
@@ -1751,9 +1920,9 @@ impl ::apigen_runtime::serde::Serialize for OrganizationUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("app", &self.app)?;
-        __fields.optional("logo", &self.logo)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("app", &self.app);
+        __fields.optional("logo", &self.logo);
         __fields.end()
     }
 }
@@ -1870,11 +2039,18 @@ impl ::apigen_runtime::FromJson for Subdomain {
         let subdomain = __reader.optional("subdomain");
         let target = __reader.optional("target");
         let is_active = __reader.optional("isActive");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(subdomain),
+            ::core::option::Option::Some(target),
+            ::core::option::Option::Some(is_active),
+        ) = (__reader.finish(), subdomain, target, is_active) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            subdomain: subdomain?,
-            target: target?,
-            is_active: is_active?,
+            subdomain,
+            target,
+            is_active,
         })
     }
 }
@@ -1884,10 +2060,10 @@ impl ::apigen_runtime::serde::Serialize for Subdomain {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "subdomain")?;
-        __fields.optional("subdomain", &self.subdomain)?;
-        __fields.optional("target", &self.target)?;
-        __fields.optional("isActive", &self.is_active)?;
+        __fields.put("object", "subdomain");
+        __fields.optional("subdomain", &self.subdomain);
+        __fields.optional("target", &self.target);
+        __fields.optional("isActive", &self.is_active);
         __fields.end()
     }
 }
@@ -1988,10 +2164,13 @@ impl ::apigen_runtime::FromJson for SubdomainTargetOrganization {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "organization");
         let organization = __reader.required("organization");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            organization: organization?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(organization),
+        ) = (__reader.finish(), organization) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { organization })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SubdomainTargetOrganization {
@@ -2000,8 +2179,8 @@ impl ::apigen_runtime::serde::Serialize for SubdomainTargetOrganization {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "organization")?;
-        __fields.put("organization", &self.organization)?;
+        __fields.put("type", "organization");
+        __fields.put("organization", &self.organization);
         __fields.end()
     }
 }
@@ -2152,10 +2331,13 @@ impl ::apigen_runtime::FromJson for UpdateOrganizationAgentInstructionsBody {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let instructions = __reader.required("instructions");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            instructions: instructions?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(instructions),
+        ) = (__reader.finish(), instructions) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { instructions })
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateOrganizationAgentInstructionsBody {
@@ -2164,7 +2346,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateOrganizationAgentInstructionsB
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("instructions", &self.instructions)?;
+        __fields.put("instructions", &self.instructions);
         __fields.end()
     }
 }
@@ -2231,18 +2413,44 @@ impl ::apigen_runtime::FromJson for UpdateOrganizationBody {
         let ai = __reader.optional("ai");
         let invite_links = __reader.optional("inviteLinks");
         let merge_rules = __reader.optional("mergeRules");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(email_domains),
+            ::core::option::Option::Some(hostname),
+            ::core::option::Option::Some(default_role),
+            ::core::option::Option::Some(default_content),
+            ::core::option::Option::Some(logo),
+            ::core::option::Option::Some(sso),
+            ::core::option::Option::Some(ai),
+            ::core::option::Option::Some(invite_links),
+            ::core::option::Option::Some(merge_rules),
+        ) = (
+            __reader.finish(),
+            title,
+            email_domains,
+            hostname,
+            default_role,
+            default_content,
+            logo,
+            sso,
+            ai,
+            invite_links,
+            merge_rules,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            title: title?,
-            email_domains: email_domains?,
-            hostname: hostname?,
-            default_role: default_role?,
-            default_content: default_content?,
-            logo: logo?,
-            sso: sso?,
-            ai: ai?,
-            invite_links: invite_links?,
-            merge_rules: merge_rules?,
+            title,
+            email_domains,
+            hostname,
+            default_role,
+            default_content,
+            logo,
+            sso,
+            ai,
+            invite_links,
+            merge_rules,
         })
     }
 }
@@ -2252,16 +2460,16 @@ impl ::apigen_runtime::serde::Serialize for UpdateOrganizationBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("emailDomains", &self.email_domains)?;
-        __fields.optional("hostname", &self.hostname)?;
-        __fields.patch("defaultRole", &self.default_role)?;
-        __fields.optional("defaultContent", &self.default_content)?;
-        __fields.optional("logo", &self.logo)?;
-        __fields.optional("sso", &self.sso)?;
-        __fields.optional("ai", &self.ai)?;
-        __fields.optional("inviteLinks", &self.invite_links)?;
-        __fields.optional("mergeRules", &self.merge_rules)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("emailDomains", &self.email_domains);
+        __fields.optional("hostname", &self.hostname);
+        __fields.patch("defaultRole", &self.default_role);
+        __fields.optional("defaultContent", &self.default_content);
+        __fields.optional("logo", &self.logo);
+        __fields.optional("sso", &self.sso);
+        __fields.optional("ai", &self.ai);
+        __fields.optional("inviteLinks", &self.invite_links);
+        __fields.optional("mergeRules", &self.merge_rules);
         __fields.end()
     }
 }

@@ -18,8 +18,13 @@ impl ::apigen_runtime::FromJson for AddSiteSectionGroupSectionBody {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let section_id = __reader.required("sectionId");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { section_id: section_id? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(section_id),
+        ) = (__reader.finish(), section_id) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { section_id })
     }
 }
 impl ::apigen_runtime::serde::Serialize for AddSiteSectionGroupSectionBody {
@@ -28,7 +33,7 @@ impl ::apigen_runtime::serde::Serialize for AddSiteSectionGroupSectionBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("sectionId", &self.section_id)?;
+        __fields.put("sectionId", &self.section_id);
         __fields.end()
     }
 }
@@ -69,12 +74,15 @@ impl ::apigen_runtime::FromJson for CreateSiteSectionBody {
         let space_id = __reader.required("spaceId");
         let title = __reader.patch("title");
         let icon = __reader.patch("icon");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            space_id: space_id?,
-            title: title?,
-            icon: icon?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(space_id),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(icon),
+        ) = (__reader.finish(), space_id, title, icon) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { space_id, title, icon })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateSiteSectionBody {
@@ -83,9 +91,9 @@ impl ::apigen_runtime::serde::Serialize for CreateSiteSectionBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.patch("title", &self.title)?;
-        __fields.patch("icon", &self.icon)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.patch("title", &self.title);
+        __fields.patch("icon", &self.icon);
         __fields.end()
     }
 }
@@ -142,12 +150,20 @@ impl ::apigen_runtime::FromJson for CreateSiteSectionGroupBody {
         let icon = __reader.optional("icon");
         let sections = __reader.optional("sections");
         let parent = __reader.optional("parent");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(icon),
+            ::core::option::Option::Some(sections),
+            ::core::option::Option::Some(parent),
+        ) = (__reader.finish(), title, icon, sections, parent) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            title: title?,
-            icon: icon?,
-            sections: sections?,
-            parent: parent?,
+            title,
+            icon,
+            sections,
+            parent,
         })
     }
 }
@@ -157,10 +173,10 @@ impl ::apigen_runtime::serde::Serialize for CreateSiteSectionGroupBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("title", &self.title)?;
-        __fields.optional("icon", &self.icon)?;
-        __fields.optional("sections", &self.sections)?;
-        __fields.optional("parent", &self.parent)?;
+        __fields.put("title", &self.title);
+        __fields.optional("icon", &self.icon);
+        __fields.optional("sections", &self.sections);
+        __fields.optional("parent", &self.parent);
         __fields.end()
     }
 }
@@ -206,11 +222,14 @@ impl ::apigen_runtime::FromJson for CreateSiteSpaceBody {
         let mut __reader = __decoder.object(__value)?;
         let space_id = __reader.required("spaceId");
         let section_id = __reader.optional("sectionId");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            space_id: space_id?,
-            section_id: section_id?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(space_id),
+            ::core::option::Option::Some(section_id),
+        ) = (__reader.finish(), space_id, section_id) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { space_id, section_id })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateSiteSpaceBody {
@@ -219,8 +238,8 @@ impl ::apigen_runtime::serde::Serialize for CreateSiteSpaceBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.optional("sectionId", &self.section_id)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.optional("sectionId", &self.section_id);
         __fields.end()
     }
 }
@@ -249,8 +268,13 @@ impl ::apigen_runtime::FromJson for MoveSiteSectionBody {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let position = __reader.optional("position");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { position: position? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(position)) = (
+            __reader.finish(),
+            position,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { position })
     }
 }
 impl ::apigen_runtime::serde::Serialize for MoveSiteSectionBody {
@@ -259,7 +283,7 @@ impl ::apigen_runtime::serde::Serialize for MoveSiteSectionBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("position", &self.position)?;
+        __fields.optional("position", &self.position);
         __fields.end()
     }
 }
@@ -288,8 +312,13 @@ impl ::apigen_runtime::FromJson for MoveSiteSectionGroupBody {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let position = __reader.optional("position");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { position: position? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(position)) = (
+            __reader.finish(),
+            position,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { position })
     }
 }
 impl ::apigen_runtime::serde::Serialize for MoveSiteSectionGroupBody {
@@ -298,7 +327,7 @@ impl ::apigen_runtime::serde::Serialize for MoveSiteSectionGroupBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("position", &self.position)?;
+        __fields.optional("position", &self.position);
         __fields.end()
     }
 }
@@ -327,8 +356,13 @@ impl ::apigen_runtime::FromJson for MoveSiteSpaceBody {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let position = __reader.optional("position");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { position: position? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(position)) = (
+            __reader.finish(),
+            position,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { position })
     }
 }
 impl ::apigen_runtime::serde::Serialize for MoveSiteSpaceBody {
@@ -337,7 +371,7 @@ impl ::apigen_runtime::serde::Serialize for MoveSiteSpaceBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("position", &self.position)?;
+        __fields.optional("position", &self.position);
         __fields.end()
     }
 }
@@ -366,8 +400,13 @@ impl ::apigen_runtime::FromJson for SitePublishedUrls {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let published = __reader.optional("published");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { published: published? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(published),
+        ) = (__reader.finish(), published) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { published })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SitePublishedUrls {
@@ -376,7 +415,7 @@ impl ::apigen_runtime::serde::Serialize for SitePublishedUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("published", &self.published)?;
+        __fields.optional("published", &self.published);
         __fields.end()
     }
 }
@@ -452,18 +491,44 @@ impl ::apigen_runtime::FromJson for SiteSection {
         let icon = __reader.optional("icon");
         let site_spaces = __reader.optional("siteSpaces");
         let urls = __reader.optional("urls");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(description),
+            ::core::option::Option::Some(default),
+            ::core::option::Option::Some(path),
+            ::core::option::Option::Some(condition),
+            ::core::option::Option::Some(section_group),
+            ::core::option::Option::Some(icon),
+            ::core::option::Option::Some(site_spaces),
+            ::core::option::Option::Some(urls),
+        ) = (
+            __reader.finish(),
+            id,
+            title,
+            description,
+            default,
+            path,
+            condition,
+            section_group,
+            icon,
+            site_spaces,
+            urls,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            description: description?,
-            default: default?,
-            path: path?,
-            condition: condition?,
-            section_group: section_group?,
-            icon: icon?,
-            site_spaces: site_spaces?,
-            urls: urls?,
+            id,
+            title,
+            description,
+            default,
+            path,
+            condition,
+            section_group,
+            icon,
+            site_spaces,
+            urls,
         })
     }
 }
@@ -473,17 +538,17 @@ impl ::apigen_runtime::serde::Serialize for SiteSection {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "site-section")?;
-        __fields.put("id", &self.id)?;
-        __fields.put("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("default", &self.default)?;
-        __fields.put("path", &self.path)?;
-        __fields.optional("condition", &self.condition)?;
-        __fields.optional("sectionGroup", &self.section_group)?;
-        __fields.optional("icon", &self.icon)?;
-        __fields.optional("siteSpaces", &self.site_spaces)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "site-section");
+        __fields.put("id", &self.id);
+        __fields.put("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.optional("default", &self.default);
+        __fields.put("path", &self.path);
+        __fields.optional("condition", &self.condition);
+        __fields.optional("sectionGroup", &self.section_group);
+        __fields.optional("icon", &self.icon);
+        __fields.optional("siteSpaces", &self.site_spaces);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -582,13 +647,22 @@ impl ::apigen_runtime::FromJson for SiteSectionGroup {
         let section_group = __reader.optional("sectionGroup");
         let children = __reader.optional("children");
         let icon = __reader.optional("icon");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(section_group),
+            ::core::option::Option::Some(children),
+            ::core::option::Option::Some(icon),
+        ) = (__reader.finish(), id, title, section_group, children, icon) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            section_group: section_group?,
-            children: children?,
-            icon: icon?,
+            id,
+            title,
+            section_group,
+            children,
+            icon,
         })
     }
 }
@@ -598,12 +672,12 @@ impl ::apigen_runtime::serde::Serialize for SiteSectionGroup {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "site-section-group")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("sectionGroup", &self.section_group)?;
-        __fields.optional("children", &self.children)?;
-        __fields.optional("icon", &self.icon)?;
+        __fields.put("object", "site-section-group");
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("sectionGroup", &self.section_group);
+        __fields.optional("children", &self.children);
+        __fields.optional("icon", &self.icon);
         __fields.end()
     }
 }
@@ -642,11 +716,14 @@ impl ::apigen_runtime::FromJson for SiteSectionGroupPosition {
         let mut __reader = __decoder.object(__value)?;
         let before = __reader.optional("before");
         let after = __reader.optional("after");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            before: before?,
-            after: after?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(before),
+            ::core::option::Option::Some(after),
+        ) = (__reader.finish(), before, after) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { before, after })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteSectionGroupPosition {
@@ -655,8 +732,8 @@ impl ::apigen_runtime::serde::Serialize for SiteSectionGroupPosition {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("before", &self.before)?;
-        __fields.optional("after", &self.after)?;
+        __fields.optional("before", &self.before);
+        __fields.optional("after", &self.after);
         __fields.end()
     }
 }
@@ -686,8 +763,13 @@ impl ::apigen_runtime::FromJson for SiteSectionGroupPositionTarget {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "site-section");
         let id = __reader.required("id");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { id: id? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(id)) = (
+            __reader.finish(),
+            id,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { id })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteSectionGroupPositionTarget {
@@ -696,8 +778,8 @@ impl ::apigen_runtime::serde::Serialize for SiteSectionGroupPositionTarget {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "site-section")?;
-        __fields.put("id", &self.id)?;
+        __fields.put("type", "site-section");
+        __fields.put("id", &self.id);
         __fields.end()
     }
 }
@@ -825,11 +907,14 @@ impl ::apigen_runtime::FromJson for SiteSectionPosition {
         let mut __reader = __decoder.object(__value)?;
         let before = __reader.optional("before");
         let after = __reader.optional("after");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            before: before?,
-            after: after?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(before),
+            ::core::option::Option::Some(after),
+        ) = (__reader.finish(), before, after) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { before, after })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteSectionPosition {
@@ -838,8 +923,8 @@ impl ::apigen_runtime::serde::Serialize for SiteSectionPosition {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("before", &self.before)?;
-        __fields.optional("after", &self.after)?;
+        __fields.optional("before", &self.before);
+        __fields.optional("after", &self.after);
         __fields.end()
     }
 }
@@ -871,10 +956,13 @@ impl ::apigen_runtime::FromJson for SiteSectionPositionTarget {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "site-section");
         let site_section = __reader.required("siteSection");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            site_section: site_section?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(site_section),
+        ) = (__reader.finish(), site_section) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { site_section })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteSectionPositionTarget {
@@ -883,8 +971,8 @@ impl ::apigen_runtime::serde::Serialize for SiteSectionPositionTarget {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "site-section")?;
-        __fields.put("siteSection", &self.site_section)?;
+        __fields.put("type", "site-section");
+        __fields.put("siteSection", &self.site_section);
         __fields.end()
     }
 }
@@ -945,17 +1033,41 @@ impl ::apigen_runtime::FromJson for SiteSpace {
         let has_advanced_customization_feature = __reader
             .optional("hasAdvancedCustomizationFeature");
         let urls = __reader.optional("urls");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(path),
+            ::core::option::Option::Some(section),
+            ::core::option::Option::Some(space),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(default),
+            ::core::option::Option::Some(condition),
+            ::core::option::Option::Some(has_advanced_customization_feature),
+            ::core::option::Option::Some(urls),
+        ) = (
+            __reader.finish(),
+            id,
+            path,
+            section,
+            space,
+            title,
+            default,
+            condition,
+            has_advanced_customization_feature,
+            urls,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            path: path?,
-            section: section?,
-            space: space?,
-            title: title?,
-            default: default?,
-            condition: condition?,
-            has_advanced_customization_feature: has_advanced_customization_feature?,
-            urls: urls?,
+            id,
+            path,
+            section,
+            space,
+            title,
+            default,
+            condition,
+            has_advanced_customization_feature,
+            urls,
         })
     }
 }
@@ -965,20 +1077,20 @@ impl ::apigen_runtime::serde::Serialize for SiteSpace {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "site-space")?;
-        __fields.put("id", &self.id)?;
-        __fields.put("path", &self.path)?;
-        __fields.optional("section", &self.section)?;
-        __fields.optional("space", &self.space)?;
-        __fields.put("title", &self.title)?;
-        __fields.optional("default", &self.default)?;
-        __fields.optional("condition", &self.condition)?;
+        __fields.put("object", "site-space");
+        __fields.put("id", &self.id);
+        __fields.put("path", &self.path);
+        __fields.optional("section", &self.section);
+        __fields.optional("space", &self.space);
+        __fields.put("title", &self.title);
+        __fields.optional("default", &self.default);
+        __fields.optional("condition", &self.condition);
         __fields
             .optional(
                 "hasAdvancedCustomizationFeature",
                 &self.has_advanced_customization_feature,
-            )?;
-        __fields.optional("urls", &self.urls)?;
+            );
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -1037,11 +1149,14 @@ impl ::apigen_runtime::FromJson for SiteSpacePosition {
         let mut __reader = __decoder.object(__value)?;
         let before = __reader.optional("before");
         let after = __reader.optional("after");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            before: before?,
-            after: after?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(before),
+            ::core::option::Option::Some(after),
+        ) = (__reader.finish(), before, after) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { before, after })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteSpacePosition {
@@ -1050,8 +1165,8 @@ impl ::apigen_runtime::serde::Serialize for SiteSpacePosition {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("before", &self.before)?;
-        __fields.optional("after", &self.after)?;
+        __fields.optional("before", &self.before);
+        __fields.optional("after", &self.after);
         __fields.end()
     }
 }
@@ -1083,8 +1198,13 @@ impl ::apigen_runtime::FromJson for SiteSpacePositionTarget {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "site-space");
         let site_space = __reader.required("siteSpace");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { site_space: site_space? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(site_space),
+        ) = (__reader.finish(), site_space) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { site_space })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteSpacePositionTarget {
@@ -1093,8 +1213,8 @@ impl ::apigen_runtime::serde::Serialize for SiteSpacePositionTarget {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "site-space")?;
-        __fields.put("siteSpace", &self.site_space)?;
+        __fields.put("type", "site-space");
+        __fields.put("siteSpace", &self.site_space);
         __fields.end()
     }
 }
@@ -1150,14 +1270,32 @@ impl ::apigen_runtime::FromJson for UpdateSiteSectionBody {
         let condition = __reader.patch("condition");
         let icon = __reader.patch("icon");
         let description = __reader.patch("description");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(path),
+            ::core::option::Option::Some(default_site_space),
+            ::core::option::Option::Some(condition),
+            ::core::option::Option::Some(icon),
+            ::core::option::Option::Some(description),
+        ) = (
+            __reader.finish(),
+            title,
+            path,
+            default_site_space,
+            condition,
+            icon,
+            description,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            title: title?,
-            path: path?,
-            default_site_space: default_site_space?,
-            condition: condition?,
-            icon: icon?,
-            description: description?,
+            title,
+            path,
+            default_site_space,
+            condition,
+            icon,
+            description,
         })
     }
 }
@@ -1167,12 +1305,12 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("path", &self.path)?;
-        __fields.optional("defaultSiteSpace", &self.default_site_space)?;
-        __fields.patch("condition", &self.condition)?;
-        __fields.patch("icon", &self.icon)?;
-        __fields.patch("description", &self.description)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("path", &self.path);
+        __fields.optional("defaultSiteSpace", &self.default_site_space);
+        __fields.patch("condition", &self.condition);
+        __fields.patch("icon", &self.icon);
+        __fields.patch("description", &self.description);
         __fields.end()
     }
 }
@@ -1245,8 +1383,14 @@ impl ::apigen_runtime::FromJson for UpdateSiteSectionGroupBody {
         let mut __reader = __decoder.object(__value)?;
         let title = __reader.optional("title");
         let icon = __reader.optional("icon");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { title: title?, icon: icon? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(icon),
+        ) = (__reader.finish(), title, icon) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { title, icon })
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionGroupBody {
@@ -1255,8 +1399,8 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionGroupBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("icon", &self.icon)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("icon", &self.icon);
         __fields.end()
     }
 }
@@ -1297,12 +1441,15 @@ impl ::apigen_runtime::FromJson for UpdateSiteSpaceBody {
         let path = __reader.optional("path");
         let condition = __reader.patch("condition");
         let space_id = __reader.optional("spaceId");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            path: path?,
-            condition: condition?,
-            space_id: space_id?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(path),
+            ::core::option::Option::Some(condition),
+            ::core::option::Option::Some(space_id),
+        ) = (__reader.finish(), path, condition, space_id) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { path, condition, space_id })
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateSiteSpaceBody {
@@ -1311,9 +1458,9 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteSpaceBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("path", &self.path)?;
-        __fields.patch("condition", &self.condition)?;
-        __fields.optional("spaceId", &self.space_id)?;
+        __fields.optional("path", &self.path);
+        __fields.patch("condition", &self.condition);
+        __fields.optional("spaceId", &self.space_id);
         __fields.end()
     }
 }

@@ -31,12 +31,20 @@ impl ::apigen_runtime::FromJson for CreateSiteBody {
         let title = __reader.optional("title");
         let visibility = __reader.optional("visibility");
         let spaces = __reader.optional("spaces");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(type_),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(visibility),
+            ::core::option::Option::Some(spaces),
+        ) = (__reader.finish(), type_, title, visibility, spaces) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            type_: type_?,
-            title: title?,
-            visibility: visibility?,
-            spaces: spaces?,
+            type_,
+            title,
+            visibility,
+            spaces,
         })
     }
 }
@@ -46,10 +54,10 @@ impl ::apigen_runtime::serde::Serialize for CreateSiteBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", &self.type_)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("visibility", &self.visibility)?;
-        __fields.optional("spaces", &self.spaces)?;
+        __fields.put("type", &self.type_);
+        __fields.optional("title", &self.title);
+        __fields.optional("visibility", &self.visibility);
+        __fields.optional("spaces", &self.spaces);
         __fields.end()
     }
 }
@@ -98,12 +106,20 @@ impl ::apigen_runtime::FromJson for PublishedContentSite {
         let structure = __reader.optional("structure");
         let customizations = __reader.optional("customizations");
         let scripts = __reader.optional("scripts");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(site),
+            ::core::option::Option::Some(structure),
+            ::core::option::Option::Some(customizations),
+            ::core::option::Option::Some(scripts),
+        ) = (__reader.finish(), site, structure, customizations, scripts) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            site: site?,
-            structure: structure?,
-            customizations: customizations?,
-            scripts: scripts?,
+            site,
+            structure,
+            customizations,
+            scripts,
         })
     }
 }
@@ -113,11 +129,11 @@ impl ::apigen_runtime::serde::Serialize for PublishedContentSite {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "published-content-site")?;
-        __fields.optional("site", &self.site)?;
-        __fields.optional("structure", &self.structure)?;
-        __fields.optional("customizations", &self.customizations)?;
-        __fields.optional("scripts", &self.scripts)?;
+        __fields.put("object", "published-content-site");
+        __fields.optional("site", &self.site);
+        __fields.optional("structure", &self.structure);
+        __fields.optional("customizations", &self.customizations);
+        __fields.optional("scripts", &self.scripts);
         __fields.end()
     }
 }
@@ -166,11 +182,14 @@ impl ::apigen_runtime::FromJson for PublishedSiteCustomizations {
         let mut __reader = __decoder.object(__value)?;
         let site = __reader.optional("site");
         let site_spaces = __reader.optional("siteSpaces");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            site: site?,
-            site_spaces: site_spaces?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(site),
+            ::core::option::Option::Some(site_spaces),
+        ) = (__reader.finish(), site, site_spaces) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { site, site_spaces })
     }
 }
 impl ::apigen_runtime::serde::Serialize for PublishedSiteCustomizations {
@@ -179,8 +198,8 @@ impl ::apigen_runtime::serde::Serialize for PublishedSiteCustomizations {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("site", &self.site)?;
-        __fields.optional("siteSpaces", &self.site_spaces)?;
+        __fields.optional("site", &self.site);
+        __fields.optional("siteSpaces", &self.site_spaces);
         __fields.end()
     }
 }
@@ -290,8 +309,13 @@ impl ::apigen_runtime::FromJson for PublishedSiteStructureSections {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "sections");
         let structure = __reader.optional("structure");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { structure: structure? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(structure),
+        ) = (__reader.finish(), structure) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { structure })
     }
 }
 impl ::apigen_runtime::serde::Serialize for PublishedSiteStructureSections {
@@ -300,8 +324,8 @@ impl ::apigen_runtime::serde::Serialize for PublishedSiteStructureSections {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "sections")?;
-        __fields.optional("structure", &self.structure)?;
+        __fields.put("type", "sections");
+        __fields.optional("structure", &self.structure);
         __fields.end()
     }
 }
@@ -401,24 +425,62 @@ impl ::apigen_runtime::FromJson for Site {
         let agents_context = __reader.optional("agentsContext");
         let features = __reader.optional("features");
         let urls = __reader.optional("urls");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(type_),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(icon),
+            ::core::option::Option::Some(hostname),
+            ::core::option::Option::Some(basename),
+            ::core::option::Option::Some(proxy),
+            ::core::option::Option::Some(visibility),
+            ::core::option::Option::Some(published),
+            ::core::option::Option::Some(site_spaces),
+            ::core::option::Option::Some(created_at),
+            ::core::option::Option::Some(adaptive_content),
+            ::core::option::Option::Some(ads),
+            ::core::option::Option::Some(agents_context),
+            ::core::option::Option::Some(features),
+            ::core::option::Option::Some(urls),
+        ) = (
+            __reader.finish(),
+            id,
+            type_,
+            title,
+            icon,
+            hostname,
+            basename,
+            proxy,
+            visibility,
+            published,
+            site_spaces,
+            created_at,
+            adaptive_content,
+            ads,
+            agents_context,
+            features,
+            urls,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            type_: type_?,
-            title: title?,
-            icon: icon?,
-            hostname: hostname?,
-            basename: basename?,
-            proxy: proxy?,
-            visibility: visibility?,
-            published: published?,
-            site_spaces: site_spaces?,
-            created_at: created_at?,
-            adaptive_content: adaptive_content?,
-            ads: ads?,
-            agents_context: agents_context?,
-            features: features?,
-            urls: urls?,
+            id,
+            type_,
+            title,
+            icon,
+            hostname,
+            basename,
+            proxy,
+            visibility,
+            published,
+            site_spaces,
+            created_at,
+            adaptive_content,
+            ads,
+            agents_context,
+            features,
+            urls,
         })
     }
 }
@@ -428,23 +490,23 @@ impl ::apigen_runtime::serde::Serialize for Site {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "site")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("type", &self.type_)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("icon", &self.icon)?;
-        __fields.optional("hostname", &self.hostname)?;
-        __fields.optional("basename", &self.basename)?;
-        __fields.optional("proxy", &self.proxy)?;
-        __fields.optional("visibility", &self.visibility)?;
-        __fields.optional("published", &self.published)?;
-        __fields.optional("siteSpaces", &self.site_spaces)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("adaptiveContent", &self.adaptive_content)?;
-        __fields.optional("ads", &self.ads)?;
-        __fields.optional("agentsContext", &self.agents_context)?;
-        __fields.optional("features", &self.features)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "site");
+        __fields.put("id", &self.id);
+        __fields.optional("type", &self.type_);
+        __fields.optional("title", &self.title);
+        __fields.optional("icon", &self.icon);
+        __fields.optional("hostname", &self.hostname);
+        __fields.optional("basename", &self.basename);
+        __fields.optional("proxy", &self.proxy);
+        __fields.optional("visibility", &self.visibility);
+        __fields.optional("published", &self.published);
+        __fields.optional("siteSpaces", &self.site_spaces);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("adaptiveContent", &self.adaptive_content);
+        __fields.optional("ads", &self.ads);
+        __fields.optional("agentsContext", &self.agents_context);
+        __fields.optional("features", &self.features);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -493,8 +555,13 @@ impl ::apigen_runtime::FromJson for SiteAdaptiveContent {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let enabled = __reader.optional("enabled");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { enabled: enabled? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(enabled)) = (
+            __reader.finish(),
+            enabled,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { enabled })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteAdaptiveContent {
@@ -503,7 +570,7 @@ impl ::apigen_runtime::serde::Serialize for SiteAdaptiveContent {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("enabled", &self.enabled)?;
+        __fields.optional("enabled", &self.enabled);
         __fields.end()
     }
 }
@@ -549,11 +616,14 @@ impl ::apigen_runtime::FromJson for SiteAdaptiveSchema {
         __reader.constant("object", "site-adaptive-schema");
         let json_schema = __reader.optional("jsonSchema");
         let updated_at = __reader.optional("updatedAt");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            json_schema: json_schema?,
-            updated_at: updated_at?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(json_schema),
+            ::core::option::Option::Some(updated_at),
+        ) = (__reader.finish(), json_schema, updated_at) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { json_schema, updated_at })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteAdaptiveSchema {
@@ -562,9 +632,9 @@ impl ::apigen_runtime::serde::Serialize for SiteAdaptiveSchema {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "site-adaptive-schema")?;
-        __fields.optional("jsonSchema", &self.json_schema)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
+        __fields.put("object", "site-adaptive-schema");
+        __fields.optional("jsonSchema", &self.json_schema);
+        __fields.optional("updatedAt", &self.updated_at);
         __fields.end()
     }
 }
@@ -596,11 +666,14 @@ impl ::apigen_runtime::FromJson for SiteAds {
         let mut __reader = __decoder.object(__value)?;
         let status = __reader.optional("status");
         let submittable = __reader.optional("submittable");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            status: status?,
-            submittable: submittable?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(status),
+            ::core::option::Option::Some(submittable),
+        ) = (__reader.finish(), status, submittable) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { status, submittable })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteAds {
@@ -609,8 +682,8 @@ impl ::apigen_runtime::serde::Serialize for SiteAds {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("submittable", &self.submittable)?;
+        __fields.optional("status", &self.status);
+        __fields.optional("submittable", &self.submittable);
         __fields.end()
     }
 }
@@ -844,27 +917,71 @@ impl ::apigen_runtime::FromJson for SiteCustomization {
         let privacy_policy = __reader.optional("privacyPolicy");
         let social_preview = __reader.optional("socialPreview");
         let insights = __reader.optional("insights");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(styling),
+            ::core::option::Option::Some(favicon),
+            ::core::option::Option::Some(header),
+            ::core::option::Option::Some(footer),
+            ::core::option::Option::Some(announcement),
+            ::core::option::Option::Some(themes),
+            ::core::option::Option::Some(pdf),
+            ::core::option::Option::Some(feedback),
+            ::core::option::Option::Some(ai),
+            ::core::option::Option::Some(advanced_customization),
+            ::core::option::Option::Some(git),
+            ::core::option::Option::Some(page_actions),
+            ::core::option::Option::Some(external_links),
+            ::core::option::Option::Some(pagination),
+            ::core::option::Option::Some(trademark),
+            ::core::option::Option::Some(privacy_policy),
+            ::core::option::Option::Some(social_preview),
+            ::core::option::Option::Some(insights),
+        ) = (
+            __reader.finish(),
+            title,
+            styling,
+            favicon,
+            header,
+            footer,
+            announcement,
+            themes,
+            pdf,
+            feedback,
+            ai,
+            advanced_customization,
+            git,
+            page_actions,
+            external_links,
+            pagination,
+            trademark,
+            privacy_policy,
+            social_preview,
+            insights,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            title: title?,
-            styling: styling?,
-            favicon: favicon?,
-            header: header?,
-            footer: footer?,
-            announcement: announcement?,
-            themes: themes?,
-            pdf: pdf?,
-            feedback: feedback?,
-            ai: ai?,
-            advanced_customization: advanced_customization?,
-            git: git?,
-            page_actions: page_actions?,
-            external_links: external_links?,
-            pagination: pagination?,
-            trademark: trademark?,
-            privacy_policy: privacy_policy?,
-            social_preview: social_preview?,
-            insights: insights?,
+            title,
+            styling,
+            favicon,
+            header,
+            footer,
+            announcement,
+            themes,
+            pdf,
+            feedback,
+            ai,
+            advanced_customization,
+            git,
+            page_actions,
+            external_links,
+            pagination,
+            trademark,
+            privacy_policy,
+            social_preview,
+            insights,
         })
     }
 }
@@ -874,25 +991,25 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomization {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("styling", &self.styling)?;
-        __fields.optional("favicon", &self.favicon)?;
-        __fields.optional("header", &self.header)?;
-        __fields.optional("footer", &self.footer)?;
-        __fields.optional("announcement", &self.announcement)?;
-        __fields.optional("themes", &self.themes)?;
-        __fields.optional("pdf", &self.pdf)?;
-        __fields.optional("feedback", &self.feedback)?;
-        __fields.optional("ai", &self.ai)?;
-        __fields.optional("advancedCustomization", &self.advanced_customization)?;
-        __fields.optional("git", &self.git)?;
-        __fields.optional("pageActions", &self.page_actions)?;
-        __fields.optional("externalLinks", &self.external_links)?;
-        __fields.optional("pagination", &self.pagination)?;
-        __fields.optional("trademark", &self.trademark)?;
-        __fields.optional("privacyPolicy", &self.privacy_policy)?;
-        __fields.optional("socialPreview", &self.social_preview)?;
-        __fields.optional("insights", &self.insights)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("styling", &self.styling);
+        __fields.optional("favicon", &self.favicon);
+        __fields.optional("header", &self.header);
+        __fields.optional("footer", &self.footer);
+        __fields.optional("announcement", &self.announcement);
+        __fields.optional("themes", &self.themes);
+        __fields.optional("pdf", &self.pdf);
+        __fields.optional("feedback", &self.feedback);
+        __fields.optional("ai", &self.ai);
+        __fields.optional("advancedCustomization", &self.advanced_customization);
+        __fields.optional("git", &self.git);
+        __fields.optional("pageActions", &self.page_actions);
+        __fields.optional("externalLinks", &self.external_links);
+        __fields.optional("pagination", &self.pagination);
+        __fields.optional("trademark", &self.trademark);
+        __fields.optional("privacyPolicy", &self.privacy_policy);
+        __fields.optional("socialPreview", &self.social_preview);
+        __fields.optional("insights", &self.insights);
         __fields.end()
     }
 }
@@ -939,8 +1056,13 @@ impl ::apigen_runtime::FromJson for SiteCustomizationAi {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let mode = __reader.optional("mode");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { mode: mode? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(mode)) = (
+            __reader.finish(),
+            mode,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { mode })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationAi {
@@ -949,7 +1071,7 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationAi {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("mode", &self.mode)?;
+        __fields.optional("mode", &self.mode);
         __fields.end()
     }
 }
@@ -991,12 +1113,20 @@ impl ::apigen_runtime::FromJson for SiteCustomizationAnnouncement {
         let message = __reader.optional("message");
         let link = __reader.optional("link");
         let style = __reader.optional("style");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(enabled),
+            ::core::option::Option::Some(message),
+            ::core::option::Option::Some(link),
+            ::core::option::Option::Some(style),
+        ) = (__reader.finish(), enabled, message, link, style) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            enabled: enabled?,
-            message: message?,
-            link: link?,
-            style: style?,
+            enabled,
+            message,
+            link,
+            style,
         })
     }
 }
@@ -1006,10 +1136,10 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationAnnouncement {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("enabled", &self.enabled)?;
-        __fields.optional("message", &self.message)?;
-        __fields.optional("link", &self.link)?;
-        __fields.optional("style", &self.style)?;
+        __fields.optional("enabled", &self.enabled);
+        __fields.optional("message", &self.message);
+        __fields.optional("link", &self.link);
+        __fields.optional("style", &self.style);
         __fields.end()
     }
 }
@@ -1040,8 +1170,13 @@ impl ::apigen_runtime::FromJson for SiteCustomizationExternalLinks {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let target = __reader.optional("target");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { target: target? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(target)) = (
+            __reader.finish(),
+            target,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { target })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationExternalLinks {
@@ -1050,7 +1185,7 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationExternalLinks {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("target", &self.target)?;
+        __fields.optional("target", &self.target);
         __fields.end()
     }
 }
@@ -1085,12 +1220,15 @@ impl ::apigen_runtime::FromJson for SiteCustomizationFooter {
         let logo = __reader.optional("logo");
         let groups = __reader.optional("groups");
         let copyright = __reader.optional("copyright");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            logo: logo?,
-            groups: groups?,
-            copyright: copyright?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(logo),
+            ::core::option::Option::Some(groups),
+            ::core::option::Option::Some(copyright),
+        ) = (__reader.finish(), logo, groups, copyright) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { logo, groups, copyright })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationFooter {
@@ -1099,9 +1237,9 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationFooter {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("logo", &self.logo)?;
-        __fields.optional("groups", &self.groups)?;
-        __fields.optional("copyright", &self.copyright)?;
+        __fields.optional("logo", &self.logo);
+        __fields.optional("groups", &self.groups);
+        __fields.optional("copyright", &self.copyright);
         __fields.end()
     }
 }
@@ -1136,10 +1274,13 @@ impl ::apigen_runtime::FromJson for SiteCustomizationGit {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let show_edit_link = __reader.optional("showEditLink");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            show_edit_link: show_edit_link?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(show_edit_link),
+        ) = (__reader.finish(), show_edit_link) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { show_edit_link })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationGit {
@@ -1148,7 +1289,7 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationGit {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("showEditLink", &self.show_edit_link)?;
+        __fields.optional("showEditLink", &self.show_edit_link);
         __fields.end()
     }
 }
@@ -1180,8 +1321,14 @@ impl ::apigen_runtime::FromJson for SiteCustomizationHeader {
         let mut __reader = __decoder.object(__value)?;
         let logo = __reader.optional("logo");
         let links = __reader.optional("links");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { logo: logo?, links: links? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(logo),
+            ::core::option::Option::Some(links),
+        ) = (__reader.finish(), logo, links) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { logo, links })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationHeader {
@@ -1190,8 +1337,8 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationHeader {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("logo", &self.logo)?;
-        __fields.optional("links", &self.links)?;
+        __fields.optional("logo", &self.logo);
+        __fields.optional("links", &self.links);
         __fields.end()
     }
 }
@@ -1226,10 +1373,13 @@ impl ::apigen_runtime::FromJson for SiteCustomizationInsights {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let tracking_cookie = __reader.optional("trackingCookie");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            tracking_cookie: tracking_cookie?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(tracking_cookie),
+        ) = (__reader.finish(), tracking_cookie) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { tracking_cookie })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationInsights {
@@ -1238,7 +1388,7 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationInsights {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("trackingCookie", &self.tracking_cookie)?;
+        __fields.optional("trackingCookie", &self.tracking_cookie);
         __fields.end()
     }
 }
@@ -1275,12 +1425,15 @@ impl ::apigen_runtime::FromJson for SiteCustomizationPageActions {
         let external_ai = __reader.optional("externalAI");
         let markdown = __reader.optional("markdown");
         let mcp = __reader.optional("mcp");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            external_ai: external_ai?,
-            markdown: markdown?,
-            mcp: mcp?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(external_ai),
+            ::core::option::Option::Some(markdown),
+            ::core::option::Option::Some(mcp),
+        ) = (__reader.finish(), external_ai, markdown, mcp) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { external_ai, markdown, mcp })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationPageActions {
@@ -1289,9 +1442,9 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationPageActions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("externalAI", &self.external_ai)?;
-        __fields.optional("markdown", &self.markdown)?;
-        __fields.optional("mcp", &self.mcp)?;
+        __fields.optional("externalAI", &self.external_ai);
+        __fields.optional("markdown", &self.markdown);
+        __fields.optional("mcp", &self.mcp);
         __fields.end()
     }
 }
@@ -1320,8 +1473,13 @@ impl ::apigen_runtime::FromJson for SiteCustomizationPrivacyPolicy {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let url = __reader.optional("url");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { url: url? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(url)) = (
+            __reader.finish(),
+            url,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { url })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationPrivacyPolicy {
@@ -1330,7 +1488,7 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationPrivacyPolicy {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("url", &self.url)?;
+        __fields.optional("url", &self.url);
         __fields.end()
     }
 }
@@ -1371,11 +1529,14 @@ impl ::apigen_runtime::FromJson for SiteCustomizationSidebar {
         let mut __reader = __decoder.object(__value)?;
         let background = __reader.optional("background");
         let list = __reader.optional("list");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            background: background?,
-            list: list?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(background),
+            ::core::option::Option::Some(list),
+        ) = (__reader.finish(), background, list) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { background, list })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationSidebar {
@@ -1384,8 +1545,8 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationSidebar {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("background", &self.background)?;
-        __fields.optional("list", &self.list)?;
+        __fields.optional("background", &self.background);
+        __fields.optional("list", &self.list);
         __fields.end()
     }
 }
@@ -1414,8 +1575,13 @@ impl ::apigen_runtime::FromJson for SiteCustomizationSocialPreview {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let url = __reader.optional("url");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { url: url? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(url)) = (
+            __reader.finish(),
+            url,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { url })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationSocialPreview {
@@ -1424,7 +1590,7 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationSocialPreview {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("url", &self.url)?;
+        __fields.optional("url", &self.url);
         __fields.end()
     }
 }
@@ -1526,23 +1692,59 @@ impl ::apigen_runtime::FromJson for SiteCustomizationStyling {
         let icons = __reader.optional("icons");
         let search = __reader.optional("search");
         let sidebar = __reader.optional("sidebar");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(theme),
+            ::core::option::Option::Some(primary_color),
+            ::core::option::Option::Some(tint),
+            ::core::option::Option::Some(info_color),
+            ::core::option::Option::Some(success_color),
+            ::core::option::Option::Some(warning_color),
+            ::core::option::Option::Some(danger_color),
+            ::core::option::Option::Some(corners),
+            ::core::option::Option::Some(depth),
+            ::core::option::Option::Some(links),
+            ::core::option::Option::Some(font),
+            ::core::option::Option::Some(monospace_font),
+            ::core::option::Option::Some(icons),
+            ::core::option::Option::Some(search),
+            ::core::option::Option::Some(sidebar),
+        ) = (
+            __reader.finish(),
+            theme,
+            primary_color,
+            tint,
+            info_color,
+            success_color,
+            warning_color,
+            danger_color,
+            corners,
+            depth,
+            links,
+            font,
+            monospace_font,
+            icons,
+            search,
+            sidebar,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            theme: theme?,
-            primary_color: primary_color?,
-            tint: tint?,
-            info_color: info_color?,
-            success_color: success_color?,
-            warning_color: warning_color?,
-            danger_color: danger_color?,
-            corners: corners?,
-            depth: depth?,
-            links: links?,
-            font: font?,
-            monospace_font: monospace_font?,
-            icons: icons?,
-            search: search?,
-            sidebar: sidebar?,
+            theme,
+            primary_color,
+            tint,
+            info_color,
+            success_color,
+            warning_color,
+            danger_color,
+            corners,
+            depth,
+            links,
+            font,
+            monospace_font,
+            icons,
+            search,
+            sidebar,
         })
     }
 }
@@ -1552,21 +1754,21 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationStyling {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("theme", &self.theme)?;
-        __fields.optional("primaryColor", &self.primary_color)?;
-        __fields.optional("tint", &self.tint)?;
-        __fields.optional("infoColor", &self.info_color)?;
-        __fields.optional("successColor", &self.success_color)?;
-        __fields.optional("warningColor", &self.warning_color)?;
-        __fields.optional("dangerColor", &self.danger_color)?;
-        __fields.optional("corners", &self.corners)?;
-        __fields.optional("depth", &self.depth)?;
-        __fields.optional("links", &self.links)?;
-        __fields.optional("font", &self.font)?;
-        __fields.optional("monospaceFont", &self.monospace_font)?;
-        __fields.optional("icons", &self.icons)?;
-        __fields.optional("search", &self.search)?;
-        __fields.optional("sidebar", &self.sidebar)?;
+        __fields.optional("theme", &self.theme);
+        __fields.optional("primaryColor", &self.primary_color);
+        __fields.optional("tint", &self.tint);
+        __fields.optional("infoColor", &self.info_color);
+        __fields.optional("successColor", &self.success_color);
+        __fields.optional("warningColor", &self.warning_color);
+        __fields.optional("dangerColor", &self.danger_color);
+        __fields.optional("corners", &self.corners);
+        __fields.optional("depth", &self.depth);
+        __fields.optional("links", &self.links);
+        __fields.optional("font", &self.font);
+        __fields.optional("monospaceFont", &self.monospace_font);
+        __fields.optional("icons", &self.icons);
+        __fields.optional("search", &self.search);
+        __fields.optional("sidebar", &self.sidebar);
         __fields.end()
     }
 }
@@ -1600,11 +1802,14 @@ impl ::apigen_runtime::FromJson for SiteCustomizationThemes {
         let mut __reader = __decoder.object(__value)?;
         let default = __reader.optional("default");
         let toggeable = __reader.optional("toggeable");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            default: default?,
-            toggeable: toggeable?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(default),
+            ::core::option::Option::Some(toggeable),
+        ) = (__reader.finish(), default, toggeable) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { default, toggeable })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationThemes {
@@ -1613,8 +1818,8 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationThemes {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("default", &self.default)?;
-        __fields.optional("toggeable", &self.toggeable)?;
+        __fields.optional("default", &self.default);
+        __fields.optional("toggeable", &self.toggeable);
         __fields.end()
     }
 }
@@ -1643,8 +1848,13 @@ impl ::apigen_runtime::FromJson for SiteCustomizationTint {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let color = __reader.optional("color");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { color: color? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(color)) = (
+            __reader.finish(),
+            color,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { color })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationTint {
@@ -1653,7 +1863,7 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationTint {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("color", &self.color)?;
+        __fields.optional("color", &self.color);
         __fields.end()
     }
 }
@@ -1699,12 +1909,20 @@ impl ::apigen_runtime::FromJson for SiteFeature {
         let plan = __reader.optional("plan");
         let frozen = __reader.optional("frozen");
         let customizations = __reader.optional("customizations");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(plan),
+            ::core::option::Option::Some(frozen),
+            ::core::option::Option::Some(customizations),
+        ) = (__reader.finish(), id, plan, frozen, customizations) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            plan: plan?,
-            frozen: frozen?,
-            customizations: customizations?,
+            id,
+            plan,
+            frozen,
+            customizations,
         })
     }
 }
@@ -1714,10 +1932,10 @@ impl ::apigen_runtime::serde::Serialize for SiteFeature {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("plan", &self.plan)?;
-        __fields.optional("frozen", &self.frozen)?;
-        __fields.optional("customizations", &self.customizations)?;
+        __fields.put("id", &self.id);
+        __fields.optional("plan", &self.plan);
+        __fields.optional("frozen", &self.frozen);
+        __fields.optional("customizations", &self.customizations);
         __fields.end()
     }
 }
@@ -1929,11 +2147,14 @@ impl ::apigen_runtime::FromJson for SiteFooterGroup {
         let mut __reader = __decoder.object(__value)?;
         let title = __reader.optional("title");
         let links = __reader.optional("links");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            title: title?,
-            links: links?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(links),
+        ) = (__reader.finish(), title, links) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { title, links })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteFooterGroup {
@@ -1942,8 +2163,8 @@ impl ::apigen_runtime::serde::Serialize for SiteFooterGroup {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("links", &self.links)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("links", &self.links);
         __fields.end()
     }
 }
@@ -1990,13 +2211,22 @@ impl ::apigen_runtime::FromJson for SiteHeaderLink {
         let to = __reader.optional("to");
         let links = __reader.optional("links");
         let condition = __reader.optional("condition");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(style),
+            ::core::option::Option::Some(to),
+            ::core::option::Option::Some(links),
+            ::core::option::Option::Some(condition),
+        ) = (__reader.finish(), title, style, to, links, condition) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            title: title?,
-            style: style?,
-            to: to?,
-            links: links?,
-            condition: condition?,
+            title,
+            style,
+            to,
+            links,
+            condition,
         })
     }
 }
@@ -2006,11 +2236,11 @@ impl ::apigen_runtime::serde::Serialize for SiteHeaderLink {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("style", &self.style)?;
-        __fields.optional("to", &self.to)?;
-        __fields.optional("links", &self.links)?;
-        __fields.optional("condition", &self.condition)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("style", &self.style);
+        __fields.optional("to", &self.to);
+        __fields.optional("links", &self.links);
+        __fields.optional("condition", &self.condition);
         __fields.end()
     }
 }
@@ -2039,8 +2269,13 @@ impl ::apigen_runtime::FromJson for SiteIcon {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let icon = __reader.optional("icon");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { icon: icon? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(icon)) = (
+            __reader.finish(),
+            icon,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { icon })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteIcon {
@@ -2049,7 +2284,7 @@ impl ::apigen_runtime::serde::Serialize for SiteIcon {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("icon", &self.icon)?;
+        __fields.optional("icon", &self.icon);
         __fields.end()
     }
 }
@@ -2089,8 +2324,14 @@ impl ::apigen_runtime::FromJson for SiteLink {
         let mut __reader = __decoder.object(__value)?;
         let title = __reader.optional("title");
         let to = __reader.optional("to");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { title: title?, to: to? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(to),
+        ) = (__reader.finish(), title, to) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { title, to })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteLink {
@@ -2099,8 +2340,8 @@ impl ::apigen_runtime::serde::Serialize for SiteLink {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("to", &self.to)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("to", &self.to);
         __fields.end()
     }
 }
@@ -2136,11 +2377,14 @@ impl ::apigen_runtime::FromJson for SiteProxy {
         let mut __reader = __decoder.object(__value)?;
         let origin = __reader.optional("origin");
         let target = __reader.optional("target");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            origin: origin?,
-            target: target?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(origin),
+            ::core::option::Option::Some(target),
+        ) = (__reader.finish(), origin, target) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { origin, target })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteProxy {
@@ -2149,8 +2393,8 @@ impl ::apigen_runtime::serde::Serialize for SiteProxy {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("origin", &self.origin)?;
-        __fields.optional("target", &self.target)?;
+        __fields.optional("origin", &self.origin);
+        __fields.optional("target", &self.target);
         __fields.end()
     }
 }
@@ -2187,11 +2431,18 @@ impl ::apigen_runtime::FromJson for SiteScript {
         let script = __reader.optional("script");
         let content_security_policy = __reader.optional("contentSecurityPolicy");
         let cookies = __reader.optional("cookies");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(script),
+            ::core::option::Option::Some(content_security_policy),
+            ::core::option::Option::Some(cookies),
+        ) = (__reader.finish(), script, content_security_policy, cookies) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            script: script?,
-            content_security_policy: content_security_policy?,
-            cookies: cookies?,
+            script,
+            content_security_policy,
+            cookies,
         })
     }
 }
@@ -2201,9 +2452,9 @@ impl ::apigen_runtime::serde::Serialize for SiteScript {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("script", &self.script)?;
-        __fields.optional("contentSecurityPolicy", &self.content_security_policy)?;
-        __fields.optional("cookies", &self.cookies)?;
+        __fields.optional("script", &self.script);
+        __fields.optional("contentSecurityPolicy", &self.content_security_policy);
+        __fields.optional("cookies", &self.cookies);
         __fields.end()
     }
 }
@@ -2244,11 +2495,14 @@ impl ::apigen_runtime::FromJson for SiteTemplateCondition {
         let mut __reader = __decoder.object(__value)?;
         let description = __reader.optional("description");
         let condition = __reader.optional("condition");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            description: description?,
-            condition: condition?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(description),
+            ::core::option::Option::Some(condition),
+        ) = (__reader.finish(), description, condition) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { description, condition })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteTemplateCondition {
@@ -2257,8 +2511,8 @@ impl ::apigen_runtime::serde::Serialize for SiteTemplateCondition {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("condition", &self.condition)?;
+        __fields.optional("description", &self.description);
+        __fields.optional("condition", &self.condition);
         __fields.end()
     }
 }
@@ -2287,8 +2541,13 @@ impl ::apigen_runtime::FromJson for SiteTemplateConditionList {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let items = __reader.required("items");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { items: items? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(items)) = (
+            __reader.finish(),
+            items,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { items })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteTemplateConditionList {
@@ -2297,7 +2556,7 @@ impl ::apigen_runtime::serde::Serialize for SiteTemplateConditionList {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("items", &self.items)?;
+        __fields.put("items", &self.items);
         __fields.end()
     }
 }
@@ -2326,8 +2585,13 @@ impl ::apigen_runtime::FromJson for SiteToggle {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let enabled = __reader.optional("enabled");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { enabled: enabled? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(enabled)) = (
+            __reader.finish(),
+            enabled,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { enabled })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteToggle {
@@ -2336,7 +2600,7 @@ impl ::apigen_runtime::serde::Serialize for SiteToggle {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("enabled", &self.enabled)?;
+        __fields.optional("enabled", &self.enabled);
         __fields.end()
     }
 }
@@ -2433,12 +2697,15 @@ impl ::apigen_runtime::FromJson for SiteUrls {
         let location = __reader.optional("location");
         let app = __reader.optional("app");
         let published = __reader.optional("published");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            app: app?,
-            published: published?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(location),
+            ::core::option::Option::Some(app),
+            ::core::option::Option::Some(published),
+        ) = (__reader.finish(), location, app, published) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { location, app, published })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteUrls {
@@ -2447,9 +2714,9 @@ impl ::apigen_runtime::serde::Serialize for SiteUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("app", &self.app)?;
-        __fields.optional("published", &self.published)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("app", &self.app);
+        __fields.optional("published", &self.published);
         __fields.end()
     }
 }
@@ -2575,8 +2842,14 @@ impl ::apigen_runtime::FromJson for ThemedColor {
         let mut __reader = __decoder.object(__value)?;
         let light = __reader.optional("light");
         let dark = __reader.optional("dark");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { light: light?, dark: dark? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(light),
+            ::core::option::Option::Some(dark),
+        ) = (__reader.finish(), light, dark) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { light, dark })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ThemedColor {
@@ -2585,8 +2858,8 @@ impl ::apigen_runtime::serde::Serialize for ThemedColor {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("light", &self.light)?;
-        __fields.optional("dark", &self.dark)?;
+        __fields.optional("light", &self.light);
+        __fields.optional("dark", &self.dark);
         __fields.end()
     }
 }
@@ -2618,8 +2891,14 @@ impl ::apigen_runtime::FromJson for ThemedUrl {
         let mut __reader = __decoder.object(__value)?;
         let light = __reader.optional("light");
         let dark = __reader.optional("dark");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { light: light?, dark: dark? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(light),
+            ::core::option::Option::Some(dark),
+        ) = (__reader.finish(), light, dark) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { light, dark })
     }
 }
 impl ::apigen_runtime::serde::Serialize for ThemedUrl {
@@ -2628,8 +2907,8 @@ impl ::apigen_runtime::serde::Serialize for ThemedUrl {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("light", &self.light)?;
-        __fields.optional("dark", &self.dark)?;
+        __fields.optional("light", &self.light);
+        __fields.optional("dark", &self.dark);
         __fields.end()
     }
 }
@@ -2669,8 +2948,13 @@ impl ::apigen_runtime::FromJson for UpdateSiteAdaptiveSchemaBody {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let json_schema = __reader.required("jsonSchema");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { json_schema: json_schema? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(json_schema),
+        ) = (__reader.finish(), json_schema) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { json_schema })
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateSiteAdaptiveSchemaBody {
@@ -2679,7 +2963,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteAdaptiveSchemaBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("jsonSchema", &self.json_schema)?;
+        __fields.put("jsonSchema", &self.json_schema);
         __fields.end()
     }
 }
@@ -2743,16 +3027,38 @@ impl ::apigen_runtime::FromJson for UpdateSiteBody {
         let default_site_space = __reader.optional("defaultSiteSpace");
         let default_site_section = __reader.optional("defaultSiteSection");
         let proxy = __reader.patch("proxy");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(visibility),
+            ::core::option::Option::Some(basename),
+            ::core::option::Option::Some(adaptive_content),
+            ::core::option::Option::Some(agents_context),
+            ::core::option::Option::Some(default_site_space),
+            ::core::option::Option::Some(default_site_section),
+            ::core::option::Option::Some(proxy),
+        ) = (
+            __reader.finish(),
+            title,
+            visibility,
+            basename,
+            adaptive_content,
+            agents_context,
+            default_site_space,
+            default_site_section,
+            proxy,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            title: title?,
-            visibility: visibility?,
-            basename: basename?,
-            adaptive_content: adaptive_content?,
-            agents_context: agents_context?,
-            default_site_space: default_site_space?,
-            default_site_section: default_site_section?,
-            proxy: proxy?,
+            title,
+            visibility,
+            basename,
+            adaptive_content,
+            agents_context,
+            default_site_space,
+            default_site_section,
+            proxy,
         })
     }
 }
@@ -2762,14 +3068,14 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("visibility", &self.visibility)?;
-        __fields.optional("basename", &self.basename)?;
-        __fields.optional("adaptiveContent", &self.adaptive_content)?;
-        __fields.optional("agentsContext", &self.agents_context)?;
-        __fields.optional("defaultSiteSpace", &self.default_site_space)?;
-        __fields.optional("defaultSiteSection", &self.default_site_section)?;
-        __fields.patch("proxy", &self.proxy)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("visibility", &self.visibility);
+        __fields.optional("basename", &self.basename);
+        __fields.optional("adaptiveContent", &self.adaptive_content);
+        __fields.optional("agentsContext", &self.agents_context);
+        __fields.optional("defaultSiteSpace", &self.default_site_space);
+        __fields.optional("defaultSiteSection", &self.default_site_section);
+        __fields.patch("proxy", &self.proxy);
         __fields.end()
     }
 }

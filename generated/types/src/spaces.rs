@@ -83,11 +83,14 @@ impl ::apigen_runtime::FromJson for LinkReportBrokenStats {
         let mut __reader = __decoder.object(__value)?;
         let total = __reader.optional("total");
         let change_request = __reader.optional("changeRequest");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            total: total?,
-            change_request: change_request?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(total),
+            ::core::option::Option::Some(change_request),
+        ) = (__reader.finish(), total, change_request) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { total, change_request })
     }
 }
 impl ::apigen_runtime::serde::Serialize for LinkReportBrokenStats {
@@ -96,8 +99,8 @@ impl ::apigen_runtime::serde::Serialize for LinkReportBrokenStats {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("total", &self.total)?;
-        __fields.optional("changeRequest", &self.change_request)?;
+        __fields.optional("total", &self.total);
+        __fields.optional("changeRequest", &self.change_request);
         __fields.end()
     }
 }
@@ -148,12 +151,20 @@ impl ::apigen_runtime::FromJson for LinkReportItem {
         let relation = __reader.optional("relation");
         let target_reference = __reader.optional("targetReference");
         let extra = __reader.rest();
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(status),
+            ::core::option::Option::Some(relation),
+            ::core::option::Option::Some(target_reference),
+            ::core::option::Option::Some(extra),
+        ) = (__reader.finish(), status, relation, target_reference, extra) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            status: status?,
-            relation: relation?,
-            target_reference: target_reference?,
-            extra: extra?,
+            status,
+            relation,
+            target_reference,
+            extra,
         })
     }
 }
@@ -163,10 +174,10 @@ impl ::apigen_runtime::serde::Serialize for LinkReportItem {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("relation", &self.relation)?;
-        __fields.optional("targetReference", &self.target_reference)?;
-        __fields.rest(&self.extra)?;
+        __fields.optional("status", &self.status);
+        __fields.optional("relation", &self.relation);
+        __fields.optional("targetReference", &self.target_reference);
+        __fields.rest(&self.extra);
         __fields.end()
     }
 }
@@ -221,13 +232,16 @@ impl ::apigen_runtime::FromJson for LinkReportList {
         let count = __reader.optional("count");
         let items = __reader.required("items");
         let stats = __reader.optional("stats");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            next: next?,
-            count: count?,
-            items: items?,
-            stats: stats?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(next),
+            ::core::option::Option::Some(count),
+            ::core::option::Option::Some(items),
+            ::core::option::Option::Some(stats),
+        ) = (__reader.finish(), next, count, items, stats) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { next, count, items, stats })
     }
 }
 impl ::apigen_runtime::serde::Serialize for LinkReportList {
@@ -236,10 +250,10 @@ impl ::apigen_runtime::serde::Serialize for LinkReportList {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("next", &self.next)?;
-        __fields.optional("count", &self.count)?;
-        __fields.put("items", &self.items)?;
-        __fields.optional("stats", &self.stats)?;
+        __fields.optional("next", &self.next);
+        __fields.optional("count", &self.count);
+        __fields.put("items", &self.items);
+        __fields.optional("stats", &self.stats);
         __fields.end()
     }
 }
@@ -282,8 +296,13 @@ impl ::apigen_runtime::FromJson for LinkReportListNext {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let page = __reader.required("page");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { page: page? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(page)) = (
+            __reader.finish(),
+            page,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { page })
     }
 }
 impl ::apigen_runtime::serde::Serialize for LinkReportListNext {
@@ -292,7 +311,7 @@ impl ::apigen_runtime::serde::Serialize for LinkReportListNext {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("page", &self.page)?;
+        __fields.put("page", &self.page);
         __fields.end()
     }
 }
@@ -324,11 +343,14 @@ impl ::apigen_runtime::FromJson for LinkReportStats {
         let mut __reader = __decoder.object(__value)?;
         let total = __reader.optional("total");
         let broken = __reader.optional("broken");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            total: total?,
-            broken: broken?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(total),
+            ::core::option::Option::Some(broken),
+        ) = (__reader.finish(), total, broken) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { total, broken })
     }
 }
 impl ::apigen_runtime::serde::Serialize for LinkReportStats {
@@ -337,8 +359,8 @@ impl ::apigen_runtime::serde::Serialize for LinkReportStats {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("total", &self.total)?;
-        __fields.optional("broken", &self.broken)?;
+        __fields.optional("total", &self.total);
+        __fields.optional("broken", &self.broken);
         __fields.end()
     }
 }
@@ -528,12 +550,20 @@ impl ::apigen_runtime::FromJson for LinkTargetReference {
         let organization = __reader.optional("organization");
         let space = __reader.optional("space");
         let extra = __reader.rest();
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(kind),
+            ::core::option::Option::Some(organization),
+            ::core::option::Option::Some(space),
+            ::core::option::Option::Some(extra),
+        ) = (__reader.finish(), kind, organization, space, extra) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            kind: kind?,
-            organization: organization?,
-            space: space?,
-            extra: extra?,
+            kind,
+            organization,
+            space,
+            extra,
         })
     }
 }
@@ -543,10 +573,10 @@ impl ::apigen_runtime::serde::Serialize for LinkTargetReference {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("kind", &self.kind)?;
-        __fields.optional("organization", &self.organization)?;
-        __fields.optional("space", &self.space)?;
-        __fields.rest(&self.extra)?;
+        __fields.optional("kind", &self.kind);
+        __fields.optional("organization", &self.organization);
+        __fields.optional("space", &self.space);
+        __fields.rest(&self.extra);
         __fields.end()
     }
 }
@@ -587,11 +617,14 @@ impl ::apigen_runtime::FromJson for MoveSpaceBody {
         let mut __reader = __decoder.object(__value)?;
         let parent = __reader.patch("parent");
         let position = __reader.optional("position");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            parent: parent?,
-            position: position?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(parent),
+            ::core::option::Option::Some(position),
+        ) = (__reader.finish(), parent, position) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { parent, position })
     }
 }
 impl ::apigen_runtime::serde::Serialize for MoveSpaceBody {
@@ -600,8 +633,8 @@ impl ::apigen_runtime::serde::Serialize for MoveSpaceBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.patch("parent", &self.parent)?;
-        __fields.optional("position", &self.position)?;
+        __fields.patch("parent", &self.parent);
+        __fields.optional("position", &self.position);
         __fields.end()
     }
 }
@@ -725,30 +758,80 @@ impl ::apigen_runtime::FromJson for Space {
         let change_requests_open = __reader.required("changeRequestsOpen");
         let change_requests_draft = __reader.required("changeRequestsDraft");
         let permissions = __reader.optional("permissions");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(emoji),
+            ::core::option::Option::Some(visibility),
+            ::core::option::Option::Some(created_at),
+            ::core::option::Option::Some(updated_at),
+            ::core::option::Option::Some(deleted_at),
+            ::core::option::Option::Some(edit_mode),
+            ::core::option::Option::Some(merge_rules),
+            ::core::option::Option::Some(urls),
+            ::core::option::Option::Some(organization),
+            ::core::option::Option::Some(parent),
+            ::core::option::Option::Some(language),
+            ::core::option::Option::Some(git_sync),
+            ::core::option::Option::Some(visitor_auth),
+            ::core::option::Option::Some(revision),
+            ::core::option::Option::Some(default_level),
+            ::core::option::Option::Some(comments),
+            ::core::option::Option::Some(change_requests),
+            ::core::option::Option::Some(change_requests_open),
+            ::core::option::Option::Some(change_requests_draft),
+            ::core::option::Option::Some(permissions),
+        ) = (
+            __reader.finish(),
+            id,
+            title,
+            emoji,
+            visibility,
+            created_at,
+            updated_at,
+            deleted_at,
+            edit_mode,
+            merge_rules,
+            urls,
+            organization,
+            parent,
+            language,
+            git_sync,
+            visitor_auth,
+            revision,
+            default_level,
+            comments,
+            change_requests,
+            change_requests_open,
+            change_requests_draft,
+            permissions,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            emoji: emoji?,
-            visibility: visibility?,
-            created_at: created_at?,
-            updated_at: updated_at?,
-            deleted_at: deleted_at?,
-            edit_mode: edit_mode?,
-            merge_rules: merge_rules?,
-            urls: urls?,
-            organization: organization?,
-            parent: parent?,
-            language: language?,
-            git_sync: git_sync?,
-            visitor_auth: visitor_auth?,
-            revision: revision?,
-            default_level: default_level?,
-            comments: comments?,
-            change_requests: change_requests?,
-            change_requests_open: change_requests_open?,
-            change_requests_draft: change_requests_draft?,
-            permissions: permissions?,
+            id,
+            title,
+            emoji,
+            visibility,
+            created_at,
+            updated_at,
+            deleted_at,
+            edit_mode,
+            merge_rules,
+            urls,
+            organization,
+            parent,
+            language,
+            git_sync,
+            visitor_auth,
+            revision,
+            default_level,
+            comments,
+            change_requests,
+            change_requests_open,
+            change_requests_draft,
+            permissions,
         })
     }
 }
@@ -758,29 +841,29 @@ impl ::apigen_runtime::serde::Serialize for Space {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "space")?;
-        __fields.put("id", &self.id)?;
-        __fields.put("title", &self.title)?;
-        __fields.put("emoji", &self.emoji)?;
-        __fields.put("visibility", &self.visibility)?;
-        __fields.put("createdAt", &self.created_at)?;
-        __fields.put("updatedAt", &self.updated_at)?;
-        __fields.optional("deletedAt", &self.deleted_at)?;
-        __fields.optional("editMode", &self.edit_mode)?;
-        __fields.put("mergeRules", &self.merge_rules)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.put("organization", &self.organization)?;
-        __fields.optional("parent", &self.parent)?;
-        __fields.optional("language", &self.language)?;
-        __fields.optional("gitSync", &self.git_sync)?;
-        __fields.optional("visitorAuth", &self.visitor_auth)?;
-        __fields.put("revision", &self.revision)?;
-        __fields.put("defaultLevel", &self.default_level)?;
-        __fields.put("comments", &self.comments)?;
-        __fields.put("changeRequests", &self.change_requests)?;
-        __fields.put("changeRequestsOpen", &self.change_requests_open)?;
-        __fields.put("changeRequestsDraft", &self.change_requests_draft)?;
-        __fields.optional("permissions", &self.permissions)?;
+        __fields.put("object", "space");
+        __fields.put("id", &self.id);
+        __fields.put("title", &self.title);
+        __fields.put("emoji", &self.emoji);
+        __fields.put("visibility", &self.visibility);
+        __fields.put("createdAt", &self.created_at);
+        __fields.put("updatedAt", &self.updated_at);
+        __fields.optional("deletedAt", &self.deleted_at);
+        __fields.optional("editMode", &self.edit_mode);
+        __fields.put("mergeRules", &self.merge_rules);
+        __fields.optional("urls", &self.urls);
+        __fields.put("organization", &self.organization);
+        __fields.optional("parent", &self.parent);
+        __fields.optional("language", &self.language);
+        __fields.optional("gitSync", &self.git_sync);
+        __fields.optional("visitorAuth", &self.visitor_auth);
+        __fields.put("revision", &self.revision);
+        __fields.put("defaultLevel", &self.default_level);
+        __fields.put("comments", &self.comments);
+        __fields.put("changeRequests", &self.change_requests);
+        __fields.put("changeRequestsOpen", &self.change_requests_open);
+        __fields.put("changeRequestsDraft", &self.change_requests_draft);
+        __fields.optional("permissions", &self.permissions);
         __fields.end()
     }
 }
@@ -946,13 +1029,29 @@ impl ::apigen_runtime::FromJson for SpaceGitInfo {
         let integration = __reader.optional("integration");
         let url = __reader.optional("url");
         let updated_at = __reader.optional("updatedAt");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(repo_name),
+            ::core::option::Option::Some(installation_provider),
+            ::core::option::Option::Some(integration),
+            ::core::option::Option::Some(url),
+            ::core::option::Option::Some(updated_at),
+        ) = (
+            __reader.finish(),
+            repo_name,
+            installation_provider,
+            integration,
+            url,
+            updated_at,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            repo_name: repo_name?,
-            installation_provider: installation_provider?,
-            integration: integration?,
-            url: url?,
-            updated_at: updated_at?,
+            repo_name,
+            installation_provider,
+            integration,
+            url,
+            updated_at,
         })
     }
 }
@@ -962,11 +1061,11 @@ impl ::apigen_runtime::serde::Serialize for SpaceGitInfo {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("repoName", &self.repo_name)?;
-        __fields.optional("installationProvider", &self.installation_provider)?;
-        __fields.optional("integration", &self.integration)?;
-        __fields.optional("url", &self.url)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
+        __fields.optional("repoName", &self.repo_name);
+        __fields.optional("installationProvider", &self.installation_provider);
+        __fields.optional("integration", &self.integration);
+        __fields.optional("url", &self.url);
+        __fields.optional("updatedAt", &self.updated_at);
         __fields.end()
     }
 }
@@ -1090,18 +1189,44 @@ impl ::apigen_runtime::FromJson for SpacePermissions {
         let merge = __reader.optional("merge");
         let review = __reader.optional("review");
         let install_integration = __reader.optional("installIntegration");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(view),
+            ::core::option::Option::Some(access),
+            ::core::option::Option::Some(admin),
+            ::core::option::Option::Some(view_invite_links),
+            ::core::option::Option::Some(edit),
+            ::core::option::Option::Some(trigger_git_sync),
+            ::core::option::Option::Some(comment),
+            ::core::option::Option::Some(merge),
+            ::core::option::Option::Some(review),
+            ::core::option::Option::Some(install_integration),
+        ) = (
+            __reader.finish(),
+            view,
+            access,
+            admin,
+            view_invite_links,
+            edit,
+            trigger_git_sync,
+            comment,
+            merge,
+            review,
+            install_integration,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            view: view?,
-            access: access?,
-            admin: admin?,
-            view_invite_links: view_invite_links?,
-            edit: edit?,
-            trigger_git_sync: trigger_git_sync?,
-            comment: comment?,
-            merge: merge?,
-            review: review?,
-            install_integration: install_integration?,
+            view,
+            access,
+            admin,
+            view_invite_links,
+            edit,
+            trigger_git_sync,
+            comment,
+            merge,
+            review,
+            install_integration,
         })
     }
 }
@@ -1111,16 +1236,16 @@ impl ::apigen_runtime::serde::Serialize for SpacePermissions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view)?;
-        __fields.optional("access", &self.access)?;
-        __fields.optional("admin", &self.admin)?;
-        __fields.optional("viewInviteLinks", &self.view_invite_links)?;
-        __fields.optional("edit", &self.edit)?;
-        __fields.optional("triggerGitSync", &self.trigger_git_sync)?;
-        __fields.optional("comment", &self.comment)?;
-        __fields.optional("merge", &self.merge)?;
-        __fields.optional("review", &self.review)?;
-        __fields.optional("installIntegration", &self.install_integration)?;
+        __fields.optional("view", &self.view);
+        __fields.optional("access", &self.access);
+        __fields.optional("admin", &self.admin);
+        __fields.optional("viewInviteLinks", &self.view_invite_links);
+        __fields.optional("edit", &self.edit);
+        __fields.optional("triggerGitSync", &self.trigger_git_sync);
+        __fields.optional("comment", &self.comment);
+        __fields.optional("merge", &self.merge);
+        __fields.optional("review", &self.review);
+        __fields.optional("installIntegration", &self.install_integration);
         __fields.end()
     }
 }
@@ -1161,13 +1286,22 @@ impl ::apigen_runtime::FromJson for SpaceUrls {
         let published = __reader.optional("published");
         let public = __reader.optional("public");
         let icon = __reader.optional("icon");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(location),
+            ::core::option::Option::Some(app),
+            ::core::option::Option::Some(published),
+            ::core::option::Option::Some(public),
+            ::core::option::Option::Some(icon),
+        ) = (__reader.finish(), location, app, published, public, icon) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            location: location?,
-            app: app?,
-            published: published?,
-            public: public?,
-            icon: icon?,
+            location,
+            app,
+            published,
+            public,
+            icon,
         })
     }
 }
@@ -1177,11 +1311,11 @@ impl ::apigen_runtime::serde::Serialize for SpaceUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("app", &self.app)?;
-        __fields.optional("published", &self.published)?;
-        __fields.optional("public", &self.public)?;
-        __fields.optional("icon", &self.icon)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("app", &self.app);
+        __fields.optional("published", &self.published);
+        __fields.optional("public", &self.public);
+        __fields.optional("icon", &self.icon);
         __fields.end()
     }
 }
@@ -1395,8 +1529,13 @@ impl ::apigen_runtime::FromJson for SpaceVisitorAuthCustom {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("backend", "custom");
         let extra = __reader.rest();
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { extra: extra? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(extra)) = (
+            __reader.finish(),
+            extra,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { extra })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpaceVisitorAuthCustom {
@@ -1405,8 +1544,8 @@ impl ::apigen_runtime::serde::Serialize for SpaceVisitorAuthCustom {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("backend", "custom")?;
-        __fields.rest(&self.extra)?;
+        __fields.put("backend", "custom");
+        __fields.rest(&self.extra);
         __fields.end()
     }
 }
@@ -1435,10 +1574,13 @@ impl ::apigen_runtime::FromJson for TransferSpaceBody {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let organization = __reader.required("organization");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            organization: organization?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(organization),
+        ) = (__reader.finish(), organization) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { organization })
     }
 }
 impl ::apigen_runtime::serde::Serialize for TransferSpaceBody {
@@ -1447,7 +1589,7 @@ impl ::apigen_runtime::serde::Serialize for TransferSpaceBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organization", &self.organization)?;
+        __fields.put("organization", &self.organization);
         __fields.end()
     }
 }
@@ -1501,14 +1643,32 @@ impl ::apigen_runtime::FromJson for UpdateSpaceBody {
         let language = __reader.optional("language");
         let merge_rules = __reader.optional("mergeRules");
         let emoji = __reader.optional("emoji");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(edit_mode),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(default_level),
+            ::core::option::Option::Some(language),
+            ::core::option::Option::Some(merge_rules),
+            ::core::option::Option::Some(emoji),
+        ) = (
+            __reader.finish(),
+            edit_mode,
+            title,
+            default_level,
+            language,
+            merge_rules,
+            emoji,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            edit_mode: edit_mode?,
-            title: title?,
-            default_level: default_level?,
-            language: language?,
-            merge_rules: merge_rules?,
-            emoji: emoji?,
+            edit_mode,
+            title,
+            default_level,
+            language,
+            merge_rules,
+            emoji,
         })
     }
 }
@@ -1518,12 +1678,12 @@ impl ::apigen_runtime::serde::Serialize for UpdateSpaceBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("editMode", &self.edit_mode)?;
-        __fields.optional("title", &self.title)?;
-        __fields.patch("defaultLevel", &self.default_level)?;
-        __fields.optional("language", &self.language)?;
-        __fields.optional("mergeRules", &self.merge_rules)?;
-        __fields.optional("emoji", &self.emoji)?;
+        __fields.optional("editMode", &self.edit_mode);
+        __fields.optional("title", &self.title);
+        __fields.patch("defaultLevel", &self.default_level);
+        __fields.optional("language", &self.language);
+        __fields.optional("mergeRules", &self.merge_rules);
+        __fields.optional("emoji", &self.emoji);
         __fields.end()
     }
 }

@@ -41,14 +41,32 @@ impl ::apigen_runtime::FromJson for CreateSamlProviderBody {
         let sso_url = __reader.optional("ssoURL");
         let default_team = __reader.optional("defaultTeam");
         let default_role = __reader.patch("defaultRole");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(label),
+            ::core::option::Option::Some(entity_id),
+            ::core::option::Option::Some(certificate),
+            ::core::option::Option::Some(sso_url),
+            ::core::option::Option::Some(default_team),
+            ::core::option::Option::Some(default_role),
+        ) = (
+            __reader.finish(),
+            label,
+            entity_id,
+            certificate,
+            sso_url,
+            default_team,
+            default_role,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            label: label?,
-            entity_id: entity_id?,
-            certificate: certificate?,
-            sso_url: sso_url?,
-            default_team: default_team?,
-            default_role: default_role?,
+            label,
+            entity_id,
+            certificate,
+            sso_url,
+            default_team,
+            default_role,
         })
     }
 }
@@ -58,12 +76,12 @@ impl ::apigen_runtime::serde::Serialize for CreateSamlProviderBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("label", &self.label)?;
-        __fields.optional("entityID", &self.entity_id)?;
-        __fields.optional("certificate", &self.certificate)?;
-        __fields.optional("ssoURL", &self.sso_url)?;
-        __fields.optional("defaultTeam", &self.default_team)?;
-        __fields.patch("defaultRole", &self.default_role)?;
+        __fields.put("label", &self.label);
+        __fields.optional("entityID", &self.entity_id);
+        __fields.optional("certificate", &self.certificate);
+        __fields.optional("ssoURL", &self.sso_url);
+        __fields.optional("defaultTeam", &self.default_team);
+        __fields.patch("defaultRole", &self.default_role);
         __fields.end()
     }
 }
@@ -151,19 +169,47 @@ impl ::apigen_runtime::FromJson for SamlProvider {
         let status = __reader.optional("status");
         let service = __reader.optional("service");
         let urls = __reader.optional("urls");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(label),
+            ::core::option::Option::Some(sso_url),
+            ::core::option::Option::Some(entity_id),
+            ::core::option::Option::Some(certificate),
+            ::core::option::Option::Some(default_team),
+            ::core::option::Option::Some(default_role),
+            ::core::option::Option::Some(created_at),
+            ::core::option::Option::Some(status),
+            ::core::option::Option::Some(service),
+            ::core::option::Option::Some(urls),
+        ) = (
+            __reader.finish(),
+            id,
+            label,
+            sso_url,
+            entity_id,
+            certificate,
+            default_team,
+            default_role,
+            created_at,
+            status,
+            service,
+            urls,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            label: label?,
-            sso_url: sso_url?,
-            entity_id: entity_id?,
-            certificate: certificate?,
-            default_team: default_team?,
-            default_role: default_role?,
-            created_at: created_at?,
-            status: status?,
-            service: service?,
-            urls: urls?,
+            id,
+            label,
+            sso_url,
+            entity_id,
+            certificate,
+            default_team,
+            default_role,
+            created_at,
+            status,
+            service,
+            urls,
         })
     }
 }
@@ -173,18 +219,18 @@ impl ::apigen_runtime::serde::Serialize for SamlProvider {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "saml-provider")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("label", &self.label)?;
-        __fields.optional("ssoURL", &self.sso_url)?;
-        __fields.optional("entityID", &self.entity_id)?;
-        __fields.optional("certificate", &self.certificate)?;
-        __fields.optional("defaultTeam", &self.default_team)?;
-        __fields.optional("defaultRole", &self.default_role)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("service", &self.service)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "saml-provider");
+        __fields.put("id", &self.id);
+        __fields.optional("label", &self.label);
+        __fields.optional("ssoURL", &self.sso_url);
+        __fields.optional("entityID", &self.entity_id);
+        __fields.optional("certificate", &self.certificate);
+        __fields.optional("defaultTeam", &self.default_team);
+        __fields.optional("defaultRole", &self.default_role);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("status", &self.status);
+        __fields.optional("service", &self.service);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -239,11 +285,18 @@ impl ::apigen_runtime::FromJson for SamlProviderService {
         let acs_url = __reader.optional("acsURL");
         let start_url = __reader.optional("startURL");
         let entity_id = __reader.optional("entityID");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(acs_url),
+            ::core::option::Option::Some(start_url),
+            ::core::option::Option::Some(entity_id),
+        ) = (__reader.finish(), acs_url, start_url, entity_id) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            acs_url: acs_url?,
-            start_url: start_url?,
-            entity_id: entity_id?,
+            acs_url,
+            start_url,
+            entity_id,
         })
     }
 }
@@ -253,9 +306,9 @@ impl ::apigen_runtime::serde::Serialize for SamlProviderService {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("acsURL", &self.acs_url)?;
-        __fields.optional("startURL", &self.start_url)?;
-        __fields.optional("entityID", &self.entity_id)?;
+        __fields.optional("acsURL", &self.acs_url);
+        __fields.optional("startURL", &self.start_url);
+        __fields.optional("entityID", &self.entity_id);
         __fields.end()
     }
 }
@@ -353,8 +406,13 @@ impl ::apigen_runtime::FromJson for SamlProviderUrls {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let location = __reader.optional("location");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { location: location? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(location)) = (
+            __reader.finish(),
+            location,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { location })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SamlProviderUrls {
@@ -363,7 +421,7 @@ impl ::apigen_runtime::serde::Serialize for SamlProviderUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
+        __fields.optional("location", &self.location);
         __fields.end()
     }
 }
@@ -397,8 +455,13 @@ impl ::apigen_runtime::FromJson for SsoProviderList {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let items = __reader.required("items");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { items: items? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(items)) = (
+            __reader.finish(),
+            items,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { items })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SsoProviderList {
@@ -407,7 +470,7 @@ impl ::apigen_runtime::serde::Serialize for SsoProviderList {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("items", &self.items)?;
+        __fields.put("items", &self.items);
         __fields.end()
     }
 }
@@ -453,12 +516,15 @@ impl ::apigen_runtime::FromJson for SsoProviderSummary {
         let id = __reader.required("id");
         let label = __reader.optional("label");
         let start_url = __reader.optional("startURL");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            label: label?,
-            start_url: start_url?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(label),
+            ::core::option::Option::Some(start_url),
+        ) = (__reader.finish(), id, label, start_url) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { id, label, start_url })
     }
 }
 impl ::apigen_runtime::serde::Serialize for SsoProviderSummary {
@@ -467,9 +533,9 @@ impl ::apigen_runtime::serde::Serialize for SsoProviderSummary {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("label", &self.label)?;
-        __fields.optional("startURL", &self.start_url)?;
+        __fields.put("id", &self.id);
+        __fields.optional("label", &self.label);
+        __fields.optional("startURL", &self.start_url);
         __fields.end()
     }
 }
@@ -526,14 +592,32 @@ impl ::apigen_runtime::FromJson for UpdateSamlProviderBody {
         let sso_url = __reader.optional("ssoURL");
         let default_team = __reader.optional("defaultTeam");
         let default_role = __reader.patch("defaultRole");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(label),
+            ::core::option::Option::Some(entity_id),
+            ::core::option::Option::Some(certificate),
+            ::core::option::Option::Some(sso_url),
+            ::core::option::Option::Some(default_team),
+            ::core::option::Option::Some(default_role),
+        ) = (
+            __reader.finish(),
+            label,
+            entity_id,
+            certificate,
+            sso_url,
+            default_team,
+            default_role,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            label: label?,
-            entity_id: entity_id?,
-            certificate: certificate?,
-            sso_url: sso_url?,
-            default_team: default_team?,
-            default_role: default_role?,
+            label,
+            entity_id,
+            certificate,
+            sso_url,
+            default_team,
+            default_role,
         })
     }
 }
@@ -543,12 +627,12 @@ impl ::apigen_runtime::serde::Serialize for UpdateSamlProviderBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("label", &self.label)?;
-        __fields.optional("entityID", &self.entity_id)?;
-        __fields.optional("certificate", &self.certificate)?;
-        __fields.optional("ssoURL", &self.sso_url)?;
-        __fields.optional("defaultTeam", &self.default_team)?;
-        __fields.patch("defaultRole", &self.default_role)?;
+        __fields.optional("label", &self.label);
+        __fields.optional("entityID", &self.entity_id);
+        __fields.optional("certificate", &self.certificate);
+        __fields.optional("ssoURL", &self.sso_url);
+        __fields.optional("defaultTeam", &self.default_team);
+        __fields.patch("defaultRole", &self.default_role);
         __fields.end()
     }
 }

@@ -21,11 +21,14 @@ impl ::apigen_runtime::FromJson for CreateTeamBody {
         let mut __reader = __decoder.object(__value)?;
         let title = __reader.required("title");
         let members = __reader.optional("members");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            title: title?,
-            members: members?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(members),
+        ) = (__reader.finish(), title, members) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { title, members })
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateTeamBody {
@@ -34,8 +37,8 @@ impl ::apigen_runtime::serde::Serialize for CreateTeamBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("title", &self.title)?;
-        __fields.optional("members", &self.members)?;
+        __fields.put("title", &self.title);
+        __fields.optional("members", &self.members);
         __fields.end()
     }
 }
@@ -88,14 +91,25 @@ impl ::apigen_runtime::FromJson for Team {
         let spaces = __reader.optional("spaces");
         let created_at = __reader.optional("createdAt");
         let permissions = __reader.optional("permissions");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(title),
+            ::core::option::Option::Some(members),
+            ::core::option::Option::Some(spaces),
+            ::core::option::Option::Some(created_at),
+            ::core::option::Option::Some(permissions),
+        ) = (__reader.finish(), id, title, members, spaces, created_at, permissions)
+        else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            members: members?,
-            spaces: spaces?,
-            created_at: created_at?,
-            permissions: permissions?,
+            id,
+            title,
+            members,
+            spaces,
+            created_at,
+            permissions,
         })
     }
 }
@@ -105,13 +119,13 @@ impl ::apigen_runtime::serde::Serialize for Team {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "team")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("members", &self.members)?;
-        __fields.optional("spaces", &self.spaces)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("permissions", &self.permissions)?;
+        __fields.put("object", "team");
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("members", &self.members);
+        __fields.optional("spaces", &self.spaces);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("permissions", &self.permissions);
         __fields.end()
     }
 }
@@ -143,8 +157,14 @@ impl ::apigen_runtime::FromJson for TeamPermissions {
         let mut __reader = __decoder.object(__value)?;
         let admin = __reader.optional("admin");
         let view = __reader.optional("view");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { admin: admin?, view: view? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(admin),
+            ::core::option::Option::Some(view),
+        ) = (__reader.finish(), admin, view) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { admin, view })
     }
 }
 impl ::apigen_runtime::serde::Serialize for TeamPermissions {
@@ -153,8 +173,8 @@ impl ::apigen_runtime::serde::Serialize for TeamPermissions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("admin", &self.admin)?;
-        __fields.optional("view", &self.view)?;
+        __fields.optional("admin", &self.admin);
+        __fields.optional("view", &self.view);
         __fields.end()
     }
 }
@@ -185,8 +205,13 @@ impl ::apigen_runtime::FromJson for UpdateTeamBody {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let title = __reader.required("title");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { title: title? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(title)) = (
+            __reader.finish(),
+            title,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { title })
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateTeamBody {
@@ -195,7 +220,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateTeamBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("title", &self.title)?;
+        __fields.put("title", &self.title);
         __fields.end()
     }
 }

@@ -26,11 +26,18 @@ impl ::apigen_runtime::FromJson for CreateTranslationBody {
         let language = __reader.required("language");
         let source = __reader.required("source");
         let instructions = __reader.optional("instructions");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(language),
+            ::core::option::Option::Some(source),
+            ::core::option::Option::Some(instructions),
+        ) = (__reader.finish(), language, source, instructions) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            language: language?,
-            source: source?,
-            instructions: instructions?,
+            language,
+            source,
+            instructions,
         })
     }
 }
@@ -40,9 +47,9 @@ impl ::apigen_runtime::serde::Serialize for CreateTranslationBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("language", &self.language)?;
-        __fields.put("source", &self.source)?;
-        __fields.optional("instructions", &self.instructions)?;
+        __fields.put("language", &self.language);
+        __fields.put("source", &self.source);
+        __fields.optional("instructions", &self.instructions);
         __fields.end()
     }
 }
@@ -120,19 +127,47 @@ impl ::apigen_runtime::FromJson for Translation {
         let stats = __reader.optional("stats");
         let permissions = __reader.optional("permissions");
         let urls = __reader.optional("urls");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(id),
+            ::core::option::Option::Some(status),
+            ::core::option::Option::Some(source),
+            ::core::option::Option::Some(language),
+            ::core::option::Option::Some(instructions),
+            ::core::option::Option::Some(result),
+            ::core::option::Option::Some(created_at),
+            ::core::option::Option::Some(updated_at),
+            ::core::option::Option::Some(stats),
+            ::core::option::Option::Some(permissions),
+            ::core::option::Option::Some(urls),
+        ) = (
+            __reader.finish(),
+            id,
+            status,
+            source,
+            language,
+            instructions,
+            result,
+            created_at,
+            updated_at,
+            stats,
+            permissions,
+            urls,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            id: id?,
-            status: status?,
-            source: source?,
-            language: language?,
-            instructions: instructions?,
-            result: result?,
-            created_at: created_at?,
-            updated_at: updated_at?,
-            stats: stats?,
-            permissions: permissions?,
-            urls: urls?,
+            id,
+            status,
+            source,
+            language,
+            instructions,
+            result,
+            created_at,
+            updated_at,
+            stats,
+            permissions,
+            urls,
         })
     }
 }
@@ -142,18 +177,18 @@ impl ::apigen_runtime::serde::Serialize for Translation {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "translation")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("source", &self.source)?;
-        __fields.optional("language", &self.language)?;
-        __fields.optional("instructions", &self.instructions)?;
-        __fields.optional("result", &self.result)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
-        __fields.optional("stats", &self.stats)?;
-        __fields.optional("permissions", &self.permissions)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "translation");
+        __fields.put("id", &self.id);
+        __fields.optional("status", &self.status);
+        __fields.optional("source", &self.source);
+        __fields.optional("language", &self.language);
+        __fields.optional("instructions", &self.instructions);
+        __fields.optional("result", &self.result);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("updatedAt", &self.updated_at);
+        __fields.optional("stats", &self.stats);
+        __fields.optional("permissions", &self.permissions);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -251,8 +286,14 @@ impl ::apigen_runtime::FromJson for TranslationPermissions {
         let mut __reader = __decoder.object(__value)?;
         let view = __reader.optional("view");
         let edit = __reader.optional("edit");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { view: view?, edit: edit? })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(view),
+            ::core::option::Option::Some(edit),
+        ) = (__reader.finish(), view, edit) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { view, edit })
     }
 }
 impl ::apigen_runtime::serde::Serialize for TranslationPermissions {
@@ -261,8 +302,8 @@ impl ::apigen_runtime::serde::Serialize for TranslationPermissions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view)?;
-        __fields.optional("edit", &self.edit)?;
+        __fields.optional("view", &self.view);
+        __fields.optional("edit", &self.edit);
         __fields.end()
     }
 }
@@ -294,11 +335,14 @@ impl ::apigen_runtime::FromJson for TranslationResult {
         let mut __reader = __decoder.object(__value)?;
         let space = __reader.optional("space");
         let revision = __reader.optional("revision");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            space: space?,
-            revision: revision?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(space),
+            ::core::option::Option::Some(revision),
+        ) = (__reader.finish(), space, revision) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { space, revision })
     }
 }
 impl ::apigen_runtime::serde::Serialize for TranslationResult {
@@ -307,8 +351,8 @@ impl ::apigen_runtime::serde::Serialize for TranslationResult {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("space", &self.space)?;
-        __fields.optional("revision", &self.revision)?;
+        __fields.optional("space", &self.space);
+        __fields.optional("revision", &self.revision);
         __fields.end()
     }
 }
@@ -344,11 +388,14 @@ impl ::apigen_runtime::FromJson for TranslationSource {
         let mut __reader = __decoder.object(__value)?;
         let space = __reader.optional("space");
         let language = __reader.optional("language");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            space: space?,
-            language: language?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(space),
+            ::core::option::Option::Some(language),
+        ) = (__reader.finish(), space, language) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { space, language })
     }
 }
 impl ::apigen_runtime::serde::Serialize for TranslationSource {
@@ -357,8 +404,8 @@ impl ::apigen_runtime::serde::Serialize for TranslationSource {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("space", &self.space)?;
-        __fields.optional("language", &self.language)?;
+        __fields.optional("space", &self.space);
+        __fields.optional("language", &self.language);
         __fields.end()
     }
 }
@@ -417,15 +464,35 @@ impl ::apigen_runtime::FromJson for TranslationStats {
         let latest_run_duration = __reader.optional("latestRunDuration");
         let latest_pages = __reader.optional("latestPages");
         let latest_words = __reader.optional("latestWords");
-        __reader.finish()?;
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(runs),
+            ::core::option::Option::Some(total_words),
+            ::core::option::Option::Some(total_pages),
+            ::core::option::Option::Some(total_duration),
+            ::core::option::Option::Some(latest_run_duration),
+            ::core::option::Option::Some(latest_pages),
+            ::core::option::Option::Some(latest_words),
+        ) = (
+            __reader.finish(),
+            runs,
+            total_words,
+            total_pages,
+            total_duration,
+            latest_run_duration,
+            latest_pages,
+            latest_words,
+        ) else {
+            return ::core::option::Option::None;
+        };
         ::core::option::Option::Some(Self {
-            runs: runs?,
-            total_words: total_words?,
-            total_pages: total_pages?,
-            total_duration: total_duration?,
-            latest_run_duration: latest_run_duration?,
-            latest_pages: latest_pages?,
-            latest_words: latest_words?,
+            runs,
+            total_words,
+            total_pages,
+            total_duration,
+            latest_run_duration,
+            latest_pages,
+            latest_words,
         })
     }
 }
@@ -435,13 +502,13 @@ impl ::apigen_runtime::serde::Serialize for TranslationStats {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("runs", &self.runs)?;
-        __fields.optional("totalWords", &self.total_words)?;
-        __fields.optional("totalPages", &self.total_pages)?;
-        __fields.optional("totalDuration", &self.total_duration)?;
-        __fields.optional("latestRunDuration", &self.latest_run_duration)?;
-        __fields.optional("latestPages", &self.latest_pages)?;
-        __fields.optional("latestWords", &self.latest_words)?;
+        __fields.optional("runs", &self.runs);
+        __fields.optional("totalWords", &self.total_words);
+        __fields.optional("totalPages", &self.total_pages);
+        __fields.optional("totalDuration", &self.total_duration);
+        __fields.optional("latestRunDuration", &self.latest_run_duration);
+        __fields.optional("latestPages", &self.latest_pages);
+        __fields.optional("latestWords", &self.latest_words);
         __fields.end()
     }
 }
@@ -534,8 +601,13 @@ impl ::apigen_runtime::FromJson for TranslationUrls {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let location = __reader.optional("location");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self { location: location? })
+        let (::core::option::Option::Some(()), ::core::option::Option::Some(location)) = (
+            __reader.finish(),
+            location,
+        ) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { location })
     }
 }
 impl ::apigen_runtime::serde::Serialize for TranslationUrls {
@@ -544,7 +616,7 @@ impl ::apigen_runtime::serde::Serialize for TranslationUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
+        __fields.optional("location", &self.location);
         __fields.end()
     }
 }
@@ -580,10 +652,13 @@ impl ::apigen_runtime::FromJson for UpdateTranslationInstructionsBody {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         let instructions = __reader.required("instructions");
-        __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            instructions: instructions?,
-        })
+        let (
+            ::core::option::Option::Some(()),
+            ::core::option::Option::Some(instructions),
+        ) = (__reader.finish(), instructions) else {
+            return ::core::option::Option::None;
+        };
+        ::core::option::Option::Some(Self { instructions })
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateTranslationInstructionsBody {
@@ -592,7 +667,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateTranslationInstructionsBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("instructions", &self.instructions)?;
+        __fields.put("instructions", &self.instructions);
         __fields.end()
     }
 }

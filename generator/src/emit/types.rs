@@ -373,10 +373,15 @@ impl TypesEmitter<'_> {
         }
     }
 
+    /// `FromJson` of an object: one reader call per field into a local `Option`, then one
+    /// `let .. else` taking every local at once. (Not `Self { a: a?, b: b?, .. }`: each `?` is
+    /// a branch and an early return dropping every local still live, so the MIR of a type
+    /// grew with the square of its fields, and borrow checking those paths was the largest
+    /// cost of building a big API's types crate.)
     fn object_from_json(&self, def: &TypeDef, object: &Object) -> TokenStream {
         let name = ident(&def.rust);
         let mut reads = Vec::new();
-        let mut inits = Vec::new();
+        let mut locals = Vec::new();
         for field in &object.fields {
             let wire = &field.wire;
             if let Some(constant) = &field.constant {
@@ -390,12 +395,28 @@ impl TypesEmitter<'_> {
                 (_, presence) => self.read_field(field, presence),
             };
             reads.push(quote! { let #local = #read; });
-            inits.push(quote! { #local: #local?, });
+            locals.push(local);
         }
         if object.additional.is_some() {
             reads.push(quote! { let extra = __reader.rest(); });
-            inits.push(quote! { extra: extra?, });
+            locals.push(ident("extra"));
         }
+        let build = if locals.is_empty() {
+            quote! {
+                __reader.finish()?;
+                ::core::option::Option::Some(Self {})
+            }
+        } else {
+            quote! {
+                let (
+                    ::core::option::Option::Some(()),
+                    #(::core::option::Option::Some(#locals),)*
+                ) = (__reader.finish(), #(#locals,)*) else {
+                    return ::core::option::Option::None;
+                };
+                ::core::option::Option::Some(Self { #(#locals),* })
+            }
+        };
         quote! {
             impl ::apigen_runtime::FromJson for #name {
                 fn from_json(
@@ -404,8 +425,7 @@ impl TypesEmitter<'_> {
                 ) -> ::core::option::Option<Self> {
                     let mut __reader = __decoder.object(__value)?;
                     #(#reads)*
-                    __reader.finish()?;
-                    ::core::option::Option::Some(Self { #(#inits)* })
+                    #build
                 }
             }
         }
@@ -426,25 +446,28 @@ impl TypesEmitter<'_> {
         }
     }
 
+    /// `Serialize` of an object: one writer call per field, without `?` (the runtime's
+    /// `Fields` keeps the first error and `end()` returns it; see `object_from_json` for why
+    /// a `?` per field is worth avoiding).
     fn object_serialize(&self, def: &TypeDef, object: &Object) -> TokenStream {
         let name = ident(&def.rust);
         let writes = object.fields.iter().map(|field| {
             let wire = &field.wire;
             if let Some(constant) = &field.constant {
-                return quote! { __fields.put(#wire, #constant)?; };
+                return quote! { __fields.put(#wire, #constant); };
             }
             let member = ident(&field.rust);
             match (field.access, field.presence(def.usage)) {
-                (Access::ReadOnly, _) => quote! { __fields.read_only(#wire, &self.#member)?; },
-                (Access::WriteOnly, _) => quote! { __fields.write_only(#wire, &self.#member)?; },
+                (Access::ReadOnly, _) => quote! { __fields.read_only(#wire, &self.#member); },
+                (Access::WriteOnly, _) => quote! { __fields.write_only(#wire, &self.#member); },
                 (_, Presence::Required | Presence::Defaulted | Presence::Nullable) => {
-                    quote! { __fields.put(#wire, &self.#member)?; }
+                    quote! { __fields.put(#wire, &self.#member); }
                 }
-                (_, Presence::Optional) => quote! { __fields.optional(#wire, &self.#member)?; },
-                (_, Presence::TriState) => quote! { __fields.patch(#wire, &self.#member)?; },
+                (_, Presence::Optional) => quote! { __fields.optional(#wire, &self.#member); },
+                (_, Presence::TriState) => quote! { __fields.patch(#wire, &self.#member); },
             }
         });
-        let extra = object.additional.as_ref().map(|_| quote! { __fields.rest(&self.extra)?; });
+        let extra = object.additional.as_ref().map(|_| quote! { __fields.rest(&self.extra); });
         super::rust::serialize_impl(&name, quote! { #(#writes)* #extra })
     }
 
