@@ -49,6 +49,8 @@ pub struct Decoder {
     /// Lenient mode: optional fields whose value could not be read, left absent (pointer,
     /// reason).
     not_understood: Vec<(String, String)>,
+    /// Building a [`FromJson::placeholder`]: every object decodes, whatever it lacks.
+    placeholder: bool,
 }
 
 /// A part of a response the client could not read. Reading a response degrades locally: an
@@ -146,7 +148,7 @@ use serde::Deserialize;
 impl Decoder {
     /// A decoder in the given mode.
     pub fn new(mode: Mode) -> Self {
-        Decoder { mode, path: Vec::new(), violations: Vec::new(), not_understood: Vec::new() }
+        Decoder { mode, path: Vec::new(), violations: Vec::new(), not_understood: Vec::new(), placeholder: false }
     }
 
     /// The mode.
@@ -203,13 +205,14 @@ impl Decoder {
         result
     }
 
-    /// Reads `value` as the optional field `key`. Lenient: a value that does not fit is
-    /// recorded as not understood and read as absent, so the rest of the response survives.
-    fn at_optional_key<T: FromJson>(&mut self, key: &str, value: Value) -> Option<Option<T>> {
+    /// Reads `value` as the optional field `key`; `None` when it did not decode (recorded).
+    /// Lenient: a value that does not fit is recorded as not understood instead, and read as
+    /// absent, so the rest of the response survives.
+    fn at_optional_key<T: FromJson>(&mut self, key: &str, value: Value) -> Option<T> {
         let before = self.violations.len();
         self.enter_key(key);
         let result = T::from_json(value, self);
-        if self.leave_optional_key(before, result.is_some()) { Some(None) } else { result.map(Some) }
+        if self.leave_optional_key(before, result.is_some()) { None } else { result }
     }
 
     /// Leaves the optional field entered with `before` violations recorded. True when it is
@@ -273,13 +276,32 @@ pub fn kind(value: &Value) -> String {
 
 /// A type that can be read from JSON by a [`Decoder`].
 pub trait FromJson: Sized {
-    /// Reads `value`. On failure the problems are recorded in `decoder` and `None` returned.
+    /// Reads `value`. On failure the problems are recorded in `decoder` and `None` returned
+    /// (never `None` without a problem recorded: [`Object`] relies on it).
     fn from_json(value: Value, decoder: &mut Decoder) -> Option<Self>;
+
+    /// A value standing in for one that did not decode: the [`Object`] reader gives it to a
+    /// field that failed, so that a generated object is built in one struct literal, and the
+    /// object is then refused as a whole (see [`Object`]); callers never see it. The default
+    /// reads an empty object with every field left to its own placeholder, which suits any
+    /// generated object; other types give their own.
+    fn placeholder() -> Self {
+        let mut decoder = Decoder::new(Mode::Lenient);
+        decoder.placeholder = true;
+        match Self::from_json(Value::Object(Map::new()), &mut decoder) {
+            Some(value) => value,
+            None => panic!("{} gives no placeholder: implement FromJson::placeholder", std::any::type_name::<Self>()),
+        }
+    }
 }
 
 impl FromJson for String {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
         d.string(value)
+    }
+
+    fn placeholder() -> Self {
+        String::new()
     }
 }
 
@@ -289,6 +311,10 @@ impl FromJson for bool {
             Value::Bool(b) => Some(b),
             other => d.fail(format!("expected a boolean, found {}", kind(&other))),
         }
+    }
+
+    fn placeholder() -> Self {
+        false
     }
 }
 
@@ -312,6 +338,10 @@ impl FromJson for i64 {
             other => d.fail(format!("expected an integer, found {}", kind(other))),
         }
     }
+
+    fn placeholder() -> Self {
+        0
+    }
 }
 
 impl FromJson for f64 {
@@ -321,11 +351,19 @@ impl FromJson for f64 {
             other => d.fail(format!("expected a number, found {}", kind(other))),
         }
     }
+
+    fn placeholder() -> Self {
+        0.0
+    }
 }
 
 impl FromJson for Value {
     fn from_json(value: Value, _: &mut Decoder) -> Option<Self> {
         Some(value)
+    }
+
+    fn placeholder() -> Self {
+        Value::Null
     }
 }
 
@@ -337,11 +375,19 @@ impl FromJson for chrono::DateTime<chrono::Utc> {
             Err(_) => d.fail(format!("expected an RFC 3339 date-time, found {text:?}")),
         }
     }
+
+    fn placeholder() -> Self {
+        Self::default()
+    }
 }
 
 impl<T: FromJson> FromJson for Box<T> {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
         T::from_json(value, d).map(Box::new)
+    }
+
+    fn placeholder() -> Self {
+        Box::new(T::placeholder())
     }
 }
 
@@ -361,6 +407,10 @@ impl<T: FromJson> FromJson for Vec<T> {
         }
         ok.then_some(decoded)
     }
+
+    fn placeholder() -> Self {
+        Vec::new()
+    }
 }
 
 impl<T: FromJson> FromJson for BTreeMap<String, T> {
@@ -370,6 +420,10 @@ impl<T: FromJson> FromJson for BTreeMap<String, T> {
             other => return d.fail(format!("expected an object, found {}", kind(&other))),
         };
         read_map(map, d)
+    }
+
+    fn placeholder() -> Self {
+        BTreeMap::new()
     }
 }
 
@@ -387,8 +441,16 @@ fn read_map<T: FromJson>(map: Map<String, Value>, d: &mut Decoder) -> Option<BTr
     ok.then_some(decoded)
 }
 
-/// Reads the fields of one JSON object. Every `read` removes its key; [`Object::finish`]
-/// reports the keys left (in strict and exact modes) and whether the object decoded.
+/// Reads the fields of one JSON object. Every read removes its key and gives the field a
+/// value: the one decoded, or when it failed a [`FromJson::placeholder`], with the problem
+/// recorded. [`Object::finish`] reports the keys left (in strict and exact modes) and refuses
+/// the object when anything in it failed, so a placeholder never reaches a caller.
+///
+/// Why placeholders: a generated `FromJson` is then one struct literal of reads, followed by
+/// `finish()?`. Reading each field into an `Option` and unwrapping them all afterwards (with
+/// `?` or one `let .. else`) costs a branch, a drop flag and a drop per field on every failure
+/// path; for an API of twenty thousand fields that was the largest part of the time and
+/// memory rustc spent on the types crate, and of its machine code.
 pub struct Object<'d> {
     map: Map<String, Value>,
     decoder: &'d mut Decoder,
@@ -400,139 +462,146 @@ impl Object<'_> {
         self.map.remove(key)
     }
 
-    fn missing<T>(&mut self, key: &str) -> Option<T> {
-        self.decoder.path.push(Step::Key(key.to_owned()));
-        let result = self.decoder.fail("is required");
+    /// Records `message` at the field `key`.
+    fn violation(&mut self, key: &str, message: &str) {
+        self.decoder.enter_key(key);
+        self.decoder.record(message.to_owned());
         self.decoder.path.pop();
-        result
+    }
+
+    fn strict(&self) -> bool {
+        self.decoder.mode == Mode::Strict
     }
 
     /// Checks a constant field (`object`, a union tag). Strict: it must be present and equal.
     pub fn constant(&mut self, key: &str, expected: &str) {
         let found = self.take(key);
-        if self.decoder.mode != Mode::Strict {
+        if !self.strict() {
             return;
         }
         match found {
             Some(Value::String(s)) if s == expected => {}
-            Some(other) => {
-                self.decoder.path.push(Step::Key(key.to_owned()));
-                self.decoder.fail::<()>(format!("must be {expected:?}, found {}", kind(&other)));
-                self.decoder.path.pop();
-            }
-            None => {
-                self.missing::<()>(key);
-            }
+            Some(other) => self.violation(key, &format!("must be {expected:?}, found {}", kind(&other))),
+            None => self.violation(key, "is required"),
         }
     }
 
     /// A field that must be present and not null. Strict: `null` is a violation even where
     /// the field's type would take it (any JSON, an open union).
-    pub fn required<T: FromJson>(&mut self, key: &str) -> Option<T> {
+    pub fn required<T: FromJson>(&mut self, key: &str) -> T {
+        match self.take_required(key) {
+            Some(value) => self.decoder.at_key(key, value).unwrap_or_else(T::placeholder),
+            None => T::placeholder(),
+        }
+    }
+
+    /// The value of the required field `key`, or `None` (recorded) when it is missing or a
+    /// refused `null`.
+    fn take_required(&mut self, key: &str) -> Option<Value> {
         match self.take(key) {
-            Some(Value::Null) if self.decoder.mode == Mode::Strict => {
-                self.decoder.at_key::<Never>(key, Value::Null).map(|never| match never {})
+            Some(Value::Null) if self.strict() => {
+                self.violation(key, "must not be null");
+                None
             }
-            Some(value) => self.decoder.at_key(key, value),
-            None => self.missing(key),
+            Some(value) => Some(value),
+            None => {
+                self.violation(key, "is required");
+                None
+            }
         }
     }
 
     /// A field that may be absent. Lenient: `null` reads as absent; strict: `null` is a
     /// violation (the spec does not allow it).
-    pub fn optional<T: FromJson>(&mut self, key: &str) -> Option<Option<T>> {
-        match self.take_optional(key)? {
-            Some(value) => self.decoder.at_optional_key(key, value),
-            None => Some(None),
-        }
+    pub fn optional<T: FromJson>(&mut self, key: &str) -> Option<T> {
+        let value = self.take_optional(key)?;
+        self.decoder.at_optional_key(key, value)
     }
 
-    /// The value of the optional field `key`: `Some(None)` when it is absent (or null,
-    /// lenient), `None` when it is a refused `null` (strict).
-    fn take_optional(&mut self, key: &str) -> Option<Option<Value>> {
+    /// The value of the optional field `key`: `None` when it is absent (or null, lenient) or
+    /// a refused `null` (strict, recorded).
+    fn take_optional(&mut self, key: &str) -> Option<Value> {
         match self.take(key) {
-            None => Some(None),
-            Some(Value::Null) if self.decoder.mode == Mode::Strict => {
-                self.decoder.at_key::<Never>(key, Value::Null).map(|never| match never {})
+            Some(Value::Null) if self.strict() => {
+                self.violation(key, "must not be null");
+                None
             }
-            Some(Value::Null) => Some(None),
-            Some(value) => Some(Some(value)),
+            Some(Value::Null) | None => None,
+            Some(value) => Some(value),
         }
     }
 
     /// A read-only field (answered, never accepted). Strict (a request): present is a
     /// violation; otherwise an optional field.
-    pub fn read_only<T: FromJson>(&mut self, key: &str) -> Option<Option<T>> {
-        if self.decoder.mode != Mode::Strict {
+    pub fn read_only<T: FromJson>(&mut self, key: &str) -> Option<T> {
+        if !self.strict() {
             return self.optional(key);
         }
-        if self.take(key).is_none() {
-            return Some(None);
+        if self.take(key).is_some() {
+            self.violation(key, "is read-only: the service answers it and never accepts it");
         }
-        self.decoder.path.push(Step::Key(key.to_owned()));
-        let result = self.decoder.fail("is read-only: the service answers it and never accepts it");
-        self.decoder.path.pop();
-        result
+        None
     }
 
     /// A write-only field a request must give (sent, never answered). Strict (a request):
     /// required; otherwise an optional field.
-    pub fn required_in_requests<T: FromJson>(&mut self, key: &str) -> Option<Option<T>> {
+    pub fn required_in_requests<T: FromJson>(&mut self, key: &str) -> Option<T> {
         match self.decoder.mode {
-            Mode::Strict => self.required(key).map(Some),
+            Mode::Strict => Some(self.required(key)),
             Mode::Lenient | Mode::Exact => self.optional(key),
         }
     }
 
     /// A field that must be present but may be null. Lenient: absent reads as null.
-    pub fn nullable<T: FromJson>(&mut self, key: &str) -> Option<Option<T>> {
-        match self.take_nullable(key)? {
-            Some(value) => self.decoder.at_optional_key(key, value),
-            None => Some(None),
-        }
+    pub fn nullable<T: FromJson>(&mut self, key: &str) -> Option<T> {
+        let value = self.take_nullable(key)?;
+        self.decoder.at_optional_key(key, value)
     }
 
-    /// The value of the nullable field `key`: `Some(None)` when it is null (or absent,
-    /// lenient), `None` when it is missing (strict).
-    fn take_nullable(&mut self, key: &str) -> Option<Option<Value>> {
+    /// The value of the nullable field `key`: `None` when it is null (or absent, lenient) or
+    /// missing (strict, recorded).
+    fn take_nullable(&mut self, key: &str) -> Option<Value> {
         match self.take(key) {
-            None if self.decoder.mode == Mode::Strict => self.missing(key),
-            None | Some(Value::Null) => Some(None),
-            Some(value) => Some(Some(value)),
+            None if self.strict() => {
+                self.violation(key, "is required");
+                None
+            }
+            None | Some(Value::Null) => None,
+            Some(value) => Some(value),
         }
     }
 
     /// A field that may be absent, with a default; `null` reads as absent when lenient.
-    pub fn defaulted<T: FromJson>(&mut self, key: &str, default: fn() -> T) -> Option<T> {
-        self.optional(key).map(|value| value.unwrap_or_else(default))
+    pub fn defaulted<T: FromJson>(&mut self, key: &str, default: fn() -> T) -> T {
+        self.optional(key).unwrap_or_else(default)
     }
 
     /// A field that may be absent or null, each kept apart.
-    pub fn patch<T: FromJson>(&mut self, key: &str) -> Option<crate::Patch<T>> {
+    pub fn patch<T: FromJson>(&mut self, key: &str) -> crate::Patch<T> {
         match self.take(key) {
-            None => Some(crate::Patch::Absent),
-            Some(Value::Null) => Some(crate::Patch::Null),
-            Some(value) => self.decoder.at_key(key, value).map(crate::Patch::Value),
+            None => crate::Patch::Absent,
+            Some(Value::Null) => crate::Patch::Null,
+            Some(value) => self.decoder.at_key(key, value).map_or(crate::Patch::Absent, crate::Patch::Value),
         }
     }
 
     /// The keys not read so far, kept as additional properties.
-    pub fn rest<T: FromJson>(&mut self) -> Option<BTreeMap<String, T>> {
+    pub fn rest<T: FromJson>(&mut self) -> BTreeMap<String, T> {
         let map = std::mem::take(&mut self.map);
-        read_map(map, self.decoder)
+        read_map(map, self.decoder).unwrap_or_default()
     }
 
     /// Ends the object: in strict and exact modes every key not read is a violation. Returns
-    /// `Some` when nothing in this object failed.
+    /// `Some` when nothing in this object failed (a field holding a placeholder among it).
     pub fn finish(self) -> Option<()> {
         if self.decoder.mode != Mode::Lenient {
             for key in self.map.keys() {
                 self.decoder.path.push(Step::Key(key.clone()));
-                self.decoder.fail::<()>("is not a field of this object");
+                self.decoder.record("is not a field of this object".to_owned());
                 self.decoder.path.pop();
             }
         }
-        (self.decoder.violations.len() == self.before).then_some(())
+        (self.decoder.placeholder || self.decoder.violations.len() == self.before).then_some(())
     }
 }
 
@@ -635,15 +704,6 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
             object.insert(key, value);
         }
         Ok(Value::Object(object))
-    }
-}
-
-/// Reads nothing: every value is a violation (used for `null` where the spec forbids it).
-enum Never {}
-
-impl FromJson for Never {
-    fn from_json(_: Value, d: &mut Decoder) -> Option<Self> {
-        d.fail("must not be null")
     }
 }
 
@@ -867,13 +927,69 @@ mod tests {
         fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
             let mut o = d.object(value)?;
             o.constant("object", "thing");
-            let id = o.required("id");
-            let size = o.optional("size");
-            let owner = o.nullable("owner");
-            let tags = o.defaulted("tags", Vec::new);
+            let thing = Thing {
+                id: o.required("id"),
+                size: o.optional("size"),
+                owner: o.nullable("owner"),
+                tags: o.defaulted("tags", Vec::new),
+            };
             o.finish()?;
-            Some(Thing { id: id?, size: size?, owner: owner?, tags: tags? })
+            Some(thing)
         }
+    }
+
+    /// An object holding another in a required field, as generated code holds one.
+    #[derive(Debug, PartialEq)]
+    struct Outer {
+        inner: Thing,
+        count: i64,
+        note: Option<Thing>,
+    }
+
+    impl FromJson for Outer {
+        fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+            let mut o = d.object(value)?;
+            let outer = Outer { inner: o.required("inner"), count: o.required("count"), note: o.optional("note") };
+            o.finish()?;
+            Some(outer)
+        }
+    }
+
+    #[test]
+    fn a_field_that_fails_fails_its_object_with_every_problem_and_no_placeholder_is_seen() {
+        let result = decode::<Outer>(json!({"inner": {"id": 5, "tags": [1]}, "count": "x"}), Mode::Strict);
+        let messages: Vec<String> = result.unwrap_err().0.iter().map(|v| v.to_string()).collect();
+        assert_eq!(
+            messages,
+            [
+                "/inner/object: is required",
+                "/inner/id: expected a string, found the number 5",
+                "/inner/owner: is required",
+                "/inner/tags/0: expected a string, found the number 1",
+                "/count: expected an integer, found the string \"x\"",
+            ]
+        );
+        // Lenient: an optional field that fails is left absent, and the rest decodes.
+        let value = json!({"inner": {"id": "a"}, "count": 1, "note": {"id": 5}});
+        let (outer, parts) = decode_reporting::<Outer>(value.clone(), || value.clone()).unwrap();
+        assert_eq!(outer.note, None);
+        assert_eq!(outer.inner.id, "a");
+        assert_eq!(parts.len(), 1);
+        assert_eq!(parts[0].pointer, "/note");
+        assert_eq!(parts[0].reason, "/note/id: expected a string, found the number 5");
+        // Strict: a required field missing, and one of the wrong type, are both reported.
+        let result = decode::<Outer>(json!({"inner": {"object": "thing", "owner": null}}), Mode::Strict);
+        let messages: Vec<String> = result.unwrap_err().0.iter().map(|v| v.to_string()).collect();
+        assert_eq!(messages, ["/inner/id: is required", "/count: is required"]);
+    }
+
+    #[test]
+    fn placeholders_of_objects_are_built_from_their_fields_placeholders() {
+        let outer = Outer::placeholder();
+        let thing = Thing { id: String::new(), size: None, owner: None, tags: vec![] };
+        assert_eq!(outer, Outer { inner: thing, count: 0, note: None });
+        assert_eq!(Box::<i64>::placeholder(), Box::new(0));
+        assert_eq!(Vec::<Outer>::placeholder(), vec![]);
     }
 
     fn violations(result: Result<Thing, Violations>) -> Vec<String> {

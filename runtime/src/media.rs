@@ -140,6 +140,10 @@ impl crate::json::FromJson for FilePart {
         drop(value);
         d.fail("a file is sent as a part of a multipart body, not in JSON")
     }
+
+    fn placeholder() -> Self {
+        FilePart { file_name: None, content_type: None, bytes: Bytes::new() }
+    }
 }
 
 impl crate::validate::Validate for FilePart {

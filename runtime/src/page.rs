@@ -60,20 +60,18 @@ impl<T> Page<T> {
 impl FromJson for PageNext {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
         let mut o = d.object(value)?;
-        let page = o.required("page");
+        let next = PageNext { page: o.required("page") };
         o.finish()?;
-        Some(PageNext { page: page? })
+        Some(next)
     }
 }
 
 impl<T: FromJson> FromJson for Page<T> {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
         let mut o = d.object(value)?;
-        let next = o.optional("next");
-        let count = o.optional("count");
-        let items = o.required("items");
+        let page = Page { next: o.optional("next"), count: o.optional("count"), items: o.required("items") };
         o.finish()?;
-        Some(Page { next: next?, count: count?, items: items? })
+        Some(page)
     }
 }
 

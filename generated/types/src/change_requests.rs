@@ -73,84 +73,28 @@ impl ::apigen_runtime::FromJson for ChangeRequest {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "change-request");
-        let id = __reader.required("id");
-        let number = __reader.optional("number");
-        let status = __reader.optional("status");
-        let subject = __reader.optional("subject");
-        let description = __reader.optional("description");
-        let created_by = __reader.optional("createdBy");
-        let created_at = __reader.optional("createdAt");
-        let updated_at = __reader.optional("updatedAt");
-        let space = __reader.optional("space");
-        let revision = __reader.optional("revision");
-        let revision_initial = __reader.optional("revisionInitial");
-        let revision_merged_ancestor = __reader.optional("revisionMergedAncestor");
-        let revision_merged = __reader.optional("revisionMerged");
-        let comments = __reader.optional("comments");
-        let outdated = __reader.optional("outdated");
-        let conversations_issues_cluster = __reader
-            .optional("conversationsIssuesCluster");
-        let urls = __reader.optional("urls");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(number),
-            ::core::option::Option::Some(status),
-            ::core::option::Option::Some(subject),
-            ::core::option::Option::Some(description),
-            ::core::option::Option::Some(created_by),
-            ::core::option::Option::Some(created_at),
-            ::core::option::Option::Some(updated_at),
-            ::core::option::Option::Some(space),
-            ::core::option::Option::Some(revision),
-            ::core::option::Option::Some(revision_initial),
-            ::core::option::Option::Some(revision_merged_ancestor),
-            ::core::option::Option::Some(revision_merged),
-            ::core::option::Option::Some(comments),
-            ::core::option::Option::Some(outdated),
-            ::core::option::Option::Some(conversations_issues_cluster),
-            ::core::option::Option::Some(urls),
-        ) = (
-            __reader.finish(),
-            id,
-            number,
-            status,
-            subject,
-            description,
-            created_by,
-            created_at,
-            updated_at,
-            space,
-            revision,
-            revision_initial,
-            revision_merged_ancestor,
-            revision_merged,
-            comments,
-            outdated,
-            conversations_issues_cluster,
-            urls,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            number: __reader.optional("number"),
+            status: __reader.optional("status"),
+            subject: __reader.optional("subject"),
+            description: __reader.optional("description"),
+            created_by: __reader.optional("createdBy"),
+            created_at: __reader.optional("createdAt"),
+            updated_at: __reader.optional("updatedAt"),
+            space: __reader.optional("space"),
+            revision: __reader.optional("revision"),
+            revision_initial: __reader.optional("revisionInitial"),
+            revision_merged_ancestor: __reader.optional("revisionMergedAncestor"),
+            revision_merged: __reader.optional("revisionMerged"),
+            comments: __reader.optional("comments"),
+            outdated: __reader.optional("outdated"),
+            conversations_issues_cluster: __reader
+                .optional("conversationsIssuesCluster"),
+            urls: __reader.optional("urls"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            number,
-            status,
-            subject,
-            description,
-            created_by,
-            created_at,
-            updated_at,
-            space,
-            revision,
-            revision_initial,
-            revision_merged_ancestor,
-            revision_merged,
-            comments,
-            outdated,
-            conversations_issues_cluster,
-            urls,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ChangeRequest {
@@ -227,16 +171,12 @@ impl ::apigen_runtime::FromJson for ChangeRequestMergeResult {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let revision = __reader.optional("revision");
-        let result = __reader.optional("result");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(revision),
-            ::core::option::Option::Some(result),
-        ) = (__reader.finish(), revision, result) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            revision: __reader.optional("revision"),
+            result: __reader.optional("result"),
         };
-        ::core::option::Option::Some(Self { revision, result })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ChangeRequestMergeResult {
@@ -278,14 +218,11 @@ impl ::apigen_runtime::FromJson for ChangeRequestPdf {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let url = __reader.optional("url");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(url)) = (
-            __reader.finish(),
-            url,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            url: __reader.optional("url"),
         };
-        ::core::option::Option::Some(Self { url })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ChangeRequestPdf {
@@ -368,7 +305,10 @@ impl ::apigen_runtime::FromJson for ChangeRequestResult {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for ChangeRequestResult {
@@ -436,7 +376,10 @@ impl ::apigen_runtime::FromJson for ChangeRequestStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for ChangeRequestStatus {
@@ -481,16 +424,12 @@ impl ::apigen_runtime::FromJson for ChangeRequestUpdateResult {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let revision = __reader.optional("revision");
-        let result = __reader.optional("result");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(revision),
-            ::core::option::Option::Some(result),
-        ) = (__reader.finish(), revision, result) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            revision: __reader.optional("revision"),
+            result: __reader.optional("result"),
         };
-        ::core::option::Option::Some(Self { revision, result })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ChangeRequestUpdateResult {
@@ -530,16 +469,12 @@ impl ::apigen_runtime::FromJson for ChangeRequestUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let app = __reader.optional("app");
-        let location = __reader.optional("location");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(app),
-            ::core::option::Option::Some(location),
-        ) = (__reader.finish(), app, location) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            app: __reader.optional("app"),
+            location: __reader.optional("location"),
         };
-        ::core::option::Option::Some(Self { app, location })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ChangeRequestUrls {
@@ -590,16 +525,12 @@ impl ::apigen_runtime::FromJson for CreateChangeRequestBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let subject = __reader.optional("subject");
-        let agent_task_id = __reader.optional("agentTaskId");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(subject),
-            ::core::option::Option::Some(agent_task_id),
-        ) = (__reader.finish(), subject, agent_task_id) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            subject: __reader.optional("subject"),
+            agent_task_id: __reader.optional("agentTaskId"),
         };
-        ::core::option::Option::Some(Self { subject, agent_task_id })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateChangeRequestBody {
@@ -643,22 +574,13 @@ impl ::apigen_runtime::FromJson for UpdateChangeRequestBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let subject = __reader.optional("subject");
-        let description = __reader.optional("description");
-        let status = __reader.optional("status");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(subject),
-            ::core::option::Option::Some(description),
-            ::core::option::Option::Some(status),
-        ) = (__reader.finish(), subject, description, status) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            subject: __reader.optional("subject"),
+            description: __reader.optional("description"),
+            status: __reader.optional("status"),
         };
-        ::core::option::Option::Some(Self {
-            subject,
-            description,
-            status,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateChangeRequestBody {

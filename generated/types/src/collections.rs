@@ -36,47 +36,18 @@ impl ::apigen_runtime::FromJson for Collection {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "collection");
-        let id = __reader.required("id");
-        let title = __reader.required("title");
-        let description = __reader.optional("description");
-        let organization = __reader.required("organization");
-        let parent = __reader.optional("parent");
-        let default_level = __reader.nullable("defaultLevel");
-        let urls = __reader.optional("urls");
-        let permissions = __reader.optional("permissions");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(description),
-            ::core::option::Option::Some(organization),
-            ::core::option::Option::Some(parent),
-            ::core::option::Option::Some(default_level),
-            ::core::option::Option::Some(urls),
-            ::core::option::Option::Some(permissions),
-        ) = (
-            __reader.finish(),
-            id,
-            title,
-            description,
-            organization,
-            parent,
-            default_level,
-            urls,
-            permissions,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.required("title"),
+            description: __reader.optional("description"),
+            organization: __reader.required("organization"),
+            parent: __reader.optional("parent"),
+            default_level: __reader.nullable("defaultLevel"),
+            urls: __reader.optional("urls"),
+            permissions: __reader.optional("permissions"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            title,
-            description,
-            organization,
-            parent,
-            default_level,
-            urls,
-            permissions,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for Collection {
@@ -153,25 +124,14 @@ impl ::apigen_runtime::FromJson for CollectionPermissions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let view = __reader.optional("view");
-        let admin = __reader.optional("admin");
-        let view_invite_links = __reader.optional("viewInviteLinks");
-        let create = __reader.optional("create");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(view),
-            ::core::option::Option::Some(admin),
-            ::core::option::Option::Some(view_invite_links),
-            ::core::option::Option::Some(create),
-        ) = (__reader.finish(), view, admin, view_invite_links, create) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            view: __reader.optional("view"),
+            admin: __reader.optional("admin"),
+            view_invite_links: __reader.optional("viewInviteLinks"),
+            create: __reader.optional("create"),
         };
-        ::core::option::Option::Some(Self {
-            view,
-            admin,
-            view_invite_links,
-            create,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CollectionPermissions {
@@ -213,16 +173,12 @@ impl ::apigen_runtime::FromJson for CollectionUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let app = __reader.optional("app");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(location),
-            ::core::option::Option::Some(app),
-        ) = (__reader.finish(), location, app) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            app: __reader.optional("app"),
         };
-        ::core::option::Option::Some(Self { location, app })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CollectionUrls {
@@ -273,16 +229,12 @@ impl ::apigen_runtime::FromJson for CreateCollectionBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let parent = __reader.optional("parent");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(parent),
-        ) = (__reader.finish(), title, parent) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            parent: __reader.optional("parent"),
         };
-        ::core::option::Option::Some(Self { title, parent })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateCollectionBody {
@@ -333,16 +285,12 @@ impl ::apigen_runtime::FromJson for MoveCollectionBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let parent = __reader.patch("parent");
-        let position = __reader.optional("position");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(parent),
-            ::core::option::Option::Some(position),
-        ) = (__reader.finish(), parent, position) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            parent: __reader.patch("parent"),
+            position: __reader.optional("position"),
         };
-        ::core::option::Option::Some(Self { parent, position })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for MoveCollectionBody {
@@ -388,16 +336,12 @@ impl ::apigen_runtime::FromJson for SpacePosition {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let before = __reader.optional("before");
-        let after = __reader.optional("after");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(before),
-            ::core::option::Option::Some(after),
-        ) = (__reader.finish(), before, after) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            before: __reader.optional("before"),
+            after: __reader.optional("after"),
         };
-        ::core::option::Option::Some(Self { before, after })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpacePosition {
@@ -434,14 +378,11 @@ impl ::apigen_runtime::FromJson for SpacePositionSpace {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "space");
-        let space = __reader.required("space");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(space)) = (
-            __reader.finish(),
-            space,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            space: __reader.required("space"),
         };
-        ::core::option::Option::Some(Self { space })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpacePositionSpace {
@@ -506,6 +447,9 @@ impl ::apigen_runtime::FromJson for SpacePositionTarget {
             true,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for SpacePositionTarget {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -542,14 +486,11 @@ impl ::apigen_runtime::FromJson for TransferCollectionBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let organization = __reader.required("organization");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(organization),
-        ) = (__reader.finish(), organization) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            organization: __reader.required("organization"),
         };
-        ::core::option::Option::Some(Self { organization })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for TransferCollectionBody {
@@ -596,22 +537,13 @@ impl ::apigen_runtime::FromJson for UpdateCollectionBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let description = __reader.optional("description");
-        let default_level = __reader.patch("defaultLevel");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(description),
-            ::core::option::Option::Some(default_level),
-        ) = (__reader.finish(), title, description, default_level) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            description: __reader.optional("description"),
+            default_level: __reader.patch("defaultLevel"),
         };
-        ::core::option::Option::Some(Self {
-            title,
-            description,
-            default_level,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateCollectionBody {

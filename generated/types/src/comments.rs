@@ -70,71 +70,24 @@ impl ::apigen_runtime::FromJson for Comment {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "comment");
-        let id = __reader.required("id");
-        let posted_by = __reader.optional("postedBy");
-        let posted_at = __reader.optional("postedAt");
-        let edited_at = __reader.optional("editedAt");
-        let reactions = __reader.optional("reactions");
-        let replies = __reader.optional("replies");
-        let repliers = __reader.optional("repliers");
-        let body = __reader.optional("body");
-        let target = __reader.optional("target");
-        let urls = __reader.optional("urls");
-        let permissions = __reader.optional("permissions");
-        let status = __reader.optional("status");
-        let resolved_at = __reader.optional("resolvedAt");
-        let resolved_by = __reader.optional("resolvedBy");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(posted_by),
-            ::core::option::Option::Some(posted_at),
-            ::core::option::Option::Some(edited_at),
-            ::core::option::Option::Some(reactions),
-            ::core::option::Option::Some(replies),
-            ::core::option::Option::Some(repliers),
-            ::core::option::Option::Some(body),
-            ::core::option::Option::Some(target),
-            ::core::option::Option::Some(urls),
-            ::core::option::Option::Some(permissions),
-            ::core::option::Option::Some(status),
-            ::core::option::Option::Some(resolved_at),
-            ::core::option::Option::Some(resolved_by),
-        ) = (
-            __reader.finish(),
-            id,
-            posted_by,
-            posted_at,
-            edited_at,
-            reactions,
-            replies,
-            repliers,
-            body,
-            target,
-            urls,
-            permissions,
-            status,
-            resolved_at,
-            resolved_by,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            posted_by: __reader.optional("postedBy"),
+            posted_at: __reader.optional("postedAt"),
+            edited_at: __reader.optional("editedAt"),
+            reactions: __reader.optional("reactions"),
+            replies: __reader.optional("replies"),
+            repliers: __reader.optional("repliers"),
+            body: __reader.optional("body"),
+            target: __reader.optional("target"),
+            urls: __reader.optional("urls"),
+            permissions: __reader.optional("permissions"),
+            status: __reader.optional("status"),
+            resolved_at: __reader.optional("resolvedAt"),
+            resolved_by: __reader.optional("resolvedBy"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            posted_by,
-            posted_at,
-            edited_at,
-            reactions,
-            replies,
-            repliers,
-            body,
-            target,
-            urls,
-            permissions,
-            status,
-            resolved_at,
-            resolved_by,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for Comment {
@@ -245,6 +198,9 @@ impl ::apigen_runtime::FromJson for CommentBody {
             true,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for CommentBody {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -279,8 +235,9 @@ impl ::apigen_runtime::FromJson for CommentBodyEmpty {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
+        let __decoded = Self {};
         __reader.finish()?;
-        ::core::option::Option::Some(Self {})
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentBodyEmpty {
@@ -316,14 +273,11 @@ impl ::apigen_runtime::FromJson for CommentBodyMarkdown {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let markdown = __reader.required("markdown");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(markdown)) = (
-            __reader.finish(),
-            markdown,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            markdown: __reader.required("markdown"),
         };
-        ::core::option::Option::Some(Self { markdown })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentBodyMarkdown {
@@ -369,16 +323,12 @@ impl ::apigen_runtime::FromJson for CommentContent {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let markdown = __reader.optional("markdown");
-        let document = __reader.optional("document");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(markdown),
-            ::core::option::Option::Some(document),
-        ) = (__reader.finish(), markdown, document) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            markdown: __reader.optional("markdown"),
+            document: __reader.optional("document"),
         };
-        ::core::option::Option::Some(Self { markdown, document })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentContent {
@@ -441,7 +391,10 @@ impl ::apigen_runtime::FromJson for CommentOrder {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentOrder {
@@ -482,20 +435,14 @@ impl ::apigen_runtime::FromJson for CommentPermissions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let view = __reader.optional("view");
-        let edit = __reader.optional("edit");
-        let reply = __reader.optional("reply");
-        let delete = __reader.optional("delete");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(view),
-            ::core::option::Option::Some(edit),
-            ::core::option::Option::Some(reply),
-            ::core::option::Option::Some(delete),
-        ) = (__reader.finish(), view, edit, reply, delete) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            view: __reader.optional("view"),
+            edit: __reader.optional("edit"),
+            reply: __reader.optional("reply"),
+            delete: __reader.optional("delete"),
         };
-        ::core::option::Option::Some(Self { view, edit, reply, delete })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentPermissions {
@@ -543,18 +490,13 @@ impl ::apigen_runtime::FromJson for CommentReaction {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let emoji = __reader.optional("emoji");
-        let count = __reader.optional("count");
-        let users = __reader.optional("users");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(emoji),
-            ::core::option::Option::Some(count),
-            ::core::option::Option::Some(users),
-        ) = (__reader.finish(), emoji, count, users) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            emoji: __reader.optional("emoji"),
+            count: __reader.optional("count"),
+            users: __reader.optional("users"),
         };
-        ::core::option::Option::Some(Self { emoji, count, users })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentReaction {
@@ -603,16 +545,12 @@ impl ::apigen_runtime::FromJson for CommentReactionUser {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let user = __reader.optional("user");
-        let reacted_at = __reader.optional("reactedAt");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(user),
-            ::core::option::Option::Some(reacted_at),
-        ) = (__reader.finish(), user, reacted_at) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            user: __reader.optional("user"),
+            reacted_at: __reader.optional("reactedAt"),
         };
-        ::core::option::Option::Some(Self { user, reacted_at })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentReactionUser {
@@ -662,18 +600,13 @@ impl ::apigen_runtime::FromJson for CommentReplier {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let updated_at = __reader.optional("updatedAt");
-        let count = __reader.optional("count");
-        let user = __reader.optional("user");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(updated_at),
-            ::core::option::Option::Some(count),
-            ::core::option::Option::Some(user),
-        ) = (__reader.finish(), updated_at, count, user) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            updated_at: __reader.optional("updatedAt"),
+            count: __reader.optional("count"),
+            user: __reader.optional("user"),
         };
-        ::core::option::Option::Some(Self { updated_at, count, user })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentReplier {
@@ -745,47 +678,18 @@ impl ::apigen_runtime::FromJson for CommentReply {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "comment-reply");
-        let id = __reader.required("id");
-        let posted_by = __reader.optional("postedBy");
-        let posted_at = __reader.optional("postedAt");
-        let edited_at = __reader.optional("editedAt");
-        let reactions = __reader.optional("reactions");
-        let body = __reader.optional("body");
-        let urls = __reader.optional("urls");
-        let permissions = __reader.optional("permissions");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(posted_by),
-            ::core::option::Option::Some(posted_at),
-            ::core::option::Option::Some(edited_at),
-            ::core::option::Option::Some(reactions),
-            ::core::option::Option::Some(body),
-            ::core::option::Option::Some(urls),
-            ::core::option::Option::Some(permissions),
-        ) = (
-            __reader.finish(),
-            id,
-            posted_by,
-            posted_at,
-            edited_at,
-            reactions,
-            body,
-            urls,
-            permissions,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            posted_by: __reader.optional("postedBy"),
+            posted_at: __reader.optional("postedAt"),
+            edited_at: __reader.optional("editedAt"),
+            reactions: __reader.optional("reactions"),
+            body: __reader.optional("body"),
+            urls: __reader.optional("urls"),
+            permissions: __reader.optional("permissions"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            posted_by,
-            posted_at,
-            edited_at,
-            reactions,
-            body,
-            urls,
-            permissions,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentReply {
@@ -867,7 +771,10 @@ impl ::apigen_runtime::FromJson for CommentStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentStatus {
@@ -931,7 +838,10 @@ impl ::apigen_runtime::FromJson for CommentStatusFilter {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentStatusFilter {
@@ -972,16 +882,12 @@ impl ::apigen_runtime::FromJson for CommentTableCell {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let record = __reader.optional("record");
-        let definition = __reader.optional("definition");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(record),
-            ::core::option::Option::Some(definition),
-        ) = (__reader.finish(), record, definition) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            record: __reader.optional("record"),
+            definition: __reader.optional("definition"),
         };
-        ::core::option::Option::Some(Self { record, definition })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentTableCell {
@@ -1035,43 +941,17 @@ impl ::apigen_runtime::FromJson for CommentTarget {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let node = __reader.optional("node");
-        let table_cell = __reader.optional("tableCell");
-        let change_request = __reader.optional("changeRequest");
-        let review = __reader.optional("review");
-        let page = __reader.optional("page");
-        let space = __reader.optional("space");
-        let revision = __reader.optional("revision");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(node),
-            ::core::option::Option::Some(table_cell),
-            ::core::option::Option::Some(change_request),
-            ::core::option::Option::Some(review),
-            ::core::option::Option::Some(page),
-            ::core::option::Option::Some(space),
-            ::core::option::Option::Some(revision),
-        ) = (
-            __reader.finish(),
-            node,
-            table_cell,
-            change_request,
-            review,
-            page,
-            space,
-            revision,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            node: __reader.optional("node"),
+            table_cell: __reader.optional("tableCell"),
+            change_request: __reader.optional("changeRequest"),
+            review: __reader.optional("review"),
+            page: __reader.optional("page"),
+            space: __reader.optional("space"),
+            revision: __reader.optional("revision"),
         };
-        ::core::option::Option::Some(Self {
-            node,
-            table_cell,
-            change_request,
-            review,
-            page,
-            space,
-            revision,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentTarget {
@@ -1114,14 +994,11 @@ impl ::apigen_runtime::FromJson for CommentTargetNode {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(id)) = (
-            __reader.finish(),
-            id,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
         };
-        ::core::option::Option::Some(Self { id })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentTargetNode {
@@ -1158,14 +1035,11 @@ impl ::apigen_runtime::FromJson for CommentTargetPage {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(id)) = (
-            __reader.finish(),
-            id,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
         };
-        ::core::option::Option::Some(Self { id })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentTargetPage {
@@ -1202,14 +1076,11 @@ impl ::apigen_runtime::FromJson for CommentUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(location)) = (
-            __reader.finish(),
-            location,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            location: __reader.optional("location"),
         };
-        ::core::option::Option::Some(Self { location })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CommentUrls {
@@ -1261,25 +1132,14 @@ impl ::apigen_runtime::FromJson for CreateCommentBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let body = __reader.required("body");
-        let node = __reader.optional("node");
-        let page = __reader.optional("page");
-        let table_cell = __reader.optional("tableCell");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(body),
-            ::core::option::Option::Some(node),
-            ::core::option::Option::Some(page),
-            ::core::option::Option::Some(table_cell),
-        ) = (__reader.finish(), body, node, page, table_cell) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            body: __reader.required("body"),
+            node: __reader.optional("node"),
+            page: __reader.optional("page"),
+            table_cell: __reader.optional("tableCell"),
         };
-        ::core::option::Option::Some(Self {
-            body,
-            node,
-            page,
-            table_cell,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateCommentBody {
@@ -1319,14 +1179,11 @@ impl ::apigen_runtime::FromJson for CreateCommentReplyBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let body = __reader.required("body");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(body)) = (
-            __reader.finish(),
-            body,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            body: __reader.required("body"),
         };
-        ::core::option::Option::Some(Self { body })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateCommentReplyBody {
@@ -1375,25 +1232,14 @@ impl ::apigen_runtime::FromJson for UpdateCommentBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let resolved = __reader.optional("resolved");
-        let body = __reader.optional("body");
-        let added_reactions = __reader.optional("addedReactions");
-        let removed_reactions = __reader.optional("removedReactions");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(resolved),
-            ::core::option::Option::Some(body),
-            ::core::option::Option::Some(added_reactions),
-            ::core::option::Option::Some(removed_reactions),
-        ) = (__reader.finish(), resolved, body, added_reactions, removed_reactions) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            resolved: __reader.optional("resolved"),
+            body: __reader.optional("body"),
+            added_reactions: __reader.optional("addedReactions"),
+            removed_reactions: __reader.optional("removedReactions"),
         };
-        ::core::option::Option::Some(Self {
-            resolved,
-            body,
-            added_reactions,
-            removed_reactions,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateCommentBody {
@@ -1445,22 +1291,13 @@ impl ::apigen_runtime::FromJson for UpdateCommentReplyBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let body = __reader.optional("body");
-        let added_reactions = __reader.optional("addedReactions");
-        let removed_reactions = __reader.optional("removedReactions");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(body),
-            ::core::option::Option::Some(added_reactions),
-            ::core::option::Option::Some(removed_reactions),
-        ) = (__reader.finish(), body, added_reactions, removed_reactions) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            body: __reader.optional("body"),
+            added_reactions: __reader.optional("addedReactions"),
+            removed_reactions: __reader.optional("removedReactions"),
         };
-        ::core::option::Option::Some(Self {
-            body,
-            added_reactions,
-            removed_reactions,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateCommentReplyBody {

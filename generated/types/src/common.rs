@@ -26,18 +26,13 @@ impl ::apigen_runtime::FromJson for Document {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "document");
-        let data = __reader.optional("data");
-        let nodes = __reader.required("nodes");
-        let extra = __reader.rest();
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(data),
-            ::core::option::Option::Some(nodes),
-            ::core::option::Option::Some(extra),
-        ) = (__reader.finish(), data, nodes, extra) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            data: __reader.optional("data"),
+            nodes: __reader.required("nodes"),
+            extra: __reader.rest(),
         };
-        ::core::option::Option::Some(Self { data, nodes, extra })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for Document {
@@ -91,16 +86,12 @@ impl ::apigen_runtime::FromJson for DocumentData {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let schema_version = __reader.optional("schemaVersion");
-        let extra = __reader.rest();
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(schema_version),
-            ::core::option::Option::Some(extra),
-        ) = (__reader.finish(), schema_version, extra) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            schema_version: __reader.optional("schemaVersion"),
+            extra: __reader.rest(),
         };
-        ::core::option::Option::Some(Self { schema_version, extra })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for DocumentData {
@@ -163,34 +154,17 @@ impl ::apigen_runtime::FromJson for DocumentNode {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let object = __reader.required("object");
-        let type_ = __reader.optional("type");
-        let key = __reader.optional("key");
-        let nodes = __reader.optional("nodes");
-        let is_void = __reader.optional("isVoid");
-        let data = __reader.optional("data");
-        let extra = __reader.rest();
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(object),
-            ::core::option::Option::Some(type_),
-            ::core::option::Option::Some(key),
-            ::core::option::Option::Some(nodes),
-            ::core::option::Option::Some(is_void),
-            ::core::option::Option::Some(data),
-            ::core::option::Option::Some(extra),
-        ) = (__reader.finish(), object, type_, key, nodes, is_void, data, extra) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            object: __reader.required("object"),
+            type_: __reader.optional("type"),
+            key: __reader.optional("key"),
+            nodes: __reader.optional("nodes"),
+            is_void: __reader.optional("isVoid"),
+            data: __reader.optional("data"),
+            extra: __reader.rest(),
         };
-        ::core::option::Option::Some(Self {
-            object,
-            type_,
-            key,
-            nodes,
-            is_void,
-            data,
-            extra,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for DocumentNode {
@@ -285,7 +259,10 @@ impl ::apigen_runtime::FromJson for Role {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for Role {
@@ -341,28 +318,15 @@ impl ::apigen_runtime::FromJson for User {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "user");
-        let id = __reader.required("id");
-        let display_name = __reader.optional("displayName");
-        let email = __reader.optional("email");
-        let photo_url = __reader.optional("photoURL");
-        let urls = __reader.optional("urls");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(display_name),
-            ::core::option::Option::Some(email),
-            ::core::option::Option::Some(photo_url),
-            ::core::option::Option::Some(urls),
-        ) = (__reader.finish(), id, display_name, email, photo_url, urls) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            display_name: __reader.optional("displayName"),
+            email: __reader.optional("email"),
+            photo_url: __reader.optional("photoURL"),
+            urls: __reader.optional("urls"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            display_name,
-            email,
-            photo_url,
-            urls,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for User {
@@ -412,14 +376,11 @@ impl ::apigen_runtime::FromJson for UserUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(location)) = (
-            __reader.finish(),
-            location,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            location: __reader.optional("location"),
         };
-        ::core::option::Option::Some(Self { location })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UserUrls {

@@ -17,16 +17,12 @@ impl ::apigen_runtime::FromJson for ApplySpaceContentTemplateBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let params = __reader.optional("params");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(params),
-        ) = (__reader.finish(), id, params) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            params: __reader.optional("params"),
         };
-        ::core::option::Option::Some(Self { id, params })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ApplySpaceContentTemplateBody {
@@ -97,6 +93,9 @@ impl ::apigen_runtime::FromJson for Backlink {
             true,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for Backlink {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -166,25 +165,14 @@ impl ::apigen_runtime::FromJson for BacklinkFile {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("kind", "file");
-        let organization = __reader.optional("organization");
-        let space = __reader.optional("space");
-        let version_context = __reader.optional("versionContext");
-        let file = __reader.optional("file");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(organization),
-            ::core::option::Option::Some(space),
-            ::core::option::Option::Some(version_context),
-            ::core::option::Option::Some(file),
-        ) = (__reader.finish(), organization, space, version_context, file) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            organization: __reader.optional("organization"),
+            space: __reader.optional("space"),
+            version_context: __reader.optional("versionContext"),
+            file: __reader.optional("file"),
         };
-        ::core::option::Option::Some(Self {
-            organization,
-            space,
-            version_context,
-            file,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for BacklinkFile {
@@ -289,6 +277,9 @@ impl ::apigen_runtime::FromJson for BacklinkVersionContext {
             true,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for BacklinkVersionContext {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -343,16 +334,12 @@ impl ::apigen_runtime::FromJson for BacklinkVersionContextChangeRequest {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "change-request");
-        let change_request = __reader.optional("changeRequest");
-        let revision = __reader.optional("revision");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(change_request),
-            ::core::option::Option::Some(revision),
-        ) = (__reader.finish(), change_request, revision) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            change_request: __reader.optional("changeRequest"),
+            revision: __reader.optional("revision"),
         };
-        ::core::option::Option::Some(Self { change_request, revision })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for BacklinkVersionContextChangeRequest {
@@ -395,14 +382,11 @@ impl ::apigen_runtime::FromJson for BacklinkVersionContextRevision {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "revision");
-        let revision = __reader.optional("revision");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(revision)) = (
-            __reader.finish(),
-            revision,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            revision: __reader.optional("revision"),
         };
-        ::core::option::Option::Some(Self { revision })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for BacklinkVersionContextRevision {
@@ -444,14 +428,11 @@ impl ::apigen_runtime::FromJson for ContentAppUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let app = __reader.optional("app");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(app)) = (
-            __reader.finish(),
-            app,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            app: __reader.optional("app"),
         };
-        ::core::option::Option::Some(Self { app })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ContentAppUrls {
@@ -499,16 +480,12 @@ impl ::apigen_runtime::FromJson for ContentGitLocation {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let oid = __reader.optional("oid");
-        let path = __reader.optional("path");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(oid),
-            ::core::option::Option::Some(path),
-        ) = (__reader.finish(), oid, path) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            oid: __reader.optional("oid"),
+            path: __reader.optional("path"),
         };
-        ::core::option::Option::Some(Self { oid, path })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ContentGitLocation {
@@ -592,6 +569,9 @@ impl ::apigen_runtime::FromJson for ContentRef {
             true,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for ContentRef {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -630,14 +610,11 @@ impl ::apigen_runtime::FromJson for ContentRefFile {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("kind", "file");
-        let file = __reader.required("file");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(file)) = (
-            __reader.finish(),
-            file,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            file: __reader.required("file"),
         };
-        ::core::option::Option::Some(Self { file })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ContentRefFile {
@@ -676,14 +653,11 @@ impl ::apigen_runtime::FromJson for ContentRefOpenapi {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("kind", "openapi");
-        let spec = __reader.required("spec");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(spec)) = (
-            __reader.finish(),
-            spec,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            spec: __reader.required("spec"),
         };
-        ::core::option::Option::Some(Self { spec })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ContentRefOpenapi {
@@ -741,43 +715,17 @@ impl ::apigen_runtime::FromJson for File {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let name = __reader.optional("name");
-        let content_type = __reader.optional("contentType");
-        let download_url = __reader.optional("downloadURL");
-        let size = __reader.optional("size");
-        let dimensions = __reader.optional("dimensions");
-        let git = __reader.optional("git");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(name),
-            ::core::option::Option::Some(content_type),
-            ::core::option::Option::Some(download_url),
-            ::core::option::Option::Some(size),
-            ::core::option::Option::Some(dimensions),
-            ::core::option::Option::Some(git),
-        ) = (
-            __reader.finish(),
-            id,
-            name,
-            content_type,
-            download_url,
-            size,
-            dimensions,
-            git,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            name: __reader.optional("name"),
+            content_type: __reader.optional("contentType"),
+            download_url: __reader.optional("downloadURL"),
+            size: __reader.optional("size"),
+            dimensions: __reader.optional("dimensions"),
+            git: __reader.optional("git"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            name,
-            content_type,
-            download_url,
-            size,
-            dimensions,
-            git,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for File {
@@ -827,16 +775,12 @@ impl ::apigen_runtime::FromJson for FileDimensions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let width = __reader.optional("width");
-        let height = __reader.optional("height");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(width),
-            ::core::option::Option::Some(height),
-        ) = (__reader.finish(), width, height) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            width: __reader.optional("width"),
+            height: __reader.optional("height"),
         };
-        ::core::option::Option::Some(Self { width, height })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for FileDimensions {
@@ -915,6 +859,9 @@ impl ::apigen_runtime::FromJson for FileRef {
             Self::Unknown,
             false,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for FileRef {
@@ -1001,6 +948,9 @@ impl ::apigen_runtime::FromJson for OrganizationRef {
             false,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationRef {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -1073,6 +1023,9 @@ impl ::apigen_runtime::FromJson for Page {
             true,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for Page {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -1125,18 +1078,13 @@ impl ::apigen_runtime::FromJson for PageComputed {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let type_ = __reader.optional("type");
-        let dependencies = __reader.optional("dependencies");
-        let props = __reader.optional("props");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(type_),
-            ::core::option::Option::Some(dependencies),
-            ::core::option::Option::Some(props),
-        ) = (__reader.finish(), type_, dependencies, props) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            type_: __reader.optional("type"),
+            dependencies: __reader.optional("dependencies"),
+            props: __reader.optional("props"),
         };
-        ::core::option::Option::Some(Self { type_, dependencies, props })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageComputed {
@@ -1177,14 +1125,11 @@ impl ::apigen_runtime::FromJson for PageComputedDependency {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let ref_ = __reader.optional("ref");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(ref_)) = (
-            __reader.finish(),
-            ref_,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            ref_: __reader.optional("ref"),
         };
-        ::core::option::Option::Some(Self { ref_ })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageComputedDependency {
@@ -1226,16 +1171,12 @@ impl ::apigen_runtime::FromJson for PageComputedProps {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let doc = __reader.optional("doc");
-        let extra = __reader.rest();
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(doc),
-            ::core::option::Option::Some(extra),
-        ) = (__reader.finish(), doc, extra) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            doc: __reader.optional("doc"),
+            extra: __reader.rest(),
         };
-        ::core::option::Option::Some(Self { doc, extra })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageComputedProps {
@@ -1298,7 +1239,10 @@ impl ::apigen_runtime::FromJson for PageComputedType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageComputedType {
@@ -1345,25 +1289,14 @@ impl ::apigen_runtime::FromJson for PageCover {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let ref_ = __reader.optional("ref");
-        let ref_dark = __reader.optional("refDark");
-        let y_pos = __reader.optional("yPos");
-        let height = __reader.optional("height");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(ref_),
-            ::core::option::Option::Some(ref_dark),
-            ::core::option::Option::Some(y_pos),
-            ::core::option::Option::Some(height),
-        ) = (__reader.finish(), ref_, ref_dark, y_pos, height) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            ref_: __reader.optional("ref"),
+            ref_dark: __reader.optional("refDark"),
+            y_pos: __reader.optional("yPos"),
+            height: __reader.optional("height"),
         };
-        ::core::option::Option::Some(Self {
-            ref_,
-            ref_dark,
-            y_pos,
-            height,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageCover {
@@ -1472,103 +1405,32 @@ impl ::apigen_runtime::FromJson for PageDocument {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "document");
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let emoji = __reader.optional("emoji");
-        let icon = __reader.optional("icon");
-        let created_at = __reader.optional("createdAt");
-        let updated_at = __reader.optional("updatedAt");
-        let markdown = __reader.optional("markdown");
-        let document = __reader.optional("document");
-        let urls = __reader.optional("urls");
-        let slug = __reader.optional("slug");
-        let path = __reader.optional("path");
-        let description = __reader.optional("description");
-        let pages = __reader.optional("pages");
-        let git = __reader.optional("git");
-        let layout = __reader.optional("layout");
-        let cover = __reader.optional("cover");
-        let variables = __reader.optional("variables");
-        let hidden = __reader.optional("hidden");
-        let no_index = __reader.optional("noIndex");
-        let no_robots_index = __reader.optional("noRobotsIndex");
-        let computed = __reader.optional("computed");
-        let computed_seed = __reader.optional("computedSeed");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(emoji),
-            ::core::option::Option::Some(icon),
-            ::core::option::Option::Some(created_at),
-            ::core::option::Option::Some(updated_at),
-            ::core::option::Option::Some(markdown),
-            ::core::option::Option::Some(document),
-            ::core::option::Option::Some(urls),
-            ::core::option::Option::Some(slug),
-            ::core::option::Option::Some(path),
-            ::core::option::Option::Some(description),
-            ::core::option::Option::Some(pages),
-            ::core::option::Option::Some(git),
-            ::core::option::Option::Some(layout),
-            ::core::option::Option::Some(cover),
-            ::core::option::Option::Some(variables),
-            ::core::option::Option::Some(hidden),
-            ::core::option::Option::Some(no_index),
-            ::core::option::Option::Some(no_robots_index),
-            ::core::option::Option::Some(computed),
-            ::core::option::Option::Some(computed_seed),
-        ) = (
-            __reader.finish(),
-            id,
-            title,
-            emoji,
-            icon,
-            created_at,
-            updated_at,
-            markdown,
-            document,
-            urls,
-            slug,
-            path,
-            description,
-            pages,
-            git,
-            layout,
-            cover,
-            variables,
-            hidden,
-            no_index,
-            no_robots_index,
-            computed,
-            computed_seed,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            emoji: __reader.optional("emoji"),
+            icon: __reader.optional("icon"),
+            created_at: __reader.optional("createdAt"),
+            updated_at: __reader.optional("updatedAt"),
+            markdown: __reader.optional("markdown"),
+            document: __reader.optional("document"),
+            urls: __reader.optional("urls"),
+            slug: __reader.optional("slug"),
+            path: __reader.optional("path"),
+            description: __reader.optional("description"),
+            pages: __reader.optional("pages"),
+            git: __reader.optional("git"),
+            layout: __reader.optional("layout"),
+            cover: __reader.optional("cover"),
+            variables: __reader.optional("variables"),
+            hidden: __reader.optional("hidden"),
+            no_index: __reader.optional("noIndex"),
+            no_robots_index: __reader.optional("noRobotsIndex"),
+            computed: __reader.optional("computed"),
+            computed_seed: __reader.optional("computedSeed"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            title,
-            emoji,
-            icon,
-            created_at,
-            updated_at,
-            markdown,
-            document,
-            urls,
-            slug,
-            path,
-            description,
-            pages,
-            git,
-            layout,
-            cover,
-            variables,
-            hidden,
-            no_index,
-            no_robots_index,
-            computed,
-            computed_seed,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageDocument {
@@ -1673,7 +1535,10 @@ impl ::apigen_runtime::FromJson for PageEvaluation {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageEvaluation {
@@ -1734,51 +1599,19 @@ impl ::apigen_runtime::FromJson for PageLayout {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let width = __reader.optional("width");
-        let cover = __reader.optional("cover");
-        let cover_size = __reader.optional("coverSize");
-        let title = __reader.optional("title");
-        let description = __reader.optional("description");
-        let table_of_contents = __reader.optional("tableOfContents");
-        let outline = __reader.optional("outline");
-        let pagination = __reader.optional("pagination");
-        let metadata = __reader.optional("metadata");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(width),
-            ::core::option::Option::Some(cover),
-            ::core::option::Option::Some(cover_size),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(description),
-            ::core::option::Option::Some(table_of_contents),
-            ::core::option::Option::Some(outline),
-            ::core::option::Option::Some(pagination),
-            ::core::option::Option::Some(metadata),
-        ) = (
-            __reader.finish(),
-            width,
-            cover,
-            cover_size,
-            title,
-            description,
-            table_of_contents,
-            outline,
-            pagination,
-            metadata,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            width: __reader.optional("width"),
+            cover: __reader.optional("cover"),
+            cover_size: __reader.optional("coverSize"),
+            title: __reader.optional("title"),
+            description: __reader.optional("description"),
+            table_of_contents: __reader.optional("tableOfContents"),
+            outline: __reader.optional("outline"),
+            pagination: __reader.optional("pagination"),
+            metadata: __reader.optional("metadata"),
         };
-        ::core::option::Option::Some(Self {
-            width,
-            cover,
-            cover_size,
-            title,
-            description,
-            table_of_contents,
-            outline,
-            pagination,
-            metadata,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageLayout {
@@ -1848,7 +1681,10 @@ impl ::apigen_runtime::FromJson for PageLayoutCoverSize {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageLayoutCoverSize {
@@ -1908,7 +1744,10 @@ impl ::apigen_runtime::FromJson for PageLayoutWidth {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageLayoutWidth {
@@ -1943,14 +1782,11 @@ impl ::apigen_runtime::FromJson for PageList {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let pages = __reader.required("pages");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(pages)) = (
-            __reader.finish(),
-            pages,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            pages: __reader.required("pages"),
         };
-        ::core::option::Option::Some(Self { pages })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for PageList {
@@ -2045,59 +1881,21 @@ impl ::apigen_runtime::FromJson for Revision {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "revision");
-        let id = __reader.required("id");
-        let type_ = __reader.optional("type");
-        let parents = __reader.optional("parents");
-        let pages = __reader.optional("pages");
-        let files = __reader.optional("files");
-        let reusable_contents = __reader.optional("reusableContents");
-        let variables = __reader.optional("variables");
-        let created_at = __reader.optional("createdAt");
-        let git = __reader.optional("git");
-        let urls = __reader.optional("urls");
-        let extra = __reader.rest();
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(type_),
-            ::core::option::Option::Some(parents),
-            ::core::option::Option::Some(pages),
-            ::core::option::Option::Some(files),
-            ::core::option::Option::Some(reusable_contents),
-            ::core::option::Option::Some(variables),
-            ::core::option::Option::Some(created_at),
-            ::core::option::Option::Some(git),
-            ::core::option::Option::Some(urls),
-            ::core::option::Option::Some(extra),
-        ) = (
-            __reader.finish(),
-            id,
-            type_,
-            parents,
-            pages,
-            files,
-            reusable_contents,
-            variables,
-            created_at,
-            git,
-            urls,
-            extra,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            type_: __reader.optional("type"),
+            parents: __reader.optional("parents"),
+            pages: __reader.optional("pages"),
+            files: __reader.optional("files"),
+            reusable_contents: __reader.optional("reusableContents"),
+            variables: __reader.optional("variables"),
+            created_at: __reader.optional("createdAt"),
+            git: __reader.optional("git"),
+            urls: __reader.optional("urls"),
+            extra: __reader.rest(),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            type_,
-            parents,
-            pages,
-            files,
-            reusable_contents,
-            variables,
-            created_at,
-            git,
-            urls,
-            extra,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for Revision {
@@ -2173,28 +1971,15 @@ impl ::apigen_runtime::FromJson for RevisionGit {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let oid = __reader.optional("oid");
-        let message = __reader.optional("message");
-        let created_by_git_book = __reader.optional("createdByGitBook");
-        let url = __reader.optional("url");
-        let ref_ = __reader.optional("ref");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(oid),
-            ::core::option::Option::Some(message),
-            ::core::option::Option::Some(created_by_git_book),
-            ::core::option::Option::Some(url),
-            ::core::option::Option::Some(ref_),
-        ) = (__reader.finish(), oid, message, created_by_git_book, url, ref_) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            oid: __reader.optional("oid"),
+            message: __reader.optional("message"),
+            created_by_git_book: __reader.optional("createdByGitBook"),
+            url: __reader.optional("url"),
+            ref_: __reader.optional("ref"),
         };
-        ::core::option::Option::Some(Self {
-            oid,
-            message,
-            created_by_git_book,
-            url,
-            ref_,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for RevisionGit {
@@ -2282,6 +2067,9 @@ impl ::apigen_runtime::FromJson for RevisionRef {
             false,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for RevisionRef {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -2329,18 +2117,13 @@ impl ::apigen_runtime::FromJson for RevisionReusableContent {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let git = __reader.optional("git");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(git),
-        ) = (__reader.finish(), id, title, git) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            git: __reader.optional("git"),
         };
-        ::core::option::Option::Some(Self { id, title, git })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for RevisionReusableContent {
@@ -2409,7 +2192,10 @@ impl ::apigen_runtime::FromJson for RevisionType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for RevisionType {
@@ -2448,18 +2234,13 @@ impl ::apigen_runtime::FromJson for RevisionUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let app = __reader.optional("app");
-        let published = __reader.optional("published");
-        let public = __reader.optional("public");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(app),
-            ::core::option::Option::Some(published),
-            ::core::option::Option::Some(public),
-        ) = (__reader.finish(), app, published, public) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            app: __reader.optional("app"),
+            published: __reader.optional("published"),
+            public: __reader.optional("public"),
         };
-        ::core::option::Option::Some(Self { app, published, public })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for RevisionUrls {
@@ -2523,28 +2304,15 @@ impl ::apigen_runtime::FromJson for SearchResult {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let path = __reader.optional("path");
-        let sections = __reader.optional("sections");
-        let urls = __reader.optional("urls");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(path),
-            ::core::option::Option::Some(sections),
-            ::core::option::Option::Some(urls),
-        ) = (__reader.finish(), id, title, path, sections, urls) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            path: __reader.optional("path"),
+            sections: __reader.optional("sections"),
+            urls: __reader.optional("urls"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            title,
-            path,
-            sections,
-            urls,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SearchResult {
@@ -2604,28 +2372,15 @@ impl ::apigen_runtime::FromJson for SearchResultSection {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let path = __reader.optional("path");
-        let body = __reader.optional("body");
-        let urls = __reader.optional("urls");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(path),
-            ::core::option::Option::Some(body),
-            ::core::option::Option::Some(urls),
-        ) = (__reader.finish(), id, title, path, body, urls) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            path: __reader.optional("path"),
+            body: __reader.optional("body"),
+            urls: __reader.optional("urls"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            title,
-            path,
-            body,
-            urls,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SearchResultSection {
@@ -2674,14 +2429,11 @@ impl ::apigen_runtime::FromJson for SpaceContentTemplateParams {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let content_refs = __reader.optional("contentRefs");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(content_refs),
-        ) = (__reader.finish(), content_refs) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            content_refs: __reader.optional("contentRefs"),
         };
-        ::core::option::Option::Some(Self { content_refs })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpaceContentTemplateParams {
@@ -2759,6 +2511,9 @@ impl ::apigen_runtime::FromJson for SpaceRef {
             Self::Unknown,
             false,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpaceRef {
@@ -2864,6 +2619,9 @@ impl ::apigen_runtime::FromJson for VariableValue {
             Self::Unknown,
             false,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for VariableValue {

@@ -38,32 +38,16 @@ impl ::apigen_runtime::FromJson for Conversation {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "conversation");
-        let id = __reader.required("id");
-        let subject = __reader.optional("subject");
-        let created_at = __reader.optional("createdAt");
-        let processed_at = __reader.optional("processedAt");
-        let source = __reader.optional("source");
-        let urls = __reader.optional("urls");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(subject),
-            ::core::option::Option::Some(created_at),
-            ::core::option::Option::Some(processed_at),
-            ::core::option::Option::Some(source),
-            ::core::option::Option::Some(urls),
-        ) = (__reader.finish(), id, subject, created_at, processed_at, source, urls)
-        else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            subject: __reader.optional("subject"),
+            created_at: __reader.optional("createdAt"),
+            processed_at: __reader.optional("processedAt"),
+            source: __reader.optional("source"),
+            urls: __reader.optional("urls"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            subject,
-            created_at,
-            processed_at,
-            source,
-            urls,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for Conversation {
@@ -139,7 +123,10 @@ impl ::apigen_runtime::FromJson for ConversationClusterOrder {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationClusterOrder {
@@ -199,7 +186,10 @@ impl ::apigen_runtime::FromJson for ConversationClusterOrderBy {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationClusterOrderBy {
@@ -242,22 +232,13 @@ impl ::apigen_runtime::FromJson for ConversationDetail {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let conversation = __reader.optional("conversation");
-        let parts = __reader.optional("parts");
-        let metadata = __reader.optional("metadata");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(conversation),
-            ::core::option::Option::Some(parts),
-            ::core::option::Option::Some(metadata),
-        ) = (__reader.finish(), conversation, parts, metadata) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            conversation: __reader.optional("conversation"),
+            parts: __reader.optional("parts"),
+            metadata: __reader.optional("metadata"),
         };
-        ::core::option::Option::Some(Self {
-            conversation,
-            parts,
-            metadata,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationDetail {
@@ -319,25 +300,14 @@ impl ::apigen_runtime::FromJson for ConversationInput {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let metadata = __reader.optional("metadata");
-        let subject = __reader.optional("subject");
-        let parts = __reader.required("parts");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(metadata),
-            ::core::option::Option::Some(subject),
-            ::core::option::Option::Some(parts),
-        ) = (__reader.finish(), id, metadata, subject, parts) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            metadata: __reader.optional("metadata"),
+            subject: __reader.optional("subject"),
+            parts: __reader.required("parts"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            metadata,
-            subject,
-            parts,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationInput {
@@ -408,47 +378,18 @@ impl ::apigen_runtime::FromJson for ConversationIssue {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "conversation-issue");
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let summary = __reader.optional("summary");
-        let created_at = __reader.optional("createdAt");
-        let ingested_at = __reader.optional("ingestedAt");
-        let conversation = __reader.optional("conversation");
-        let cluster = __reader.optional("cluster");
-        let urls = __reader.optional("urls");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(summary),
-            ::core::option::Option::Some(created_at),
-            ::core::option::Option::Some(ingested_at),
-            ::core::option::Option::Some(conversation),
-            ::core::option::Option::Some(cluster),
-            ::core::option::Option::Some(urls),
-        ) = (
-            __reader.finish(),
-            id,
-            title,
-            summary,
-            created_at,
-            ingested_at,
-            conversation,
-            cluster,
-            urls,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            summary: __reader.optional("summary"),
+            created_at: __reader.optional("createdAt"),
+            ingested_at: __reader.optional("ingestedAt"),
+            conversation: __reader.optional("conversation"),
+            cluster: __reader.optional("cluster"),
+            urls: __reader.optional("urls"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            title,
-            summary,
-            created_at,
-            ingested_at,
-            conversation,
-            cluster,
-            urls,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationIssue {
@@ -503,16 +444,12 @@ impl ::apigen_runtime::FromJson for ConversationIssueEntry {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let issue = __reader.optional("issue");
-        let conversation = __reader.optional("conversation");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(issue),
-            ::core::option::Option::Some(conversation),
-        ) = (__reader.finish(), issue, conversation) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            issue: __reader.optional("issue"),
+            conversation: __reader.optional("conversation"),
         };
-        ::core::option::Option::Some(Self { issue, conversation })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationIssueEntry {
@@ -557,14 +494,11 @@ impl ::apigen_runtime::FromJson for ConversationIssueUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(location)) = (
-            __reader.finish(),
-            location,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            location: __reader.optional("location"),
         };
-        ::core::option::Option::Some(Self { location })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationIssueUrls {
@@ -620,22 +554,13 @@ impl ::apigen_runtime::FromJson for ConversationMetadata {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let url = __reader.optional("url");
-        let attributes = __reader.optional("attributes");
-        let created_at = __reader.optional("createdAt");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(url),
-            ::core::option::Option::Some(attributes),
-            ::core::option::Option::Some(created_at),
-        ) = (__reader.finish(), url, attributes, created_at) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            url: __reader.optional("url"),
+            attributes: __reader.optional("attributes"),
+            created_at: __reader.optional("createdAt"),
         };
-        ::core::option::Option::Some(Self {
-            url,
-            attributes,
-            created_at,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationMetadata {
@@ -689,18 +614,13 @@ impl ::apigen_runtime::FromJson for ConversationPart {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let type_ = __reader.optional("type");
-        let role = __reader.optional("role");
-        let body = __reader.optional("body");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(type_),
-            ::core::option::Option::Some(role),
-            ::core::option::Option::Some(body),
-        ) = (__reader.finish(), type_, role, body) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            type_: __reader.optional("type"),
+            role: __reader.optional("role"),
+            body: __reader.optional("body"),
         };
-        ::core::option::Option::Some(Self { type_, role, body })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationPart {
@@ -766,7 +686,10 @@ impl ::apigen_runtime::FromJson for ConversationPartRole {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationPartRole {
@@ -828,7 +751,10 @@ impl ::apigen_runtime::FromJson for ConversationPartType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationPartType {
@@ -865,16 +791,12 @@ impl ::apigen_runtime::FromJson for ConversationUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let source = __reader.optional("source");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(location),
-            ::core::option::Option::Some(source),
-        ) = (__reader.finish(), location, source) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            source: __reader.optional("source"),
         };
-        ::core::option::Option::Some(Self { location, source })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ConversationUrls {
@@ -952,6 +874,9 @@ impl ::apigen_runtime::FromJson for IngestConversationsBody {
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for IngestConversationsBody {
@@ -1033,55 +958,20 @@ impl ::apigen_runtime::FromJson for IssuesCluster {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "issues-cluster");
-        let id = __reader.required("id");
-        let label = __reader.optional("label");
-        let created_at = __reader.optional("createdAt");
-        let updated_at = __reader.optional("updatedAt");
-        let icon = __reader.required("icon");
-        let summary = __reader.optional("summary");
-        let weekly_pulse = __reader.optional("weeklyPulse");
-        let sources = __reader.optional("sources");
-        let stats = __reader.optional("stats");
-        let urls = __reader.optional("urls");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(label),
-            ::core::option::Option::Some(created_at),
-            ::core::option::Option::Some(updated_at),
-            ::core::option::Option::Some(icon),
-            ::core::option::Option::Some(summary),
-            ::core::option::Option::Some(weekly_pulse),
-            ::core::option::Option::Some(sources),
-            ::core::option::Option::Some(stats),
-            ::core::option::Option::Some(urls),
-        ) = (
-            __reader.finish(),
-            id,
-            label,
-            created_at,
-            updated_at,
-            icon,
-            summary,
-            weekly_pulse,
-            sources,
-            stats,
-            urls,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            label: __reader.optional("label"),
+            created_at: __reader.optional("createdAt"),
+            updated_at: __reader.optional("updatedAt"),
+            icon: __reader.required("icon"),
+            summary: __reader.optional("summary"),
+            weekly_pulse: __reader.optional("weeklyPulse"),
+            sources: __reader.optional("sources"),
+            stats: __reader.optional("stats"),
+            urls: __reader.optional("urls"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            label,
-            created_at,
-            updated_at,
-            icon,
-            summary,
-            weekly_pulse,
-            sources,
-            stats,
-            urls,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IssuesCluster {
@@ -1172,43 +1062,17 @@ impl ::apigen_runtime::FromJson for IssuesClusterStats {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let issues = __reader.optional("issues");
-        let conversations = __reader.optional("conversations");
-        let tasks_total = __reader.optional("tasksTotal");
-        let tasks_backlog = __reader.optional("tasksBacklog");
-        let tasks_started = __reader.optional("tasksStarted");
-        let tasks_completed = __reader.optional("tasksCompleted");
-        let tasks_cancelled = __reader.optional("tasksCancelled");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(issues),
-            ::core::option::Option::Some(conversations),
-            ::core::option::Option::Some(tasks_total),
-            ::core::option::Option::Some(tasks_backlog),
-            ::core::option::Option::Some(tasks_started),
-            ::core::option::Option::Some(tasks_completed),
-            ::core::option::Option::Some(tasks_cancelled),
-        ) = (
-            __reader.finish(),
-            issues,
-            conversations,
-            tasks_total,
-            tasks_backlog,
-            tasks_started,
-            tasks_completed,
-            tasks_cancelled,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            issues: __reader.optional("issues"),
+            conversations: __reader.optional("conversations"),
+            tasks_total: __reader.optional("tasksTotal"),
+            tasks_backlog: __reader.optional("tasksBacklog"),
+            tasks_started: __reader.optional("tasksStarted"),
+            tasks_completed: __reader.optional("tasksCompleted"),
+            tasks_cancelled: __reader.optional("tasksCancelled"),
         };
-        ::core::option::Option::Some(Self {
-            issues,
-            conversations,
-            tasks_total,
-            tasks_backlog,
-            tasks_started,
-            tasks_completed,
-            tasks_cancelled,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IssuesClusterStats {
@@ -1253,16 +1117,12 @@ impl ::apigen_runtime::FromJson for IssuesClusterUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let app = __reader.optional("app");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(location),
-            ::core::option::Option::Some(app),
-        ) = (__reader.finish(), location, app) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            app: __reader.optional("app"),
         };
-        ::core::option::Option::Some(Self { location, app })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IssuesClusterUrls {

@@ -69,55 +69,20 @@ impl ::apigen_runtime::FromJson for ExportSpaceToGitBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let url = __reader.required("url");
-        let ref_ = __reader.required("ref");
-        let commit_message = __reader.required("commitMessage");
-        let repo_cache_id = __reader.optional("repoCacheID");
-        let repo_tree_url = __reader.optional("repoTreeURL");
-        let repo_commit_url = __reader.optional("repoCommitURL");
-        let repo_project_directory = __reader.optional("repoProjectDirectory");
-        let timestamp = __reader.optional("timestamp");
-        let force = __reader.optional("force");
-        let git_info = __reader.optional("gitInfo");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(url),
-            ::core::option::Option::Some(ref_),
-            ::core::option::Option::Some(commit_message),
-            ::core::option::Option::Some(repo_cache_id),
-            ::core::option::Option::Some(repo_tree_url),
-            ::core::option::Option::Some(repo_commit_url),
-            ::core::option::Option::Some(repo_project_directory),
-            ::core::option::Option::Some(timestamp),
-            ::core::option::Option::Some(force),
-            ::core::option::Option::Some(git_info),
-        ) = (
-            __reader.finish(),
-            url,
-            ref_,
-            commit_message,
-            repo_cache_id,
-            repo_tree_url,
-            repo_commit_url,
-            repo_project_directory,
-            timestamp,
-            force,
-            git_info,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            url: __reader.required("url"),
+            ref_: __reader.required("ref"),
+            commit_message: __reader.required("commitMessage"),
+            repo_cache_id: __reader.optional("repoCacheID"),
+            repo_tree_url: __reader.optional("repoTreeURL"),
+            repo_commit_url: __reader.optional("repoCommitURL"),
+            repo_project_directory: __reader.optional("repoProjectDirectory"),
+            timestamp: __reader.optional("timestamp"),
+            force: __reader.optional("force"),
+            git_info: __reader.optional("gitInfo"),
         };
-        ::core::option::Option::Some(Self {
-            url,
-            ref_,
-            commit_message,
-            repo_cache_id,
-            repo_tree_url,
-            repo_commit_url,
-            repo_project_directory,
-            timestamp,
-            force,
-            git_info,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ExportSpaceToGitBody {
@@ -193,16 +158,12 @@ impl ::apigen_runtime::FromJson for GitInfo {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let provider = __reader.optional("provider");
-        let url = __reader.optional("url");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(provider),
-            ::core::option::Option::Some(url),
-        ) = (__reader.finish(), provider, url) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            provider: __reader.optional("provider"),
+            url: __reader.optional("url"),
         };
-        ::core::option::Option::Some(Self { provider, url })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for GitInfo {
@@ -292,55 +253,20 @@ impl ::apigen_runtime::FromJson for ImportSpaceFromGitBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let url = __reader.required("url");
-        let ref_ = __reader.required("ref");
-        let repo_cache_id = __reader.optional("repoCacheID");
-        let repo_tree_url = __reader.optional("repoTreeURL");
-        let repo_commit_url = __reader.optional("repoCommitURL");
-        let repo_project_directory = __reader.optional("repoProjectDirectory");
-        let timestamp = __reader.optional("timestamp");
-        let force = __reader.optional("force");
-        let standalone = __reader.optional("standalone");
-        let git_info = __reader.optional("gitInfo");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(url),
-            ::core::option::Option::Some(ref_),
-            ::core::option::Option::Some(repo_cache_id),
-            ::core::option::Option::Some(repo_tree_url),
-            ::core::option::Option::Some(repo_commit_url),
-            ::core::option::Option::Some(repo_project_directory),
-            ::core::option::Option::Some(timestamp),
-            ::core::option::Option::Some(force),
-            ::core::option::Option::Some(standalone),
-            ::core::option::Option::Some(git_info),
-        ) = (
-            __reader.finish(),
-            url,
-            ref_,
-            repo_cache_id,
-            repo_tree_url,
-            repo_commit_url,
-            repo_project_directory,
-            timestamp,
-            force,
-            standalone,
-            git_info,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            url: __reader.required("url"),
+            ref_: __reader.required("ref"),
+            repo_cache_id: __reader.optional("repoCacheID"),
+            repo_tree_url: __reader.optional("repoTreeURL"),
+            repo_commit_url: __reader.optional("repoCommitURL"),
+            repo_project_directory: __reader.optional("repoProjectDirectory"),
+            timestamp: __reader.optional("timestamp"),
+            force: __reader.optional("force"),
+            standalone: __reader.optional("standalone"),
+            git_info: __reader.optional("gitInfo"),
         };
-        ::core::option::Option::Some(Self {
-            url,
-            ref_,
-            repo_cache_id,
-            repo_tree_url,
-            repo_commit_url,
-            repo_project_directory,
-            timestamp,
-            force,
-            standalone,
-            git_info,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ImportSpaceFromGitBody {

@@ -17,14 +17,11 @@ impl ::apigen_runtime::FromJson for InstallIntegrationBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let organization = __reader.required("organization");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(organization),
-        ) = (__reader.finish(), organization) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            organization: __reader.required("organization"),
         };
-        ::core::option::Option::Some(Self { organization })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for InstallIntegrationBody {
@@ -104,59 +101,21 @@ impl ::apigen_runtime::FromJson for Installation {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let status = __reader.optional("status");
-        let space_selection = __reader.optional("space_selection");
-        let site_selection = __reader.optional("site_selection");
-        let spaces = __reader.optional("spaces");
-        let configuration = __reader.optional("configuration");
-        let created_at = __reader.optional("createdAt");
-        let updated_at = __reader.optional("updatedAt");
-        let urls = __reader.optional("urls");
-        let external_ids = __reader.optional("externalIds");
-        let target = __reader.optional("target");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(status),
-            ::core::option::Option::Some(space_selection),
-            ::core::option::Option::Some(site_selection),
-            ::core::option::Option::Some(spaces),
-            ::core::option::Option::Some(configuration),
-            ::core::option::Option::Some(created_at),
-            ::core::option::Option::Some(updated_at),
-            ::core::option::Option::Some(urls),
-            ::core::option::Option::Some(external_ids),
-            ::core::option::Option::Some(target),
-        ) = (
-            __reader.finish(),
-            id,
-            status,
-            space_selection,
-            site_selection,
-            spaces,
-            configuration,
-            created_at,
-            updated_at,
-            urls,
-            external_ids,
-            target,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            status: __reader.optional("status"),
+            space_selection: __reader.optional("space_selection"),
+            site_selection: __reader.optional("site_selection"),
+            spaces: __reader.optional("spaces"),
+            configuration: __reader.optional("configuration"),
+            created_at: __reader.optional("createdAt"),
+            updated_at: __reader.optional("updatedAt"),
+            urls: __reader.optional("urls"),
+            external_ids: __reader.optional("externalIds"),
+            target: __reader.optional("target"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            status,
-            space_selection,
-            site_selection,
-            spaces,
-            configuration,
-            created_at,
-            updated_at,
-            urls,
-            external_ids,
-            target,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for Installation {
@@ -234,7 +193,10 @@ impl ::apigen_runtime::FromJson for InstallationSiteSelection {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for InstallationSiteSelection {
@@ -296,7 +258,10 @@ impl ::apigen_runtime::FromJson for InstallationSpaceSelection {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for InstallationSpaceSelection {
@@ -360,7 +325,10 @@ impl ::apigen_runtime::FromJson for InstallationStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for InstallationStatus {
@@ -395,14 +363,11 @@ impl ::apigen_runtime::FromJson for InstallationTarget {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let organization = __reader.optional("organization");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(organization),
-        ) = (__reader.finish(), organization) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            organization: __reader.optional("organization"),
         };
-        ::core::option::Option::Some(Self { organization })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for InstallationTarget {
@@ -445,22 +410,13 @@ impl ::apigen_runtime::FromJson for InstallationUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let app = __reader.optional("app");
-        let public_endpoint = __reader.optional("publicEndpoint");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(location),
-            ::core::option::Option::Some(app),
-            ::core::option::Option::Some(public_endpoint),
-        ) = (__reader.finish(), location, app, public_endpoint) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            app: __reader.optional("app"),
+            public_endpoint: __reader.optional("publicEndpoint"),
         };
-        ::core::option::Option::Some(Self {
-            location,
-            app,
-            public_endpoint,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for InstallationUrls {
@@ -569,91 +525,29 @@ impl ::apigen_runtime::FromJson for Integration {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "integration");
-        let name = __reader.required("name");
-        let version = __reader.optional("version");
-        let title = __reader.optional("title");
-        let description = __reader.optional("description");
-        let summary = __reader.optional("summary");
-        let preview_images = __reader.optional("previewImages");
-        let target = __reader.optional("target");
-        let verified = __reader.optional("verified");
-        let visibility = __reader.optional("visibility");
-        let scopes = __reader.optional("scopes");
-        let categories = __reader.optional("categories");
-        let blocks = __reader.optional("blocks");
-        let content_sources = __reader.optional("contentSources");
-        let configurations = __reader.optional("configurations");
-        let external_links = __reader.optional("externalLinks");
-        let owner = __reader.optional("owner");
-        let urls = __reader.optional("urls");
-        let permissions = __reader.optional("permissions");
-        let content_security_policy = __reader.optional("contentSecurityPolicy");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(name),
-            ::core::option::Option::Some(version),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(description),
-            ::core::option::Option::Some(summary),
-            ::core::option::Option::Some(preview_images),
-            ::core::option::Option::Some(target),
-            ::core::option::Option::Some(verified),
-            ::core::option::Option::Some(visibility),
-            ::core::option::Option::Some(scopes),
-            ::core::option::Option::Some(categories),
-            ::core::option::Option::Some(blocks),
-            ::core::option::Option::Some(content_sources),
-            ::core::option::Option::Some(configurations),
-            ::core::option::Option::Some(external_links),
-            ::core::option::Option::Some(owner),
-            ::core::option::Option::Some(urls),
-            ::core::option::Option::Some(permissions),
-            ::core::option::Option::Some(content_security_policy),
-        ) = (
-            __reader.finish(),
-            name,
-            version,
-            title,
-            description,
-            summary,
-            preview_images,
-            target,
-            verified,
-            visibility,
-            scopes,
-            categories,
-            blocks,
-            content_sources,
-            configurations,
-            external_links,
-            owner,
-            urls,
-            permissions,
-            content_security_policy,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            name: __reader.required("name"),
+            version: __reader.optional("version"),
+            title: __reader.optional("title"),
+            description: __reader.optional("description"),
+            summary: __reader.optional("summary"),
+            preview_images: __reader.optional("previewImages"),
+            target: __reader.optional("target"),
+            verified: __reader.optional("verified"),
+            visibility: __reader.optional("visibility"),
+            scopes: __reader.optional("scopes"),
+            categories: __reader.optional("categories"),
+            blocks: __reader.optional("blocks"),
+            content_sources: __reader.optional("contentSources"),
+            configurations: __reader.optional("configurations"),
+            external_links: __reader.optional("externalLinks"),
+            owner: __reader.optional("owner"),
+            urls: __reader.optional("urls"),
+            permissions: __reader.optional("permissions"),
+            content_security_policy: __reader.optional("contentSecurityPolicy"),
         };
-        ::core::option::Option::Some(Self {
-            name,
-            version,
-            title,
-            description,
-            summary,
-            preview_images,
-            target,
-            verified,
-            visibility,
-            scopes,
-            categories,
-            blocks,
-            content_sources,
-            configurations,
-            external_links,
-            owner,
-            urls,
-            permissions,
-            content_security_policy,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for Integration {
@@ -748,31 +642,16 @@ impl ::apigen_runtime::FromJson for IntegrationBlock {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let description = __reader.optional("description");
-        let icon = __reader.optional("icon");
-        let url_unfurl = __reader.optional("urlUnfurl");
-        let markdown = __reader.optional("markdown");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(description),
-            ::core::option::Option::Some(icon),
-            ::core::option::Option::Some(url_unfurl),
-            ::core::option::Option::Some(markdown),
-        ) = (__reader.finish(), id, title, description, icon, url_unfurl, markdown) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            description: __reader.optional("description"),
+            icon: __reader.optional("icon"),
+            url_unfurl: __reader.optional("urlUnfurl"),
+            markdown: __reader.optional("markdown"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            title,
-            description,
-            icon,
-            url_unfurl,
-            markdown,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationBlock {
@@ -816,16 +695,12 @@ impl ::apigen_runtime::FromJson for IntegrationBlockMarkdown {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let codeblock = __reader.optional("codeblock");
-        let body = __reader.optional("body");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(codeblock),
-            ::core::option::Option::Some(body),
-        ) = (__reader.finish(), codeblock, body) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            codeblock: __reader.optional("codeblock"),
+            body: __reader.optional("body"),
         };
-        ::core::option::Option::Some(Self { codeblock, body })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationBlockMarkdown {
@@ -890,7 +765,10 @@ impl ::apigen_runtime::FromJson for IntegrationCategory {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationCategory {
@@ -936,16 +814,12 @@ impl ::apigen_runtime::FromJson for IntegrationConfiguration {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let properties = __reader.optional("properties");
-        let required = __reader.optional("required");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(properties),
-            ::core::option::Option::Some(required),
-        ) = (__reader.finish(), properties, required) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            properties: __reader.optional("properties"),
+            required: __reader.optional("required"),
         };
-        ::core::option::Option::Some(Self { properties, required })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationConfiguration {
@@ -1005,39 +879,16 @@ impl ::apigen_runtime::FromJson for IntegrationConfigurationProperty {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let description = __reader.optional("description");
-        let type_ = __reader.optional("type");
-        let default = __reader.optional("default");
-        let completion_url = __reader.optional("completion_url");
-        let enum_ = __reader.optional("enum");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(description),
-            ::core::option::Option::Some(type_),
-            ::core::option::Option::Some(default),
-            ::core::option::Option::Some(completion_url),
-            ::core::option::Option::Some(enum_),
-        ) = (
-            __reader.finish(),
-            title,
-            description,
-            type_,
-            default,
-            completion_url,
-            enum_,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            description: __reader.optional("description"),
+            type_: __reader.optional("type"),
+            default: __reader.optional("default"),
+            completion_url: __reader.optional("completion_url"),
+            enum_: __reader.optional("enum"),
         };
-        ::core::option::Option::Some(Self {
-            title,
-            description,
-            type_,
-            default,
-            completion_url,
-            enum_,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationConfigurationProperty {
@@ -1112,7 +963,10 @@ impl ::apigen_runtime::FromJson for IntegrationConfigurationPropertyType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationConfigurationPropertyType {
@@ -1156,18 +1010,13 @@ impl ::apigen_runtime::FromJson for IntegrationConfigurations {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let account = __reader.optional("account");
-        let space = __reader.optional("space");
-        let site = __reader.optional("site");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(account),
-            ::core::option::Option::Some(space),
-            ::core::option::Option::Some(site),
-        ) = (__reader.finish(), account, space, site) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            account: __reader.optional("account"),
+            space: __reader.optional("space"),
+            site: __reader.optional("site"),
         };
-        ::core::option::Option::Some(Self { account, space, site })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationConfigurations {
@@ -1232,28 +1081,15 @@ impl ::apigen_runtime::FromJson for IntegrationContentSource {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let description = __reader.optional("description");
-        let icon = __reader.optional("icon");
-        let configuration = __reader.optional("configuration");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(description),
-            ::core::option::Option::Some(icon),
-            ::core::option::Option::Some(configuration),
-        ) = (__reader.finish(), id, title, description, icon, configuration) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            description: __reader.optional("description"),
+            icon: __reader.optional("icon"),
+            configuration: __reader.optional("configuration"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            title,
-            description,
-            icon,
-            configuration,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationContentSource {
@@ -1296,14 +1132,11 @@ impl ::apigen_runtime::FromJson for IntegrationContentSourceConfiguration {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let component_id = __reader.optional("componentId");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(component_id),
-        ) = (__reader.finish(), component_id) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            component_id: __reader.optional("componentId"),
         };
-        ::core::option::Option::Some(Self { component_id })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationContentSourceConfiguration {
@@ -1376,6 +1209,9 @@ impl ::apigen_runtime::FromJson for IntegrationEntrySite {
             Self::Unknown,
             false,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationEntrySite {
@@ -1456,6 +1292,9 @@ impl ::apigen_runtime::FromJson for IntegrationEntrySpace {
             false,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationEntrySpace {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -1521,39 +1360,16 @@ impl ::apigen_runtime::FromJson for IntegrationEvent {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let integration_id = __reader.optional("integrationId");
-        let installation_id = __reader.optional("installationId");
-        let created_at = __reader.optional("createdAt");
-        let payload = __reader.optional("payload");
-        let status = __reader.optional("status");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(integration_id),
-            ::core::option::Option::Some(installation_id),
-            ::core::option::Option::Some(created_at),
-            ::core::option::Option::Some(payload),
-            ::core::option::Option::Some(status),
-        ) = (
-            __reader.finish(),
-            id,
-            integration_id,
-            installation_id,
-            created_at,
-            payload,
-            status,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            integration_id: __reader.optional("integrationId"),
+            installation_id: __reader.optional("installationId"),
+            created_at: __reader.optional("createdAt"),
+            payload: __reader.optional("payload"),
+            status: __reader.optional("status"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            integration_id,
-            installation_id,
-            created_at,
-            payload,
-            status,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationEvent {
@@ -1603,16 +1419,12 @@ impl ::apigen_runtime::FromJson for IntegrationEventDetail {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let event = __reader.optional("event");
-        let trace = __reader.optional("trace");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(event),
-            ::core::option::Option::Some(trace),
-        ) = (__reader.finish(), event, trace) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            event: __reader.optional("event"),
+            trace: __reader.optional("trace"),
         };
-        ::core::option::Option::Some(Self { event, trace })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationEventDetail {
@@ -1660,18 +1472,13 @@ impl ::apigen_runtime::FromJson for IntegrationEventLog {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let message = __reader.optional("message");
-        let timestamp = __reader.optional("timestamp");
-        let level = __reader.optional("level");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(message),
-            ::core::option::Option::Some(timestamp),
-            ::core::option::Option::Some(level),
-        ) = (__reader.finish(), message, timestamp, level) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            message: __reader.optional("message"),
+            timestamp: __reader.optional("timestamp"),
+            level: __reader.optional("level"),
         };
-        ::core::option::Option::Some(Self { message, timestamp, level })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationEventLog {
@@ -1739,7 +1546,10 @@ impl ::apigen_runtime::FromJson for IntegrationEventLogLevel {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationEventLogLevel {
@@ -1808,6 +1618,9 @@ impl ::apigen_runtime::FromJson for IntegrationEventPayload {
             true,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationEventPayload {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -1863,25 +1676,14 @@ impl ::apigen_runtime::FromJson for IntegrationEventPayloadInstallationSetup {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "installation_setup");
-        let event_id = __reader.optional("eventId");
-        let installation_id = __reader.optional("installationId");
-        let status = __reader.optional("status");
-        let previous = __reader.optional("previous");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(event_id),
-            ::core::option::Option::Some(installation_id),
-            ::core::option::Option::Some(status),
-            ::core::option::Option::Some(previous),
-        ) = (__reader.finish(), event_id, installation_id, status, previous) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            event_id: __reader.optional("eventId"),
+            installation_id: __reader.optional("installationId"),
+            status: __reader.optional("status"),
+            previous: __reader.optional("previous"),
         };
-        ::core::option::Option::Some(Self {
-            event_id,
-            installation_id,
-            status,
-            previous,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationEventPayloadInstallationSetup {
@@ -1930,16 +1732,12 @@ impl ::apigen_runtime::FromJson for IntegrationEventPayloadInstallationSetupPrev
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let status = __reader.optional("status");
-        let configuration = __reader.optional("configuration");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(status),
-            ::core::option::Option::Some(configuration),
-        ) = (__reader.finish(), status, configuration) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            status: __reader.optional("status"),
+            configuration: __reader.optional("configuration"),
         };
-        ::core::option::Option::Some(Self { status, configuration })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize
@@ -2010,7 +1808,10 @@ impl ::apigen_runtime::FromJson for IntegrationEventStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationEventStatus {
@@ -2045,14 +1846,11 @@ impl ::apigen_runtime::FromJson for IntegrationEventTrace {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let logs = __reader.optional("logs");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(logs)) = (
-            __reader.finish(),
-            logs,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            logs: __reader.optional("logs"),
         };
-        ::core::option::Option::Some(Self { logs })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationEventTrace {
@@ -2095,16 +1893,12 @@ impl ::apigen_runtime::FromJson for IntegrationExternalLink {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let url = __reader.optional("url");
-        let label = __reader.optional("label");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(url),
-            ::core::option::Option::Some(label),
-        ) = (__reader.finish(), url, label) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            url: __reader.optional("url"),
+            label: __reader.optional("label"),
         };
-        ::core::option::Option::Some(Self { url, label })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationExternalLink {
@@ -2147,14 +1941,11 @@ impl ::apigen_runtime::FromJson for IntegrationPermissions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let admin = __reader.optional("admin");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(admin)) = (
-            __reader.finish(),
-            admin,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            admin: __reader.optional("admin"),
         };
-        ::core::option::Option::Some(Self { admin })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationPermissions {
@@ -2220,7 +2011,10 @@ impl ::apigen_runtime::FromJson for IntegrationRuntime {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationRuntime {
@@ -2282,7 +2076,10 @@ impl ::apigen_runtime::FromJson for IntegrationScope {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationScope {
@@ -2340,43 +2137,17 @@ impl ::apigen_runtime::FromJson for IntegrationSiteEntry {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let integration = __reader.optional("integration");
-        let installation = __reader.optional("installation");
-        let status = __reader.optional("status");
-        let configuration = __reader.optional("configuration");
-        let external_ids = __reader.optional("externalIds");
-        let urls = __reader.optional("urls");
-        let site = __reader.optional("site");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(integration),
-            ::core::option::Option::Some(installation),
-            ::core::option::Option::Some(status),
-            ::core::option::Option::Some(configuration),
-            ::core::option::Option::Some(external_ids),
-            ::core::option::Option::Some(urls),
-            ::core::option::Option::Some(site),
-        ) = (
-            __reader.finish(),
-            integration,
-            installation,
-            status,
-            configuration,
-            external_ids,
-            urls,
-            site,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            integration: __reader.optional("integration"),
+            installation: __reader.optional("installation"),
+            status: __reader.optional("status"),
+            configuration: __reader.optional("configuration"),
+            external_ids: __reader.optional("externalIds"),
+            urls: __reader.optional("urls"),
+            site: __reader.optional("site"),
         };
-        ::core::option::Option::Some(Self {
-            integration,
-            installation,
-            status,
-            configuration,
-            external_ids,
-            urls,
-            site,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationSiteEntry {
@@ -2430,16 +2201,12 @@ impl ::apigen_runtime::FromJson for IntegrationSiteEntryUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let public_endpoint = __reader.optional("publicEndpoint");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(location),
-            ::core::option::Option::Some(public_endpoint),
-        ) = (__reader.finish(), location, public_endpoint) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            public_endpoint: __reader.optional("publicEndpoint"),
         };
-        ::core::option::Option::Some(Self { location, public_endpoint })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationSiteEntryUrls {
@@ -2509,43 +2276,17 @@ impl ::apigen_runtime::FromJson for IntegrationSpaceEntry {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let integration = __reader.optional("integration");
-        let installation = __reader.optional("installation");
-        let status = __reader.optional("status");
-        let configuration = __reader.optional("configuration");
-        let external_ids = __reader.optional("externalIds");
-        let urls = __reader.optional("urls");
-        let space = __reader.optional("space");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(integration),
-            ::core::option::Option::Some(installation),
-            ::core::option::Option::Some(status),
-            ::core::option::Option::Some(configuration),
-            ::core::option::Option::Some(external_ids),
-            ::core::option::Option::Some(urls),
-            ::core::option::Option::Some(space),
-        ) = (
-            __reader.finish(),
-            integration,
-            installation,
-            status,
-            configuration,
-            external_ids,
-            urls,
-            space,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            integration: __reader.optional("integration"),
+            installation: __reader.optional("installation"),
+            status: __reader.optional("status"),
+            configuration: __reader.optional("configuration"),
+            external_ids: __reader.optional("externalIds"),
+            urls: __reader.optional("urls"),
+            space: __reader.optional("space"),
         };
-        ::core::option::Option::Some(Self {
-            integration,
-            installation,
-            status,
-            configuration,
-            external_ids,
-            urls,
-            space,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationSpaceEntry {
@@ -2599,16 +2340,12 @@ impl ::apigen_runtime::FromJson for IntegrationSpaceEntryUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let public_endpoint = __reader.optional("publicEndpoint");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(location),
-            ::core::option::Option::Some(public_endpoint),
-        ) = (__reader.finish(), location, public_endpoint) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            public_endpoint: __reader.optional("publicEndpoint"),
         };
-        ::core::option::Option::Some(Self { location, public_endpoint })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationSpaceEntryUrls {
@@ -2682,7 +2419,10 @@ impl ::apigen_runtime::FromJson for IntegrationTarget {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationTarget {
@@ -2727,28 +2467,15 @@ impl ::apigen_runtime::FromJson for IntegrationUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let icon = __reader.optional("icon");
-        let app = __reader.optional("app");
-        let assets = __reader.optional("assets");
-        let public_endpoint = __reader.optional("publicEndpoint");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(location),
-            ::core::option::Option::Some(icon),
-            ::core::option::Option::Some(app),
-            ::core::option::Option::Some(assets),
-            ::core::option::Option::Some(public_endpoint),
-        ) = (__reader.finish(), location, icon, app, assets, public_endpoint) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            icon: __reader.optional("icon"),
+            app: __reader.optional("app"),
+            assets: __reader.optional("assets"),
+            public_endpoint: __reader.optional("publicEndpoint"),
         };
-        ::core::option::Option::Some(Self {
-            location,
-            icon,
-            app,
-            assets,
-            public_endpoint,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationUrls {
@@ -2837,7 +2564,10 @@ impl ::apigen_runtime::FromJson for IntegrationVisibility {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for IntegrationVisibility {
@@ -2948,87 +2678,28 @@ impl ::apigen_runtime::FromJson for PublishIntegrationBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let runtime = __reader.optional("runtime");
-        let icon = __reader.optional("icon");
-        let title = __reader.optional("title");
-        let description = __reader.optional("description");
-        let summary = __reader.optional("summary");
-        let preview_images = __reader.optional("previewImages");
-        let visibility = __reader.optional("visibility");
-        let target = __reader.optional("target");
-        let scopes = __reader.optional("scopes");
-        let categories = __reader.optional("categories");
-        let blocks = __reader.optional("blocks");
-        let content_sources = __reader.optional("contentSources");
-        let external_links = __reader.optional("externalLinks");
-        let configurations = __reader.optional("configurations");
-        let script = __reader.optional("script");
-        let organization = __reader.optional("organization");
-        let secrets = __reader.optional("secrets");
-        let content_security_policy = __reader.optional("contentSecurityPolicy");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(runtime),
-            ::core::option::Option::Some(icon),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(description),
-            ::core::option::Option::Some(summary),
-            ::core::option::Option::Some(preview_images),
-            ::core::option::Option::Some(visibility),
-            ::core::option::Option::Some(target),
-            ::core::option::Option::Some(scopes),
-            ::core::option::Option::Some(categories),
-            ::core::option::Option::Some(blocks),
-            ::core::option::Option::Some(content_sources),
-            ::core::option::Option::Some(external_links),
-            ::core::option::Option::Some(configurations),
-            ::core::option::Option::Some(script),
-            ::core::option::Option::Some(organization),
-            ::core::option::Option::Some(secrets),
-            ::core::option::Option::Some(content_security_policy),
-        ) = (
-            __reader.finish(),
-            runtime,
-            icon,
-            title,
-            description,
-            summary,
-            preview_images,
-            visibility,
-            target,
-            scopes,
-            categories,
-            blocks,
-            content_sources,
-            external_links,
-            configurations,
-            script,
-            organization,
-            secrets,
-            content_security_policy,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            runtime: __reader.optional("runtime"),
+            icon: __reader.optional("icon"),
+            title: __reader.optional("title"),
+            description: __reader.optional("description"),
+            summary: __reader.optional("summary"),
+            preview_images: __reader.optional("previewImages"),
+            visibility: __reader.optional("visibility"),
+            target: __reader.optional("target"),
+            scopes: __reader.optional("scopes"),
+            categories: __reader.optional("categories"),
+            blocks: __reader.optional("blocks"),
+            content_sources: __reader.optional("contentSources"),
+            external_links: __reader.optional("externalLinks"),
+            configurations: __reader.optional("configurations"),
+            script: __reader.optional("script"),
+            organization: __reader.optional("organization"),
+            secrets: __reader.optional("secrets"),
+            content_security_policy: __reader.optional("contentSecurityPolicy"),
         };
-        ::core::option::Option::Some(Self {
-            runtime,
-            icon,
-            title,
-            description,
-            summary,
-            preview_images,
-            visibility,
-            target,
-            scopes,
-            categories,
-            blocks,
-            content_sources,
-            external_links,
-            configurations,
-            script,
-            organization,
-            secrets,
-            content_security_policy,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for PublishIntegrationBody {
@@ -3095,16 +2766,12 @@ impl ::apigen_runtime::FromJson for UpdateIntegrationDevModeBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let tunnel_url = __reader.required("tunnelUrl");
-        let all = __reader.defaulted("all", || false);
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(tunnel_url),
-            ::core::option::Option::Some(all),
-        ) = (__reader.finish(), tunnel_url, all) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            tunnel_url: __reader.required("tunnelUrl"),
+            all: __reader.defaulted("all", || false),
         };
-        ::core::option::Option::Some(Self { tunnel_url, all })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateIntegrationDevModeBody {

@@ -44,51 +44,19 @@ impl ::apigen_runtime::FromJson for Member {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "member");
-        let id = __reader.required("id");
-        let role = __reader.optional("role");
-        let user = __reader.optional("user");
-        let disabled = __reader.optional("disabled");
-        let joined_at = __reader.optional("joinedAt");
-        let last_seen_at = __reader.optional("lastSeenAt");
-        let sso = __reader.optional("sso");
-        let spaces = __reader.optional("spaces");
-        let teams = __reader.optional("teams");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(role),
-            ::core::option::Option::Some(user),
-            ::core::option::Option::Some(disabled),
-            ::core::option::Option::Some(joined_at),
-            ::core::option::Option::Some(last_seen_at),
-            ::core::option::Option::Some(sso),
-            ::core::option::Option::Some(spaces),
-            ::core::option::Option::Some(teams),
-        ) = (
-            __reader.finish(),
-            id,
-            role,
-            user,
-            disabled,
-            joined_at,
-            last_seen_at,
-            sso,
-            spaces,
-            teams,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            role: __reader.optional("role"),
+            user: __reader.optional("user"),
+            disabled: __reader.optional("disabled"),
+            joined_at: __reader.optional("joinedAt"),
+            last_seen_at: __reader.optional("lastSeenAt"),
+            sso: __reader.optional("sso"),
+            spaces: __reader.optional("spaces"),
+            teams: __reader.optional("teams"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            role,
-            user,
-            disabled,
-            joined_at,
-            last_seen_at,
-            sso,
-            spaces,
-            teams,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for Member {
@@ -173,7 +141,10 @@ impl ::apigen_runtime::FromJson for MemberOrder {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for MemberOrder {
@@ -239,7 +210,10 @@ impl ::apigen_runtime::FromJson for MemberSort {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for MemberSort {
@@ -280,16 +254,12 @@ impl ::apigen_runtime::FromJson for MemberSpace {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let permission = __reader.optional("permission");
-        let space = __reader.optional("space");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(permission),
-            ::core::option::Option::Some(space),
-        ) = (__reader.finish(), permission, space) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            permission: __reader.optional("permission"),
+            space: __reader.optional("space"),
         };
-        ::core::option::Option::Some(Self { permission, space })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for MemberSpace {
@@ -340,16 +310,12 @@ impl ::apigen_runtime::FromJson for MemberTeam {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let team = __reader.optional("team");
-        let member = __reader.optional("member");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(team),
-            ::core::option::Option::Some(member),
-        ) = (__reader.finish(), team, member) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            team: __reader.optional("team"),
+            member: __reader.optional("member"),
         };
-        ::core::option::Option::Some(Self { team, member })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for MemberTeam {
@@ -389,14 +355,11 @@ impl ::apigen_runtime::FromJson for MemberTeamMembership {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let role = __reader.optional("role");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(role)) = (
-            __reader.finish(),
-            role,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            role: __reader.optional("role"),
         };
-        ::core::option::Option::Some(Self { role })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for MemberTeamMembership {
@@ -445,14 +408,11 @@ impl ::apigen_runtime::FromJson for PingOrganizationResponse {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let service_visitor_claims = __reader.optional("serviceVisitorClaims");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(service_visitor_claims),
-        ) = (__reader.finish(), service_visitor_claims) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            service_visitor_claims: __reader.optional("serviceVisitorClaims"),
         };
-        ::core::option::Option::Some(Self { service_visitor_claims })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for PingOrganizationResponse {
@@ -491,14 +451,11 @@ impl ::apigen_runtime::FromJson for UpdateOrganizationMemberBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let role = __reader.patch("role");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(role)) = (
-            __reader.finish(),
-            role,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            role: __reader.patch("role"),
         };
-        ::core::option::Option::Some(Self { role })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateOrganizationMemberBody {

@@ -19,16 +19,12 @@ impl ::apigen_runtime::FromJson for CreateOpenApiSpecBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let slug = __reader.required("slug");
-        let source = __reader.required("source");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(slug),
-            ::core::option::Option::Some(source),
-        ) = (__reader.finish(), slug, source) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            slug: __reader.required("slug"),
+            source: __reader.required("source"),
         };
-        ::core::option::Option::Some(Self { slug, source })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateOpenApiSpecBody {
@@ -134,67 +130,23 @@ impl ::apigen_runtime::FromJson for OpenApiSpec {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "openapi-spec");
-        let id = __reader.required("id");
-        let created_at = __reader.required("createdAt");
-        let updated_at = __reader.required("updatedAt");
-        let slug = __reader.required("slug");
-        let source_url = __reader.optional("sourceURL");
-        let processing_state = __reader.required("processingState");
-        let visibility = __reader.optional("visibility");
-        let last_version = __reader.optional("lastVersion");
-        let last_processed_at = __reader.optional("lastProcessedAt");
-        let last_process_error_code = __reader.optional("lastProcessErrorCode");
-        let last_processed_errors = __reader.optional("lastProcessedErrors");
-        let permissions = __reader.optional("permissions");
-        let urls = __reader.optional("urls");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(created_at),
-            ::core::option::Option::Some(updated_at),
-            ::core::option::Option::Some(slug),
-            ::core::option::Option::Some(source_url),
-            ::core::option::Option::Some(processing_state),
-            ::core::option::Option::Some(visibility),
-            ::core::option::Option::Some(last_version),
-            ::core::option::Option::Some(last_processed_at),
-            ::core::option::Option::Some(last_process_error_code),
-            ::core::option::Option::Some(last_processed_errors),
-            ::core::option::Option::Some(permissions),
-            ::core::option::Option::Some(urls),
-        ) = (
-            __reader.finish(),
-            id,
-            created_at,
-            updated_at,
-            slug,
-            source_url,
-            processing_state,
-            visibility,
-            last_version,
-            last_processed_at,
-            last_process_error_code,
-            last_processed_errors,
-            permissions,
-            urls,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            created_at: __reader.required("createdAt"),
+            updated_at: __reader.required("updatedAt"),
+            slug: __reader.required("slug"),
+            source_url: __reader.optional("sourceURL"),
+            processing_state: __reader.required("processingState"),
+            visibility: __reader.optional("visibility"),
+            last_version: __reader.optional("lastVersion"),
+            last_processed_at: __reader.optional("lastProcessedAt"),
+            last_process_error_code: __reader.optional("lastProcessErrorCode"),
+            last_processed_errors: __reader.optional("lastProcessedErrors"),
+            permissions: __reader.optional("permissions"),
+            urls: __reader.optional("urls"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            created_at,
-            updated_at,
-            slug,
-            source_url,
-            processing_state,
-            visibility,
-            last_version,
-            last_processed_at,
-            last_process_error_code,
-            last_processed_errors,
-            permissions,
-            urls,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for OpenApiSpec {
@@ -300,7 +252,10 @@ impl ::apigen_runtime::FromJson for OpenApiSpecErrorCode {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for OpenApiSpecErrorCode {
@@ -337,16 +292,12 @@ impl ::apigen_runtime::FromJson for OpenApiSpecPermissions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let view = __reader.optional("view");
-        let edit = __reader.optional("edit");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(view),
-            ::core::option::Option::Some(edit),
-        ) = (__reader.finish(), view, edit) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            view: __reader.optional("view"),
+            edit: __reader.optional("edit"),
         };
-        ::core::option::Option::Some(Self { view, edit })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for OpenApiSpecPermissions {
@@ -386,16 +337,12 @@ impl ::apigen_runtime::FromJson for OpenApiSpecProcessError {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let message = __reader.optional("message");
-        let code = __reader.optional("code");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(message),
-            ::core::option::Option::Some(code),
-        ) = (__reader.finish(), message, code) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            message: __reader.optional("message"),
+            code: __reader.optional("code"),
         };
-        ::core::option::Option::Some(Self { message, code })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for OpenApiSpecProcessError {
@@ -462,7 +409,10 @@ impl ::apigen_runtime::FromJson for OpenApiSpecProcessingState {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for OpenApiSpecProcessingState {
@@ -525,6 +475,9 @@ impl ::apigen_runtime::FromJson for OpenApiSpecSource {
             true,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for OpenApiSpecSource {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -568,14 +521,11 @@ impl ::apigen_runtime::FromJson for OpenApiSpecSourceUrl {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let url = __reader.required("url");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(url)) = (
-            __reader.finish(),
-            url,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            url: __reader.required("url"),
         };
-        ::core::option::Option::Some(Self { url })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for OpenApiSpecSourceUrl {
@@ -627,18 +577,13 @@ impl ::apigen_runtime::FromJson for OpenApiSpecUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let app = __reader.optional("app");
-        let published = __reader.optional("published");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(location),
-            ::core::option::Option::Some(app),
-            ::core::option::Option::Some(published),
-        ) = (__reader.finish(), location, app, published) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            app: __reader.optional("app"),
+            published: __reader.optional("published"),
         };
-        ::core::option::Option::Some(Self { location, app, published })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for OpenApiSpecUrls {
@@ -719,7 +664,10 @@ impl ::apigen_runtime::FromJson for OpenApiSpecVisibility {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for OpenApiSpecVisibility {
@@ -758,14 +706,11 @@ impl ::apigen_runtime::FromJson for PutOpenApiSpecBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let source = __reader.required("source");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(source)) = (
-            __reader.finish(),
-            source,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            source: __reader.required("source"),
         };
-        ::core::option::Option::Some(Self { source })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for PutOpenApiSpecBody {
@@ -807,14 +752,11 @@ impl ::apigen_runtime::FromJson for UpdateOpenApiSpecBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let visibility = __reader.required("visibility");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(visibility),
-        ) = (__reader.finish(), visibility) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            visibility: __reader.required("visibility"),
         };
-        ::core::option::Option::Some(Self { visibility })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateOpenApiSpecBody {

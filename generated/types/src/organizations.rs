@@ -40,7 +40,10 @@ impl ::apigen_runtime::FromJson for BillingInterval {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for BillingInterval {
@@ -77,16 +80,12 @@ impl ::apigen_runtime::FromJson for BillingMemberPricing {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let plus_2024 = __reader.optional("plus_2024");
-        let pro_2024 = __reader.optional("pro_2024");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(plus_2024),
-            ::core::option::Option::Some(pro_2024),
-        ) = (__reader.finish(), plus_2024, pro_2024) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            plus_2024: __reader.optional("plus_2024"),
+            pro_2024: __reader.optional("pro_2024"),
         };
-        ::core::option::Option::Some(Self { plus_2024, pro_2024 })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for BillingMemberPricing {
@@ -130,16 +129,12 @@ impl ::apigen_runtime::FromJson for BillingPrice {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let monthly = __reader.optional("monthly");
-        let yearly = __reader.optional("yearly");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(monthly),
-            ::core::option::Option::Some(yearly),
-        ) = (__reader.finish(), monthly, yearly) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            monthly: __reader.optional("monthly"),
+            yearly: __reader.optional("yearly"),
         };
-        ::core::option::Option::Some(Self { monthly, yearly })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for BillingPrice {
@@ -179,16 +174,12 @@ impl ::apigen_runtime::FromJson for BillingPricing {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let members = __reader.optional("members");
-        let sites = __reader.optional("sites");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(members),
-            ::core::option::Option::Some(sites),
-        ) = (__reader.finish(), members, sites) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            members: __reader.optional("members"),
+            sites: __reader.optional("sites"),
         };
-        ::core::option::Option::Some(Self { members, sites })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for BillingPricing {
@@ -228,16 +219,12 @@ impl ::apigen_runtime::FromJson for BillingSitePricing {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let premium = __reader.optional("premium");
-        let ultimate = __reader.optional("ultimate");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(premium),
-            ::core::option::Option::Some(ultimate),
-        ) = (__reader.finish(), premium, ultimate) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            premium: __reader.optional("premium"),
+            ultimate: __reader.optional("ultimate"),
         };
-        ::core::option::Option::Some(Self { premium, ultimate })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for BillingSitePricing {
@@ -275,14 +262,11 @@ impl ::apigen_runtime::FromJson for BillingUsageAddon {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let enabled = __reader.optional("enabled");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(enabled)) = (
-            __reader.finish(),
-            enabled,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            enabled: __reader.optional("enabled"),
         };
-        ::core::option::Option::Some(Self { enabled })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for BillingUsageAddon {
@@ -344,7 +328,10 @@ impl ::apigen_runtime::FromJson for BlockedSource {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for BlockedSource {
@@ -379,14 +366,11 @@ impl ::apigen_runtime::FromJson for EmailDomainOrganizations {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let organizations = __reader.required("organizations");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(organizations),
-        ) = (__reader.finish(), organizations) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            organizations: __reader.required("organizations"),
         };
-        ::core::option::Option::Some(Self { organizations })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for EmailDomainOrganizations {
@@ -457,6 +441,9 @@ impl ::apigen_runtime::FromJson for MergeRule {
             true,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for MergeRule {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -498,14 +485,11 @@ impl ::apigen_runtime::FromJson for MergeRuleRequireSpecificReviewers {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("rule", "require_specific_reviewers");
-        let users = __reader.optional("users");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(users)) = (
-            __reader.finish(),
-            users,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            users: __reader.optional("users"),
         };
-        ::core::option::Option::Some(Self { users })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for MergeRuleRequireSpecificReviewers {
@@ -591,6 +575,9 @@ impl ::apigen_runtime::FromJson for MergeRules {
             true,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for MergeRules {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -625,9 +612,10 @@ impl ::apigen_runtime::FromJson for MergeRulesInherit {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
+        let __decoded = Self {};
         __reader.constant("type", "inherit");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {})
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for MergeRulesInherit {
@@ -669,14 +657,11 @@ impl ::apigen_runtime::FromJson for MergeRulesRules {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "rules");
-        let rules = __reader.optional("rules");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(rules)) = (
-            __reader.finish(),
-            rules,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            rules: __reader.optional("rules"),
         };
-        ::core::option::Option::Some(Self { rules })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for MergeRulesRules {
@@ -803,103 +788,32 @@ impl ::apigen_runtime::FromJson for Organization {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "organization");
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let created_at = __reader.optional("createdAt");
-        let email_domains = __reader.optional("emailDomains");
-        let hostname = __reader.optional("hostname");
-        let type_ = __reader.optional("type");
-        let use_case = __reader.optional("useCase");
-        let community_type = __reader.optional("communityType");
-        let default_role = __reader.optional("defaultRole");
-        let default_content = __reader.optional("defaultContent");
-        let sso = __reader.optional("sso");
-        let ai = __reader.optional("ai");
-        let invite_links = __reader.optional("inviteLinks");
-        let plan = __reader.optional("plan");
-        let billing = __reader.optional("billing");
-        let merge_rules = __reader.optional("mergeRules");
-        let urls = __reader.optional("urls");
-        let trial = __reader.optional("trial");
-        let custom_hostname = __reader.optional("customHostname");
-        let blocked = __reader.optional("blocked");
-        let internal_billing_migration = __reader.optional("internal_billingMigration");
-        let permissions = __reader.optional("permissions");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(created_at),
-            ::core::option::Option::Some(email_domains),
-            ::core::option::Option::Some(hostname),
-            ::core::option::Option::Some(type_),
-            ::core::option::Option::Some(use_case),
-            ::core::option::Option::Some(community_type),
-            ::core::option::Option::Some(default_role),
-            ::core::option::Option::Some(default_content),
-            ::core::option::Option::Some(sso),
-            ::core::option::Option::Some(ai),
-            ::core::option::Option::Some(invite_links),
-            ::core::option::Option::Some(plan),
-            ::core::option::Option::Some(billing),
-            ::core::option::Option::Some(merge_rules),
-            ::core::option::Option::Some(urls),
-            ::core::option::Option::Some(trial),
-            ::core::option::Option::Some(custom_hostname),
-            ::core::option::Option::Some(blocked),
-            ::core::option::Option::Some(internal_billing_migration),
-            ::core::option::Option::Some(permissions),
-        ) = (
-            __reader.finish(),
-            id,
-            title,
-            created_at,
-            email_domains,
-            hostname,
-            type_,
-            use_case,
-            community_type,
-            default_role,
-            default_content,
-            sso,
-            ai,
-            invite_links,
-            plan,
-            billing,
-            merge_rules,
-            urls,
-            trial,
-            custom_hostname,
-            blocked,
-            internal_billing_migration,
-            permissions,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            created_at: __reader.optional("createdAt"),
+            email_domains: __reader.optional("emailDomains"),
+            hostname: __reader.optional("hostname"),
+            type_: __reader.optional("type"),
+            use_case: __reader.optional("useCase"),
+            community_type: __reader.optional("communityType"),
+            default_role: __reader.optional("defaultRole"),
+            default_content: __reader.optional("defaultContent"),
+            sso: __reader.optional("sso"),
+            ai: __reader.optional("ai"),
+            invite_links: __reader.optional("inviteLinks"),
+            plan: __reader.optional("plan"),
+            billing: __reader.optional("billing"),
+            merge_rules: __reader.optional("mergeRules"),
+            urls: __reader.optional("urls"),
+            trial: __reader.optional("trial"),
+            custom_hostname: __reader.optional("customHostname"),
+            blocked: __reader.optional("blocked"),
+            internal_billing_migration: __reader.optional("internal_billingMigration"),
+            permissions: __reader.optional("permissions"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            title,
-            created_at,
-            email_domains,
-            hostname,
-            type_,
-            use_case,
-            community_type,
-            default_role,
-            default_content,
-            sso,
-            ai,
-            invite_links,
-            plan,
-            billing,
-            merge_rules,
-            urls,
-            trial,
-            custom_hostname,
-            blocked,
-            internal_billing_migration,
-            permissions,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for Organization {
@@ -982,25 +896,14 @@ impl ::apigen_runtime::FromJson for OrganizationAgentInstructions {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "agent-instructions");
-        let instructions = __reader.optional("instructions");
-        let updated_at = __reader.optional("updatedAt");
-        let updated_by = __reader.optional("updatedBy");
-        let urls = __reader.optional("urls");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(instructions),
-            ::core::option::Option::Some(updated_at),
-            ::core::option::Option::Some(updated_by),
-            ::core::option::Option::Some(urls),
-        ) = (__reader.finish(), instructions, updated_at, updated_by, urls) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            instructions: __reader.optional("instructions"),
+            updated_at: __reader.optional("updatedAt"),
+            updated_by: __reader.optional("updatedBy"),
+            urls: __reader.optional("urls"),
         };
-        ::core::option::Option::Some(Self {
-            instructions,
-            updated_at,
-            updated_by,
-            urls,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationAgentInstructions {
@@ -1045,14 +948,11 @@ impl ::apigen_runtime::FromJson for OrganizationAgentInstructionsUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(location)) = (
-            __reader.finish(),
-            location,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            location: __reader.optional("location"),
         };
-        ::core::option::Option::Some(Self { location })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationAgentInstructionsUrls {
@@ -1119,39 +1019,16 @@ impl ::apigen_runtime::FromJson for OrganizationBilling {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let interval = __reader.optional("interval");
-        let end_date = __reader.optional("endDate");
-        let has_payment_failed = __reader.optional("hasPaymentFailed");
-        let is_scheduled_to_cancel = __reader.optional("isScheduledToCancel");
-        let pricing = __reader.optional("pricing");
-        let usage_addons = __reader.optional("usageAddons");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(interval),
-            ::core::option::Option::Some(end_date),
-            ::core::option::Option::Some(has_payment_failed),
-            ::core::option::Option::Some(is_scheduled_to_cancel),
-            ::core::option::Option::Some(pricing),
-            ::core::option::Option::Some(usage_addons),
-        ) = (
-            __reader.finish(),
-            interval,
-            end_date,
-            has_payment_failed,
-            is_scheduled_to_cancel,
-            pricing,
-            usage_addons,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            interval: __reader.optional("interval"),
+            end_date: __reader.optional("endDate"),
+            has_payment_failed: __reader.optional("hasPaymentFailed"),
+            is_scheduled_to_cancel: __reader.optional("isScheduledToCancel"),
+            pricing: __reader.optional("pricing"),
+            usage_addons: __reader.optional("usageAddons"),
         };
-        ::core::option::Option::Some(Self {
-            interval,
-            end_date,
-            has_payment_failed,
-            is_scheduled_to_cancel,
-            pricing,
-            usage_addons,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationBilling {
@@ -1205,22 +1082,13 @@ impl ::apigen_runtime::FromJson for OrganizationBillingMigration {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let deadline = __reader.optional("deadline");
-        let discount_percent = __reader.optional("discountPercent");
-        let discount_end_date = __reader.optional("discountEndDate");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(deadline),
-            ::core::option::Option::Some(discount_percent),
-            ::core::option::Option::Some(discount_end_date),
-        ) = (__reader.finish(), deadline, discount_percent, discount_end_date) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            deadline: __reader.optional("deadline"),
+            discount_percent: __reader.optional("discountPercent"),
+            discount_end_date: __reader.optional("discountEndDate"),
         };
-        ::core::option::Option::Some(Self {
-            deadline,
-            discount_percent,
-            discount_end_date,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationBillingMigration {
@@ -1263,16 +1131,12 @@ impl ::apigen_runtime::FromJson for OrganizationBlocked {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let source = __reader.optional("source");
-        let reason = __reader.optional("reason");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(source),
-            ::core::option::Option::Some(reason),
-        ) = (__reader.finish(), source, reason) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            source: __reader.optional("source"),
+            reason: __reader.optional("reason"),
         };
-        ::core::option::Option::Some(Self { source, reason })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationBlocked {
@@ -1335,7 +1199,10 @@ impl ::apigen_runtime::FromJson for OrganizationCommunityType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationCommunityType {
@@ -1402,6 +1269,9 @@ impl ::apigen_runtime::FromJson for OrganizationDefaultContent {
             true,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationDefaultContent {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -1439,14 +1309,11 @@ impl ::apigen_runtime::FromJson for OrganizationDefaultContentSite {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "site");
-        let site = __reader.required("site");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(site)) = (
-            __reader.finish(),
-            site,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            site: __reader.required("site"),
         };
-        ::core::option::Option::Some(Self { site })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationDefaultContentSite {
@@ -1517,6 +1384,9 @@ impl ::apigen_runtime::FromJson for OrganizationMergeRules {
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationMergeRules {
@@ -1596,63 +1466,22 @@ impl ::apigen_runtime::FromJson for OrganizationPermissions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let view = __reader.optional("view");
-        let admin = __reader.optional("admin");
-        let own_team = __reader.optional("ownTeam");
-        let create_content = __reader.optional("createContent");
-        let create_open_api_spec = __reader.optional("createOpenAPISpec");
-        let ingest_conversations = __reader.optional("ingestConversations");
-        let view_billing = __reader.optional("viewBilling");
-        let list_members = __reader.optional("listMembers");
-        let list_teams = __reader.optional("listTeams");
-        let list_integrations = __reader.optional("listIntegrations");
-        let list_installations = __reader.optional("listInstallations");
-        let install_integration = __reader.optional("installIntegration");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(view),
-            ::core::option::Option::Some(admin),
-            ::core::option::Option::Some(own_team),
-            ::core::option::Option::Some(create_content),
-            ::core::option::Option::Some(create_open_api_spec),
-            ::core::option::Option::Some(ingest_conversations),
-            ::core::option::Option::Some(view_billing),
-            ::core::option::Option::Some(list_members),
-            ::core::option::Option::Some(list_teams),
-            ::core::option::Option::Some(list_integrations),
-            ::core::option::Option::Some(list_installations),
-            ::core::option::Option::Some(install_integration),
-        ) = (
-            __reader.finish(),
-            view,
-            admin,
-            own_team,
-            create_content,
-            create_open_api_spec,
-            ingest_conversations,
-            view_billing,
-            list_members,
-            list_teams,
-            list_integrations,
-            list_installations,
-            install_integration,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            view: __reader.optional("view"),
+            admin: __reader.optional("admin"),
+            own_team: __reader.optional("ownTeam"),
+            create_content: __reader.optional("createContent"),
+            create_open_api_spec: __reader.optional("createOpenAPISpec"),
+            ingest_conversations: __reader.optional("ingestConversations"),
+            view_billing: __reader.optional("viewBilling"),
+            list_members: __reader.optional("listMembers"),
+            list_teams: __reader.optional("listTeams"),
+            list_integrations: __reader.optional("listIntegrations"),
+            list_installations: __reader.optional("listInstallations"),
+            install_integration: __reader.optional("installIntegration"),
         };
-        ::core::option::Option::Some(Self {
-            view,
-            admin,
-            own_team,
-            create_content,
-            create_open_api_spec,
-            ingest_conversations,
-            view_billing,
-            list_members,
-            list_teams,
-            list_integrations,
-            list_installations,
-            install_integration,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationPermissions {
@@ -1710,18 +1539,13 @@ impl ::apigen_runtime::FromJson for OrganizationSearchResult {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let pages = __reader.optional("pages");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(pages),
-        ) = (__reader.finish(), id, title, pages) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            pages: __reader.optional("pages"),
         };
-        ::core::option::Option::Some(Self { id, title, pages })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationSearchResult {
@@ -1778,25 +1602,14 @@ impl ::apigen_runtime::FromJson for OrganizationTrial {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let status = __reader.optional("status");
-        let count = __reader.optional("count");
-        let end_date = __reader.optional("endDate");
-        let decision = __reader.optional("decision");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(status),
-            ::core::option::Option::Some(count),
-            ::core::option::Option::Some(end_date),
-            ::core::option::Option::Some(decision),
-        ) = (__reader.finish(), status, count, end_date, decision) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            status: __reader.optional("status"),
+            count: __reader.optional("count"),
+            end_date: __reader.optional("endDate"),
+            decision: __reader.optional("decision"),
         };
-        ::core::option::Option::Some(Self {
-            status,
-            count,
-            end_date,
-            decision,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationTrial {
@@ -1861,7 +1674,10 @@ impl ::apigen_runtime::FromJson for OrganizationType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationType {
@@ -1900,18 +1716,13 @@ impl ::apigen_runtime::FromJson for OrganizationUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let app = __reader.optional("app");
-        let logo = __reader.optional("logo");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(location),
-            ::core::option::Option::Some(app),
-            ::core::option::Option::Some(logo),
-        ) = (__reader.finish(), location, app, logo) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            app: __reader.optional("app"),
+            logo: __reader.optional("logo"),
         };
-        ::core::option::Option::Some(Self { location, app, logo })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationUrls {
@@ -1988,7 +1799,10 @@ impl ::apigen_runtime::FromJson for OrganizationUseCase {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for OrganizationUseCase {
@@ -2036,22 +1850,13 @@ impl ::apigen_runtime::FromJson for Subdomain {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "subdomain");
-        let subdomain = __reader.optional("subdomain");
-        let target = __reader.optional("target");
-        let is_active = __reader.optional("isActive");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(subdomain),
-            ::core::option::Option::Some(target),
-            ::core::option::Option::Some(is_active),
-        ) = (__reader.finish(), subdomain, target, is_active) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            subdomain: __reader.optional("subdomain"),
+            target: __reader.optional("target"),
+            is_active: __reader.optional("isActive"),
         };
-        ::core::option::Option::Some(Self {
-            subdomain,
-            target,
-            is_active,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for Subdomain {
@@ -2126,6 +1931,9 @@ impl ::apigen_runtime::FromJson for SubdomainTarget {
             true,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for SubdomainTarget {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -2163,14 +1971,11 @@ impl ::apigen_runtime::FromJson for SubdomainTargetOrganization {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "organization");
-        let organization = __reader.required("organization");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(organization),
-        ) = (__reader.finish(), organization) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            organization: __reader.required("organization"),
         };
-        ::core::option::Option::Some(Self { organization })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SubdomainTargetOrganization {
@@ -2233,7 +2038,10 @@ impl ::apigen_runtime::FromJson for TrialDecision {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for TrialDecision {
@@ -2293,7 +2101,10 @@ impl ::apigen_runtime::FromJson for TrialStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for TrialStatus {
@@ -2330,14 +2141,11 @@ impl ::apigen_runtime::FromJson for UpdateOrganizationAgentInstructionsBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let instructions = __reader.required("instructions");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(instructions),
-        ) = (__reader.finish(), instructions) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            instructions: __reader.required("instructions"),
         };
-        ::core::option::Option::Some(Self { instructions })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateOrganizationAgentInstructionsBody {
@@ -2403,55 +2211,20 @@ impl ::apigen_runtime::FromJson for UpdateOrganizationBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let email_domains = __reader.optional("emailDomains");
-        let hostname = __reader.optional("hostname");
-        let default_role = __reader.patch("defaultRole");
-        let default_content = __reader.optional("defaultContent");
-        let logo = __reader.optional("logo");
-        let sso = __reader.optional("sso");
-        let ai = __reader.optional("ai");
-        let invite_links = __reader.optional("inviteLinks");
-        let merge_rules = __reader.optional("mergeRules");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(email_domains),
-            ::core::option::Option::Some(hostname),
-            ::core::option::Option::Some(default_role),
-            ::core::option::Option::Some(default_content),
-            ::core::option::Option::Some(logo),
-            ::core::option::Option::Some(sso),
-            ::core::option::Option::Some(ai),
-            ::core::option::Option::Some(invite_links),
-            ::core::option::Option::Some(merge_rules),
-        ) = (
-            __reader.finish(),
-            title,
-            email_domains,
-            hostname,
-            default_role,
-            default_content,
-            logo,
-            sso,
-            ai,
-            invite_links,
-            merge_rules,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            email_domains: __reader.optional("emailDomains"),
+            hostname: __reader.optional("hostname"),
+            default_role: __reader.patch("defaultRole"),
+            default_content: __reader.optional("defaultContent"),
+            logo: __reader.optional("logo"),
+            sso: __reader.optional("sso"),
+            ai: __reader.optional("ai"),
+            invite_links: __reader.optional("inviteLinks"),
+            merge_rules: __reader.optional("mergeRules"),
         };
-        ::core::option::Option::Some(Self {
-            title,
-            email_domains,
-            hostname,
-            default_role,
-            default_content,
-            logo,
-            sso,
-            ai,
-            invite_links,
-            merge_rules,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateOrganizationBody {

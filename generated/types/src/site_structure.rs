@@ -17,14 +17,11 @@ impl ::apigen_runtime::FromJson for AddSiteSectionGroupSectionBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let section_id = __reader.required("sectionId");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(section_id),
-        ) = (__reader.finish(), section_id) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            section_id: __reader.required("sectionId"),
         };
-        ::core::option::Option::Some(Self { section_id })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for AddSiteSectionGroupSectionBody {
@@ -71,18 +68,13 @@ impl ::apigen_runtime::FromJson for CreateSiteSectionBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let space_id = __reader.required("spaceId");
-        let title = __reader.patch("title");
-        let icon = __reader.patch("icon");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(space_id),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(icon),
-        ) = (__reader.finish(), space_id, title, icon) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            space_id: __reader.required("spaceId"),
+            title: __reader.patch("title"),
+            icon: __reader.patch("icon"),
         };
-        ::core::option::Option::Some(Self { space_id, title, icon })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateSiteSectionBody {
@@ -146,25 +138,14 @@ impl ::apigen_runtime::FromJson for CreateSiteSectionGroupBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.required("title");
-        let icon = __reader.optional("icon");
-        let sections = __reader.optional("sections");
-        let parent = __reader.optional("parent");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(icon),
-            ::core::option::Option::Some(sections),
-            ::core::option::Option::Some(parent),
-        ) = (__reader.finish(), title, icon, sections, parent) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            title: __reader.required("title"),
+            icon: __reader.optional("icon"),
+            sections: __reader.optional("sections"),
+            parent: __reader.optional("parent"),
         };
-        ::core::option::Option::Some(Self {
-            title,
-            icon,
-            sections,
-            parent,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateSiteSectionGroupBody {
@@ -220,16 +201,12 @@ impl ::apigen_runtime::FromJson for CreateSiteSpaceBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let space_id = __reader.required("spaceId");
-        let section_id = __reader.optional("sectionId");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(space_id),
-            ::core::option::Option::Some(section_id),
-        ) = (__reader.finish(), space_id, section_id) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            space_id: __reader.required("spaceId"),
+            section_id: __reader.optional("sectionId"),
         };
-        ::core::option::Option::Some(Self { space_id, section_id })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateSiteSpaceBody {
@@ -267,14 +244,11 @@ impl ::apigen_runtime::FromJson for MoveSiteSectionBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let position = __reader.optional("position");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(position)) = (
-            __reader.finish(),
-            position,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            position: __reader.optional("position"),
         };
-        ::core::option::Option::Some(Self { position })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for MoveSiteSectionBody {
@@ -311,14 +285,11 @@ impl ::apigen_runtime::FromJson for MoveSiteSectionGroupBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let position = __reader.optional("position");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(position)) = (
-            __reader.finish(),
-            position,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            position: __reader.optional("position"),
         };
-        ::core::option::Option::Some(Self { position })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for MoveSiteSectionGroupBody {
@@ -355,14 +326,11 @@ impl ::apigen_runtime::FromJson for MoveSiteSpaceBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let position = __reader.optional("position");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(position)) = (
-            __reader.finish(),
-            position,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            position: __reader.optional("position"),
         };
-        ::core::option::Option::Some(Self { position })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for MoveSiteSpaceBody {
@@ -399,14 +367,11 @@ impl ::apigen_runtime::FromJson for SitePublishedUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let published = __reader.optional("published");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(published),
-        ) = (__reader.finish(), published) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            published: __reader.optional("published"),
         };
-        ::core::option::Option::Some(Self { published })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SitePublishedUrls {
@@ -481,55 +446,20 @@ impl ::apigen_runtime::FromJson for SiteSection {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "site-section");
-        let id = __reader.required("id");
-        let title = __reader.required("title");
-        let description = __reader.optional("description");
-        let default = __reader.optional("default");
-        let path = __reader.required("path");
-        let condition = __reader.optional("condition");
-        let section_group = __reader.optional("sectionGroup");
-        let icon = __reader.optional("icon");
-        let site_spaces = __reader.optional("siteSpaces");
-        let urls = __reader.optional("urls");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(description),
-            ::core::option::Option::Some(default),
-            ::core::option::Option::Some(path),
-            ::core::option::Option::Some(condition),
-            ::core::option::Option::Some(section_group),
-            ::core::option::Option::Some(icon),
-            ::core::option::Option::Some(site_spaces),
-            ::core::option::Option::Some(urls),
-        ) = (
-            __reader.finish(),
-            id,
-            title,
-            description,
-            default,
-            path,
-            condition,
-            section_group,
-            icon,
-            site_spaces,
-            urls,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.required("title"),
+            description: __reader.optional("description"),
+            default: __reader.optional("default"),
+            path: __reader.required("path"),
+            condition: __reader.optional("condition"),
+            section_group: __reader.optional("sectionGroup"),
+            icon: __reader.optional("icon"),
+            site_spaces: __reader.optional("siteSpaces"),
+            urls: __reader.optional("urls"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            title,
-            description,
-            default,
-            path,
-            condition,
-            section_group,
-            icon,
-            site_spaces,
-            urls,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteSection {
@@ -642,28 +572,15 @@ impl ::apigen_runtime::FromJson for SiteSectionGroup {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "site-section-group");
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let section_group = __reader.optional("sectionGroup");
-        let children = __reader.optional("children");
-        let icon = __reader.optional("icon");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(section_group),
-            ::core::option::Option::Some(children),
-            ::core::option::Option::Some(icon),
-        ) = (__reader.finish(), id, title, section_group, children, icon) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            section_group: __reader.optional("sectionGroup"),
+            children: __reader.optional("children"),
+            icon: __reader.optional("icon"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            title,
-            section_group,
-            children,
-            icon,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteSectionGroup {
@@ -714,16 +631,12 @@ impl ::apigen_runtime::FromJson for SiteSectionGroupPosition {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let before = __reader.optional("before");
-        let after = __reader.optional("after");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(before),
-            ::core::option::Option::Some(after),
-        ) = (__reader.finish(), before, after) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            before: __reader.optional("before"),
+            after: __reader.optional("after"),
         };
-        ::core::option::Option::Some(Self { before, after })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteSectionGroupPosition {
@@ -762,14 +675,11 @@ impl ::apigen_runtime::FromJson for SiteSectionGroupPositionTarget {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "site-section");
-        let id = __reader.required("id");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(id)) = (
-            __reader.finish(),
-            id,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
         };
-        ::core::option::Option::Some(Self { id })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteSectionGroupPositionTarget {
@@ -855,6 +765,9 @@ impl ::apigen_runtime::FromJson for SiteSectionOrGroup {
             true,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for SiteSectionOrGroup {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -905,16 +818,12 @@ impl ::apigen_runtime::FromJson for SiteSectionPosition {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let before = __reader.optional("before");
-        let after = __reader.optional("after");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(before),
-            ::core::option::Option::Some(after),
-        ) = (__reader.finish(), before, after) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            before: __reader.optional("before"),
+            after: __reader.optional("after"),
         };
-        ::core::option::Option::Some(Self { before, after })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteSectionPosition {
@@ -955,14 +864,11 @@ impl ::apigen_runtime::FromJson for SiteSectionPositionTarget {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "site-section");
-        let site_section = __reader.required("siteSection");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(site_section),
-        ) = (__reader.finish(), site_section) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            site_section: __reader.required("siteSection"),
         };
-        ::core::option::Option::Some(Self { site_section })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteSectionPositionTarget {
@@ -1023,52 +929,20 @@ impl ::apigen_runtime::FromJson for SiteSpace {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "site-space");
-        let id = __reader.required("id");
-        let path = __reader.required("path");
-        let section = __reader.optional("section");
-        let space = __reader.optional("space");
-        let title = __reader.required("title");
-        let default = __reader.optional("default");
-        let condition = __reader.optional("condition");
-        let has_advanced_customization_feature = __reader
-            .optional("hasAdvancedCustomizationFeature");
-        let urls = __reader.optional("urls");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(path),
-            ::core::option::Option::Some(section),
-            ::core::option::Option::Some(space),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(default),
-            ::core::option::Option::Some(condition),
-            ::core::option::Option::Some(has_advanced_customization_feature),
-            ::core::option::Option::Some(urls),
-        ) = (
-            __reader.finish(),
-            id,
-            path,
-            section,
-            space,
-            title,
-            default,
-            condition,
-            has_advanced_customization_feature,
-            urls,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            path: __reader.required("path"),
+            section: __reader.optional("section"),
+            space: __reader.optional("space"),
+            title: __reader.required("title"),
+            default: __reader.optional("default"),
+            condition: __reader.optional("condition"),
+            has_advanced_customization_feature: __reader
+                .optional("hasAdvancedCustomizationFeature"),
+            urls: __reader.optional("urls"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            path,
-            section,
-            space,
-            title,
-            default,
-            condition,
-            has_advanced_customization_feature,
-            urls,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteSpace {
@@ -1147,16 +1021,12 @@ impl ::apigen_runtime::FromJson for SiteSpacePosition {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let before = __reader.optional("before");
-        let after = __reader.optional("after");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(before),
-            ::core::option::Option::Some(after),
-        ) = (__reader.finish(), before, after) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            before: __reader.optional("before"),
+            after: __reader.optional("after"),
         };
-        ::core::option::Option::Some(Self { before, after })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteSpacePosition {
@@ -1197,14 +1067,11 @@ impl ::apigen_runtime::FromJson for SiteSpacePositionTarget {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "site-space");
-        let site_space = __reader.required("siteSpace");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(site_space),
-        ) = (__reader.finish(), site_space) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            site_space: __reader.required("siteSpace"),
         };
-        ::core::option::Option::Some(Self { site_space })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteSpacePositionTarget {
@@ -1264,39 +1131,16 @@ impl ::apigen_runtime::FromJson for UpdateSiteSectionBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let path = __reader.optional("path");
-        let default_site_space = __reader.optional("defaultSiteSpace");
-        let condition = __reader.patch("condition");
-        let icon = __reader.patch("icon");
-        let description = __reader.patch("description");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(path),
-            ::core::option::Option::Some(default_site_space),
-            ::core::option::Option::Some(condition),
-            ::core::option::Option::Some(icon),
-            ::core::option::Option::Some(description),
-        ) = (
-            __reader.finish(),
-            title,
-            path,
-            default_site_space,
-            condition,
-            icon,
-            description,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            path: __reader.optional("path"),
+            default_site_space: __reader.optional("defaultSiteSpace"),
+            condition: __reader.patch("condition"),
+            icon: __reader.patch("icon"),
+            description: __reader.patch("description"),
         };
-        ::core::option::Option::Some(Self {
-            title,
-            path,
-            default_site_space,
-            condition,
-            icon,
-            description,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionBody {
@@ -1381,16 +1225,12 @@ impl ::apigen_runtime::FromJson for UpdateSiteSectionGroupBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let icon = __reader.optional("icon");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(icon),
-        ) = (__reader.finish(), title, icon) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            icon: __reader.optional("icon"),
         };
-        ::core::option::Option::Some(Self { title, icon })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionGroupBody {
@@ -1438,18 +1278,13 @@ impl ::apigen_runtime::FromJson for UpdateSiteSpaceBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let path = __reader.optional("path");
-        let condition = __reader.patch("condition");
-        let space_id = __reader.optional("spaceId");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(path),
-            ::core::option::Option::Some(condition),
-            ::core::option::Option::Some(space_id),
-        ) = (__reader.finish(), path, condition, space_id) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            path: __reader.optional("path"),
+            condition: __reader.patch("condition"),
+            space_id: __reader.optional("spaceId"),
         };
-        ::core::option::Option::Some(Self { path, condition, space_id })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateSiteSpaceBody {

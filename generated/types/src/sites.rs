@@ -23,29 +23,18 @@ impl ::apigen_runtime::FromJson for CreateSiteBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let type_ = __reader
-            .defaulted(
-                "type",
-                || <crate::SiteType as ::core::convert::From<&str>>::from("basic"),
-            );
-        let title = __reader.optional("title");
-        let visibility = __reader.optional("visibility");
-        let spaces = __reader.optional("spaces");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(type_),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(visibility),
-            ::core::option::Option::Some(spaces),
-        ) = (__reader.finish(), type_, title, visibility, spaces) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            type_: __reader
+                .defaulted(
+                    "type",
+                    || <crate::SiteType as ::core::convert::From<&str>>::from("basic"),
+                ),
+            title: __reader.optional("title"),
+            visibility: __reader.optional("visibility"),
+            spaces: __reader.optional("spaces"),
         };
-        ::core::option::Option::Some(Self {
-            type_,
-            title,
-            visibility,
-            spaces,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateSiteBody {
@@ -102,25 +91,14 @@ impl ::apigen_runtime::FromJson for PublishedContentSite {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "published-content-site");
-        let site = __reader.optional("site");
-        let structure = __reader.optional("structure");
-        let customizations = __reader.optional("customizations");
-        let scripts = __reader.optional("scripts");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(site),
-            ::core::option::Option::Some(structure),
-            ::core::option::Option::Some(customizations),
-            ::core::option::Option::Some(scripts),
-        ) = (__reader.finish(), site, structure, customizations, scripts) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            site: __reader.optional("site"),
+            structure: __reader.optional("structure"),
+            customizations: __reader.optional("customizations"),
+            scripts: __reader.optional("scripts"),
         };
-        ::core::option::Option::Some(Self {
-            site,
-            structure,
-            customizations,
-            scripts,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for PublishedContentSite {
@@ -180,16 +158,12 @@ impl ::apigen_runtime::FromJson for PublishedSiteCustomizations {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let site = __reader.optional("site");
-        let site_spaces = __reader.optional("siteSpaces");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(site),
-            ::core::option::Option::Some(site_spaces),
-        ) = (__reader.finish(), site, site_spaces) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            site: __reader.optional("site"),
+            site_spaces: __reader.optional("siteSpaces"),
         };
-        ::core::option::Option::Some(Self { site, site_spaces })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for PublishedSiteCustomizations {
@@ -264,6 +238,9 @@ impl ::apigen_runtime::FromJson for PublishedSiteStructure {
             true,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for PublishedSiteStructure {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -308,14 +285,11 @@ impl ::apigen_runtime::FromJson for PublishedSiteStructureSections {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "sections");
-        let structure = __reader.optional("structure");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(structure),
-        ) = (__reader.finish(), structure) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            structure: __reader.optional("structure"),
         };
-        ::core::option::Option::Some(Self { structure })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for PublishedSiteStructureSections {
@@ -409,79 +383,26 @@ impl ::apigen_runtime::FromJson for Site {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "site");
-        let id = __reader.required("id");
-        let type_ = __reader.optional("type");
-        let title = __reader.optional("title");
-        let icon = __reader.optional("icon");
-        let hostname = __reader.optional("hostname");
-        let basename = __reader.optional("basename");
-        let proxy = __reader.optional("proxy");
-        let visibility = __reader.optional("visibility");
-        let published = __reader.optional("published");
-        let site_spaces = __reader.optional("siteSpaces");
-        let created_at = __reader.optional("createdAt");
-        let adaptive_content = __reader.optional("adaptiveContent");
-        let ads = __reader.optional("ads");
-        let agents_context = __reader.optional("agentsContext");
-        let features = __reader.optional("features");
-        let urls = __reader.optional("urls");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(type_),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(icon),
-            ::core::option::Option::Some(hostname),
-            ::core::option::Option::Some(basename),
-            ::core::option::Option::Some(proxy),
-            ::core::option::Option::Some(visibility),
-            ::core::option::Option::Some(published),
-            ::core::option::Option::Some(site_spaces),
-            ::core::option::Option::Some(created_at),
-            ::core::option::Option::Some(adaptive_content),
-            ::core::option::Option::Some(ads),
-            ::core::option::Option::Some(agents_context),
-            ::core::option::Option::Some(features),
-            ::core::option::Option::Some(urls),
-        ) = (
-            __reader.finish(),
-            id,
-            type_,
-            title,
-            icon,
-            hostname,
-            basename,
-            proxy,
-            visibility,
-            published,
-            site_spaces,
-            created_at,
-            adaptive_content,
-            ads,
-            agents_context,
-            features,
-            urls,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            type_: __reader.optional("type"),
+            title: __reader.optional("title"),
+            icon: __reader.optional("icon"),
+            hostname: __reader.optional("hostname"),
+            basename: __reader.optional("basename"),
+            proxy: __reader.optional("proxy"),
+            visibility: __reader.optional("visibility"),
+            published: __reader.optional("published"),
+            site_spaces: __reader.optional("siteSpaces"),
+            created_at: __reader.optional("createdAt"),
+            adaptive_content: __reader.optional("adaptiveContent"),
+            ads: __reader.optional("ads"),
+            agents_context: __reader.optional("agentsContext"),
+            features: __reader.optional("features"),
+            urls: __reader.optional("urls"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            type_,
-            title,
-            icon,
-            hostname,
-            basename,
-            proxy,
-            visibility,
-            published,
-            site_spaces,
-            created_at,
-            adaptive_content,
-            ads,
-            agents_context,
-            features,
-            urls,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for Site {
@@ -554,14 +475,11 @@ impl ::apigen_runtime::FromJson for SiteAdaptiveContent {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let enabled = __reader.optional("enabled");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(enabled)) = (
-            __reader.finish(),
-            enabled,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            enabled: __reader.optional("enabled"),
         };
-        ::core::option::Option::Some(Self { enabled })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteAdaptiveContent {
@@ -614,16 +532,12 @@ impl ::apigen_runtime::FromJson for SiteAdaptiveSchema {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "site-adaptive-schema");
-        let json_schema = __reader.optional("jsonSchema");
-        let updated_at = __reader.optional("updatedAt");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(json_schema),
-            ::core::option::Option::Some(updated_at),
-        ) = (__reader.finish(), json_schema, updated_at) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            json_schema: __reader.optional("jsonSchema"),
+            updated_at: __reader.optional("updatedAt"),
         };
-        ::core::option::Option::Some(Self { json_schema, updated_at })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteAdaptiveSchema {
@@ -664,16 +578,12 @@ impl ::apigen_runtime::FromJson for SiteAds {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let status = __reader.optional("status");
-        let submittable = __reader.optional("submittable");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(status),
-            ::core::option::Option::Some(submittable),
-        ) = (__reader.finish(), status, submittable) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            status: __reader.optional("status"),
+            submittable: __reader.optional("submittable"),
         };
-        ::core::option::Option::Some(Self { status, submittable })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteAds {
@@ -738,7 +648,10 @@ impl ::apigen_runtime::FromJson for SiteAdsStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteAdsStatus {
@@ -802,7 +715,10 @@ impl ::apigen_runtime::FromJson for SiteAgentsContext {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteAgentsContext {
@@ -898,91 +814,29 @@ impl ::apigen_runtime::FromJson for SiteCustomization {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let styling = __reader.optional("styling");
-        let favicon = __reader.optional("favicon");
-        let header = __reader.optional("header");
-        let footer = __reader.optional("footer");
-        let announcement = __reader.optional("announcement");
-        let themes = __reader.optional("themes");
-        let pdf = __reader.optional("pdf");
-        let feedback = __reader.optional("feedback");
-        let ai = __reader.optional("ai");
-        let advanced_customization = __reader.optional("advancedCustomization");
-        let git = __reader.optional("git");
-        let page_actions = __reader.optional("pageActions");
-        let external_links = __reader.optional("externalLinks");
-        let pagination = __reader.optional("pagination");
-        let trademark = __reader.optional("trademark");
-        let privacy_policy = __reader.optional("privacyPolicy");
-        let social_preview = __reader.optional("socialPreview");
-        let insights = __reader.optional("insights");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(styling),
-            ::core::option::Option::Some(favicon),
-            ::core::option::Option::Some(header),
-            ::core::option::Option::Some(footer),
-            ::core::option::Option::Some(announcement),
-            ::core::option::Option::Some(themes),
-            ::core::option::Option::Some(pdf),
-            ::core::option::Option::Some(feedback),
-            ::core::option::Option::Some(ai),
-            ::core::option::Option::Some(advanced_customization),
-            ::core::option::Option::Some(git),
-            ::core::option::Option::Some(page_actions),
-            ::core::option::Option::Some(external_links),
-            ::core::option::Option::Some(pagination),
-            ::core::option::Option::Some(trademark),
-            ::core::option::Option::Some(privacy_policy),
-            ::core::option::Option::Some(social_preview),
-            ::core::option::Option::Some(insights),
-        ) = (
-            __reader.finish(),
-            title,
-            styling,
-            favicon,
-            header,
-            footer,
-            announcement,
-            themes,
-            pdf,
-            feedback,
-            ai,
-            advanced_customization,
-            git,
-            page_actions,
-            external_links,
-            pagination,
-            trademark,
-            privacy_policy,
-            social_preview,
-            insights,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            styling: __reader.optional("styling"),
+            favicon: __reader.optional("favicon"),
+            header: __reader.optional("header"),
+            footer: __reader.optional("footer"),
+            announcement: __reader.optional("announcement"),
+            themes: __reader.optional("themes"),
+            pdf: __reader.optional("pdf"),
+            feedback: __reader.optional("feedback"),
+            ai: __reader.optional("ai"),
+            advanced_customization: __reader.optional("advancedCustomization"),
+            git: __reader.optional("git"),
+            page_actions: __reader.optional("pageActions"),
+            external_links: __reader.optional("externalLinks"),
+            pagination: __reader.optional("pagination"),
+            trademark: __reader.optional("trademark"),
+            privacy_policy: __reader.optional("privacyPolicy"),
+            social_preview: __reader.optional("socialPreview"),
+            insights: __reader.optional("insights"),
         };
-        ::core::option::Option::Some(Self {
-            title,
-            styling,
-            favicon,
-            header,
-            footer,
-            announcement,
-            themes,
-            pdf,
-            feedback,
-            ai,
-            advanced_customization,
-            git,
-            page_actions,
-            external_links,
-            pagination,
-            trademark,
-            privacy_policy,
-            social_preview,
-            insights,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomization {
@@ -1055,14 +909,11 @@ impl ::apigen_runtime::FromJson for SiteCustomizationAi {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let mode = __reader.optional("mode");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(mode)) = (
-            __reader.finish(),
-            mode,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            mode: __reader.optional("mode"),
         };
-        ::core::option::Option::Some(Self { mode })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationAi {
@@ -1109,25 +960,14 @@ impl ::apigen_runtime::FromJson for SiteCustomizationAnnouncement {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let enabled = __reader.optional("enabled");
-        let message = __reader.optional("message");
-        let link = __reader.optional("link");
-        let style = __reader.optional("style");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(enabled),
-            ::core::option::Option::Some(message),
-            ::core::option::Option::Some(link),
-            ::core::option::Option::Some(style),
-        ) = (__reader.finish(), enabled, message, link, style) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            enabled: __reader.optional("enabled"),
+            message: __reader.optional("message"),
+            link: __reader.optional("link"),
+            style: __reader.optional("style"),
         };
-        ::core::option::Option::Some(Self {
-            enabled,
-            message,
-            link,
-            style,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationAnnouncement {
@@ -1169,14 +1009,11 @@ impl ::apigen_runtime::FromJson for SiteCustomizationExternalLinks {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let target = __reader.optional("target");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(target)) = (
-            __reader.finish(),
-            target,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            target: __reader.optional("target"),
         };
-        ::core::option::Option::Some(Self { target })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationExternalLinks {
@@ -1217,18 +1054,13 @@ impl ::apigen_runtime::FromJson for SiteCustomizationFooter {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let logo = __reader.optional("logo");
-        let groups = __reader.optional("groups");
-        let copyright = __reader.optional("copyright");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(logo),
-            ::core::option::Option::Some(groups),
-            ::core::option::Option::Some(copyright),
-        ) = (__reader.finish(), logo, groups, copyright) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            logo: __reader.optional("logo"),
+            groups: __reader.optional("groups"),
+            copyright: __reader.optional("copyright"),
         };
-        ::core::option::Option::Some(Self { logo, groups, copyright })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationFooter {
@@ -1273,14 +1105,11 @@ impl ::apigen_runtime::FromJson for SiteCustomizationGit {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let show_edit_link = __reader.optional("showEditLink");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(show_edit_link),
-        ) = (__reader.finish(), show_edit_link) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            show_edit_link: __reader.optional("showEditLink"),
         };
-        ::core::option::Option::Some(Self { show_edit_link })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationGit {
@@ -1319,16 +1148,12 @@ impl ::apigen_runtime::FromJson for SiteCustomizationHeader {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let logo = __reader.optional("logo");
-        let links = __reader.optional("links");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(logo),
-            ::core::option::Option::Some(links),
-        ) = (__reader.finish(), logo, links) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            logo: __reader.optional("logo"),
+            links: __reader.optional("links"),
         };
-        ::core::option::Option::Some(Self { logo, links })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationHeader {
@@ -1372,14 +1197,11 @@ impl ::apigen_runtime::FromJson for SiteCustomizationInsights {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let tracking_cookie = __reader.optional("trackingCookie");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(tracking_cookie),
-        ) = (__reader.finish(), tracking_cookie) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            tracking_cookie: __reader.optional("trackingCookie"),
         };
-        ::core::option::Option::Some(Self { tracking_cookie })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationInsights {
@@ -1422,18 +1244,13 @@ impl ::apigen_runtime::FromJson for SiteCustomizationPageActions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let external_ai = __reader.optional("externalAI");
-        let markdown = __reader.optional("markdown");
-        let mcp = __reader.optional("mcp");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(external_ai),
-            ::core::option::Option::Some(markdown),
-            ::core::option::Option::Some(mcp),
-        ) = (__reader.finish(), external_ai, markdown, mcp) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            external_ai: __reader.optional("externalAI"),
+            markdown: __reader.optional("markdown"),
+            mcp: __reader.optional("mcp"),
         };
-        ::core::option::Option::Some(Self { external_ai, markdown, mcp })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationPageActions {
@@ -1472,14 +1289,11 @@ impl ::apigen_runtime::FromJson for SiteCustomizationPrivacyPolicy {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let url = __reader.optional("url");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(url)) = (
-            __reader.finish(),
-            url,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            url: __reader.optional("url"),
         };
-        ::core::option::Option::Some(Self { url })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationPrivacyPolicy {
@@ -1527,16 +1341,12 @@ impl ::apigen_runtime::FromJson for SiteCustomizationSidebar {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let background = __reader.optional("background");
-        let list = __reader.optional("list");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(background),
-            ::core::option::Option::Some(list),
-        ) = (__reader.finish(), background, list) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            background: __reader.optional("background"),
+            list: __reader.optional("list"),
         };
-        ::core::option::Option::Some(Self { background, list })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationSidebar {
@@ -1574,14 +1384,11 @@ impl ::apigen_runtime::FromJson for SiteCustomizationSocialPreview {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let url = __reader.optional("url");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(url)) = (
-            __reader.finish(),
-            url,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            url: __reader.optional("url"),
         };
-        ::core::option::Option::Some(Self { url })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationSocialPreview {
@@ -1677,75 +1484,25 @@ impl ::apigen_runtime::FromJson for SiteCustomizationStyling {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let theme = __reader.optional("theme");
-        let primary_color = __reader.optional("primaryColor");
-        let tint = __reader.optional("tint");
-        let info_color = __reader.optional("infoColor");
-        let success_color = __reader.optional("successColor");
-        let warning_color = __reader.optional("warningColor");
-        let danger_color = __reader.optional("dangerColor");
-        let corners = __reader.optional("corners");
-        let depth = __reader.optional("depth");
-        let links = __reader.optional("links");
-        let font = __reader.optional("font");
-        let monospace_font = __reader.optional("monospaceFont");
-        let icons = __reader.optional("icons");
-        let search = __reader.optional("search");
-        let sidebar = __reader.optional("sidebar");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(theme),
-            ::core::option::Option::Some(primary_color),
-            ::core::option::Option::Some(tint),
-            ::core::option::Option::Some(info_color),
-            ::core::option::Option::Some(success_color),
-            ::core::option::Option::Some(warning_color),
-            ::core::option::Option::Some(danger_color),
-            ::core::option::Option::Some(corners),
-            ::core::option::Option::Some(depth),
-            ::core::option::Option::Some(links),
-            ::core::option::Option::Some(font),
-            ::core::option::Option::Some(monospace_font),
-            ::core::option::Option::Some(icons),
-            ::core::option::Option::Some(search),
-            ::core::option::Option::Some(sidebar),
-        ) = (
-            __reader.finish(),
-            theme,
-            primary_color,
-            tint,
-            info_color,
-            success_color,
-            warning_color,
-            danger_color,
-            corners,
-            depth,
-            links,
-            font,
-            monospace_font,
-            icons,
-            search,
-            sidebar,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            theme: __reader.optional("theme"),
+            primary_color: __reader.optional("primaryColor"),
+            tint: __reader.optional("tint"),
+            info_color: __reader.optional("infoColor"),
+            success_color: __reader.optional("successColor"),
+            warning_color: __reader.optional("warningColor"),
+            danger_color: __reader.optional("dangerColor"),
+            corners: __reader.optional("corners"),
+            depth: __reader.optional("depth"),
+            links: __reader.optional("links"),
+            font: __reader.optional("font"),
+            monospace_font: __reader.optional("monospaceFont"),
+            icons: __reader.optional("icons"),
+            search: __reader.optional("search"),
+            sidebar: __reader.optional("sidebar"),
         };
-        ::core::option::Option::Some(Self {
-            theme,
-            primary_color,
-            tint,
-            info_color,
-            success_color,
-            warning_color,
-            danger_color,
-            corners,
-            depth,
-            links,
-            font,
-            monospace_font,
-            icons,
-            search,
-            sidebar,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationStyling {
@@ -1800,16 +1557,12 @@ impl ::apigen_runtime::FromJson for SiteCustomizationThemes {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let default = __reader.optional("default");
-        let toggeable = __reader.optional("toggeable");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(default),
-            ::core::option::Option::Some(toggeable),
-        ) = (__reader.finish(), default, toggeable) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            default: __reader.optional("default"),
+            toggeable: __reader.optional("toggeable"),
         };
-        ::core::option::Option::Some(Self { default, toggeable })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationThemes {
@@ -1847,14 +1600,11 @@ impl ::apigen_runtime::FromJson for SiteCustomizationTint {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let color = __reader.optional("color");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(color)) = (
-            __reader.finish(),
-            color,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            color: __reader.optional("color"),
         };
-        ::core::option::Option::Some(Self { color })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteCustomizationTint {
@@ -1905,25 +1655,14 @@ impl ::apigen_runtime::FromJson for SiteFeature {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let plan = __reader.optional("plan");
-        let frozen = __reader.optional("frozen");
-        let customizations = __reader.optional("customizations");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(plan),
-            ::core::option::Option::Some(frozen),
-            ::core::option::Option::Some(customizations),
-        ) = (__reader.finish(), id, plan, frozen, customizations) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            plan: __reader.optional("plan"),
+            frozen: __reader.optional("frozen"),
+            customizations: __reader.optional("customizations"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            plan,
-            frozen,
-            customizations,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteFeature {
@@ -1988,7 +1727,10 @@ impl ::apigen_runtime::FromJson for SiteFeatureCustomization {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteFeatureCustomization {
@@ -2048,7 +1790,10 @@ impl ::apigen_runtime::FromJson for SiteFeatureId {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteFeatureId {
@@ -2108,7 +1853,10 @@ impl ::apigen_runtime::FromJson for SiteFeaturePlan {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteFeaturePlan {
@@ -2145,16 +1893,12 @@ impl ::apigen_runtime::FromJson for SiteFooterGroup {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let links = __reader.optional("links");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(links),
-        ) = (__reader.finish(), title, links) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            links: __reader.optional("links"),
         };
-        ::core::option::Option::Some(Self { title, links })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteFooterGroup {
@@ -2206,28 +1950,15 @@ impl ::apigen_runtime::FromJson for SiteHeaderLink {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let style = __reader.optional("style");
-        let to = __reader.optional("to");
-        let links = __reader.optional("links");
-        let condition = __reader.optional("condition");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(style),
-            ::core::option::Option::Some(to),
-            ::core::option::Option::Some(links),
-            ::core::option::Option::Some(condition),
-        ) = (__reader.finish(), title, style, to, links, condition) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            style: __reader.optional("style"),
+            to: __reader.optional("to"),
+            links: __reader.optional("links"),
+            condition: __reader.optional("condition"),
         };
-        ::core::option::Option::Some(Self {
-            title,
-            style,
-            to,
-            links,
-            condition,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteHeaderLink {
@@ -2268,14 +1999,11 @@ impl ::apigen_runtime::FromJson for SiteIcon {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let icon = __reader.optional("icon");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(icon)) = (
-            __reader.finish(),
-            icon,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            icon: __reader.optional("icon"),
         };
-        ::core::option::Option::Some(Self { icon })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteIcon {
@@ -2322,16 +2050,12 @@ impl ::apigen_runtime::FromJson for SiteLink {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let to = __reader.optional("to");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(to),
-        ) = (__reader.finish(), title, to) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            to: __reader.optional("to"),
         };
-        ::core::option::Option::Some(Self { title, to })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteLink {
@@ -2375,16 +2099,12 @@ impl ::apigen_runtime::FromJson for SiteProxy {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let origin = __reader.optional("origin");
-        let target = __reader.optional("target");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(origin),
-            ::core::option::Option::Some(target),
-        ) = (__reader.finish(), origin, target) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            origin: __reader.optional("origin"),
+            target: __reader.optional("target"),
         };
-        ::core::option::Option::Some(Self { origin, target })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteProxy {
@@ -2428,22 +2148,13 @@ impl ::apigen_runtime::FromJson for SiteScript {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let script = __reader.optional("script");
-        let content_security_policy = __reader.optional("contentSecurityPolicy");
-        let cookies = __reader.optional("cookies");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(script),
-            ::core::option::Option::Some(content_security_policy),
-            ::core::option::Option::Some(cookies),
-        ) = (__reader.finish(), script, content_security_policy, cookies) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            script: __reader.optional("script"),
+            content_security_policy: __reader.optional("contentSecurityPolicy"),
+            cookies: __reader.optional("cookies"),
         };
-        ::core::option::Option::Some(Self {
-            script,
-            content_security_policy,
-            cookies,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteScript {
@@ -2493,16 +2204,12 @@ impl ::apigen_runtime::FromJson for SiteTemplateCondition {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let description = __reader.optional("description");
-        let condition = __reader.optional("condition");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(description),
-            ::core::option::Option::Some(condition),
-        ) = (__reader.finish(), description, condition) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            description: __reader.optional("description"),
+            condition: __reader.optional("condition"),
         };
-        ::core::option::Option::Some(Self { description, condition })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteTemplateCondition {
@@ -2540,14 +2247,11 @@ impl ::apigen_runtime::FromJson for SiteTemplateConditionList {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let items = __reader.required("items");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(items)) = (
-            __reader.finish(),
-            items,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            items: __reader.required("items"),
         };
-        ::core::option::Option::Some(Self { items })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteTemplateConditionList {
@@ -2584,14 +2288,11 @@ impl ::apigen_runtime::FromJson for SiteToggle {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let enabled = __reader.optional("enabled");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(enabled)) = (
-            __reader.finish(),
-            enabled,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            enabled: __reader.optional("enabled"),
         };
-        ::core::option::Option::Some(Self { enabled })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteToggle {
@@ -2655,7 +2356,10 @@ impl ::apigen_runtime::FromJson for SiteType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteType {
@@ -2694,18 +2398,13 @@ impl ::apigen_runtime::FromJson for SiteUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let app = __reader.optional("app");
-        let published = __reader.optional("published");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(location),
-            ::core::option::Option::Some(app),
-            ::core::option::Option::Some(published),
-        ) = (__reader.finish(), location, app, published) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            app: __reader.optional("app"),
+            published: __reader.optional("published"),
         };
-        ::core::option::Option::Some(Self { location, app, published })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteUrls {
@@ -2799,7 +2498,10 @@ impl ::apigen_runtime::FromJson for SiteVisibility {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for SiteVisibility {
@@ -2840,16 +2542,12 @@ impl ::apigen_runtime::FromJson for ThemedColor {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let light = __reader.optional("light");
-        let dark = __reader.optional("dark");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(light),
-            ::core::option::Option::Some(dark),
-        ) = (__reader.finish(), light, dark) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            light: __reader.optional("light"),
+            dark: __reader.optional("dark"),
         };
-        ::core::option::Option::Some(Self { light, dark })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ThemedColor {
@@ -2889,16 +2587,12 @@ impl ::apigen_runtime::FromJson for ThemedUrl {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let light = __reader.optional("light");
-        let dark = __reader.optional("dark");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(light),
-            ::core::option::Option::Some(dark),
-        ) = (__reader.finish(), light, dark) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            light: __reader.optional("light"),
+            dark: __reader.optional("dark"),
         };
-        ::core::option::Option::Some(Self { light, dark })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for ThemedUrl {
@@ -2947,14 +2641,11 @@ impl ::apigen_runtime::FromJson for UpdateSiteAdaptiveSchemaBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let json_schema = __reader.required("jsonSchema");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(json_schema),
-        ) = (__reader.finish(), json_schema) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            json_schema: __reader.required("jsonSchema"),
         };
-        ::core::option::Option::Some(Self { json_schema })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateSiteAdaptiveSchemaBody {
@@ -3019,47 +2710,18 @@ impl ::apigen_runtime::FromJson for UpdateSiteBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let visibility = __reader.optional("visibility");
-        let basename = __reader.optional("basename");
-        let adaptive_content = __reader.optional("adaptiveContent");
-        let agents_context = __reader.optional("agentsContext");
-        let default_site_space = __reader.optional("defaultSiteSpace");
-        let default_site_section = __reader.optional("defaultSiteSection");
-        let proxy = __reader.patch("proxy");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(visibility),
-            ::core::option::Option::Some(basename),
-            ::core::option::Option::Some(adaptive_content),
-            ::core::option::Option::Some(agents_context),
-            ::core::option::Option::Some(default_site_space),
-            ::core::option::Option::Some(default_site_section),
-            ::core::option::Option::Some(proxy),
-        ) = (
-            __reader.finish(),
-            title,
-            visibility,
-            basename,
-            adaptive_content,
-            agents_context,
-            default_site_space,
-            default_site_section,
-            proxy,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            visibility: __reader.optional("visibility"),
+            basename: __reader.optional("basename"),
+            adaptive_content: __reader.optional("adaptiveContent"),
+            agents_context: __reader.optional("agentsContext"),
+            default_site_space: __reader.optional("defaultSiteSpace"),
+            default_site_section: __reader.optional("defaultSiteSection"),
+            proxy: __reader.patch("proxy"),
         };
-        ::core::option::Option::Some(Self {
-            title,
-            visibility,
-            basename,
-            adaptive_content,
-            agents_context,
-            default_site_space,
-            default_site_section,
-            proxy,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateSiteBody {

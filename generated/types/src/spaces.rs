@@ -42,7 +42,10 @@ impl ::apigen_runtime::FromJson for LinkRelation {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for LinkRelation {
@@ -81,16 +84,12 @@ impl ::apigen_runtime::FromJson for LinkReportBrokenStats {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let total = __reader.optional("total");
-        let change_request = __reader.optional("changeRequest");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(total),
-            ::core::option::Option::Some(change_request),
-        ) = (__reader.finish(), total, change_request) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            total: __reader.optional("total"),
+            change_request: __reader.optional("changeRequest"),
         };
-        ::core::option::Option::Some(Self { total, change_request })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for LinkReportBrokenStats {
@@ -147,25 +146,14 @@ impl ::apigen_runtime::FromJson for LinkReportItem {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let status = __reader.optional("status");
-        let relation = __reader.optional("relation");
-        let target_reference = __reader.optional("targetReference");
-        let extra = __reader.rest();
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(status),
-            ::core::option::Option::Some(relation),
-            ::core::option::Option::Some(target_reference),
-            ::core::option::Option::Some(extra),
-        ) = (__reader.finish(), status, relation, target_reference, extra) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            status: __reader.optional("status"),
+            relation: __reader.optional("relation"),
+            target_reference: __reader.optional("targetReference"),
+            extra: __reader.rest(),
         };
-        ::core::option::Option::Some(Self {
-            status,
-            relation,
-            target_reference,
-            extra,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for LinkReportItem {
@@ -228,20 +216,14 @@ impl ::apigen_runtime::FromJson for LinkReportList {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let next = __reader.optional("next");
-        let count = __reader.optional("count");
-        let items = __reader.required("items");
-        let stats = __reader.optional("stats");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(next),
-            ::core::option::Option::Some(count),
-            ::core::option::Option::Some(items),
-            ::core::option::Option::Some(stats),
-        ) = (__reader.finish(), next, count, items, stats) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            next: __reader.optional("next"),
+            count: __reader.optional("count"),
+            items: __reader.required("items"),
+            stats: __reader.optional("stats"),
         };
-        ::core::option::Option::Some(Self { next, count, items, stats })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for LinkReportList {
@@ -295,14 +277,11 @@ impl ::apigen_runtime::FromJson for LinkReportListNext {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let page = __reader.required("page");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(page)) = (
-            __reader.finish(),
-            page,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            page: __reader.required("page"),
         };
-        ::core::option::Option::Some(Self { page })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for LinkReportListNext {
@@ -341,16 +320,12 @@ impl ::apigen_runtime::FromJson for LinkReportStats {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let total = __reader.optional("total");
-        let broken = __reader.optional("broken");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(total),
-            ::core::option::Option::Some(broken),
-        ) = (__reader.finish(), total, broken) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            total: __reader.optional("total"),
+            broken: __reader.optional("broken"),
         };
-        ::core::option::Option::Some(Self { total, broken })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for LinkReportStats {
@@ -421,7 +396,10 @@ impl ::apigen_runtime::FromJson for LinkStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for LinkStatus {
@@ -490,7 +468,10 @@ impl ::apigen_runtime::FromJson for LinkTargetKind {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for LinkTargetKind {
@@ -546,25 +527,14 @@ impl ::apigen_runtime::FromJson for LinkTargetReference {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let kind = __reader.optional("kind");
-        let organization = __reader.optional("organization");
-        let space = __reader.optional("space");
-        let extra = __reader.rest();
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(kind),
-            ::core::option::Option::Some(organization),
-            ::core::option::Option::Some(space),
-            ::core::option::Option::Some(extra),
-        ) = (__reader.finish(), kind, organization, space, extra) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            kind: __reader.optional("kind"),
+            organization: __reader.optional("organization"),
+            space: __reader.optional("space"),
+            extra: __reader.rest(),
         };
-        ::core::option::Option::Some(Self {
-            kind,
-            organization,
-            space,
-            extra,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for LinkTargetReference {
@@ -615,16 +585,12 @@ impl ::apigen_runtime::FromJson for MoveSpaceBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let parent = __reader.patch("parent");
-        let position = __reader.optional("position");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(parent),
-            ::core::option::Option::Some(position),
-        ) = (__reader.finish(), parent, position) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            parent: __reader.patch("parent"),
+            position: __reader.optional("position"),
         };
-        ::core::option::Option::Some(Self { parent, position })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for MoveSpaceBody {
@@ -736,103 +702,32 @@ impl ::apigen_runtime::FromJson for Space {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "space");
-        let id = __reader.required("id");
-        let title = __reader.required("title");
-        let emoji = __reader.required("emoji");
-        let visibility = __reader.required("visibility");
-        let created_at = __reader.required("createdAt");
-        let updated_at = __reader.required("updatedAt");
-        let deleted_at = __reader.optional("deletedAt");
-        let edit_mode = __reader.optional("editMode");
-        let merge_rules = __reader.required("mergeRules");
-        let urls = __reader.optional("urls");
-        let organization = __reader.required("organization");
-        let parent = __reader.optional("parent");
-        let language = __reader.optional("language");
-        let git_sync = __reader.optional("gitSync");
-        let visitor_auth = __reader.optional("visitorAuth");
-        let revision = __reader.required("revision");
-        let default_level = __reader.nullable("defaultLevel");
-        let comments = __reader.required("comments");
-        let change_requests = __reader.required("changeRequests");
-        let change_requests_open = __reader.required("changeRequestsOpen");
-        let change_requests_draft = __reader.required("changeRequestsDraft");
-        let permissions = __reader.optional("permissions");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(emoji),
-            ::core::option::Option::Some(visibility),
-            ::core::option::Option::Some(created_at),
-            ::core::option::Option::Some(updated_at),
-            ::core::option::Option::Some(deleted_at),
-            ::core::option::Option::Some(edit_mode),
-            ::core::option::Option::Some(merge_rules),
-            ::core::option::Option::Some(urls),
-            ::core::option::Option::Some(organization),
-            ::core::option::Option::Some(parent),
-            ::core::option::Option::Some(language),
-            ::core::option::Option::Some(git_sync),
-            ::core::option::Option::Some(visitor_auth),
-            ::core::option::Option::Some(revision),
-            ::core::option::Option::Some(default_level),
-            ::core::option::Option::Some(comments),
-            ::core::option::Option::Some(change_requests),
-            ::core::option::Option::Some(change_requests_open),
-            ::core::option::Option::Some(change_requests_draft),
-            ::core::option::Option::Some(permissions),
-        ) = (
-            __reader.finish(),
-            id,
-            title,
-            emoji,
-            visibility,
-            created_at,
-            updated_at,
-            deleted_at,
-            edit_mode,
-            merge_rules,
-            urls,
-            organization,
-            parent,
-            language,
-            git_sync,
-            visitor_auth,
-            revision,
-            default_level,
-            comments,
-            change_requests,
-            change_requests_open,
-            change_requests_draft,
-            permissions,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.required("title"),
+            emoji: __reader.required("emoji"),
+            visibility: __reader.required("visibility"),
+            created_at: __reader.required("createdAt"),
+            updated_at: __reader.required("updatedAt"),
+            deleted_at: __reader.optional("deletedAt"),
+            edit_mode: __reader.optional("editMode"),
+            merge_rules: __reader.required("mergeRules"),
+            urls: __reader.optional("urls"),
+            organization: __reader.required("organization"),
+            parent: __reader.optional("parent"),
+            language: __reader.optional("language"),
+            git_sync: __reader.optional("gitSync"),
+            visitor_auth: __reader.optional("visitorAuth"),
+            revision: __reader.required("revision"),
+            default_level: __reader.nullable("defaultLevel"),
+            comments: __reader.required("comments"),
+            change_requests: __reader.required("changeRequests"),
+            change_requests_open: __reader.required("changeRequestsOpen"),
+            change_requests_draft: __reader.required("changeRequestsDraft"),
+            permissions: __reader.optional("permissions"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            title,
-            emoji,
-            visibility,
-            created_at,
-            updated_at,
-            deleted_at,
-            edit_mode,
-            merge_rules,
-            urls,
-            organization,
-            parent,
-            language,
-            git_sync,
-            visitor_auth,
-            revision,
-            default_level,
-            comments,
-            change_requests,
-            change_requests_open,
-            change_requests_draft,
-            permissions,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for Space {
@@ -952,7 +847,10 @@ impl ::apigen_runtime::FromJson for SpaceEditMode {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpaceEditMode {
@@ -1024,35 +922,15 @@ impl ::apigen_runtime::FromJson for SpaceGitInfo {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let repo_name = __reader.optional("repoName");
-        let installation_provider = __reader.optional("installationProvider");
-        let integration = __reader.optional("integration");
-        let url = __reader.optional("url");
-        let updated_at = __reader.optional("updatedAt");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(repo_name),
-            ::core::option::Option::Some(installation_provider),
-            ::core::option::Option::Some(integration),
-            ::core::option::Option::Some(url),
-            ::core::option::Option::Some(updated_at),
-        ) = (
-            __reader.finish(),
-            repo_name,
-            installation_provider,
-            integration,
-            url,
-            updated_at,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            repo_name: __reader.optional("repoName"),
+            installation_provider: __reader.optional("installationProvider"),
+            integration: __reader.optional("integration"),
+            url: __reader.optional("url"),
+            updated_at: __reader.optional("updatedAt"),
         };
-        ::core::option::Option::Some(Self {
-            repo_name,
-            installation_provider,
-            integration,
-            url,
-            updated_at,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpaceGitInfo {
@@ -1120,7 +998,10 @@ impl ::apigen_runtime::FromJson for SpaceLanguage {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpaceLanguage {
@@ -1179,55 +1060,20 @@ impl ::apigen_runtime::FromJson for SpacePermissions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let view = __reader.optional("view");
-        let access = __reader.optional("access");
-        let admin = __reader.optional("admin");
-        let view_invite_links = __reader.optional("viewInviteLinks");
-        let edit = __reader.optional("edit");
-        let trigger_git_sync = __reader.optional("triggerGitSync");
-        let comment = __reader.optional("comment");
-        let merge = __reader.optional("merge");
-        let review = __reader.optional("review");
-        let install_integration = __reader.optional("installIntegration");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(view),
-            ::core::option::Option::Some(access),
-            ::core::option::Option::Some(admin),
-            ::core::option::Option::Some(view_invite_links),
-            ::core::option::Option::Some(edit),
-            ::core::option::Option::Some(trigger_git_sync),
-            ::core::option::Option::Some(comment),
-            ::core::option::Option::Some(merge),
-            ::core::option::Option::Some(review),
-            ::core::option::Option::Some(install_integration),
-        ) = (
-            __reader.finish(),
-            view,
-            access,
-            admin,
-            view_invite_links,
-            edit,
-            trigger_git_sync,
-            comment,
-            merge,
-            review,
-            install_integration,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            view: __reader.optional("view"),
+            access: __reader.optional("access"),
+            admin: __reader.optional("admin"),
+            view_invite_links: __reader.optional("viewInviteLinks"),
+            edit: __reader.optional("edit"),
+            trigger_git_sync: __reader.optional("triggerGitSync"),
+            comment: __reader.optional("comment"),
+            merge: __reader.optional("merge"),
+            review: __reader.optional("review"),
+            install_integration: __reader.optional("installIntegration"),
         };
-        ::core::option::Option::Some(Self {
-            view,
-            access,
-            admin,
-            view_invite_links,
-            edit,
-            trigger_git_sync,
-            comment,
-            merge,
-            review,
-            install_integration,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpacePermissions {
@@ -1281,28 +1127,15 @@ impl ::apigen_runtime::FromJson for SpaceUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let app = __reader.optional("app");
-        let published = __reader.optional("published");
-        let public = __reader.optional("public");
-        let icon = __reader.optional("icon");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(location),
-            ::core::option::Option::Some(app),
-            ::core::option::Option::Some(published),
-            ::core::option::Option::Some(public),
-            ::core::option::Option::Some(icon),
-        ) = (__reader.finish(), location, app, published, public, icon) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            app: __reader.optional("app"),
+            published: __reader.optional("published"),
+            public: __reader.optional("public"),
+            icon: __reader.optional("icon"),
         };
-        ::core::option::Option::Some(Self {
-            location,
-            app,
-            published,
-            public,
-            icon,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpaceUrls {
@@ -1416,7 +1249,10 @@ impl ::apigen_runtime::FromJson for SpaceVisibility {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpaceVisibility {
@@ -1485,6 +1321,9 @@ impl ::apigen_runtime::FromJson for SpaceVisitorAuth {
             true,
         )
     }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
+    }
 }
 impl ::apigen_runtime::serde::Serialize for SpaceVisitorAuth {
     fn serialize<S: ::apigen_runtime::serde::Serializer>(
@@ -1528,14 +1367,9 @@ impl ::apigen_runtime::FromJson for SpaceVisitorAuthCustom {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("backend", "custom");
-        let extra = __reader.rest();
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(extra)) = (
-            __reader.finish(),
-            extra,
-        ) else {
-            return ::core::option::Option::None;
-        };
-        ::core::option::Option::Some(Self { extra })
+        let __decoded = Self { extra: __reader.rest() };
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SpaceVisitorAuthCustom {
@@ -1573,14 +1407,11 @@ impl ::apigen_runtime::FromJson for TransferSpaceBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let organization = __reader.required("organization");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(organization),
-        ) = (__reader.finish(), organization) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            organization: __reader.required("organization"),
         };
-        ::core::option::Option::Some(Self { organization })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for TransferSpaceBody {
@@ -1637,39 +1468,16 @@ impl ::apigen_runtime::FromJson for UpdateSpaceBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let edit_mode = __reader.optional("editMode");
-        let title = __reader.optional("title");
-        let default_level = __reader.patch("defaultLevel");
-        let language = __reader.optional("language");
-        let merge_rules = __reader.optional("mergeRules");
-        let emoji = __reader.optional("emoji");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(edit_mode),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(default_level),
-            ::core::option::Option::Some(language),
-            ::core::option::Option::Some(merge_rules),
-            ::core::option::Option::Some(emoji),
-        ) = (
-            __reader.finish(),
-            edit_mode,
-            title,
-            default_level,
-            language,
-            merge_rules,
-            emoji,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            edit_mode: __reader.optional("editMode"),
+            title: __reader.optional("title"),
+            default_level: __reader.patch("defaultLevel"),
+            language: __reader.optional("language"),
+            merge_rules: __reader.optional("mergeRules"),
+            emoji: __reader.optional("emoji"),
         };
-        ::core::option::Option::Some(Self {
-            edit_mode,
-            title,
-            default_level,
-            language,
-            merge_rules,
-            emoji,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateSpaceBody {

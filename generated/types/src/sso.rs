@@ -35,39 +35,16 @@ impl ::apigen_runtime::FromJson for CreateSamlProviderBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let label = __reader.required("label");
-        let entity_id = __reader.optional("entityID");
-        let certificate = __reader.optional("certificate");
-        let sso_url = __reader.optional("ssoURL");
-        let default_team = __reader.optional("defaultTeam");
-        let default_role = __reader.patch("defaultRole");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(label),
-            ::core::option::Option::Some(entity_id),
-            ::core::option::Option::Some(certificate),
-            ::core::option::Option::Some(sso_url),
-            ::core::option::Option::Some(default_team),
-            ::core::option::Option::Some(default_role),
-        ) = (
-            __reader.finish(),
-            label,
-            entity_id,
-            certificate,
-            sso_url,
-            default_team,
-            default_role,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            label: __reader.required("label"),
+            entity_id: __reader.optional("entityID"),
+            certificate: __reader.optional("certificate"),
+            sso_url: __reader.optional("ssoURL"),
+            default_team: __reader.optional("defaultTeam"),
+            default_role: __reader.patch("defaultRole"),
         };
-        ::core::option::Option::Some(Self {
-            label,
-            entity_id,
-            certificate,
-            sso_url,
-            default_team,
-            default_role,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateSamlProviderBody {
@@ -158,59 +135,21 @@ impl ::apigen_runtime::FromJson for SamlProvider {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "saml-provider");
-        let id = __reader.required("id");
-        let label = __reader.optional("label");
-        let sso_url = __reader.optional("ssoURL");
-        let entity_id = __reader.optional("entityID");
-        let certificate = __reader.optional("certificate");
-        let default_team = __reader.optional("defaultTeam");
-        let default_role = __reader.optional("defaultRole");
-        let created_at = __reader.optional("createdAt");
-        let status = __reader.optional("status");
-        let service = __reader.optional("service");
-        let urls = __reader.optional("urls");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(label),
-            ::core::option::Option::Some(sso_url),
-            ::core::option::Option::Some(entity_id),
-            ::core::option::Option::Some(certificate),
-            ::core::option::Option::Some(default_team),
-            ::core::option::Option::Some(default_role),
-            ::core::option::Option::Some(created_at),
-            ::core::option::Option::Some(status),
-            ::core::option::Option::Some(service),
-            ::core::option::Option::Some(urls),
-        ) = (
-            __reader.finish(),
-            id,
-            label,
-            sso_url,
-            entity_id,
-            certificate,
-            default_team,
-            default_role,
-            created_at,
-            status,
-            service,
-            urls,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            label: __reader.optional("label"),
+            sso_url: __reader.optional("ssoURL"),
+            entity_id: __reader.optional("entityID"),
+            certificate: __reader.optional("certificate"),
+            default_team: __reader.optional("defaultTeam"),
+            default_role: __reader.optional("defaultRole"),
+            created_at: __reader.optional("createdAt"),
+            status: __reader.optional("status"),
+            service: __reader.optional("service"),
+            urls: __reader.optional("urls"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            label,
-            sso_url,
-            entity_id,
-            certificate,
-            default_team,
-            default_role,
-            created_at,
-            status,
-            service,
-            urls,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SamlProvider {
@@ -282,22 +221,13 @@ impl ::apigen_runtime::FromJson for SamlProviderService {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let acs_url = __reader.optional("acsURL");
-        let start_url = __reader.optional("startURL");
-        let entity_id = __reader.optional("entityID");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(acs_url),
-            ::core::option::Option::Some(start_url),
-            ::core::option::Option::Some(entity_id),
-        ) = (__reader.finish(), acs_url, start_url, entity_id) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            acs_url: __reader.optional("acsURL"),
+            start_url: __reader.optional("startURL"),
+            entity_id: __reader.optional("entityID"),
         };
-        ::core::option::Option::Some(Self {
-            acs_url,
-            start_url,
-            entity_id,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SamlProviderService {
@@ -370,7 +300,10 @@ impl ::apigen_runtime::FromJson for SamlProviderStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for SamlProviderStatus {
@@ -405,14 +338,11 @@ impl ::apigen_runtime::FromJson for SamlProviderUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(location)) = (
-            __reader.finish(),
-            location,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            location: __reader.optional("location"),
         };
-        ::core::option::Option::Some(Self { location })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SamlProviderUrls {
@@ -454,14 +384,11 @@ impl ::apigen_runtime::FromJson for SsoProviderList {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let items = __reader.required("items");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(items)) = (
-            __reader.finish(),
-            items,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            items: __reader.required("items"),
         };
-        ::core::option::Option::Some(Self { items })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SsoProviderList {
@@ -513,18 +440,13 @@ impl ::apigen_runtime::FromJson for SsoProviderSummary {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let label = __reader.optional("label");
-        let start_url = __reader.optional("startURL");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(label),
-            ::core::option::Option::Some(start_url),
-        ) = (__reader.finish(), id, label, start_url) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            label: __reader.optional("label"),
+            start_url: __reader.optional("startURL"),
         };
-        ::core::option::Option::Some(Self { id, label, start_url })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for SsoProviderSummary {
@@ -586,39 +508,16 @@ impl ::apigen_runtime::FromJson for UpdateSamlProviderBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let label = __reader.optional("label");
-        let entity_id = __reader.optional("entityID");
-        let certificate = __reader.optional("certificate");
-        let sso_url = __reader.optional("ssoURL");
-        let default_team = __reader.optional("defaultTeam");
-        let default_role = __reader.patch("defaultRole");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(label),
-            ::core::option::Option::Some(entity_id),
-            ::core::option::Option::Some(certificate),
-            ::core::option::Option::Some(sso_url),
-            ::core::option::Option::Some(default_team),
-            ::core::option::Option::Some(default_role),
-        ) = (
-            __reader.finish(),
-            label,
-            entity_id,
-            certificate,
-            sso_url,
-            default_team,
-            default_role,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            label: __reader.optional("label"),
+            entity_id: __reader.optional("entityID"),
+            certificate: __reader.optional("certificate"),
+            sso_url: __reader.optional("ssoURL"),
+            default_team: __reader.optional("defaultTeam"),
+            default_role: __reader.patch("defaultRole"),
         };
-        ::core::option::Option::Some(Self {
-            label,
-            entity_id,
-            certificate,
-            sso_url,
-            default_team,
-            default_role,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateSamlProviderBody {

@@ -19,16 +19,12 @@ impl ::apigen_runtime::FromJson for CreateTeamBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.required("title");
-        let members = __reader.optional("members");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(members),
-        ) = (__reader.finish(), title, members) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            title: __reader.required("title"),
+            members: __reader.optional("members"),
         };
-        ::core::option::Option::Some(Self { title, members })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateTeamBody {
@@ -85,32 +81,16 @@ impl ::apigen_runtime::FromJson for Team {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "team");
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let members = __reader.optional("members");
-        let spaces = __reader.optional("spaces");
-        let created_at = __reader.optional("createdAt");
-        let permissions = __reader.optional("permissions");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(title),
-            ::core::option::Option::Some(members),
-            ::core::option::Option::Some(spaces),
-            ::core::option::Option::Some(created_at),
-            ::core::option::Option::Some(permissions),
-        ) = (__reader.finish(), id, title, members, spaces, created_at, permissions)
-        else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            members: __reader.optional("members"),
+            spaces: __reader.optional("spaces"),
+            created_at: __reader.optional("createdAt"),
+            permissions: __reader.optional("permissions"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            title,
-            members,
-            spaces,
-            created_at,
-            permissions,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for Team {
@@ -155,16 +135,12 @@ impl ::apigen_runtime::FromJson for TeamPermissions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let admin = __reader.optional("admin");
-        let view = __reader.optional("view");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(admin),
-            ::core::option::Option::Some(view),
-        ) = (__reader.finish(), admin, view) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            admin: __reader.optional("admin"),
+            view: __reader.optional("view"),
         };
-        ::core::option::Option::Some(Self { admin, view })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for TeamPermissions {
@@ -204,14 +180,11 @@ impl ::apigen_runtime::FromJson for UpdateTeamBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.required("title");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(title)) = (
-            __reader.finish(),
-            title,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            title: __reader.required("title"),
         };
-        ::core::option::Option::Some(Self { title })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateTeamBody {

@@ -23,22 +23,13 @@ impl ::apigen_runtime::FromJson for CreateTranslationBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let language = __reader.required("language");
-        let source = __reader.required("source");
-        let instructions = __reader.optional("instructions");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(language),
-            ::core::option::Option::Some(source),
-            ::core::option::Option::Some(instructions),
-        ) = (__reader.finish(), language, source, instructions) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            language: __reader.required("language"),
+            source: __reader.required("source"),
+            instructions: __reader.optional("instructions"),
         };
-        ::core::option::Option::Some(Self {
-            language,
-            source,
-            instructions,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for CreateTranslationBody {
@@ -116,59 +107,21 @@ impl ::apigen_runtime::FromJson for Translation {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "translation");
-        let id = __reader.required("id");
-        let status = __reader.optional("status");
-        let source = __reader.optional("source");
-        let language = __reader.optional("language");
-        let instructions = __reader.optional("instructions");
-        let result = __reader.optional("result");
-        let created_at = __reader.optional("createdAt");
-        let updated_at = __reader.optional("updatedAt");
-        let stats = __reader.optional("stats");
-        let permissions = __reader.optional("permissions");
-        let urls = __reader.optional("urls");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(id),
-            ::core::option::Option::Some(status),
-            ::core::option::Option::Some(source),
-            ::core::option::Option::Some(language),
-            ::core::option::Option::Some(instructions),
-            ::core::option::Option::Some(result),
-            ::core::option::Option::Some(created_at),
-            ::core::option::Option::Some(updated_at),
-            ::core::option::Option::Some(stats),
-            ::core::option::Option::Some(permissions),
-            ::core::option::Option::Some(urls),
-        ) = (
-            __reader.finish(),
-            id,
-            status,
-            source,
-            language,
-            instructions,
-            result,
-            created_at,
-            updated_at,
-            stats,
-            permissions,
-            urls,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            id: __reader.required("id"),
+            status: __reader.optional("status"),
+            source: __reader.optional("source"),
+            language: __reader.optional("language"),
+            instructions: __reader.optional("instructions"),
+            result: __reader.optional("result"),
+            created_at: __reader.optional("createdAt"),
+            updated_at: __reader.optional("updatedAt"),
+            stats: __reader.optional("stats"),
+            permissions: __reader.optional("permissions"),
+            urls: __reader.optional("urls"),
         };
-        ::core::option::Option::Some(Self {
-            id,
-            status,
-            source,
-            language,
-            instructions,
-            result,
-            created_at,
-            updated_at,
-            stats,
-            permissions,
-            urls,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for Translation {
@@ -247,7 +200,10 @@ impl ::apigen_runtime::FromJson for TranslationLanguage {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for TranslationLanguage {
@@ -284,16 +240,12 @@ impl ::apigen_runtime::FromJson for TranslationPermissions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let view = __reader.optional("view");
-        let edit = __reader.optional("edit");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(view),
-            ::core::option::Option::Some(edit),
-        ) = (__reader.finish(), view, edit) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            view: __reader.optional("view"),
+            edit: __reader.optional("edit"),
         };
-        ::core::option::Option::Some(Self { view, edit })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for TranslationPermissions {
@@ -333,16 +285,12 @@ impl ::apigen_runtime::FromJson for TranslationResult {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let space = __reader.optional("space");
-        let revision = __reader.optional("revision");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(space),
-            ::core::option::Option::Some(revision),
-        ) = (__reader.finish(), space, revision) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            space: __reader.optional("space"),
+            revision: __reader.optional("revision"),
         };
-        ::core::option::Option::Some(Self { space, revision })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for TranslationResult {
@@ -386,16 +334,12 @@ impl ::apigen_runtime::FromJson for TranslationSource {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let space = __reader.optional("space");
-        let language = __reader.optional("language");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(space),
-            ::core::option::Option::Some(language),
-        ) = (__reader.finish(), space, language) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            space: __reader.optional("space"),
+            language: __reader.optional("language"),
         };
-        ::core::option::Option::Some(Self { space, language })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for TranslationSource {
@@ -457,43 +401,17 @@ impl ::apigen_runtime::FromJson for TranslationStats {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let runs = __reader.optional("runs");
-        let total_words = __reader.optional("totalWords");
-        let total_pages = __reader.optional("totalPages");
-        let total_duration = __reader.optional("totalDuration");
-        let latest_run_duration = __reader.optional("latestRunDuration");
-        let latest_pages = __reader.optional("latestPages");
-        let latest_words = __reader.optional("latestWords");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(runs),
-            ::core::option::Option::Some(total_words),
-            ::core::option::Option::Some(total_pages),
-            ::core::option::Option::Some(total_duration),
-            ::core::option::Option::Some(latest_run_duration),
-            ::core::option::Option::Some(latest_pages),
-            ::core::option::Option::Some(latest_words),
-        ) = (
-            __reader.finish(),
-            runs,
-            total_words,
-            total_pages,
-            total_duration,
-            latest_run_duration,
-            latest_pages,
-            latest_words,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            runs: __reader.optional("runs"),
+            total_words: __reader.optional("totalWords"),
+            total_pages: __reader.optional("totalPages"),
+            total_duration: __reader.optional("totalDuration"),
+            latest_run_duration: __reader.optional("latestRunDuration"),
+            latest_pages: __reader.optional("latestPages"),
+            latest_words: __reader.optional("latestWords"),
         };
-        ::core::option::Option::Some(Self {
-            runs,
-            total_words,
-            total_pages,
-            total_duration,
-            latest_run_duration,
-            latest_pages,
-            latest_words,
-        })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for TranslationStats {
@@ -565,7 +483,10 @@ impl ::apigen_runtime::FromJson for TranslationStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        __decoder.string(__value).as_deref().map(Self::from)
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 impl ::apigen_runtime::serde::Serialize for TranslationStatus {
@@ -600,14 +521,11 @@ impl ::apigen_runtime::FromJson for TranslationUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let (::core::option::Option::Some(()), ::core::option::Option::Some(location)) = (
-            __reader.finish(),
-            location,
-        ) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            location: __reader.optional("location"),
         };
-        ::core::option::Option::Some(Self { location })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for TranslationUrls {
@@ -651,14 +569,11 @@ impl ::apigen_runtime::FromJson for UpdateTranslationInstructionsBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let instructions = __reader.required("instructions");
-        let (
-            ::core::option::Option::Some(()),
-            ::core::option::Option::Some(instructions),
-        ) = (__reader.finish(), instructions) else {
-            return ::core::option::Option::None;
+        let __decoded = Self {
+            instructions: __reader.required("instructions"),
         };
-        ::core::option::Option::Some(Self { instructions })
+        __reader.finish()?;
+        ::core::option::Option::Some(__decoded)
     }
 }
 impl ::apigen_runtime::serde::Serialize for UpdateTranslationInstructionsBody {

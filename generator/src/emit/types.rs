@@ -373,50 +373,51 @@ impl TypesEmitter<'_> {
         }
     }
 
-    /// `FromJson` of an object: one reader call per field into a local `Option`, then one
-    /// `let .. else` taking every local at once. (Not `Self { a: a?, b: b?, .. }`: each `?` is
-    /// a branch and an early return dropping every local still live, so the MIR of a type
-    /// grew with the square of its fields, and borrow checking those paths was the largest
-    /// cost of building a big API's types crate.)
+    /// `FromJson` of an object: one struct literal of reader calls, in wire order, then
+    /// `finish()?`. Each read gives its field a value (a placeholder when it failed, recorded)
+    /// and `finish` refuses the object when anything failed: no branch per field, which is
+    /// what keeps a big API's types crate cheap to compile (see the runtime's `Object`).
     fn object_from_json(&self, def: &TypeDef, object: &Object) -> TokenStream {
         let name = ident(&def.rust);
-        let mut reads = Vec::new();
-        let mut locals = Vec::new();
+        let mut inits = Vec::new();
+        // Constants are checked where they stand among the fields, so that violations come in
+        // wire order: before the literal when they come first, else before the next field's
+        // read, or after the literal when none follows.
+        let mut leading = Vec::new();
+        let mut constants = Vec::new();
         for field in &object.fields {
             let wire = &field.wire;
             if let Some(constant) = &field.constant {
-                reads.push(quote! { __reader.constant(#wire, #constant); });
+                constants.push(quote! { __reader.constant(#wire, #constant); });
                 continue;
             }
-            let local = ident(&field.rust);
+            let member = ident(&field.rust);
             let read = match (field.access, field.presence(def.usage)) {
                 (Access::ReadOnly, _) => quote! { __reader.read_only(#wire) },
                 (Access::WriteOnly, _) if !field.optional => quote! { __reader.required_in_requests(#wire) },
                 (_, presence) => self.read_field(field, presence),
             };
-            reads.push(quote! { let #local = #read; });
-            locals.push(local);
+            if inits.is_empty() {
+                leading.append(&mut constants);
+            }
+            if constants.is_empty() {
+                inits.push(quote! { #member: #read, });
+            } else {
+                inits.push(quote! { #member: { #(#constants)* #read }, });
+                constants.clear();
+            }
         }
         if object.additional.is_some() {
-            reads.push(quote! { let extra = __reader.rest(); });
-            locals.push(ident("extra"));
+            if inits.is_empty() {
+                leading.append(&mut constants);
+            }
+            if constants.is_empty() {
+                inits.push(quote! { extra: __reader.rest(), });
+            } else {
+                inits.push(quote! { extra: { #(#constants)* __reader.rest() }, });
+                constants.clear();
+            }
         }
-        let build = if locals.is_empty() {
-            quote! {
-                __reader.finish()?;
-                ::core::option::Option::Some(Self {})
-            }
-        } else {
-            quote! {
-                let (
-                    ::core::option::Option::Some(()),
-                    #(::core::option::Option::Some(#locals),)*
-                ) = (__reader.finish(), #(#locals,)*) else {
-                    return ::core::option::Option::None;
-                };
-                ::core::option::Option::Some(Self { #(#locals),* })
-            }
-        };
         quote! {
             impl ::apigen_runtime::FromJson for #name {
                 fn from_json(
@@ -424,8 +425,11 @@ impl TypesEmitter<'_> {
                     __decoder: &mut ::apigen_runtime::Decoder,
                 ) -> ::core::option::Option<Self> {
                     let mut __reader = __decoder.object(__value)?;
-                    #(#reads)*
-                    #build
+                    #(#leading)*
+                    let __decoded = Self { #(#inits)* };
+                    #(#constants)*
+                    __reader.finish()?;
+                    ::core::option::Option::Some(__decoded)
                 }
             }
         }
@@ -582,7 +586,7 @@ impl TypesEmitter<'_> {
             }
         };
         let deserialize = deserialize_impl(&name);
-        let json = enum_json(&name, e.integer);
+        let json = enum_json(&name, &fallback, e.integer);
         let integer = e.integer.then(|| {
             quote! {
                 impl #name {
@@ -722,6 +726,7 @@ impl TypesEmitter<'_> {
         let deserialize = deserialize_impl(&name);
         let json = json_impls(
             &name,
+            &fallback,
             &decode,
             &quote! {
                 match self {
@@ -929,7 +934,7 @@ fn sample_tests(api: &Api) -> TokenStream {
 
 /// JSON of an enumeration: a string both ways, or for one of integers an integer both ways
 /// (its variants keep the decimal text, so parameters and forms read it like any other).
-fn enum_json(name: &proc_macro2::Ident, integer: bool) -> TokenStream {
+fn enum_json(name: &proc_macro2::Ident, fallback: &proc_macro2::Ident, integer: bool) -> TokenStream {
     let (read, write) = if integer {
         (
             quote! { <i64 as ::apigen_runtime::FromJson>::from_json(__value, __decoder).map(Self::from) },
@@ -942,15 +947,22 @@ fn enum_json(name: &proc_macro2::Ident, integer: bool) -> TokenStream {
         )
     } else {
         (
-            quote! { __decoder.string(__value).map(|__text| Self::from(__text.as_str())) },
+            quote! { __decoder.string(__value).as_deref().map(Self::from) },
             quote! { serializer.serialize_str(self.as_str()) },
         )
     };
-    json_impls(name, &read, &write)
+    json_impls(name, fallback, &read, &write)
 }
 
-/// `FromJson` and `Serialize` of a generated enumeration or union, from the body of each.
-fn json_impls(name: &proc_macro2::Ident, read: &TokenStream, write: &TokenStream) -> TokenStream {
+/// `FromJson` and `Serialize` of a generated enumeration or union, from the body of each;
+/// the placeholder (what an object's reader gives a field that failed) is the fallback
+/// variant.
+fn json_impls(
+    name: &proc_macro2::Ident,
+    fallback: &proc_macro2::Ident,
+    read: &TokenStream,
+    write: &TokenStream,
+) -> TokenStream {
     quote! {
         impl ::apigen_runtime::FromJson for #name {
             fn from_json(
@@ -958,6 +970,9 @@ fn json_impls(name: &proc_macro2::Ident, read: &TokenStream, write: &TokenStream
                 __decoder: &mut ::apigen_runtime::Decoder,
             ) -> ::core::option::Option<Self> {
                 #read
+            }
+            fn placeholder() -> Self {
+                Self::#fallback(::core::default::Default::default())
             }
         }
         impl ::apigen_runtime::serde::Serialize for #name {
