@@ -245,8 +245,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestPdf {
 impl ::apigen_runtime::Validate for ChangeRequestPdf {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            let __v = &mut __v.at("url");
-            __v.url(__value);
+            __v.url_at("url", __value);
         }
     }
 }
@@ -498,12 +497,10 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestUrls {
 impl ::apigen_runtime::Validate for ChangeRequestUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
     }
 }

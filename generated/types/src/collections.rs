@@ -202,12 +202,10 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CollectionUrls {
 impl ::apigen_runtime::Validate for CollectionUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
     }
 }

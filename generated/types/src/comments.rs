@@ -1103,8 +1103,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentUrls {
 impl ::apigen_runtime::Validate for CommentUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
     }
 }

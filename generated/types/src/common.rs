@@ -354,8 +354,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for User {
 impl ::apigen_runtime::Validate for User {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.photo_url {
-            let __v = &mut __v.at("photoURL");
-            __v.url(__value);
+            __v.url_at("photoURL", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.urls {
             __v.field("urls", __value);
@@ -403,8 +402,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UserUrls {
 impl ::apigen_runtime::Validate for UserUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
     }
 }

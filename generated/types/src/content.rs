@@ -455,8 +455,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ContentAppUrls {
 impl ::apigen_runtime::Validate for ContentAppUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
     }
 }
@@ -754,8 +753,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for File {
 impl ::apigen_runtime::Validate for File {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.download_url {
-            let __v = &mut __v.at("downloadURL");
-            __v.url(__value);
+            __v.url_at("downloadURL", __value);
         }
     }
 }
@@ -1808,10 +1806,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageList {
 }
 impl ::apigen_runtime::Validate for PageList {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.pages;
-            __v.field("pages", __value);
-        }
+        __v.field("pages", &self.pages);
     }
 }
 /// A revision of the content of a space or change request. The content endpoints return one
@@ -2006,8 +2001,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionGit {
 impl ::apigen_runtime::Validate for RevisionGit {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            let __v = &mut __v.at("url");
-            __v.url(__value);
+            __v.url_at("url", __value);
         }
     }
 }
@@ -2265,16 +2259,13 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionUrls {
 impl ::apigen_runtime::Validate for RevisionUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.published {
-            let __v = &mut __v.at("published");
-            __v.url(__value);
+            __v.url_at("published", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.public {
-            let __v = &mut __v.at("public");
-            __v.url(__value);
+            __v.url_at("public", __value);
         }
     }
 }

@@ -521,8 +521,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationIssueUrls {
 impl ::apigen_runtime::Validate for ConversationIssueUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
     }
 }
@@ -585,8 +584,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationMetadata {
 impl ::apigen_runtime::Validate for ConversationMetadata {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            let __v = &mut __v.at("url");
-            __v.url(__value);
+            __v.url_at("url", __value);
         }
     }
 }
@@ -820,12 +818,10 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationUrls {
 impl ::apigen_runtime::Validate for ConversationUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.source {
-            let __v = &mut __v.at("source");
-            __v.url(__value);
+            __v.url_at("source", __value);
         }
     }
 }
@@ -1146,12 +1142,10 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IssuesClusterUrls {
 impl ::apigen_runtime::Validate for IssuesClusterUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
     }
 }

@@ -116,23 +116,17 @@ impl ::apigen_runtime::Validate for ExportSpaceToGitBody {
         static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
             "^refs/heads/.+$",
         );
-        {
-            let __value = &self.url;
-            let __v = &mut __v.at("url");
-            __v.url(__value);
-        }
+        __v.url_at("url", &self.url);
         {
             let __value = &self.ref_;
             let __v = &mut __v.at("ref");
             __v.pattern(__value, &PATTERN_0);
         }
         if let ::core::option::Option::Some(__value) = &self.repo_tree_url {
-            let __v = &mut __v.at("repoTreeURL");
-            __v.url(__value);
+            __v.url_at("repoTreeURL", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.repo_commit_url {
-            let __v = &mut __v.at("repoCommitURL");
-            __v.url(__value);
+            __v.url_at("repoCommitURL", __value);
         }
     }
 }
@@ -300,23 +294,17 @@ impl ::apigen_runtime::Validate for ImportSpaceFromGitBody {
         static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
             "^refs/heads/.+$",
         );
-        {
-            let __value = &self.url;
-            let __v = &mut __v.at("url");
-            __v.url(__value);
-        }
+        __v.url_at("url", &self.url);
         {
             let __value = &self.ref_;
             let __v = &mut __v.at("ref");
             __v.pattern(__value, &PATTERN_0);
         }
         if let ::core::option::Option::Some(__value) = &self.repo_tree_url {
-            let __v = &mut __v.at("repoTreeURL");
-            __v.url(__value);
+            __v.url_at("repoTreeURL", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.repo_commit_url {
-            let __v = &mut __v.at("repoCommitURL");
-            __v.url(__value);
+            __v.url_at("repoCommitURL", __value);
         }
     }
 }

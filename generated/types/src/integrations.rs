@@ -441,16 +441,13 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for InstallationUrls {
 impl ::apigen_runtime::Validate for InstallationUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.public_endpoint {
-            let __v = &mut __v.at("publicEndpoint");
-            __v.url(__value);
+            __v.url_at("publicEndpoint", __value);
         }
     }
 }
@@ -917,8 +914,7 @@ for IntegrationConfigurationProperty {
 impl ::apigen_runtime::Validate for IntegrationConfigurationProperty {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.completion_url {
-            let __v = &mut __v.at("completion_url");
-            __v.url(__value);
+            __v.url_at("completion_url", __value);
         }
     }
 }
@@ -1922,8 +1918,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationExternalLink 
 impl ::apigen_runtime::Validate for IntegrationExternalLink {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            let __v = &mut __v.at("url");
-            __v.url(__value);
+            __v.url_at("url", __value);
         }
     }
 }
@@ -2230,12 +2225,10 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationSiteEntryUrls
 impl ::apigen_runtime::Validate for IntegrationSiteEntryUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.public_endpoint {
-            let __v = &mut __v.at("publicEndpoint");
-            __v.url(__value);
+            __v.url_at("publicEndpoint", __value);
         }
     }
 }
@@ -2369,12 +2362,10 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationSpaceEntryUrl
 impl ::apigen_runtime::Validate for IntegrationSpaceEntryUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.public_endpoint {
-            let __v = &mut __v.at("publicEndpoint");
-            __v.url(__value);
+            __v.url_at("publicEndpoint", __value);
         }
     }
 }
@@ -2502,24 +2493,19 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationUrls {
 impl ::apigen_runtime::Validate for IntegrationUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.icon {
-            let __v = &mut __v.at("icon");
-            __v.url(__value);
+            __v.url_at("icon", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.assets {
-            let __v = &mut __v.at("assets");
-            __v.url(__value);
+            __v.url_at("assets", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.public_endpoint {
-            let __v = &mut __v.at("publicEndpoint");
-            __v.url(__value);
+            __v.url_at("publicEndpoint", __value);
         }
     }
 }

@@ -60,10 +60,7 @@ impl ::apigen_runtime::Validate for CreateOpenApiSpecBody {
             );
             __v.pattern(__value, &PATTERN_0);
         }
-        {
-            let __value = &self.source;
-            __v.field("source", __value);
-        }
+        __v.field("source", &self.source);
     }
 }
 /// An OpenAPI specification of an organization, referenced by its slug. After a create or
@@ -608,16 +605,13 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecUrls {
 impl ::apigen_runtime::Validate for OpenApiSpecUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.published {
-            let __v = &mut __v.at("published");
-            __v.url(__value);
+            __v.url_at("published", __value);
         }
     }
 }
@@ -732,10 +726,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PutOpenApiSpecBody {
 }
 impl ::apigen_runtime::Validate for PutOpenApiSpecBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.source;
-            __v.field("source", __value);
-        }
+        __v.field("source", &self.source);
     }
 }
 /// The new visibility.
@@ -778,9 +769,6 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateOpenApiSpecBody {
 }
 impl ::apigen_runtime::Validate for UpdateOpenApiSpecBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.visibility;
-            __v.field("visibility", __value);
-        }
+        __v.field("visibility", &self.visibility);
     }
 }

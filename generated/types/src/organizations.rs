@@ -392,10 +392,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for EmailDomainOrganizations
 }
 impl ::apigen_runtime::Validate for EmailDomainOrganizations {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.organizations;
-            __v.field("organizations", __value);
-        }
+        __v.field("organizations", &self.organizations);
     }
 }
 /// One merge rule, tagged by `rule`. Only `require_specific_reviewers` is shown; other rules are kept as raw JSON.
@@ -976,8 +973,7 @@ for OrganizationAgentInstructionsUrls {
 impl ::apigen_runtime::Validate for OrganizationAgentInstructionsUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
     }
 }
@@ -1747,16 +1743,13 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationUrls {
 impl ::apigen_runtime::Validate for OrganizationUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.logo {
-            let __v = &mut __v.at("logo");
-            __v.url(__value);
+            __v.url_at("logo", __value);
         }
     }
 }
@@ -2259,8 +2252,7 @@ impl ::apigen_runtime::Validate for UpdateOrganizationBody {
             __v.field("defaultRole", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.logo {
-            let __v = &mut __v.at("logo");
-            __v.url(__value);
+            __v.url_at("logo", __value);
         }
     }
 }

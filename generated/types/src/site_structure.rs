@@ -394,8 +394,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SitePublishedUrls {
 impl ::apigen_runtime::Validate for SitePublishedUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.published {
-            let __v = &mut __v.at("published");
-            __v.url(__value);
+            __v.url_at("published", __value);
         }
     }
 }

@@ -1316,8 +1316,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationPrivacy
 impl ::apigen_runtime::Validate for SiteCustomizationPrivacyPolicy {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            let __v = &mut __v.at("url");
-            __v.url(__value);
+            __v.url_at("url", __value);
         }
     }
 }
@@ -1411,8 +1410,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationSocialP
 impl ::apigen_runtime::Validate for SiteCustomizationSocialPreview {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            let __v = &mut __v.at("url");
-            __v.url(__value);
+            __v.url_at("url", __value);
         }
     }
 }
@@ -2179,8 +2177,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteScript {
 impl ::apigen_runtime::Validate for SiteScript {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.script {
-            let __v = &mut __v.at("script");
-            __v.url(__value);
+            __v.url_at("script", __value);
         }
     }
 }
@@ -2429,16 +2426,13 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteUrls {
 impl ::apigen_runtime::Validate for SiteUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.published {
-            let __v = &mut __v.at("published");
-            __v.url(__value);
+            __v.url_at("published", __value);
         }
     }
 }
@@ -2616,12 +2610,10 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ThemedUrl {
 impl ::apigen_runtime::Validate for ThemedUrl {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.light {
-            let __v = &mut __v.at("light");
-            __v.url(__value);
+            __v.url_at("light", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.dark {
-            let __v = &mut __v.at("dark");
-            __v.url(__value);
+            __v.url_at("dark", __value);
         }
     }
 }

@@ -248,10 +248,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkReportList {
 }
 impl ::apigen_runtime::Validate for LinkReportList {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.items;
-            __v.field("items", __value);
-        }
+        __v.field("items", &self.items);
     }
 }
 impl ::apigen_runtime::Paginated for LinkReportList {
@@ -789,10 +786,7 @@ impl ::apigen_runtime::Validate for Space {
                 ::core::option::Option::Some(50u64),
             );
         }
-        {
-            let __value = &self.visibility;
-            __v.field("visibility", __value);
-        }
+        __v.field("visibility", &self.visibility);
         if let ::core::option::Option::Some(__value) = &self.edit_mode {
             __v.field("editMode", __value);
         }
@@ -1162,24 +1156,19 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceUrls {
 impl ::apigen_runtime::Validate for SpaceUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.published {
-            let __v = &mut __v.at("published");
-            __v.url(__value);
+            __v.url_at("published", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.public {
-            let __v = &mut __v.at("public");
-            __v.url(__value);
+            __v.url_at("public", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.icon {
-            let __v = &mut __v.at("icon");
-            __v.url(__value);
+            __v.url_at("icon", __value);
         }
     }
 }

@@ -72,8 +72,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateSamlProviderBody {
 impl ::apigen_runtime::Validate for CreateSamlProviderBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.sso_url {
-            let __v = &mut __v.at("ssoURL");
-            __v.url(__value);
+            __v.url_at("ssoURL", __value);
         }
         if let ::core::option::Option::Some(__value) = self.default_role.value() {
             __v.field("defaultRole", __value);
@@ -183,8 +182,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SamlProvider {
 impl ::apigen_runtime::Validate for SamlProvider {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.sso_url {
-            let __v = &mut __v.at("ssoURL");
-            __v.url(__value);
+            __v.url_at("ssoURL", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.default_role {
             __v.field("defaultRole", __value);
@@ -252,12 +250,10 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SamlProviderService {
 impl ::apigen_runtime::Validate for SamlProviderService {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.acs_url {
-            let __v = &mut __v.at("acsURL");
-            __v.url(__value);
+            __v.url_at("acsURL", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.start_url {
-            let __v = &mut __v.at("startURL");
-            __v.url(__value);
+            __v.url_at("startURL", __value);
         }
     }
 }
@@ -365,8 +361,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SamlProviderUrls {
 impl ::apigen_runtime::Validate for SamlProviderUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
     }
 }
@@ -410,10 +405,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SsoProviderList {
 }
 impl ::apigen_runtime::Validate for SsoProviderList {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.items;
-            __v.field("items", __value);
-        }
+        __v.field("items", &self.items);
     }
 }
 /// An SSO provider of an organization as the SSO listing shows it.
@@ -471,8 +463,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SsoProviderSummary {
 impl ::apigen_runtime::Validate for SsoProviderSummary {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.start_url {
-            let __v = &mut __v.at("startURL");
-            __v.url(__value);
+            __v.url_at("startURL", __value);
         }
     }
 }
@@ -545,8 +536,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSamlProviderBody {
 impl ::apigen_runtime::Validate for UpdateSamlProviderBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.sso_url {
-            let __v = &mut __v.at("ssoURL");
-            __v.url(__value);
+            __v.url_at("ssoURL", __value);
         }
         if let ::core::option::Option::Some(__value) = self.default_role.value() {
             __v.field("defaultRole", __value);

@@ -486,14 +486,26 @@ impl TypesEmitter<'_> {
             let wire = &field.wire;
             let nested = ref_needs(&field.ty, self.validated);
             let field_checks = constraint_checks(&field.ty, &field.constraints, nested, &mut patterns);
-            // A field whose only check is its own type's: the keyed wrapper says it in one call.
-            let inner = if nested && field_checks.len() == 1 {
-                quote! { __v.field(#wire, __value); }
-            } else {
-                quote! { let __v = &mut __v.at(#wire); #(#field_checks)* }
-            };
             let member = ident(&field.rust);
-            checks.push(match field.presence(def.usage) {
+            // A field whose only check is its own type's, or that it is a URL: one call on the
+            // validator, keyed (no guard per field: a big API has thousands of URL fields).
+            let single = if nested && field_checks.len() == 1 {
+                Some(quote!(field))
+            } else if field.ty == TypeRef::Url && field_checks.len() == 1 {
+                Some(quote!(url_at))
+            } else {
+                None
+            };
+            let presence = field.presence(def.usage);
+            if let (Some(method), Presence::Required | Presence::Defaulted) = (&single, presence) {
+                checks.push(quote! { __v.#method(#wire, &self.#member); });
+                continue;
+            }
+            let inner = match single {
+                Some(method) => quote! { __v.#method(#wire, __value); },
+                None => quote! { let __v = &mut __v.at(#wire); #(#field_checks)* },
+            };
+            checks.push(match presence {
                 Presence::Required | Presence::Defaulted => quote! { { let __value = &self.#member; #inner } },
                 Presence::Optional | Presence::Nullable => {
                     quote! { if let ::core::option::Option::Some(__value) = &self.#member { #inner } }
