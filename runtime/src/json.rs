@@ -197,11 +197,15 @@ impl Decoder {
         self.path.push(Step::Key(key.to_owned()));
     }
 
+    fn leave(&mut self) {
+        self.path.pop();
+    }
+
     /// Reads `value` as the element at `key` of the current object.
     pub fn at_key<T: FromJson>(&mut self, key: &str, value: Value) -> Option<T> {
         self.enter_key(key);
         let result = T::from_json(value, self);
-        self.path.pop();
+        self.leave();
         result
     }
 
@@ -237,7 +241,7 @@ impl Decoder {
     pub fn at_index<T: FromJson>(&mut self, index: usize, value: Value) -> Option<T> {
         self.path.push(Step::Index(index));
         let result = T::from_json(value, self);
-        self.path.pop();
+        self.leave();
         result
     }
 
@@ -290,9 +294,14 @@ pub trait FromJson: Sized {
         decoder.placeholder = true;
         match Self::from_json(Value::Object(Map::new()), &mut decoder) {
             Some(value) => value,
-            None => panic!("{} gives no placeholder: implement FromJson::placeholder", std::any::type_name::<Self>()),
+            None => no_placeholder(std::any::type_name::<Self>()),
         }
     }
+}
+
+#[cold]
+fn no_placeholder(name: &str) -> ! {
+    panic!("{name} gives no placeholder: implement FromJson::placeholder")
 }
 
 impl FromJson for String {
@@ -391,6 +400,9 @@ impl<T: FromJson> FromJson for Box<T> {
     }
 }
 
+// Lists and maps of every item type an API uses each compile their `from_json`: it only
+// decodes and keeps one item, and the walk (pointers, problems) is a plain function.
+
 impl<T: FromJson> FromJson for Vec<T> {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
         let items = match value {
@@ -398,14 +410,14 @@ impl<T: FromJson> FromJson for Vec<T> {
             other => return d.fail(format!("expected an array, found {}", kind(&other))),
         };
         let mut decoded = Vec::with_capacity(items.len());
-        let mut ok = true;
-        for (i, item) in items.into_iter().enumerate() {
-            match d.at_index(i, item) {
-                Some(item) => decoded.push(item),
-                None => ok = false,
+        let ok = read_items(items, d, &mut |item, d| match T::from_json(item, d) {
+            Some(item) => {
+                decoded.push(item);
+                true
             }
-        }
-        ok.then_some(decoded)
+            None => false,
+        });
+        if ok { Some(decoded) } else { None }
     }
 
     fn placeholder() -> Self {
@@ -429,16 +441,41 @@ impl<T: FromJson> FromJson for BTreeMap<String, T> {
 
 fn read_map<T: FromJson>(map: Map<String, Value>, d: &mut Decoder) -> Option<BTreeMap<String, T>> {
     let mut decoded = BTreeMap::new();
+    let ok = read_entries(map, d, &mut |key, item, d| match T::from_json(item, d) {
+        Some(item) => {
+            decoded.insert(key, item);
+            true
+        }
+        None => false,
+    });
+    if ok { Some(decoded) } else { None }
+}
+
+/// Reads every item of an array with `each` (which keeps it, and says whether it decoded),
+/// each at its index. True when every item decoded.
+fn read_items(items: Vec<Value>, d: &mut Decoder, each: &mut dyn FnMut(Value, &mut Decoder) -> bool) -> bool {
+    let mut ok = true;
+    for (index, item) in items.into_iter().enumerate() {
+        d.path.push(Step::Index(index));
+        ok &= each(item, d);
+        d.leave();
+    }
+    ok
+}
+
+/// Reads every entry of an object with `each`, like [`read_items`], each at its key.
+fn read_entries(
+    map: Map<String, Value>,
+    d: &mut Decoder,
+    each: &mut dyn FnMut(String, Value, &mut Decoder) -> bool,
+) -> bool {
     let mut ok = true;
     for (key, item) in map {
-        match d.at_key(&key, item) {
-            Some(item) => {
-                decoded.insert(key, item);
-            }
-            None => ok = false,
-        }
+        d.enter_key(&key);
+        ok &= each(key, item, d);
+        d.leave();
     }
-    ok.then_some(decoded)
+    ok
 }
 
 /// Reads the fields of one JSON object. Every read removes its key and gives the field a
@@ -489,10 +526,15 @@ impl Object<'_> {
     /// A field that must be present and not null. Strict: `null` is a violation even where
     /// the field's type would take it (any JSON, an open union).
     pub fn required<T: FromJson>(&mut self, key: &str) -> T {
-        match self.take_required(key) {
-            Some(value) => self.decoder.at_key(key, value).unwrap_or_else(T::placeholder),
-            None => T::placeholder(),
+        if let Some(value) = self.take_required(key) {
+            self.decoder.enter_key(key);
+            let decoded = T::from_json(value, self.decoder);
+            self.decoder.leave();
+            if let Some(decoded) = decoded {
+                return decoded;
+            }
         }
+        T::placeholder()
     }
 
     /// The value of the required field `key`, or `None` (recorded) when it is missing or a
@@ -573,7 +615,10 @@ impl Object<'_> {
 
     /// A field that may be absent, with a default; `null` reads as absent when lenient.
     pub fn defaulted<T: FromJson>(&mut self, key: &str, default: fn() -> T) -> T {
-        self.optional(key).unwrap_or_else(default)
+        match self.optional(key) {
+            Some(value) => value,
+            None => default(),
+        }
     }
 
     /// A field that may be absent or null, each kept apart.
@@ -581,7 +626,10 @@ impl Object<'_> {
         match self.take(key) {
             None => crate::Patch::Absent,
             Some(Value::Null) => crate::Patch::Null,
-            Some(value) => self.decoder.at_key(key, value).map_or(crate::Patch::Absent, crate::Patch::Value),
+            Some(value) => match self.decoder.at_key(key, value) {
+                Some(value) => crate::Patch::Value(value),
+                None => crate::Patch::Absent,
+            },
         }
     }
 
@@ -707,45 +755,65 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
     }
 }
 
-/// How a union variant is decoded, for the union helpers: `(name, decode)`.
-pub type Variant<U> = (&'static str, fn(Value, &mut Decoder) -> Option<U>);
+/// How a union variant is decoded, for the union helpers.
+pub type Decode<U> = fn(Value, &mut Decoder) -> Option<U>;
 
-/// Decodes a union tagged by `tag`. `variants` pairs each tag value with the decoding of its
-/// variant; `unknown` wraps a value whose tag is not listed (kept, unless `open` is false and
-/// the mode is strict).
+// The union helpers below are generic over the union, so each is compiled once per union of
+// every API: they only call the chosen variant's `decode`, and leave the choosing (tags,
+// trials, messages) to plain functions compiled once.
+
+/// Decodes a union tagged by `tag`. `names` are the tag values of the variants and `decode`
+/// their decodings, in the same order; `unknown` wraps a value whose tag is not listed (kept,
+/// unless `open` is false and the mode is strict).
 pub fn tagged<U>(
     value: Value,
     d: &mut Decoder,
     tag: &str,
-    variants: &[Variant<U>],
+    names: &[&str],
+    decode: &[Decode<U>],
     unknown: fn(Value) -> U,
     open: bool,
 ) -> Option<U> {
-    let found = match &value {
-        Value::Object(map) => map.get(tag).and_then(Value::as_str).map(str::to_owned),
-        other => return d.fail(format!("expected an object, found {}", kind(other))),
+    match choose_tagged(&value, d, tag, names, open) {
+        Choice::Variant(index) => decode[index](value, d),
+        Choice::Unknown => Some(unknown(value)),
+        Choice::Failed => None,
+    }
+}
+
+/// What a union's value is read as.
+enum Choice {
+    /// The variant at this index (for an untagged union: already decoded).
+    Variant(usize),
+    /// The fallback variant, keeping the value as it came.
+    Unknown,
+    /// Nothing (recorded).
+    Failed,
+}
+
+/// The variant of a tagged union `value` names, or why none.
+fn choose_tagged(value: &Value, d: &mut Decoder, tag: &str, names: &[&str], open: bool) -> Choice {
+    let found = match value {
+        Value::Object(map) => map.get(tag).and_then(Value::as_str),
+        other => {
+            d.record(format!("expected an object, found {}", kind(other)));
+            return Choice::Failed;
+        }
     };
     let strict = d.mode == Mode::Strict;
-    match found {
-        Some(found) => match variants.iter().find(|(name, _)| *name == found) {
-            Some((_, decode)) => decode(value, d),
-            None if strict && !open => {
-                let names: Vec<&str> = variants.iter().map(|(n, _)| *n).collect();
-                d.path.push(Step::Key(tag.to_owned()));
-                let failed = d.fail(format!("{found:?} is not one of: {}", names.join(", ")));
-                d.path.pop();
-                failed
-            }
-            None => Some(unknown(value)),
+    let message = match found {
+        Some(found) => match names.iter().position(|name| *name == found) {
+            Some(index) => return Choice::Variant(index),
+            None if strict && !open => format!("{found:?} is not one of: {}", names.join(", ")),
+            None => return Choice::Unknown,
         },
-        None if strict => {
-            d.path.push(Step::Key(tag.to_owned()));
-            let failed = d.fail("is required (it names the variant)");
-            d.path.pop();
-            failed
-        }
-        None => Some(unknown(value)),
-    }
+        None if strict => "is required (it names the variant)".to_owned(),
+        None => return Choice::Unknown,
+    };
+    d.enter_key(tag);
+    d.record(message);
+    d.leave();
+    Choice::Failed
 }
 
 /// Decodes an untagged union: each variant is tried in order and the first that fits wins.
@@ -753,41 +821,64 @@ pub fn tagged<U>(
 /// that knows every field is chosen. A value no variant fits is kept as `unknown` when the
 /// union is open. When it is closed, lenient reading tries again tolerating unknown fields
 /// (a newer service may add one to a known variant) and keeps what still fits nothing;
-/// strict reading reports why each variant failed.
+/// strict reading reports why each variant failed. `names` (for messages) and `decode` are
+/// the variants in order.
 pub fn untagged<U>(
     value: Value,
     d: &mut Decoder,
-    variants: &[Variant<U>],
+    names: &[&str],
+    decode: &[Decode<U>],
     unknown: fn(Value) -> U,
     open: bool,
 ) -> Option<U> {
+    let mut decoded = None;
+    let mut attempt = |index: usize, value: Value, trial: &mut Decoder| {
+        decoded = decode[index](value, trial);
+        decoded.is_some()
+    };
+    match choose_untagged(&value, d, names, &mut attempt, open) {
+        Choice::Variant(_) => decoded,
+        Choice::Unknown => Some(unknown(value)),
+        Choice::Failed => None,
+    }
+}
+
+/// Tries the variants of an untagged union on `value` (see [`untagged`]): `attempt(index,
+/// value, trial)` decodes with the variant at `index`, keeps the result and says whether it
+/// decoded. On `Choice::Variant` the last attempt holds the chosen value.
+fn choose_untagged(
+    value: &Value,
+    d: &mut Decoder,
+    names: &[&str],
+    attempt: &mut dyn FnMut(usize, Value, &mut Decoder) -> bool,
+    open: bool,
+) -> Choice {
     let choosing = if d.mode == Mode::Strict { Mode::Strict } else { Mode::Exact };
     let mut reasons = Vec::new();
-    for (name, decode) in variants {
+    for (index, name) in names.iter().enumerate() {
         let mut trial = Decoder::new(choosing);
         trial.path = d.path.clone();
-        match decode(value.clone(), &mut trial) {
-            Some(decoded) if trial.violations.is_empty() => return Some(decoded),
-            _ => reasons.push(format!("{name}: {}", trial.into_error())),
+        if attempt(index, value.clone(), &mut trial) && trial.violations.is_empty() {
+            return Choice::Variant(index);
         }
+        reasons.push(format!("{name}: {}", trial.into_error()));
     }
     if open {
-        return Some(unknown(value));
+        return Choice::Unknown;
     }
     if d.mode == Mode::Lenient {
-        for (_, decode) in variants {
+        for index in 0..names.len() {
             let mut trial = Decoder::new(Mode::Lenient);
             trial.path = d.path.clone();
-            if let Some(decoded) = decode(value.clone(), &mut trial)
-                && trial.violations.is_empty()
-            {
+            if attempt(index, value.clone(), &mut trial) && trial.violations.is_empty() {
                 d.not_understood.append(&mut trial.not_understood);
-                return Some(decoded);
+                return Choice::Variant(index);
             }
         }
-        return Some(unknown(value));
+        return Choice::Unknown;
     }
-    d.fail(format!("matches no variant ({})", reasons.join("; ")))
+    d.record(format!("matches no variant ({})", reasons.join("; ")));
+    Choice::Failed
 }
 
 /// Which way a body being written travels: read-only fields are left out of requests and

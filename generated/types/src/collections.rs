@@ -430,16 +430,20 @@ impl ::apigen_runtime::FromJson for SpacePositionTarget {
             __value,
             __decoder,
             "type",
+            &["space"],
             &[
-                (
-                    "space",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::SpacePositionSpace,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Space)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Space(
+                            <::std::boxed::Box<
+                                crate::SpacePositionSpace,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,

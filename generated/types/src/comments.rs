@@ -174,25 +174,32 @@ impl ::apigen_runtime::FromJson for CommentBody {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["Markdown", "Empty"],
             &[
-                (
-                    "Markdown",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::CommentBodyMarkdown,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Markdown)
-                    },
-                ),
-                (
-                    "Empty",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::CommentBodyEmpty,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Empty)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Markdown(
+                            <::std::boxed::Box<
+                                crate::CommentBodyMarkdown,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Empty(
+                            <::std::boxed::Box<
+                                crate::CommentBodyEmpty,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
@@ -391,7 +398,7 @@ impl ::apigen_runtime::FromJson for CommentOrder {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -771,7 +778,7 @@ impl ::apigen_runtime::FromJson for CommentStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -838,7 +845,7 @@ impl ::apigen_runtime::FromJson for CommentStatusFilter {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())

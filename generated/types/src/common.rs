@@ -259,7 +259,7 @@ impl ::apigen_runtime::FromJson for Role {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())

@@ -78,16 +78,20 @@ impl ::apigen_runtime::FromJson for Backlink {
             __value,
             __decoder,
             "kind",
+            &["file"],
             &[
-                (
-                    "file",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::BacklinkFile,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::File)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::File(
+                            <::std::boxed::Box<
+                                crate::BacklinkFile,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
@@ -253,25 +257,32 @@ impl ::apigen_runtime::FromJson for BacklinkVersionContext {
             __value,
             __decoder,
             "type",
+            &["revision", "change-request"],
             &[
-                (
-                    "revision",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::BacklinkVersionContextRevision,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Revision)
-                    },
-                ),
-                (
-                    "change-request",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::BacklinkVersionContextChangeRequest,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::ChangeRequest)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Revision(
+                            <::std::boxed::Box<
+                                crate::BacklinkVersionContextRevision,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::ChangeRequest(
+                            <::std::boxed::Box<
+                                crate::BacklinkVersionContextChangeRequest,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
@@ -544,25 +555,32 @@ impl ::apigen_runtime::FromJson for ContentRef {
             __value,
             __decoder,
             "kind",
+            &["file", "openapi"],
             &[
-                (
-                    "file",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::ContentRefFile,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::File)
-                    },
-                ),
-                (
-                    "openapi",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::ContentRefOpenapi,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Openapi)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::File(
+                            <::std::boxed::Box<
+                                crate::ContentRefFile,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Openapi(
+                            <::std::boxed::Box<
+                                crate::ContentRefOpenapi,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
@@ -833,26 +851,30 @@ impl ::apigen_runtime::FromJson for FileRef {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["String", "File"],
             &[
-                (
-                    "String",
-                    |__value, __decoder| {
-                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::String(
+                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::String)
-                    },
-                ),
-                (
-                    "File",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::File,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::File)
-                    },
-                ),
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::File(
+                            <::std::boxed::Box<
+                                crate::File,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             false,
@@ -921,26 +943,30 @@ impl ::apigen_runtime::FromJson for OrganizationRef {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["String", "Organization"],
             &[
-                (
-                    "String",
-                    |__value, __decoder| {
-                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::String(
+                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::String)
-                    },
-                ),
-                (
-                    "Organization",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::Organization,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Organization)
-                    },
-                ),
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Organization(
+                            <::std::boxed::Box<
+                                crate::Organization,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             false,
@@ -1006,16 +1032,20 @@ impl ::apigen_runtime::FromJson for Page {
             __value,
             __decoder,
             "type",
+            &["document"],
             &[
-                (
-                    "document",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::PageDocument,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Document)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Document(
+                            <::std::boxed::Box<
+                                crate::PageDocument,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
@@ -1237,7 +1267,7 @@ impl ::apigen_runtime::FromJson for PageComputedType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -1533,7 +1563,7 @@ impl ::apigen_runtime::FromJson for PageEvaluation {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -1679,7 +1709,7 @@ impl ::apigen_runtime::FromJson for PageLayoutCoverSize {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -1742,7 +1772,7 @@ impl ::apigen_runtime::FromJson for PageLayoutWidth {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -2036,26 +2066,30 @@ impl ::apigen_runtime::FromJson for RevisionRef {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["String", "Revision"],
             &[
-                (
-                    "String",
-                    |__value, __decoder| {
-                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::String(
+                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::String)
-                    },
-                ),
-                (
-                    "Revision",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::Revision,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Revision)
-                    },
-                ),
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Revision(
+                            <::std::boxed::Box<
+                                crate::Revision,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             false,
@@ -2186,7 +2220,7 @@ impl ::apigen_runtime::FromJson for RevisionType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -2478,26 +2512,30 @@ impl ::apigen_runtime::FromJson for SpaceRef {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["String", "Space"],
             &[
-                (
-                    "String",
-                    |__value, __decoder| {
-                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::String(
+                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::String)
-                    },
-                ),
-                (
-                    "Space",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::Space,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Space)
-                    },
-                ),
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Space(
+                            <::std::boxed::Box<
+                                crate::Space,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             false,
@@ -2565,47 +2603,48 @@ impl ::apigen_runtime::FromJson for VariableValue {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["String", "Integer", "Number", "Boolean"],
             &[
-                (
-                    "String",
-                    |__value, __decoder| {
-                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::String(
+                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::String)
-                    },
-                ),
-                (
-                    "Integer",
-                    |__value, __decoder| {
-                        <i64 as ::apigen_runtime::FromJson>::from_json(
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Integer(
+                            <i64 as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::Integer)
-                    },
-                ),
-                (
-                    "Number",
-                    |__value, __decoder| {
-                        <f64 as ::apigen_runtime::FromJson>::from_json(
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Number(
+                            <f64 as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::Number)
-                    },
-                ),
-                (
-                    "Boolean",
-                    |__value, __decoder| {
-                        <bool as ::apigen_runtime::FromJson>::from_json(
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Boolean(
+                            <bool as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::Boolean)
-                    },
-                ),
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             false,

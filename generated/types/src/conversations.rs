@@ -123,7 +123,7 @@ impl ::apigen_runtime::FromJson for ConversationClusterOrder {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -186,7 +186,7 @@ impl ::apigen_runtime::FromJson for ConversationClusterOrderBy {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -684,7 +684,7 @@ impl ::apigen_runtime::FromJson for ConversationPartRole {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -749,7 +749,7 @@ impl ::apigen_runtime::FromJson for ConversationPartType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -856,16 +856,20 @@ impl ::apigen_runtime::FromJson for IngestConversationsBody {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["ConversationInput"],
             &[
-                (
-                    "ConversationInput",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::ConversationInput,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::ConversationInput)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::ConversationInput(
+                            <::std::boxed::Box<
+                                crate::ConversationInput,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,

@@ -193,7 +193,7 @@ impl ::apigen_runtime::FromJson for InstallationSiteSelection {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -258,7 +258,7 @@ impl ::apigen_runtime::FromJson for InstallationSpaceSelection {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -325,7 +325,7 @@ impl ::apigen_runtime::FromJson for InstallationStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -762,7 +762,7 @@ impl ::apigen_runtime::FromJson for IntegrationCategory {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -959,7 +959,7 @@ impl ::apigen_runtime::FromJson for IntegrationConfigurationPropertyType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -1181,26 +1181,30 @@ impl ::apigen_runtime::FromJson for IntegrationEntrySite {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["String", "Site"],
             &[
-                (
-                    "String",
-                    |__value, __decoder| {
-                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::String(
+                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::String)
-                    },
-                ),
-                (
-                    "Site",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::Site,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Site)
-                    },
-                ),
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Site(
+                            <::std::boxed::Box<
+                                crate::Site,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             false,
@@ -1263,26 +1267,30 @@ impl ::apigen_runtime::FromJson for IntegrationEntrySpace {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["String", "Space"],
             &[
-                (
-                    "String",
-                    |__value, __decoder| {
-                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::String(
+                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::String)
-                    },
-                ),
-                (
-                    "Space",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::Space,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Space)
-                    },
-                ),
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Space(
+                            <::std::boxed::Box<
+                                crate::Space,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             false,
@@ -1542,7 +1550,7 @@ impl ::apigen_runtime::FromJson for IntegrationEventLogLevel {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -1599,16 +1607,20 @@ impl ::apigen_runtime::FromJson for IntegrationEventPayload {
             __value,
             __decoder,
             "type",
+            &["installation_setup"],
             &[
-                (
-                    "installation_setup",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::IntegrationEventPayloadInstallationSetup,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::InstallationSetup)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::InstallationSetup(
+                            <::std::boxed::Box<
+                                crate::IntegrationEventPayloadInstallationSetup,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
@@ -1804,7 +1816,7 @@ impl ::apigen_runtime::FromJson for IntegrationEventStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -2006,7 +2018,7 @@ impl ::apigen_runtime::FromJson for IntegrationRuntime {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -2071,7 +2083,7 @@ impl ::apigen_runtime::FromJson for IntegrationScope {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -2410,7 +2422,7 @@ impl ::apigen_runtime::FromJson for IntegrationTarget {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -2550,7 +2562,7 @@ impl ::apigen_runtime::FromJson for IntegrationVisibility {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())

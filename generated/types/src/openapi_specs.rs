@@ -249,7 +249,7 @@ impl ::apigen_runtime::FromJson for OpenApiSpecErrorCode {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -406,7 +406,7 @@ impl ::apigen_runtime::FromJson for OpenApiSpecProcessingState {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -457,16 +457,20 @@ impl ::apigen_runtime::FromJson for OpenApiSpecSource {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["Url"],
             &[
-                (
-                    "Url",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::OpenApiSpecSourceUrl,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Url)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Url(
+                            <::std::boxed::Box<
+                                crate::OpenApiSpecSourceUrl,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
@@ -658,7 +662,7 @@ impl ::apigen_runtime::FromJson for OpenApiSpecVisibility {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())

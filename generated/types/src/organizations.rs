@@ -40,7 +40,7 @@ impl ::apigen_runtime::FromJson for BillingInterval {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -328,7 +328,7 @@ impl ::apigen_runtime::FromJson for BlockedSource {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -423,16 +423,20 @@ impl ::apigen_runtime::FromJson for MergeRule {
             __value,
             __decoder,
             "rule",
+            &["require_specific_reviewers"],
             &[
-                (
-                    "require_specific_reviewers",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::MergeRuleRequireSpecificReviewers,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::RequireSpecificReviewers)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::RequireSpecificReviewers(
+                            <::std::boxed::Box<
+                                crate::MergeRuleRequireSpecificReviewers,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
@@ -548,25 +552,32 @@ impl ::apigen_runtime::FromJson for MergeRules {
             __value,
             __decoder,
             "type",
+            &["inherit", "rules"],
             &[
-                (
-                    "inherit",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::MergeRulesInherit,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Inherit)
-                    },
-                ),
-                (
-                    "rules",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::MergeRulesRules,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Rules)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Inherit(
+                            <::std::boxed::Box<
+                                crate::MergeRulesInherit,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Rules(
+                            <::std::boxed::Box<
+                                crate::MergeRulesRules,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
@@ -1195,7 +1206,7 @@ impl ::apigen_runtime::FromJson for OrganizationCommunityType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -1250,16 +1261,20 @@ impl ::apigen_runtime::FromJson for OrganizationDefaultContent {
             __value,
             __decoder,
             "type",
+            &["site"],
             &[
-                (
-                    "site",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::OrganizationDefaultContentSite,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Site)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Site(
+                            <::std::boxed::Box<
+                                crate::OrganizationDefaultContentSite,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
@@ -1366,16 +1381,20 @@ impl ::apigen_runtime::FromJson for OrganizationMergeRules {
             __value,
             __decoder,
             "type",
+            &["rules"],
             &[
-                (
-                    "rules",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::MergeRulesRules,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Rules)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Rules(
+                            <::std::boxed::Box<
+                                crate::MergeRulesRules,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
@@ -1670,7 +1689,7 @@ impl ::apigen_runtime::FromJson for OrganizationType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -1792,7 +1811,7 @@ impl ::apigen_runtime::FromJson for OrganizationUseCase {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -1909,16 +1928,20 @@ impl ::apigen_runtime::FromJson for SubdomainTarget {
             __value,
             __decoder,
             "type",
+            &["organization"],
             &[
-                (
-                    "organization",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::SubdomainTargetOrganization,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Organization)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Organization(
+                            <::std::boxed::Box<
+                                crate::SubdomainTargetOrganization,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
@@ -2031,7 +2054,7 @@ impl ::apigen_runtime::FromJson for TrialDecision {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())
@@ -2094,7 +2117,7 @@ impl ::apigen_runtime::FromJson for TrialStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).as_deref().map(Self::from)
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
     }
     fn placeholder() -> Self {
         Self::Unknown(::core::default::Default::default())

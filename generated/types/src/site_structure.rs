@@ -740,25 +740,32 @@ impl ::apigen_runtime::FromJson for SiteSectionOrGroup {
             __value,
             __decoder,
             "object",
+            &["site-section", "site-section-group"],
             &[
-                (
-                    "site-section",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::SiteSection,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::SiteSection)
-                    },
-                ),
-                (
-                    "site-section-group",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::SiteSectionGroup,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::SiteSectionGroup)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::SiteSection(
+                            <::std::boxed::Box<
+                                crate::SiteSection,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::SiteSectionGroup(
+                            <::std::boxed::Box<
+                                crate::SiteSectionGroup,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,

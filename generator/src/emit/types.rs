@@ -665,7 +665,8 @@ impl TypesEmitter<'_> {
         let docs = self.type_doc(def);
         let fallback = ident(&u.fallback);
         let mut variants = Vec::new();
-        let mut table = Vec::new();
+        let mut names = Vec::new();
+        let mut decoders = Vec::new();
         let mut serialize_arms = Vec::new();
         let mut validate_arms = Vec::new();
         let mut froms = Vec::new();
@@ -685,10 +686,13 @@ impl TypesEmitter<'_> {
             let variant_doc = doc(&text);
             variants.push(quote! { #variant_doc #variant_name(#payload), });
             let key = variant.tag_value.clone().unwrap_or_else(|| variant.rust.clone());
-            table.push(quote! {
-                (#key, |__value, __decoder| {
-                    <#payload as ::apigen_runtime::FromJson>::from_json(__value, __decoder).map(Self::#variant_name)
-                })
+            names.push(key);
+            decoders.push(quote! {
+                |__value, __decoder| {
+                    ::core::option::Option::Some(Self::#variant_name(
+                        <#payload as ::apigen_runtime::FromJson>::from_json(__value, __decoder)?,
+                    ))
+                }
             });
             serialize_arms.push(quote! { Self::#variant_name(__value) => __value.serialize(serializer), });
             validate_arms.push(if ref_needs(&variant.ty, self.validated) {
@@ -709,10 +713,10 @@ impl TypesEmitter<'_> {
         let open = u.open;
         let decode = match &u.tag {
             Some(tag) => quote! {
-                ::apigen_runtime::json::tagged(__value, __decoder, #tag, &[#(#table),*], Self::#fallback, #open)
+                ::apigen_runtime::json::tagged(__value, __decoder, #tag, &[#(#names),*], &[#(#decoders),*], Self::#fallback, #open)
             },
             None => quote! {
-                ::apigen_runtime::json::untagged(__value, __decoder, &[#(#table),*], Self::#fallback, #open)
+                ::apigen_runtime::json::untagged(__value, __decoder, &[#(#names),*], &[#(#decoders),*], Self::#fallback, #open)
             },
         };
         let fallback_doc = if u.open {
@@ -949,7 +953,9 @@ fn sample_tests(api: &Api) -> TokenStream {
 fn enum_json(name: &proc_macro2::Ident, fallback: &proc_macro2::Ident, integer: bool) -> TokenStream {
     let (read, write) = if integer {
         (
-            quote! { <i64 as ::apigen_runtime::FromJson>::from_json(__value, __decoder).map(Self::from) },
+            quote! {
+                ::core::option::Option::Some(Self::from(<i64 as ::apigen_runtime::FromJson>::from_json(__value, __decoder)?))
+            },
             quote! {
                 match self.value() {
                     ::core::option::Option::Some(__value) => serializer.serialize_i64(__value),
@@ -959,7 +965,7 @@ fn enum_json(name: &proc_macro2::Ident, fallback: &proc_macro2::Ident, integer: 
         )
     } else {
         (
-            quote! { __decoder.string(__value).as_deref().map(Self::from) },
+            quote! { ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str())) },
             quote! { serializer.serialize_str(self.as_str()) },
         )
     };
