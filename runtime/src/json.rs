@@ -49,6 +49,8 @@ pub struct Decoder {
     /// Lenient mode: optional fields whose value could not be read, left absent (pointer,
     /// reason).
     not_understood: Vec<(String, String)>,
+    /// Building a [`FromJson::placeholder`]: every object decodes, whatever it lacks.
+    placeholder: bool,
 }
 
 /// A part of a response the client could not read. Reading a response degrades locally: an
@@ -146,7 +148,7 @@ use serde::Deserialize;
 impl Decoder {
     /// A decoder in the given mode.
     pub fn new(mode: Mode) -> Self {
-        Decoder { mode, path: Vec::new(), violations: Vec::new(), not_understood: Vec::new() }
+        Decoder { mode, path: Vec::new(), violations: Vec::new(), not_understood: Vec::new(), placeholder: false }
     }
 
     /// The mode.
@@ -195,21 +197,26 @@ impl Decoder {
         self.path.push(Step::Key(key.to_owned()));
     }
 
+    fn leave(&mut self) {
+        self.path.pop();
+    }
+
     /// Reads `value` as the element at `key` of the current object.
     pub fn at_key<T: FromJson>(&mut self, key: &str, value: Value) -> Option<T> {
         self.enter_key(key);
         let result = T::from_json(value, self);
-        self.path.pop();
+        self.leave();
         result
     }
 
-    /// Reads `value` as the optional field `key`. Lenient: a value that does not fit is
-    /// recorded as not understood and read as absent, so the rest of the response survives.
-    fn at_optional_key<T: FromJson>(&mut self, key: &str, value: Value) -> Option<Option<T>> {
+    /// Reads `value` as the optional field `key`; `None` when it did not decode (recorded).
+    /// Lenient: a value that does not fit is recorded as not understood instead, and read as
+    /// absent, so the rest of the response survives.
+    fn at_optional_key<T: FromJson>(&mut self, key: &str, value: Value) -> Option<T> {
         let before = self.violations.len();
         self.enter_key(key);
         let result = T::from_json(value, self);
-        if self.leave_optional_key(before, result.is_some()) { Some(None) } else { result.map(Some) }
+        if self.leave_optional_key(before, result.is_some()) { None } else { result }
     }
 
     /// Leaves the optional field entered with `before` violations recorded. True when it is
@@ -234,7 +241,7 @@ impl Decoder {
     pub fn at_index<T: FromJson>(&mut self, index: usize, value: Value) -> Option<T> {
         self.path.push(Step::Index(index));
         let result = T::from_json(value, self);
-        self.path.pop();
+        self.leave();
         result
     }
 
@@ -273,13 +280,37 @@ pub fn kind(value: &Value) -> String {
 
 /// A type that can be read from JSON by a [`Decoder`].
 pub trait FromJson: Sized {
-    /// Reads `value`. On failure the problems are recorded in `decoder` and `None` returned.
+    /// Reads `value`. On failure the problems are recorded in `decoder` and `None` returned
+    /// (never `None` without a problem recorded: [`Object`] relies on it).
     fn from_json(value: Value, decoder: &mut Decoder) -> Option<Self>;
+
+    /// A value standing in for one that did not decode: the [`Object`] reader gives it to a
+    /// field that failed, so that a generated object is built in one struct literal, and the
+    /// object is then refused as a whole (see [`Object`]); callers never see it. The default
+    /// reads an empty object with every field left to its own placeholder, which suits any
+    /// generated object; other types give their own.
+    fn placeholder() -> Self {
+        let mut decoder = Decoder::new(Mode::Lenient);
+        decoder.placeholder = true;
+        match Self::from_json(Value::Object(Map::new()), &mut decoder) {
+            Some(value) => value,
+            None => no_placeholder(std::any::type_name::<Self>()),
+        }
+    }
+}
+
+#[cold]
+fn no_placeholder(name: &str) -> ! {
+    panic!("{name} gives no placeholder: implement FromJson::placeholder")
 }
 
 impl FromJson for String {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
         d.string(value)
+    }
+
+    fn placeholder() -> Self {
+        String::new()
     }
 }
 
@@ -289,6 +320,10 @@ impl FromJson for bool {
             Value::Bool(b) => Some(b),
             other => d.fail(format!("expected a boolean, found {}", kind(&other))),
         }
+    }
+
+    fn placeholder() -> Self {
+        false
     }
 }
 
@@ -312,6 +347,10 @@ impl FromJson for i64 {
             other => d.fail(format!("expected an integer, found {}", kind(other))),
         }
     }
+
+    fn placeholder() -> Self {
+        0
+    }
 }
 
 impl FromJson for f64 {
@@ -321,11 +360,19 @@ impl FromJson for f64 {
             other => d.fail(format!("expected a number, found {}", kind(other))),
         }
     }
+
+    fn placeholder() -> Self {
+        0.0
+    }
 }
 
 impl FromJson for Value {
     fn from_json(value: Value, _: &mut Decoder) -> Option<Self> {
         Some(value)
+    }
+
+    fn placeholder() -> Self {
+        Value::Null
     }
 }
 
@@ -337,13 +384,24 @@ impl FromJson for chrono::DateTime<chrono::Utc> {
             Err(_) => d.fail(format!("expected an RFC 3339 date-time, found {text:?}")),
         }
     }
+
+    fn placeholder() -> Self {
+        Self::default()
+    }
 }
 
 impl<T: FromJson> FromJson for Box<T> {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
         T::from_json(value, d).map(Box::new)
     }
+
+    fn placeholder() -> Self {
+        Box::new(T::placeholder())
+    }
 }
+
+// Lists and maps of every item type an API uses each compile their `from_json`: it only
+// decodes and keeps one item, and the walk (pointers, problems) is a plain function.
 
 impl<T: FromJson> FromJson for Vec<T> {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
@@ -352,14 +410,18 @@ impl<T: FromJson> FromJson for Vec<T> {
             other => return d.fail(format!("expected an array, found {}", kind(&other))),
         };
         let mut decoded = Vec::with_capacity(items.len());
-        let mut ok = true;
-        for (i, item) in items.into_iter().enumerate() {
-            match d.at_index(i, item) {
-                Some(item) => decoded.push(item),
-                None => ok = false,
+        let ok = read_items(items, d, &mut |item, d| match T::from_json(item, d) {
+            Some(item) => {
+                decoded.push(item);
+                true
             }
-        }
-        ok.then_some(decoded)
+            None => false,
+        });
+        if ok { Some(decoded) } else { None }
+    }
+
+    fn placeholder() -> Self {
+        Vec::new()
     }
 }
 
@@ -371,24 +433,61 @@ impl<T: FromJson> FromJson for BTreeMap<String, T> {
         };
         read_map(map, d)
     }
+
+    fn placeholder() -> Self {
+        BTreeMap::new()
+    }
 }
 
 fn read_map<T: FromJson>(map: Map<String, Value>, d: &mut Decoder) -> Option<BTreeMap<String, T>> {
     let mut decoded = BTreeMap::new();
-    let mut ok = true;
-    for (key, item) in map {
-        match d.at_key(&key, item) {
-            Some(item) => {
-                decoded.insert(key, item);
-            }
-            None => ok = false,
+    let ok = read_entries(map, d, &mut |key, item, d| match T::from_json(item, d) {
+        Some(item) => {
+            decoded.insert(key, item);
+            true
         }
-    }
-    ok.then_some(decoded)
+        None => false,
+    });
+    if ok { Some(decoded) } else { None }
 }
 
-/// Reads the fields of one JSON object. Every `read` removes its key; [`Object::finish`]
-/// reports the keys left (in strict and exact modes) and whether the object decoded.
+/// Reads every item of an array with `each` (which keeps it, and says whether it decoded),
+/// each at its index. True when every item decoded.
+fn read_items(items: Vec<Value>, d: &mut Decoder, each: &mut dyn FnMut(Value, &mut Decoder) -> bool) -> bool {
+    let mut ok = true;
+    for (index, item) in items.into_iter().enumerate() {
+        d.path.push(Step::Index(index));
+        ok &= each(item, d);
+        d.leave();
+    }
+    ok
+}
+
+/// Reads every entry of an object with `each`, like [`read_items`], each at its key.
+fn read_entries(
+    map: Map<String, Value>,
+    d: &mut Decoder,
+    each: &mut dyn FnMut(String, Value, &mut Decoder) -> bool,
+) -> bool {
+    let mut ok = true;
+    for (key, item) in map {
+        d.enter_key(&key);
+        ok &= each(key, item, d);
+        d.leave();
+    }
+    ok
+}
+
+/// Reads the fields of one JSON object. Every read removes its key and gives the field a
+/// value: the one decoded, or when it failed a [`FromJson::placeholder`], with the problem
+/// recorded. [`Object::finish`] reports the keys left (in strict and exact modes) and refuses
+/// the object when anything in it failed, so a placeholder never reaches a caller.
+///
+/// Why placeholders: a generated `FromJson` is then one struct literal of reads, followed by
+/// `finish()?`. Reading each field into an `Option` and unwrapping them all afterwards (with
+/// `?` or one `let .. else`) costs a branch, a drop flag and a drop per field on every failure
+/// path; for an API of twenty thousand fields that was the largest part of the time and
+/// memory rustc spent on the types crate, and of its machine code.
 pub struct Object<'d> {
     map: Map<String, Value>,
     decoder: &'d mut Decoder,
@@ -400,139 +499,157 @@ impl Object<'_> {
         self.map.remove(key)
     }
 
-    fn missing<T>(&mut self, key: &str) -> Option<T> {
-        self.decoder.path.push(Step::Key(key.to_owned()));
-        let result = self.decoder.fail("is required");
+    /// Records `message` at the field `key`.
+    fn violation(&mut self, key: &str, message: &str) {
+        self.decoder.enter_key(key);
+        self.decoder.record(message.to_owned());
         self.decoder.path.pop();
-        result
+    }
+
+    fn strict(&self) -> bool {
+        self.decoder.mode == Mode::Strict
     }
 
     /// Checks a constant field (`object`, a union tag). Strict: it must be present and equal.
     pub fn constant(&mut self, key: &str, expected: &str) {
         let found = self.take(key);
-        if self.decoder.mode != Mode::Strict {
+        if !self.strict() {
             return;
         }
         match found {
             Some(Value::String(s)) if s == expected => {}
-            Some(other) => {
-                self.decoder.path.push(Step::Key(key.to_owned()));
-                self.decoder.fail::<()>(format!("must be {expected:?}, found {}", kind(&other)));
-                self.decoder.path.pop();
-            }
-            None => {
-                self.missing::<()>(key);
-            }
+            Some(other) => self.violation(key, &format!("must be {expected:?}, found {}", kind(&other))),
+            None => self.violation(key, "is required"),
         }
     }
 
     /// A field that must be present and not null. Strict: `null` is a violation even where
     /// the field's type would take it (any JSON, an open union).
-    pub fn required<T: FromJson>(&mut self, key: &str) -> Option<T> {
-        match self.take(key) {
-            Some(Value::Null) if self.decoder.mode == Mode::Strict => {
-                self.decoder.at_key::<Never>(key, Value::Null).map(|never| match never {})
+    pub fn required<T: FromJson>(&mut self, key: &str) -> T {
+        if let Some(value) = self.take_required(key) {
+            self.decoder.enter_key(key);
+            let decoded = T::from_json(value, self.decoder);
+            self.decoder.leave();
+            if let Some(decoded) = decoded {
+                return decoded;
             }
-            Some(value) => self.decoder.at_key(key, value),
-            None => self.missing(key),
+        }
+        T::placeholder()
+    }
+
+    /// The value of the required field `key`, or `None` (recorded) when it is missing or a
+    /// refused `null`.
+    fn take_required(&mut self, key: &str) -> Option<Value> {
+        match self.take(key) {
+            Some(Value::Null) if self.strict() => {
+                self.violation(key, "must not be null");
+                None
+            }
+            Some(value) => Some(value),
+            None => {
+                self.violation(key, "is required");
+                None
+            }
         }
     }
 
     /// A field that may be absent. Lenient: `null` reads as absent; strict: `null` is a
     /// violation (the spec does not allow it).
-    pub fn optional<T: FromJson>(&mut self, key: &str) -> Option<Option<T>> {
-        match self.take_optional(key)? {
-            Some(value) => self.decoder.at_optional_key(key, value),
-            None => Some(None),
-        }
+    pub fn optional<T: FromJson>(&mut self, key: &str) -> Option<T> {
+        let value = self.take_optional(key)?;
+        self.decoder.at_optional_key(key, value)
     }
 
-    /// The value of the optional field `key`: `Some(None)` when it is absent (or null,
-    /// lenient), `None` when it is a refused `null` (strict).
-    fn take_optional(&mut self, key: &str) -> Option<Option<Value>> {
+    /// The value of the optional field `key`: `None` when it is absent (or null, lenient) or
+    /// a refused `null` (strict, recorded).
+    fn take_optional(&mut self, key: &str) -> Option<Value> {
         match self.take(key) {
-            None => Some(None),
-            Some(Value::Null) if self.decoder.mode == Mode::Strict => {
-                self.decoder.at_key::<Never>(key, Value::Null).map(|never| match never {})
+            Some(Value::Null) if self.strict() => {
+                self.violation(key, "must not be null");
+                None
             }
-            Some(Value::Null) => Some(None),
-            Some(value) => Some(Some(value)),
+            Some(Value::Null) | None => None,
+            Some(value) => Some(value),
         }
     }
 
     /// A read-only field (answered, never accepted). Strict (a request): present is a
     /// violation; otherwise an optional field.
-    pub fn read_only<T: FromJson>(&mut self, key: &str) -> Option<Option<T>> {
-        if self.decoder.mode != Mode::Strict {
+    pub fn read_only<T: FromJson>(&mut self, key: &str) -> Option<T> {
+        if !self.strict() {
             return self.optional(key);
         }
-        if self.take(key).is_none() {
-            return Some(None);
+        if self.take(key).is_some() {
+            self.violation(key, "is read-only: the service answers it and never accepts it");
         }
-        self.decoder.path.push(Step::Key(key.to_owned()));
-        let result = self.decoder.fail("is read-only: the service answers it and never accepts it");
-        self.decoder.path.pop();
-        result
+        None
     }
 
     /// A write-only field a request must give (sent, never answered). Strict (a request):
     /// required; otherwise an optional field.
-    pub fn required_in_requests<T: FromJson>(&mut self, key: &str) -> Option<Option<T>> {
+    pub fn required_in_requests<T: FromJson>(&mut self, key: &str) -> Option<T> {
         match self.decoder.mode {
-            Mode::Strict => self.required(key).map(Some),
+            Mode::Strict => Some(self.required(key)),
             Mode::Lenient | Mode::Exact => self.optional(key),
         }
     }
 
     /// A field that must be present but may be null. Lenient: absent reads as null.
-    pub fn nullable<T: FromJson>(&mut self, key: &str) -> Option<Option<T>> {
-        match self.take_nullable(key)? {
-            Some(value) => self.decoder.at_optional_key(key, value),
-            None => Some(None),
-        }
+    pub fn nullable<T: FromJson>(&mut self, key: &str) -> Option<T> {
+        let value = self.take_nullable(key)?;
+        self.decoder.at_optional_key(key, value)
     }
 
-    /// The value of the nullable field `key`: `Some(None)` when it is null (or absent,
-    /// lenient), `None` when it is missing (strict).
-    fn take_nullable(&mut self, key: &str) -> Option<Option<Value>> {
+    /// The value of the nullable field `key`: `None` when it is null (or absent, lenient) or
+    /// missing (strict, recorded).
+    fn take_nullable(&mut self, key: &str) -> Option<Value> {
         match self.take(key) {
-            None if self.decoder.mode == Mode::Strict => self.missing(key),
-            None | Some(Value::Null) => Some(None),
-            Some(value) => Some(Some(value)),
+            None if self.strict() => {
+                self.violation(key, "is required");
+                None
+            }
+            None | Some(Value::Null) => None,
+            Some(value) => Some(value),
         }
     }
 
     /// A field that may be absent, with a default; `null` reads as absent when lenient.
-    pub fn defaulted<T: FromJson>(&mut self, key: &str, default: fn() -> T) -> Option<T> {
-        self.optional(key).map(|value| value.unwrap_or_else(default))
+    pub fn defaulted<T: FromJson>(&mut self, key: &str, default: fn() -> T) -> T {
+        match self.optional(key) {
+            Some(value) => value,
+            None => default(),
+        }
     }
 
     /// A field that may be absent or null, each kept apart.
-    pub fn patch<T: FromJson>(&mut self, key: &str) -> Option<crate::Patch<T>> {
+    pub fn patch<T: FromJson>(&mut self, key: &str) -> crate::Patch<T> {
         match self.take(key) {
-            None => Some(crate::Patch::Absent),
-            Some(Value::Null) => Some(crate::Patch::Null),
-            Some(value) => self.decoder.at_key(key, value).map(crate::Patch::Value),
+            None => crate::Patch::Absent,
+            Some(Value::Null) => crate::Patch::Null,
+            Some(value) => match self.decoder.at_key(key, value) {
+                Some(value) => crate::Patch::Value(value),
+                None => crate::Patch::Absent,
+            },
         }
     }
 
     /// The keys not read so far, kept as additional properties.
-    pub fn rest<T: FromJson>(&mut self) -> Option<BTreeMap<String, T>> {
+    pub fn rest<T: FromJson>(&mut self) -> BTreeMap<String, T> {
         let map = std::mem::take(&mut self.map);
-        read_map(map, self.decoder)
+        read_map(map, self.decoder).unwrap_or_default()
     }
 
     /// Ends the object: in strict and exact modes every key not read is a violation. Returns
-    /// `Some` when nothing in this object failed.
+    /// `Some` when nothing in this object failed (a field holding a placeholder among it).
     pub fn finish(self) -> Option<()> {
         if self.decoder.mode != Mode::Lenient {
             for key in self.map.keys() {
                 self.decoder.path.push(Step::Key(key.clone()));
-                self.decoder.fail::<()>("is not a field of this object");
+                self.decoder.record("is not a field of this object".to_owned());
                 self.decoder.path.pop();
             }
         }
-        (self.decoder.violations.len() == self.before).then_some(())
+        (self.decoder.placeholder || self.decoder.violations.len() == self.before).then_some(())
     }
 }
 
@@ -638,54 +755,65 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
     }
 }
 
-/// Reads nothing: every value is a violation (used for `null` where the spec forbids it).
-enum Never {}
+/// How a union variant is decoded, for the union helpers.
+pub type Decode<U> = fn(Value, &mut Decoder) -> Option<U>;
 
-impl FromJson for Never {
-    fn from_json(_: Value, d: &mut Decoder) -> Option<Self> {
-        d.fail("must not be null")
-    }
-}
+// The union helpers below are generic over the union, so each is compiled once per union of
+// every API: they only call the chosen variant's `decode`, and leave the choosing (tags,
+// trials, messages) to plain functions compiled once.
 
-/// How a union variant is decoded, for the union helpers: `(name, decode)`.
-pub type Variant<U> = (&'static str, fn(Value, &mut Decoder) -> Option<U>);
-
-/// Decodes a union tagged by `tag`. `variants` pairs each tag value with the decoding of its
-/// variant; `unknown` wraps a value whose tag is not listed (kept, unless `open` is false and
-/// the mode is strict).
+/// Decodes a union tagged by `tag`. `names` are the tag values of the variants and `decode`
+/// their decodings, in the same order; `unknown` wraps a value whose tag is not listed (kept,
+/// unless `open` is false and the mode is strict).
 pub fn tagged<U>(
     value: Value,
     d: &mut Decoder,
     tag: &str,
-    variants: &[Variant<U>],
+    names: &[&str],
+    decode: &[Decode<U>],
     unknown: fn(Value) -> U,
     open: bool,
 ) -> Option<U> {
-    let found = match &value {
-        Value::Object(map) => map.get(tag).and_then(Value::as_str).map(str::to_owned),
-        other => return d.fail(format!("expected an object, found {}", kind(other))),
+    match choose_tagged(&value, d, tag, names, open) {
+        Choice::Variant(index) => decode[index](value, d),
+        Choice::Unknown => Some(unknown(value)),
+        Choice::Failed => None,
+    }
+}
+
+/// What a union's value is read as.
+enum Choice {
+    /// The variant at this index (for an untagged union: already decoded).
+    Variant(usize),
+    /// The fallback variant, keeping the value as it came.
+    Unknown,
+    /// Nothing (recorded).
+    Failed,
+}
+
+/// The variant of a tagged union `value` names, or why none.
+fn choose_tagged(value: &Value, d: &mut Decoder, tag: &str, names: &[&str], open: bool) -> Choice {
+    let found = match value {
+        Value::Object(map) => map.get(tag).and_then(Value::as_str),
+        other => {
+            d.record(format!("expected an object, found {}", kind(other)));
+            return Choice::Failed;
+        }
     };
     let strict = d.mode == Mode::Strict;
-    match found {
-        Some(found) => match variants.iter().find(|(name, _)| *name == found) {
-            Some((_, decode)) => decode(value, d),
-            None if strict && !open => {
-                let names: Vec<&str> = variants.iter().map(|(n, _)| *n).collect();
-                d.path.push(Step::Key(tag.to_owned()));
-                let failed = d.fail(format!("{found:?} is not one of: {}", names.join(", ")));
-                d.path.pop();
-                failed
-            }
-            None => Some(unknown(value)),
+    let message = match found {
+        Some(found) => match names.iter().position(|name| *name == found) {
+            Some(index) => return Choice::Variant(index),
+            None if strict && !open => format!("{found:?} is not one of: {}", names.join(", ")),
+            None => return Choice::Unknown,
         },
-        None if strict => {
-            d.path.push(Step::Key(tag.to_owned()));
-            let failed = d.fail("is required (it names the variant)");
-            d.path.pop();
-            failed
-        }
-        None => Some(unknown(value)),
-    }
+        None if strict => "is required (it names the variant)".to_owned(),
+        None => return Choice::Unknown,
+    };
+    d.enter_key(tag);
+    d.record(message);
+    d.leave();
+    Choice::Failed
 }
 
 /// Decodes an untagged union: each variant is tried in order and the first that fits wins.
@@ -693,41 +821,64 @@ pub fn tagged<U>(
 /// that knows every field is chosen. A value no variant fits is kept as `unknown` when the
 /// union is open. When it is closed, lenient reading tries again tolerating unknown fields
 /// (a newer service may add one to a known variant) and keeps what still fits nothing;
-/// strict reading reports why each variant failed.
+/// strict reading reports why each variant failed. `names` (for messages) and `decode` are
+/// the variants in order.
 pub fn untagged<U>(
     value: Value,
     d: &mut Decoder,
-    variants: &[Variant<U>],
+    names: &[&str],
+    decode: &[Decode<U>],
     unknown: fn(Value) -> U,
     open: bool,
 ) -> Option<U> {
+    let mut decoded = None;
+    let mut attempt = |index: usize, value: Value, trial: &mut Decoder| {
+        decoded = decode[index](value, trial);
+        decoded.is_some()
+    };
+    match choose_untagged(&value, d, names, &mut attempt, open) {
+        Choice::Variant(_) => decoded,
+        Choice::Unknown => Some(unknown(value)),
+        Choice::Failed => None,
+    }
+}
+
+/// Tries the variants of an untagged union on `value` (see [`untagged`]): `attempt(index,
+/// value, trial)` decodes with the variant at `index`, keeps the result and says whether it
+/// decoded. On `Choice::Variant` the last attempt holds the chosen value.
+fn choose_untagged(
+    value: &Value,
+    d: &mut Decoder,
+    names: &[&str],
+    attempt: &mut dyn FnMut(usize, Value, &mut Decoder) -> bool,
+    open: bool,
+) -> Choice {
     let choosing = if d.mode == Mode::Strict { Mode::Strict } else { Mode::Exact };
     let mut reasons = Vec::new();
-    for (name, decode) in variants {
+    for (index, name) in names.iter().enumerate() {
         let mut trial = Decoder::new(choosing);
         trial.path = d.path.clone();
-        match decode(value.clone(), &mut trial) {
-            Some(decoded) if trial.violations.is_empty() => return Some(decoded),
-            _ => reasons.push(format!("{name}: {}", trial.into_error())),
+        if attempt(index, value.clone(), &mut trial) && trial.violations.is_empty() {
+            return Choice::Variant(index);
         }
+        reasons.push(format!("{name}: {}", trial.into_error()));
     }
     if open {
-        return Some(unknown(value));
+        return Choice::Unknown;
     }
     if d.mode == Mode::Lenient {
-        for (_, decode) in variants {
+        for index in 0..names.len() {
             let mut trial = Decoder::new(Mode::Lenient);
             trial.path = d.path.clone();
-            if let Some(decoded) = decode(value.clone(), &mut trial)
-                && trial.violations.is_empty()
-            {
+            if attempt(index, value.clone(), &mut trial) && trial.violations.is_empty() {
                 d.not_understood.append(&mut trial.not_understood);
-                return Some(decoded);
+                return Choice::Variant(index);
             }
         }
-        return Some(unknown(value));
+        return Choice::Unknown;
     }
-    d.fail(format!("matches no variant ({})", reasons.join("; ")))
+    d.record(format!("matches no variant ({})", reasons.join("; ")));
+    Choice::Failed
 }
 
 /// Which way a body being written travels: read-only fields are left out of requests and
@@ -766,8 +917,15 @@ fn direction() -> Direction {
 
 /// Writes the fields of a generated object through a serde map serializer, skipping absent
 /// optional fields and writing `null` for null ones.
-pub struct Fields<M> {
+///
+/// The writer keeps the first error itself: once a field fails, every later call writes
+/// nothing, and [`Fields::end`] returns that error instead of ending the map. So a generated
+/// `Serialize` is one plain call per field, without a `?` each: for an API of thousands of
+/// fields, the branch and early return that every `?` adds (each dropping what is live at
+/// that point) was a large part of what rustc spent checking the types crate.
+pub struct Fields<M: SerializeMap> {
     map: M,
+    error: Option<M::Error>,
 }
 
 impl<M: SerializeMap> Fields<M> {
@@ -776,58 +934,69 @@ impl<M: SerializeMap> Fields<M> {
     where
         S: serde::Serializer<SerializeMap = M, Error = M::Error>,
     {
-        Ok(Fields { map: serializer.serialize_map(None)? })
+        Ok(Fields { map: serializer.serialize_map(None)?, error: None })
+    }
+
+    /// Writes one entry, unless an earlier one failed; keeps the first error.
+    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) {
+        if self.error.is_none()
+            && let Err(error) = self.map.serialize_entry(key, value)
+        {
+            self.error = Some(error);
+        }
     }
 
     /// A field that is always written.
-    pub fn put<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), M::Error> {
-        self.map.serialize_entry(key, value)
+    pub fn put<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) {
+        self.entry(key, value);
     }
 
     /// A field written only when present.
-    pub fn optional<T: Serialize>(&mut self, key: &str, value: &Option<T>) -> Result<(), M::Error> {
-        match value {
-            Some(value) => self.map.serialize_entry(key, value),
-            None => Ok(()),
+    pub fn optional<T: Serialize>(&mut self, key: &str, value: &Option<T>) {
+        if let Some(value) = value {
+            self.entry(key, value);
         }
     }
 
     /// A read-only field: written when present, except in a request body.
-    pub fn read_only<T: Serialize>(&mut self, key: &str, value: &Option<T>) -> Result<(), M::Error> {
+    pub fn read_only<T: Serialize>(&mut self, key: &str, value: &Option<T>) {
         match direction() {
-            Direction::Request => Ok(()),
+            Direction::Request => {}
             Direction::Any | Direction::Response => self.optional(key, value),
         }
     }
 
     /// A write-only field: written when present, except in a response body.
-    pub fn write_only<T: Serialize>(&mut self, key: &str, value: &Option<T>) -> Result<(), M::Error> {
+    pub fn write_only<T: Serialize>(&mut self, key: &str, value: &Option<T>) {
         match direction() {
-            Direction::Response => Ok(()),
+            Direction::Response => {}
             Direction::Any | Direction::Request => self.optional(key, value),
         }
     }
 
     /// A tri-state field: absent is skipped, null written as `null`.
-    pub fn patch<T: Serialize>(&mut self, key: &str, value: &crate::Patch<T>) -> Result<(), M::Error> {
+    pub fn patch<T: Serialize>(&mut self, key: &str, value: &crate::Patch<T>) {
         match value {
-            crate::Patch::Absent => Ok(()),
-            crate::Patch::Null => self.map.serialize_entry(key, &()),
-            crate::Patch::Value(value) => self.map.serialize_entry(key, value),
+            crate::Patch::Absent => {}
+            crate::Patch::Null => self.entry(key, &()),
+            crate::Patch::Value(value) => self.entry(key, value),
         }
     }
 
     /// Additional properties, after the declared fields.
-    pub fn rest<T: Serialize>(&mut self, extra: &BTreeMap<String, T>) -> Result<(), M::Error> {
+    pub fn rest<T: Serialize>(&mut self, extra: &BTreeMap<String, T>) {
         for (key, value) in extra {
-            self.map.serialize_entry(key, value)?;
+            self.entry(key, value);
         }
-        Ok(())
     }
 
-    /// Ends the object.
+    /// Ends the object, or returns the first error a field met (the map is then left
+    /// unended: a serializer that failed has nothing sound to end).
     pub fn end(self) -> Result<M::Ok, M::Error> {
-        self.map.end()
+        match self.error {
+            Some(error) => Err(error),
+            None => self.map.end(),
+        }
     }
 }
 
@@ -849,13 +1018,69 @@ mod tests {
         fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
             let mut o = d.object(value)?;
             o.constant("object", "thing");
-            let id = o.required("id");
-            let size = o.optional("size");
-            let owner = o.nullable("owner");
-            let tags = o.defaulted("tags", Vec::new);
+            let thing = Thing {
+                id: o.required("id"),
+                size: o.optional("size"),
+                owner: o.nullable("owner"),
+                tags: o.defaulted("tags", Vec::new),
+            };
             o.finish()?;
-            Some(Thing { id: id?, size: size?, owner: owner?, tags: tags? })
+            Some(thing)
         }
+    }
+
+    /// An object holding another in a required field, as generated code holds one.
+    #[derive(Debug, PartialEq)]
+    struct Outer {
+        inner: Thing,
+        count: i64,
+        note: Option<Thing>,
+    }
+
+    impl FromJson for Outer {
+        fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+            let mut o = d.object(value)?;
+            let outer = Outer { inner: o.required("inner"), count: o.required("count"), note: o.optional("note") };
+            o.finish()?;
+            Some(outer)
+        }
+    }
+
+    #[test]
+    fn a_field_that_fails_fails_its_object_with_every_problem_and_no_placeholder_is_seen() {
+        let result = decode::<Outer>(json!({"inner": {"id": 5, "tags": [1]}, "count": "x"}), Mode::Strict);
+        let messages: Vec<String> = result.unwrap_err().0.iter().map(|v| v.to_string()).collect();
+        assert_eq!(
+            messages,
+            [
+                "/inner/object: is required",
+                "/inner/id: expected a string, found the number 5",
+                "/inner/owner: is required",
+                "/inner/tags/0: expected a string, found the number 1",
+                "/count: expected an integer, found the string \"x\"",
+            ]
+        );
+        // Lenient: an optional field that fails is left absent, and the rest decodes.
+        let value = json!({"inner": {"id": "a"}, "count": 1, "note": {"id": 5}});
+        let (outer, parts) = decode_reporting::<Outer>(value.clone(), || value.clone()).unwrap();
+        assert_eq!(outer.note, None);
+        assert_eq!(outer.inner.id, "a");
+        assert_eq!(parts.len(), 1);
+        assert_eq!(parts[0].pointer, "/note");
+        assert_eq!(parts[0].reason, "/note/id: expected a string, found the number 5");
+        // Strict: a required field missing, and one of the wrong type, are both reported.
+        let result = decode::<Outer>(json!({"inner": {"object": "thing", "owner": null}}), Mode::Strict);
+        let messages: Vec<String> = result.unwrap_err().0.iter().map(|v| v.to_string()).collect();
+        assert_eq!(messages, ["/inner/id: is required", "/count: is required"]);
+    }
+
+    #[test]
+    fn placeholders_of_objects_are_built_from_their_fields_placeholders() {
+        let outer = Outer::placeholder();
+        let thing = Thing { id: String::new(), size: None, owner: None, tags: vec![] };
+        assert_eq!(outer, Outer { inner: thing, count: 0, note: None });
+        assert_eq!(Box::<i64>::placeholder(), Box::new(0));
+        assert_eq!(Vec::<Outer>::placeholder(), vec![]);
     }
 
     fn violations(result: Result<Thing, Violations>) -> Vec<String> {
@@ -911,6 +1136,68 @@ mod tests {
         let value = parse_strict(br#"{"a": [1, 2.5, "x", null, true], "b": {}}"#).unwrap();
         assert_eq!(value, json!({"a": [1, 2.5, "x", null, true], "b": {}}));
         assert!(matches!(parse_strict(b"{\"a\": 1} trailing"), Err(StrictParseError::Syntax(_))));
+    }
+
+    /// A value whose serialization always fails.
+    struct Broken;
+
+    impl Serialize for Broken {
+        fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+            Err(serde::ser::Error::custom("broken on purpose"))
+        }
+    }
+
+    /// Shaped like a generated `Serialize`: one call per field, no `?`.
+    struct Written {
+        before: i64,
+        broken: Option<Broken>,
+        after: Option<String>,
+        patch: crate::Patch<i64>,
+        extra: BTreeMap<String, i64>,
+    }
+
+    impl Serialize for Written {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut fields = Fields::begin(serializer)?;
+            fields.put("before", &self.before);
+            fields.optional("broken", &self.broken);
+            fields.optional("after", &self.after);
+            fields.patch("patch", &self.patch);
+            fields.rest(&self.extra);
+            fields.end()
+        }
+    }
+
+    #[test]
+    fn fields_write_each_present_field_in_order() {
+        let written = Written {
+            before: 1,
+            broken: None,
+            after: Some("a".into()),
+            patch: crate::Patch::Null,
+            extra: BTreeMap::from([("z".to_owned(), 2)]),
+        };
+        assert_eq!(serde_json::to_string(&written).unwrap(), r#"{"before":1,"after":"a","patch":null,"z":2}"#);
+    }
+
+    #[test]
+    fn a_field_that_fails_ends_the_object_with_its_error_and_nothing_after_it_is_written() {
+        let written = Written {
+            before: 1,
+            broken: Some(Broken),
+            after: Some("a".into()),
+            patch: crate::Patch::Value(3),
+            extra: BTreeMap::from([("z".to_owned(), 2)]),
+        };
+        let mut out = Vec::new();
+        let error = serde_json::to_writer(&mut out, &written).unwrap_err();
+        assert_eq!(error.to_string(), "broken on purpose");
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.starts_with(r#"{"before":1,"#), "{out}");
+        for later in ["after", "patch", "z", "}"] {
+            assert!(!out.contains(later), "{later} written after the error: {out}");
+        }
+        assert!(serde_json::to_value(&written).is_err());
     }
 
     #[test]

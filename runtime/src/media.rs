@@ -128,9 +128,9 @@ impl fmt::Debug for FilePart {
 impl serde::Serialize for FilePart {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut fields = crate::json::Fields::begin(serializer)?;
-        fields.optional("file_name", &self.file_name)?;
-        fields.optional("content_type", &self.content_type)?;
-        fields.put("size", &self.bytes.len())?;
+        fields.optional("file_name", &self.file_name);
+        fields.optional("content_type", &self.content_type);
+        fields.put("size", &self.bytes.len());
         fields.end()
     }
 }
@@ -139,6 +139,10 @@ impl crate::json::FromJson for FilePart {
     fn from_json(value: serde_json::Value, d: &mut crate::json::Decoder) -> Option<Self> {
         drop(value);
         d.fail("a file is sent as a part of a multipart body, not in JSON")
+    }
+
+    fn placeholder() -> Self {
+        FilePart { file_name: None, content_type: None, bytes: Bytes::new() }
     }
 }
 

@@ -60,27 +60,25 @@ impl<T> Page<T> {
 impl FromJson for PageNext {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
         let mut o = d.object(value)?;
-        let page = o.required("page");
+        let next = PageNext { page: o.required("page") };
         o.finish()?;
-        Some(PageNext { page: page? })
+        Some(next)
     }
 }
 
 impl<T: FromJson> FromJson for Page<T> {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
         let mut o = d.object(value)?;
-        let next = o.optional("next");
-        let count = o.optional("count");
-        let items = o.required("items");
+        let page = Page { next: o.optional("next"), count: o.optional("count"), items: o.required("items") };
         o.finish()?;
-        Some(Page { next: next?, count: count?, items: items? })
+        Some(page)
     }
 }
 
 impl Serialize for PageNext {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut fields = Fields::begin(serializer)?;
-        fields.put("page", &self.page)?;
+        fields.put("page", &self.page);
         fields.end()
     }
 }
@@ -88,9 +86,9 @@ impl Serialize for PageNext {
 impl<T: Serialize> Serialize for Page<T> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut fields = Fields::begin(serializer)?;
-        fields.optional("next", &self.next)?;
-        fields.optional("count", &self.count)?;
-        fields.put("items", &self.items)?;
+        fields.optional("next", &self.next);
+        fields.optional("count", &self.count);
+        fields.put("items", &self.items);
         fields.end()
     }
 }

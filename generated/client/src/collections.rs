@@ -329,6 +329,7 @@ impl<'a> UpdateCollectionBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateCollection",
@@ -342,7 +343,7 @@ impl<'a> UpdateCollectionBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.
@@ -518,6 +519,7 @@ impl<'a> MoveCollectionBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "moveCollection",
@@ -531,7 +533,7 @@ impl<'a> MoveCollectionBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.
@@ -587,6 +589,7 @@ impl<'a> TransferCollectionBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "transferCollection",
@@ -600,7 +603,7 @@ impl<'a> TransferCollectionBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.
@@ -788,6 +791,12 @@ impl<'a> CreateOrganizationCollectionBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = match &self.body {
+            ::core::option::Option::Some(body) => {
+                ::core::option::Option::Some(self.core.body(body)?)
+            }
+            ::core::option::Option::None => ::core::option::Option::None,
+        };
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createOrganizationCollection",
@@ -801,12 +810,7 @@ impl<'a> CreateOrganizationCollectionBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: match &self.body {
-                ::core::option::Option::Some(body) => {
-                    ::core::option::Option::Some(self.core.body(body)?)
-                }
-                ::core::option::Option::None => ::core::option::Option::None,
-            },
+            body,
         })
     }
     /// Sends the request and decodes the answer.

@@ -577,6 +577,7 @@ impl<'a> ApplySpaceContentTemplateBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "applySpaceContentTemplate",
@@ -590,7 +591,7 @@ impl<'a> ApplySpaceContentTemplateBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request; `Ok(())` when the service answered with success.

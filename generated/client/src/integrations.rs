@@ -855,6 +855,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "publishIntegration",
@@ -868,7 +869,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.
@@ -1093,6 +1094,7 @@ impl<'a> InstallIntegrationBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "installIntegration",
@@ -1106,7 +1108,7 @@ impl<'a> InstallIntegrationBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.
@@ -1582,6 +1584,7 @@ impl<'a> UpdateIntegrationDevModeBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateIntegrationDevMode",
@@ -1595,7 +1598,7 @@ impl<'a> UpdateIntegrationDevModeBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request; `Ok(())` when the service answered with success.

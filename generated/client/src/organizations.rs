@@ -533,6 +533,7 @@ impl<'a> UpdateOrganizationBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateOrganization",
@@ -545,7 +546,7 @@ impl<'a> UpdateOrganizationBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.
@@ -879,6 +880,7 @@ impl<'a> UpdateOrganizationAgentInstructionsBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateOrganizationAgentInstructions",
@@ -892,7 +894,7 @@ impl<'a> UpdateOrganizationAgentInstructionsBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.

@@ -725,6 +725,7 @@ impl<'a> CreateSiteSectionBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createSiteSection",
@@ -738,7 +739,7 @@ impl<'a> CreateSiteSectionBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.
@@ -928,6 +929,7 @@ impl<'a> UpdateSiteSectionBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSiteSection",
@@ -942,7 +944,7 @@ impl<'a> UpdateSiteSectionBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.
@@ -1010,6 +1012,7 @@ impl<'a> MoveSiteSectionBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "moveSiteSection",
@@ -1025,7 +1028,7 @@ impl<'a> MoveSiteSectionBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.
@@ -1228,6 +1231,7 @@ impl<'a> CreateSiteSpaceBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createSiteSpace",
@@ -1241,7 +1245,7 @@ impl<'a> CreateSiteSpaceBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.
@@ -1392,6 +1396,7 @@ impl<'a> UpdateSiteSpaceBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSiteSpace",
@@ -1407,7 +1412,7 @@ impl<'a> UpdateSiteSpaceBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.
@@ -1475,6 +1480,7 @@ impl<'a> MoveSiteSpaceBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "moveSiteSpace",
@@ -1490,7 +1496,7 @@ impl<'a> MoveSiteSpaceBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.
@@ -1682,6 +1688,7 @@ impl<'a> CreateSiteSectionGroupBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createSiteSectionGroup",
@@ -1696,7 +1703,7 @@ impl<'a> CreateSiteSectionGroupBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.
@@ -1832,6 +1839,7 @@ impl<'a> UpdateSiteSectionGroupBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSiteSectionGroup",
@@ -1847,7 +1855,7 @@ impl<'a> UpdateSiteSectionGroupBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.
@@ -1908,6 +1916,7 @@ impl<'a> AddSiteSectionGroupSectionBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "addSiteSectionGroupSection",
@@ -1923,7 +1932,7 @@ impl<'a> AddSiteSectionGroupSectionBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.
@@ -2051,6 +2060,7 @@ impl<'a> MoveSiteSectionGroupBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "moveSiteSectionGroup",
@@ -2066,7 +2076,7 @@ impl<'a> MoveSiteSectionGroupBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.

@@ -253,6 +253,7 @@ impl<'a> CreateOrganizationTranslationBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createOrganizationTranslation",
@@ -266,7 +267,7 @@ impl<'a> CreateOrganizationTranslationBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.
@@ -385,6 +386,7 @@ impl<'a> UpdateTranslationInstructionsBuilder<'a> {
         ::apigen_runtime::client::Call,
         ::apigen_runtime::client::Error,
     > {
+        let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateTranslationInstructions",
@@ -399,7 +401,7 @@ impl<'a> UpdateTranslationInstructionsBuilder<'a> {
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
             query,
-            body: ::core::option::Option::Some(self.core.body(&self.body)?),
+            body,
         })
     }
     /// Sends the request and decodes the answer.

@@ -94,15 +94,15 @@ impl ::apigen_runtime::serde::Serialize for ListSpaceChangeRequestsRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("status", &self.status)?;
-        __fields.optional("creator", &self.creator)?;
-        __fields.optional("contributor", &self.contributor)?;
-        __fields.optional("requestedReviewer", &self.requested_reviewer)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("status", &self.status);
+        __fields.optional("creator", &self.creator);
+        __fields.optional("contributor", &self.contributor);
+        __fields.optional("requestedReviewer", &self.requested_reviewer);
         __fields
-            .optional("conversationsIssuesCluster", &self.conversations_issues_cluster)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+            .optional("conversationsIssuesCluster", &self.conversations_issues_cluster);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -141,8 +141,8 @@ impl ::apigen_runtime::serde::Serialize for CreateSpaceChangeRequestRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -179,8 +179,8 @@ impl ::apigen_runtime::serde::Serialize for GetChangeRequestRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
         __fields.end()
     }
 }
@@ -228,9 +228,9 @@ impl ::apigen_runtime::serde::Serialize for UpdateChangeRequestRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -267,8 +267,8 @@ impl ::apigen_runtime::serde::Serialize for MergeChangeRequestRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
         __fields.end()
     }
 }
@@ -305,8 +305,8 @@ impl ::apigen_runtime::serde::Serialize for UpdateChangeRequestFromMainRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
         __fields.end()
     }
 }
@@ -356,10 +356,10 @@ impl ::apigen_runtime::serde::Serialize for GetChangeRequestPdfRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
-        __fields.put("only", &self.only)?;
-        __fields.optional("page", &self.page)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
+        __fields.put("only", &self.only);
+        __fields.optional("page", &self.page);
         __fields.end()
     }
 }
@@ -456,15 +456,15 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationChangeRequestsReques
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("status", &self.status)?;
-        __fields.optional("creator", &self.creator)?;
-        __fields.optional("contributor", &self.contributor)?;
-        __fields.optional("requestedReviewer", &self.requested_reviewer)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("status", &self.status);
+        __fields.optional("creator", &self.creator);
+        __fields.optional("contributor", &self.contributor);
+        __fields.optional("requestedReviewer", &self.requested_reviewer);
         __fields
-            .optional("conversationsIssuesCluster", &self.conversations_issues_cluster)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+            .optional("conversationsIssuesCluster", &self.conversations_issues_cluster);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }

@@ -26,7 +26,7 @@ impl ::apigen_runtime::serde::Serialize for GetCollectionRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("collectionId", &self.collection_id)?;
+        __fields.put("collectionId", &self.collection_id);
         __fields.end()
     }
 }
@@ -55,7 +55,7 @@ impl ::apigen_runtime::serde::Serialize for DeleteCollectionRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("collectionId", &self.collection_id)?;
+        __fields.put("collectionId", &self.collection_id);
         __fields.end()
     }
 }
@@ -94,8 +94,8 @@ impl ::apigen_runtime::serde::Serialize for UpdateCollectionRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("collectionId", &self.collection_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("collectionId", &self.collection_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -148,9 +148,9 @@ impl ::apigen_runtime::serde::Serialize for ListCollectionSpacesRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("collectionId", &self.collection_id)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("collectionId", &self.collection_id);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -189,8 +189,8 @@ impl ::apigen_runtime::serde::Serialize for MoveCollectionRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("collectionId", &self.collection_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("collectionId", &self.collection_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -229,8 +229,8 @@ impl ::apigen_runtime::serde::Serialize for TransferCollectionRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("collectionId", &self.collection_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("collectionId", &self.collection_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -294,10 +294,10 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationCollectionsRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("nested", &self.nested)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("nested", &self.nested);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -329,8 +329,8 @@ impl ::apigen_runtime::serde::Serialize for CreateOrganizationCollectionRequest 
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.optional("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.optional("body", &self.body);
         __fields.end()
     }
 }

@@ -103,14 +103,14 @@ impl ::apigen_runtime::serde::Serialize for ListSpaceCommentsRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("order", &self.order)?;
-        __fields.optional("format", &self.format)?;
-        __fields.put("status", &self.status)?;
-        __fields.optional("targetPage", &self.target_page)?;
-        __fields.put("authors", &self.authors)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("order", &self.order);
+        __fields.optional("format", &self.format);
+        __fields.put("status", &self.status);
+        __fields.optional("targetPage", &self.target_page);
+        __fields.put("authors", &self.authors);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -149,8 +149,8 @@ impl ::apigen_runtime::serde::Serialize for CreateSpaceCommentRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -196,9 +196,9 @@ impl ::apigen_runtime::serde::Serialize for GetSpaceCommentRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("commentId", &self.comment_id)?;
-        __fields.optional("format", &self.format)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("commentId", &self.comment_id);
+        __fields.optional("format", &self.format);
         __fields.end()
     }
 }
@@ -242,9 +242,9 @@ impl ::apigen_runtime::serde::Serialize for UpdateSpaceCommentRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("commentId", &self.comment_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("commentId", &self.comment_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -278,8 +278,8 @@ impl ::apigen_runtime::serde::Serialize for DeleteSpaceCommentRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("commentId", &self.comment_id)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("commentId", &self.comment_id);
         __fields.end()
     }
 }
@@ -323,9 +323,9 @@ impl ::apigen_runtime::serde::Serialize for CreateSpaceCommentReplyRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("commentId", &self.comment_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("commentId", &self.comment_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -377,10 +377,10 @@ impl ::apigen_runtime::serde::Serialize for GetSpaceCommentReplyRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("commentId", &self.comment_id)?;
-        __fields.put("commentReplyId", &self.comment_reply_id)?;
-        __fields.optional("format", &self.format)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("commentId", &self.comment_id);
+        __fields.put("commentReplyId", &self.comment_reply_id);
+        __fields.optional("format", &self.format);
         __fields.end()
     }
 }
@@ -434,10 +434,10 @@ impl ::apigen_runtime::serde::Serialize for UpdateSpaceCommentReplyRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("commentId", &self.comment_id)?;
-        __fields.put("commentReplyId", &self.comment_reply_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("commentId", &self.comment_id);
+        __fields.put("commentReplyId", &self.comment_reply_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -480,9 +480,9 @@ impl ::apigen_runtime::serde::Serialize for DeleteSpaceCommentReplyRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("commentId", &self.comment_id)?;
-        __fields.put("commentReplyId", &self.comment_reply_id)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("commentId", &self.comment_id);
+        __fields.put("commentReplyId", &self.comment_reply_id);
         __fields.end()
     }
 }
@@ -535,9 +535,9 @@ impl ::apigen_runtime::serde::Serialize for ListSpaceCommentersRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -649,15 +649,15 @@ impl ::apigen_runtime::serde::Serialize for ListChangeRequestCommentsRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
-        __fields.put("order", &self.order)?;
-        __fields.optional("format", &self.format)?;
-        __fields.put("status", &self.status)?;
-        __fields.optional("targetPage", &self.target_page)?;
-        __fields.put("authors", &self.authors)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
+        __fields.put("order", &self.order);
+        __fields.optional("format", &self.format);
+        __fields.put("status", &self.status);
+        __fields.optional("targetPage", &self.target_page);
+        __fields.put("authors", &self.authors);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -705,9 +705,9 @@ impl ::apigen_runtime::serde::Serialize for CreateChangeRequestCommentRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -759,10 +759,10 @@ impl ::apigen_runtime::serde::Serialize for GetChangeRequestCommentRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
-        __fields.put("commentId", &self.comment_id)?;
-        __fields.optional("format", &self.format)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
+        __fields.put("commentId", &self.comment_id);
+        __fields.optional("format", &self.format);
         __fields.end()
     }
 }
@@ -816,10 +816,10 @@ impl ::apigen_runtime::serde::Serialize for UpdateChangeRequestCommentRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
-        __fields.put("commentId", &self.comment_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
+        __fields.put("commentId", &self.comment_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -862,9 +862,9 @@ impl ::apigen_runtime::serde::Serialize for DeleteChangeRequestCommentRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
-        __fields.put("commentId", &self.comment_id)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
+        __fields.put("commentId", &self.comment_id);
         __fields.end()
     }
 }
@@ -927,11 +927,11 @@ impl ::apigen_runtime::serde::Serialize for CreateChangeRequestCommentReplyReque
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
-        __fields.put("commentId", &self.comment_id)?;
-        __fields.optional("format", &self.format)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
+        __fields.put("commentId", &self.comment_id);
+        __fields.optional("format", &self.format);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -1009,12 +1009,12 @@ impl ::apigen_runtime::serde::Serialize for ListChangeRequestCommentRepliesReque
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
-        __fields.put("commentId", &self.comment_id)?;
-        __fields.optional("format", &self.format)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
+        __fields.put("commentId", &self.comment_id);
+        __fields.optional("format", &self.format);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }

@@ -80,10 +80,10 @@ impl ::apigen_runtime::serde::Serialize for SearchSpaceContentRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("query", &self.query)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("query", &self.query);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -128,9 +128,9 @@ impl ::apigen_runtime::serde::Serialize for GetSpaceContentRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("metadata", &self.metadata)?;
-        __fields.put("computed", &self.computed)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("metadata", &self.metadata);
+        __fields.put("computed", &self.computed);
         __fields.end()
     }
 }
@@ -169,8 +169,8 @@ impl ::apigen_runtime::serde::Serialize for ApplySpaceContentTemplateRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -215,9 +215,9 @@ impl ::apigen_runtime::serde::Serialize for ListSpacePagesRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("metadata", &self.metadata)?;
-        __fields.put("computed", &self.computed)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("metadata", &self.metadata);
+        __fields.put("computed", &self.computed);
         __fields.end()
     }
 }
@@ -288,11 +288,11 @@ impl ::apigen_runtime::serde::Serialize for ListSpaceFilesRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("metadata", &self.metadata)?;
-        __fields.put("computed", &self.computed)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("metadata", &self.metadata);
+        __fields.put("computed", &self.computed);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -343,10 +343,10 @@ impl ::apigen_runtime::serde::Serialize for GetSpaceFileRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("fileId", &self.file_id)?;
-        __fields.put("metadata", &self.metadata)?;
-        __fields.put("computed", &self.computed)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("fileId", &self.file_id);
+        __fields.put("metadata", &self.metadata);
+        __fields.put("computed", &self.computed);
         __fields.end()
     }
 }
@@ -409,10 +409,10 @@ impl ::apigen_runtime::serde::Serialize for ListSpaceFileBacklinksRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("fileId", &self.file_id)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("fileId", &self.file_id);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -498,12 +498,12 @@ impl ::apigen_runtime::serde::Serialize for GetSpacePageRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("pageId", &self.page_id)?;
-        __fields.optional("format", &self.format)?;
-        __fields.put("evaluated", &self.evaluated)?;
-        __fields.put("metadata", &self.metadata)?;
-        __fields.put("computed", &self.computed)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("pageId", &self.page_id);
+        __fields.optional("format", &self.format);
+        __fields.put("evaluated", &self.evaluated);
+        __fields.put("metadata", &self.metadata);
+        __fields.put("computed", &self.computed);
         __fields.end()
     }
 }
@@ -585,11 +585,11 @@ impl ::apigen_runtime::serde::Serialize for ListSpacePageLinksRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("pageId", &self.page_id)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("pageId", &self.page_id);
+        __fields.optional("status", &self.status);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -640,10 +640,10 @@ impl ::apigen_runtime::serde::Serialize for GetChangeRequestContentRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
-        __fields.put("metadata", &self.metadata)?;
-        __fields.put("computed", &self.computed)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
+        __fields.put("metadata", &self.metadata);
+        __fields.put("computed", &self.computed);
         __fields.end()
     }
 }
@@ -694,10 +694,10 @@ impl ::apigen_runtime::serde::Serialize for ListChangeRequestPagesRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
-        __fields.put("metadata", &self.metadata)?;
-        __fields.put("computed", &self.computed)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
+        __fields.put("metadata", &self.metadata);
+        __fields.put("computed", &self.computed);
         __fields.end()
     }
 }
@@ -774,12 +774,12 @@ impl ::apigen_runtime::serde::Serialize for ListChangeRequestFilesRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
-        __fields.put("metadata", &self.metadata)?;
-        __fields.put("computed", &self.computed)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
+        __fields.put("metadata", &self.metadata);
+        __fields.put("computed", &self.computed);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -836,11 +836,11 @@ impl ::apigen_runtime::serde::Serialize for GetChangeRequestFileRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
-        __fields.put("fileId", &self.file_id)?;
-        __fields.put("metadata", &self.metadata)?;
-        __fields.put("computed", &self.computed)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
+        __fields.put("fileId", &self.file_id);
+        __fields.put("metadata", &self.metadata);
+        __fields.put("computed", &self.computed);
         __fields.end()
     }
 }
@@ -909,11 +909,11 @@ impl ::apigen_runtime::serde::Serialize for ListChangeRequestFileBacklinksReques
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
-        __fields.put("fileId", &self.file_id)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
+        __fields.put("fileId", &self.file_id);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -1005,13 +1005,13 @@ impl ::apigen_runtime::serde::Serialize for GetChangeRequestPageRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
-        __fields.put("pageId", &self.page_id)?;
-        __fields.optional("format", &self.format)?;
-        __fields.put("evaluated", &self.evaluated)?;
-        __fields.put("metadata", &self.metadata)?;
-        __fields.put("computed", &self.computed)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
+        __fields.put("pageId", &self.page_id);
+        __fields.optional("format", &self.format);
+        __fields.put("evaluated", &self.evaluated);
+        __fields.put("metadata", &self.metadata);
+        __fields.put("computed", &self.computed);
         __fields.end()
     }
 }
@@ -1099,12 +1099,12 @@ impl ::apigen_runtime::serde::Serialize for ListChangeRequestPageLinksRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("changeRequestId", &self.change_request_id)?;
-        __fields.put("pageId", &self.page_id)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("changeRequestId", &self.change_request_id);
+        __fields.put("pageId", &self.page_id);
+        __fields.optional("status", &self.status);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }

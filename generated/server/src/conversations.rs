@@ -88,12 +88,12 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationConversationClusters
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("order", &self.order)?;
-        __fields.put("orderBy", &self.order_by)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("order", &self.order);
+        __fields.put("orderBy", &self.order_by);
+        __fields.optional("status", &self.status);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -156,10 +156,10 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationConversationsRequest
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.optional("source", &self.source)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.optional("source", &self.source);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -198,8 +198,8 @@ impl ::apigen_runtime::serde::Serialize for IngestOrganizationConversationsReque
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -268,11 +268,11 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationConversationIssuesRe
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.optional("cluster", &self.cluster)?;
-        __fields.optional("conversation", &self.conversation)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.optional("cluster", &self.cluster);
+        __fields.optional("conversation", &self.conversation);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -306,8 +306,8 @@ impl ::apigen_runtime::serde::Serialize for GetConversationIssueRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("issueId", &self.issue_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("issueId", &self.issue_id);
         __fields.end()
     }
 }
@@ -344,8 +344,8 @@ impl ::apigen_runtime::serde::Serialize for GetConversationRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("conversationId", &self.conversation_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("conversationId", &self.conversation_id);
         __fields.end()
     }
 }

@@ -36,8 +36,8 @@ impl ::apigen_runtime::serde::Serialize for ImportSpaceFromGitRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -76,8 +76,8 @@ impl ::apigen_runtime::serde::Serialize for ExportSpaceToGitRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -106,7 +106,7 @@ impl ::apigen_runtime::serde::Serialize for GetSpaceGitInfoRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
+        __fields.put("spaceId", &self.space_id);
         __fields.end()
     }
 }
@@ -135,7 +135,7 @@ impl ::apigen_runtime::serde::Serialize for DeleteSpaceGitLegacyInstallationRequ
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
+        __fields.put("spaceId", &self.space_id);
         __fields.end()
     }
 }

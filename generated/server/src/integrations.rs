@@ -120,16 +120,16 @@ impl ::apigen_runtime::serde::Serialize for ListIntegrationsRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("search", &self.search)?;
-        __fields.optional("category", &self.category)?;
-        __fields.optional("blockDomain", &self.block_domain)?;
-        __fields.optional("blocks", &self.blocks)?;
-        __fields.optional("contentSources", &self.content_sources)?;
-        __fields.optional("owner", &self.owner)?;
-        __fields.optional("scope", &self.scope)?;
-        __fields.optional("target", &self.target)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.optional("search", &self.search);
+        __fields.optional("category", &self.category);
+        __fields.optional("blockDomain", &self.block_domain);
+        __fields.optional("blocks", &self.blocks);
+        __fields.optional("contentSources", &self.content_sources);
+        __fields.optional("owner", &self.owner);
+        __fields.optional("scope", &self.scope);
+        __fields.optional("target", &self.target);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -171,7 +171,7 @@ impl ::apigen_runtime::serde::Serialize for GetIntegrationRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("integrationName", &self.integration_name)?;
+        __fields.put("integrationName", &self.integration_name);
         __fields.end()
     }
 }
@@ -223,8 +223,8 @@ impl ::apigen_runtime::serde::Serialize for PublishIntegrationRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("integrationName", &self.integration_name)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("integrationName", &self.integration_name);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -266,7 +266,7 @@ impl ::apigen_runtime::serde::Serialize for DeleteIntegrationRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("integrationName", &self.integration_name)?;
+        __fields.put("integrationName", &self.integration_name);
         __fields.end()
     }
 }
@@ -342,10 +342,10 @@ impl ::apigen_runtime::serde::Serialize for ListIntegrationInstallationsRequest 
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("integrationName", &self.integration_name)?;
-        __fields.optional("externalId", &self.external_id)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("integrationName", &self.integration_name);
+        __fields.optional("externalId", &self.external_id);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -397,8 +397,8 @@ impl ::apigen_runtime::serde::Serialize for InstallIntegrationRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("integrationName", &self.integration_name)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("integrationName", &self.integration_name);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -468,9 +468,9 @@ impl ::apigen_runtime::serde::Serialize for ListIntegrationEventsRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("integrationName", &self.integration_name)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("integrationName", &self.integration_name);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -517,8 +517,8 @@ impl ::apigen_runtime::serde::Serialize for GetIntegrationEventRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("integrationName", &self.integration_name)?;
-        __fields.put("eventId", &self.event_id)?;
+        __fields.put("integrationName", &self.integration_name);
+        __fields.put("eventId", &self.event_id);
         __fields.end()
     }
 }
@@ -601,11 +601,11 @@ impl ::apigen_runtime::serde::Serialize for ListIntegrationSpacesRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("integrationName", &self.integration_name)?;
-        __fields.optional("externalId", &self.external_id)?;
-        __fields.put("extended", &self.extended)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("integrationName", &self.integration_name);
+        __fields.optional("externalId", &self.external_id);
+        __fields.put("extended", &self.extended);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -688,11 +688,11 @@ impl ::apigen_runtime::serde::Serialize for ListIntegrationSitesRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("integrationName", &self.integration_name)?;
-        __fields.optional("externalId", &self.external_id)?;
-        __fields.put("extended", &self.extended)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("integrationName", &self.integration_name);
+        __fields.optional("externalId", &self.external_id);
+        __fields.put("extended", &self.extended);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -744,8 +744,8 @@ impl ::apigen_runtime::serde::Serialize for UpdateIntegrationDevModeRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("integrationName", &self.integration_name)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("integrationName", &self.integration_name);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }

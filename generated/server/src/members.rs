@@ -107,13 +107,13 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationMembersRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("order", &self.order)?;
-        __fields.optional("role", &self.role)?;
-        __fields.optional("search", &self.search)?;
-        __fields.put("sort", &self.sort)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("order", &self.order);
+        __fields.optional("role", &self.role);
+        __fields.optional("search", &self.search);
+        __fields.put("sort", &self.sort);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -147,8 +147,8 @@ impl ::apigen_runtime::serde::Serialize for GetOrganizationMemberRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("userId", &self.user_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("userId", &self.user_id);
         __fields.end()
     }
 }
@@ -182,8 +182,8 @@ impl ::apigen_runtime::serde::Serialize for DeleteOrganizationMemberRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("userId", &self.user_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("userId", &self.user_id);
         __fields.end()
     }
 }
@@ -231,9 +231,9 @@ impl ::apigen_runtime::serde::Serialize for UpdateOrganizationMemberRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("userId", &self.user_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("userId", &self.user_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -262,7 +262,7 @@ impl ::apigen_runtime::serde::Serialize for PingOrganizationRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
+        __fields.put("organizationId", &self.organization_id);
         __fields.end()
     }
 }
@@ -296,8 +296,8 @@ impl ::apigen_runtime::serde::Serialize for SetOrganizationMemberSsoRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("userId", &self.user_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("userId", &self.user_id);
         __fields.end()
     }
 }
@@ -374,11 +374,11 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationMemberSpacesRequest 
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("userId", &self.user_id)?;
-        __fields.put("order", &self.order)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("userId", &self.user_id);
+        __fields.put("order", &self.order);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -447,11 +447,11 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationMemberTeamsRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("userId", &self.user_id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("userId", &self.user_id);
+        __fields.optional("title", &self.title);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }

@@ -54,9 +54,9 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationOpenApiSpecsRequest 
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -95,8 +95,8 @@ impl ::apigen_runtime::serde::Serialize for CreateOrganizationOpenApiSpecRequest
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -148,8 +148,8 @@ impl ::apigen_runtime::serde::Serialize for GetOpenApiSpecRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("specSlug", &self.spec_slug)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("specSlug", &self.spec_slug);
         __fields.end()
     }
 }
@@ -215,9 +215,9 @@ impl ::apigen_runtime::serde::Serialize for CreateOrUpdateOpenApiSpecRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("specSlug", &self.spec_slug)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("specSlug", &self.spec_slug);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -269,8 +269,8 @@ impl ::apigen_runtime::serde::Serialize for DeleteOpenApiSpecRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("specSlug", &self.spec_slug)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("specSlug", &self.spec_slug);
         __fields.end()
     }
 }
@@ -336,9 +336,9 @@ impl ::apigen_runtime::serde::Serialize for UpdateOpenApiSpecRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("specSlug", &self.spec_slug)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("specSlug", &self.spec_slug);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }

@@ -45,8 +45,8 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationsRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -75,7 +75,7 @@ impl ::apigen_runtime::serde::Serialize for GetOrganizationRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
+        __fields.put("organizationId", &self.organization_id);
         __fields.end()
     }
 }
@@ -114,8 +114,8 @@ impl ::apigen_runtime::serde::Serialize for UpdateOrganizationRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -149,8 +149,8 @@ impl ::apigen_runtime::serde::Serialize for DeleteOrganizationInviteLinkRequest 
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("inviteId", &self.invite_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("inviteId", &self.invite_id);
         __fields.end()
     }
 }
@@ -179,7 +179,7 @@ impl ::apigen_runtime::serde::Serialize for JoinOrganizationRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
+        __fields.put("organizationId", &self.organization_id);
         __fields.end()
     }
 }
@@ -249,10 +249,10 @@ impl ::apigen_runtime::serde::Serialize for SearchOrganizationContentRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("query", &self.query)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("query", &self.query);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -281,7 +281,7 @@ impl ::apigen_runtime::serde::Serialize for GetOrganizationAgentInstructionsRequ
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
+        __fields.put("organizationId", &self.organization_id);
         __fields.end()
     }
 }
@@ -321,8 +321,8 @@ impl ::apigen_runtime::serde::Serialize for UpdateOrganizationAgentInstructionsR
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -351,7 +351,7 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationsByEmailDomainReques
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("emailDomain", &self.email_domain)?;
+        __fields.put("emailDomain", &self.email_domain);
         __fields.end()
     }
 }

@@ -80,11 +80,11 @@ impl ::apigen_runtime::serde::Serialize for ListSiteSectionsRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.optional("shareKey", &self.share_key)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.optional("shareKey", &self.share_key);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -132,9 +132,9 @@ impl ::apigen_runtime::serde::Serialize for CreateSiteSectionRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -177,9 +177,9 @@ impl ::apigen_runtime::serde::Serialize for DeleteSiteSectionRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.put("siteSectionId", &self.site_section_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.put("siteSectionId", &self.site_section_id);
         __fields.end()
     }
 }
@@ -233,10 +233,10 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.put("siteSectionId", &self.site_section_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.put("siteSectionId", &self.site_section_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -290,10 +290,10 @@ impl ::apigen_runtime::serde::Serialize for MoveSiteSectionRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.put("siteSectionId", &self.site_section_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.put("siteSectionId", &self.site_section_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -383,12 +383,12 @@ impl ::apigen_runtime::serde::Serialize for ListSiteSpacesRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.optional("shareKey", &self.share_key)?;
-        __fields.optional("default", &self.default)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.optional("shareKey", &self.share_key);
+        __fields.optional("default", &self.default);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -436,9 +436,9 @@ impl ::apigen_runtime::serde::Serialize for CreateSiteSpaceRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -481,9 +481,9 @@ impl ::apigen_runtime::serde::Serialize for DeleteSiteSpaceRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.put("siteSpaceId", &self.site_space_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.put("siteSpaceId", &self.site_space_id);
         __fields.end()
     }
 }
@@ -537,10 +537,10 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteSpaceRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.put("siteSpaceId", &self.site_space_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.put("siteSpaceId", &self.site_space_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -594,10 +594,10 @@ impl ::apigen_runtime::serde::Serialize for MoveSiteSpaceRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.put("siteSpaceId", &self.site_space_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.put("siteSpaceId", &self.site_space_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -660,10 +660,10 @@ impl ::apigen_runtime::serde::Serialize for ListSiteSectionGroupsRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -711,9 +711,9 @@ impl ::apigen_runtime::serde::Serialize for CreateSiteSectionGroupRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -756,9 +756,9 @@ impl ::apigen_runtime::serde::Serialize for DeleteSiteSectionGroupRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.put("siteSectionGroupId", &self.site_section_group_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.put("siteSectionGroupId", &self.site_section_group_id);
         __fields.end()
     }
 }
@@ -812,10 +812,10 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionGroupRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.put("siteSectionGroupId", &self.site_section_group_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.put("siteSectionGroupId", &self.site_section_group_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -870,10 +870,10 @@ impl ::apigen_runtime::serde::Serialize for AddSiteSectionGroupSectionRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.put("siteSectionGroupId", &self.site_section_group_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.put("siteSectionGroupId", &self.site_section_group_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -922,10 +922,10 @@ impl ::apigen_runtime::serde::Serialize for RemoveSiteSectionGroupSectionRequest
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.put("siteSectionGroupId", &self.site_section_group_id)?;
-        __fields.put("siteSectionId", &self.site_section_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.put("siteSectionGroupId", &self.site_section_group_id);
+        __fields.put("siteSectionId", &self.site_section_id);
         __fields.end()
     }
 }
@@ -979,10 +979,10 @@ impl ::apigen_runtime::serde::Serialize for MoveSiteSectionGroupRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.put("siteSectionGroupId", &self.site_section_group_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.put("siteSectionGroupId", &self.site_section_group_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }

@@ -72,12 +72,12 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationSitesRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.optional("space", &self.space)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("published", &self.published)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.optional("space", &self.space);
+        __fields.optional("title", &self.title);
+        __fields.optional("published", &self.published);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -116,8 +116,8 @@ impl ::apigen_runtime::serde::Serialize for CreateOrganizationSiteRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -151,8 +151,8 @@ impl ::apigen_runtime::serde::Serialize for GetSiteRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
         __fields.end()
     }
 }
@@ -186,8 +186,8 @@ impl ::apigen_runtime::serde::Serialize for DeleteSiteRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
         __fields.end()
     }
 }
@@ -235,9 +235,9 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -271,8 +271,8 @@ impl ::apigen_runtime::serde::Serialize for GetSiteAdaptiveSchemaRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
         __fields.end()
     }
 }
@@ -320,9 +320,9 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteAdaptiveSchemaRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -356,8 +356,8 @@ impl ::apigen_runtime::serde::Serialize for ListSiteTemplateConditionsRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
         __fields.end()
     }
 }
@@ -412,9 +412,9 @@ impl ::apigen_runtime::serde::Serialize for GetPublishedSiteRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
-        __fields.optional("shareKey", &self.share_key)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
+        __fields.optional("shareKey", &self.share_key);
         __fields.end()
     }
 }
@@ -448,8 +448,8 @@ impl ::apigen_runtime::serde::Serialize for PublishSiteRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("siteId", &self.site_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("siteId", &self.site_id);
         __fields.end()
     }
 }

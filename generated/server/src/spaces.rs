@@ -42,8 +42,8 @@ impl ::apigen_runtime::serde::Serialize for GetSpaceRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.optional("shareKey", &self.share_key)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.optional("shareKey", &self.share_key);
         __fields.end()
     }
 }
@@ -72,7 +72,7 @@ impl ::apigen_runtime::serde::Serialize for DeleteSpaceRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
+        __fields.put("spaceId", &self.space_id);
         __fields.end()
     }
 }
@@ -111,8 +111,8 @@ impl ::apigen_runtime::serde::Serialize for UpdateSpaceRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -141,7 +141,7 @@ impl ::apigen_runtime::serde::Serialize for DuplicateSpaceRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
+        __fields.put("spaceId", &self.space_id);
         __fields.end()
     }
 }
@@ -170,7 +170,7 @@ impl ::apigen_runtime::serde::Serialize for RestoreSpaceRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
+        __fields.put("spaceId", &self.space_id);
         __fields.end()
     }
 }
@@ -209,8 +209,8 @@ impl ::apigen_runtime::serde::Serialize for MoveSpaceRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -249,8 +249,8 @@ impl ::apigen_runtime::serde::Serialize for TransferSpaceRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -326,10 +326,10 @@ impl ::apigen_runtime::serde::Serialize for ListSpaceLinksRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.optional("status", &self.status);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }

@@ -54,9 +54,9 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationSamlProvidersRequest
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -95,8 +95,8 @@ impl ::apigen_runtime::serde::Serialize for CreateOrganizationSamlProviderReques
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -133,8 +133,8 @@ impl ::apigen_runtime::serde::Serialize for GetOrganizationSamlProviderRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("samlProviderId", &self.saml_provider_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("samlProviderId", &self.saml_provider_id);
         __fields.end()
     }
 }
@@ -171,8 +171,8 @@ impl ::apigen_runtime::serde::Serialize for DeleteOrganizationSamlProviderReques
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("samlProviderId", &self.saml_provider_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("samlProviderId", &self.saml_provider_id);
         __fields.end()
     }
 }
@@ -220,9 +220,9 @@ impl ::apigen_runtime::serde::Serialize for UpdateOrganizationSamlProviderReques
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("samlProviderId", &self.saml_provider_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("samlProviderId", &self.saml_provider_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -251,7 +251,7 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationSsoProvidersRequest 
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
+        __fields.put("organizationId", &self.organization_id);
         __fields.end()
     }
 }

@@ -66,11 +66,11 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationTeamsRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.optional("owner", &self.owner)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.optional("owner", &self.owner);
+        __fields.optional("title", &self.title);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -109,8 +109,8 @@ impl ::apigen_runtime::serde::Serialize for CreateOrganizationTeamRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -144,8 +144,8 @@ impl ::apigen_runtime::serde::Serialize for GetOrganizationTeamRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("teamId", &self.team_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("teamId", &self.team_id);
         __fields.end()
     }
 }
@@ -179,8 +179,8 @@ impl ::apigen_runtime::serde::Serialize for DeleteOrganizationTeamRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("teamId", &self.team_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("teamId", &self.team_id);
         __fields.end()
     }
 }
@@ -228,9 +228,9 @@ impl ::apigen_runtime::serde::Serialize for UpdateOrganizationTeamRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("teamId", &self.team_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("teamId", &self.team_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }

@@ -54,9 +54,9 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationTranslationsRequest 
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.optional("page", &self.page)?;
-        __fields.put("limit", &self.limit)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.optional("page", &self.page);
+        __fields.put("limit", &self.limit);
         __fields.end()
     }
 }
@@ -95,8 +95,8 @@ impl ::apigen_runtime::serde::Serialize for CreateOrganizationTranslationRequest
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -133,8 +133,8 @@ impl ::apigen_runtime::serde::Serialize for GetTranslationRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("translationId", &self.translation_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("translationId", &self.translation_id);
         __fields.end()
     }
 }
@@ -183,9 +183,9 @@ impl ::apigen_runtime::serde::Serialize for UpdateTranslationInstructionsRequest
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("translationId", &self.translation_id)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("translationId", &self.translation_id);
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -222,8 +222,8 @@ impl ::apigen_runtime::serde::Serialize for DeleteTranslationRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("translationId", &self.translation_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("translationId", &self.translation_id);
         __fields.end()
     }
 }
@@ -260,8 +260,8 @@ impl ::apigen_runtime::serde::Serialize for RunTranslationRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizationId", &self.organization_id)?;
-        __fields.put("translationId", &self.translation_id)?;
+        __fields.put("organizationId", &self.organization_id);
+        __fields.put("translationId", &self.translation_id);
         __fields.end()
     }
 }

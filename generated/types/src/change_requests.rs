@@ -75,44 +75,28 @@ impl ::apigen_runtime::FromJson for ChangeRequest {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "change-request");
-        let id = __reader.required("id");
-        let number = __reader.optional("number");
-        let status = __reader.optional("status");
-        let subject = __reader.optional("subject");
-        let description = __reader.optional("description");
-        let created_by = __reader.optional("createdBy");
-        let created_at = __reader.optional("createdAt");
-        let updated_at = __reader.optional("updatedAt");
-        let space = __reader.optional("space");
-        let revision = __reader.optional("revision");
-        let revision_initial = __reader.optional("revisionInitial");
-        let revision_merged_ancestor = __reader.optional("revisionMergedAncestor");
-        let revision_merged = __reader.optional("revisionMerged");
-        let comments = __reader.optional("comments");
-        let outdated = __reader.optional("outdated");
-        let conversations_issues_cluster = __reader
-            .optional("conversationsIssuesCluster");
-        let urls = __reader.optional("urls");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            number: __reader.optional("number"),
+            status: __reader.optional("status"),
+            subject: __reader.optional("subject"),
+            description: __reader.optional("description"),
+            created_by: __reader.optional("createdBy"),
+            created_at: __reader.optional("createdAt"),
+            updated_at: __reader.optional("updatedAt"),
+            space: __reader.optional("space"),
+            revision: __reader.optional("revision"),
+            revision_initial: __reader.optional("revisionInitial"),
+            revision_merged_ancestor: __reader.optional("revisionMergedAncestor"),
+            revision_merged: __reader.optional("revisionMerged"),
+            comments: __reader.optional("comments"),
+            outdated: __reader.optional("outdated"),
+            conversations_issues_cluster: __reader
+                .optional("conversationsIssuesCluster"),
+            urls: __reader.optional("urls"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            number: number?,
-            status: status?,
-            subject: subject?,
-            description: description?,
-            created_by: created_by?,
-            created_at: created_at?,
-            updated_at: updated_at?,
-            space: space?,
-            revision: revision?,
-            revision_initial: revision_initial?,
-            revision_merged_ancestor: revision_merged_ancestor?,
-            revision_merged: revision_merged?,
-            comments: comments?,
-            outdated: outdated?,
-            conversations_issues_cluster: conversations_issues_cluster?,
-            urls: urls?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "change_requests")]
@@ -122,25 +106,25 @@ impl ::apigen_runtime::serde::Serialize for ChangeRequest {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "change-request")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("number", &self.number)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("subject", &self.subject)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("createdBy", &self.created_by)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
-        __fields.optional("space", &self.space)?;
-        __fields.optional("revision", &self.revision)?;
-        __fields.optional("revisionInitial", &self.revision_initial)?;
-        __fields.optional("revisionMergedAncestor", &self.revision_merged_ancestor)?;
-        __fields.optional("revisionMerged", &self.revision_merged)?;
-        __fields.optional("comments", &self.comments)?;
-        __fields.optional("outdated", &self.outdated)?;
+        __fields.put("object", "change-request");
+        __fields.put("id", &self.id);
+        __fields.optional("number", &self.number);
+        __fields.optional("status", &self.status);
+        __fields.optional("subject", &self.subject);
+        __fields.optional("description", &self.description);
+        __fields.optional("createdBy", &self.created_by);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("updatedAt", &self.updated_at);
+        __fields.optional("space", &self.space);
+        __fields.optional("revision", &self.revision);
+        __fields.optional("revisionInitial", &self.revision_initial);
+        __fields.optional("revisionMergedAncestor", &self.revision_merged_ancestor);
+        __fields.optional("revisionMerged", &self.revision_merged);
+        __fields.optional("comments", &self.comments);
+        __fields.optional("outdated", &self.outdated);
         __fields
-            .optional("conversationsIssuesCluster", &self.conversations_issues_cluster)?;
-        __fields.optional("urls", &self.urls)?;
+            .optional("conversationsIssuesCluster", &self.conversations_issues_cluster);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -194,13 +178,12 @@ impl ::apigen_runtime::FromJson for ChangeRequestMergeResult {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let revision = __reader.optional("revision");
-        let result = __reader.optional("result");
+        let __decoded = Self {
+            revision: __reader.optional("revision"),
+            result: __reader.optional("result"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            revision: revision?,
-            result: result?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "change_requests")]
@@ -210,8 +193,8 @@ impl ::apigen_runtime::serde::Serialize for ChangeRequestMergeResult {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("revision", &self.revision)?;
-        __fields.optional("result", &self.result)?;
+        __fields.optional("revision", &self.revision);
+        __fields.optional("result", &self.result);
         __fields.end()
     }
 }
@@ -247,9 +230,11 @@ impl ::apigen_runtime::FromJson for ChangeRequestPdf {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let url = __reader.optional("url");
+        let __decoded = Self {
+            url: __reader.optional("url"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { url: url? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "change_requests")]
@@ -259,7 +244,7 @@ impl ::apigen_runtime::serde::Serialize for ChangeRequestPdf {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("url", &self.url)?;
+        __fields.optional("url", &self.url);
         __fields.end()
     }
 }
@@ -275,8 +260,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestPdf {
 impl ::apigen_runtime::Validate for ChangeRequestPdf {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            let __v = &mut __v.at("url");
-            __v.url(__value);
+            __v.url_at("url", __value);
         }
     }
 }
@@ -340,7 +324,10 @@ impl ::apigen_runtime::FromJson for ChangeRequestResult {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "change_requests")]
@@ -416,7 +403,10 @@ impl ::apigen_runtime::FromJson for ChangeRequestStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "change_requests")]
@@ -466,13 +456,12 @@ impl ::apigen_runtime::FromJson for ChangeRequestUpdateResult {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let revision = __reader.optional("revision");
-        let result = __reader.optional("result");
+        let __decoded = Self {
+            revision: __reader.optional("revision"),
+            result: __reader.optional("result"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            revision: revision?,
-            result: result?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "change_requests")]
@@ -482,8 +471,8 @@ impl ::apigen_runtime::serde::Serialize for ChangeRequestUpdateResult {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("revision", &self.revision)?;
-        __fields.optional("result", &self.result)?;
+        __fields.optional("revision", &self.revision);
+        __fields.optional("result", &self.result);
         __fields.end()
     }
 }
@@ -517,13 +506,12 @@ impl ::apigen_runtime::FromJson for ChangeRequestUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let app = __reader.optional("app");
-        let location = __reader.optional("location");
+        let __decoded = Self {
+            app: __reader.optional("app"),
+            location: __reader.optional("location"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            app: app?,
-            location: location?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "change_requests")]
@@ -533,8 +521,8 @@ impl ::apigen_runtime::serde::Serialize for ChangeRequestUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("app", &self.app)?;
-        __fields.optional("location", &self.location)?;
+        __fields.optional("app", &self.app);
+        __fields.optional("location", &self.location);
         __fields.end()
     }
 }
@@ -550,12 +538,10 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestUrls {
 impl ::apigen_runtime::Validate for ChangeRequestUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
     }
 }
@@ -579,13 +565,12 @@ impl ::apigen_runtime::FromJson for CreateChangeRequestBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let subject = __reader.optional("subject");
-        let agent_task_id = __reader.optional("agentTaskId");
+        let __decoded = Self {
+            subject: __reader.optional("subject"),
+            agent_task_id: __reader.optional("agentTaskId"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            subject: subject?,
-            agent_task_id: agent_task_id?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "change_requests")]
@@ -595,8 +580,8 @@ impl ::apigen_runtime::serde::Serialize for CreateChangeRequestBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("subject", &self.subject)?;
-        __fields.optional("agentTaskId", &self.agent_task_id)?;
+        __fields.optional("subject", &self.subject);
+        __fields.optional("agentTaskId", &self.agent_task_id);
         __fields.end()
     }
 }
@@ -634,15 +619,13 @@ impl ::apigen_runtime::FromJson for UpdateChangeRequestBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let subject = __reader.optional("subject");
-        let description = __reader.optional("description");
-        let status = __reader.optional("status");
+        let __decoded = Self {
+            subject: __reader.optional("subject"),
+            description: __reader.optional("description"),
+            status: __reader.optional("status"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            subject: subject?,
-            description: description?,
-            status: status?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "change_requests")]
@@ -652,9 +635,9 @@ impl ::apigen_runtime::serde::Serialize for UpdateChangeRequestBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("subject", &self.subject)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("status", &self.status)?;
+        __fields.optional("subject", &self.subject);
+        __fields.optional("description", &self.description);
+        __fields.optional("status", &self.status);
         __fields.end()
     }
 }

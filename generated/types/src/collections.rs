@@ -38,25 +38,18 @@ impl ::apigen_runtime::FromJson for Collection {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "collection");
-        let id = __reader.required("id");
-        let title = __reader.required("title");
-        let description = __reader.optional("description");
-        let organization = __reader.required("organization");
-        let parent = __reader.optional("parent");
-        let default_level = __reader.nullable("defaultLevel");
-        let urls = __reader.optional("urls");
-        let permissions = __reader.optional("permissions");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.required("title"),
+            description: __reader.optional("description"),
+            organization: __reader.required("organization"),
+            parent: __reader.optional("parent"),
+            default_level: __reader.nullable("defaultLevel"),
+            urls: __reader.optional("urls"),
+            permissions: __reader.optional("permissions"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            description: description?,
-            organization: organization?,
-            parent: parent?,
-            default_level: default_level?,
-            urls: urls?,
-            permissions: permissions?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "collections")]
@@ -66,15 +59,15 @@ impl ::apigen_runtime::serde::Serialize for Collection {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "collection")?;
-        __fields.put("id", &self.id)?;
-        __fields.put("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.put("organization", &self.organization)?;
-        __fields.optional("parent", &self.parent)?;
-        __fields.put("defaultLevel", &self.default_level)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("permissions", &self.permissions)?;
+        __fields.put("object", "collection");
+        __fields.put("id", &self.id);
+        __fields.put("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.put("organization", &self.organization);
+        __fields.optional("parent", &self.parent);
+        __fields.put("defaultLevel", &self.default_level);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("permissions", &self.permissions);
         __fields.end()
     }
 }
@@ -138,17 +131,14 @@ impl ::apigen_runtime::FromJson for CollectionPermissions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let view = __reader.optional("view");
-        let admin = __reader.optional("admin");
-        let view_invite_links = __reader.optional("viewInviteLinks");
-        let create = __reader.optional("create");
+        let __decoded = Self {
+            view: __reader.optional("view"),
+            admin: __reader.optional("admin"),
+            view_invite_links: __reader.optional("viewInviteLinks"),
+            create: __reader.optional("create"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            view: view?,
-            admin: admin?,
-            view_invite_links: view_invite_links?,
-            create: create?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "collections")]
@@ -158,10 +148,10 @@ impl ::apigen_runtime::serde::Serialize for CollectionPermissions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view)?;
-        __fields.optional("admin", &self.admin)?;
-        __fields.optional("viewInviteLinks", &self.view_invite_links)?;
-        __fields.optional("create", &self.create)?;
+        __fields.optional("view", &self.view);
+        __fields.optional("admin", &self.admin);
+        __fields.optional("viewInviteLinks", &self.view_invite_links);
+        __fields.optional("create", &self.create);
         __fields.end()
     }
 }
@@ -195,13 +185,12 @@ impl ::apigen_runtime::FromJson for CollectionUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let app = __reader.optional("app");
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            app: __reader.optional("app"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            app: app?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "collections")]
@@ -211,8 +200,8 @@ impl ::apigen_runtime::serde::Serialize for CollectionUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("app", &self.app)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("app", &self.app);
         __fields.end()
     }
 }
@@ -228,12 +217,10 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CollectionUrls {
 impl ::apigen_runtime::Validate for CollectionUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
     }
 }
@@ -257,13 +244,12 @@ impl ::apigen_runtime::FromJson for CreateCollectionBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let parent = __reader.optional("parent");
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            parent: __reader.optional("parent"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            title: title?,
-            parent: parent?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "collections")]
@@ -273,8 +259,8 @@ impl ::apigen_runtime::serde::Serialize for CreateCollectionBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("parent", &self.parent)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("parent", &self.parent);
         __fields.end()
     }
 }
@@ -319,13 +305,12 @@ impl ::apigen_runtime::FromJson for MoveCollectionBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let parent = __reader.patch("parent");
-        let position = __reader.optional("position");
+        let __decoded = Self {
+            parent: __reader.patch("parent"),
+            position: __reader.optional("position"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            parent: parent?,
-            position: position?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "collections")]
@@ -335,8 +320,8 @@ impl ::apigen_runtime::serde::Serialize for MoveCollectionBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.patch("parent", &self.parent)?;
-        __fields.optional("position", &self.position)?;
+        __fields.patch("parent", &self.parent);
+        __fields.optional("position", &self.position);
         __fields.end()
     }
 }
@@ -376,13 +361,12 @@ impl ::apigen_runtime::FromJson for SpacePosition {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let before = __reader.optional("before");
-        let after = __reader.optional("after");
+        let __decoded = Self {
+            before: __reader.optional("before"),
+            after: __reader.optional("after"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            before: before?,
-            after: after?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "collections", feature = "spaces"))]
@@ -392,8 +376,8 @@ impl ::apigen_runtime::serde::Serialize for SpacePosition {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("before", &self.before)?;
-        __fields.optional("after", &self.after)?;
+        __fields.optional("before", &self.before);
+        __fields.optional("after", &self.after);
         __fields.end()
     }
 }
@@ -424,9 +408,11 @@ impl ::apigen_runtime::FromJson for SpacePositionSpace {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "space");
-        let space = __reader.required("space");
+        let __decoded = Self {
+            space: __reader.required("space"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { space: space? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "collections", feature = "spaces"))]
@@ -436,8 +422,8 @@ impl ::apigen_runtime::serde::Serialize for SpacePositionSpace {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "space")?;
-        __fields.put("space", &self.space)?;
+        __fields.put("type", "space");
+        __fields.put("space", &self.space);
         __fields.end()
     }
 }
@@ -482,20 +468,27 @@ impl ::apigen_runtime::FromJson for SpacePositionTarget {
             __value,
             __decoder,
             "type",
+            &["space"],
             &[
-                (
-                    "space",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::SpacePositionSpace,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Space)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Space(
+                            <::std::boxed::Box<
+                                crate::SpacePositionSpace,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(any(feature = "collections", feature = "spaces"))]
@@ -538,11 +531,11 @@ impl ::apigen_runtime::FromJson for TransferCollectionBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let organization = __reader.required("organization");
+        let __decoded = Self {
+            organization: __reader.required("organization"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            organization: organization?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "collections")]
@@ -552,7 +545,7 @@ impl ::apigen_runtime::serde::Serialize for TransferCollectionBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organization", &self.organization)?;
+        __fields.put("organization", &self.organization);
         __fields.end()
     }
 }
@@ -594,15 +587,13 @@ impl ::apigen_runtime::FromJson for UpdateCollectionBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let description = __reader.optional("description");
-        let default_level = __reader.patch("defaultLevel");
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            description: __reader.optional("description"),
+            default_level: __reader.patch("defaultLevel"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            title: title?,
-            description: description?,
-            default_level: default_level?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "collections")]
@@ -612,9 +603,9 @@ impl ::apigen_runtime::serde::Serialize for UpdateCollectionBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.patch("defaultLevel", &self.default_level)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.patch("defaultLevel", &self.default_level);
         __fields.end()
     }
 }

@@ -72,37 +72,24 @@ impl ::apigen_runtime::FromJson for Comment {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "comment");
-        let id = __reader.required("id");
-        let posted_by = __reader.optional("postedBy");
-        let posted_at = __reader.optional("postedAt");
-        let edited_at = __reader.optional("editedAt");
-        let reactions = __reader.optional("reactions");
-        let replies = __reader.optional("replies");
-        let repliers = __reader.optional("repliers");
-        let body = __reader.optional("body");
-        let target = __reader.optional("target");
-        let urls = __reader.optional("urls");
-        let permissions = __reader.optional("permissions");
-        let status = __reader.optional("status");
-        let resolved_at = __reader.optional("resolvedAt");
-        let resolved_by = __reader.optional("resolvedBy");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            posted_by: __reader.optional("postedBy"),
+            posted_at: __reader.optional("postedAt"),
+            edited_at: __reader.optional("editedAt"),
+            reactions: __reader.optional("reactions"),
+            replies: __reader.optional("replies"),
+            repliers: __reader.optional("repliers"),
+            body: __reader.optional("body"),
+            target: __reader.optional("target"),
+            urls: __reader.optional("urls"),
+            permissions: __reader.optional("permissions"),
+            status: __reader.optional("status"),
+            resolved_at: __reader.optional("resolvedAt"),
+            resolved_by: __reader.optional("resolvedBy"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            posted_by: posted_by?,
-            posted_at: posted_at?,
-            edited_at: edited_at?,
-            reactions: reactions?,
-            replies: replies?,
-            repliers: repliers?,
-            body: body?,
-            target: target?,
-            urls: urls?,
-            permissions: permissions?,
-            status: status?,
-            resolved_at: resolved_at?,
-            resolved_by: resolved_by?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -112,21 +99,21 @@ impl ::apigen_runtime::serde::Serialize for Comment {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "comment")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("postedBy", &self.posted_by)?;
-        __fields.optional("postedAt", &self.posted_at)?;
-        __fields.optional("editedAt", &self.edited_at)?;
-        __fields.optional("reactions", &self.reactions)?;
-        __fields.optional("replies", &self.replies)?;
-        __fields.optional("repliers", &self.repliers)?;
-        __fields.optional("body", &self.body)?;
-        __fields.optional("target", &self.target)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("permissions", &self.permissions)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("resolvedAt", &self.resolved_at)?;
-        __fields.optional("resolvedBy", &self.resolved_by)?;
+        __fields.put("object", "comment");
+        __fields.put("id", &self.id);
+        __fields.optional("postedBy", &self.posted_by);
+        __fields.optional("postedAt", &self.posted_at);
+        __fields.optional("editedAt", &self.edited_at);
+        __fields.optional("reactions", &self.reactions);
+        __fields.optional("replies", &self.replies);
+        __fields.optional("repliers", &self.repliers);
+        __fields.optional("body", &self.body);
+        __fields.optional("target", &self.target);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("permissions", &self.permissions);
+        __fields.optional("status", &self.status);
+        __fields.optional("resolvedAt", &self.resolved_at);
+        __fields.optional("resolvedBy", &self.resolved_by);
         __fields.end()
     }
 }
@@ -196,29 +183,39 @@ impl ::apigen_runtime::FromJson for CommentBody {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["Markdown", "Empty"],
             &[
-                (
-                    "Markdown",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::CommentBodyMarkdown,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Markdown)
-                    },
-                ),
-                (
-                    "Empty",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::CommentBodyEmpty,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Empty)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Markdown(
+                            <::std::boxed::Box<
+                                crate::CommentBodyMarkdown,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Empty(
+                            <::std::boxed::Box<
+                                crate::CommentBodyEmpty,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "comments")]
@@ -259,8 +256,9 @@ impl ::apigen_runtime::FromJson for CommentBodyEmpty {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
+        let __decoded = Self {};
         __reader.finish()?;
-        ::core::option::Option::Some(Self {})
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -301,9 +299,11 @@ impl ::apigen_runtime::FromJson for CommentBodyMarkdown {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let markdown = __reader.required("markdown");
+        let __decoded = Self {
+            markdown: __reader.required("markdown"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { markdown: markdown? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -313,7 +313,7 @@ impl ::apigen_runtime::serde::Serialize for CommentBodyMarkdown {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("markdown", &self.markdown)?;
+        __fields.put("markdown", &self.markdown);
         __fields.end()
     }
 }
@@ -354,13 +354,12 @@ impl ::apigen_runtime::FromJson for CommentContent {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let markdown = __reader.optional("markdown");
-        let document = __reader.optional("document");
+        let __decoded = Self {
+            markdown: __reader.optional("markdown"),
+            document: __reader.optional("document"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            markdown: markdown?,
-            document: document?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -370,8 +369,8 @@ impl ::apigen_runtime::serde::Serialize for CommentContent {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("markdown", &self.markdown)?;
-        __fields.optional("document", &self.document)?;
+        __fields.optional("markdown", &self.markdown);
+        __fields.optional("document", &self.document);
         __fields.end()
     }
 }
@@ -431,7 +430,10 @@ impl ::apigen_runtime::FromJson for CommentOrder {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "comments")]
@@ -477,17 +479,14 @@ impl ::apigen_runtime::FromJson for CommentPermissions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let view = __reader.optional("view");
-        let edit = __reader.optional("edit");
-        let reply = __reader.optional("reply");
-        let delete = __reader.optional("delete");
+        let __decoded = Self {
+            view: __reader.optional("view"),
+            edit: __reader.optional("edit"),
+            reply: __reader.optional("reply"),
+            delete: __reader.optional("delete"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            view: view?,
-            edit: edit?,
-            reply: reply?,
-            delete: delete?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -497,10 +496,10 @@ impl ::apigen_runtime::serde::Serialize for CommentPermissions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view)?;
-        __fields.optional("edit", &self.edit)?;
-        __fields.optional("reply", &self.reply)?;
-        __fields.optional("delete", &self.delete)?;
+        __fields.optional("view", &self.view);
+        __fields.optional("edit", &self.edit);
+        __fields.optional("reply", &self.reply);
+        __fields.optional("delete", &self.delete);
         __fields.end()
     }
 }
@@ -540,15 +539,13 @@ impl ::apigen_runtime::FromJson for CommentReaction {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let emoji = __reader.optional("emoji");
-        let count = __reader.optional("count");
-        let users = __reader.optional("users");
+        let __decoded = Self {
+            emoji: __reader.optional("emoji"),
+            count: __reader.optional("count"),
+            users: __reader.optional("users"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            emoji: emoji?,
-            count: count?,
-            users: users?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -558,9 +555,9 @@ impl ::apigen_runtime::serde::Serialize for CommentReaction {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("emoji", &self.emoji)?;
-        __fields.optional("count", &self.count)?;
-        __fields.optional("users", &self.users)?;
+        __fields.optional("emoji", &self.emoji);
+        __fields.optional("count", &self.count);
+        __fields.optional("users", &self.users);
         __fields.end()
     }
 }
@@ -602,13 +599,12 @@ impl ::apigen_runtime::FromJson for CommentReactionUser {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let user = __reader.optional("user");
-        let reacted_at = __reader.optional("reactedAt");
+        let __decoded = Self {
+            user: __reader.optional("user"),
+            reacted_at: __reader.optional("reactedAt"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            user: user?,
-            reacted_at: reacted_at?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -618,8 +614,8 @@ impl ::apigen_runtime::serde::Serialize for CommentReactionUser {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("user", &self.user)?;
-        __fields.optional("reactedAt", &self.reacted_at)?;
+        __fields.optional("user", &self.user);
+        __fields.optional("reactedAt", &self.reacted_at);
         __fields.end()
     }
 }
@@ -663,15 +659,13 @@ impl ::apigen_runtime::FromJson for CommentReplier {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let updated_at = __reader.optional("updatedAt");
-        let count = __reader.optional("count");
-        let user = __reader.optional("user");
+        let __decoded = Self {
+            updated_at: __reader.optional("updatedAt"),
+            count: __reader.optional("count"),
+            user: __reader.optional("user"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            updated_at: updated_at?,
-            count: count?,
-            user: user?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -681,9 +675,9 @@ impl ::apigen_runtime::serde::Serialize for CommentReplier {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
-        __fields.optional("count", &self.count)?;
-        __fields.optional("user", &self.user)?;
+        __fields.optional("updatedAt", &self.updated_at);
+        __fields.optional("count", &self.count);
+        __fields.optional("user", &self.user);
         __fields.end()
     }
 }
@@ -748,25 +742,18 @@ impl ::apigen_runtime::FromJson for CommentReply {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "comment-reply");
-        let id = __reader.required("id");
-        let posted_by = __reader.optional("postedBy");
-        let posted_at = __reader.optional("postedAt");
-        let edited_at = __reader.optional("editedAt");
-        let reactions = __reader.optional("reactions");
-        let body = __reader.optional("body");
-        let urls = __reader.optional("urls");
-        let permissions = __reader.optional("permissions");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            posted_by: __reader.optional("postedBy"),
+            posted_at: __reader.optional("postedAt"),
+            edited_at: __reader.optional("editedAt"),
+            reactions: __reader.optional("reactions"),
+            body: __reader.optional("body"),
+            urls: __reader.optional("urls"),
+            permissions: __reader.optional("permissions"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            posted_by: posted_by?,
-            posted_at: posted_at?,
-            edited_at: edited_at?,
-            reactions: reactions?,
-            body: body?,
-            urls: urls?,
-            permissions: permissions?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -776,15 +763,15 @@ impl ::apigen_runtime::serde::Serialize for CommentReply {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "comment-reply")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("postedBy", &self.posted_by)?;
-        __fields.optional("postedAt", &self.posted_at)?;
-        __fields.optional("editedAt", &self.edited_at)?;
-        __fields.optional("reactions", &self.reactions)?;
-        __fields.optional("body", &self.body)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("permissions", &self.permissions)?;
+        __fields.put("object", "comment-reply");
+        __fields.put("id", &self.id);
+        __fields.optional("postedBy", &self.posted_by);
+        __fields.optional("postedAt", &self.posted_at);
+        __fields.optional("editedAt", &self.edited_at);
+        __fields.optional("reactions", &self.reactions);
+        __fields.optional("body", &self.body);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("permissions", &self.permissions);
         __fields.end()
     }
 }
@@ -856,7 +843,10 @@ impl ::apigen_runtime::FromJson for CommentStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "comments")]
@@ -928,7 +918,10 @@ impl ::apigen_runtime::FromJson for CommentStatusFilter {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "comments")]
@@ -974,13 +967,12 @@ impl ::apigen_runtime::FromJson for CommentTableCell {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let record = __reader.optional("record");
-        let definition = __reader.optional("definition");
+        let __decoded = Self {
+            record: __reader.optional("record"),
+            definition: __reader.optional("definition"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            record: record?,
-            definition: definition?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -990,8 +982,8 @@ impl ::apigen_runtime::serde::Serialize for CommentTableCell {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("record", &self.record)?;
-        __fields.optional("definition", &self.definition)?;
+        __fields.optional("record", &self.record);
+        __fields.optional("definition", &self.definition);
         __fields.end()
     }
 }
@@ -1039,23 +1031,17 @@ impl ::apigen_runtime::FromJson for CommentTarget {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let node = __reader.optional("node");
-        let table_cell = __reader.optional("tableCell");
-        let change_request = __reader.optional("changeRequest");
-        let review = __reader.optional("review");
-        let page = __reader.optional("page");
-        let space = __reader.optional("space");
-        let revision = __reader.optional("revision");
+        let __decoded = Self {
+            node: __reader.optional("node"),
+            table_cell: __reader.optional("tableCell"),
+            change_request: __reader.optional("changeRequest"),
+            review: __reader.optional("review"),
+            page: __reader.optional("page"),
+            space: __reader.optional("space"),
+            revision: __reader.optional("revision"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            node: node?,
-            table_cell: table_cell?,
-            change_request: change_request?,
-            review: review?,
-            page: page?,
-            space: space?,
-            revision: revision?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -1065,13 +1051,13 @@ impl ::apigen_runtime::serde::Serialize for CommentTarget {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("node", &self.node)?;
-        __fields.optional("tableCell", &self.table_cell)?;
-        __fields.optional("changeRequest", &self.change_request)?;
-        __fields.optional("review", &self.review)?;
-        __fields.optional("page", &self.page)?;
-        __fields.optional("space", &self.space)?;
-        __fields.optional("revision", &self.revision)?;
+        __fields.optional("node", &self.node);
+        __fields.optional("tableCell", &self.table_cell);
+        __fields.optional("changeRequest", &self.change_request);
+        __fields.optional("review", &self.review);
+        __fields.optional("page", &self.page);
+        __fields.optional("space", &self.space);
+        __fields.optional("revision", &self.revision);
         __fields.end()
     }
 }
@@ -1103,9 +1089,11 @@ impl ::apigen_runtime::FromJson for CommentTargetNode {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
+        let __decoded = Self {
+            id: __reader.required("id"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { id: id? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -1115,7 +1103,7 @@ impl ::apigen_runtime::serde::Serialize for CommentTargetNode {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
+        __fields.put("id", &self.id);
         __fields.end()
     }
 }
@@ -1147,9 +1135,11 @@ impl ::apigen_runtime::FromJson for CommentTargetPage {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
+        let __decoded = Self {
+            id: __reader.required("id"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { id: id? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -1159,7 +1149,7 @@ impl ::apigen_runtime::serde::Serialize for CommentTargetPage {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
+        __fields.put("id", &self.id);
         __fields.end()
     }
 }
@@ -1191,9 +1181,11 @@ impl ::apigen_runtime::FromJson for CommentUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
+        let __decoded = Self {
+            location: __reader.optional("location"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { location: location? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -1203,7 +1195,7 @@ impl ::apigen_runtime::serde::Serialize for CommentUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
+        __fields.optional("location", &self.location);
         __fields.end()
     }
 }
@@ -1219,8 +1211,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentUrls {
 impl ::apigen_runtime::Validate for CommentUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
     }
 }
@@ -1250,17 +1241,14 @@ impl ::apigen_runtime::FromJson for CreateCommentBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let body = __reader.required("body");
-        let node = __reader.optional("node");
-        let page = __reader.optional("page");
-        let table_cell = __reader.optional("tableCell");
+        let __decoded = Self {
+            body: __reader.required("body"),
+            node: __reader.optional("node"),
+            page: __reader.optional("page"),
+            table_cell: __reader.optional("tableCell"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            body: body?,
-            node: node?,
-            page: page?,
-            table_cell: table_cell?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -1270,10 +1258,10 @@ impl ::apigen_runtime::serde::Serialize for CreateCommentBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("body", &self.body)?;
-        __fields.optional("node", &self.node)?;
-        __fields.optional("page", &self.page)?;
-        __fields.optional("tableCell", &self.table_cell)?;
+        __fields.put("body", &self.body);
+        __fields.optional("node", &self.node);
+        __fields.optional("page", &self.page);
+        __fields.optional("tableCell", &self.table_cell);
         __fields.end()
     }
 }
@@ -1305,9 +1293,11 @@ impl ::apigen_runtime::FromJson for CreateCommentReplyBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let body = __reader.required("body");
+        let __decoded = Self {
+            body: __reader.required("body"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { body: body? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -1317,7 +1307,7 @@ impl ::apigen_runtime::serde::Serialize for CreateCommentReplyBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("body", &self.body)?;
+        __fields.put("body", &self.body);
         __fields.end()
     }
 }
@@ -1361,17 +1351,14 @@ impl ::apigen_runtime::FromJson for UpdateCommentBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let resolved = __reader.optional("resolved");
-        let body = __reader.optional("body");
-        let added_reactions = __reader.optional("addedReactions");
-        let removed_reactions = __reader.optional("removedReactions");
+        let __decoded = Self {
+            resolved: __reader.optional("resolved"),
+            body: __reader.optional("body"),
+            added_reactions: __reader.optional("addedReactions"),
+            removed_reactions: __reader.optional("removedReactions"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            resolved: resolved?,
-            body: body?,
-            added_reactions: added_reactions?,
-            removed_reactions: removed_reactions?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -1381,10 +1368,10 @@ impl ::apigen_runtime::serde::Serialize for UpdateCommentBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("resolved", &self.resolved)?;
-        __fields.optional("body", &self.body)?;
-        __fields.optional("addedReactions", &self.added_reactions)?;
-        __fields.optional("removedReactions", &self.removed_reactions)?;
+        __fields.optional("resolved", &self.resolved);
+        __fields.optional("body", &self.body);
+        __fields.optional("addedReactions", &self.added_reactions);
+        __fields.optional("removedReactions", &self.removed_reactions);
         __fields.end()
     }
 }
@@ -1428,15 +1415,13 @@ impl ::apigen_runtime::FromJson for UpdateCommentReplyBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let body = __reader.optional("body");
-        let added_reactions = __reader.optional("addedReactions");
-        let removed_reactions = __reader.optional("removedReactions");
+        let __decoded = Self {
+            body: __reader.optional("body"),
+            added_reactions: __reader.optional("addedReactions"),
+            removed_reactions: __reader.optional("removedReactions"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            body: body?,
-            added_reactions: added_reactions?,
-            removed_reactions: removed_reactions?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "comments")]
@@ -1446,9 +1431,9 @@ impl ::apigen_runtime::serde::Serialize for UpdateCommentReplyBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("body", &self.body)?;
-        __fields.optional("addedReactions", &self.added_reactions)?;
-        __fields.optional("removedReactions", &self.removed_reactions)?;
+        __fields.optional("body", &self.body);
+        __fields.optional("addedReactions", &self.added_reactions);
+        __fields.optional("removedReactions", &self.removed_reactions);
         __fields.end()
     }
 }

@@ -44,15 +44,13 @@ impl ::apigen_runtime::FromJson for Document {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "document");
-        let data = __reader.optional("data");
-        let nodes = __reader.required("nodes");
-        let extra = __reader.rest();
+        let __decoded = Self {
+            data: __reader.optional("data"),
+            nodes: __reader.required("nodes"),
+            extra: __reader.rest(),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            data: data?,
-            nodes: nodes?,
-            extra: extra?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -70,10 +68,10 @@ impl ::apigen_runtime::serde::Serialize for Document {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "document")?;
-        __fields.optional("data", &self.data)?;
-        __fields.put("nodes", &self.nodes)?;
-        __fields.rest(&self.extra)?;
+        __fields.put("object", "document");
+        __fields.optional("data", &self.data);
+        __fields.put("nodes", &self.nodes);
+        __fields.rest(&self.extra);
         __fields.end()
     }
 }
@@ -151,13 +149,12 @@ impl ::apigen_runtime::FromJson for DocumentData {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let schema_version = __reader.optional("schemaVersion");
-        let extra = __reader.rest();
+        let __decoded = Self {
+            schema_version: __reader.optional("schemaVersion"),
+            extra: __reader.rest(),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            schema_version: schema_version?,
-            extra: extra?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -175,8 +172,8 @@ impl ::apigen_runtime::serde::Serialize for DocumentData {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("schemaVersion", &self.schema_version)?;
-        __fields.rest(&self.extra)?;
+        __fields.optional("schemaVersion", &self.schema_version);
+        __fields.rest(&self.extra);
         __fields.end()
     }
 }
@@ -265,23 +262,17 @@ impl ::apigen_runtime::FromJson for DocumentNode {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let object = __reader.required("object");
-        let type_ = __reader.optional("type");
-        let key = __reader.optional("key");
-        let nodes = __reader.optional("nodes");
-        let is_void = __reader.optional("isVoid");
-        let data = __reader.optional("data");
-        let extra = __reader.rest();
+        let __decoded = Self {
+            object: __reader.required("object"),
+            type_: __reader.optional("type"),
+            key: __reader.optional("key"),
+            nodes: __reader.optional("nodes"),
+            is_void: __reader.optional("isVoid"),
+            data: __reader.optional("data"),
+            extra: __reader.rest(),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            object: object?,
-            type_: type_?,
-            key: key?,
-            nodes: nodes?,
-            is_void: is_void?,
-            data: data?,
-            extra: extra?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -299,13 +290,13 @@ impl ::apigen_runtime::serde::Serialize for DocumentNode {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", &self.object)?;
-        __fields.optional("type", &self.type_)?;
-        __fields.optional("key", &self.key)?;
-        __fields.optional("nodes", &self.nodes)?;
-        __fields.optional("isVoid", &self.is_void)?;
-        __fields.optional("data", &self.data)?;
-        __fields.rest(&self.extra)?;
+        __fields.put("object", &self.object);
+        __fields.optional("type", &self.type_);
+        __fields.optional("key", &self.key);
+        __fields.optional("nodes", &self.nodes);
+        __fields.optional("isVoid", &self.is_void);
+        __fields.optional("data", &self.data);
+        __fields.rest(&self.extra);
         __fields.end()
     }
 }
@@ -473,7 +464,10 @@ impl ::apigen_runtime::FromJson for Role {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(
@@ -573,19 +567,15 @@ impl ::apigen_runtime::FromJson for User {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "user");
-        let id = __reader.required("id");
-        let display_name = __reader.optional("displayName");
-        let email = __reader.optional("email");
-        let photo_url = __reader.optional("photoURL");
-        let urls = __reader.optional("urls");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            display_name: __reader.optional("displayName"),
+            email: __reader.optional("email"),
+            photo_url: __reader.optional("photoURL"),
+            urls: __reader.optional("urls"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            display_name: display_name?,
-            email: email?,
-            photo_url: photo_url?,
-            urls: urls?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "members", feature = "change_requests", feature = "comments"))]
@@ -595,12 +585,12 @@ impl ::apigen_runtime::serde::Serialize for User {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "user")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("displayName", &self.display_name)?;
-        __fields.optional("email", &self.email)?;
-        __fields.optional("photoURL", &self.photo_url)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "user");
+        __fields.put("id", &self.id);
+        __fields.optional("displayName", &self.display_name);
+        __fields.optional("email", &self.email);
+        __fields.optional("photoURL", &self.photo_url);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -616,8 +606,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for User {
 impl ::apigen_runtime::Validate for User {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.photo_url {
-            let __v = &mut __v.at("photoURL");
-            __v.url(__value);
+            __v.url_at("photoURL", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.urls {
             __v.field("urls", __value);
@@ -640,9 +629,11 @@ impl ::apigen_runtime::FromJson for UserUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
+        let __decoded = Self {
+            location: __reader.optional("location"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { location: location? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "members", feature = "change_requests", feature = "comments"))]
@@ -652,7 +643,7 @@ impl ::apigen_runtime::serde::Serialize for UserUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
+        __fields.optional("location", &self.location);
         __fields.end()
     }
 }
@@ -668,8 +659,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UserUrls {
 impl ::apigen_runtime::Validate for UserUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
     }
 }

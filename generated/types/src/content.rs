@@ -19,10 +19,12 @@ impl ::apigen_runtime::FromJson for ApplySpaceContentTemplateBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let params = __reader.optional("params");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            params: __reader.optional("params"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { id: id?, params: params? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -32,8 +34,8 @@ impl ::apigen_runtime::serde::Serialize for ApplySpaceContentTemplateBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("params", &self.params)?;
+        __fields.put("id", &self.id);
+        __fields.optional("params", &self.params);
         __fields.end()
     }
 }
@@ -84,20 +86,27 @@ impl ::apigen_runtime::FromJson for Backlink {
             __value,
             __decoder,
             "kind",
+            &["file"],
             &[
-                (
-                    "file",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::BacklinkFile,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::File)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::File(
+                            <::std::boxed::Box<
+                                crate::BacklinkFile,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "content")]
@@ -173,17 +182,14 @@ impl ::apigen_runtime::FromJson for BacklinkFile {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("kind", "file");
-        let organization = __reader.optional("organization");
-        let space = __reader.optional("space");
-        let version_context = __reader.optional("versionContext");
-        let file = __reader.optional("file");
+        let __decoded = Self {
+            organization: __reader.optional("organization"),
+            space: __reader.optional("space"),
+            version_context: __reader.optional("versionContext"),
+            file: __reader.optional("file"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            organization: organization?,
-            space: space?,
-            version_context: version_context?,
-            file: file?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -193,11 +199,11 @@ impl ::apigen_runtime::serde::Serialize for BacklinkFile {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("kind", "file")?;
-        __fields.optional("organization", &self.organization)?;
-        __fields.optional("space", &self.space)?;
-        __fields.optional("versionContext", &self.version_context)?;
-        __fields.optional("file", &self.file)?;
+        __fields.put("kind", "file");
+        __fields.optional("organization", &self.organization);
+        __fields.optional("space", &self.space);
+        __fields.optional("versionContext", &self.version_context);
+        __fields.optional("file", &self.file);
         __fields.end()
     }
 }
@@ -271,29 +277,39 @@ impl ::apigen_runtime::FromJson for BacklinkVersionContext {
             __value,
             __decoder,
             "type",
+            &["revision", "change-request"],
             &[
-                (
-                    "revision",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::BacklinkVersionContextRevision,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Revision)
-                    },
-                ),
-                (
-                    "change-request",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::BacklinkVersionContextChangeRequest,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::ChangeRequest)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Revision(
+                            <::std::boxed::Box<
+                                crate::BacklinkVersionContextRevision,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::ChangeRequest(
+                            <::std::boxed::Box<
+                                crate::BacklinkVersionContextChangeRequest,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "content")]
@@ -354,13 +370,12 @@ impl ::apigen_runtime::FromJson for BacklinkVersionContextChangeRequest {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "change-request");
-        let change_request = __reader.optional("changeRequest");
-        let revision = __reader.optional("revision");
+        let __decoded = Self {
+            change_request: __reader.optional("changeRequest"),
+            revision: __reader.optional("revision"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            change_request: change_request?,
-            revision: revision?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -370,9 +385,9 @@ impl ::apigen_runtime::serde::Serialize for BacklinkVersionContextChangeRequest 
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "change-request")?;
-        __fields.optional("changeRequest", &self.change_request)?;
-        __fields.optional("revision", &self.revision)?;
+        __fields.put("type", "change-request");
+        __fields.optional("changeRequest", &self.change_request);
+        __fields.optional("revision", &self.revision);
         __fields.end()
     }
 }
@@ -408,9 +423,11 @@ impl ::apigen_runtime::FromJson for BacklinkVersionContextRevision {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "revision");
-        let revision = __reader.optional("revision");
+        let __decoded = Self {
+            revision: __reader.optional("revision"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { revision: revision? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -420,8 +437,8 @@ impl ::apigen_runtime::serde::Serialize for BacklinkVersionContextRevision {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "revision")?;
-        __fields.optional("revision", &self.revision)?;
+        __fields.put("type", "revision");
+        __fields.optional("revision", &self.revision);
         __fields.end()
     }
 }
@@ -457,9 +474,11 @@ impl ::apigen_runtime::FromJson for ContentAppUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let app = __reader.optional("app");
+        let __decoded = Self {
+            app: __reader.optional("app"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { app: app? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "organizations", feature = "content"))]
@@ -469,7 +488,7 @@ impl ::apigen_runtime::serde::Serialize for ContentAppUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("app", &self.app)?;
+        __fields.optional("app", &self.app);
         __fields.end()
     }
 }
@@ -485,8 +504,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ContentAppUrls {
 impl ::apigen_runtime::Validate for ContentAppUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
     }
 }
@@ -512,10 +530,12 @@ impl ::apigen_runtime::FromJson for ContentGitLocation {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let oid = __reader.optional("oid");
-        let path = __reader.optional("path");
+        let __decoded = Self {
+            oid: __reader.optional("oid"),
+            path: __reader.optional("path"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { oid: oid?, path: path? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -525,8 +545,8 @@ impl ::apigen_runtime::serde::Serialize for ContentGitLocation {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("oid", &self.oid)?;
-        __fields.optional("path", &self.path)?;
+        __fields.optional("oid", &self.oid);
+        __fields.optional("path", &self.path);
         __fields.end()
     }
 }
@@ -582,29 +602,39 @@ impl ::apigen_runtime::FromJson for ContentRef {
             __value,
             __decoder,
             "kind",
+            &["file", "openapi"],
             &[
-                (
-                    "file",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::ContentRefFile,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::File)
-                    },
-                ),
-                (
-                    "openapi",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::ContentRefOpenapi,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Openapi)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::File(
+                            <::std::boxed::Box<
+                                crate::ContentRefFile,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Openapi(
+                            <::std::boxed::Box<
+                                crate::ContentRefOpenapi,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(any(feature = "sites", feature = "content"))]
@@ -649,9 +679,11 @@ impl ::apigen_runtime::FromJson for ContentRefFile {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("kind", "file");
-        let file = __reader.required("file");
+        let __decoded = Self {
+            file: __reader.required("file"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { file: file? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "sites", feature = "content"))]
@@ -661,8 +693,8 @@ impl ::apigen_runtime::serde::Serialize for ContentRefFile {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("kind", "file")?;
-        __fields.put("file", &self.file)?;
+        __fields.put("kind", "file");
+        __fields.put("file", &self.file);
         __fields.end()
     }
 }
@@ -695,9 +727,11 @@ impl ::apigen_runtime::FromJson for ContentRefOpenapi {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("kind", "openapi");
-        let spec = __reader.required("spec");
+        let __decoded = Self {
+            spec: __reader.required("spec"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { spec: spec? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "sites", feature = "content"))]
@@ -707,8 +741,8 @@ impl ::apigen_runtime::serde::Serialize for ContentRefOpenapi {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("kind", "openapi")?;
-        __fields.put("spec", &self.spec)?;
+        __fields.put("kind", "openapi");
+        __fields.put("spec", &self.spec);
         __fields.end()
     }
 }
@@ -760,23 +794,17 @@ impl ::apigen_runtime::FromJson for File {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let name = __reader.optional("name");
-        let content_type = __reader.optional("contentType");
-        let download_url = __reader.optional("downloadURL");
-        let size = __reader.optional("size");
-        let dimensions = __reader.optional("dimensions");
-        let git = __reader.optional("git");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            name: __reader.optional("name"),
+            content_type: __reader.optional("contentType"),
+            download_url: __reader.optional("downloadURL"),
+            size: __reader.optional("size"),
+            dimensions: __reader.optional("dimensions"),
+            git: __reader.optional("git"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            name: name?,
-            content_type: content_type?,
-            download_url: download_url?,
-            size: size?,
-            dimensions: dimensions?,
-            git: git?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -786,13 +814,13 @@ impl ::apigen_runtime::serde::Serialize for File {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("name", &self.name)?;
-        __fields.optional("contentType", &self.content_type)?;
-        __fields.optional("downloadURL", &self.download_url)?;
-        __fields.optional("size", &self.size)?;
-        __fields.optional("dimensions", &self.dimensions)?;
-        __fields.optional("git", &self.git)?;
+        __fields.put("id", &self.id);
+        __fields.optional("name", &self.name);
+        __fields.optional("contentType", &self.content_type);
+        __fields.optional("downloadURL", &self.download_url);
+        __fields.optional("size", &self.size);
+        __fields.optional("dimensions", &self.dimensions);
+        __fields.optional("git", &self.git);
         __fields.end()
     }
 }
@@ -808,8 +836,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for File {
 impl ::apigen_runtime::Validate for File {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.download_url {
-            let __v = &mut __v.at("downloadURL");
-            __v.url(__value);
+            __v.url_at("downloadURL", __value);
         }
     }
 }
@@ -831,13 +858,12 @@ impl ::apigen_runtime::FromJson for FileDimensions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let width = __reader.optional("width");
-        let height = __reader.optional("height");
+        let __decoded = Self {
+            width: __reader.optional("width"),
+            height: __reader.optional("height"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            width: width?,
-            height: height?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -847,8 +873,8 @@ impl ::apigen_runtime::serde::Serialize for FileDimensions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("width", &self.width)?;
-        __fields.optional("height", &self.height)?;
+        __fields.optional("width", &self.width);
+        __fields.optional("height", &self.height);
         __fields.end()
     }
 }
@@ -898,30 +924,37 @@ impl ::apigen_runtime::FromJson for FileRef {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["String", "File"],
             &[
-                (
-                    "String",
-                    |__value, __decoder| {
-                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::String(
+                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::String)
-                    },
-                ),
-                (
-                    "File",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::File,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::File)
-                    },
-                ),
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::File(
+                            <::std::boxed::Box<
+                                crate::File,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             false,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "content")]
@@ -989,30 +1022,37 @@ impl ::apigen_runtime::FromJson for OrganizationRef {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["String", "Organization"],
             &[
-                (
-                    "String",
-                    |__value, __decoder| {
-                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::String(
+                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::String)
-                    },
-                ),
-                (
-                    "Organization",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::Organization,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Organization)
-                    },
-                ),
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Organization(
+                            <::std::boxed::Box<
+                                crate::Organization,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             false,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "content")]
@@ -1077,20 +1117,27 @@ impl ::apigen_runtime::FromJson for Page {
             __value,
             __decoder,
             "type",
+            &["document"],
             &[
-                (
-                    "document",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::PageDocument,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Document)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Document(
+                            <::std::boxed::Box<
+                                crate::PageDocument,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "content")]
@@ -1149,15 +1196,13 @@ impl ::apigen_runtime::FromJson for PageComputed {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let type_ = __reader.optional("type");
-        let dependencies = __reader.optional("dependencies");
-        let props = __reader.optional("props");
+        let __decoded = Self {
+            type_: __reader.optional("type"),
+            dependencies: __reader.optional("dependencies"),
+            props: __reader.optional("props"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            type_: type_?,
-            dependencies: dependencies?,
-            props: props?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -1167,9 +1212,9 @@ impl ::apigen_runtime::serde::Serialize for PageComputed {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("type", &self.type_)?;
-        __fields.optional("dependencies", &self.dependencies)?;
-        __fields.optional("props", &self.props)?;
+        __fields.optional("type", &self.type_);
+        __fields.optional("dependencies", &self.dependencies);
+        __fields.optional("props", &self.props);
         __fields.end()
     }
 }
@@ -1203,9 +1248,11 @@ impl ::apigen_runtime::FromJson for PageComputedDependency {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let ref_ = __reader.optional("ref");
+        let __decoded = Self {
+            ref_: __reader.optional("ref"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { ref_: ref_? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -1215,7 +1262,7 @@ impl ::apigen_runtime::serde::Serialize for PageComputedDependency {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("ref", &self.ref_)?;
+        __fields.optional("ref", &self.ref_);
         __fields.end()
     }
 }
@@ -1252,10 +1299,12 @@ impl ::apigen_runtime::FromJson for PageComputedProps {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let doc = __reader.optional("doc");
-        let extra = __reader.rest();
+        let __decoded = Self {
+            doc: __reader.optional("doc"),
+            extra: __reader.rest(),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { doc: doc?, extra: extra? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -1265,8 +1314,8 @@ impl ::apigen_runtime::serde::Serialize for PageComputedProps {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("doc", &self.doc)?;
-        __fields.rest(&self.extra)?;
+        __fields.optional("doc", &self.doc);
+        __fields.rest(&self.extra);
         __fields.end()
     }
 }
@@ -1326,7 +1375,10 @@ impl ::apigen_runtime::FromJson for PageComputedType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "content")]
@@ -1378,17 +1430,14 @@ impl ::apigen_runtime::FromJson for PageCover {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let ref_ = __reader.optional("ref");
-        let ref_dark = __reader.optional("refDark");
-        let y_pos = __reader.optional("yPos");
-        let height = __reader.optional("height");
+        let __decoded = Self {
+            ref_: __reader.optional("ref"),
+            ref_dark: __reader.optional("refDark"),
+            y_pos: __reader.optional("yPos"),
+            height: __reader.optional("height"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            ref_: ref_?,
-            ref_dark: ref_dark?,
-            y_pos: y_pos?,
-            height: height?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -1398,10 +1447,10 @@ impl ::apigen_runtime::serde::Serialize for PageCover {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("ref", &self.ref_)?;
-        __fields.optional("refDark", &self.ref_dark)?;
-        __fields.optional("yPos", &self.y_pos)?;
-        __fields.optional("height", &self.height)?;
+        __fields.optional("ref", &self.ref_);
+        __fields.optional("refDark", &self.ref_dark);
+        __fields.optional("yPos", &self.y_pos);
+        __fields.optional("height", &self.height);
         __fields.end()
     }
 }
@@ -1502,53 +1551,32 @@ impl ::apigen_runtime::FromJson for PageDocument {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "document");
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let emoji = __reader.optional("emoji");
-        let icon = __reader.optional("icon");
-        let created_at = __reader.optional("createdAt");
-        let updated_at = __reader.optional("updatedAt");
-        let markdown = __reader.optional("markdown");
-        let document = __reader.optional("document");
-        let urls = __reader.optional("urls");
-        let slug = __reader.optional("slug");
-        let path = __reader.optional("path");
-        let description = __reader.optional("description");
-        let pages = __reader.optional("pages");
-        let git = __reader.optional("git");
-        let layout = __reader.optional("layout");
-        let cover = __reader.optional("cover");
-        let variables = __reader.optional("variables");
-        let hidden = __reader.optional("hidden");
-        let no_index = __reader.optional("noIndex");
-        let no_robots_index = __reader.optional("noRobotsIndex");
-        let computed = __reader.optional("computed");
-        let computed_seed = __reader.optional("computedSeed");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            emoji: __reader.optional("emoji"),
+            icon: __reader.optional("icon"),
+            created_at: __reader.optional("createdAt"),
+            updated_at: __reader.optional("updatedAt"),
+            markdown: __reader.optional("markdown"),
+            document: __reader.optional("document"),
+            urls: __reader.optional("urls"),
+            slug: __reader.optional("slug"),
+            path: __reader.optional("path"),
+            description: __reader.optional("description"),
+            pages: __reader.optional("pages"),
+            git: __reader.optional("git"),
+            layout: __reader.optional("layout"),
+            cover: __reader.optional("cover"),
+            variables: __reader.optional("variables"),
+            hidden: __reader.optional("hidden"),
+            no_index: __reader.optional("noIndex"),
+            no_robots_index: __reader.optional("noRobotsIndex"),
+            computed: __reader.optional("computed"),
+            computed_seed: __reader.optional("computedSeed"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            emoji: emoji?,
-            icon: icon?,
-            created_at: created_at?,
-            updated_at: updated_at?,
-            markdown: markdown?,
-            document: document?,
-            urls: urls?,
-            slug: slug?,
-            path: path?,
-            description: description?,
-            pages: pages?,
-            git: git?,
-            layout: layout?,
-            cover: cover?,
-            variables: variables?,
-            hidden: hidden?,
-            no_index: no_index?,
-            no_robots_index: no_robots_index?,
-            computed: computed?,
-            computed_seed: computed_seed?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -1558,29 +1586,29 @@ impl ::apigen_runtime::serde::Serialize for PageDocument {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "document")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("emoji", &self.emoji)?;
-        __fields.optional("icon", &self.icon)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
-        __fields.optional("markdown", &self.markdown)?;
-        __fields.optional("document", &self.document)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("slug", &self.slug)?;
-        __fields.optional("path", &self.path)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("pages", &self.pages)?;
-        __fields.optional("git", &self.git)?;
-        __fields.optional("layout", &self.layout)?;
-        __fields.optional("cover", &self.cover)?;
-        __fields.optional("variables", &self.variables)?;
-        __fields.optional("hidden", &self.hidden)?;
-        __fields.optional("noIndex", &self.no_index)?;
-        __fields.optional("noRobotsIndex", &self.no_robots_index)?;
-        __fields.optional("computed", &self.computed)?;
-        __fields.optional("computedSeed", &self.computed_seed)?;
+        __fields.put("type", "document");
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("emoji", &self.emoji);
+        __fields.optional("icon", &self.icon);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("updatedAt", &self.updated_at);
+        __fields.optional("markdown", &self.markdown);
+        __fields.optional("document", &self.document);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("slug", &self.slug);
+        __fields.optional("path", &self.path);
+        __fields.optional("description", &self.description);
+        __fields.optional("pages", &self.pages);
+        __fields.optional("git", &self.git);
+        __fields.optional("layout", &self.layout);
+        __fields.optional("cover", &self.cover);
+        __fields.optional("variables", &self.variables);
+        __fields.optional("hidden", &self.hidden);
+        __fields.optional("noIndex", &self.no_index);
+        __fields.optional("noRobotsIndex", &self.no_robots_index);
+        __fields.optional("computed", &self.computed);
+        __fields.optional("computedSeed", &self.computed_seed);
         __fields.end()
     }
 }
@@ -1661,7 +1689,10 @@ impl ::apigen_runtime::FromJson for PageEvaluation {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "content")]
@@ -1727,27 +1758,19 @@ impl ::apigen_runtime::FromJson for PageLayout {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let width = __reader.optional("width");
-        let cover = __reader.optional("cover");
-        let cover_size = __reader.optional("coverSize");
-        let title = __reader.optional("title");
-        let description = __reader.optional("description");
-        let table_of_contents = __reader.optional("tableOfContents");
-        let outline = __reader.optional("outline");
-        let pagination = __reader.optional("pagination");
-        let metadata = __reader.optional("metadata");
+        let __decoded = Self {
+            width: __reader.optional("width"),
+            cover: __reader.optional("cover"),
+            cover_size: __reader.optional("coverSize"),
+            title: __reader.optional("title"),
+            description: __reader.optional("description"),
+            table_of_contents: __reader.optional("tableOfContents"),
+            outline: __reader.optional("outline"),
+            pagination: __reader.optional("pagination"),
+            metadata: __reader.optional("metadata"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            width: width?,
-            cover: cover?,
-            cover_size: cover_size?,
-            title: title?,
-            description: description?,
-            table_of_contents: table_of_contents?,
-            outline: outline?,
-            pagination: pagination?,
-            metadata: metadata?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -1757,15 +1780,15 @@ impl ::apigen_runtime::serde::Serialize for PageLayout {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("width", &self.width)?;
-        __fields.optional("cover", &self.cover)?;
-        __fields.optional("coverSize", &self.cover_size)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("tableOfContents", &self.table_of_contents)?;
-        __fields.optional("outline", &self.outline)?;
-        __fields.optional("pagination", &self.pagination)?;
-        __fields.optional("metadata", &self.metadata)?;
+        __fields.optional("width", &self.width);
+        __fields.optional("cover", &self.cover);
+        __fields.optional("coverSize", &self.cover_size);
+        __fields.optional("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.optional("tableOfContents", &self.table_of_contents);
+        __fields.optional("outline", &self.outline);
+        __fields.optional("pagination", &self.pagination);
+        __fields.optional("metadata", &self.metadata);
         __fields.end()
     }
 }
@@ -1825,7 +1848,10 @@ impl ::apigen_runtime::FromJson for PageLayoutCoverSize {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "content")]
@@ -1893,7 +1919,10 @@ impl ::apigen_runtime::FromJson for PageLayoutWidth {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "content")]
@@ -1933,9 +1962,11 @@ impl ::apigen_runtime::FromJson for PageList {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let pages = __reader.required("pages");
+        let __decoded = Self {
+            pages: __reader.required("pages"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { pages: pages? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -1945,7 +1976,7 @@ impl ::apigen_runtime::serde::Serialize for PageList {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("pages", &self.pages)?;
+        __fields.put("pages", &self.pages);
         __fields.end()
     }
 }
@@ -1960,10 +1991,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageList {
 #[cfg(feature = "content")]
 impl ::apigen_runtime::Validate for PageList {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.pages;
-            __v.field("pages", __value);
-        }
+        __v.field("pages", &self.pages);
     }
 }
 #[cfg(feature = "content")]
@@ -2035,31 +2063,21 @@ impl ::apigen_runtime::FromJson for Revision {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "revision");
-        let id = __reader.required("id");
-        let type_ = __reader.optional("type");
-        let parents = __reader.optional("parents");
-        let pages = __reader.optional("pages");
-        let files = __reader.optional("files");
-        let reusable_contents = __reader.optional("reusableContents");
-        let variables = __reader.optional("variables");
-        let created_at = __reader.optional("createdAt");
-        let git = __reader.optional("git");
-        let urls = __reader.optional("urls");
-        let extra = __reader.rest();
+        let __decoded = Self {
+            id: __reader.required("id"),
+            type_: __reader.optional("type"),
+            parents: __reader.optional("parents"),
+            pages: __reader.optional("pages"),
+            files: __reader.optional("files"),
+            reusable_contents: __reader.optional("reusableContents"),
+            variables: __reader.optional("variables"),
+            created_at: __reader.optional("createdAt"),
+            git: __reader.optional("git"),
+            urls: __reader.optional("urls"),
+            extra: __reader.rest(),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            type_: type_?,
-            parents: parents?,
-            pages: pages?,
-            files: files?,
-            reusable_contents: reusable_contents?,
-            variables: variables?,
-            created_at: created_at?,
-            git: git?,
-            urls: urls?,
-            extra: extra?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -2069,18 +2087,18 @@ impl ::apigen_runtime::serde::Serialize for Revision {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "revision")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("type", &self.type_)?;
-        __fields.optional("parents", &self.parents)?;
-        __fields.optional("pages", &self.pages)?;
-        __fields.optional("files", &self.files)?;
-        __fields.optional("reusableContents", &self.reusable_contents)?;
-        __fields.optional("variables", &self.variables)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("git", &self.git)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.rest(&self.extra)?;
+        __fields.put("object", "revision");
+        __fields.put("id", &self.id);
+        __fields.optional("type", &self.type_);
+        __fields.optional("parents", &self.parents);
+        __fields.optional("pages", &self.pages);
+        __fields.optional("files", &self.files);
+        __fields.optional("reusableContents", &self.reusable_contents);
+        __fields.optional("variables", &self.variables);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("git", &self.git);
+        __fields.optional("urls", &self.urls);
+        __fields.rest(&self.extra);
         __fields.end()
     }
 }
@@ -2140,19 +2158,15 @@ impl ::apigen_runtime::FromJson for RevisionGit {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let oid = __reader.optional("oid");
-        let message = __reader.optional("message");
-        let created_by_git_book = __reader.optional("createdByGitBook");
-        let url = __reader.optional("url");
-        let ref_ = __reader.optional("ref");
+        let __decoded = Self {
+            oid: __reader.optional("oid"),
+            message: __reader.optional("message"),
+            created_by_git_book: __reader.optional("createdByGitBook"),
+            url: __reader.optional("url"),
+            ref_: __reader.optional("ref"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            oid: oid?,
-            message: message?,
-            created_by_git_book: created_by_git_book?,
-            url: url?,
-            ref_: ref_?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -2162,11 +2176,11 @@ impl ::apigen_runtime::serde::Serialize for RevisionGit {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("oid", &self.oid)?;
-        __fields.optional("message", &self.message)?;
-        __fields.optional("createdByGitBook", &self.created_by_git_book)?;
-        __fields.optional("url", &self.url)?;
-        __fields.optional("ref", &self.ref_)?;
+        __fields.optional("oid", &self.oid);
+        __fields.optional("message", &self.message);
+        __fields.optional("createdByGitBook", &self.created_by_git_book);
+        __fields.optional("url", &self.url);
+        __fields.optional("ref", &self.ref_);
         __fields.end()
     }
 }
@@ -2182,8 +2196,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionGit {
 impl ::apigen_runtime::Validate for RevisionGit {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            let __v = &mut __v.at("url");
-            __v.url(__value);
+            __v.url_at("url", __value);
         }
     }
 }
@@ -2221,30 +2234,37 @@ impl ::apigen_runtime::FromJson for RevisionRef {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["String", "Revision"],
             &[
-                (
-                    "String",
-                    |__value, __decoder| {
-                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::String(
+                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::String)
-                    },
-                ),
-                (
-                    "Revision",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::Revision,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Revision)
-                    },
-                ),
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Revision(
+                            <::std::boxed::Box<
+                                crate::Revision,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             false,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "content")]
@@ -2298,15 +2318,13 @@ impl ::apigen_runtime::FromJson for RevisionReusableContent {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let git = __reader.optional("git");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            git: __reader.optional("git"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            git: git?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -2316,9 +2334,9 @@ impl ::apigen_runtime::serde::Serialize for RevisionReusableContent {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("git", &self.git)?;
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("git", &self.git);
         __fields.end()
     }
 }
@@ -2383,7 +2401,10 @@ impl ::apigen_runtime::FromJson for RevisionType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "content")]
@@ -2427,15 +2448,13 @@ impl ::apigen_runtime::FromJson for RevisionUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let app = __reader.optional("app");
-        let published = __reader.optional("published");
-        let public = __reader.optional("public");
+        let __decoded = Self {
+            app: __reader.optional("app"),
+            published: __reader.optional("published"),
+            public: __reader.optional("public"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            app: app?,
-            published: published?,
-            public: public?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -2445,9 +2464,9 @@ impl ::apigen_runtime::serde::Serialize for RevisionUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("app", &self.app)?;
-        __fields.optional("published", &self.published)?;
-        __fields.optional("public", &self.public)?;
+        __fields.optional("app", &self.app);
+        __fields.optional("published", &self.published);
+        __fields.optional("public", &self.public);
         __fields.end()
     }
 }
@@ -2463,16 +2482,13 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionUrls {
 impl ::apigen_runtime::Validate for RevisionUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.published {
-            let __v = &mut __v.at("published");
-            __v.url(__value);
+            __v.url_at("published", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.public {
-            let __v = &mut __v.at("public");
-            __v.url(__value);
+            __v.url_at("public", __value);
         }
     }
 }
@@ -2504,19 +2520,15 @@ impl ::apigen_runtime::FromJson for SearchResult {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let path = __reader.optional("path");
-        let sections = __reader.optional("sections");
-        let urls = __reader.optional("urls");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            path: __reader.optional("path"),
+            sections: __reader.optional("sections"),
+            urls: __reader.optional("urls"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            path: path?,
-            sections: sections?,
-            urls: urls?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "organizations", feature = "content"))]
@@ -2526,11 +2538,11 @@ impl ::apigen_runtime::serde::Serialize for SearchResult {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("path", &self.path)?;
-        __fields.optional("sections", &self.sections)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("path", &self.path);
+        __fields.optional("sections", &self.sections);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -2581,19 +2593,15 @@ impl ::apigen_runtime::FromJson for SearchResultSection {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let path = __reader.optional("path");
-        let body = __reader.optional("body");
-        let urls = __reader.optional("urls");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            path: __reader.optional("path"),
+            body: __reader.optional("body"),
+            urls: __reader.optional("urls"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            path: path?,
-            body: body?,
-            urls: urls?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "organizations", feature = "content"))]
@@ -2603,11 +2611,11 @@ impl ::apigen_runtime::serde::Serialize for SearchResultSection {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("path", &self.path)?;
-        __fields.optional("body", &self.body)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("path", &self.path);
+        __fields.optional("body", &self.body);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -2647,11 +2655,11 @@ impl ::apigen_runtime::FromJson for SpaceContentTemplateParams {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let content_refs = __reader.optional("contentRefs");
+        let __decoded = Self {
+            content_refs: __reader.optional("contentRefs"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            content_refs: content_refs?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "content")]
@@ -2661,7 +2669,7 @@ impl ::apigen_runtime::serde::Serialize for SpaceContentTemplateParams {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("contentRefs", &self.content_refs)?;
+        __fields.optional("contentRefs", &self.content_refs);
         __fields.end()
     }
 }
@@ -2711,30 +2719,37 @@ impl ::apigen_runtime::FromJson for SpaceRef {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["String", "Space"],
             &[
-                (
-                    "String",
-                    |__value, __decoder| {
-                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::String(
+                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::String)
-                    },
-                ),
-                (
-                    "Space",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::Space,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Space)
-                    },
-                ),
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Space(
+                            <::std::boxed::Box<
+                                crate::Space,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             false,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "content")]
@@ -2800,51 +2815,55 @@ impl ::apigen_runtime::FromJson for VariableValue {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["String", "Integer", "Number", "Boolean"],
             &[
-                (
-                    "String",
-                    |__value, __decoder| {
-                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::String(
+                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::String)
-                    },
-                ),
-                (
-                    "Integer",
-                    |__value, __decoder| {
-                        <i64 as ::apigen_runtime::FromJson>::from_json(
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Integer(
+                            <i64 as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::Integer)
-                    },
-                ),
-                (
-                    "Number",
-                    |__value, __decoder| {
-                        <f64 as ::apigen_runtime::FromJson>::from_json(
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Number(
+                            <f64 as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::Number)
-                    },
-                ),
-                (
-                    "Boolean",
-                    |__value, __decoder| {
-                        <bool as ::apigen_runtime::FromJson>::from_json(
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Boolean(
+                            <bool as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::Boolean)
-                    },
-                ),
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             false,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "content")]

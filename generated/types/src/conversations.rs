@@ -40,21 +40,16 @@ impl ::apigen_runtime::FromJson for Conversation {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "conversation");
-        let id = __reader.required("id");
-        let subject = __reader.optional("subject");
-        let created_at = __reader.optional("createdAt");
-        let processed_at = __reader.optional("processedAt");
-        let source = __reader.optional("source");
-        let urls = __reader.optional("urls");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            subject: __reader.optional("subject"),
+            created_at: __reader.optional("createdAt"),
+            processed_at: __reader.optional("processedAt"),
+            source: __reader.optional("source"),
+            urls: __reader.optional("urls"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            subject: subject?,
-            created_at: created_at?,
-            processed_at: processed_at?,
-            source: source?,
-            urls: urls?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "conversations")]
@@ -64,13 +59,13 @@ impl ::apigen_runtime::serde::Serialize for Conversation {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "conversation")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("subject", &self.subject)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("processedAt", &self.processed_at)?;
-        __fields.optional("source", &self.source)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "conversation");
+        __fields.put("id", &self.id);
+        __fields.optional("subject", &self.subject);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("processedAt", &self.processed_at);
+        __fields.optional("source", &self.source);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -138,7 +133,10 @@ impl ::apigen_runtime::FromJson for ConversationClusterOrder {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "conversations")]
@@ -206,7 +204,10 @@ impl ::apigen_runtime::FromJson for ConversationClusterOrderBy {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "conversations")]
@@ -254,15 +255,13 @@ impl ::apigen_runtime::FromJson for ConversationDetail {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let conversation = __reader.optional("conversation");
-        let parts = __reader.optional("parts");
-        let metadata = __reader.optional("metadata");
+        let __decoded = Self {
+            conversation: __reader.optional("conversation"),
+            parts: __reader.optional("parts"),
+            metadata: __reader.optional("metadata"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            conversation: conversation?,
-            parts: parts?,
-            metadata: metadata?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "conversations")]
@@ -272,9 +271,9 @@ impl ::apigen_runtime::serde::Serialize for ConversationDetail {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("conversation", &self.conversation)?;
-        __fields.optional("parts", &self.parts)?;
-        __fields.optional("metadata", &self.metadata)?;
+        __fields.optional("conversation", &self.conversation);
+        __fields.optional("parts", &self.parts);
+        __fields.optional("metadata", &self.metadata);
         __fields.end()
     }
 }
@@ -329,17 +328,14 @@ impl ::apigen_runtime::FromJson for ConversationInput {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let metadata = __reader.optional("metadata");
-        let subject = __reader.optional("subject");
-        let parts = __reader.required("parts");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            metadata: __reader.optional("metadata"),
+            subject: __reader.optional("subject"),
+            parts: __reader.required("parts"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            metadata: metadata?,
-            subject: subject?,
-            parts: parts?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "conversations")]
@@ -349,10 +345,10 @@ impl ::apigen_runtime::serde::Serialize for ConversationInput {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("metadata", &self.metadata)?;
-        __fields.optional("subject", &self.subject)?;
-        __fields.put("parts", &self.parts)?;
+        __fields.put("id", &self.id);
+        __fields.optional("metadata", &self.metadata);
+        __fields.optional("subject", &self.subject);
+        __fields.put("parts", &self.parts);
         __fields.end()
     }
 }
@@ -415,25 +411,18 @@ impl ::apigen_runtime::FromJson for ConversationIssue {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "conversation-issue");
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let summary = __reader.optional("summary");
-        let created_at = __reader.optional("createdAt");
-        let ingested_at = __reader.optional("ingestedAt");
-        let conversation = __reader.optional("conversation");
-        let cluster = __reader.optional("cluster");
-        let urls = __reader.optional("urls");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            summary: __reader.optional("summary"),
+            created_at: __reader.optional("createdAt"),
+            ingested_at: __reader.optional("ingestedAt"),
+            conversation: __reader.optional("conversation"),
+            cluster: __reader.optional("cluster"),
+            urls: __reader.optional("urls"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            summary: summary?,
-            created_at: created_at?,
-            ingested_at: ingested_at?,
-            conversation: conversation?,
-            cluster: cluster?,
-            urls: urls?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "conversations")]
@@ -443,15 +432,15 @@ impl ::apigen_runtime::serde::Serialize for ConversationIssue {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "conversation-issue")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("summary", &self.summary)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("ingestedAt", &self.ingested_at)?;
-        __fields.optional("conversation", &self.conversation)?;
-        __fields.optional("cluster", &self.cluster)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "conversation-issue");
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("summary", &self.summary);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("ingestedAt", &self.ingested_at);
+        __fields.optional("conversation", &self.conversation);
+        __fields.optional("cluster", &self.cluster);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -493,13 +482,12 @@ impl ::apigen_runtime::FromJson for ConversationIssueEntry {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let issue = __reader.optional("issue");
-        let conversation = __reader.optional("conversation");
+        let __decoded = Self {
+            issue: __reader.optional("issue"),
+            conversation: __reader.optional("conversation"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            issue: issue?,
-            conversation: conversation?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "conversations")]
@@ -509,8 +497,8 @@ impl ::apigen_runtime::serde::Serialize for ConversationIssueEntry {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("issue", &self.issue)?;
-        __fields.optional("conversation", &self.conversation)?;
+        __fields.optional("issue", &self.issue);
+        __fields.optional("conversation", &self.conversation);
         __fields.end()
     }
 }
@@ -549,9 +537,11 @@ impl ::apigen_runtime::FromJson for ConversationIssueUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
+        let __decoded = Self {
+            location: __reader.optional("location"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { location: location? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "conversations")]
@@ -561,7 +551,7 @@ impl ::apigen_runtime::serde::Serialize for ConversationIssueUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
+        __fields.optional("location", &self.location);
         __fields.end()
     }
 }
@@ -577,8 +567,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationIssueUrls {
 impl ::apigen_runtime::Validate for ConversationIssueUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
     }
 }
@@ -612,15 +601,13 @@ impl ::apigen_runtime::FromJson for ConversationMetadata {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let url = __reader.optional("url");
-        let attributes = __reader.optional("attributes");
-        let created_at = __reader.optional("createdAt");
+        let __decoded = Self {
+            url: __reader.optional("url"),
+            attributes: __reader.optional("attributes"),
+            created_at: __reader.optional("createdAt"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            url: url?,
-            attributes: attributes?,
-            created_at: created_at?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "conversations")]
@@ -630,9 +617,9 @@ impl ::apigen_runtime::serde::Serialize for ConversationMetadata {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("url", &self.url)?;
-        __fields.optional("attributes", &self.attributes)?;
-        __fields.optional("createdAt", &self.created_at)?;
+        __fields.optional("url", &self.url);
+        __fields.optional("attributes", &self.attributes);
+        __fields.optional("createdAt", &self.created_at);
         __fields.end()
     }
 }
@@ -648,8 +635,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationMetadata {
 impl ::apigen_runtime::Validate for ConversationMetadata {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            let __v = &mut __v.at("url");
-            __v.url(__value);
+            __v.url_at("url", __value);
         }
     }
 }
@@ -679,15 +665,13 @@ impl ::apigen_runtime::FromJson for ConversationPart {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let type_ = __reader.optional("type");
-        let role = __reader.optional("role");
-        let body = __reader.optional("body");
+        let __decoded = Self {
+            type_: __reader.optional("type"),
+            role: __reader.optional("role"),
+            body: __reader.optional("body"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            type_: type_?,
-            role: role?,
-            body: body?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "conversations")]
@@ -697,9 +681,9 @@ impl ::apigen_runtime::serde::Serialize for ConversationPart {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("type", &self.type_)?;
-        __fields.optional("role", &self.role)?;
-        __fields.optional("body", &self.body)?;
+        __fields.optional("type", &self.type_);
+        __fields.optional("role", &self.role);
+        __fields.optional("body", &self.body);
         __fields.end()
     }
 }
@@ -761,7 +745,10 @@ impl ::apigen_runtime::FromJson for ConversationPartRole {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "conversations")]
@@ -831,7 +818,10 @@ impl ::apigen_runtime::FromJson for ConversationPartType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "conversations")]
@@ -873,13 +863,12 @@ impl ::apigen_runtime::FromJson for ConversationUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let source = __reader.optional("source");
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            source: __reader.optional("source"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            source: source?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "conversations")]
@@ -889,8 +878,8 @@ impl ::apigen_runtime::serde::Serialize for ConversationUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("source", &self.source)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("source", &self.source);
         __fields.end()
     }
 }
@@ -906,12 +895,10 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationUrls {
 impl ::apigen_runtime::Validate for ConversationUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.source {
-            let __v = &mut __v.at("source");
-            __v.url(__value);
+            __v.url_at("source", __value);
         }
     }
 }
@@ -949,20 +936,27 @@ impl ::apigen_runtime::FromJson for IngestConversationsBody {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["ConversationInput"],
             &[
-                (
-                    "ConversationInput",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::ConversationInput,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::ConversationInput)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::ConversationInput(
+                            <::std::boxed::Box<
+                                crate::ConversationInput,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "conversations")]
@@ -1049,29 +1043,20 @@ impl ::apigen_runtime::FromJson for IssuesCluster {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "issues-cluster");
-        let id = __reader.required("id");
-        let label = __reader.optional("label");
-        let created_at = __reader.optional("createdAt");
-        let updated_at = __reader.optional("updatedAt");
-        let icon = __reader.required("icon");
-        let summary = __reader.optional("summary");
-        let weekly_pulse = __reader.optional("weeklyPulse");
-        let sources = __reader.optional("sources");
-        let stats = __reader.optional("stats");
-        let urls = __reader.optional("urls");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            label: __reader.optional("label"),
+            created_at: __reader.optional("createdAt"),
+            updated_at: __reader.optional("updatedAt"),
+            icon: __reader.required("icon"),
+            summary: __reader.optional("summary"),
+            weekly_pulse: __reader.optional("weeklyPulse"),
+            sources: __reader.optional("sources"),
+            stats: __reader.optional("stats"),
+            urls: __reader.optional("urls"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            label: label?,
-            created_at: created_at?,
-            updated_at: updated_at?,
-            icon: icon?,
-            summary: summary?,
-            weekly_pulse: weekly_pulse?,
-            sources: sources?,
-            stats: stats?,
-            urls: urls?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "conversations")]
@@ -1081,17 +1066,17 @@ impl ::apigen_runtime::serde::Serialize for IssuesCluster {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "issues-cluster")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("label", &self.label)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
-        __fields.put("icon", &self.icon)?;
-        __fields.optional("summary", &self.summary)?;
-        __fields.optional("weeklyPulse", &self.weekly_pulse)?;
-        __fields.optional("sources", &self.sources)?;
-        __fields.optional("stats", &self.stats)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "issues-cluster");
+        __fields.put("id", &self.id);
+        __fields.optional("label", &self.label);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("updatedAt", &self.updated_at);
+        __fields.put("icon", &self.icon);
+        __fields.optional("summary", &self.summary);
+        __fields.optional("weeklyPulse", &self.weekly_pulse);
+        __fields.optional("sources", &self.sources);
+        __fields.optional("stats", &self.stats);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -1167,23 +1152,17 @@ impl ::apigen_runtime::FromJson for IssuesClusterStats {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let issues = __reader.optional("issues");
-        let conversations = __reader.optional("conversations");
-        let tasks_total = __reader.optional("tasksTotal");
-        let tasks_backlog = __reader.optional("tasksBacklog");
-        let tasks_started = __reader.optional("tasksStarted");
-        let tasks_completed = __reader.optional("tasksCompleted");
-        let tasks_cancelled = __reader.optional("tasksCancelled");
+        let __decoded = Self {
+            issues: __reader.optional("issues"),
+            conversations: __reader.optional("conversations"),
+            tasks_total: __reader.optional("tasksTotal"),
+            tasks_backlog: __reader.optional("tasksBacklog"),
+            tasks_started: __reader.optional("tasksStarted"),
+            tasks_completed: __reader.optional("tasksCompleted"),
+            tasks_cancelled: __reader.optional("tasksCancelled"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            issues: issues?,
-            conversations: conversations?,
-            tasks_total: tasks_total?,
-            tasks_backlog: tasks_backlog?,
-            tasks_started: tasks_started?,
-            tasks_completed: tasks_completed?,
-            tasks_cancelled: tasks_cancelled?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "conversations")]
@@ -1193,13 +1172,13 @@ impl ::apigen_runtime::serde::Serialize for IssuesClusterStats {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("issues", &self.issues)?;
-        __fields.optional("conversations", &self.conversations)?;
-        __fields.optional("tasksTotal", &self.tasks_total)?;
-        __fields.optional("tasksBacklog", &self.tasks_backlog)?;
-        __fields.optional("tasksStarted", &self.tasks_started)?;
-        __fields.optional("tasksCompleted", &self.tasks_completed)?;
-        __fields.optional("tasksCancelled", &self.tasks_cancelled)?;
+        __fields.optional("issues", &self.issues);
+        __fields.optional("conversations", &self.conversations);
+        __fields.optional("tasksTotal", &self.tasks_total);
+        __fields.optional("tasksBacklog", &self.tasks_backlog);
+        __fields.optional("tasksStarted", &self.tasks_started);
+        __fields.optional("tasksCompleted", &self.tasks_completed);
+        __fields.optional("tasksCancelled", &self.tasks_cancelled);
         __fields.end()
     }
 }
@@ -1233,13 +1212,12 @@ impl ::apigen_runtime::FromJson for IssuesClusterUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let app = __reader.optional("app");
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            app: __reader.optional("app"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            app: app?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "conversations")]
@@ -1249,8 +1227,8 @@ impl ::apigen_runtime::serde::Serialize for IssuesClusterUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("app", &self.app)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("app", &self.app);
         __fields.end()
     }
 }
@@ -1266,12 +1244,10 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IssuesClusterUrls {
 impl ::apigen_runtime::Validate for IssuesClusterUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
     }
 }

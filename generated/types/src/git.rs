@@ -72,29 +72,20 @@ impl ::apigen_runtime::FromJson for ExportSpaceToGitBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let url = __reader.required("url");
-        let ref_ = __reader.required("ref");
-        let commit_message = __reader.required("commitMessage");
-        let repo_cache_id = __reader.optional("repoCacheID");
-        let repo_tree_url = __reader.optional("repoTreeURL");
-        let repo_commit_url = __reader.optional("repoCommitURL");
-        let repo_project_directory = __reader.optional("repoProjectDirectory");
-        let timestamp = __reader.optional("timestamp");
-        let force = __reader.optional("force");
-        let git_info = __reader.optional("gitInfo");
+        let __decoded = Self {
+            url: __reader.required("url"),
+            ref_: __reader.required("ref"),
+            commit_message: __reader.required("commitMessage"),
+            repo_cache_id: __reader.optional("repoCacheID"),
+            repo_tree_url: __reader.optional("repoTreeURL"),
+            repo_commit_url: __reader.optional("repoCommitURL"),
+            repo_project_directory: __reader.optional("repoProjectDirectory"),
+            timestamp: __reader.optional("timestamp"),
+            force: __reader.optional("force"),
+            git_info: __reader.optional("gitInfo"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            url: url?,
-            ref_: ref_?,
-            commit_message: commit_message?,
-            repo_cache_id: repo_cache_id?,
-            repo_tree_url: repo_tree_url?,
-            repo_commit_url: repo_commit_url?,
-            repo_project_directory: repo_project_directory?,
-            timestamp: timestamp?,
-            force: force?,
-            git_info: git_info?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "git")]
@@ -104,16 +95,16 @@ impl ::apigen_runtime::serde::Serialize for ExportSpaceToGitBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("url", &self.url)?;
-        __fields.put("ref", &self.ref_)?;
-        __fields.put("commitMessage", &self.commit_message)?;
-        __fields.optional("repoCacheID", &self.repo_cache_id)?;
-        __fields.optional("repoTreeURL", &self.repo_tree_url)?;
-        __fields.optional("repoCommitURL", &self.repo_commit_url)?;
-        __fields.optional("repoProjectDirectory", &self.repo_project_directory)?;
-        __fields.optional("timestamp", &self.timestamp)?;
-        __fields.optional("force", &self.force)?;
-        __fields.optional("gitInfo", &self.git_info)?;
+        __fields.put("url", &self.url);
+        __fields.put("ref", &self.ref_);
+        __fields.put("commitMessage", &self.commit_message);
+        __fields.optional("repoCacheID", &self.repo_cache_id);
+        __fields.optional("repoTreeURL", &self.repo_tree_url);
+        __fields.optional("repoCommitURL", &self.repo_commit_url);
+        __fields.optional("repoProjectDirectory", &self.repo_project_directory);
+        __fields.optional("timestamp", &self.timestamp);
+        __fields.optional("force", &self.force);
+        __fields.optional("gitInfo", &self.git_info);
         __fields.end()
     }
 }
@@ -131,23 +122,17 @@ impl ::apigen_runtime::Validate for ExportSpaceToGitBody {
         static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
             "^refs/heads/.+$",
         );
-        {
-            let __value = &self.url;
-            let __v = &mut __v.at("url");
-            __v.url(__value);
-        }
+        __v.url_at("url", &self.url);
         {
             let __value = &self.ref_;
             let __v = &mut __v.at("ref");
             __v.pattern(__value, &PATTERN_0);
         }
         if let ::core::option::Option::Some(__value) = &self.repo_tree_url {
-            let __v = &mut __v.at("repoTreeURL");
-            __v.url(__value);
+            __v.url_at("repoTreeURL", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.repo_commit_url {
-            let __v = &mut __v.at("repoCommitURL");
-            __v.url(__value);
+            __v.url_at("repoCommitURL", __value);
         }
     }
 }
@@ -175,13 +160,12 @@ impl ::apigen_runtime::FromJson for GitInfo {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let provider = __reader.optional("provider");
-        let url = __reader.optional("url");
+        let __decoded = Self {
+            provider: __reader.optional("provider"),
+            url: __reader.optional("url"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            provider: provider?,
-            url: url?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "git")]
@@ -191,8 +175,8 @@ impl ::apigen_runtime::serde::Serialize for GitInfo {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("provider", &self.provider)?;
-        __fields.optional("url", &self.url)?;
+        __fields.optional("provider", &self.provider);
+        __fields.optional("url", &self.url);
         __fields.end()
     }
 }
@@ -277,29 +261,20 @@ impl ::apigen_runtime::FromJson for ImportSpaceFromGitBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let url = __reader.required("url");
-        let ref_ = __reader.required("ref");
-        let repo_cache_id = __reader.optional("repoCacheID");
-        let repo_tree_url = __reader.optional("repoTreeURL");
-        let repo_commit_url = __reader.optional("repoCommitURL");
-        let repo_project_directory = __reader.optional("repoProjectDirectory");
-        let timestamp = __reader.optional("timestamp");
-        let force = __reader.optional("force");
-        let standalone = __reader.optional("standalone");
-        let git_info = __reader.optional("gitInfo");
+        let __decoded = Self {
+            url: __reader.required("url"),
+            ref_: __reader.required("ref"),
+            repo_cache_id: __reader.optional("repoCacheID"),
+            repo_tree_url: __reader.optional("repoTreeURL"),
+            repo_commit_url: __reader.optional("repoCommitURL"),
+            repo_project_directory: __reader.optional("repoProjectDirectory"),
+            timestamp: __reader.optional("timestamp"),
+            force: __reader.optional("force"),
+            standalone: __reader.optional("standalone"),
+            git_info: __reader.optional("gitInfo"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            url: url?,
-            ref_: ref_?,
-            repo_cache_id: repo_cache_id?,
-            repo_tree_url: repo_tree_url?,
-            repo_commit_url: repo_commit_url?,
-            repo_project_directory: repo_project_directory?,
-            timestamp: timestamp?,
-            force: force?,
-            standalone: standalone?,
-            git_info: git_info?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "git")]
@@ -309,16 +284,16 @@ impl ::apigen_runtime::serde::Serialize for ImportSpaceFromGitBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("url", &self.url)?;
-        __fields.put("ref", &self.ref_)?;
-        __fields.optional("repoCacheID", &self.repo_cache_id)?;
-        __fields.optional("repoTreeURL", &self.repo_tree_url)?;
-        __fields.optional("repoCommitURL", &self.repo_commit_url)?;
-        __fields.optional("repoProjectDirectory", &self.repo_project_directory)?;
-        __fields.optional("timestamp", &self.timestamp)?;
-        __fields.optional("force", &self.force)?;
-        __fields.optional("standalone", &self.standalone)?;
-        __fields.optional("gitInfo", &self.git_info)?;
+        __fields.put("url", &self.url);
+        __fields.put("ref", &self.ref_);
+        __fields.optional("repoCacheID", &self.repo_cache_id);
+        __fields.optional("repoTreeURL", &self.repo_tree_url);
+        __fields.optional("repoCommitURL", &self.repo_commit_url);
+        __fields.optional("repoProjectDirectory", &self.repo_project_directory);
+        __fields.optional("timestamp", &self.timestamp);
+        __fields.optional("force", &self.force);
+        __fields.optional("standalone", &self.standalone);
+        __fields.optional("gitInfo", &self.git_info);
         __fields.end()
     }
 }
@@ -336,23 +311,17 @@ impl ::apigen_runtime::Validate for ImportSpaceFromGitBody {
         static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
             "^refs/heads/.+$",
         );
-        {
-            let __value = &self.url;
-            let __v = &mut __v.at("url");
-            __v.url(__value);
-        }
+        __v.url_at("url", &self.url);
         {
             let __value = &self.ref_;
             let __v = &mut __v.at("ref");
             __v.pattern(__value, &PATTERN_0);
         }
         if let ::core::option::Option::Some(__value) = &self.repo_tree_url {
-            let __v = &mut __v.at("repoTreeURL");
-            __v.url(__value);
+            __v.url_at("repoTreeURL", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.repo_commit_url {
-            let __v = &mut __v.at("repoCommitURL");
-            __v.url(__value);
+            __v.url_at("repoCommitURL", __value);
         }
     }
 }

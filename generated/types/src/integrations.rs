@@ -19,11 +19,11 @@ impl ::apigen_runtime::FromJson for InstallIntegrationBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let organization = __reader.required("organization");
+        let __decoded = Self {
+            organization: __reader.required("organization"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            organization: organization?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -33,7 +33,7 @@ impl ::apigen_runtime::serde::Serialize for InstallIntegrationBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organization", &self.organization)?;
+        __fields.put("organization", &self.organization);
         __fields.end()
     }
 }
@@ -108,31 +108,21 @@ impl ::apigen_runtime::FromJson for Installation {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let status = __reader.optional("status");
-        let space_selection = __reader.optional("space_selection");
-        let site_selection = __reader.optional("site_selection");
-        let spaces = __reader.optional("spaces");
-        let configuration = __reader.optional("configuration");
-        let created_at = __reader.optional("createdAt");
-        let updated_at = __reader.optional("updatedAt");
-        let urls = __reader.optional("urls");
-        let external_ids = __reader.optional("externalIds");
-        let target = __reader.optional("target");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            status: __reader.optional("status"),
+            space_selection: __reader.optional("space_selection"),
+            site_selection: __reader.optional("site_selection"),
+            spaces: __reader.optional("spaces"),
+            configuration: __reader.optional("configuration"),
+            created_at: __reader.optional("createdAt"),
+            updated_at: __reader.optional("updatedAt"),
+            urls: __reader.optional("urls"),
+            external_ids: __reader.optional("externalIds"),
+            target: __reader.optional("target"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            status: status?,
-            space_selection: space_selection?,
-            site_selection: site_selection?,
-            spaces: spaces?,
-            configuration: configuration?,
-            created_at: created_at?,
-            updated_at: updated_at?,
-            urls: urls?,
-            external_ids: external_ids?,
-            target: target?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -142,17 +132,17 @@ impl ::apigen_runtime::serde::Serialize for Installation {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("space_selection", &self.space_selection)?;
-        __fields.optional("site_selection", &self.site_selection)?;
-        __fields.optional("spaces", &self.spaces)?;
-        __fields.optional("configuration", &self.configuration)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("externalIds", &self.external_ids)?;
-        __fields.optional("target", &self.target)?;
+        __fields.put("id", &self.id);
+        __fields.optional("status", &self.status);
+        __fields.optional("space_selection", &self.space_selection);
+        __fields.optional("site_selection", &self.site_selection);
+        __fields.optional("spaces", &self.spaces);
+        __fields.optional("configuration", &self.configuration);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("updatedAt", &self.updated_at);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("externalIds", &self.external_ids);
+        __fields.optional("target", &self.target);
         __fields.end()
     }
 }
@@ -218,7 +208,10 @@ impl ::apigen_runtime::FromJson for InstallationSiteSelection {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "integrations")]
@@ -288,7 +281,10 @@ impl ::apigen_runtime::FromJson for InstallationSpaceSelection {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "integrations")]
@@ -360,7 +356,10 @@ impl ::apigen_runtime::FromJson for InstallationStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "integrations")]
@@ -400,11 +399,11 @@ impl ::apigen_runtime::FromJson for InstallationTarget {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let organization = __reader.optional("organization");
+        let __decoded = Self {
+            organization: __reader.optional("organization"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            organization: organization?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -414,7 +413,7 @@ impl ::apigen_runtime::serde::Serialize for InstallationTarget {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("organization", &self.organization)?;
+        __fields.optional("organization", &self.organization);
         __fields.end()
     }
 }
@@ -452,15 +451,13 @@ impl ::apigen_runtime::FromJson for InstallationUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let app = __reader.optional("app");
-        let public_endpoint = __reader.optional("publicEndpoint");
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            app: __reader.optional("app"),
+            public_endpoint: __reader.optional("publicEndpoint"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            app: app?,
-            public_endpoint: public_endpoint?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -470,9 +467,9 @@ impl ::apigen_runtime::serde::Serialize for InstallationUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("app", &self.app)?;
-        __fields.optional("publicEndpoint", &self.public_endpoint)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("app", &self.app);
+        __fields.optional("publicEndpoint", &self.public_endpoint);
         __fields.end()
     }
 }
@@ -488,16 +485,13 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for InstallationUrls {
 impl ::apigen_runtime::Validate for InstallationUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.public_endpoint {
-            let __v = &mut __v.at("publicEndpoint");
-            __v.url(__value);
+            __v.url_at("publicEndpoint", __value);
         }
     }
 }
@@ -574,47 +568,29 @@ impl ::apigen_runtime::FromJson for Integration {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "integration");
-        let name = __reader.required("name");
-        let version = __reader.optional("version");
-        let title = __reader.optional("title");
-        let description = __reader.optional("description");
-        let summary = __reader.optional("summary");
-        let preview_images = __reader.optional("previewImages");
-        let target = __reader.optional("target");
-        let verified = __reader.optional("verified");
-        let visibility = __reader.optional("visibility");
-        let scopes = __reader.optional("scopes");
-        let categories = __reader.optional("categories");
-        let blocks = __reader.optional("blocks");
-        let content_sources = __reader.optional("contentSources");
-        let configurations = __reader.optional("configurations");
-        let external_links = __reader.optional("externalLinks");
-        let owner = __reader.optional("owner");
-        let urls = __reader.optional("urls");
-        let permissions = __reader.optional("permissions");
-        let content_security_policy = __reader.optional("contentSecurityPolicy");
+        let __decoded = Self {
+            name: __reader.required("name"),
+            version: __reader.optional("version"),
+            title: __reader.optional("title"),
+            description: __reader.optional("description"),
+            summary: __reader.optional("summary"),
+            preview_images: __reader.optional("previewImages"),
+            target: __reader.optional("target"),
+            verified: __reader.optional("verified"),
+            visibility: __reader.optional("visibility"),
+            scopes: __reader.optional("scopes"),
+            categories: __reader.optional("categories"),
+            blocks: __reader.optional("blocks"),
+            content_sources: __reader.optional("contentSources"),
+            configurations: __reader.optional("configurations"),
+            external_links: __reader.optional("externalLinks"),
+            owner: __reader.optional("owner"),
+            urls: __reader.optional("urls"),
+            permissions: __reader.optional("permissions"),
+            content_security_policy: __reader.optional("contentSecurityPolicy"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            name: name?,
-            version: version?,
-            title: title?,
-            description: description?,
-            summary: summary?,
-            preview_images: preview_images?,
-            target: target?,
-            verified: verified?,
-            visibility: visibility?,
-            scopes: scopes?,
-            categories: categories?,
-            blocks: blocks?,
-            content_sources: content_sources?,
-            configurations: configurations?,
-            external_links: external_links?,
-            owner: owner?,
-            urls: urls?,
-            permissions: permissions?,
-            content_security_policy: content_security_policy?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -624,26 +600,26 @@ impl ::apigen_runtime::serde::Serialize for Integration {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "integration")?;
-        __fields.put("name", &self.name)?;
-        __fields.optional("version", &self.version)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("summary", &self.summary)?;
-        __fields.optional("previewImages", &self.preview_images)?;
-        __fields.optional("target", &self.target)?;
-        __fields.optional("verified", &self.verified)?;
-        __fields.optional("visibility", &self.visibility)?;
-        __fields.optional("scopes", &self.scopes)?;
-        __fields.optional("categories", &self.categories)?;
-        __fields.optional("blocks", &self.blocks)?;
-        __fields.optional("contentSources", &self.content_sources)?;
-        __fields.optional("configurations", &self.configurations)?;
-        __fields.optional("externalLinks", &self.external_links)?;
-        __fields.optional("owner", &self.owner)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("permissions", &self.permissions)?;
-        __fields.optional("contentSecurityPolicy", &self.content_security_policy)?;
+        __fields.put("object", "integration");
+        __fields.put("name", &self.name);
+        __fields.optional("version", &self.version);
+        __fields.optional("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.optional("summary", &self.summary);
+        __fields.optional("previewImages", &self.preview_images);
+        __fields.optional("target", &self.target);
+        __fields.optional("verified", &self.verified);
+        __fields.optional("visibility", &self.visibility);
+        __fields.optional("scopes", &self.scopes);
+        __fields.optional("categories", &self.categories);
+        __fields.optional("blocks", &self.blocks);
+        __fields.optional("contentSources", &self.content_sources);
+        __fields.optional("configurations", &self.configurations);
+        __fields.optional("externalLinks", &self.external_links);
+        __fields.optional("owner", &self.owner);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("permissions", &self.permissions);
+        __fields.optional("contentSecurityPolicy", &self.content_security_policy);
         __fields.end()
     }
 }
@@ -714,21 +690,16 @@ impl ::apigen_runtime::FromJson for IntegrationBlock {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let description = __reader.optional("description");
-        let icon = __reader.optional("icon");
-        let url_unfurl = __reader.optional("urlUnfurl");
-        let markdown = __reader.optional("markdown");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            description: __reader.optional("description"),
+            icon: __reader.optional("icon"),
+            url_unfurl: __reader.optional("urlUnfurl"),
+            markdown: __reader.optional("markdown"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            description: description?,
-            icon: icon?,
-            url_unfurl: url_unfurl?,
-            markdown: markdown?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -738,12 +709,12 @@ impl ::apigen_runtime::serde::Serialize for IntegrationBlock {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("icon", &self.icon)?;
-        __fields.optional("urlUnfurl", &self.url_unfurl)?;
-        __fields.optional("markdown", &self.markdown)?;
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.optional("icon", &self.icon);
+        __fields.optional("urlUnfurl", &self.url_unfurl);
+        __fields.optional("markdown", &self.markdown);
         __fields.end()
     }
 }
@@ -777,13 +748,12 @@ impl ::apigen_runtime::FromJson for IntegrationBlockMarkdown {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let codeblock = __reader.optional("codeblock");
-        let body = __reader.optional("body");
+        let __decoded = Self {
+            codeblock: __reader.optional("codeblock"),
+            body: __reader.optional("body"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            codeblock: codeblock?,
-            body: body?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -793,8 +763,8 @@ impl ::apigen_runtime::serde::Serialize for IntegrationBlockMarkdown {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("codeblock", &self.codeblock)?;
-        __fields.optional("body", &self.body)?;
+        __fields.optional("codeblock", &self.codeblock);
+        __fields.optional("body", &self.body);
         __fields.end()
     }
 }
@@ -856,7 +826,10 @@ impl ::apigen_runtime::FromJson for IntegrationCategory {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "integrations")]
@@ -907,13 +880,12 @@ impl ::apigen_runtime::FromJson for IntegrationConfiguration {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let properties = __reader.optional("properties");
-        let required = __reader.optional("required");
+        let __decoded = Self {
+            properties: __reader.optional("properties"),
+            required: __reader.optional("required"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            properties: properties?,
-            required: required?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -923,8 +895,8 @@ impl ::apigen_runtime::serde::Serialize for IntegrationConfiguration {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("properties", &self.properties)?;
-        __fields.optional("required", &self.required)?;
+        __fields.optional("properties", &self.properties);
+        __fields.optional("required", &self.required);
         __fields.end()
     }
 }
@@ -978,21 +950,16 @@ impl ::apigen_runtime::FromJson for IntegrationConfigurationProperty {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let description = __reader.optional("description");
-        let type_ = __reader.optional("type");
-        let default = __reader.optional("default");
-        let completion_url = __reader.optional("completion_url");
-        let enum_ = __reader.optional("enum");
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            description: __reader.optional("description"),
+            type_: __reader.optional("type"),
+            default: __reader.optional("default"),
+            completion_url: __reader.optional("completion_url"),
+            enum_: __reader.optional("enum"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            title: title?,
-            description: description?,
-            type_: type_?,
-            default: default?,
-            completion_url: completion_url?,
-            enum_: enum_?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -1002,12 +969,12 @@ impl ::apigen_runtime::serde::Serialize for IntegrationConfigurationProperty {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("type", &self.type_)?;
-        __fields.optional("default", &self.default)?;
-        __fields.optional("completion_url", &self.completion_url)?;
-        __fields.optional("enum", &self.enum_)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.optional("type", &self.type_);
+        __fields.optional("default", &self.default);
+        __fields.optional("completion_url", &self.completion_url);
+        __fields.optional("enum", &self.enum_);
         __fields.end()
     }
 }
@@ -1024,8 +991,7 @@ for IntegrationConfigurationProperty {
 impl ::apigen_runtime::Validate for IntegrationConfigurationProperty {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.completion_url {
-            let __v = &mut __v.at("completion_url");
-            __v.url(__value);
+            __v.url_at("completion_url", __value);
         }
     }
 }
@@ -1075,7 +1041,10 @@ impl ::apigen_runtime::FromJson for IntegrationConfigurationPropertyType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "integrations")]
@@ -1124,15 +1093,13 @@ impl ::apigen_runtime::FromJson for IntegrationConfigurations {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let account = __reader.optional("account");
-        let space = __reader.optional("space");
-        let site = __reader.optional("site");
+        let __decoded = Self {
+            account: __reader.optional("account"),
+            space: __reader.optional("space"),
+            site: __reader.optional("site"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            account: account?,
-            space: space?,
-            site: site?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -1142,9 +1109,9 @@ impl ::apigen_runtime::serde::Serialize for IntegrationConfigurations {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("account", &self.account)?;
-        __fields.optional("space", &self.space)?;
-        __fields.optional("site", &self.site)?;
+        __fields.optional("account", &self.account);
+        __fields.optional("space", &self.space);
+        __fields.optional("site", &self.site);
         __fields.end()
     }
 }
@@ -1202,19 +1169,15 @@ impl ::apigen_runtime::FromJson for IntegrationContentSource {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let description = __reader.optional("description");
-        let icon = __reader.optional("icon");
-        let configuration = __reader.optional("configuration");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            description: __reader.optional("description"),
+            icon: __reader.optional("icon"),
+            configuration: __reader.optional("configuration"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            description: description?,
-            icon: icon?,
-            configuration: configuration?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -1224,11 +1187,11 @@ impl ::apigen_runtime::serde::Serialize for IntegrationContentSource {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("icon", &self.icon)?;
-        __fields.optional("configuration", &self.configuration)?;
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.optional("icon", &self.icon);
+        __fields.optional("configuration", &self.configuration);
         __fields.end()
     }
 }
@@ -1262,11 +1225,11 @@ impl ::apigen_runtime::FromJson for IntegrationContentSourceConfiguration {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let component_id = __reader.optional("componentId");
+        let __decoded = Self {
+            component_id: __reader.optional("componentId"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            component_id: component_id?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -1276,7 +1239,7 @@ impl ::apigen_runtime::serde::Serialize for IntegrationContentSourceConfiguratio
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("componentId", &self.component_id)?;
+        __fields.optional("componentId", &self.component_id);
         __fields.end()
     }
 }
@@ -1321,30 +1284,37 @@ impl ::apigen_runtime::FromJson for IntegrationEntrySite {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["String", "Site"],
             &[
-                (
-                    "String",
-                    |__value, __decoder| {
-                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::String(
+                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::String)
-                    },
-                ),
-                (
-                    "Site",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::Site,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Site)
-                    },
-                ),
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Site(
+                            <::std::boxed::Box<
+                                crate::Site,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             false,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "integrations")]
@@ -1406,30 +1376,37 @@ impl ::apigen_runtime::FromJson for IntegrationEntrySpace {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["String", "Space"],
             &[
-                (
-                    "String",
-                    |__value, __decoder| {
-                        <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::String(
+                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
                                 __value,
                                 __decoder,
-                            )
-                            .map(Self::String)
-                    },
-                ),
-                (
-                    "Space",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::Space,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Space)
-                    },
-                ),
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Space(
+                            <::std::boxed::Box<
+                                crate::Space,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             false,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "integrations")]
@@ -1501,21 +1478,16 @@ impl ::apigen_runtime::FromJson for IntegrationEvent {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let integration_id = __reader.optional("integrationId");
-        let installation_id = __reader.optional("installationId");
-        let created_at = __reader.optional("createdAt");
-        let payload = __reader.optional("payload");
-        let status = __reader.optional("status");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            integration_id: __reader.optional("integrationId"),
+            installation_id: __reader.optional("installationId"),
+            created_at: __reader.optional("createdAt"),
+            payload: __reader.optional("payload"),
+            status: __reader.optional("status"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            integration_id: integration_id?,
-            installation_id: installation_id?,
-            created_at: created_at?,
-            payload: payload?,
-            status: status?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -1525,12 +1497,12 @@ impl ::apigen_runtime::serde::Serialize for IntegrationEvent {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("integrationId", &self.integration_id)?;
-        __fields.optional("installationId", &self.installation_id)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("payload", &self.payload)?;
-        __fields.optional("status", &self.status)?;
+        __fields.put("id", &self.id);
+        __fields.optional("integrationId", &self.integration_id);
+        __fields.optional("installationId", &self.installation_id);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("payload", &self.payload);
+        __fields.optional("status", &self.status);
         __fields.end()
     }
 }
@@ -1570,13 +1542,12 @@ impl ::apigen_runtime::FromJson for IntegrationEventDetail {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let event = __reader.optional("event");
-        let trace = __reader.optional("trace");
+        let __decoded = Self {
+            event: __reader.optional("event"),
+            trace: __reader.optional("trace"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            event: event?,
-            trace: trace?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -1586,8 +1557,8 @@ impl ::apigen_runtime::serde::Serialize for IntegrationEventDetail {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("event", &self.event)?;
-        __fields.optional("trace", &self.trace)?;
+        __fields.optional("event", &self.event);
+        __fields.optional("trace", &self.trace);
         __fields.end()
     }
 }
@@ -1629,15 +1600,13 @@ impl ::apigen_runtime::FromJson for IntegrationEventLog {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let message = __reader.optional("message");
-        let timestamp = __reader.optional("timestamp");
-        let level = __reader.optional("level");
+        let __decoded = Self {
+            message: __reader.optional("message"),
+            timestamp: __reader.optional("timestamp"),
+            level: __reader.optional("level"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            message: message?,
-            timestamp: timestamp?,
-            level: level?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -1647,9 +1616,9 @@ impl ::apigen_runtime::serde::Serialize for IntegrationEventLog {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("message", &self.message)?;
-        __fields.optional("timestamp", &self.timestamp)?;
-        __fields.optional("level", &self.level)?;
+        __fields.optional("message", &self.message);
+        __fields.optional("timestamp", &self.timestamp);
+        __fields.optional("level", &self.level);
         __fields.end()
     }
 }
@@ -1713,7 +1682,10 @@ impl ::apigen_runtime::FromJson for IntegrationEventLogLevel {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "integrations")]
@@ -1773,20 +1745,27 @@ impl ::apigen_runtime::FromJson for IntegrationEventPayload {
             __value,
             __decoder,
             "type",
+            &["installation_setup"],
             &[
-                (
-                    "installation_setup",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::IntegrationEventPayloadInstallationSetup,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::InstallationSetup)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::InstallationSetup(
+                            <::std::boxed::Box<
+                                crate::IntegrationEventPayloadInstallationSetup,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "integrations")]
@@ -1848,17 +1827,14 @@ impl ::apigen_runtime::FromJson for IntegrationEventPayloadInstallationSetup {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "installation_setup");
-        let event_id = __reader.optional("eventId");
-        let installation_id = __reader.optional("installationId");
-        let status = __reader.optional("status");
-        let previous = __reader.optional("previous");
+        let __decoded = Self {
+            event_id: __reader.optional("eventId"),
+            installation_id: __reader.optional("installationId"),
+            status: __reader.optional("status"),
+            previous: __reader.optional("previous"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            event_id: event_id?,
-            installation_id: installation_id?,
-            status: status?,
-            previous: previous?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -1868,11 +1844,11 @@ impl ::apigen_runtime::serde::Serialize for IntegrationEventPayloadInstallationS
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "installation_setup")?;
-        __fields.optional("eventId", &self.event_id)?;
-        __fields.optional("installationId", &self.installation_id)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("previous", &self.previous)?;
+        __fields.put("type", "installation_setup");
+        __fields.optional("eventId", &self.event_id);
+        __fields.optional("installationId", &self.installation_id);
+        __fields.optional("status", &self.status);
+        __fields.optional("previous", &self.previous);
         __fields.end()
     }
 }
@@ -1912,13 +1888,12 @@ impl ::apigen_runtime::FromJson for IntegrationEventPayloadInstallationSetupPrev
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let status = __reader.optional("status");
-        let configuration = __reader.optional("configuration");
+        let __decoded = Self {
+            status: __reader.optional("status"),
+            configuration: __reader.optional("configuration"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            status: status?,
-            configuration: configuration?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -1929,8 +1904,8 @@ for IntegrationEventPayloadInstallationSetupPrevious {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("configuration", &self.configuration)?;
+        __fields.optional("status", &self.status);
+        __fields.optional("configuration", &self.configuration);
         __fields.end()
     }
 }
@@ -1997,7 +1972,10 @@ impl ::apigen_runtime::FromJson for IntegrationEventStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "integrations")]
@@ -2037,9 +2015,11 @@ impl ::apigen_runtime::FromJson for IntegrationEventTrace {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let logs = __reader.optional("logs");
+        let __decoded = Self {
+            logs: __reader.optional("logs"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { logs: logs? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -2049,7 +2029,7 @@ impl ::apigen_runtime::serde::Serialize for IntegrationEventTrace {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("logs", &self.logs)?;
+        __fields.optional("logs", &self.logs);
         __fields.end()
     }
 }
@@ -2087,10 +2067,12 @@ impl ::apigen_runtime::FromJson for IntegrationExternalLink {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let url = __reader.optional("url");
-        let label = __reader.optional("label");
+        let __decoded = Self {
+            url: __reader.optional("url"),
+            label: __reader.optional("label"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { url: url?, label: label? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -2100,8 +2082,8 @@ impl ::apigen_runtime::serde::Serialize for IntegrationExternalLink {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("url", &self.url)?;
-        __fields.optional("label", &self.label)?;
+        __fields.optional("url", &self.url);
+        __fields.optional("label", &self.label);
         __fields.end()
     }
 }
@@ -2117,8 +2099,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationExternalLink 
 impl ::apigen_runtime::Validate for IntegrationExternalLink {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            let __v = &mut __v.at("url");
-            __v.url(__value);
+            __v.url_at("url", __value);
         }
     }
 }
@@ -2138,9 +2119,11 @@ impl ::apigen_runtime::FromJson for IntegrationPermissions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let admin = __reader.optional("admin");
+        let __decoded = Self {
+            admin: __reader.optional("admin"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { admin: admin? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -2150,7 +2133,7 @@ impl ::apigen_runtime::serde::Serialize for IntegrationPermissions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("admin", &self.admin)?;
+        __fields.optional("admin", &self.admin);
         __fields.end()
     }
 }
@@ -2214,7 +2197,10 @@ impl ::apigen_runtime::FromJson for IntegrationRuntime {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "integrations")]
@@ -2284,7 +2270,10 @@ impl ::apigen_runtime::FromJson for IntegrationScope {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "integrations")]
@@ -2347,23 +2336,17 @@ impl ::apigen_runtime::FromJson for IntegrationSiteEntry {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let integration = __reader.optional("integration");
-        let installation = __reader.optional("installation");
-        let status = __reader.optional("status");
-        let configuration = __reader.optional("configuration");
-        let external_ids = __reader.optional("externalIds");
-        let urls = __reader.optional("urls");
-        let site = __reader.optional("site");
+        let __decoded = Self {
+            integration: __reader.optional("integration"),
+            installation: __reader.optional("installation"),
+            status: __reader.optional("status"),
+            configuration: __reader.optional("configuration"),
+            external_ids: __reader.optional("externalIds"),
+            urls: __reader.optional("urls"),
+            site: __reader.optional("site"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            integration: integration?,
-            installation: installation?,
-            status: status?,
-            configuration: configuration?,
-            external_ids: external_ids?,
-            urls: urls?,
-            site: site?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -2373,13 +2356,13 @@ impl ::apigen_runtime::serde::Serialize for IntegrationSiteEntry {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("integration", &self.integration)?;
-        __fields.optional("installation", &self.installation)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("configuration", &self.configuration)?;
-        __fields.optional("externalIds", &self.external_ids)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("site", &self.site)?;
+        __fields.optional("integration", &self.integration);
+        __fields.optional("installation", &self.installation);
+        __fields.optional("status", &self.status);
+        __fields.optional("configuration", &self.configuration);
+        __fields.optional("externalIds", &self.external_ids);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("site", &self.site);
         __fields.end()
     }
 }
@@ -2422,13 +2405,12 @@ impl ::apigen_runtime::FromJson for IntegrationSiteEntryUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let public_endpoint = __reader.optional("publicEndpoint");
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            public_endpoint: __reader.optional("publicEndpoint"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            public_endpoint: public_endpoint?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -2438,8 +2420,8 @@ impl ::apigen_runtime::serde::Serialize for IntegrationSiteEntryUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("publicEndpoint", &self.public_endpoint)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("publicEndpoint", &self.public_endpoint);
         __fields.end()
     }
 }
@@ -2455,12 +2437,10 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationSiteEntryUrls
 impl ::apigen_runtime::Validate for IntegrationSiteEntryUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.public_endpoint {
-            let __v = &mut __v.at("publicEndpoint");
-            __v.url(__value);
+            __v.url_at("publicEndpoint", __value);
         }
     }
 }
@@ -2503,23 +2483,17 @@ impl ::apigen_runtime::FromJson for IntegrationSpaceEntry {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let integration = __reader.optional("integration");
-        let installation = __reader.optional("installation");
-        let status = __reader.optional("status");
-        let configuration = __reader.optional("configuration");
-        let external_ids = __reader.optional("externalIds");
-        let urls = __reader.optional("urls");
-        let space = __reader.optional("space");
+        let __decoded = Self {
+            integration: __reader.optional("integration"),
+            installation: __reader.optional("installation"),
+            status: __reader.optional("status"),
+            configuration: __reader.optional("configuration"),
+            external_ids: __reader.optional("externalIds"),
+            urls: __reader.optional("urls"),
+            space: __reader.optional("space"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            integration: integration?,
-            installation: installation?,
-            status: status?,
-            configuration: configuration?,
-            external_ids: external_ids?,
-            urls: urls?,
-            space: space?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -2529,13 +2503,13 @@ impl ::apigen_runtime::serde::Serialize for IntegrationSpaceEntry {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("integration", &self.integration)?;
-        __fields.optional("installation", &self.installation)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("configuration", &self.configuration)?;
-        __fields.optional("externalIds", &self.external_ids)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("space", &self.space)?;
+        __fields.optional("integration", &self.integration);
+        __fields.optional("installation", &self.installation);
+        __fields.optional("status", &self.status);
+        __fields.optional("configuration", &self.configuration);
+        __fields.optional("externalIds", &self.external_ids);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("space", &self.space);
         __fields.end()
     }
 }
@@ -2578,13 +2552,12 @@ impl ::apigen_runtime::FromJson for IntegrationSpaceEntryUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let public_endpoint = __reader.optional("publicEndpoint");
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            public_endpoint: __reader.optional("publicEndpoint"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            public_endpoint: public_endpoint?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -2594,8 +2567,8 @@ impl ::apigen_runtime::serde::Serialize for IntegrationSpaceEntryUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("publicEndpoint", &self.public_endpoint)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("publicEndpoint", &self.public_endpoint);
         __fields.end()
     }
 }
@@ -2611,12 +2584,10 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationSpaceEntryUrl
 impl ::apigen_runtime::Validate for IntegrationSpaceEntryUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.public_endpoint {
-            let __v = &mut __v.at("publicEndpoint");
-            __v.url(__value);
+            __v.url_at("publicEndpoint", __value);
         }
     }
 }
@@ -2666,7 +2637,10 @@ impl ::apigen_runtime::FromJson for IntegrationTarget {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "integrations")]
@@ -2716,19 +2690,15 @@ impl ::apigen_runtime::FromJson for IntegrationUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let icon = __reader.optional("icon");
-        let app = __reader.optional("app");
-        let assets = __reader.optional("assets");
-        let public_endpoint = __reader.optional("publicEndpoint");
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            icon: __reader.optional("icon"),
+            app: __reader.optional("app"),
+            assets: __reader.optional("assets"),
+            public_endpoint: __reader.optional("publicEndpoint"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            icon: icon?,
-            app: app?,
-            assets: assets?,
-            public_endpoint: public_endpoint?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -2738,11 +2708,11 @@ impl ::apigen_runtime::serde::Serialize for IntegrationUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("icon", &self.icon)?;
-        __fields.optional("app", &self.app)?;
-        __fields.optional("assets", &self.assets)?;
-        __fields.optional("publicEndpoint", &self.public_endpoint)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("icon", &self.icon);
+        __fields.optional("app", &self.app);
+        __fields.optional("assets", &self.assets);
+        __fields.optional("publicEndpoint", &self.public_endpoint);
         __fields.end()
     }
 }
@@ -2758,24 +2728,19 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationUrls {
 impl ::apigen_runtime::Validate for IntegrationUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.icon {
-            let __v = &mut __v.at("icon");
-            __v.url(__value);
+            __v.url_at("icon", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.assets {
-            let __v = &mut __v.at("assets");
-            __v.url(__value);
+            __v.url_at("assets", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.public_endpoint {
-            let __v = &mut __v.at("publicEndpoint");
-            __v.url(__value);
+            __v.url_at("publicEndpoint", __value);
         }
     }
 }
@@ -2825,7 +2790,10 @@ impl ::apigen_runtime::FromJson for IntegrationVisibility {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "integrations")]
@@ -2942,45 +2910,28 @@ impl ::apigen_runtime::FromJson for PublishIntegrationBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let runtime = __reader.optional("runtime");
-        let icon = __reader.optional("icon");
-        let title = __reader.optional("title");
-        let description = __reader.optional("description");
-        let summary = __reader.optional("summary");
-        let preview_images = __reader.optional("previewImages");
-        let visibility = __reader.optional("visibility");
-        let target = __reader.optional("target");
-        let scopes = __reader.optional("scopes");
-        let categories = __reader.optional("categories");
-        let blocks = __reader.optional("blocks");
-        let content_sources = __reader.optional("contentSources");
-        let external_links = __reader.optional("externalLinks");
-        let configurations = __reader.optional("configurations");
-        let script = __reader.optional("script");
-        let organization = __reader.optional("organization");
-        let secrets = __reader.optional("secrets");
-        let content_security_policy = __reader.optional("contentSecurityPolicy");
+        let __decoded = Self {
+            runtime: __reader.optional("runtime"),
+            icon: __reader.optional("icon"),
+            title: __reader.optional("title"),
+            description: __reader.optional("description"),
+            summary: __reader.optional("summary"),
+            preview_images: __reader.optional("previewImages"),
+            visibility: __reader.optional("visibility"),
+            target: __reader.optional("target"),
+            scopes: __reader.optional("scopes"),
+            categories: __reader.optional("categories"),
+            blocks: __reader.optional("blocks"),
+            content_sources: __reader.optional("contentSources"),
+            external_links: __reader.optional("externalLinks"),
+            configurations: __reader.optional("configurations"),
+            script: __reader.optional("script"),
+            organization: __reader.optional("organization"),
+            secrets: __reader.optional("secrets"),
+            content_security_policy: __reader.optional("contentSecurityPolicy"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            runtime: runtime?,
-            icon: icon?,
-            title: title?,
-            description: description?,
-            summary: summary?,
-            preview_images: preview_images?,
-            visibility: visibility?,
-            target: target?,
-            scopes: scopes?,
-            categories: categories?,
-            blocks: blocks?,
-            content_sources: content_sources?,
-            external_links: external_links?,
-            configurations: configurations?,
-            script: script?,
-            organization: organization?,
-            secrets: secrets?,
-            content_security_policy: content_security_policy?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -2990,24 +2941,24 @@ impl ::apigen_runtime::serde::Serialize for PublishIntegrationBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("runtime", &self.runtime)?;
-        __fields.optional("icon", &self.icon)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("summary", &self.summary)?;
-        __fields.optional("previewImages", &self.preview_images)?;
-        __fields.optional("visibility", &self.visibility)?;
-        __fields.optional("target", &self.target)?;
-        __fields.optional("scopes", &self.scopes)?;
-        __fields.optional("categories", &self.categories)?;
-        __fields.optional("blocks", &self.blocks)?;
-        __fields.optional("contentSources", &self.content_sources)?;
-        __fields.optional("externalLinks", &self.external_links)?;
-        __fields.optional("configurations", &self.configurations)?;
-        __fields.optional("script", &self.script)?;
-        __fields.optional("organization", &self.organization)?;
-        __fields.optional("secrets", &self.secrets)?;
-        __fields.optional("contentSecurityPolicy", &self.content_security_policy)?;
+        __fields.optional("runtime", &self.runtime);
+        __fields.optional("icon", &self.icon);
+        __fields.optional("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.optional("summary", &self.summary);
+        __fields.optional("previewImages", &self.preview_images);
+        __fields.optional("visibility", &self.visibility);
+        __fields.optional("target", &self.target);
+        __fields.optional("scopes", &self.scopes);
+        __fields.optional("categories", &self.categories);
+        __fields.optional("blocks", &self.blocks);
+        __fields.optional("contentSources", &self.content_sources);
+        __fields.optional("externalLinks", &self.external_links);
+        __fields.optional("configurations", &self.configurations);
+        __fields.optional("script", &self.script);
+        __fields.optional("organization", &self.organization);
+        __fields.optional("secrets", &self.secrets);
+        __fields.optional("contentSecurityPolicy", &self.content_security_policy);
         __fields.end()
     }
 }
@@ -3052,13 +3003,12 @@ impl ::apigen_runtime::FromJson for UpdateIntegrationDevModeBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let tunnel_url = __reader.required("tunnelUrl");
-        let all = __reader.defaulted("all", || false);
+        let __decoded = Self {
+            tunnel_url: __reader.required("tunnelUrl"),
+            all: __reader.defaulted("all", || false),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            tunnel_url: tunnel_url?,
-            all: all?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "integrations")]
@@ -3068,8 +3018,8 @@ impl ::apigen_runtime::serde::Serialize for UpdateIntegrationDevModeBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("tunnelUrl", &self.tunnel_url)?;
-        __fields.put("all", &self.all)?;
+        __fields.put("tunnelUrl", &self.tunnel_url);
+        __fields.put("all", &self.all);
         __fields.end()
     }
 }

@@ -46,27 +46,19 @@ impl ::apigen_runtime::FromJson for Member {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "member");
-        let id = __reader.required("id");
-        let role = __reader.optional("role");
-        let user = __reader.optional("user");
-        let disabled = __reader.optional("disabled");
-        let joined_at = __reader.optional("joinedAt");
-        let last_seen_at = __reader.optional("lastSeenAt");
-        let sso = __reader.optional("sso");
-        let spaces = __reader.optional("spaces");
-        let teams = __reader.optional("teams");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            role: __reader.optional("role"),
+            user: __reader.optional("user"),
+            disabled: __reader.optional("disabled"),
+            joined_at: __reader.optional("joinedAt"),
+            last_seen_at: __reader.optional("lastSeenAt"),
+            sso: __reader.optional("sso"),
+            spaces: __reader.optional("spaces"),
+            teams: __reader.optional("teams"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            role: role?,
-            user: user?,
-            disabled: disabled?,
-            joined_at: joined_at?,
-            last_seen_at: last_seen_at?,
-            sso: sso?,
-            spaces: spaces?,
-            teams: teams?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "members", feature = "comments"))]
@@ -76,16 +68,16 @@ impl ::apigen_runtime::serde::Serialize for Member {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "member")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("role", &self.role)?;
-        __fields.optional("user", &self.user)?;
-        __fields.optional("disabled", &self.disabled)?;
-        __fields.optional("joinedAt", &self.joined_at)?;
-        __fields.optional("lastSeenAt", &self.last_seen_at)?;
-        __fields.optional("sso", &self.sso)?;
-        __fields.optional("spaces", &self.spaces)?;
-        __fields.optional("teams", &self.teams)?;
+        __fields.put("object", "member");
+        __fields.put("id", &self.id);
+        __fields.optional("role", &self.role);
+        __fields.optional("user", &self.user);
+        __fields.optional("disabled", &self.disabled);
+        __fields.optional("joinedAt", &self.joined_at);
+        __fields.optional("lastSeenAt", &self.last_seen_at);
+        __fields.optional("sso", &self.sso);
+        __fields.optional("spaces", &self.spaces);
+        __fields.optional("teams", &self.teams);
         __fields.end()
     }
 }
@@ -159,7 +151,10 @@ impl ::apigen_runtime::FromJson for MemberOrder {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "members")]
@@ -233,7 +228,10 @@ impl ::apigen_runtime::FromJson for MemberSort {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "members")]
@@ -279,13 +277,12 @@ impl ::apigen_runtime::FromJson for MemberSpace {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let permission = __reader.optional("permission");
-        let space = __reader.optional("space");
+        let __decoded = Self {
+            permission: __reader.optional("permission"),
+            space: __reader.optional("space"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            permission: permission?,
-            space: space?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "members")]
@@ -295,8 +292,8 @@ impl ::apigen_runtime::serde::Serialize for MemberSpace {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("permission", &self.permission)?;
-        __fields.optional("space", &self.space)?;
+        __fields.optional("permission", &self.permission);
+        __fields.optional("space", &self.space);
         __fields.end()
     }
 }
@@ -341,13 +338,12 @@ impl ::apigen_runtime::FromJson for MemberTeam {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let team = __reader.optional("team");
-        let member = __reader.optional("member");
+        let __decoded = Self {
+            team: __reader.optional("team"),
+            member: __reader.optional("member"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            team: team?,
-            member: member?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "members")]
@@ -357,8 +353,8 @@ impl ::apigen_runtime::serde::Serialize for MemberTeam {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("team", &self.team)?;
-        __fields.optional("member", &self.member)?;
+        __fields.optional("team", &self.team);
+        __fields.optional("member", &self.member);
         __fields.end()
     }
 }
@@ -392,9 +388,11 @@ impl ::apigen_runtime::FromJson for MemberTeamMembership {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let role = __reader.optional("role");
+        let __decoded = Self {
+            role: __reader.optional("role"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { role: role? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "members")]
@@ -404,7 +402,7 @@ impl ::apigen_runtime::serde::Serialize for MemberTeamMembership {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("role", &self.role)?;
+        __fields.optional("role", &self.role);
         __fields.end()
     }
 }
@@ -449,11 +447,11 @@ impl ::apigen_runtime::FromJson for PingOrganizationResponse {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let service_visitor_claims = __reader.optional("serviceVisitorClaims");
+        let __decoded = Self {
+            service_visitor_claims: __reader.optional("serviceVisitorClaims"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            service_visitor_claims: service_visitor_claims?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "members")]
@@ -463,7 +461,7 @@ impl ::apigen_runtime::serde::Serialize for PingOrganizationResponse {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("serviceVisitorClaims", &self.service_visitor_claims)?;
+        __fields.optional("serviceVisitorClaims", &self.service_visitor_claims);
         __fields.end()
     }
 }
@@ -497,9 +495,11 @@ impl ::apigen_runtime::FromJson for UpdateOrganizationMemberBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let role = __reader.patch("role");
+        let __decoded = Self {
+            role: __reader.patch("role"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { role: role? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "members")]
@@ -509,7 +509,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateOrganizationMemberBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.patch("role", &self.role)?;
+        __fields.patch("role", &self.role);
         __fields.end()
     }
 }

@@ -21,13 +21,12 @@ impl ::apigen_runtime::FromJson for CreateOpenApiSpecBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let slug = __reader.required("slug");
-        let source = __reader.required("source");
+        let __decoded = Self {
+            slug: __reader.required("slug"),
+            source: __reader.required("source"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            slug: slug?,
-            source: source?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "openapi_specs")]
@@ -37,8 +36,8 @@ impl ::apigen_runtime::serde::Serialize for CreateOpenApiSpecBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("slug", &self.slug)?;
-        __fields.put("source", &self.source)?;
+        __fields.put("slug", &self.slug);
+        __fields.put("source", &self.source);
         __fields.end()
     }
 }
@@ -66,10 +65,7 @@ impl ::apigen_runtime::Validate for CreateOpenApiSpecBody {
             );
             __v.pattern(__value, &PATTERN_0);
         }
-        {
-            let __value = &self.source;
-            __v.field("source", __value);
-        }
+        __v.field("source", &self.source);
     }
 }
 #[cfg(feature = "openapi_specs")]
@@ -138,35 +134,23 @@ impl ::apigen_runtime::FromJson for OpenApiSpec {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "openapi-spec");
-        let id = __reader.required("id");
-        let created_at = __reader.required("createdAt");
-        let updated_at = __reader.required("updatedAt");
-        let slug = __reader.required("slug");
-        let source_url = __reader.optional("sourceURL");
-        let processing_state = __reader.required("processingState");
-        let visibility = __reader.optional("visibility");
-        let last_version = __reader.optional("lastVersion");
-        let last_processed_at = __reader.optional("lastProcessedAt");
-        let last_process_error_code = __reader.optional("lastProcessErrorCode");
-        let last_processed_errors = __reader.optional("lastProcessedErrors");
-        let permissions = __reader.optional("permissions");
-        let urls = __reader.optional("urls");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            created_at: __reader.required("createdAt"),
+            updated_at: __reader.required("updatedAt"),
+            slug: __reader.required("slug"),
+            source_url: __reader.optional("sourceURL"),
+            processing_state: __reader.required("processingState"),
+            visibility: __reader.optional("visibility"),
+            last_version: __reader.optional("lastVersion"),
+            last_processed_at: __reader.optional("lastProcessedAt"),
+            last_process_error_code: __reader.optional("lastProcessErrorCode"),
+            last_processed_errors: __reader.optional("lastProcessedErrors"),
+            permissions: __reader.optional("permissions"),
+            urls: __reader.optional("urls"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            created_at: created_at?,
-            updated_at: updated_at?,
-            slug: slug?,
-            source_url: source_url?,
-            processing_state: processing_state?,
-            visibility: visibility?,
-            last_version: last_version?,
-            last_processed_at: last_processed_at?,
-            last_process_error_code: last_process_error_code?,
-            last_processed_errors: last_processed_errors?,
-            permissions: permissions?,
-            urls: urls?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "openapi_specs")]
@@ -176,20 +160,20 @@ impl ::apigen_runtime::serde::Serialize for OpenApiSpec {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "openapi-spec")?;
-        __fields.put("id", &self.id)?;
-        __fields.put("createdAt", &self.created_at)?;
-        __fields.put("updatedAt", &self.updated_at)?;
-        __fields.put("slug", &self.slug)?;
-        __fields.optional("sourceURL", &self.source_url)?;
-        __fields.put("processingState", &self.processing_state)?;
-        __fields.optional("visibility", &self.visibility)?;
-        __fields.optional("lastVersion", &self.last_version)?;
-        __fields.optional("lastProcessedAt", &self.last_processed_at)?;
-        __fields.optional("lastProcessErrorCode", &self.last_process_error_code)?;
-        __fields.optional("lastProcessedErrors", &self.last_processed_errors)?;
-        __fields.optional("permissions", &self.permissions)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "openapi-spec");
+        __fields.put("id", &self.id);
+        __fields.put("createdAt", &self.created_at);
+        __fields.put("updatedAt", &self.updated_at);
+        __fields.put("slug", &self.slug);
+        __fields.optional("sourceURL", &self.source_url);
+        __fields.put("processingState", &self.processing_state);
+        __fields.optional("visibility", &self.visibility);
+        __fields.optional("lastVersion", &self.last_version);
+        __fields.optional("lastProcessedAt", &self.last_processed_at);
+        __fields.optional("lastProcessErrorCode", &self.last_process_error_code);
+        __fields.optional("lastProcessedErrors", &self.last_processed_errors);
+        __fields.optional("permissions", &self.permissions);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -280,7 +264,10 @@ impl ::apigen_runtime::FromJson for OpenApiSpecErrorCode {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "openapi_specs")]
@@ -322,10 +309,12 @@ impl ::apigen_runtime::FromJson for OpenApiSpecPermissions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let view = __reader.optional("view");
-        let edit = __reader.optional("edit");
+        let __decoded = Self {
+            view: __reader.optional("view"),
+            edit: __reader.optional("edit"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { view: view?, edit: edit? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "openapi_specs")]
@@ -335,8 +324,8 @@ impl ::apigen_runtime::serde::Serialize for OpenApiSpecPermissions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view)?;
-        __fields.optional("edit", &self.edit)?;
+        __fields.optional("view", &self.view);
+        __fields.optional("edit", &self.edit);
         __fields.end()
     }
 }
@@ -370,13 +359,12 @@ impl ::apigen_runtime::FromJson for OpenApiSpecProcessError {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let message = __reader.optional("message");
-        let code = __reader.optional("code");
+        let __decoded = Self {
+            message: __reader.optional("message"),
+            code: __reader.optional("code"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            message: message?,
-            code: code?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "openapi_specs")]
@@ -386,8 +374,8 @@ impl ::apigen_runtime::serde::Serialize for OpenApiSpecProcessError {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("message", &self.message)?;
-        __fields.optional("code", &self.code)?;
+        __fields.optional("message", &self.message);
+        __fields.optional("code", &self.code);
         __fields.end()
     }
 }
@@ -451,7 +439,10 @@ impl ::apigen_runtime::FromJson for OpenApiSpecProcessingState {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "openapi_specs")]
@@ -505,20 +496,27 @@ impl ::apigen_runtime::FromJson for OpenApiSpecSource {
         ::apigen_runtime::json::untagged(
             __value,
             __decoder,
+            &["Url"],
             &[
-                (
-                    "Url",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::OpenApiSpecSourceUrl,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Url)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Url(
+                            <::std::boxed::Box<
+                                crate::OpenApiSpecSourceUrl,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "openapi_specs")]
@@ -568,9 +566,11 @@ impl ::apigen_runtime::FromJson for OpenApiSpecSourceUrl {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let url = __reader.required("url");
+        let __decoded = Self {
+            url: __reader.required("url"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { url: url? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "openapi_specs")]
@@ -580,7 +580,7 @@ impl ::apigen_runtime::serde::Serialize for OpenApiSpecSourceUrl {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("url", &self.url)?;
+        __fields.put("url", &self.url);
         __fields.end()
     }
 }
@@ -627,15 +627,13 @@ impl ::apigen_runtime::FromJson for OpenApiSpecUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let app = __reader.optional("app");
-        let published = __reader.optional("published");
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            app: __reader.optional("app"),
+            published: __reader.optional("published"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            app: app?,
-            published: published?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "openapi_specs")]
@@ -645,9 +643,9 @@ impl ::apigen_runtime::serde::Serialize for OpenApiSpecUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("app", &self.app)?;
-        __fields.optional("published", &self.published)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("app", &self.app);
+        __fields.optional("published", &self.published);
         __fields.end()
     }
 }
@@ -663,16 +661,13 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecUrls {
 impl ::apigen_runtime::Validate for OpenApiSpecUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.published {
-            let __v = &mut __v.at("published");
-            __v.url(__value);
+            __v.url_at("published", __value);
         }
     }
 }
@@ -724,7 +719,10 @@ impl ::apigen_runtime::FromJson for OpenApiSpecVisibility {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "openapi_specs")]
@@ -768,9 +766,11 @@ impl ::apigen_runtime::FromJson for PutOpenApiSpecBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let source = __reader.required("source");
+        let __decoded = Self {
+            source: __reader.required("source"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { source: source? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "openapi_specs")]
@@ -780,7 +780,7 @@ impl ::apigen_runtime::serde::Serialize for PutOpenApiSpecBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("source", &self.source)?;
+        __fields.put("source", &self.source);
         __fields.end()
     }
 }
@@ -795,10 +795,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PutOpenApiSpecBody {
 #[cfg(feature = "openapi_specs")]
 impl ::apigen_runtime::Validate for PutOpenApiSpecBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.source;
-            __v.field("source", __value);
-        }
+        __v.field("source", &self.source);
     }
 }
 #[cfg(feature = "openapi_specs")]
@@ -817,9 +814,11 @@ impl ::apigen_runtime::FromJson for UpdateOpenApiSpecBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let visibility = __reader.required("visibility");
+        let __decoded = Self {
+            visibility: __reader.required("visibility"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { visibility: visibility? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "openapi_specs")]
@@ -829,7 +828,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateOpenApiSpecBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("visibility", &self.visibility)?;
+        __fields.put("visibility", &self.visibility);
         __fields.end()
     }
 }
@@ -844,9 +843,6 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateOpenApiSpecBody {
 #[cfg(feature = "openapi_specs")]
 impl ::apigen_runtime::Validate for UpdateOpenApiSpecBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.visibility;
-            __v.field("visibility", __value);
-        }
+        __v.field("visibility", &self.visibility);
     }
 }

@@ -80,7 +80,10 @@ impl ::apigen_runtime::FromJson for BillingInterval {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(
@@ -157,13 +160,12 @@ impl ::apigen_runtime::FromJson for BillingMemberPricing {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let plus_2024 = __reader.optional("plus_2024");
-        let pro_2024 = __reader.optional("pro_2024");
+        let __decoded = Self {
+            plus_2024: __reader.optional("plus_2024"),
+            pro_2024: __reader.optional("pro_2024"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            plus_2024: plus_2024?,
-            pro_2024: pro_2024?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -180,8 +182,8 @@ impl ::apigen_runtime::serde::Serialize for BillingMemberPricing {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("plus_2024", &self.plus_2024)?;
-        __fields.optional("pro_2024", &self.pro_2024)?;
+        __fields.optional("plus_2024", &self.plus_2024);
+        __fields.optional("pro_2024", &self.pro_2024);
         __fields.end()
     }
 }
@@ -247,13 +249,12 @@ impl ::apigen_runtime::FromJson for BillingPrice {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let monthly = __reader.optional("monthly");
-        let yearly = __reader.optional("yearly");
+        let __decoded = Self {
+            monthly: __reader.optional("monthly"),
+            yearly: __reader.optional("yearly"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            monthly: monthly?,
-            yearly: yearly?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -270,8 +271,8 @@ impl ::apigen_runtime::serde::Serialize for BillingPrice {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("monthly", &self.monthly)?;
-        __fields.optional("yearly", &self.yearly)?;
+        __fields.optional("monthly", &self.monthly);
+        __fields.optional("yearly", &self.yearly);
         __fields.end()
     }
 }
@@ -333,13 +334,12 @@ impl ::apigen_runtime::FromJson for BillingPricing {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let members = __reader.optional("members");
-        let sites = __reader.optional("sites");
+        let __decoded = Self {
+            members: __reader.optional("members"),
+            sites: __reader.optional("sites"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            members: members?,
-            sites: sites?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -356,8 +356,8 @@ impl ::apigen_runtime::serde::Serialize for BillingPricing {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("members", &self.members)?;
-        __fields.optional("sites", &self.sites)?;
+        __fields.optional("members", &self.members);
+        __fields.optional("sites", &self.sites);
         __fields.end()
     }
 }
@@ -419,13 +419,12 @@ impl ::apigen_runtime::FromJson for BillingSitePricing {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let premium = __reader.optional("premium");
-        let ultimate = __reader.optional("ultimate");
+        let __decoded = Self {
+            premium: __reader.optional("premium"),
+            ultimate: __reader.optional("ultimate"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            premium: premium?,
-            ultimate: ultimate?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -442,8 +441,8 @@ impl ::apigen_runtime::serde::Serialize for BillingSitePricing {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("premium", &self.premium)?;
-        __fields.optional("ultimate", &self.ultimate)?;
+        __fields.optional("premium", &self.premium);
+        __fields.optional("ultimate", &self.ultimate);
         __fields.end()
     }
 }
@@ -503,9 +502,11 @@ impl ::apigen_runtime::FromJson for BillingUsageAddon {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let enabled = __reader.optional("enabled");
+        let __decoded = Self {
+            enabled: __reader.optional("enabled"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { enabled: enabled? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -522,7 +523,7 @@ impl ::apigen_runtime::serde::Serialize for BillingUsageAddon {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("enabled", &self.enabled)?;
+        __fields.optional("enabled", &self.enabled);
         __fields.end()
     }
 }
@@ -631,7 +632,10 @@ impl ::apigen_runtime::FromJson for BlockedSource {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(
@@ -692,11 +696,11 @@ impl ::apigen_runtime::FromJson for EmailDomainOrganizations {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let organizations = __reader.required("organizations");
+        let __decoded = Self {
+            organizations: __reader.required("organizations"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            organizations: organizations?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "organizations")]
@@ -706,7 +710,7 @@ impl ::apigen_runtime::serde::Serialize for EmailDomainOrganizations {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizations", &self.organizations)?;
+        __fields.put("organizations", &self.organizations);
         __fields.end()
     }
 }
@@ -721,10 +725,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for EmailDomainOrganizations
 #[cfg(feature = "organizations")]
 impl ::apigen_runtime::Validate for EmailDomainOrganizations {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.organizations;
-            __v.field("organizations", __value);
-        }
+        __v.field("organizations", &self.organizations);
     }
 }
 #[cfg(
@@ -791,20 +792,27 @@ impl ::apigen_runtime::FromJson for MergeRule {
             __value,
             __decoder,
             "rule",
+            &["require_specific_reviewers"],
             &[
-                (
-                    "require_specific_reviewers",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::MergeRuleRequireSpecificReviewers,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::RequireSpecificReviewers)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::RequireSpecificReviewers(
+                            <::std::boxed::Box<
+                                crate::MergeRuleRequireSpecificReviewers,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(
@@ -907,9 +915,11 @@ impl ::apigen_runtime::FromJson for MergeRuleRequireSpecificReviewers {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("rule", "require_specific_reviewers");
-        let users = __reader.optional("users");
+        let __decoded = Self {
+            users: __reader.optional("users"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { users: users? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -930,8 +940,8 @@ impl ::apigen_runtime::serde::Serialize for MergeRuleRequireSpecificReviewers {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("rule", "require_specific_reviewers")?;
-        __fields.optional("users", &self.users)?;
+        __fields.put("rule", "require_specific_reviewers");
+        __fields.optional("users", &self.users);
         __fields.end()
     }
 }
@@ -1051,29 +1061,39 @@ impl ::apigen_runtime::FromJson for MergeRules {
             __value,
             __decoder,
             "type",
+            &["inherit", "rules"],
             &[
-                (
-                    "inherit",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::MergeRulesInherit,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Inherit)
-                    },
-                ),
-                (
-                    "rules",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::MergeRulesRules,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Rules)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Inherit(
+                            <::std::boxed::Box<
+                                crate::MergeRulesInherit,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Rules(
+                            <::std::boxed::Box<
+                                crate::MergeRulesRules,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(
@@ -1164,9 +1184,10 @@ impl ::apigen_runtime::FromJson for MergeRulesInherit {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
+        let __decoded = Self {};
         __reader.constant("type", "inherit");
         __reader.finish()?;
-        ::core::option::Option::Some(Self {})
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -1186,7 +1207,7 @@ impl ::apigen_runtime::serde::Serialize for MergeRulesInherit {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "inherit")?;
+        __fields.put("type", "inherit");
         __fields.end()
     }
 }
@@ -1265,9 +1286,11 @@ impl ::apigen_runtime::FromJson for MergeRulesRules {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "rules");
-        let rules = __reader.optional("rules");
+        let __decoded = Self {
+            rules: __reader.optional("rules"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { rules: rules? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -1288,8 +1311,8 @@ impl ::apigen_runtime::serde::Serialize for MergeRulesRules {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "rules")?;
-        __fields.optional("rules", &self.rules)?;
+        __fields.put("type", "rules");
+        __fields.optional("rules", &self.rules);
         __fields.end()
     }
 }
@@ -1446,53 +1469,32 @@ impl ::apigen_runtime::FromJson for Organization {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "organization");
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let created_at = __reader.optional("createdAt");
-        let email_domains = __reader.optional("emailDomains");
-        let hostname = __reader.optional("hostname");
-        let type_ = __reader.optional("type");
-        let use_case = __reader.optional("useCase");
-        let community_type = __reader.optional("communityType");
-        let default_role = __reader.optional("defaultRole");
-        let default_content = __reader.optional("defaultContent");
-        let sso = __reader.optional("sso");
-        let ai = __reader.optional("ai");
-        let invite_links = __reader.optional("inviteLinks");
-        let plan = __reader.optional("plan");
-        let billing = __reader.optional("billing");
-        let merge_rules = __reader.optional("mergeRules");
-        let urls = __reader.optional("urls");
-        let trial = __reader.optional("trial");
-        let custom_hostname = __reader.optional("customHostname");
-        let blocked = __reader.optional("blocked");
-        let internal_billing_migration = __reader.optional("internal_billingMigration");
-        let permissions = __reader.optional("permissions");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            created_at: __reader.optional("createdAt"),
+            email_domains: __reader.optional("emailDomains"),
+            hostname: __reader.optional("hostname"),
+            type_: __reader.optional("type"),
+            use_case: __reader.optional("useCase"),
+            community_type: __reader.optional("communityType"),
+            default_role: __reader.optional("defaultRole"),
+            default_content: __reader.optional("defaultContent"),
+            sso: __reader.optional("sso"),
+            ai: __reader.optional("ai"),
+            invite_links: __reader.optional("inviteLinks"),
+            plan: __reader.optional("plan"),
+            billing: __reader.optional("billing"),
+            merge_rules: __reader.optional("mergeRules"),
+            urls: __reader.optional("urls"),
+            trial: __reader.optional("trial"),
+            custom_hostname: __reader.optional("customHostname"),
+            blocked: __reader.optional("blocked"),
+            internal_billing_migration: __reader.optional("internal_billingMigration"),
+            permissions: __reader.optional("permissions"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            created_at: created_at?,
-            email_domains: email_domains?,
-            hostname: hostname?,
-            type_: type_?,
-            use_case: use_case?,
-            community_type: community_type?,
-            default_role: default_role?,
-            default_content: default_content?,
-            sso: sso?,
-            ai: ai?,
-            invite_links: invite_links?,
-            plan: plan?,
-            billing: billing?,
-            merge_rules: merge_rules?,
-            urls: urls?,
-            trial: trial?,
-            custom_hostname: custom_hostname?,
-            blocked: blocked?,
-            internal_billing_migration: internal_billing_migration?,
-            permissions: permissions?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -1509,30 +1511,29 @@ impl ::apigen_runtime::serde::Serialize for Organization {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "organization")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("emailDomains", &self.email_domains)?;
-        __fields.optional("hostname", &self.hostname)?;
-        __fields.optional("type", &self.type_)?;
-        __fields.optional("useCase", &self.use_case)?;
-        __fields.optional("communityType", &self.community_type)?;
-        __fields.optional("defaultRole", &self.default_role)?;
-        __fields.optional("defaultContent", &self.default_content)?;
-        __fields.optional("sso", &self.sso)?;
-        __fields.optional("ai", &self.ai)?;
-        __fields.optional("inviteLinks", &self.invite_links)?;
-        __fields.optional("plan", &self.plan)?;
-        __fields.optional("billing", &self.billing)?;
-        __fields.optional("mergeRules", &self.merge_rules)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.optional("trial", &self.trial)?;
-        __fields.optional("customHostname", &self.custom_hostname)?;
-        __fields.optional("blocked", &self.blocked)?;
-        __fields
-            .optional("internal_billingMigration", &self.internal_billing_migration)?;
-        __fields.optional("permissions", &self.permissions)?;
+        __fields.put("object", "organization");
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("emailDomains", &self.email_domains);
+        __fields.optional("hostname", &self.hostname);
+        __fields.optional("type", &self.type_);
+        __fields.optional("useCase", &self.use_case);
+        __fields.optional("communityType", &self.community_type);
+        __fields.optional("defaultRole", &self.default_role);
+        __fields.optional("defaultContent", &self.default_content);
+        __fields.optional("sso", &self.sso);
+        __fields.optional("ai", &self.ai);
+        __fields.optional("inviteLinks", &self.invite_links);
+        __fields.optional("plan", &self.plan);
+        __fields.optional("billing", &self.billing);
+        __fields.optional("mergeRules", &self.merge_rules);
+        __fields.optional("urls", &self.urls);
+        __fields.optional("trial", &self.trial);
+        __fields.optional("customHostname", &self.custom_hostname);
+        __fields.optional("blocked", &self.blocked);
+        __fields.optional("internal_billingMigration", &self.internal_billing_migration);
+        __fields.optional("permissions", &self.permissions);
         __fields.end()
     }
 }
@@ -1602,17 +1603,14 @@ impl ::apigen_runtime::FromJson for OrganizationAgentInstructions {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "agent-instructions");
-        let instructions = __reader.optional("instructions");
-        let updated_at = __reader.optional("updatedAt");
-        let updated_by = __reader.optional("updatedBy");
-        let urls = __reader.optional("urls");
+        let __decoded = Self {
+            instructions: __reader.optional("instructions"),
+            updated_at: __reader.optional("updatedAt"),
+            updated_by: __reader.optional("updatedBy"),
+            urls: __reader.optional("urls"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            instructions: instructions?,
-            updated_at: updated_at?,
-            updated_by: updated_by?,
-            urls: urls?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "organizations")]
@@ -1622,11 +1620,11 @@ impl ::apigen_runtime::serde::Serialize for OrganizationAgentInstructions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "agent-instructions")?;
-        __fields.optional("instructions", &self.instructions)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
-        __fields.optional("updatedBy", &self.updated_by)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "agent-instructions");
+        __fields.optional("instructions", &self.instructions);
+        __fields.optional("updatedAt", &self.updated_at);
+        __fields.optional("updatedBy", &self.updated_by);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -1662,9 +1660,11 @@ impl ::apigen_runtime::FromJson for OrganizationAgentInstructionsUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
+        let __decoded = Self {
+            location: __reader.optional("location"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { location: location? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "organizations")]
@@ -1674,7 +1674,7 @@ impl ::apigen_runtime::serde::Serialize for OrganizationAgentInstructionsUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
+        __fields.optional("location", &self.location);
         __fields.end()
     }
 }
@@ -1691,8 +1691,7 @@ for OrganizationAgentInstructionsUrls {
 impl ::apigen_runtime::Validate for OrganizationAgentInstructionsUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
     }
 }
@@ -1750,21 +1749,16 @@ impl ::apigen_runtime::FromJson for OrganizationBilling {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let interval = __reader.optional("interval");
-        let end_date = __reader.optional("endDate");
-        let has_payment_failed = __reader.optional("hasPaymentFailed");
-        let is_scheduled_to_cancel = __reader.optional("isScheduledToCancel");
-        let pricing = __reader.optional("pricing");
-        let usage_addons = __reader.optional("usageAddons");
+        let __decoded = Self {
+            interval: __reader.optional("interval"),
+            end_date: __reader.optional("endDate"),
+            has_payment_failed: __reader.optional("hasPaymentFailed"),
+            is_scheduled_to_cancel: __reader.optional("isScheduledToCancel"),
+            pricing: __reader.optional("pricing"),
+            usage_addons: __reader.optional("usageAddons"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            interval: interval?,
-            end_date: end_date?,
-            has_payment_failed: has_payment_failed?,
-            is_scheduled_to_cancel: is_scheduled_to_cancel?,
-            pricing: pricing?,
-            usage_addons: usage_addons?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -1781,12 +1775,12 @@ impl ::apigen_runtime::serde::Serialize for OrganizationBilling {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("interval", &self.interval)?;
-        __fields.optional("endDate", &self.end_date)?;
-        __fields.optional("hasPaymentFailed", &self.has_payment_failed)?;
-        __fields.optional("isScheduledToCancel", &self.is_scheduled_to_cancel)?;
-        __fields.optional("pricing", &self.pricing)?;
-        __fields.optional("usageAddons", &self.usage_addons)?;
+        __fields.optional("interval", &self.interval);
+        __fields.optional("endDate", &self.end_date);
+        __fields.optional("hasPaymentFailed", &self.has_payment_failed);
+        __fields.optional("isScheduledToCancel", &self.is_scheduled_to_cancel);
+        __fields.optional("pricing", &self.pricing);
+        __fields.optional("usageAddons", &self.usage_addons);
         __fields.end()
     }
 }
@@ -1858,15 +1852,13 @@ impl ::apigen_runtime::FromJson for OrganizationBillingMigration {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let deadline = __reader.optional("deadline");
-        let discount_percent = __reader.optional("discountPercent");
-        let discount_end_date = __reader.optional("discountEndDate");
+        let __decoded = Self {
+            deadline: __reader.optional("deadline"),
+            discount_percent: __reader.optional("discountPercent"),
+            discount_end_date: __reader.optional("discountEndDate"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            deadline: deadline?,
-            discount_percent: discount_percent?,
-            discount_end_date: discount_end_date?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -1883,9 +1875,9 @@ impl ::apigen_runtime::serde::Serialize for OrganizationBillingMigration {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("deadline", &self.deadline)?;
-        __fields.optional("discountPercent", &self.discount_percent)?;
-        __fields.optional("discountEndDate", &self.discount_end_date)?;
+        __fields.optional("deadline", &self.deadline);
+        __fields.optional("discountPercent", &self.discount_percent);
+        __fields.optional("discountEndDate", &self.discount_end_date);
         __fields.end()
     }
 }
@@ -1949,13 +1941,12 @@ impl ::apigen_runtime::FromJson for OrganizationBlocked {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let source = __reader.optional("source");
-        let reason = __reader.optional("reason");
+        let __decoded = Self {
+            source: __reader.optional("source"),
+            reason: __reader.optional("reason"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            source: source?,
-            reason: reason?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -1972,8 +1963,8 @@ impl ::apigen_runtime::serde::Serialize for OrganizationBlocked {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("source", &self.source)?;
-        __fields.optional("reason", &self.reason)?;
+        __fields.optional("source", &self.source);
+        __fields.optional("reason", &self.reason);
         __fields.end()
     }
 }
@@ -2082,7 +2073,10 @@ impl ::apigen_runtime::FromJson for OrganizationCommunityType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(
@@ -2182,20 +2176,27 @@ impl ::apigen_runtime::FromJson for OrganizationDefaultContent {
             __value,
             __decoder,
             "type",
+            &["site"],
             &[
-                (
-                    "site",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::OrganizationDefaultContentSite,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Site)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Site(
+                            <::std::boxed::Box<
+                                crate::OrganizationDefaultContentSite,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(
@@ -2274,9 +2275,11 @@ impl ::apigen_runtime::FromJson for OrganizationDefaultContentSite {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "site");
-        let site = __reader.required("site");
+        let __decoded = Self {
+            site: __reader.required("site"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { site: site? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -2293,8 +2296,8 @@ impl ::apigen_runtime::serde::Serialize for OrganizationDefaultContentSite {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "site")?;
-        __fields.put("site", &self.site)?;
+        __fields.put("type", "site");
+        __fields.put("site", &self.site);
         __fields.end()
     }
 }
@@ -2381,20 +2384,27 @@ impl ::apigen_runtime::FromJson for OrganizationMergeRules {
             __value,
             __decoder,
             "type",
+            &["rules"],
             &[
-                (
-                    "rules",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::MergeRulesRules,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Rules)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Rules(
+                            <::std::boxed::Box<
+                                crate::MergeRulesRules,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(
@@ -2514,33 +2524,22 @@ impl ::apigen_runtime::FromJson for OrganizationPermissions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let view = __reader.optional("view");
-        let admin = __reader.optional("admin");
-        let own_team = __reader.optional("ownTeam");
-        let create_content = __reader.optional("createContent");
-        let create_open_api_spec = __reader.optional("createOpenAPISpec");
-        let ingest_conversations = __reader.optional("ingestConversations");
-        let view_billing = __reader.optional("viewBilling");
-        let list_members = __reader.optional("listMembers");
-        let list_teams = __reader.optional("listTeams");
-        let list_integrations = __reader.optional("listIntegrations");
-        let list_installations = __reader.optional("listInstallations");
-        let install_integration = __reader.optional("installIntegration");
+        let __decoded = Self {
+            view: __reader.optional("view"),
+            admin: __reader.optional("admin"),
+            own_team: __reader.optional("ownTeam"),
+            create_content: __reader.optional("createContent"),
+            create_open_api_spec: __reader.optional("createOpenAPISpec"),
+            ingest_conversations: __reader.optional("ingestConversations"),
+            view_billing: __reader.optional("viewBilling"),
+            list_members: __reader.optional("listMembers"),
+            list_teams: __reader.optional("listTeams"),
+            list_integrations: __reader.optional("listIntegrations"),
+            list_installations: __reader.optional("listInstallations"),
+            install_integration: __reader.optional("installIntegration"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            view: view?,
-            admin: admin?,
-            own_team: own_team?,
-            create_content: create_content?,
-            create_open_api_spec: create_open_api_spec?,
-            ingest_conversations: ingest_conversations?,
-            view_billing: view_billing?,
-            list_members: list_members?,
-            list_teams: list_teams?,
-            list_integrations: list_integrations?,
-            list_installations: list_installations?,
-            install_integration: install_integration?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -2557,18 +2556,18 @@ impl ::apigen_runtime::serde::Serialize for OrganizationPermissions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view)?;
-        __fields.optional("admin", &self.admin)?;
-        __fields.optional("ownTeam", &self.own_team)?;
-        __fields.optional("createContent", &self.create_content)?;
-        __fields.optional("createOpenAPISpec", &self.create_open_api_spec)?;
-        __fields.optional("ingestConversations", &self.ingest_conversations)?;
-        __fields.optional("viewBilling", &self.view_billing)?;
-        __fields.optional("listMembers", &self.list_members)?;
-        __fields.optional("listTeams", &self.list_teams)?;
-        __fields.optional("listIntegrations", &self.list_integrations)?;
-        __fields.optional("listInstallations", &self.list_installations)?;
-        __fields.optional("installIntegration", &self.install_integration)?;
+        __fields.optional("view", &self.view);
+        __fields.optional("admin", &self.admin);
+        __fields.optional("ownTeam", &self.own_team);
+        __fields.optional("createContent", &self.create_content);
+        __fields.optional("createOpenAPISpec", &self.create_open_api_spec);
+        __fields.optional("ingestConversations", &self.ingest_conversations);
+        __fields.optional("viewBilling", &self.view_billing);
+        __fields.optional("listMembers", &self.list_members);
+        __fields.optional("listTeams", &self.list_teams);
+        __fields.optional("listIntegrations", &self.list_integrations);
+        __fields.optional("listInstallations", &self.list_installations);
+        __fields.optional("installIntegration", &self.install_integration);
         __fields.end()
     }
 }
@@ -2624,15 +2623,13 @@ impl ::apigen_runtime::FromJson for OrganizationSearchResult {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let pages = __reader.optional("pages");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            pages: __reader.optional("pages"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            pages: pages?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "organizations")]
@@ -2642,9 +2639,9 @@ impl ::apigen_runtime::serde::Serialize for OrganizationSearchResult {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("pages", &self.pages)?;
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("pages", &self.pages);
         __fields.end()
     }
 }
@@ -2708,17 +2705,14 @@ impl ::apigen_runtime::FromJson for OrganizationTrial {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let status = __reader.optional("status");
-        let count = __reader.optional("count");
-        let end_date = __reader.optional("endDate");
-        let decision = __reader.optional("decision");
+        let __decoded = Self {
+            status: __reader.optional("status"),
+            count: __reader.optional("count"),
+            end_date: __reader.optional("endDate"),
+            decision: __reader.optional("decision"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            status: status?,
-            count: count?,
-            end_date: end_date?,
-            decision: decision?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -2735,10 +2729,10 @@ impl ::apigen_runtime::serde::Serialize for OrganizationTrial {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("count", &self.count)?;
-        __fields.optional("endDate", &self.end_date)?;
-        __fields.optional("decision", &self.decision)?;
+        __fields.optional("status", &self.status);
+        __fields.optional("count", &self.count);
+        __fields.optional("endDate", &self.end_date);
+        __fields.optional("decision", &self.decision);
         __fields.end()
     }
 }
@@ -2847,7 +2841,10 @@ impl ::apigen_runtime::FromJson for OrganizationType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(
@@ -2926,15 +2923,13 @@ impl ::apigen_runtime::FromJson for OrganizationUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let app = __reader.optional("app");
-        let logo = __reader.optional("logo");
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            app: __reader.optional("app"),
+            logo: __reader.optional("logo"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            app: app?,
-            logo: logo?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -2951,9 +2946,9 @@ impl ::apigen_runtime::serde::Serialize for OrganizationUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("app", &self.app)?;
-        __fields.optional("logo", &self.logo)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("app", &self.app);
+        __fields.optional("logo", &self.logo);
         __fields.end()
     }
 }
@@ -2983,16 +2978,13 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationUrls {
 impl ::apigen_runtime::Validate for OrganizationUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.logo {
-            let __v = &mut __v.at("logo");
-            __v.url(__value);
+            __v.url_at("logo", __value);
         }
     }
 }
@@ -3075,7 +3067,10 @@ impl ::apigen_runtime::FromJson for OrganizationUseCase {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(
@@ -3149,15 +3144,13 @@ impl ::apigen_runtime::FromJson for Subdomain {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "subdomain");
-        let subdomain = __reader.optional("subdomain");
-        let target = __reader.optional("target");
-        let is_active = __reader.optional("isActive");
+        let __decoded = Self {
+            subdomain: __reader.optional("subdomain"),
+            target: __reader.optional("target"),
+            is_active: __reader.optional("isActive"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            subdomain: subdomain?,
-            target: target?,
-            is_active: is_active?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "organizations")]
@@ -3167,10 +3160,10 @@ impl ::apigen_runtime::serde::Serialize for Subdomain {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "subdomain")?;
-        __fields.optional("subdomain", &self.subdomain)?;
-        __fields.optional("target", &self.target)?;
-        __fields.optional("isActive", &self.is_active)?;
+        __fields.put("object", "subdomain");
+        __fields.optional("subdomain", &self.subdomain);
+        __fields.optional("target", &self.target);
+        __fields.optional("isActive", &self.is_active);
         __fields.end()
     }
 }
@@ -3223,20 +3216,27 @@ impl ::apigen_runtime::FromJson for SubdomainTarget {
             __value,
             __decoder,
             "type",
+            &["organization"],
             &[
-                (
-                    "organization",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::SubdomainTargetOrganization,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Organization)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Organization(
+                            <::std::boxed::Box<
+                                crate::SubdomainTargetOrganization,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "organizations")]
@@ -3280,11 +3280,11 @@ impl ::apigen_runtime::FromJson for SubdomainTargetOrganization {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "organization");
-        let organization = __reader.required("organization");
+        let __decoded = Self {
+            organization: __reader.required("organization"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            organization: organization?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "organizations")]
@@ -3294,8 +3294,8 @@ impl ::apigen_runtime::serde::Serialize for SubdomainTargetOrganization {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "organization")?;
-        __fields.put("organization", &self.organization)?;
+        __fields.put("type", "organization");
+        __fields.put("organization", &self.organization);
         __fields.end()
     }
 }
@@ -3390,7 +3390,10 @@ impl ::apigen_runtime::FromJson for TrialDecision {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(
@@ -3514,7 +3517,10 @@ impl ::apigen_runtime::FromJson for TrialStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(
@@ -3577,11 +3583,11 @@ impl ::apigen_runtime::FromJson for UpdateOrganizationAgentInstructionsBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let instructions = __reader.required("instructions");
+        let __decoded = Self {
+            instructions: __reader.required("instructions"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            instructions: instructions?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "organizations")]
@@ -3591,7 +3597,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateOrganizationAgentInstructionsB
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("instructions", &self.instructions)?;
+        __fields.put("instructions", &self.instructions);
         __fields.end()
     }
 }
@@ -3652,29 +3658,20 @@ impl ::apigen_runtime::FromJson for UpdateOrganizationBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let email_domains = __reader.optional("emailDomains");
-        let hostname = __reader.optional("hostname");
-        let default_role = __reader.patch("defaultRole");
-        let default_content = __reader.optional("defaultContent");
-        let logo = __reader.optional("logo");
-        let sso = __reader.optional("sso");
-        let ai = __reader.optional("ai");
-        let invite_links = __reader.optional("inviteLinks");
-        let merge_rules = __reader.optional("mergeRules");
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            email_domains: __reader.optional("emailDomains"),
+            hostname: __reader.optional("hostname"),
+            default_role: __reader.patch("defaultRole"),
+            default_content: __reader.optional("defaultContent"),
+            logo: __reader.optional("logo"),
+            sso: __reader.optional("sso"),
+            ai: __reader.optional("ai"),
+            invite_links: __reader.optional("inviteLinks"),
+            merge_rules: __reader.optional("mergeRules"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            title: title?,
-            email_domains: email_domains?,
-            hostname: hostname?,
-            default_role: default_role?,
-            default_content: default_content?,
-            logo: logo?,
-            sso: sso?,
-            ai: ai?,
-            invite_links: invite_links?,
-            merge_rules: merge_rules?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "organizations")]
@@ -3684,16 +3681,16 @@ impl ::apigen_runtime::serde::Serialize for UpdateOrganizationBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("emailDomains", &self.email_domains)?;
-        __fields.optional("hostname", &self.hostname)?;
-        __fields.patch("defaultRole", &self.default_role)?;
-        __fields.optional("defaultContent", &self.default_content)?;
-        __fields.optional("logo", &self.logo)?;
-        __fields.optional("sso", &self.sso)?;
-        __fields.optional("ai", &self.ai)?;
-        __fields.optional("inviteLinks", &self.invite_links)?;
-        __fields.optional("mergeRules", &self.merge_rules)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("emailDomains", &self.email_domains);
+        __fields.optional("hostname", &self.hostname);
+        __fields.patch("defaultRole", &self.default_role);
+        __fields.optional("defaultContent", &self.default_content);
+        __fields.optional("logo", &self.logo);
+        __fields.optional("sso", &self.sso);
+        __fields.optional("ai", &self.ai);
+        __fields.optional("inviteLinks", &self.invite_links);
+        __fields.optional("mergeRules", &self.merge_rules);
         __fields.end()
     }
 }
@@ -3712,8 +3709,7 @@ impl ::apigen_runtime::Validate for UpdateOrganizationBody {
             __v.field("defaultRole", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.logo {
-            let __v = &mut __v.at("logo");
-            __v.url(__value);
+            __v.url_at("logo", __value);
         }
     }
 }

@@ -19,9 +19,11 @@ impl ::apigen_runtime::FromJson for AddSiteSectionGroupSectionBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let section_id = __reader.required("sectionId");
+        let __decoded = Self {
+            section_id: __reader.required("sectionId"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { section_id: section_id? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "site_structure")]
@@ -31,7 +33,7 @@ impl ::apigen_runtime::serde::Serialize for AddSiteSectionGroupSectionBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("sectionId", &self.section_id)?;
+        __fields.put("sectionId", &self.section_id);
         __fields.end()
     }
 }
@@ -73,15 +75,13 @@ impl ::apigen_runtime::FromJson for CreateSiteSectionBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let space_id = __reader.required("spaceId");
-        let title = __reader.patch("title");
-        let icon = __reader.patch("icon");
+        let __decoded = Self {
+            space_id: __reader.required("spaceId"),
+            title: __reader.patch("title"),
+            icon: __reader.patch("icon"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            space_id: space_id?,
-            title: title?,
-            icon: icon?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "site_structure")]
@@ -91,9 +91,9 @@ impl ::apigen_runtime::serde::Serialize for CreateSiteSectionBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.patch("title", &self.title)?;
-        __fields.patch("icon", &self.icon)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.patch("title", &self.title);
+        __fields.patch("icon", &self.icon);
         __fields.end()
     }
 }
@@ -150,17 +150,14 @@ impl ::apigen_runtime::FromJson for CreateSiteSectionGroupBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.required("title");
-        let icon = __reader.optional("icon");
-        let sections = __reader.optional("sections");
-        let parent = __reader.optional("parent");
+        let __decoded = Self {
+            title: __reader.required("title"),
+            icon: __reader.optional("icon"),
+            sections: __reader.optional("sections"),
+            parent: __reader.optional("parent"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            title: title?,
-            icon: icon?,
-            sections: sections?,
-            parent: parent?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "site_structure")]
@@ -170,10 +167,10 @@ impl ::apigen_runtime::serde::Serialize for CreateSiteSectionGroupBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("title", &self.title)?;
-        __fields.optional("icon", &self.icon)?;
-        __fields.optional("sections", &self.sections)?;
-        __fields.optional("parent", &self.parent)?;
+        __fields.put("title", &self.title);
+        __fields.optional("icon", &self.icon);
+        __fields.optional("sections", &self.sections);
+        __fields.optional("parent", &self.parent);
         __fields.end()
     }
 }
@@ -221,13 +218,12 @@ impl ::apigen_runtime::FromJson for CreateSiteSpaceBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let space_id = __reader.required("spaceId");
-        let section_id = __reader.optional("sectionId");
+        let __decoded = Self {
+            space_id: __reader.required("spaceId"),
+            section_id: __reader.optional("sectionId"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            space_id: space_id?,
-            section_id: section_id?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "site_structure")]
@@ -237,8 +233,8 @@ impl ::apigen_runtime::serde::Serialize for CreateSiteSpaceBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id)?;
-        __fields.optional("sectionId", &self.section_id)?;
+        __fields.put("spaceId", &self.space_id);
+        __fields.optional("sectionId", &self.section_id);
         __fields.end()
     }
 }
@@ -270,9 +266,11 @@ impl ::apigen_runtime::FromJson for MoveSiteSectionBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let position = __reader.optional("position");
+        let __decoded = Self {
+            position: __reader.optional("position"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { position: position? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "site_structure")]
@@ -282,7 +280,7 @@ impl ::apigen_runtime::serde::Serialize for MoveSiteSectionBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("position", &self.position)?;
+        __fields.optional("position", &self.position);
         __fields.end()
     }
 }
@@ -314,9 +312,11 @@ impl ::apigen_runtime::FromJson for MoveSiteSectionGroupBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let position = __reader.optional("position");
+        let __decoded = Self {
+            position: __reader.optional("position"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { position: position? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "site_structure")]
@@ -326,7 +326,7 @@ impl ::apigen_runtime::serde::Serialize for MoveSiteSectionGroupBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("position", &self.position)?;
+        __fields.optional("position", &self.position);
         __fields.end()
     }
 }
@@ -358,9 +358,11 @@ impl ::apigen_runtime::FromJson for MoveSiteSpaceBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let position = __reader.optional("position");
+        let __decoded = Self {
+            position: __reader.optional("position"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { position: position? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "site_structure")]
@@ -370,7 +372,7 @@ impl ::apigen_runtime::serde::Serialize for MoveSiteSpaceBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("position", &self.position)?;
+        __fields.optional("position", &self.position);
         __fields.end()
     }
 }
@@ -402,9 +404,11 @@ impl ::apigen_runtime::FromJson for SitePublishedUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let published = __reader.optional("published");
+        let __decoded = Self {
+            published: __reader.optional("published"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { published: published? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "sites", feature = "site_structure"))]
@@ -414,7 +418,7 @@ impl ::apigen_runtime::serde::Serialize for SitePublishedUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("published", &self.published)?;
+        __fields.optional("published", &self.published);
         __fields.end()
     }
 }
@@ -430,8 +434,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SitePublishedUrls {
 impl ::apigen_runtime::Validate for SitePublishedUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.published {
-            let __v = &mut __v.at("published");
-            __v.url(__value);
+            __v.url_at("published", __value);
         }
     }
 }
@@ -484,29 +487,20 @@ impl ::apigen_runtime::FromJson for SiteSection {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "site-section");
-        let id = __reader.required("id");
-        let title = __reader.required("title");
-        let description = __reader.optional("description");
-        let default = __reader.optional("default");
-        let path = __reader.required("path");
-        let condition = __reader.optional("condition");
-        let section_group = __reader.optional("sectionGroup");
-        let icon = __reader.optional("icon");
-        let site_spaces = __reader.optional("siteSpaces");
-        let urls = __reader.optional("urls");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.required("title"),
+            description: __reader.optional("description"),
+            default: __reader.optional("default"),
+            path: __reader.required("path"),
+            condition: __reader.optional("condition"),
+            section_group: __reader.optional("sectionGroup"),
+            icon: __reader.optional("icon"),
+            site_spaces: __reader.optional("siteSpaces"),
+            urls: __reader.optional("urls"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            description: description?,
-            default: default?,
-            path: path?,
-            condition: condition?,
-            section_group: section_group?,
-            icon: icon?,
-            site_spaces: site_spaces?,
-            urls: urls?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "sites", feature = "site_structure"))]
@@ -516,17 +510,17 @@ impl ::apigen_runtime::serde::Serialize for SiteSection {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "site-section")?;
-        __fields.put("id", &self.id)?;
-        __fields.put("title", &self.title)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("default", &self.default)?;
-        __fields.put("path", &self.path)?;
-        __fields.optional("condition", &self.condition)?;
-        __fields.optional("sectionGroup", &self.section_group)?;
-        __fields.optional("icon", &self.icon)?;
-        __fields.optional("siteSpaces", &self.site_spaces)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "site-section");
+        __fields.put("id", &self.id);
+        __fields.put("title", &self.title);
+        __fields.optional("description", &self.description);
+        __fields.optional("default", &self.default);
+        __fields.put("path", &self.path);
+        __fields.optional("condition", &self.condition);
+        __fields.optional("sectionGroup", &self.section_group);
+        __fields.optional("icon", &self.icon);
+        __fields.optional("siteSpaces", &self.site_spaces);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -624,19 +618,15 @@ impl ::apigen_runtime::FromJson for SiteSectionGroup {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "site-section-group");
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let section_group = __reader.optional("sectionGroup");
-        let children = __reader.optional("children");
-        let icon = __reader.optional("icon");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            section_group: __reader.optional("sectionGroup"),
+            children: __reader.optional("children"),
+            icon: __reader.optional("icon"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            section_group: section_group?,
-            children: children?,
-            icon: icon?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "sites", feature = "site_structure"))]
@@ -646,12 +636,12 @@ impl ::apigen_runtime::serde::Serialize for SiteSectionGroup {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "site-section-group")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("sectionGroup", &self.section_group)?;
-        __fields.optional("children", &self.children)?;
-        __fields.optional("icon", &self.icon)?;
+        __fields.put("object", "site-section-group");
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("sectionGroup", &self.section_group);
+        __fields.optional("children", &self.children);
+        __fields.optional("icon", &self.icon);
         __fields.end()
     }
 }
@@ -692,13 +682,12 @@ impl ::apigen_runtime::FromJson for SiteSectionGroupPosition {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let before = __reader.optional("before");
-        let after = __reader.optional("after");
+        let __decoded = Self {
+            before: __reader.optional("before"),
+            after: __reader.optional("after"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            before: before?,
-            after: after?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "site_structure")]
@@ -708,8 +697,8 @@ impl ::apigen_runtime::serde::Serialize for SiteSectionGroupPosition {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("before", &self.before)?;
-        __fields.optional("after", &self.after)?;
+        __fields.optional("before", &self.before);
+        __fields.optional("after", &self.after);
         __fields.end()
     }
 }
@@ -742,9 +731,11 @@ impl ::apigen_runtime::FromJson for SiteSectionGroupPositionTarget {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "site-section");
-        let id = __reader.required("id");
+        let __decoded = Self {
+            id: __reader.required("id"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { id: id? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "site_structure")]
@@ -754,8 +745,8 @@ impl ::apigen_runtime::serde::Serialize for SiteSectionGroupPositionTarget {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "site-section")?;
-        __fields.put("id", &self.id)?;
+        __fields.put("type", "site-section");
+        __fields.put("id", &self.id);
         __fields.end()
     }
 }
@@ -813,29 +804,39 @@ impl ::apigen_runtime::FromJson for SiteSectionOrGroup {
             __value,
             __decoder,
             "object",
+            &["site-section", "site-section-group"],
             &[
-                (
-                    "site-section",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::SiteSection,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::SiteSection)
-                    },
-                ),
-                (
-                    "site-section-group",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::SiteSectionGroup,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::SiteSectionGroup)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::SiteSection(
+                            <::std::boxed::Box<
+                                crate::SiteSection,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::SiteSectionGroup(
+                            <::std::boxed::Box<
+                                crate::SiteSectionGroup,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(any(feature = "sites", feature = "site_structure"))]
@@ -892,13 +893,12 @@ impl ::apigen_runtime::FromJson for SiteSectionPosition {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let before = __reader.optional("before");
-        let after = __reader.optional("after");
+        let __decoded = Self {
+            before: __reader.optional("before"),
+            after: __reader.optional("after"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            before: before?,
-            after: after?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "site_structure")]
@@ -908,8 +908,8 @@ impl ::apigen_runtime::serde::Serialize for SiteSectionPosition {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("before", &self.before)?;
-        __fields.optional("after", &self.after)?;
+        __fields.optional("before", &self.before);
+        __fields.optional("after", &self.after);
         __fields.end()
     }
 }
@@ -944,11 +944,11 @@ impl ::apigen_runtime::FromJson for SiteSectionPositionTarget {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "site-section");
-        let site_section = __reader.required("siteSection");
+        let __decoded = Self {
+            site_section: __reader.required("siteSection"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            site_section: site_section?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "site_structure")]
@@ -958,8 +958,8 @@ impl ::apigen_runtime::serde::Serialize for SiteSectionPositionTarget {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "site-section")?;
-        __fields.put("siteSection", &self.site_section)?;
+        __fields.put("type", "site-section");
+        __fields.put("siteSection", &self.site_section);
         __fields.end()
     }
 }
@@ -1014,28 +1014,20 @@ impl ::apigen_runtime::FromJson for SiteSpace {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "site-space");
-        let id = __reader.required("id");
-        let path = __reader.required("path");
-        let section = __reader.optional("section");
-        let space = __reader.optional("space");
-        let title = __reader.required("title");
-        let default = __reader.optional("default");
-        let condition = __reader.optional("condition");
-        let has_advanced_customization_feature = __reader
-            .optional("hasAdvancedCustomizationFeature");
-        let urls = __reader.optional("urls");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            path: __reader.required("path"),
+            section: __reader.optional("section"),
+            space: __reader.optional("space"),
+            title: __reader.required("title"),
+            default: __reader.optional("default"),
+            condition: __reader.optional("condition"),
+            has_advanced_customization_feature: __reader
+                .optional("hasAdvancedCustomizationFeature"),
+            urls: __reader.optional("urls"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            path: path?,
-            section: section?,
-            space: space?,
-            title: title?,
-            default: default?,
-            condition: condition?,
-            has_advanced_customization_feature: has_advanced_customization_feature?,
-            urls: urls?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "sites", feature = "site_structure"))]
@@ -1045,20 +1037,20 @@ impl ::apigen_runtime::serde::Serialize for SiteSpace {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "site-space")?;
-        __fields.put("id", &self.id)?;
-        __fields.put("path", &self.path)?;
-        __fields.optional("section", &self.section)?;
-        __fields.optional("space", &self.space)?;
-        __fields.put("title", &self.title)?;
-        __fields.optional("default", &self.default)?;
-        __fields.optional("condition", &self.condition)?;
+        __fields.put("object", "site-space");
+        __fields.put("id", &self.id);
+        __fields.put("path", &self.path);
+        __fields.optional("section", &self.section);
+        __fields.optional("space", &self.space);
+        __fields.put("title", &self.title);
+        __fields.optional("default", &self.default);
+        __fields.optional("condition", &self.condition);
         __fields
             .optional(
                 "hasAdvancedCustomizationFeature",
                 &self.has_advanced_customization_feature,
-            )?;
-        __fields.optional("urls", &self.urls)?;
+            );
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -1119,13 +1111,12 @@ impl ::apigen_runtime::FromJson for SiteSpacePosition {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let before = __reader.optional("before");
-        let after = __reader.optional("after");
+        let __decoded = Self {
+            before: __reader.optional("before"),
+            after: __reader.optional("after"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            before: before?,
-            after: after?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "site_structure")]
@@ -1135,8 +1126,8 @@ impl ::apigen_runtime::serde::Serialize for SiteSpacePosition {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("before", &self.before)?;
-        __fields.optional("after", &self.after)?;
+        __fields.optional("before", &self.before);
+        __fields.optional("after", &self.after);
         __fields.end()
     }
 }
@@ -1171,9 +1162,11 @@ impl ::apigen_runtime::FromJson for SiteSpacePositionTarget {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "site-space");
-        let site_space = __reader.required("siteSpace");
+        let __decoded = Self {
+            site_space: __reader.required("siteSpace"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { site_space: site_space? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "site_structure")]
@@ -1183,8 +1176,8 @@ impl ::apigen_runtime::serde::Serialize for SiteSpacePositionTarget {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "site-space")?;
-        __fields.put("siteSpace", &self.site_space)?;
+        __fields.put("type", "site-space");
+        __fields.put("siteSpace", &self.site_space);
         __fields.end()
     }
 }
@@ -1238,21 +1231,16 @@ impl ::apigen_runtime::FromJson for UpdateSiteSectionBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let path = __reader.optional("path");
-        let default_site_space = __reader.optional("defaultSiteSpace");
-        let condition = __reader.patch("condition");
-        let icon = __reader.patch("icon");
-        let description = __reader.patch("description");
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            path: __reader.optional("path"),
+            default_site_space: __reader.optional("defaultSiteSpace"),
+            condition: __reader.patch("condition"),
+            icon: __reader.patch("icon"),
+            description: __reader.patch("description"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            title: title?,
-            path: path?,
-            default_site_space: default_site_space?,
-            condition: condition?,
-            icon: icon?,
-            description: description?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "site_structure")]
@@ -1262,12 +1250,12 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("path", &self.path)?;
-        __fields.optional("defaultSiteSpace", &self.default_site_space)?;
-        __fields.patch("condition", &self.condition)?;
-        __fields.patch("icon", &self.icon)?;
-        __fields.patch("description", &self.description)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("path", &self.path);
+        __fields.optional("defaultSiteSpace", &self.default_site_space);
+        __fields.patch("condition", &self.condition);
+        __fields.patch("icon", &self.icon);
+        __fields.patch("description", &self.description);
         __fields.end()
     }
 }
@@ -1342,10 +1330,12 @@ impl ::apigen_runtime::FromJson for UpdateSiteSectionGroupBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let icon = __reader.optional("icon");
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            icon: __reader.optional("icon"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { title: title?, icon: icon? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "site_structure")]
@@ -1355,8 +1345,8 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionGroupBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("icon", &self.icon)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("icon", &self.icon);
         __fields.end()
     }
 }
@@ -1398,15 +1388,13 @@ impl ::apigen_runtime::FromJson for UpdateSiteSpaceBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let path = __reader.optional("path");
-        let condition = __reader.patch("condition");
-        let space_id = __reader.optional("spaceId");
+        let __decoded = Self {
+            path: __reader.optional("path"),
+            condition: __reader.patch("condition"),
+            space_id: __reader.optional("spaceId"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            path: path?,
-            condition: condition?,
-            space_id: space_id?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "site_structure")]
@@ -1416,9 +1404,9 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteSpaceBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("path", &self.path)?;
-        __fields.patch("condition", &self.condition)?;
-        __fields.optional("spaceId", &self.space_id)?;
+        __fields.optional("path", &self.path);
+        __fields.patch("condition", &self.condition);
+        __fields.optional("spaceId", &self.space_id);
         __fields.end()
     }
 }

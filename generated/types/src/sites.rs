@@ -25,21 +25,18 @@ impl ::apigen_runtime::FromJson for CreateSiteBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let type_ = __reader
-            .defaulted(
-                "type",
-                || <crate::SiteType as ::core::convert::From<&str>>::from("basic"),
-            );
-        let title = __reader.optional("title");
-        let visibility = __reader.optional("visibility");
-        let spaces = __reader.optional("spaces");
+        let __decoded = Self {
+            type_: __reader
+                .defaulted(
+                    "type",
+                    || <crate::SiteType as ::core::convert::From<&str>>::from("basic"),
+                ),
+            title: __reader.optional("title"),
+            visibility: __reader.optional("visibility"),
+            spaces: __reader.optional("spaces"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            type_: type_?,
-            title: title?,
-            visibility: visibility?,
-            spaces: spaces?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -49,10 +46,10 @@ impl ::apigen_runtime::serde::Serialize for CreateSiteBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", &self.type_)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("visibility", &self.visibility)?;
-        __fields.optional("spaces", &self.spaces)?;
+        __fields.put("type", &self.type_);
+        __fields.optional("title", &self.title);
+        __fields.optional("visibility", &self.visibility);
+        __fields.optional("spaces", &self.spaces);
         __fields.end()
     }
 }
@@ -101,17 +98,14 @@ impl ::apigen_runtime::FromJson for PublishedContentSite {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "published-content-site");
-        let site = __reader.optional("site");
-        let structure = __reader.optional("structure");
-        let customizations = __reader.optional("customizations");
-        let scripts = __reader.optional("scripts");
+        let __decoded = Self {
+            site: __reader.optional("site"),
+            structure: __reader.optional("structure"),
+            customizations: __reader.optional("customizations"),
+            scripts: __reader.optional("scripts"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            site: site?,
-            structure: structure?,
-            customizations: customizations?,
-            scripts: scripts?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -121,11 +115,11 @@ impl ::apigen_runtime::serde::Serialize for PublishedContentSite {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "published-content-site")?;
-        __fields.optional("site", &self.site)?;
-        __fields.optional("structure", &self.structure)?;
-        __fields.optional("customizations", &self.customizations)?;
-        __fields.optional("scripts", &self.scripts)?;
+        __fields.put("object", "published-content-site");
+        __fields.optional("site", &self.site);
+        __fields.optional("structure", &self.structure);
+        __fields.optional("customizations", &self.customizations);
+        __fields.optional("scripts", &self.scripts);
         __fields.end()
     }
 }
@@ -176,13 +170,12 @@ impl ::apigen_runtime::FromJson for PublishedSiteCustomizations {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let site = __reader.optional("site");
-        let site_spaces = __reader.optional("siteSpaces");
+        let __decoded = Self {
+            site: __reader.optional("site"),
+            site_spaces: __reader.optional("siteSpaces"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            site: site?,
-            site_spaces: site_spaces?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -192,8 +185,8 @@ impl ::apigen_runtime::serde::Serialize for PublishedSiteCustomizations {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("site", &self.site)?;
-        __fields.optional("siteSpaces", &self.site_spaces)?;
+        __fields.optional("site", &self.site);
+        __fields.optional("siteSpaces", &self.site_spaces);
         __fields.end()
     }
 }
@@ -248,20 +241,27 @@ impl ::apigen_runtime::FromJson for PublishedSiteStructure {
             __value,
             __decoder,
             "type",
+            &["sections"],
             &[
-                (
-                    "sections",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::PublishedSiteStructureSections,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Sections)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Sections(
+                            <::std::boxed::Box<
+                                crate::PublishedSiteStructureSections,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "sites")]
@@ -312,9 +312,11 @@ impl ::apigen_runtime::FromJson for PublishedSiteStructureSections {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("type", "sections");
-        let structure = __reader.optional("structure");
+        let __decoded = Self {
+            structure: __reader.optional("structure"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { structure: structure? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -324,8 +326,8 @@ impl ::apigen_runtime::serde::Serialize for PublishedSiteStructureSections {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "sections")?;
-        __fields.optional("structure", &self.structure)?;
+        __fields.put("type", "sections");
+        __fields.optional("structure", &self.structure);
         __fields.end()
     }
 }
@@ -413,41 +415,26 @@ impl ::apigen_runtime::FromJson for Site {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "site");
-        let id = __reader.required("id");
-        let type_ = __reader.optional("type");
-        let title = __reader.optional("title");
-        let icon = __reader.optional("icon");
-        let hostname = __reader.optional("hostname");
-        let basename = __reader.optional("basename");
-        let proxy = __reader.optional("proxy");
-        let visibility = __reader.optional("visibility");
-        let published = __reader.optional("published");
-        let site_spaces = __reader.optional("siteSpaces");
-        let created_at = __reader.optional("createdAt");
-        let adaptive_content = __reader.optional("adaptiveContent");
-        let ads = __reader.optional("ads");
-        let agents_context = __reader.optional("agentsContext");
-        let features = __reader.optional("features");
-        let urls = __reader.optional("urls");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            type_: __reader.optional("type"),
+            title: __reader.optional("title"),
+            icon: __reader.optional("icon"),
+            hostname: __reader.optional("hostname"),
+            basename: __reader.optional("basename"),
+            proxy: __reader.optional("proxy"),
+            visibility: __reader.optional("visibility"),
+            published: __reader.optional("published"),
+            site_spaces: __reader.optional("siteSpaces"),
+            created_at: __reader.optional("createdAt"),
+            adaptive_content: __reader.optional("adaptiveContent"),
+            ads: __reader.optional("ads"),
+            agents_context: __reader.optional("agentsContext"),
+            features: __reader.optional("features"),
+            urls: __reader.optional("urls"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            type_: type_?,
-            title: title?,
-            icon: icon?,
-            hostname: hostname?,
-            basename: basename?,
-            proxy: proxy?,
-            visibility: visibility?,
-            published: published?,
-            site_spaces: site_spaces?,
-            created_at: created_at?,
-            adaptive_content: adaptive_content?,
-            ads: ads?,
-            agents_context: agents_context?,
-            features: features?,
-            urls: urls?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
@@ -457,23 +444,23 @@ impl ::apigen_runtime::serde::Serialize for Site {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "site")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("type", &self.type_)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("icon", &self.icon)?;
-        __fields.optional("hostname", &self.hostname)?;
-        __fields.optional("basename", &self.basename)?;
-        __fields.optional("proxy", &self.proxy)?;
-        __fields.optional("visibility", &self.visibility)?;
-        __fields.optional("published", &self.published)?;
-        __fields.optional("siteSpaces", &self.site_spaces)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("adaptiveContent", &self.adaptive_content)?;
-        __fields.optional("ads", &self.ads)?;
-        __fields.optional("agentsContext", &self.agents_context)?;
-        __fields.optional("features", &self.features)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "site");
+        __fields.put("id", &self.id);
+        __fields.optional("type", &self.type_);
+        __fields.optional("title", &self.title);
+        __fields.optional("icon", &self.icon);
+        __fields.optional("hostname", &self.hostname);
+        __fields.optional("basename", &self.basename);
+        __fields.optional("proxy", &self.proxy);
+        __fields.optional("visibility", &self.visibility);
+        __fields.optional("published", &self.published);
+        __fields.optional("siteSpaces", &self.site_spaces);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("adaptiveContent", &self.adaptive_content);
+        __fields.optional("ads", &self.ads);
+        __fields.optional("agentsContext", &self.agents_context);
+        __fields.optional("features", &self.features);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -525,9 +512,11 @@ impl ::apigen_runtime::FromJson for SiteAdaptiveContent {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let enabled = __reader.optional("enabled");
+        let __decoded = Self {
+            enabled: __reader.optional("enabled"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { enabled: enabled? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
@@ -537,7 +526,7 @@ impl ::apigen_runtime::serde::Serialize for SiteAdaptiveContent {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("enabled", &self.enabled)?;
+        __fields.optional("enabled", &self.enabled);
         __fields.end()
     }
 }
@@ -585,13 +574,12 @@ impl ::apigen_runtime::FromJson for SiteAdaptiveSchema {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "site-adaptive-schema");
-        let json_schema = __reader.optional("jsonSchema");
-        let updated_at = __reader.optional("updatedAt");
+        let __decoded = Self {
+            json_schema: __reader.optional("jsonSchema"),
+            updated_at: __reader.optional("updatedAt"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            json_schema: json_schema?,
-            updated_at: updated_at?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -601,9 +589,9 @@ impl ::apigen_runtime::serde::Serialize for SiteAdaptiveSchema {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "site-adaptive-schema")?;
-        __fields.optional("jsonSchema", &self.json_schema)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
+        __fields.put("object", "site-adaptive-schema");
+        __fields.optional("jsonSchema", &self.json_schema);
+        __fields.optional("updatedAt", &self.updated_at);
         __fields.end()
     }
 }
@@ -637,13 +625,12 @@ impl ::apigen_runtime::FromJson for SiteAds {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let status = __reader.optional("status");
-        let submittable = __reader.optional("submittable");
+        let __decoded = Self {
+            status: __reader.optional("status"),
+            submittable: __reader.optional("submittable"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            status: status?,
-            submittable: submittable?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
@@ -653,8 +640,8 @@ impl ::apigen_runtime::serde::Serialize for SiteAds {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("submittable", &self.submittable)?;
+        __fields.optional("status", &self.status);
+        __fields.optional("submittable", &self.submittable);
         __fields.end()
     }
 }
@@ -716,7 +703,10 @@ impl ::apigen_runtime::FromJson for SiteAdsStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
@@ -788,7 +778,10 @@ impl ::apigen_runtime::FromJson for SiteAgentsContext {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
@@ -889,47 +882,29 @@ impl ::apigen_runtime::FromJson for SiteCustomization {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let styling = __reader.optional("styling");
-        let favicon = __reader.optional("favicon");
-        let header = __reader.optional("header");
-        let footer = __reader.optional("footer");
-        let announcement = __reader.optional("announcement");
-        let themes = __reader.optional("themes");
-        let pdf = __reader.optional("pdf");
-        let feedback = __reader.optional("feedback");
-        let ai = __reader.optional("ai");
-        let advanced_customization = __reader.optional("advancedCustomization");
-        let git = __reader.optional("git");
-        let page_actions = __reader.optional("pageActions");
-        let external_links = __reader.optional("externalLinks");
-        let pagination = __reader.optional("pagination");
-        let trademark = __reader.optional("trademark");
-        let privacy_policy = __reader.optional("privacyPolicy");
-        let social_preview = __reader.optional("socialPreview");
-        let insights = __reader.optional("insights");
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            styling: __reader.optional("styling"),
+            favicon: __reader.optional("favicon"),
+            header: __reader.optional("header"),
+            footer: __reader.optional("footer"),
+            announcement: __reader.optional("announcement"),
+            themes: __reader.optional("themes"),
+            pdf: __reader.optional("pdf"),
+            feedback: __reader.optional("feedback"),
+            ai: __reader.optional("ai"),
+            advanced_customization: __reader.optional("advancedCustomization"),
+            git: __reader.optional("git"),
+            page_actions: __reader.optional("pageActions"),
+            external_links: __reader.optional("externalLinks"),
+            pagination: __reader.optional("pagination"),
+            trademark: __reader.optional("trademark"),
+            privacy_policy: __reader.optional("privacyPolicy"),
+            social_preview: __reader.optional("socialPreview"),
+            insights: __reader.optional("insights"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            title: title?,
-            styling: styling?,
-            favicon: favicon?,
-            header: header?,
-            footer: footer?,
-            announcement: announcement?,
-            themes: themes?,
-            pdf: pdf?,
-            feedback: feedback?,
-            ai: ai?,
-            advanced_customization: advanced_customization?,
-            git: git?,
-            page_actions: page_actions?,
-            external_links: external_links?,
-            pagination: pagination?,
-            trademark: trademark?,
-            privacy_policy: privacy_policy?,
-            social_preview: social_preview?,
-            insights: insights?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -939,25 +914,25 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomization {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("styling", &self.styling)?;
-        __fields.optional("favicon", &self.favicon)?;
-        __fields.optional("header", &self.header)?;
-        __fields.optional("footer", &self.footer)?;
-        __fields.optional("announcement", &self.announcement)?;
-        __fields.optional("themes", &self.themes)?;
-        __fields.optional("pdf", &self.pdf)?;
-        __fields.optional("feedback", &self.feedback)?;
-        __fields.optional("ai", &self.ai)?;
-        __fields.optional("advancedCustomization", &self.advanced_customization)?;
-        __fields.optional("git", &self.git)?;
-        __fields.optional("pageActions", &self.page_actions)?;
-        __fields.optional("externalLinks", &self.external_links)?;
-        __fields.optional("pagination", &self.pagination)?;
-        __fields.optional("trademark", &self.trademark)?;
-        __fields.optional("privacyPolicy", &self.privacy_policy)?;
-        __fields.optional("socialPreview", &self.social_preview)?;
-        __fields.optional("insights", &self.insights)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("styling", &self.styling);
+        __fields.optional("favicon", &self.favicon);
+        __fields.optional("header", &self.header);
+        __fields.optional("footer", &self.footer);
+        __fields.optional("announcement", &self.announcement);
+        __fields.optional("themes", &self.themes);
+        __fields.optional("pdf", &self.pdf);
+        __fields.optional("feedback", &self.feedback);
+        __fields.optional("ai", &self.ai);
+        __fields.optional("advancedCustomization", &self.advanced_customization);
+        __fields.optional("git", &self.git);
+        __fields.optional("pageActions", &self.page_actions);
+        __fields.optional("externalLinks", &self.external_links);
+        __fields.optional("pagination", &self.pagination);
+        __fields.optional("trademark", &self.trademark);
+        __fields.optional("privacyPolicy", &self.privacy_policy);
+        __fields.optional("socialPreview", &self.social_preview);
+        __fields.optional("insights", &self.insights);
         __fields.end()
     }
 }
@@ -1007,9 +982,11 @@ impl ::apigen_runtime::FromJson for SiteCustomizationAi {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let mode = __reader.optional("mode");
+        let __decoded = Self {
+            mode: __reader.optional("mode"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { mode: mode? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -1019,7 +996,7 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationAi {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("mode", &self.mode)?;
+        __fields.optional("mode", &self.mode);
         __fields.end()
     }
 }
@@ -1061,17 +1038,14 @@ impl ::apigen_runtime::FromJson for SiteCustomizationAnnouncement {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let enabled = __reader.optional("enabled");
-        let message = __reader.optional("message");
-        let link = __reader.optional("link");
-        let style = __reader.optional("style");
+        let __decoded = Self {
+            enabled: __reader.optional("enabled"),
+            message: __reader.optional("message"),
+            link: __reader.optional("link"),
+            style: __reader.optional("style"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            enabled: enabled?,
-            message: message?,
-            link: link?,
-            style: style?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -1081,10 +1055,10 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationAnnouncement {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("enabled", &self.enabled)?;
-        __fields.optional("message", &self.message)?;
-        __fields.optional("link", &self.link)?;
-        __fields.optional("style", &self.style)?;
+        __fields.optional("enabled", &self.enabled);
+        __fields.optional("message", &self.message);
+        __fields.optional("link", &self.link);
+        __fields.optional("style", &self.style);
         __fields.end()
     }
 }
@@ -1118,9 +1092,11 @@ impl ::apigen_runtime::FromJson for SiteCustomizationExternalLinks {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let target = __reader.optional("target");
+        let __decoded = Self {
+            target: __reader.optional("target"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { target: target? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -1130,7 +1106,7 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationExternalLinks {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("target", &self.target)?;
+        __fields.optional("target", &self.target);
         __fields.end()
     }
 }
@@ -1166,15 +1142,13 @@ impl ::apigen_runtime::FromJson for SiteCustomizationFooter {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let logo = __reader.optional("logo");
-        let groups = __reader.optional("groups");
-        let copyright = __reader.optional("copyright");
+        let __decoded = Self {
+            logo: __reader.optional("logo"),
+            groups: __reader.optional("groups"),
+            copyright: __reader.optional("copyright"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            logo: logo?,
-            groups: groups?,
-            copyright: copyright?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -1184,9 +1158,9 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationFooter {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("logo", &self.logo)?;
-        __fields.optional("groups", &self.groups)?;
-        __fields.optional("copyright", &self.copyright)?;
+        __fields.optional("logo", &self.logo);
+        __fields.optional("groups", &self.groups);
+        __fields.optional("copyright", &self.copyright);
         __fields.end()
     }
 }
@@ -1224,11 +1198,11 @@ impl ::apigen_runtime::FromJson for SiteCustomizationGit {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let show_edit_link = __reader.optional("showEditLink");
+        let __decoded = Self {
+            show_edit_link: __reader.optional("showEditLink"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            show_edit_link: show_edit_link?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -1238,7 +1212,7 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationGit {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("showEditLink", &self.show_edit_link)?;
+        __fields.optional("showEditLink", &self.show_edit_link);
         __fields.end()
     }
 }
@@ -1272,10 +1246,12 @@ impl ::apigen_runtime::FromJson for SiteCustomizationHeader {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let logo = __reader.optional("logo");
-        let links = __reader.optional("links");
+        let __decoded = Self {
+            logo: __reader.optional("logo"),
+            links: __reader.optional("links"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { logo: logo?, links: links? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -1285,8 +1261,8 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationHeader {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("logo", &self.logo)?;
-        __fields.optional("links", &self.links)?;
+        __fields.optional("logo", &self.logo);
+        __fields.optional("links", &self.links);
         __fields.end()
     }
 }
@@ -1324,11 +1300,11 @@ impl ::apigen_runtime::FromJson for SiteCustomizationInsights {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let tracking_cookie = __reader.optional("trackingCookie");
+        let __decoded = Self {
+            tracking_cookie: __reader.optional("trackingCookie"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            tracking_cookie: tracking_cookie?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -1338,7 +1314,7 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationInsights {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("trackingCookie", &self.tracking_cookie)?;
+        __fields.optional("trackingCookie", &self.tracking_cookie);
         __fields.end()
     }
 }
@@ -1376,15 +1352,13 @@ impl ::apigen_runtime::FromJson for SiteCustomizationPageActions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let external_ai = __reader.optional("externalAI");
-        let markdown = __reader.optional("markdown");
-        let mcp = __reader.optional("mcp");
+        let __decoded = Self {
+            external_ai: __reader.optional("externalAI"),
+            markdown: __reader.optional("markdown"),
+            mcp: __reader.optional("mcp"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            external_ai: external_ai?,
-            markdown: markdown?,
-            mcp: mcp?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -1394,9 +1368,9 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationPageActions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("externalAI", &self.external_ai)?;
-        __fields.optional("markdown", &self.markdown)?;
-        __fields.optional("mcp", &self.mcp)?;
+        __fields.optional("externalAI", &self.external_ai);
+        __fields.optional("markdown", &self.markdown);
+        __fields.optional("mcp", &self.mcp);
         __fields.end()
     }
 }
@@ -1428,9 +1402,11 @@ impl ::apigen_runtime::FromJson for SiteCustomizationPrivacyPolicy {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let url = __reader.optional("url");
+        let __decoded = Self {
+            url: __reader.optional("url"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { url: url? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -1440,7 +1416,7 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationPrivacyPolicy {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("url", &self.url)?;
+        __fields.optional("url", &self.url);
         __fields.end()
     }
 }
@@ -1456,8 +1432,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationPrivacy
 impl ::apigen_runtime::Validate for SiteCustomizationPrivacyPolicy {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            let __v = &mut __v.at("url");
-            __v.url(__value);
+            __v.url_at("url", __value);
         }
     }
 }
@@ -1483,13 +1458,12 @@ impl ::apigen_runtime::FromJson for SiteCustomizationSidebar {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let background = __reader.optional("background");
-        let list = __reader.optional("list");
+        let __decoded = Self {
+            background: __reader.optional("background"),
+            list: __reader.optional("list"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            background: background?,
-            list: list?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -1499,8 +1473,8 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationSidebar {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("background", &self.background)?;
-        __fields.optional("list", &self.list)?;
+        __fields.optional("background", &self.background);
+        __fields.optional("list", &self.list);
         __fields.end()
     }
 }
@@ -1532,9 +1506,11 @@ impl ::apigen_runtime::FromJson for SiteCustomizationSocialPreview {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let url = __reader.optional("url");
+        let __decoded = Self {
+            url: __reader.optional("url"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { url: url? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -1544,7 +1520,7 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationSocialPreview {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("url", &self.url)?;
+        __fields.optional("url", &self.url);
         __fields.end()
     }
 }
@@ -1560,8 +1536,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationSocialP
 impl ::apigen_runtime::Validate for SiteCustomizationSocialPreview {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.url {
-            let __v = &mut __v.at("url");
-            __v.url(__value);
+            __v.url_at("url", __value);
         }
     }
 }
@@ -1635,39 +1610,25 @@ impl ::apigen_runtime::FromJson for SiteCustomizationStyling {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let theme = __reader.optional("theme");
-        let primary_color = __reader.optional("primaryColor");
-        let tint = __reader.optional("tint");
-        let info_color = __reader.optional("infoColor");
-        let success_color = __reader.optional("successColor");
-        let warning_color = __reader.optional("warningColor");
-        let danger_color = __reader.optional("dangerColor");
-        let corners = __reader.optional("corners");
-        let depth = __reader.optional("depth");
-        let links = __reader.optional("links");
-        let font = __reader.optional("font");
-        let monospace_font = __reader.optional("monospaceFont");
-        let icons = __reader.optional("icons");
-        let search = __reader.optional("search");
-        let sidebar = __reader.optional("sidebar");
+        let __decoded = Self {
+            theme: __reader.optional("theme"),
+            primary_color: __reader.optional("primaryColor"),
+            tint: __reader.optional("tint"),
+            info_color: __reader.optional("infoColor"),
+            success_color: __reader.optional("successColor"),
+            warning_color: __reader.optional("warningColor"),
+            danger_color: __reader.optional("dangerColor"),
+            corners: __reader.optional("corners"),
+            depth: __reader.optional("depth"),
+            links: __reader.optional("links"),
+            font: __reader.optional("font"),
+            monospace_font: __reader.optional("monospaceFont"),
+            icons: __reader.optional("icons"),
+            search: __reader.optional("search"),
+            sidebar: __reader.optional("sidebar"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            theme: theme?,
-            primary_color: primary_color?,
-            tint: tint?,
-            info_color: info_color?,
-            success_color: success_color?,
-            warning_color: warning_color?,
-            danger_color: danger_color?,
-            corners: corners?,
-            depth: depth?,
-            links: links?,
-            font: font?,
-            monospace_font: monospace_font?,
-            icons: icons?,
-            search: search?,
-            sidebar: sidebar?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -1677,21 +1638,21 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationStyling {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("theme", &self.theme)?;
-        __fields.optional("primaryColor", &self.primary_color)?;
-        __fields.optional("tint", &self.tint)?;
-        __fields.optional("infoColor", &self.info_color)?;
-        __fields.optional("successColor", &self.success_color)?;
-        __fields.optional("warningColor", &self.warning_color)?;
-        __fields.optional("dangerColor", &self.danger_color)?;
-        __fields.optional("corners", &self.corners)?;
-        __fields.optional("depth", &self.depth)?;
-        __fields.optional("links", &self.links)?;
-        __fields.optional("font", &self.font)?;
-        __fields.optional("monospaceFont", &self.monospace_font)?;
-        __fields.optional("icons", &self.icons)?;
-        __fields.optional("search", &self.search)?;
-        __fields.optional("sidebar", &self.sidebar)?;
+        __fields.optional("theme", &self.theme);
+        __fields.optional("primaryColor", &self.primary_color);
+        __fields.optional("tint", &self.tint);
+        __fields.optional("infoColor", &self.info_color);
+        __fields.optional("successColor", &self.success_color);
+        __fields.optional("warningColor", &self.warning_color);
+        __fields.optional("dangerColor", &self.danger_color);
+        __fields.optional("corners", &self.corners);
+        __fields.optional("depth", &self.depth);
+        __fields.optional("links", &self.links);
+        __fields.optional("font", &self.font);
+        __fields.optional("monospaceFont", &self.monospace_font);
+        __fields.optional("icons", &self.icons);
+        __fields.optional("search", &self.search);
+        __fields.optional("sidebar", &self.sidebar);
         __fields.end()
     }
 }
@@ -1727,13 +1688,12 @@ impl ::apigen_runtime::FromJson for SiteCustomizationThemes {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let default = __reader.optional("default");
-        let toggeable = __reader.optional("toggeable");
+        let __decoded = Self {
+            default: __reader.optional("default"),
+            toggeable: __reader.optional("toggeable"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            default: default?,
-            toggeable: toggeable?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -1743,8 +1703,8 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationThemes {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("default", &self.default)?;
-        __fields.optional("toggeable", &self.toggeable)?;
+        __fields.optional("default", &self.default);
+        __fields.optional("toggeable", &self.toggeable);
         __fields.end()
     }
 }
@@ -1776,9 +1736,11 @@ impl ::apigen_runtime::FromJson for SiteCustomizationTint {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let color = __reader.optional("color");
+        let __decoded = Self {
+            color: __reader.optional("color"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { color: color? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -1788,7 +1750,7 @@ impl ::apigen_runtime::serde::Serialize for SiteCustomizationTint {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("color", &self.color)?;
+        __fields.optional("color", &self.color);
         __fields.end()
     }
 }
@@ -1834,17 +1796,14 @@ impl ::apigen_runtime::FromJson for SiteFeature {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let plan = __reader.optional("plan");
-        let frozen = __reader.optional("frozen");
-        let customizations = __reader.optional("customizations");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            plan: __reader.optional("plan"),
+            frozen: __reader.optional("frozen"),
+            customizations: __reader.optional("customizations"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            plan: plan?,
-            frozen: frozen?,
-            customizations: customizations?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
@@ -1854,10 +1813,10 @@ impl ::apigen_runtime::serde::Serialize for SiteFeature {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("plan", &self.plan)?;
-        __fields.optional("frozen", &self.frozen)?;
-        __fields.optional("customizations", &self.customizations)?;
+        __fields.put("id", &self.id);
+        __fields.optional("plan", &self.plan);
+        __fields.optional("frozen", &self.frozen);
+        __fields.optional("customizations", &self.customizations);
         __fields.end()
     }
 }
@@ -1917,7 +1876,10 @@ impl ::apigen_runtime::FromJson for SiteFeatureCustomization {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
@@ -1985,7 +1947,10 @@ impl ::apigen_runtime::FromJson for SiteFeatureId {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
@@ -2053,7 +2018,10 @@ impl ::apigen_runtime::FromJson for SiteFeaturePlan {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
@@ -2095,13 +2063,12 @@ impl ::apigen_runtime::FromJson for SiteFooterGroup {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let links = __reader.optional("links");
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            links: __reader.optional("links"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            title: title?,
-            links: links?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -2111,8 +2078,8 @@ impl ::apigen_runtime::serde::Serialize for SiteFooterGroup {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("links", &self.links)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("links", &self.links);
         __fields.end()
     }
 }
@@ -2158,19 +2125,15 @@ impl ::apigen_runtime::FromJson for SiteHeaderLink {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let style = __reader.optional("style");
-        let to = __reader.optional("to");
-        let links = __reader.optional("links");
-        let condition = __reader.optional("condition");
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            style: __reader.optional("style"),
+            to: __reader.optional("to"),
+            links: __reader.optional("links"),
+            condition: __reader.optional("condition"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            title: title?,
-            style: style?,
-            to: to?,
-            links: links?,
-            condition: condition?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -2180,11 +2143,11 @@ impl ::apigen_runtime::serde::Serialize for SiteHeaderLink {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("style", &self.style)?;
-        __fields.optional("to", &self.to)?;
-        __fields.optional("links", &self.links)?;
-        __fields.optional("condition", &self.condition)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("style", &self.style);
+        __fields.optional("to", &self.to);
+        __fields.optional("links", &self.links);
+        __fields.optional("condition", &self.condition);
         __fields.end()
     }
 }
@@ -2216,9 +2179,11 @@ impl ::apigen_runtime::FromJson for SiteIcon {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let icon = __reader.optional("icon");
+        let __decoded = Self {
+            icon: __reader.optional("icon"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { icon: icon? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
@@ -2228,7 +2193,7 @@ impl ::apigen_runtime::serde::Serialize for SiteIcon {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("icon", &self.icon)?;
+        __fields.optional("icon", &self.icon);
         __fields.end()
     }
 }
@@ -2270,10 +2235,12 @@ impl ::apigen_runtime::FromJson for SiteLink {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let to = __reader.optional("to");
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            to: __reader.optional("to"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { title: title?, to: to? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -2283,8 +2250,8 @@ impl ::apigen_runtime::serde::Serialize for SiteLink {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("to", &self.to)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("to", &self.to);
         __fields.end()
     }
 }
@@ -2322,13 +2289,12 @@ impl ::apigen_runtime::FromJson for SiteProxy {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let origin = __reader.optional("origin");
-        let target = __reader.optional("target");
+        let __decoded = Self {
+            origin: __reader.optional("origin"),
+            target: __reader.optional("target"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            origin: origin?,
-            target: target?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
@@ -2338,8 +2304,8 @@ impl ::apigen_runtime::serde::Serialize for SiteProxy {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("origin", &self.origin)?;
-        __fields.optional("target", &self.target)?;
+        __fields.optional("origin", &self.origin);
+        __fields.optional("target", &self.target);
         __fields.end()
     }
 }
@@ -2377,15 +2343,13 @@ impl ::apigen_runtime::FromJson for SiteScript {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let script = __reader.optional("script");
-        let content_security_policy = __reader.optional("contentSecurityPolicy");
-        let cookies = __reader.optional("cookies");
+        let __decoded = Self {
+            script: __reader.optional("script"),
+            content_security_policy: __reader.optional("contentSecurityPolicy"),
+            cookies: __reader.optional("cookies"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            script: script?,
-            content_security_policy: content_security_policy?,
-            cookies: cookies?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -2395,9 +2359,9 @@ impl ::apigen_runtime::serde::Serialize for SiteScript {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("script", &self.script)?;
-        __fields.optional("contentSecurityPolicy", &self.content_security_policy)?;
-        __fields.optional("cookies", &self.cookies)?;
+        __fields.optional("script", &self.script);
+        __fields.optional("contentSecurityPolicy", &self.content_security_policy);
+        __fields.optional("cookies", &self.cookies);
         __fields.end()
     }
 }
@@ -2413,8 +2377,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteScript {
 impl ::apigen_runtime::Validate for SiteScript {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.script {
-            let __v = &mut __v.at("script");
-            __v.url(__value);
+            __v.url_at("script", __value);
         }
     }
 }
@@ -2440,13 +2403,12 @@ impl ::apigen_runtime::FromJson for SiteTemplateCondition {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let description = __reader.optional("description");
-        let condition = __reader.optional("condition");
+        let __decoded = Self {
+            description: __reader.optional("description"),
+            condition: __reader.optional("condition"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            description: description?,
-            condition: condition?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -2456,8 +2418,8 @@ impl ::apigen_runtime::serde::Serialize for SiteTemplateCondition {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("description", &self.description)?;
-        __fields.optional("condition", &self.condition)?;
+        __fields.optional("description", &self.description);
+        __fields.optional("condition", &self.condition);
         __fields.end()
     }
 }
@@ -2489,9 +2451,11 @@ impl ::apigen_runtime::FromJson for SiteTemplateConditionList {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let items = __reader.required("items");
+        let __decoded = Self {
+            items: __reader.required("items"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { items: items? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -2501,7 +2465,7 @@ impl ::apigen_runtime::serde::Serialize for SiteTemplateConditionList {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("items", &self.items)?;
+        __fields.put("items", &self.items);
         __fields.end()
     }
 }
@@ -2533,9 +2497,11 @@ impl ::apigen_runtime::FromJson for SiteToggle {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let enabled = __reader.optional("enabled");
+        let __decoded = Self {
+            enabled: __reader.optional("enabled"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { enabled: enabled? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -2545,7 +2511,7 @@ impl ::apigen_runtime::serde::Serialize for SiteToggle {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("enabled", &self.enabled)?;
+        __fields.optional("enabled", &self.enabled);
         __fields.end()
     }
 }
@@ -2607,7 +2573,10 @@ impl ::apigen_runtime::FromJson for SiteType {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
@@ -2651,15 +2620,13 @@ impl ::apigen_runtime::FromJson for SiteUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let app = __reader.optional("app");
-        let published = __reader.optional("published");
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            app: __reader.optional("app"),
+            published: __reader.optional("published"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            app: app?,
-            published: published?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
@@ -2669,9 +2636,9 @@ impl ::apigen_runtime::serde::Serialize for SiteUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("app", &self.app)?;
-        __fields.optional("published", &self.published)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("app", &self.app);
+        __fields.optional("published", &self.published);
         __fields.end()
     }
 }
@@ -2687,16 +2654,13 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteUrls {
 impl ::apigen_runtime::Validate for SiteUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.published {
-            let __v = &mut __v.at("published");
-            __v.url(__value);
+            __v.url_at("published", __value);
         }
     }
 }
@@ -2761,7 +2725,10 @@ impl ::apigen_runtime::FromJson for SiteVisibility {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
@@ -2807,10 +2774,12 @@ impl ::apigen_runtime::FromJson for ThemedColor {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let light = __reader.optional("light");
-        let dark = __reader.optional("dark");
+        let __decoded = Self {
+            light: __reader.optional("light"),
+            dark: __reader.optional("dark"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { light: light?, dark: dark? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -2820,8 +2789,8 @@ impl ::apigen_runtime::serde::Serialize for ThemedColor {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("light", &self.light)?;
-        __fields.optional("dark", &self.dark)?;
+        __fields.optional("light", &self.light);
+        __fields.optional("dark", &self.dark);
         __fields.end()
     }
 }
@@ -2855,10 +2824,12 @@ impl ::apigen_runtime::FromJson for ThemedUrl {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let light = __reader.optional("light");
-        let dark = __reader.optional("dark");
+        let __decoded = Self {
+            light: __reader.optional("light"),
+            dark: __reader.optional("dark"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { light: light?, dark: dark? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
@@ -2868,8 +2839,8 @@ impl ::apigen_runtime::serde::Serialize for ThemedUrl {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("light", &self.light)?;
-        __fields.optional("dark", &self.dark)?;
+        __fields.optional("light", &self.light);
+        __fields.optional("dark", &self.dark);
         __fields.end()
     }
 }
@@ -2885,12 +2856,10 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ThemedUrl {
 impl ::apigen_runtime::Validate for ThemedUrl {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.light {
-            let __v = &mut __v.at("light");
-            __v.url(__value);
+            __v.url_at("light", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.dark {
-            let __v = &mut __v.at("dark");
-            __v.url(__value);
+            __v.url_at("dark", __value);
         }
     }
 }
@@ -2912,9 +2881,11 @@ impl ::apigen_runtime::FromJson for UpdateSiteAdaptiveSchemaBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let json_schema = __reader.required("jsonSchema");
+        let __decoded = Self {
+            json_schema: __reader.required("jsonSchema"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { json_schema: json_schema? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -2924,7 +2895,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteAdaptiveSchemaBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("jsonSchema", &self.json_schema)?;
+        __fields.put("jsonSchema", &self.json_schema);
         __fields.end()
     }
 }
@@ -2984,25 +2955,18 @@ impl ::apigen_runtime::FromJson for UpdateSiteBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.optional("title");
-        let visibility = __reader.optional("visibility");
-        let basename = __reader.optional("basename");
-        let adaptive_content = __reader.optional("adaptiveContent");
-        let agents_context = __reader.optional("agentsContext");
-        let default_site_space = __reader.optional("defaultSiteSpace");
-        let default_site_section = __reader.optional("defaultSiteSection");
-        let proxy = __reader.patch("proxy");
+        let __decoded = Self {
+            title: __reader.optional("title"),
+            visibility: __reader.optional("visibility"),
+            basename: __reader.optional("basename"),
+            adaptive_content: __reader.optional("adaptiveContent"),
+            agents_context: __reader.optional("agentsContext"),
+            default_site_space: __reader.optional("defaultSiteSpace"),
+            default_site_section: __reader.optional("defaultSiteSection"),
+            proxy: __reader.patch("proxy"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            title: title?,
-            visibility: visibility?,
-            basename: basename?,
-            adaptive_content: adaptive_content?,
-            agents_context: agents_context?,
-            default_site_space: default_site_space?,
-            default_site_section: default_site_section?,
-            proxy: proxy?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sites")]
@@ -3012,14 +2976,14 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("visibility", &self.visibility)?;
-        __fields.optional("basename", &self.basename)?;
-        __fields.optional("adaptiveContent", &self.adaptive_content)?;
-        __fields.optional("agentsContext", &self.agents_context)?;
-        __fields.optional("defaultSiteSpace", &self.default_site_space)?;
-        __fields.optional("defaultSiteSection", &self.default_site_section)?;
-        __fields.patch("proxy", &self.proxy)?;
+        __fields.optional("title", &self.title);
+        __fields.optional("visibility", &self.visibility);
+        __fields.optional("basename", &self.basename);
+        __fields.optional("adaptiveContent", &self.adaptive_content);
+        __fields.optional("agentsContext", &self.agents_context);
+        __fields.optional("defaultSiteSpace", &self.default_site_space);
+        __fields.optional("defaultSiteSection", &self.default_site_section);
+        __fields.patch("proxy", &self.proxy);
         __fields.end()
     }
 }

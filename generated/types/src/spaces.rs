@@ -47,7 +47,10 @@ impl ::apigen_runtime::FromJson for LinkRelation {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
@@ -91,13 +94,12 @@ impl ::apigen_runtime::FromJson for LinkReportBrokenStats {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let total = __reader.optional("total");
-        let change_request = __reader.optional("changeRequest");
+        let __decoded = Self {
+            total: __reader.optional("total"),
+            change_request: __reader.optional("changeRequest"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            total: total?,
-            change_request: change_request?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
@@ -107,8 +109,8 @@ impl ::apigen_runtime::serde::Serialize for LinkReportBrokenStats {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("total", &self.total)?;
-        __fields.optional("changeRequest", &self.change_request)?;
+        __fields.optional("total", &self.total);
+        __fields.optional("changeRequest", &self.change_request);
         __fields.end()
     }
 }
@@ -159,17 +161,14 @@ impl ::apigen_runtime::FromJson for LinkReportItem {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let status = __reader.optional("status");
-        let relation = __reader.optional("relation");
-        let target_reference = __reader.optional("targetReference");
-        let extra = __reader.rest();
+        let __decoded = Self {
+            status: __reader.optional("status"),
+            relation: __reader.optional("relation"),
+            target_reference: __reader.optional("targetReference"),
+            extra: __reader.rest(),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            status: status?,
-            relation: relation?,
-            target_reference: target_reference?,
-            extra: extra?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
@@ -179,10 +178,10 @@ impl ::apigen_runtime::serde::Serialize for LinkReportItem {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("relation", &self.relation)?;
-        __fields.optional("targetReference", &self.target_reference)?;
-        __fields.rest(&self.extra)?;
+        __fields.optional("status", &self.status);
+        __fields.optional("relation", &self.relation);
+        __fields.optional("targetReference", &self.target_reference);
+        __fields.rest(&self.extra);
         __fields.end()
     }
 }
@@ -237,17 +236,14 @@ impl ::apigen_runtime::FromJson for LinkReportList {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let next = __reader.optional("next");
-        let count = __reader.optional("count");
-        let items = __reader.required("items");
-        let stats = __reader.optional("stats");
+        let __decoded = Self {
+            next: __reader.optional("next"),
+            count: __reader.optional("count"),
+            items: __reader.required("items"),
+            stats: __reader.optional("stats"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            next: next?,
-            count: count?,
-            items: items?,
-            stats: stats?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
@@ -257,10 +253,10 @@ impl ::apigen_runtime::serde::Serialize for LinkReportList {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("next", &self.next)?;
-        __fields.optional("count", &self.count)?;
-        __fields.put("items", &self.items)?;
-        __fields.optional("stats", &self.stats)?;
+        __fields.optional("next", &self.next);
+        __fields.optional("count", &self.count);
+        __fields.put("items", &self.items);
+        __fields.optional("stats", &self.stats);
         __fields.end()
     }
 }
@@ -275,10 +271,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkReportList {
 #[cfg(any(feature = "spaces", feature = "content"))]
 impl ::apigen_runtime::Validate for LinkReportList {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.items;
-            __v.field("items", __value);
-        }
+        __v.field("items", &self.items);
     }
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
@@ -307,9 +300,11 @@ impl ::apigen_runtime::FromJson for LinkReportListNext {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let page = __reader.required("page");
+        let __decoded = Self {
+            page: __reader.required("page"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { page: page? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
@@ -319,7 +314,7 @@ impl ::apigen_runtime::serde::Serialize for LinkReportListNext {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("page", &self.page)?;
+        __fields.put("page", &self.page);
         __fields.end()
     }
 }
@@ -353,13 +348,12 @@ impl ::apigen_runtime::FromJson for LinkReportStats {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let total = __reader.optional("total");
-        let broken = __reader.optional("broken");
+        let __decoded = Self {
+            total: __reader.optional("total"),
+            broken: __reader.optional("broken"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            total: total?,
-            broken: broken?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
@@ -369,8 +363,8 @@ impl ::apigen_runtime::serde::Serialize for LinkReportStats {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("total", &self.total)?;
-        __fields.optional("broken", &self.broken)?;
+        __fields.optional("total", &self.total);
+        __fields.optional("broken", &self.broken);
         __fields.end()
     }
 }
@@ -438,7 +432,10 @@ impl ::apigen_runtime::FromJson for LinkStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
@@ -515,7 +512,10 @@ impl ::apigen_runtime::FromJson for LinkTargetKind {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
@@ -576,17 +576,14 @@ impl ::apigen_runtime::FromJson for LinkTargetReference {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let kind = __reader.optional("kind");
-        let organization = __reader.optional("organization");
-        let space = __reader.optional("space");
-        let extra = __reader.rest();
+        let __decoded = Self {
+            kind: __reader.optional("kind"),
+            organization: __reader.optional("organization"),
+            space: __reader.optional("space"),
+            extra: __reader.rest(),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            kind: kind?,
-            organization: organization?,
-            space: space?,
-            extra: extra?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
@@ -596,10 +593,10 @@ impl ::apigen_runtime::serde::Serialize for LinkTargetReference {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("kind", &self.kind)?;
-        __fields.optional("organization", &self.organization)?;
-        __fields.optional("space", &self.space)?;
-        __fields.rest(&self.extra)?;
+        __fields.optional("kind", &self.kind);
+        __fields.optional("organization", &self.organization);
+        __fields.optional("space", &self.space);
+        __fields.rest(&self.extra);
         __fields.end()
     }
 }
@@ -642,13 +639,12 @@ impl ::apigen_runtime::FromJson for MoveSpaceBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let parent = __reader.patch("parent");
-        let position = __reader.optional("position");
+        let __decoded = Self {
+            parent: __reader.patch("parent"),
+            position: __reader.optional("position"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            parent: parent?,
-            position: position?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "spaces")]
@@ -658,8 +654,8 @@ impl ::apigen_runtime::serde::Serialize for MoveSpaceBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.patch("parent", &self.parent)?;
-        __fields.optional("position", &self.position)?;
+        __fields.patch("parent", &self.parent);
+        __fields.optional("position", &self.position);
         __fields.end()
     }
 }
@@ -785,53 +781,32 @@ impl ::apigen_runtime::FromJson for Space {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "space");
-        let id = __reader.required("id");
-        let title = __reader.required("title");
-        let emoji = __reader.required("emoji");
-        let visibility = __reader.required("visibility");
-        let created_at = __reader.required("createdAt");
-        let updated_at = __reader.required("updatedAt");
-        let deleted_at = __reader.optional("deletedAt");
-        let edit_mode = __reader.optional("editMode");
-        let merge_rules = __reader.required("mergeRules");
-        let urls = __reader.optional("urls");
-        let organization = __reader.required("organization");
-        let parent = __reader.optional("parent");
-        let language = __reader.optional("language");
-        let git_sync = __reader.optional("gitSync");
-        let visitor_auth = __reader.optional("visitorAuth");
-        let revision = __reader.required("revision");
-        let default_level = __reader.nullable("defaultLevel");
-        let comments = __reader.required("comments");
-        let change_requests = __reader.required("changeRequests");
-        let change_requests_open = __reader.required("changeRequestsOpen");
-        let change_requests_draft = __reader.required("changeRequestsDraft");
-        let permissions = __reader.optional("permissions");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.required("title"),
+            emoji: __reader.required("emoji"),
+            visibility: __reader.required("visibility"),
+            created_at: __reader.required("createdAt"),
+            updated_at: __reader.required("updatedAt"),
+            deleted_at: __reader.optional("deletedAt"),
+            edit_mode: __reader.optional("editMode"),
+            merge_rules: __reader.required("mergeRules"),
+            urls: __reader.optional("urls"),
+            organization: __reader.required("organization"),
+            parent: __reader.optional("parent"),
+            language: __reader.optional("language"),
+            git_sync: __reader.optional("gitSync"),
+            visitor_auth: __reader.optional("visitorAuth"),
+            revision: __reader.required("revision"),
+            default_level: __reader.nullable("defaultLevel"),
+            comments: __reader.required("comments"),
+            change_requests: __reader.required("changeRequests"),
+            change_requests_open: __reader.required("changeRequestsOpen"),
+            change_requests_draft: __reader.required("changeRequestsDraft"),
+            permissions: __reader.optional("permissions"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            emoji: emoji?,
-            visibility: visibility?,
-            created_at: created_at?,
-            updated_at: updated_at?,
-            deleted_at: deleted_at?,
-            edit_mode: edit_mode?,
-            merge_rules: merge_rules?,
-            urls: urls?,
-            organization: organization?,
-            parent: parent?,
-            language: language?,
-            git_sync: git_sync?,
-            visitor_auth: visitor_auth?,
-            revision: revision?,
-            default_level: default_level?,
-            comments: comments?,
-            change_requests: change_requests?,
-            change_requests_open: change_requests_open?,
-            change_requests_draft: change_requests_draft?,
-            permissions: permissions?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -851,29 +826,29 @@ impl ::apigen_runtime::serde::Serialize for Space {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "space")?;
-        __fields.put("id", &self.id)?;
-        __fields.put("title", &self.title)?;
-        __fields.put("emoji", &self.emoji)?;
-        __fields.put("visibility", &self.visibility)?;
-        __fields.put("createdAt", &self.created_at)?;
-        __fields.put("updatedAt", &self.updated_at)?;
-        __fields.optional("deletedAt", &self.deleted_at)?;
-        __fields.optional("editMode", &self.edit_mode)?;
-        __fields.put("mergeRules", &self.merge_rules)?;
-        __fields.optional("urls", &self.urls)?;
-        __fields.put("organization", &self.organization)?;
-        __fields.optional("parent", &self.parent)?;
-        __fields.optional("language", &self.language)?;
-        __fields.optional("gitSync", &self.git_sync)?;
-        __fields.optional("visitorAuth", &self.visitor_auth)?;
-        __fields.put("revision", &self.revision)?;
-        __fields.put("defaultLevel", &self.default_level)?;
-        __fields.put("comments", &self.comments)?;
-        __fields.put("changeRequests", &self.change_requests)?;
-        __fields.put("changeRequestsOpen", &self.change_requests_open)?;
-        __fields.put("changeRequestsDraft", &self.change_requests_draft)?;
-        __fields.optional("permissions", &self.permissions)?;
+        __fields.put("object", "space");
+        __fields.put("id", &self.id);
+        __fields.put("title", &self.title);
+        __fields.put("emoji", &self.emoji);
+        __fields.put("visibility", &self.visibility);
+        __fields.put("createdAt", &self.created_at);
+        __fields.put("updatedAt", &self.updated_at);
+        __fields.optional("deletedAt", &self.deleted_at);
+        __fields.optional("editMode", &self.edit_mode);
+        __fields.put("mergeRules", &self.merge_rules);
+        __fields.optional("urls", &self.urls);
+        __fields.put("organization", &self.organization);
+        __fields.optional("parent", &self.parent);
+        __fields.optional("language", &self.language);
+        __fields.optional("gitSync", &self.git_sync);
+        __fields.optional("visitorAuth", &self.visitor_auth);
+        __fields.put("revision", &self.revision);
+        __fields.put("defaultLevel", &self.default_level);
+        __fields.put("comments", &self.comments);
+        __fields.put("changeRequests", &self.change_requests);
+        __fields.put("changeRequestsOpen", &self.change_requests_open);
+        __fields.put("changeRequestsDraft", &self.change_requests_draft);
+        __fields.optional("permissions", &self.permissions);
         __fields.end()
     }
 }
@@ -926,10 +901,7 @@ impl ::apigen_runtime::Validate for Space {
                 ::core::option::Option::Some(50u64),
             );
         }
-        {
-            let __value = &self.visibility;
-            __v.field("visibility", __value);
-        }
+        __v.field("visibility", &self.visibility);
         if let ::core::option::Option::Some(__value) = &self.edit_mode {
             __v.field("editMode", __value);
         }
@@ -1039,7 +1011,10 @@ impl ::apigen_runtime::FromJson for SpaceEditMode {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(
@@ -1180,19 +1155,15 @@ impl ::apigen_runtime::FromJson for SpaceGitInfo {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let repo_name = __reader.optional("repoName");
-        let installation_provider = __reader.optional("installationProvider");
-        let integration = __reader.optional("integration");
-        let url = __reader.optional("url");
-        let updated_at = __reader.optional("updatedAt");
+        let __decoded = Self {
+            repo_name: __reader.optional("repoName"),
+            installation_provider: __reader.optional("installationProvider"),
+            integration: __reader.optional("integration"),
+            url: __reader.optional("url"),
+            updated_at: __reader.optional("updatedAt"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            repo_name: repo_name?,
-            installation_provider: installation_provider?,
-            integration: integration?,
-            url: url?,
-            updated_at: updated_at?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -1213,11 +1184,11 @@ impl ::apigen_runtime::serde::Serialize for SpaceGitInfo {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("repoName", &self.repo_name)?;
-        __fields.optional("installationProvider", &self.installation_provider)?;
-        __fields.optional("integration", &self.integration)?;
-        __fields.optional("url", &self.url)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
+        __fields.optional("repoName", &self.repo_name);
+        __fields.optional("installationProvider", &self.installation_provider);
+        __fields.optional("integration", &self.integration);
+        __fields.optional("url", &self.url);
+        __fields.optional("updatedAt", &self.updated_at);
         __fields.end()
     }
 }
@@ -1351,7 +1322,10 @@ impl ::apigen_runtime::FromJson for SpaceLanguage {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(
@@ -1465,29 +1439,20 @@ impl ::apigen_runtime::FromJson for SpacePermissions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let view = __reader.optional("view");
-        let access = __reader.optional("access");
-        let admin = __reader.optional("admin");
-        let view_invite_links = __reader.optional("viewInviteLinks");
-        let edit = __reader.optional("edit");
-        let trigger_git_sync = __reader.optional("triggerGitSync");
-        let comment = __reader.optional("comment");
-        let merge = __reader.optional("merge");
-        let review = __reader.optional("review");
-        let install_integration = __reader.optional("installIntegration");
+        let __decoded = Self {
+            view: __reader.optional("view"),
+            access: __reader.optional("access"),
+            admin: __reader.optional("admin"),
+            view_invite_links: __reader.optional("viewInviteLinks"),
+            edit: __reader.optional("edit"),
+            trigger_git_sync: __reader.optional("triggerGitSync"),
+            comment: __reader.optional("comment"),
+            merge: __reader.optional("merge"),
+            review: __reader.optional("review"),
+            install_integration: __reader.optional("installIntegration"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            view: view?,
-            access: access?,
-            admin: admin?,
-            view_invite_links: view_invite_links?,
-            edit: edit?,
-            trigger_git_sync: trigger_git_sync?,
-            comment: comment?,
-            merge: merge?,
-            review: review?,
-            install_integration: install_integration?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -1507,16 +1472,16 @@ impl ::apigen_runtime::serde::Serialize for SpacePermissions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view)?;
-        __fields.optional("access", &self.access)?;
-        __fields.optional("admin", &self.admin)?;
-        __fields.optional("viewInviteLinks", &self.view_invite_links)?;
-        __fields.optional("edit", &self.edit)?;
-        __fields.optional("triggerGitSync", &self.trigger_git_sync)?;
-        __fields.optional("comment", &self.comment)?;
-        __fields.optional("merge", &self.merge)?;
-        __fields.optional("review", &self.review)?;
-        __fields.optional("installIntegration", &self.install_integration)?;
+        __fields.optional("view", &self.view);
+        __fields.optional("access", &self.access);
+        __fields.optional("admin", &self.admin);
+        __fields.optional("viewInviteLinks", &self.view_invite_links);
+        __fields.optional("edit", &self.edit);
+        __fields.optional("triggerGitSync", &self.trigger_git_sync);
+        __fields.optional("comment", &self.comment);
+        __fields.optional("merge", &self.merge);
+        __fields.optional("review", &self.review);
+        __fields.optional("installIntegration", &self.install_integration);
         __fields.end()
     }
 }
@@ -1596,19 +1561,15 @@ impl ::apigen_runtime::FromJson for SpaceUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
-        let app = __reader.optional("app");
-        let published = __reader.optional("published");
-        let public = __reader.optional("public");
-        let icon = __reader.optional("icon");
+        let __decoded = Self {
+            location: __reader.optional("location"),
+            app: __reader.optional("app"),
+            published: __reader.optional("published"),
+            public: __reader.optional("public"),
+            icon: __reader.optional("icon"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            location: location?,
-            app: app?,
-            published: published?,
-            public: public?,
-            icon: icon?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -1628,11 +1589,11 @@ impl ::apigen_runtime::serde::Serialize for SpaceUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
-        __fields.optional("app", &self.app)?;
-        __fields.optional("published", &self.published)?;
-        __fields.optional("public", &self.public)?;
-        __fields.optional("icon", &self.icon)?;
+        __fields.optional("location", &self.location);
+        __fields.optional("app", &self.app);
+        __fields.optional("published", &self.published);
+        __fields.optional("public", &self.public);
+        __fields.optional("icon", &self.icon);
         __fields.end()
     }
 }
@@ -1668,24 +1629,19 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceUrls {
 impl ::apigen_runtime::Validate for SpaceUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.app {
-            let __v = &mut __v.at("app");
-            __v.url(__value);
+            __v.url_at("app", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.published {
-            let __v = &mut __v.at("published");
-            __v.url(__value);
+            __v.url_at("published", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.public {
-            let __v = &mut __v.at("public");
-            __v.url(__value);
+            __v.url_at("public", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.icon {
-            let __v = &mut __v.at("icon");
-            __v.url(__value);
+            __v.url_at("icon", __value);
         }
     }
 }
@@ -1810,7 +1766,10 @@ impl ::apigen_runtime::FromJson for SpaceVisibility {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(
@@ -1930,20 +1889,27 @@ impl ::apigen_runtime::FromJson for SpaceVisitorAuth {
             __value,
             __decoder,
             "backend",
+            &["custom"],
             &[
-                (
-                    "custom",
-                    |__value, __decoder| {
-                        <::std::boxed::Box<
-                            crate::SpaceVisitorAuthCustom,
-                        > as ::apigen_runtime::FromJson>::from_json(__value, __decoder)
-                            .map(Self::Custom)
-                    },
-                ),
+                |__value, __decoder| {
+                    ::core::option::Option::Some(
+                        Self::Custom(
+                            <::std::boxed::Box<
+                                crate::SpaceVisitorAuthCustom,
+                            > as ::apigen_runtime::FromJson>::from_json(
+                                __value,
+                                __decoder,
+                            )?,
+                        ),
+                    )
+                },
             ],
             Self::Unknown,
             true,
         )
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(
@@ -2043,9 +2009,9 @@ impl ::apigen_runtime::FromJson for SpaceVisitorAuthCustom {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("backend", "custom");
-        let extra = __reader.rest();
+        let __decoded = Self { extra: __reader.rest() };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { extra: extra? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(
@@ -2065,8 +2031,8 @@ impl ::apigen_runtime::serde::Serialize for SpaceVisitorAuthCustom {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("backend", "custom")?;
-        __fields.rest(&self.extra)?;
+        __fields.put("backend", "custom");
+        __fields.rest(&self.extra);
         __fields.end()
     }
 }
@@ -2118,11 +2084,11 @@ impl ::apigen_runtime::FromJson for TransferSpaceBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let organization = __reader.required("organization");
+        let __decoded = Self {
+            organization: __reader.required("organization"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            organization: organization?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "spaces")]
@@ -2132,7 +2098,7 @@ impl ::apigen_runtime::serde::Serialize for TransferSpaceBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organization", &self.organization)?;
+        __fields.put("organization", &self.organization);
         __fields.end()
     }
 }
@@ -2184,21 +2150,16 @@ impl ::apigen_runtime::FromJson for UpdateSpaceBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let edit_mode = __reader.optional("editMode");
-        let title = __reader.optional("title");
-        let default_level = __reader.patch("defaultLevel");
-        let language = __reader.optional("language");
-        let merge_rules = __reader.optional("mergeRules");
-        let emoji = __reader.optional("emoji");
+        let __decoded = Self {
+            edit_mode: __reader.optional("editMode"),
+            title: __reader.optional("title"),
+            default_level: __reader.patch("defaultLevel"),
+            language: __reader.optional("language"),
+            merge_rules: __reader.optional("mergeRules"),
+            emoji: __reader.optional("emoji"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            edit_mode: edit_mode?,
-            title: title?,
-            default_level: default_level?,
-            language: language?,
-            merge_rules: merge_rules?,
-            emoji: emoji?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "spaces")]
@@ -2208,12 +2169,12 @@ impl ::apigen_runtime::serde::Serialize for UpdateSpaceBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("editMode", &self.edit_mode)?;
-        __fields.optional("title", &self.title)?;
-        __fields.patch("defaultLevel", &self.default_level)?;
-        __fields.optional("language", &self.language)?;
-        __fields.optional("mergeRules", &self.merge_rules)?;
-        __fields.optional("emoji", &self.emoji)?;
+        __fields.optional("editMode", &self.edit_mode);
+        __fields.optional("title", &self.title);
+        __fields.patch("defaultLevel", &self.default_level);
+        __fields.optional("language", &self.language);
+        __fields.optional("mergeRules", &self.merge_rules);
+        __fields.optional("emoji", &self.emoji);
         __fields.end()
     }
 }

@@ -37,21 +37,16 @@ impl ::apigen_runtime::FromJson for CreateSamlProviderBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let label = __reader.required("label");
-        let entity_id = __reader.optional("entityID");
-        let certificate = __reader.optional("certificate");
-        let sso_url = __reader.optional("ssoURL");
-        let default_team = __reader.optional("defaultTeam");
-        let default_role = __reader.patch("defaultRole");
+        let __decoded = Self {
+            label: __reader.required("label"),
+            entity_id: __reader.optional("entityID"),
+            certificate: __reader.optional("certificate"),
+            sso_url: __reader.optional("ssoURL"),
+            default_team: __reader.optional("defaultTeam"),
+            default_role: __reader.patch("defaultRole"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            label: label?,
-            entity_id: entity_id?,
-            certificate: certificate?,
-            sso_url: sso_url?,
-            default_team: default_team?,
-            default_role: default_role?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sso")]
@@ -61,12 +56,12 @@ impl ::apigen_runtime::serde::Serialize for CreateSamlProviderBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("label", &self.label)?;
-        __fields.optional("entityID", &self.entity_id)?;
-        __fields.optional("certificate", &self.certificate)?;
-        __fields.optional("ssoURL", &self.sso_url)?;
-        __fields.optional("defaultTeam", &self.default_team)?;
-        __fields.patch("defaultRole", &self.default_role)?;
+        __fields.put("label", &self.label);
+        __fields.optional("entityID", &self.entity_id);
+        __fields.optional("certificate", &self.certificate);
+        __fields.optional("ssoURL", &self.sso_url);
+        __fields.optional("defaultTeam", &self.default_team);
+        __fields.patch("defaultRole", &self.default_role);
         __fields.end()
     }
 }
@@ -82,8 +77,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateSamlProviderBody {
 impl ::apigen_runtime::Validate for CreateSamlProviderBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.sso_url {
-            let __v = &mut __v.at("ssoURL");
-            __v.url(__value);
+            __v.url_at("ssoURL", __value);
         }
         if let ::core::option::Option::Some(__value) = self.default_role.value() {
             __v.field("defaultRole", __value);
@@ -147,31 +141,21 @@ impl ::apigen_runtime::FromJson for SamlProvider {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "saml-provider");
-        let id = __reader.required("id");
-        let label = __reader.optional("label");
-        let sso_url = __reader.optional("ssoURL");
-        let entity_id = __reader.optional("entityID");
-        let certificate = __reader.optional("certificate");
-        let default_team = __reader.optional("defaultTeam");
-        let default_role = __reader.optional("defaultRole");
-        let created_at = __reader.optional("createdAt");
-        let status = __reader.optional("status");
-        let service = __reader.optional("service");
-        let urls = __reader.optional("urls");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            label: __reader.optional("label"),
+            sso_url: __reader.optional("ssoURL"),
+            entity_id: __reader.optional("entityID"),
+            certificate: __reader.optional("certificate"),
+            default_team: __reader.optional("defaultTeam"),
+            default_role: __reader.optional("defaultRole"),
+            created_at: __reader.optional("createdAt"),
+            status: __reader.optional("status"),
+            service: __reader.optional("service"),
+            urls: __reader.optional("urls"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            label: label?,
-            sso_url: sso_url?,
-            entity_id: entity_id?,
-            certificate: certificate?,
-            default_team: default_team?,
-            default_role: default_role?,
-            created_at: created_at?,
-            status: status?,
-            service: service?,
-            urls: urls?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sso")]
@@ -181,18 +165,18 @@ impl ::apigen_runtime::serde::Serialize for SamlProvider {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "saml-provider")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("label", &self.label)?;
-        __fields.optional("ssoURL", &self.sso_url)?;
-        __fields.optional("entityID", &self.entity_id)?;
-        __fields.optional("certificate", &self.certificate)?;
-        __fields.optional("defaultTeam", &self.default_team)?;
-        __fields.optional("defaultRole", &self.default_role)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("service", &self.service)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "saml-provider");
+        __fields.put("id", &self.id);
+        __fields.optional("label", &self.label);
+        __fields.optional("ssoURL", &self.sso_url);
+        __fields.optional("entityID", &self.entity_id);
+        __fields.optional("certificate", &self.certificate);
+        __fields.optional("defaultTeam", &self.default_team);
+        __fields.optional("defaultRole", &self.default_role);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("status", &self.status);
+        __fields.optional("service", &self.service);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -208,8 +192,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SamlProvider {
 impl ::apigen_runtime::Validate for SamlProvider {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.sso_url {
-            let __v = &mut __v.at("ssoURL");
-            __v.url(__value);
+            __v.url_at("ssoURL", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.default_role {
             __v.field("defaultRole", __value);
@@ -248,15 +231,13 @@ impl ::apigen_runtime::FromJson for SamlProviderService {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let acs_url = __reader.optional("acsURL");
-        let start_url = __reader.optional("startURL");
-        let entity_id = __reader.optional("entityID");
+        let __decoded = Self {
+            acs_url: __reader.optional("acsURL"),
+            start_url: __reader.optional("startURL"),
+            entity_id: __reader.optional("entityID"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            acs_url: acs_url?,
-            start_url: start_url?,
-            entity_id: entity_id?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sso")]
@@ -266,9 +247,9 @@ impl ::apigen_runtime::serde::Serialize for SamlProviderService {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("acsURL", &self.acs_url)?;
-        __fields.optional("startURL", &self.start_url)?;
-        __fields.optional("entityID", &self.entity_id)?;
+        __fields.optional("acsURL", &self.acs_url);
+        __fields.optional("startURL", &self.start_url);
+        __fields.optional("entityID", &self.entity_id);
         __fields.end()
     }
 }
@@ -284,12 +265,10 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SamlProviderService {
 impl ::apigen_runtime::Validate for SamlProviderService {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.acs_url {
-            let __v = &mut __v.at("acsURL");
-            __v.url(__value);
+            __v.url_at("acsURL", __value);
         }
         if let ::core::option::Option::Some(__value) = &self.start_url {
-            let __v = &mut __v.at("startURL");
-            __v.url(__value);
+            __v.url_at("startURL", __value);
         }
     }
 }
@@ -337,7 +316,10 @@ impl ::apigen_runtime::FromJson for SamlProviderStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "sso")]
@@ -377,9 +359,11 @@ impl ::apigen_runtime::FromJson for SamlProviderUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
+        let __decoded = Self {
+            location: __reader.optional("location"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { location: location? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sso")]
@@ -389,7 +373,7 @@ impl ::apigen_runtime::serde::Serialize for SamlProviderUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
+        __fields.optional("location", &self.location);
         __fields.end()
     }
 }
@@ -405,8 +389,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SamlProviderUrls {
 impl ::apigen_runtime::Validate for SamlProviderUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
     }
 }
@@ -426,9 +409,11 @@ impl ::apigen_runtime::FromJson for SsoProviderList {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let items = __reader.required("items");
+        let __decoded = Self {
+            items: __reader.required("items"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { items: items? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sso")]
@@ -438,7 +423,7 @@ impl ::apigen_runtime::serde::Serialize for SsoProviderList {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("items", &self.items)?;
+        __fields.put("items", &self.items);
         __fields.end()
     }
 }
@@ -453,10 +438,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SsoProviderList {
 #[cfg(feature = "sso")]
 impl ::apigen_runtime::Validate for SsoProviderList {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.items;
-            __v.field("items", __value);
-        }
+        __v.field("items", &self.items);
     }
 }
 #[cfg(feature = "sso")]
@@ -485,15 +467,13 @@ impl ::apigen_runtime::FromJson for SsoProviderSummary {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let id = __reader.required("id");
-        let label = __reader.optional("label");
-        let start_url = __reader.optional("startURL");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            label: __reader.optional("label"),
+            start_url: __reader.optional("startURL"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            label: label?,
-            start_url: start_url?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sso")]
@@ -503,9 +483,9 @@ impl ::apigen_runtime::serde::Serialize for SsoProviderSummary {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("label", &self.label)?;
-        __fields.optional("startURL", &self.start_url)?;
+        __fields.put("id", &self.id);
+        __fields.optional("label", &self.label);
+        __fields.optional("startURL", &self.start_url);
         __fields.end()
     }
 }
@@ -521,8 +501,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SsoProviderSummary {
 impl ::apigen_runtime::Validate for SsoProviderSummary {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.start_url {
-            let __v = &mut __v.at("startURL");
-            __v.url(__value);
+            __v.url_at("startURL", __value);
         }
     }
 }
@@ -560,21 +539,16 @@ impl ::apigen_runtime::FromJson for UpdateSamlProviderBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let label = __reader.optional("label");
-        let entity_id = __reader.optional("entityID");
-        let certificate = __reader.optional("certificate");
-        let sso_url = __reader.optional("ssoURL");
-        let default_team = __reader.optional("defaultTeam");
-        let default_role = __reader.patch("defaultRole");
+        let __decoded = Self {
+            label: __reader.optional("label"),
+            entity_id: __reader.optional("entityID"),
+            certificate: __reader.optional("certificate"),
+            sso_url: __reader.optional("ssoURL"),
+            default_team: __reader.optional("defaultTeam"),
+            default_role: __reader.patch("defaultRole"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            label: label?,
-            entity_id: entity_id?,
-            certificate: certificate?,
-            sso_url: sso_url?,
-            default_team: default_team?,
-            default_role: default_role?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "sso")]
@@ -584,12 +558,12 @@ impl ::apigen_runtime::serde::Serialize for UpdateSamlProviderBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("label", &self.label)?;
-        __fields.optional("entityID", &self.entity_id)?;
-        __fields.optional("certificate", &self.certificate)?;
-        __fields.optional("ssoURL", &self.sso_url)?;
-        __fields.optional("defaultTeam", &self.default_team)?;
-        __fields.patch("defaultRole", &self.default_role)?;
+        __fields.optional("label", &self.label);
+        __fields.optional("entityID", &self.entity_id);
+        __fields.optional("certificate", &self.certificate);
+        __fields.optional("ssoURL", &self.sso_url);
+        __fields.optional("defaultTeam", &self.default_team);
+        __fields.patch("defaultRole", &self.default_role);
         __fields.end()
     }
 }
@@ -605,8 +579,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSamlProviderBody {
 impl ::apigen_runtime::Validate for UpdateSamlProviderBody {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.sso_url {
-            let __v = &mut __v.at("ssoURL");
-            __v.url(__value);
+            __v.url_at("ssoURL", __value);
         }
         if let ::core::option::Option::Some(__value) = self.default_role.value() {
             __v.field("defaultRole", __value);

@@ -21,13 +21,12 @@ impl ::apigen_runtime::FromJson for CreateTeamBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.required("title");
-        let members = __reader.optional("members");
+        let __decoded = Self {
+            title: __reader.required("title"),
+            members: __reader.optional("members"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            title: title?,
-            members: members?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "teams")]
@@ -37,8 +36,8 @@ impl ::apigen_runtime::serde::Serialize for CreateTeamBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("title", &self.title)?;
-        __fields.optional("members", &self.members)?;
+        __fields.put("title", &self.title);
+        __fields.optional("members", &self.members);
         __fields.end()
     }
 }
@@ -89,21 +88,16 @@ impl ::apigen_runtime::FromJson for Team {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "team");
-        let id = __reader.required("id");
-        let title = __reader.optional("title");
-        let members = __reader.optional("members");
-        let spaces = __reader.optional("spaces");
-        let created_at = __reader.optional("createdAt");
-        let permissions = __reader.optional("permissions");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            title: __reader.optional("title"),
+            members: __reader.optional("members"),
+            spaces: __reader.optional("spaces"),
+            created_at: __reader.optional("createdAt"),
+            permissions: __reader.optional("permissions"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            title: title?,
-            members: members?,
-            spaces: spaces?,
-            created_at: created_at?,
-            permissions: permissions?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "members", feature = "teams", feature = "sso"))]
@@ -113,13 +107,13 @@ impl ::apigen_runtime::serde::Serialize for Team {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "team")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("title", &self.title)?;
-        __fields.optional("members", &self.members)?;
-        __fields.optional("spaces", &self.spaces)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("permissions", &self.permissions)?;
+        __fields.put("object", "team");
+        __fields.put("id", &self.id);
+        __fields.optional("title", &self.title);
+        __fields.optional("members", &self.members);
+        __fields.optional("spaces", &self.spaces);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("permissions", &self.permissions);
         __fields.end()
     }
 }
@@ -153,10 +147,12 @@ impl ::apigen_runtime::FromJson for TeamPermissions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let admin = __reader.optional("admin");
-        let view = __reader.optional("view");
+        let __decoded = Self {
+            admin: __reader.optional("admin"),
+            view: __reader.optional("view"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { admin: admin?, view: view? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(any(feature = "members", feature = "teams", feature = "sso"))]
@@ -166,8 +162,8 @@ impl ::apigen_runtime::serde::Serialize for TeamPermissions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("admin", &self.admin)?;
-        __fields.optional("view", &self.view)?;
+        __fields.optional("admin", &self.admin);
+        __fields.optional("view", &self.view);
         __fields.end()
     }
 }
@@ -201,9 +197,11 @@ impl ::apigen_runtime::FromJson for UpdateTeamBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let title = __reader.required("title");
+        let __decoded = Self {
+            title: __reader.required("title"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { title: title? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "teams")]
@@ -213,7 +211,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateTeamBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("title", &self.title)?;
+        __fields.put("title", &self.title);
         __fields.end()
     }
 }

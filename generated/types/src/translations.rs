@@ -25,15 +25,13 @@ impl ::apigen_runtime::FromJson for CreateTranslationBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let language = __reader.required("language");
-        let source = __reader.required("source");
-        let instructions = __reader.optional("instructions");
+        let __decoded = Self {
+            language: __reader.required("language"),
+            source: __reader.required("source"),
+            instructions: __reader.optional("instructions"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            language: language?,
-            source: source?,
-            instructions: instructions?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "translations")]
@@ -43,9 +41,9 @@ impl ::apigen_runtime::serde::Serialize for CreateTranslationBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("language", &self.language)?;
-        __fields.put("source", &self.source)?;
-        __fields.optional("instructions", &self.instructions)?;
+        __fields.put("language", &self.language);
+        __fields.put("source", &self.source);
+        __fields.optional("instructions", &self.instructions);
         __fields.end()
     }
 }
@@ -116,31 +114,21 @@ impl ::apigen_runtime::FromJson for Translation {
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
         __reader.constant("object", "translation");
-        let id = __reader.required("id");
-        let status = __reader.optional("status");
-        let source = __reader.optional("source");
-        let language = __reader.optional("language");
-        let instructions = __reader.optional("instructions");
-        let result = __reader.optional("result");
-        let created_at = __reader.optional("createdAt");
-        let updated_at = __reader.optional("updatedAt");
-        let stats = __reader.optional("stats");
-        let permissions = __reader.optional("permissions");
-        let urls = __reader.optional("urls");
+        let __decoded = Self {
+            id: __reader.required("id"),
+            status: __reader.optional("status"),
+            source: __reader.optional("source"),
+            language: __reader.optional("language"),
+            instructions: __reader.optional("instructions"),
+            result: __reader.optional("result"),
+            created_at: __reader.optional("createdAt"),
+            updated_at: __reader.optional("updatedAt"),
+            stats: __reader.optional("stats"),
+            permissions: __reader.optional("permissions"),
+            urls: __reader.optional("urls"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            id: id?,
-            status: status?,
-            source: source?,
-            language: language?,
-            instructions: instructions?,
-            result: result?,
-            created_at: created_at?,
-            updated_at: updated_at?,
-            stats: stats?,
-            permissions: permissions?,
-            urls: urls?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "translations")]
@@ -150,18 +138,18 @@ impl ::apigen_runtime::serde::Serialize for Translation {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "translation")?;
-        __fields.put("id", &self.id)?;
-        __fields.optional("status", &self.status)?;
-        __fields.optional("source", &self.source)?;
-        __fields.optional("language", &self.language)?;
-        __fields.optional("instructions", &self.instructions)?;
-        __fields.optional("result", &self.result)?;
-        __fields.optional("createdAt", &self.created_at)?;
-        __fields.optional("updatedAt", &self.updated_at)?;
-        __fields.optional("stats", &self.stats)?;
-        __fields.optional("permissions", &self.permissions)?;
-        __fields.optional("urls", &self.urls)?;
+        __fields.put("object", "translation");
+        __fields.put("id", &self.id);
+        __fields.optional("status", &self.status);
+        __fields.optional("source", &self.source);
+        __fields.optional("language", &self.language);
+        __fields.optional("instructions", &self.instructions);
+        __fields.optional("result", &self.result);
+        __fields.optional("createdAt", &self.created_at);
+        __fields.optional("updatedAt", &self.updated_at);
+        __fields.optional("stats", &self.stats);
+        __fields.optional("permissions", &self.permissions);
+        __fields.optional("urls", &self.urls);
         __fields.end()
     }
 }
@@ -227,7 +215,10 @@ impl ::apigen_runtime::FromJson for TranslationLanguage {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "translations")]
@@ -269,10 +260,12 @@ impl ::apigen_runtime::FromJson for TranslationPermissions {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let view = __reader.optional("view");
-        let edit = __reader.optional("edit");
+        let __decoded = Self {
+            view: __reader.optional("view"),
+            edit: __reader.optional("edit"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { view: view?, edit: edit? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "translations")]
@@ -282,8 +275,8 @@ impl ::apigen_runtime::serde::Serialize for TranslationPermissions {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view)?;
-        __fields.optional("edit", &self.edit)?;
+        __fields.optional("view", &self.view);
+        __fields.optional("edit", &self.edit);
         __fields.end()
     }
 }
@@ -317,13 +310,12 @@ impl ::apigen_runtime::FromJson for TranslationResult {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let space = __reader.optional("space");
-        let revision = __reader.optional("revision");
+        let __decoded = Self {
+            space: __reader.optional("space"),
+            revision: __reader.optional("revision"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            space: space?,
-            revision: revision?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "translations")]
@@ -333,8 +325,8 @@ impl ::apigen_runtime::serde::Serialize for TranslationResult {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("space", &self.space)?;
-        __fields.optional("revision", &self.revision)?;
+        __fields.optional("space", &self.space);
+        __fields.optional("revision", &self.revision);
         __fields.end()
     }
 }
@@ -372,13 +364,12 @@ impl ::apigen_runtime::FromJson for TranslationSource {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let space = __reader.optional("space");
-        let language = __reader.optional("language");
+        let __decoded = Self {
+            space: __reader.optional("space"),
+            language: __reader.optional("language"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            space: space?,
-            language: language?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "translations")]
@@ -388,8 +379,8 @@ impl ::apigen_runtime::serde::Serialize for TranslationSource {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("space", &self.space)?;
-        __fields.optional("language", &self.language)?;
+        __fields.optional("space", &self.space);
+        __fields.optional("language", &self.language);
         __fields.end()
     }
 }
@@ -445,23 +436,17 @@ impl ::apigen_runtime::FromJson for TranslationStats {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let runs = __reader.optional("runs");
-        let total_words = __reader.optional("totalWords");
-        let total_pages = __reader.optional("totalPages");
-        let total_duration = __reader.optional("totalDuration");
-        let latest_run_duration = __reader.optional("latestRunDuration");
-        let latest_pages = __reader.optional("latestPages");
-        let latest_words = __reader.optional("latestWords");
+        let __decoded = Self {
+            runs: __reader.optional("runs"),
+            total_words: __reader.optional("totalWords"),
+            total_pages: __reader.optional("totalPages"),
+            total_duration: __reader.optional("totalDuration"),
+            latest_run_duration: __reader.optional("latestRunDuration"),
+            latest_pages: __reader.optional("latestPages"),
+            latest_words: __reader.optional("latestWords"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            runs: runs?,
-            total_words: total_words?,
-            total_pages: total_pages?,
-            total_duration: total_duration?,
-            latest_run_duration: latest_run_duration?,
-            latest_pages: latest_pages?,
-            latest_words: latest_words?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "translations")]
@@ -471,13 +456,13 @@ impl ::apigen_runtime::serde::Serialize for TranslationStats {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("runs", &self.runs)?;
-        __fields.optional("totalWords", &self.total_words)?;
-        __fields.optional("totalPages", &self.total_pages)?;
-        __fields.optional("totalDuration", &self.total_duration)?;
-        __fields.optional("latestRunDuration", &self.latest_run_duration)?;
-        __fields.optional("latestPages", &self.latest_pages)?;
-        __fields.optional("latestWords", &self.latest_words)?;
+        __fields.optional("runs", &self.runs);
+        __fields.optional("totalWords", &self.total_words);
+        __fields.optional("totalPages", &self.total_pages);
+        __fields.optional("totalDuration", &self.total_duration);
+        __fields.optional("latestRunDuration", &self.latest_run_duration);
+        __fields.optional("latestPages", &self.latest_pages);
+        __fields.optional("latestWords", &self.latest_words);
         __fields.end()
     }
 }
@@ -541,7 +526,10 @@ impl ::apigen_runtime::FromJson for TranslationStatus {
         __value: ::apigen_runtime::serde_json::Value,
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
-        __decoder.string(__value).map(|__text| Self::from(__text.as_str()))
+        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    }
+    fn placeholder() -> Self {
+        Self::Unknown(::core::default::Default::default())
     }
 }
 #[cfg(feature = "translations")]
@@ -581,9 +569,11 @@ impl ::apigen_runtime::FromJson for TranslationUrls {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let location = __reader.optional("location");
+        let __decoded = Self {
+            location: __reader.optional("location"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self { location: location? })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "translations")]
@@ -593,7 +583,7 @@ impl ::apigen_runtime::serde::Serialize for TranslationUrls {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location)?;
+        __fields.optional("location", &self.location);
         __fields.end()
     }
 }
@@ -609,8 +599,7 @@ impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TranslationUrls {
 impl ::apigen_runtime::Validate for TranslationUrls {
     fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
         if let ::core::option::Option::Some(__value) = &self.location {
-            let __v = &mut __v.at("location");
-            __v.url(__value);
+            __v.url_at("location", __value);
         }
     }
 }
@@ -632,11 +621,11 @@ impl ::apigen_runtime::FromJson for UpdateTranslationInstructionsBody {
         __decoder: &mut ::apigen_runtime::Decoder,
     ) -> ::core::option::Option<Self> {
         let mut __reader = __decoder.object(__value)?;
-        let instructions = __reader.required("instructions");
+        let __decoded = Self {
+            instructions: __reader.required("instructions"),
+        };
         __reader.finish()?;
-        ::core::option::Option::Some(Self {
-            instructions: instructions?,
-        })
+        ::core::option::Option::Some(__decoded)
     }
 }
 #[cfg(feature = "translations")]
@@ -646,7 +635,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateTranslationInstructionsBody {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("instructions", &self.instructions)?;
+        __fields.put("instructions", &self.instructions);
         __fields.end()
     }
 }

@@ -802,6 +802,7 @@ impl ClientEmitter<'_> {
         } else {
             quote! { ::std::format!(#format, #(#args),*) }
         };
+        let body_field = if op.body.is_some() { quote!(body,) } else { quote!(body: #body,) };
         let value = quote! {
             ::apigen_runtime::client::Call {
                 operation: #name,
@@ -812,15 +813,17 @@ impl ClientEmitter<'_> {
                 #headers_field
                 #cookies_field
                 query,
-                body: #body,
+                #body_field
             }
         };
-        // Only serializing (and validating) a body can fail.
+        // Only serializing (and validating) a body can fail: it comes first, so that failing
+        // leaves nothing else built to drop.
         if op.body.is_some() {
             quote! {
                 /// The request as the runtime sends it; fails when the body is invalid and the
                 /// client validates requests.
                 pub fn call(&self) -> ::core::result::Result<::apigen_runtime::client::Call, ::apigen_runtime::client::Error> {
+                    let body = #body;
                     #query_decl
                     #(#sent)*
                     ::core::result::Result::Ok(#value)

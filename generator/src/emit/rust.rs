@@ -288,7 +288,7 @@ fn option<T: quote::ToTokens>(n: Option<T>) -> TokenStream {
 }
 
 /// A `Serialize` impl writing an object through the runtime's `Fields`; `writes` are
-/// statements on `__fields`.
+/// statements on `__fields`, each without `?` (`Fields` keeps the first error for `end()`).
 pub fn serialize_impl(name: &Ident, writes: TokenStream) -> TokenStream {
     quote! {
         impl ::apigen_runtime::serde::Serialize for #name {

@@ -627,17 +627,17 @@ impl ServerEmitter<'_> {
             let field = ident(&p.rust);
             let wire = &p.wire;
             if param_is_option(p) {
-                quote! { __fields.optional(#wire, &self.#field)?; }
+                quote! { __fields.optional(#wire, &self.#field); }
             } else {
-                quote! { __fields.put(#wire, &self.#field)?; }
+                quote! { __fields.put(#wire, &self.#field); }
             }
         });
         // A streamed body is the handler's to read: it is not written here.
         let body = op.body.as_ref().filter(|b| b.ty != TypeRef::Bytes).map(|b| {
             if b.optional {
-                quote! { __fields.optional("body", &self.body)?; }
+                quote! { __fields.optional("body", &self.body); }
             } else {
-                quote! { __fields.put("body", &self.body)?; }
+                quote! { __fields.put("body", &self.body); }
             }
         });
         super::rust::serialize_impl(&name, quote! { #(#writes)* #body })

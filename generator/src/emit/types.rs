@@ -394,28 +394,50 @@ impl TypesEmitter<'_> {
         }
     }
 
+    /// `FromJson` of an object: one struct literal of reader calls, in wire order, then
+    /// `finish()?`. Each read gives its field a value (a placeholder when it failed, recorded)
+    /// and `finish` refuses the object when anything failed: no branch per field, which is
+    /// what keeps a big API's types crate cheap to compile (see the runtime's `Object`).
     fn object_from_json(&self, def: &TypeDef, object: &Object) -> TokenStream {
         let name = ident(&def.rust);
-        let mut reads = Vec::new();
         let mut inits = Vec::new();
+        // Constants are checked where they stand among the fields, so that violations come in
+        // wire order: before the literal when they come first, else before the next field's
+        // read, or after the literal when none follows.
+        let mut leading = Vec::new();
+        let mut constants = Vec::new();
         for field in &object.fields {
             let wire = &field.wire;
             if let Some(constant) = &field.constant {
-                reads.push(quote! { __reader.constant(#wire, #constant); });
+                constants.push(quote! { __reader.constant(#wire, #constant); });
                 continue;
             }
-            let local = ident(&field.rust);
+            let member = ident(&field.rust);
             let read = match (field.access, field.presence(def.usage)) {
                 (Access::ReadOnly, _) => quote! { __reader.read_only(#wire) },
                 (Access::WriteOnly, _) if !field.optional => quote! { __reader.required_in_requests(#wire) },
                 (_, presence) => self.read_field(field, presence),
             };
-            reads.push(quote! { let #local = #read; });
-            inits.push(quote! { #local: #local?, });
+            if inits.is_empty() {
+                leading.append(&mut constants);
+            }
+            if constants.is_empty() {
+                inits.push(quote! { #member: #read, });
+            } else {
+                inits.push(quote! { #member: { #(#constants)* #read }, });
+                constants.clear();
+            }
         }
         if object.additional.is_some() {
-            reads.push(quote! { let extra = __reader.rest(); });
-            inits.push(quote! { extra: extra?, });
+            if inits.is_empty() {
+                leading.append(&mut constants);
+            }
+            if constants.is_empty() {
+                inits.push(quote! { extra: __reader.rest(), });
+            } else {
+                inits.push(quote! { extra: { #(#constants)* __reader.rest() }, });
+                constants.clear();
+            }
         }
         quote! {
             impl ::apigen_runtime::FromJson for #name {
@@ -424,9 +446,11 @@ impl TypesEmitter<'_> {
                     __decoder: &mut ::apigen_runtime::Decoder,
                 ) -> ::core::option::Option<Self> {
                     let mut __reader = __decoder.object(__value)?;
-                    #(#reads)*
+                    #(#leading)*
+                    let __decoded = Self { #(#inits)* };
+                    #(#constants)*
                     __reader.finish()?;
-                    ::core::option::Option::Some(Self { #(#inits)* })
+                    ::core::option::Option::Some(__decoded)
                 }
             }
         }
@@ -447,25 +471,28 @@ impl TypesEmitter<'_> {
         }
     }
 
+    /// `Serialize` of an object: one writer call per field, without `?` (the runtime's
+    /// `Fields` keeps the first error and `end()` returns it; see `object_from_json` for why
+    /// a `?` per field is worth avoiding).
     fn object_serialize(&self, def: &TypeDef, object: &Object) -> TokenStream {
         let name = ident(&def.rust);
         let writes = object.fields.iter().map(|field| {
             let wire = &field.wire;
             if let Some(constant) = &field.constant {
-                return quote! { __fields.put(#wire, #constant)?; };
+                return quote! { __fields.put(#wire, #constant); };
             }
             let member = ident(&field.rust);
             match (field.access, field.presence(def.usage)) {
-                (Access::ReadOnly, _) => quote! { __fields.read_only(#wire, &self.#member)?; },
-                (Access::WriteOnly, _) => quote! { __fields.write_only(#wire, &self.#member)?; },
+                (Access::ReadOnly, _) => quote! { __fields.read_only(#wire, &self.#member); },
+                (Access::WriteOnly, _) => quote! { __fields.write_only(#wire, &self.#member); },
                 (_, Presence::Required | Presence::Defaulted | Presence::Nullable) => {
-                    quote! { __fields.put(#wire, &self.#member)?; }
+                    quote! { __fields.put(#wire, &self.#member); }
                 }
-                (_, Presence::Optional) => quote! { __fields.optional(#wire, &self.#member)?; },
-                (_, Presence::TriState) => quote! { __fields.patch(#wire, &self.#member)?; },
+                (_, Presence::Optional) => quote! { __fields.optional(#wire, &self.#member); },
+                (_, Presence::TriState) => quote! { __fields.patch(#wire, &self.#member); },
             }
         });
-        let extra = object.additional.as_ref().map(|_| quote! { __fields.rest(&self.extra)?; });
+        let extra = object.additional.as_ref().map(|_| quote! { __fields.rest(&self.extra); });
         super::rust::serialize_impl(&name, quote! { #(#writes)* #extra })
     }
 
@@ -480,14 +507,26 @@ impl TypesEmitter<'_> {
             let wire = &field.wire;
             let nested = ref_needs(&field.ty, self.validated);
             let field_checks = constraint_checks(&field.ty, &field.constraints, nested, &mut patterns);
-            // A field whose only check is its own type's: the keyed wrapper says it in one call.
-            let inner = if nested && field_checks.len() == 1 {
-                quote! { __v.field(#wire, __value); }
-            } else {
-                quote! { let __v = &mut __v.at(#wire); #(#field_checks)* }
-            };
             let member = ident(&field.rust);
-            checks.push(match field.presence(def.usage) {
+            // A field whose only check is its own type's, or that it is a URL: one call on the
+            // validator, keyed (no guard per field: a big API has thousands of URL fields).
+            let single = if nested && field_checks.len() == 1 {
+                Some(quote!(field))
+            } else if field.ty == TypeRef::Url && field_checks.len() == 1 {
+                Some(quote!(url_at))
+            } else {
+                None
+            };
+            let presence = field.presence(def.usage);
+            if let (Some(method), Presence::Required | Presence::Defaulted) = (&single, presence) {
+                checks.push(quote! { __v.#method(#wire, &self.#member); });
+                continue;
+            }
+            let inner = match single {
+                Some(method) => quote! { __v.#method(#wire, __value); },
+                None => quote! { let __v = &mut __v.at(#wire); #(#field_checks)* },
+            };
+            checks.push(match presence {
                 Presence::Required | Presence::Defaulted => quote! { { let __value = &self.#member; #inner } },
                 Presence::Optional | Presence::Nullable => {
                     quote! { if let ::core::option::Option::Some(__value) = &self.#member { #inner } }
@@ -580,7 +619,7 @@ impl TypesEmitter<'_> {
             }
         };
         let deserialize = deserialize_impl(&name);
-        let json = enum_json(&name, e.integer);
+        let json = enum_json(&name, &fallback, e.integer);
         let integer = e.integer.then(|| {
             quote! {
                 impl #name {
@@ -647,7 +686,8 @@ impl TypesEmitter<'_> {
         let docs = self.type_doc(def);
         let fallback = ident(&u.fallback);
         let mut variants = Vec::new();
-        let mut table = Vec::new();
+        let mut names = Vec::new();
+        let mut decoders = Vec::new();
         let mut serialize_arms = Vec::new();
         let mut validate_arms = Vec::new();
         let mut froms = Vec::new();
@@ -667,10 +707,13 @@ impl TypesEmitter<'_> {
             let variant_doc = doc(&text);
             variants.push(quote! { #variant_doc #variant_name(#payload), });
             let key = variant.tag_value.clone().unwrap_or_else(|| variant.rust.clone());
-            table.push(quote! {
-                (#key, |__value, __decoder| {
-                    <#payload as ::apigen_runtime::FromJson>::from_json(__value, __decoder).map(Self::#variant_name)
-                })
+            names.push(key);
+            decoders.push(quote! {
+                |__value, __decoder| {
+                    ::core::option::Option::Some(Self::#variant_name(
+                        <#payload as ::apigen_runtime::FromJson>::from_json(__value, __decoder)?,
+                    ))
+                }
             });
             serialize_arms.push(quote! { Self::#variant_name(__value) => __value.serialize(serializer), });
             validate_arms.push(if ref_needs(&variant.ty, self.validated) {
@@ -691,10 +734,10 @@ impl TypesEmitter<'_> {
         let open = u.open;
         let decode = match &u.tag {
             Some(tag) => quote! {
-                ::apigen_runtime::json::tagged(__value, __decoder, #tag, &[#(#table),*], Self::#fallback, #open)
+                ::apigen_runtime::json::tagged(__value, __decoder, #tag, &[#(#names),*], &[#(#decoders),*], Self::#fallback, #open)
             },
             None => quote! {
-                ::apigen_runtime::json::untagged(__value, __decoder, &[#(#table),*], Self::#fallback, #open)
+                ::apigen_runtime::json::untagged(__value, __decoder, &[#(#names),*], &[#(#decoders),*], Self::#fallback, #open)
             },
         };
         let fallback_doc = if u.open {
@@ -720,6 +763,7 @@ impl TypesEmitter<'_> {
         let deserialize = deserialize_impl(&name);
         let json = json_impls(
             &name,
+            &fallback,
             &decode,
             &quote! {
                 match self {
@@ -928,10 +972,12 @@ fn sample_tests(api: &Api) -> TokenStream {
 
 /// JSON of an enumeration: a string both ways, or for one of integers an integer both ways
 /// (its variants keep the decimal text, so parameters and forms read it like any other).
-fn enum_json(name: &proc_macro2::Ident, integer: bool) -> TokenStream {
+fn enum_json(name: &proc_macro2::Ident, fallback: &proc_macro2::Ident, integer: bool) -> TokenStream {
     let (read, write) = if integer {
         (
-            quote! { <i64 as ::apigen_runtime::FromJson>::from_json(__value, __decoder).map(Self::from) },
+            quote! {
+                ::core::option::Option::Some(Self::from(<i64 as ::apigen_runtime::FromJson>::from_json(__value, __decoder)?))
+            },
             quote! {
                 match self.value() {
                     ::core::option::Option::Some(__value) => serializer.serialize_i64(__value),
@@ -941,15 +987,22 @@ fn enum_json(name: &proc_macro2::Ident, integer: bool) -> TokenStream {
         )
     } else {
         (
-            quote! { __decoder.string(__value).map(|__text| Self::from(__text.as_str())) },
+            quote! { ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str())) },
             quote! { serializer.serialize_str(self.as_str()) },
         )
     };
-    json_impls(name, &read, &write)
+    json_impls(name, fallback, &read, &write)
 }
 
-/// `FromJson` and `Serialize` of a generated enumeration or union, from the body of each.
-fn json_impls(name: &proc_macro2::Ident, read: &TokenStream, write: &TokenStream) -> TokenStream {
+/// `FromJson` and `Serialize` of a generated enumeration or union, from the body of each;
+/// the placeholder (what an object's reader gives a field that failed) is the fallback
+/// variant.
+fn json_impls(
+    name: &proc_macro2::Ident,
+    fallback: &proc_macro2::Ident,
+    read: &TokenStream,
+    write: &TokenStream,
+) -> TokenStream {
     quote! {
         impl ::apigen_runtime::FromJson for #name {
             fn from_json(
@@ -957,6 +1010,9 @@ fn json_impls(name: &proc_macro2::Ident, read: &TokenStream, write: &TokenStream
                 __decoder: &mut ::apigen_runtime::Decoder,
             ) -> ::core::option::Option<Self> {
                 #read
+            }
+            fn placeholder() -> Self {
+                Self::#fallback(::core::default::Default::default())
             }
         }
         impl ::apigen_runtime::serde::Serialize for #name {
