@@ -265,3 +265,37 @@ fn invalid_schemas_and_references_to_nothing_are_gaps_not_failures() {
          self: { type: Thing, optional: true }\n"
     );
 }
+
+#[test]
+fn an_inline_shape_met_twice_is_declared_once_with_its_constraints() {
+    let body = |op: &str| {
+        serde_json::json!({"operationId": op, "requestBody": {"content": {"application/json": {"schema": {
+            "type": "object", "required": ["kind"], "properties": {
+                "kind": {"type": "string", "maxLength": 5000, "enum": ["eu_vat", "us_ein"]},
+                "owner": {"type": "object", "properties": {"name": {"type": "string"}}}
+            }}}}},
+            "responses": {"204": {"description": "done"}}})
+    };
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Taxes", "version": "1"},
+        // The shape is declared in z.yaml and named from a.yaml, read first.
+        "paths": {"/z": {"post": body("createZ")}, "/a": {"post": body("createA")}}
+    });
+    let imported = apigen::import::import(&doc, "taxes.json").unwrap();
+    assert_eq!(imported.shared_shapes, 2, "createA's kind and owner name createZ's");
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in &imported.files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let api = match apigen::load(dir.path()) {
+        Ok((api, _)) => api,
+        Err(diags) => panic!("the shared shapes do not lint:\n{}", diags.render()),
+    };
+    let listing = apigen::listing::types(&api).join("\n");
+    assert_eq!(
+        listing,
+        "object CreateABody (2 fields)\nobject CreateZBody (2 fields)\n\
+         enum   CreateZBodyKind (closed: eu_vat, us_ein)\nobject CreateZBodyOwner (1 fields)"
+    );
+}

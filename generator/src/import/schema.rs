@@ -819,15 +819,18 @@ impl Importer<'_> {
     /// An inline object or enumeration the same as one met before (fields, their types and
     /// descriptions, or values) names that one instead of declaring a copy: documents
     /// generated from code repeat shapes (GitHub's webhook payloads hold thousands of copies
-    /// of a repository), and each copy would be a type of its own to compile.
+    /// of a repository), and each copy would be a type of its own to compile. The shape's
+    /// constraints (an enumeration's `max_length`) belong to it: they are part of what must be
+    /// the same, and the field naming the shared type leaves them to the type.
     fn share_inline_shape(&mut self, typed: &Typed, node: &mut Map<String, Value>) {
         const SHAPE: [&str; 4] = ["fields", "additional_properties", "enum", "open"];
         if !self.share_shapes || !matches!(typed.expr, Expr::Object | Expr::Enum) || typed.constant.is_some() {
             return;
         }
         let Some(name) = typed.inline_name.clone() else { return };
+        let of_shape = |key: &str| SHAPE.contains(&key) || typed.constraints.iter().any(|(c, _)| *c == key);
         let shape: Map<String, Value> =
-            SHAPE.iter().filter_map(|k| node.get(*k).map(|v| ((*k).to_owned(), v.clone()))).collect();
+            node.iter().filter(|(k, _)| of_shape(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
         if shape.is_empty() {
             return;
         }
@@ -837,7 +840,7 @@ impl Importer<'_> {
                 let mut shared = Map::new();
                 shared.insert("type".into(), json!(first));
                 for (k, v) in std::mem::take(node) {
-                    if !SHAPE.contains(&k.as_str()) && !matches!(k.as_str(), "type" | "type_name") {
+                    if !of_shape(&k) && !matches!(k.as_str(), "type" | "type_name") {
                         shared.insert(k, v);
                     }
                 }
