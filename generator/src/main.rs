@@ -140,8 +140,10 @@ fn main() -> ExitCode {
         return init(args, &cli);
     }
     if let Command::Import(args) = &cli.command {
-        // The spec directory to write: --out, else --spec, else `spec`.
-        let out = cli.out.clone().or(cli.spec.clone()).unwrap_or_else(|| PathBuf::from("spec"));
+        // The spec directory to write: --spec, else --out (what the import produces is a
+        // spec; `--out` is kept for it as documented), else `spec`. With both, --spec names
+        // the spec, as for every other command.
+        let out = cli.spec.clone().or(cli.out.clone()).unwrap_or_else(|| PathBuf::from("spec"));
         return import(args, &out);
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));

@@ -76,3 +76,21 @@ fn check_passes_on_the_repository_and_fails_with_a_diff_on_drift() {
     assert!(stdout(&drift).contains("-// edited\n"), "{}", stdout(&drift));
     assert!(stdout(&drift).ends_with("drift: 1 changed, 0 missing, 0 extra; run `cargo run -p apigen -- generate`\n"));
 }
+
+#[test]
+fn import_writes_the_spec_where_spec_says_even_beside_out() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let spec = dir.path().join("spec");
+    let out = dir.path().join("generated");
+    let output = apigen(&[
+        "import",
+        "tests/fixtures/directory/quarantine.country.json",
+        "--spec",
+        spec.to_str().expect("UTF-8 path"),
+        "--out",
+        out.to_str().expect("UTF-8 path"),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(spec.join("api.yaml").is_file(), "the spec is written under --spec");
+    assert!(!out.exists(), "nothing is written under --out: generate writes there");
+}
