@@ -80,6 +80,9 @@ struct Lowerer<'a> {
     errors: (ErrorConvention, Option<Origin>),
     /// The `includes:` of each object type, resolved once every type is lowered.
     includes: Vec<(String, Vec<String>, Origin)>,
+    /// Text constraints (`max_length`...) on a named type not lowered yet when met (an inline
+    /// enumeration of an operation in a later file): checked once every type is lowered.
+    text_checks: Vec<(String, &'static str, Location)>,
 }
 
 /// What a [`RawField`] is being read as.
@@ -108,6 +111,7 @@ impl<'a> Lowerer<'a> {
             servers: Vec::new(),
             errors: (ErrorConvention::default(), None),
             includes: Vec::new(),
+            text_checks: Vec::new(),
         }
     }
 
@@ -132,6 +136,7 @@ impl<'a> Lowerer<'a> {
         self.resolve_includes();
         self.check_file_modules();
         let mut operations = self.lower_operations(&tags, &pagination);
+        self.check_text_constraints();
         settle_client_names(&mut operations);
         routes::check_routes(&operations, self.diags);
         if !self.check_refs() {

@@ -635,9 +635,18 @@ impl Lowerer<'_> {
             ("max_items", c.max_items.is_some(), is_list, "lists"),
             ("exact_items", c.exact_items.is_some(), is_list, "lists"),
         ];
+        // A named type lowered later (an inline enumeration of a later file) is checked then.
+        let later = match ty {
+            TypeRef::Named(name) if !stringy && !self.types.contains_key(name) => Some(name),
+            _ => None,
+        };
         for (key, set, fits, what) in applies {
             if set && !fits {
                 let at = self.at(&origin.key(key));
+                if let (Some(name), "strings") = (later, what) {
+                    self.text_checks.push((name.clone(), key, at));
+                    continue;
+                }
                 self.diags
                     .error(at, format!("`{key}` applies to {what}, and this is `{ty}`"))
                     .hint("remove it, or move it to the type it constrains");
@@ -687,6 +696,20 @@ impl Lowerer<'_> {
     }
 
     /// True when `ty` names an enumeration (declared or lifted so far).
+    /// The text constraints deferred by [`Self::lower_constraints`], now that every type is
+    /// lowered (a name lowered nowhere is reported by the reference check).
+    pub(super) fn check_text_constraints(&mut self) {
+        for (name, key, at) in std::mem::take(&mut self.text_checks) {
+            let known = self.types.contains_key(&name);
+            let ty = TypeRef::Named(name);
+            if known && !self.is_string_enum(&ty) {
+                self.diags
+                    .error(at, format!("`{key}` applies to strings, and this is `{ty}`"))
+                    .hint("remove it, or move it to the type it constrains");
+            }
+        }
+    }
+
     pub(super) fn is_string_enum(&self, ty: &TypeRef) -> bool {
         match ty {
             TypeRef::Named(name) => {
