@@ -10,6 +10,7 @@
 use super::rust::{Paths, constraint_checks, doc, ident, inner_doc, param_text};
 use super::text::describe_constraints;
 use super::{features, jobs};
+use crate::model::names::{Case, sanitize};
 use crate::model::reach::Reach;
 use crate::model::{
     Access, Api, Enum, Field, Object, Operation, Presence, ResponseBody, TypeDef, TypeKind, TypeRef, Union, sample,
@@ -57,24 +58,42 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
         jobs::rust("types/src/samples.rs", header, move || sample_tests(api)),
     ];
     for (module, defs) in modules {
-        let (validated, envelopes) = (Arc::clone(&validated), Arc::clone(&envelopes));
         let ops = operations.remove(&module).unwrap_or_default();
-        jobs.push(jobs::rust(format!("types/src/{module}.rs"), header, move || {
-            let emitter = TypesEmitter { api, paths: Paths::in_types_crate(), validated: &validated };
-            let items = defs.iter().map(|def| {
-                let mut item = emitter.item(def);
-                if let Some(item_ty) = envelopes.get(&def.name) {
-                    item.extend(emitter.paginated(def, item_ty));
-                }
-                features::gate(&features::cfg(&reach.of_type(&def.name)), item)
-            });
-            let gated =
-                |op: &&Operation, items: TokenStream| features::gate(&features::cfg_group(api.tag_of(op)), items);
-            let answers = ops.iter().map(|op| gated(op, emitter.answer(op)));
-            let headers = ops.iter().map(|op| gated(op, emitter.headers(op)));
-            let docs = inner_doc(&format!("Types declared in `{module}.yaml`."));
-            quote! { #docs #(#items)* #(#answers)* #(#headers)* }
+        let parts = split(&defs);
+        let part_cfgs: Vec<(String, Vec<&str>)> = parts
+            .iter()
+            .map(|(part, (_, defs))| (part.clone(), defs.iter().map(|def| def.name.as_str()).collect()))
+            .collect();
+        jobs.push(jobs::rust(format!("types/src/{module}.rs"), header, {
+            let module = module.clone();
+            let (validated, envelopes) = (Arc::clone(&validated), Arc::clone(&envelopes));
+            let own = if parts.is_empty() { defs } else { Vec::new() };
+            move || {
+                let emitter = TypesEmitter { api, paths: Paths::in_types_crate(), validated: &validated };
+                let items = type_items(&emitter, &own, &envelopes, reach);
+                let parts = part_cfgs.into_iter().map(|(part, types)| {
+                    let cfg = features::cfg(&reach.of_any(types, []));
+                    let part = ident(&part);
+                    quote! { #cfg #[rustfmt::skip] mod #part; #cfg pub use #part::*; }
+                });
+                let gated =
+                    |op: &&Operation, items: TokenStream| features::gate(&features::cfg_group(api.tag_of(op)), items);
+                let answers = ops.iter().map(|op| gated(op, emitter.answer(op)));
+                let headers = ops.iter().map(|op| gated(op, emitter.headers(op)));
+                let docs = inner_doc(&format!("Types declared in `{module}.yaml`."));
+                quote! { #docs #(#parts)* #items #(#answers)* #(#headers)* }
+            }
         }));
+        for (part, (prefix, defs)) in parts {
+            let (validated, envelopes) = (Arc::clone(&validated), Arc::clone(&envelopes));
+            let docs = format!("Types declared in `{module}.yaml` whose Rust names start with `{prefix}`.");
+            jobs.push(jobs::rust(format!("types/src/{module}/{part}.rs"), header, move || {
+                let emitter = TypesEmitter { api, paths: Paths::in_types_crate(), validated: &validated };
+                let items = type_items(&emitter, &defs, &envelopes, reach);
+                let docs = inner_doc(&docs);
+                quote! { #docs #items }
+            }));
+        }
     }
     jobs.push(jobs::text("types/Cargo.toml", move || {
         let features = features::manifest(reach, None);
@@ -89,6 +108,66 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
         )
     }));
     jobs
+}
+
+/// A module of more types than this is printed as several files, each holding the types
+/// whose Rust names share a prefix (`schemas/a.rs`, `schemas/webhookp.rs`, ...), split until
+/// each holds at most this many: each file is a job of its own, so a change to one type
+/// reprints one part (GitHub's `schemas.rs` would be 8.6 MB, 1.3 s of printing), and the parts
+/// share the machine's threads. The parts depend only on the names, so adding a type moves
+/// no other type to another file unless its part grows past the limit. The module's own
+/// file declares and re-exports the parts.
+const TYPES_PER_FILE: usize = 200;
+
+/// The parts of a module's types, by part module name, or none when the module is one file.
+fn split<'a>(defs: &[&'a TypeDef]) -> BTreeMap<String, (String, Vec<&'a TypeDef>)> {
+    let mut parts = BTreeMap::new();
+    if defs.len() > TYPES_PER_FILE {
+        split_by_prefix(defs.to_vec(), 1, &mut parts);
+    }
+    parts
+}
+
+/// Groups `defs` by the first `len` characters of their Rust names, splitting a group of
+/// more than [`TYPES_PER_FILE`] by one character more (names are unique, so it ends).
+fn split_by_prefix<'a>(defs: Vec<&'a TypeDef>, len: usize, parts: &mut BTreeMap<String, (String, Vec<&'a TypeDef>)>) {
+    let mut groups: BTreeMap<String, Vec<&TypeDef>> = BTreeMap::new();
+    // Case is ignored: the parts are modules (`AB` and `Ab` go together).
+    for def in defs {
+        let prefix: String = def.rust.chars().take(len).collect();
+        groups.entry(prefix.to_lowercase()).or_default().push(def);
+    }
+    for (prefix, group) in groups {
+        let longer = group.iter().any(|def| def.rust.chars().count() > len);
+        if group.len() > TYPES_PER_FILE && longer {
+            split_by_prefix(group, len + 1, parts);
+        } else {
+            let mut module = sanitize(&prefix, Case::Snake);
+            while parts.contains_key(&module) {
+                module.push('_');
+            }
+            let shown = group[0].rust.chars().take(len).collect();
+            parts.insert(module, (shown, group));
+        }
+    }
+}
+
+/// Each type's items (its declaration and impls, a page's accessors), compiled under the
+/// features of the groups reaching it.
+fn type_items(
+    emitter: &TypesEmitter<'_>,
+    defs: &[&TypeDef],
+    envelopes: &BTreeMap<String, TypeRef>,
+    reach: &Reach<'_>,
+) -> TokenStream {
+    let items = defs.iter().map(|def| {
+        let mut item = emitter.item(def);
+        if let Some(item_ty) = envelopes.get(&def.name) {
+            item.extend(emitter.paginated(def, item_ty));
+        }
+        features::gate(&features::cfg(&reach.of_type(&def.name)), item)
+    });
+    quote! { #(#items)* }
 }
 
 /// The module a type goes in: the spec file it was declared in.
