@@ -68,85 +68,87 @@ pub struct ChangeRequest {
     pub urls: ::core::option::Option<crate::ChangeRequestUrls>,
 }
 #[cfg(feature = "change_requests")]
-impl ::apigen_runtime::FromJson for ChangeRequest {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "change-request");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            number: __reader.optional("number"),
-            status: __reader.optional("status"),
-            subject: __reader.optional("subject"),
-            description: __reader.optional("description"),
-            created_by: __reader.optional("createdBy"),
-            created_at: __reader.optional("createdAt"),
-            updated_at: __reader.optional("updatedAt"),
-            space: __reader.optional("space"),
-            revision: __reader.optional("revision"),
-            revision_initial: __reader.optional("revisionInitial"),
-            revision_merged_ancestor: __reader.optional("revisionMergedAncestor"),
-            revision_merged: __reader.optional("revisionMerged"),
-            comments: __reader.optional("comments"),
-            outdated: __reader.optional("outdated"),
-            conversations_issues_cluster: __reader
-                .optional("conversationsIssuesCluster"),
-            urls: __reader.optional("urls"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::serde::Serialize for ChangeRequest {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "change-request");
-        __fields.put("id", &self.id);
-        __fields.optional("number", &self.number);
-        __fields.optional("status", &self.status);
-        __fields.optional("subject", &self.subject);
-        __fields.optional("description", &self.description);
-        __fields.optional("createdBy", &self.created_by);
-        __fields.optional("createdAt", &self.created_at);
-        __fields.optional("updatedAt", &self.updated_at);
-        __fields.optional("space", &self.space);
-        __fields.optional("revision", &self.revision);
-        __fields.optional("revisionInitial", &self.revision_initial);
-        __fields.optional("revisionMergedAncestor", &self.revision_merged_ancestor);
-        __fields.optional("revisionMerged", &self.revision_merged);
-        __fields.optional("comments", &self.comments);
-        __fields.optional("outdated", &self.outdated);
-        __fields
-            .optional("conversationsIssuesCluster", &self.conversations_issues_cluster);
-        __fields.optional("urls", &self.urls);
-        __fields.end()
-    }
-}
-#[cfg(feature = "change_requests")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequest {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::Validate for ChangeRequest {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.created_by {
-            __v.field("createdBy", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for ChangeRequest {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "change-request");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                number: __reader.optional("number"),
+                status: __reader.optional("status"),
+                subject: __reader.optional("subject"),
+                description: __reader.optional("description"),
+                created_by: __reader.optional("createdBy"),
+                created_at: __reader.optional("createdAt"),
+                updated_at: __reader.optional("updatedAt"),
+                space: __reader.optional("space"),
+                revision: __reader.optional("revision"),
+                revision_initial: __reader.optional("revisionInitial"),
+                revision_merged_ancestor: __reader.optional("revisionMergedAncestor"),
+                revision_merged: __reader.optional("revisionMerged"),
+                comments: __reader.optional("comments"),
+                outdated: __reader.optional("outdated"),
+                conversations_issues_cluster: __reader
+                    .optional("conversationsIssuesCluster"),
+                urls: __reader.optional("urls"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for ChangeRequest {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "change-request");
+            __fields.put("id", &self.id);
+            __fields.optional("number", &self.number);
+            __fields.optional("status", &self.status);
+            __fields.optional("subject", &self.subject);
+            __fields.optional("description", &self.description);
+            __fields.optional("createdBy", &self.created_by);
+            __fields.optional("createdAt", &self.created_at);
+            __fields.optional("updatedAt", &self.updated_at);
+            __fields.optional("space", &self.space);
+            __fields.optional("revision", &self.revision);
+            __fields.optional("revisionInitial", &self.revision_initial);
+            __fields.optional("revisionMergedAncestor", &self.revision_merged_ancestor);
+            __fields.optional("revisionMerged", &self.revision_merged);
+            __fields.optional("comments", &self.comments);
+            __fields.optional("outdated", &self.outdated);
+            __fields
+                .optional(
+                    "conversationsIssuesCluster",
+                    &self.conversations_issues_cluster,
+                );
+            __fields.optional("urls", &self.urls);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequest {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for ChangeRequest {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.created_by {
+                __v.field("createdBy", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "change_requests")]
 /// The outcome of merging a change request (`{ revision, result }`): `result` tells what
 /// happened, `merge` when it was merged (the value shown).
@@ -172,44 +174,43 @@ pub struct ChangeRequestMergeResult {
     pub result: ::core::option::Option<crate::ChangeRequestResult>,
 }
 #[cfg(feature = "change_requests")]
-impl ::apigen_runtime::FromJson for ChangeRequestMergeResult {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            revision: __reader.optional("revision"),
-            result: __reader.optional("result"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for ChangeRequestMergeResult {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                revision: __reader.optional("revision"),
+                result: __reader.optional("result"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::serde::Serialize for ChangeRequestMergeResult {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("revision", &self.revision);
-        __fields.optional("result", &self.result);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for ChangeRequestMergeResult {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("revision", &self.revision);
+            __fields.optional("result", &self.result);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestMergeResult {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestMergeResult {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::Validate for ChangeRequestMergeResult {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for ChangeRequestMergeResult {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "change_requests")]
 /// Where to download the PDF of a change request (`{ url }`).
 ///
@@ -224,46 +225,45 @@ pub struct ChangeRequestPdf {
     pub url: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "change_requests")]
-impl ::apigen_runtime::FromJson for ChangeRequestPdf {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            url: __reader.optional("url"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::serde::Serialize for ChangeRequestPdf {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("url", &self.url);
-        __fields.end()
-    }
-}
-#[cfg(feature = "change_requests")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestPdf {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::Validate for ChangeRequestPdf {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.url {
-            __v.url_at("url", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for ChangeRequestPdf {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                url: __reader.optional("url"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for ChangeRequestPdf {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("url", &self.url);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestPdf {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for ChangeRequestPdf {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.url {
+                __v.url_at("url", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "change_requests")]
 /// The outcome of a merge or of an update from the main content. `merge` and `update` are
 /// shown; `conflicts` is this spec's name for an outcome where conflicts kept it from
@@ -288,69 +288,65 @@ pub enum ChangeRequestResult {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "change_requests")]
-impl ChangeRequestResult {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["merge", "update", "conflicts"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Merge => "merge",
-            Self::Update => "update",
-            Self::Conflicts => "conflicts",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl ChangeRequestResult {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["merge", "update", "conflicts"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Merge => "merge",
+                Self::Update => "update",
+                Self::Conflicts => "conflicts",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::core::convert::From<&str> for ChangeRequestResult {
-    fn from(value: &str) -> Self {
-        match value {
-            "merge" => Self::Merge,
-            "update" => Self::Update,
-            "conflicts" => Self::Conflicts,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for ChangeRequestResult {
+        fn from(value: &str) -> Self {
+            match value {
+                "merge" => Self::Merge,
+                "update" => Self::Update,
+                "conflicts" => Self::Conflicts,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::core::fmt::Display for ChangeRequestResult {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for ChangeRequestResult {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::FromJson for ChangeRequestResult {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for ChangeRequestResult {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for ChangeRequestResult {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::serde::Serialize for ChangeRequestResult {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestResult {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestResult {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for ChangeRequestResult {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::Validate for ChangeRequestResult {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "change_requests")]
 /// Status of a change request. Only `draft` and `open` are shown (`open` being the default
 /// of the list filter); other values are kept as they are.
@@ -369,67 +365,63 @@ pub enum ChangeRequestStatus {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "change_requests")]
-impl ChangeRequestStatus {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["draft", "open"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Draft => "draft",
-            Self::Open => "open",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl ChangeRequestStatus {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["draft", "open"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Draft => "draft",
+                Self::Open => "open",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::core::convert::From<&str> for ChangeRequestStatus {
-    fn from(value: &str) -> Self {
-        match value {
-            "draft" => Self::Draft,
-            "open" => Self::Open,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for ChangeRequestStatus {
+        fn from(value: &str) -> Self {
+            match value {
+                "draft" => Self::Draft,
+                "open" => Self::Open,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::core::fmt::Display for ChangeRequestStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for ChangeRequestStatus {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::FromJson for ChangeRequestStatus {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for ChangeRequestStatus {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for ChangeRequestStatus {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::serde::Serialize for ChangeRequestStatus {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestStatus {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestStatus {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for ChangeRequestStatus {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::Validate for ChangeRequestStatus {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "change_requests")]
 /// The outcome of updating a change request from the main content (`{ revision, result }`):
 /// `result` tells what happened, `update` when it was brought up to date (the value shown).
@@ -450,44 +442,43 @@ pub struct ChangeRequestUpdateResult {
     pub result: ::core::option::Option<crate::ChangeRequestResult>,
 }
 #[cfg(feature = "change_requests")]
-impl ::apigen_runtime::FromJson for ChangeRequestUpdateResult {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            revision: __reader.optional("revision"),
-            result: __reader.optional("result"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for ChangeRequestUpdateResult {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                revision: __reader.optional("revision"),
+                result: __reader.optional("result"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::serde::Serialize for ChangeRequestUpdateResult {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("revision", &self.revision);
-        __fields.optional("result", &self.result);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for ChangeRequestUpdateResult {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("revision", &self.revision);
+            __fields.optional("result", &self.result);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestUpdateResult {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestUpdateResult {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::Validate for ChangeRequestUpdateResult {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for ChangeRequestUpdateResult {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "change_requests")]
 /// Links of the change request.
 ///
@@ -500,51 +491,50 @@ pub struct ChangeRequestUrls {
     pub location: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "change_requests")]
-impl ::apigen_runtime::FromJson for ChangeRequestUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            app: __reader.optional("app"),
-            location: __reader.optional("location"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::serde::Serialize for ChangeRequestUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("app", &self.app);
-        __fields.optional("location", &self.location);
-        __fields.end()
-    }
-}
-#[cfg(feature = "change_requests")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::Validate for ChangeRequestUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url_at("app", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for ChangeRequestUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                app: __reader.optional("app"),
+                location: __reader.optional("location"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for ChangeRequestUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("app", &self.app);
+            __fields.optional("location", &self.location);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ChangeRequestUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for ChangeRequestUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.app {
+                __v.url_at("app", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "change_requests")]
 /// The new change request. Which fields are required is not shown; all are optional.
 ///
@@ -559,44 +549,43 @@ pub struct CreateChangeRequestBody {
     pub agent_task_id: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "change_requests")]
-impl ::apigen_runtime::FromJson for CreateChangeRequestBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            subject: __reader.optional("subject"),
-            agent_task_id: __reader.optional("agentTaskId"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for CreateChangeRequestBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                subject: __reader.optional("subject"),
+                agent_task_id: __reader.optional("agentTaskId"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::serde::Serialize for CreateChangeRequestBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("subject", &self.subject);
-        __fields.optional("agentTaskId", &self.agent_task_id);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for CreateChangeRequestBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("subject", &self.subject);
+            __fields.optional("agentTaskId", &self.agent_task_id);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateChangeRequestBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateChangeRequestBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::Validate for CreateChangeRequestBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for CreateChangeRequestBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "change_requests")]
 /// The fields to change; all optional.
 ///
@@ -613,43 +602,42 @@ pub struct UpdateChangeRequestBody {
     pub status: ::core::option::Option<crate::ChangeRequestStatus>,
 }
 #[cfg(feature = "change_requests")]
-impl ::apigen_runtime::FromJson for UpdateChangeRequestBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            subject: __reader.optional("subject"),
-            description: __reader.optional("description"),
-            status: __reader.optional("status"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateChangeRequestBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                subject: __reader.optional("subject"),
+                description: __reader.optional("description"),
+                status: __reader.optional("status"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::serde::Serialize for UpdateChangeRequestBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("subject", &self.subject);
-        __fields.optional("description", &self.description);
-        __fields.optional("status", &self.status);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for UpdateChangeRequestBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("subject", &self.subject);
+            __fields.optional("description", &self.description);
+            __fields.optional("status", &self.status);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateChangeRequestBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateChangeRequestBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "change_requests")]
-impl ::apigen_runtime::Validate for UpdateChangeRequestBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for UpdateChangeRequestBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};

@@ -31,82 +31,81 @@ pub struct Collection {
     pub permissions: ::core::option::Option<crate::CollectionPermissions>,
 }
 #[cfg(feature = "collections")]
-impl ::apigen_runtime::FromJson for Collection {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "collection");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            title: __reader.required("title"),
-            description: __reader.optional("description"),
-            organization: __reader.required("organization"),
-            parent: __reader.optional("parent"),
-            default_level: __reader.nullable("defaultLevel"),
-            urls: __reader.optional("urls"),
-            permissions: __reader.optional("permissions"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "collections")]
-impl ::apigen_runtime::serde::Serialize for Collection {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "collection");
-        __fields.put("id", &self.id);
-        __fields.put("title", &self.title);
-        __fields.optional("description", &self.description);
-        __fields.put("organization", &self.organization);
-        __fields.optional("parent", &self.parent);
-        __fields.put("defaultLevel", &self.default_level);
-        __fields.optional("urls", &self.urls);
-        __fields.optional("permissions", &self.permissions);
-        __fields.end()
-    }
-}
-#[cfg(feature = "collections")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Collection {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "collections")]
-impl ::apigen_runtime::Validate for Collection {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.title;
-            let __v = &mut __v.at("title");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(50u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = &self.description {
-            let __v = &mut __v.at("description");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(100u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = &self.default_level {
-            __v.field("defaultLevel", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for Collection {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "collection");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                title: __reader.required("title"),
+                description: __reader.optional("description"),
+                organization: __reader.required("organization"),
+                parent: __reader.optional("parent"),
+                default_level: __reader.nullable("defaultLevel"),
+                urls: __reader.optional("urls"),
+                permissions: __reader.optional("permissions"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for Collection {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "collection");
+            __fields.put("id", &self.id);
+            __fields.put("title", &self.title);
+            __fields.optional("description", &self.description);
+            __fields.put("organization", &self.organization);
+            __fields.optional("parent", &self.parent);
+            __fields.put("defaultLevel", &self.default_level);
+            __fields.optional("urls", &self.urls);
+            __fields.optional("permissions", &self.permissions);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Collection {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for Collection {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            {
+                let __value = &self.title;
+                let __v = &mut __v.at("title");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(50u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = &self.description {
+                let __v = &mut __v.at("description");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(100u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = &self.default_level {
+                __v.field("defaultLevel", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "collections")]
 /// What the caller may do with the collection.
 ///
@@ -125,48 +124,47 @@ pub struct CollectionPermissions {
     pub create: ::core::option::Option<bool>,
 }
 #[cfg(feature = "collections")]
-impl ::apigen_runtime::FromJson for CollectionPermissions {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            view: __reader.optional("view"),
-            admin: __reader.optional("admin"),
-            view_invite_links: __reader.optional("viewInviteLinks"),
-            create: __reader.optional("create"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for CollectionPermissions {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                view: __reader.optional("view"),
+                admin: __reader.optional("admin"),
+                view_invite_links: __reader.optional("viewInviteLinks"),
+                create: __reader.optional("create"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "collections")]
-impl ::apigen_runtime::serde::Serialize for CollectionPermissions {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view);
-        __fields.optional("admin", &self.admin);
-        __fields.optional("viewInviteLinks", &self.view_invite_links);
-        __fields.optional("create", &self.create);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for CollectionPermissions {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("view", &self.view);
+            __fields.optional("admin", &self.admin);
+            __fields.optional("viewInviteLinks", &self.view_invite_links);
+            __fields.optional("create", &self.create);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "collections")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CollectionPermissions {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CollectionPermissions {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "collections")]
-impl ::apigen_runtime::Validate for CollectionPermissions {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for CollectionPermissions {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "collections")]
 /// Links of the collection.
 ///
@@ -179,51 +177,50 @@ pub struct CollectionUrls {
     pub app: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "collections")]
-impl ::apigen_runtime::FromJson for CollectionUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            location: __reader.optional("location"),
-            app: __reader.optional("app"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "collections")]
-impl ::apigen_runtime::serde::Serialize for CollectionUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location);
-        __fields.optional("app", &self.app);
-        __fields.end()
-    }
-}
-#[cfg(feature = "collections")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CollectionUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "collections")]
-impl ::apigen_runtime::Validate for CollectionUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url_at("app", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for CollectionUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                location: __reader.optional("location"),
+                app: __reader.optional("app"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for CollectionUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("location", &self.location);
+            __fields.optional("app", &self.app);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CollectionUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for CollectionUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.app {
+                __v.url_at("app", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "collections")]
 /// The new collection; both fields are optional, so the body may be omitted.
 ///
@@ -238,53 +235,52 @@ pub struct CreateCollectionBody {
     pub parent: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "collections")]
-impl ::apigen_runtime::FromJson for CreateCollectionBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            title: __reader.optional("title"),
-            parent: __reader.optional("parent"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "collections")]
-impl ::apigen_runtime::serde::Serialize for CreateCollectionBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title);
-        __fields.optional("parent", &self.parent);
-        __fields.end()
-    }
-}
-#[cfg(feature = "collections")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateCollectionBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "collections")]
-impl ::apigen_runtime::Validate for CreateCollectionBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.title {
-            let __v = &mut __v.at("title");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(50u64),
-            );
+const _: () = {
+    impl ::apigen_runtime::FromJson for CreateCollectionBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                title: __reader.optional("title"),
+                parent: __reader.optional("parent"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for CreateCollectionBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("title", &self.title);
+            __fields.optional("parent", &self.parent);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateCollectionBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for CreateCollectionBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.title {
+                let __v = &mut __v.at("title");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(50u64),
+                );
+            }
+        }
+    }
+};
 #[cfg(feature = "collections")]
 /// Where to move the collection.
 ///
@@ -299,44 +295,43 @@ pub struct MoveCollectionBody {
     pub position: ::core::option::Option<crate::SpacePosition>,
 }
 #[cfg(feature = "collections")]
-impl ::apigen_runtime::FromJson for MoveCollectionBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            parent: __reader.patch("parent"),
-            position: __reader.optional("position"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for MoveCollectionBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                parent: __reader.patch("parent"),
+                position: __reader.optional("position"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "collections")]
-impl ::apigen_runtime::serde::Serialize for MoveCollectionBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.patch("parent", &self.parent);
-        __fields.optional("position", &self.position);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for MoveCollectionBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.patch("parent", &self.parent);
+            __fields.optional("position", &self.position);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "collections")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MoveCollectionBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MoveCollectionBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "collections")]
-impl ::apigen_runtime::Validate for MoveCollectionBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for MoveCollectionBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "collections", feature = "spaces"))]
 /// Where a moved collection or space lands among its siblings: before one space, after
 /// another. What happens when both or neither of `before` and `after` are given is not
@@ -355,44 +350,43 @@ pub struct SpacePosition {
     pub after: ::core::option::Option<crate::SpacePositionTarget>,
 }
 #[cfg(any(feature = "collections", feature = "spaces"))]
-impl ::apigen_runtime::FromJson for SpacePosition {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            before: __reader.optional("before"),
-            after: __reader.optional("after"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SpacePosition {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                before: __reader.optional("before"),
+                after: __reader.optional("after"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(any(feature = "collections", feature = "spaces"))]
-impl ::apigen_runtime::serde::Serialize for SpacePosition {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("before", &self.before);
-        __fields.optional("after", &self.after);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SpacePosition {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("before", &self.before);
+            __fields.optional("after", &self.after);
+            __fields.end()
+        }
     }
-}
-#[cfg(any(feature = "collections", feature = "spaces"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpacePosition {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpacePosition {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "collections", feature = "spaces"))]
-impl ::apigen_runtime::Validate for SpacePosition {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SpacePosition {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "collections", feature = "spaces"))]
 /// A space as position target.
 #[derive(Clone, PartialEq, Debug)]
@@ -401,44 +395,43 @@ pub struct SpacePositionSpace {
     pub space: ::std::string::String,
 }
 #[cfg(any(feature = "collections", feature = "spaces"))]
-impl ::apigen_runtime::FromJson for SpacePositionSpace {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("type", "space");
-        let __decoded = Self {
-            space: __reader.required("space"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SpacePositionSpace {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("type", "space");
+            let __decoded = Self {
+                space: __reader.required("space"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(any(feature = "collections", feature = "spaces"))]
-impl ::apigen_runtime::serde::Serialize for SpacePositionSpace {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "space");
-        __fields.put("space", &self.space);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SpacePositionSpace {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("type", "space");
+            __fields.put("space", &self.space);
+            __fields.end()
+        }
     }
-}
-#[cfg(any(feature = "collections", feature = "spaces"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpacePositionSpace {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpacePositionSpace {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "collections", feature = "spaces"))]
-impl ::apigen_runtime::Validate for SpacePositionSpace {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SpacePositionSpace {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "collections", feature = "spaces"))]
 /// A sibling a collection or space is positioned against. Only a space is shown as target; other targets are kept as they are.
 ///
@@ -453,68 +446,66 @@ pub enum SpacePositionTarget {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(any(feature = "collections", feature = "spaces"))]
-impl ::core::convert::From<crate::SpacePositionSpace> for SpacePositionTarget {
-    fn from(value: crate::SpacePositionSpace) -> Self {
-        Self::Space(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(any(feature = "collections", feature = "spaces"))]
-impl ::apigen_runtime::FromJson for SpacePositionTarget {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::tagged(
-            __value,
-            __decoder,
-            "type",
-            &["space"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Space(
-                            <::std::boxed::Box<
-                                crate::SpacePositionSpace,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(any(feature = "collections", feature = "spaces"))]
-impl ::apigen_runtime::serde::Serialize for SpacePositionTarget {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Space(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::SpacePositionSpace> for SpacePositionTarget {
+        fn from(value: crate::SpacePositionSpace) -> Self {
+            Self::Space(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(any(feature = "collections", feature = "spaces"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpacePositionTarget {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::FromJson for SpacePositionTarget {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::tagged(
+                __value,
+                __decoder,
+                "type",
+                &["space"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Space(
+                                <::std::boxed::Box<
+                                    crate::SpacePositionSpace,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                true,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-}
-#[cfg(any(feature = "collections", feature = "spaces"))]
-impl ::apigen_runtime::Validate for SpacePositionTarget {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::serde::Serialize for SpacePositionTarget {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Space(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpacePositionTarget {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SpacePositionTarget {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "collections")]
 /// The target organization.
 ///
@@ -525,42 +516,41 @@ pub struct TransferCollectionBody {
     pub organization: ::std::string::String,
 }
 #[cfg(feature = "collections")]
-impl ::apigen_runtime::FromJson for TransferCollectionBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            organization: __reader.required("organization"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for TransferCollectionBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                organization: __reader.required("organization"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "collections")]
-impl ::apigen_runtime::serde::Serialize for TransferCollectionBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organization", &self.organization);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for TransferCollectionBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("organization", &self.organization);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "collections")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TransferCollectionBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TransferCollectionBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "collections")]
-impl ::apigen_runtime::Validate for TransferCollectionBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for TransferCollectionBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "collections")]
 /// The fields to change; all optional.
 ///
@@ -581,63 +571,62 @@ pub struct UpdateCollectionBody {
     pub default_level: ::apigen_runtime::Patch<crate::Role>,
 }
 #[cfg(feature = "collections")]
-impl ::apigen_runtime::FromJson for UpdateCollectionBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            title: __reader.optional("title"),
-            description: __reader.optional("description"),
-            default_level: __reader.patch("defaultLevel"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "collections")]
-impl ::apigen_runtime::serde::Serialize for UpdateCollectionBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title);
-        __fields.optional("description", &self.description);
-        __fields.patch("defaultLevel", &self.default_level);
-        __fields.end()
-    }
-}
-#[cfg(feature = "collections")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateCollectionBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "collections")]
-impl ::apigen_runtime::Validate for UpdateCollectionBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.title {
-            let __v = &mut __v.at("title");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(50u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = &self.description {
-            let __v = &mut __v.at("description");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(100u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = self.default_level.value() {
-            __v.field("defaultLevel", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateCollectionBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                title: __reader.optional("title"),
+                description: __reader.optional("description"),
+                default_level: __reader.patch("defaultLevel"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for UpdateCollectionBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("title", &self.title);
+            __fields.optional("description", &self.description);
+            __fields.patch("defaultLevel", &self.default_level);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateCollectionBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for UpdateCollectionBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.title {
+                let __v = &mut __v.at("title");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(50u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = &self.description {
+                let __v = &mut __v.at("description");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(100u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = self.default_level.value() {
+                __v.field("defaultLevel", __value);
+            }
+        }
+    }
+};

@@ -65,86 +65,85 @@ pub struct Comment {
     pub resolved_by: ::core::option::Option<crate::User>,
 }
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for Comment {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "comment");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            posted_by: __reader.optional("postedBy"),
-            posted_at: __reader.optional("postedAt"),
-            edited_at: __reader.optional("editedAt"),
-            reactions: __reader.optional("reactions"),
-            replies: __reader.optional("replies"),
-            repliers: __reader.optional("repliers"),
-            body: __reader.optional("body"),
-            target: __reader.optional("target"),
-            urls: __reader.optional("urls"),
-            permissions: __reader.optional("permissions"),
-            status: __reader.optional("status"),
-            resolved_at: __reader.optional("resolvedAt"),
-            resolved_by: __reader.optional("resolvedBy"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for Comment {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "comment");
-        __fields.put("id", &self.id);
-        __fields.optional("postedBy", &self.posted_by);
-        __fields.optional("postedAt", &self.posted_at);
-        __fields.optional("editedAt", &self.edited_at);
-        __fields.optional("reactions", &self.reactions);
-        __fields.optional("replies", &self.replies);
-        __fields.optional("repliers", &self.repliers);
-        __fields.optional("body", &self.body);
-        __fields.optional("target", &self.target);
-        __fields.optional("urls", &self.urls);
-        __fields.optional("permissions", &self.permissions);
-        __fields.optional("status", &self.status);
-        __fields.optional("resolvedAt", &self.resolved_at);
-        __fields.optional("resolvedBy", &self.resolved_by);
-        __fields.end()
-    }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Comment {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for Comment {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.posted_by {
-            __v.field("postedBy", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.reactions {
-            __v.field("reactions", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.repliers {
-            __v.field("repliers", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.resolved_by {
-            __v.field("resolvedBy", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for Comment {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "comment");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                posted_by: __reader.optional("postedBy"),
+                posted_at: __reader.optional("postedAt"),
+                edited_at: __reader.optional("editedAt"),
+                reactions: __reader.optional("reactions"),
+                replies: __reader.optional("replies"),
+                repliers: __reader.optional("repliers"),
+                body: __reader.optional("body"),
+                target: __reader.optional("target"),
+                urls: __reader.optional("urls"),
+                permissions: __reader.optional("permissions"),
+                status: __reader.optional("status"),
+                resolved_at: __reader.optional("resolvedAt"),
+                resolved_by: __reader.optional("resolvedBy"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for Comment {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "comment");
+            __fields.put("id", &self.id);
+            __fields.optional("postedBy", &self.posted_by);
+            __fields.optional("postedAt", &self.posted_at);
+            __fields.optional("editedAt", &self.edited_at);
+            __fields.optional("reactions", &self.reactions);
+            __fields.optional("replies", &self.replies);
+            __fields.optional("repliers", &self.repliers);
+            __fields.optional("body", &self.body);
+            __fields.optional("target", &self.target);
+            __fields.optional("urls", &self.urls);
+            __fields.optional("permissions", &self.permissions);
+            __fields.optional("status", &self.status);
+            __fields.optional("resolvedAt", &self.resolved_at);
+            __fields.optional("resolvedBy", &self.resolved_by);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Comment {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for Comment {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.posted_by {
+                __v.field("postedBy", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.reactions {
+                __v.field("reactions", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.repliers {
+                __v.field("repliers", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.resolved_by {
+                __v.field("resolvedBy", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "comments")]
 /// The content of a comment or reply as sent: `{ markdown }` or an empty object. Other
 /// variants are not shown; they are kept as raw JSON.
@@ -163,86 +162,83 @@ pub enum CommentBody {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(feature = "comments")]
-impl ::core::convert::From<crate::CommentBodyMarkdown> for CommentBody {
-    fn from(value: crate::CommentBodyMarkdown) -> Self {
-        Self::Markdown(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(feature = "comments")]
-impl ::core::convert::From<crate::CommentBodyEmpty> for CommentBody {
-    fn from(value: crate::CommentBodyEmpty) -> Self {
-        Self::Empty(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CommentBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::untagged(
-            __value,
-            __decoder,
-            &["Markdown", "Empty"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Markdown(
-                            <::std::boxed::Box<
-                                crate::CommentBodyMarkdown,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Empty(
-                            <::std::boxed::Box<
-                                crate::CommentBodyEmpty,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CommentBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Markdown(__value) => __value.serialize(serializer),
-            Self::Empty(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::CommentBodyMarkdown> for CommentBody {
+        fn from(value: crate::CommentBodyMarkdown) -> Self {
+            Self::Markdown(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::core::convert::From<crate::CommentBodyEmpty> for CommentBody {
+        fn from(value: crate::CommentBodyEmpty) -> Self {
+            Self::Empty(::std::boxed::Box::new(value))
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CommentBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::FromJson for CommentBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::untagged(
+                __value,
+                __decoder,
+                &["Markdown", "Empty"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Markdown(
+                                <::std::boxed::Box<
+                                    crate::CommentBodyMarkdown,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Empty(
+                                <::std::boxed::Box<
+                                    crate::CommentBodyEmpty,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                true,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for CommentBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Markdown(__value) => __value.serialize(serializer),
+                Self::Empty(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for CommentBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "comments")]
 /// An empty content (`{}`).
 ///
@@ -250,39 +246,38 @@ impl ::apigen_runtime::Validate for CommentBody {
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct CommentBodyEmpty {}
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CommentBodyEmpty {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {};
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for CommentBodyEmpty {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {};
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CommentBodyEmpty {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for CommentBodyEmpty {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentBodyEmpty {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentBodyEmpty {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CommentBodyEmpty {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for CommentBodyEmpty {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "comments")]
 /// Content given as Markdown.
 ///
@@ -293,42 +288,41 @@ pub struct CommentBodyMarkdown {
     pub markdown: ::std::string::String,
 }
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CommentBodyMarkdown {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            markdown: __reader.required("markdown"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for CommentBodyMarkdown {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                markdown: __reader.required("markdown"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CommentBodyMarkdown {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("markdown", &self.markdown);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for CommentBodyMarkdown {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("markdown", &self.markdown);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentBodyMarkdown {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentBodyMarkdown {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CommentBodyMarkdown {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for CommentBodyMarkdown {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "comments")]
 /// Content of a comment or reply as read: `{ markdown }`, or `{ document }` when read with `format=document`.
 ///
@@ -348,44 +342,43 @@ pub struct CommentContent {
     pub document: ::core::option::Option<crate::Document>,
 }
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CommentContent {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            markdown: __reader.optional("markdown"),
-            document: __reader.optional("document"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for CommentContent {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                markdown: __reader.optional("markdown"),
+                document: __reader.optional("document"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CommentContent {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("markdown", &self.markdown);
-        __fields.optional("document", &self.document);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for CommentContent {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("markdown", &self.markdown);
+            __fields.optional("document", &self.document);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentContent {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentContent {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CommentContent {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for CommentContent {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "comments")]
 /// Order of the comments; `desc` (the default) lists the newest first; other values are not shown.
 ///
@@ -398,65 +391,61 @@ pub enum CommentOrder {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "comments")]
-impl CommentOrder {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["desc"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Desc => "desc",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl CommentOrder {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["desc"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Desc => "desc",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "comments")]
-impl ::core::convert::From<&str> for CommentOrder {
-    fn from(value: &str) -> Self {
-        match value {
-            "desc" => Self::Desc,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for CommentOrder {
+        fn from(value: &str) -> Self {
+            match value {
+                "desc" => Self::Desc,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "comments")]
-impl ::core::fmt::Display for CommentOrder {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for CommentOrder {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CommentOrder {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for CommentOrder {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for CommentOrder {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CommentOrder {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentOrder {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentOrder {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for CommentOrder {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CommentOrder {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "comments")]
 /// What the caller may do with a comment or reply.
 ///
@@ -473,48 +462,47 @@ pub struct CommentPermissions {
     pub delete: ::core::option::Option<bool>,
 }
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CommentPermissions {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            view: __reader.optional("view"),
-            edit: __reader.optional("edit"),
-            reply: __reader.optional("reply"),
-            delete: __reader.optional("delete"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for CommentPermissions {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                view: __reader.optional("view"),
+                edit: __reader.optional("edit"),
+                reply: __reader.optional("reply"),
+                delete: __reader.optional("delete"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CommentPermissions {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view);
-        __fields.optional("edit", &self.edit);
-        __fields.optional("reply", &self.reply);
-        __fields.optional("delete", &self.delete);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for CommentPermissions {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("view", &self.view);
+            __fields.optional("edit", &self.edit);
+            __fields.optional("reply", &self.reply);
+            __fields.optional("delete", &self.delete);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentPermissions {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentPermissions {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CommentPermissions {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for CommentPermissions {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "comments")]
 /// A reaction (an emoji) to a comment or reply, with who reacted.
 ///
@@ -533,50 +521,49 @@ pub struct CommentReaction {
     pub users: ::core::option::Option<::std::vec::Vec<crate::CommentReactionUser>>,
 }
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CommentReaction {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            emoji: __reader.optional("emoji"),
-            count: __reader.optional("count"),
-            users: __reader.optional("users"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CommentReaction {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("emoji", &self.emoji);
-        __fields.optional("count", &self.count);
-        __fields.optional("users", &self.users);
-        __fields.end()
-    }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentReaction {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CommentReaction {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.users {
-            __v.field("users", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for CommentReaction {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                emoji: __reader.optional("emoji"),
+                count: __reader.optional("count"),
+                users: __reader.optional("users"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for CommentReaction {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("emoji", &self.emoji);
+            __fields.optional("count", &self.count);
+            __fields.optional("users", &self.users);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentReaction {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for CommentReaction {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.users {
+                __v.field("users", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "comments")]
 /// The users who reacted with it.
 ///
@@ -593,48 +580,47 @@ pub struct CommentReactionUser {
     >,
 }
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CommentReactionUser {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            user: __reader.optional("user"),
-            reacted_at: __reader.optional("reactedAt"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CommentReactionUser {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("user", &self.user);
-        __fields.optional("reactedAt", &self.reacted_at);
-        __fields.end()
-    }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentReactionUser {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CommentReactionUser {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.user {
-            __v.field("user", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for CommentReactionUser {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                user: __reader.optional("user"),
+                reacted_at: __reader.optional("reactedAt"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for CommentReactionUser {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("user", &self.user);
+            __fields.optional("reactedAt", &self.reacted_at);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentReactionUser {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for CommentReactionUser {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.user {
+                __v.field("user", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "comments")]
 /// The users who replied, with how often.
 ///
@@ -653,50 +639,49 @@ pub struct CommentReplier {
     pub user: ::core::option::Option<crate::User>,
 }
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CommentReplier {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            updated_at: __reader.optional("updatedAt"),
-            count: __reader.optional("count"),
-            user: __reader.optional("user"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CommentReplier {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("updatedAt", &self.updated_at);
-        __fields.optional("count", &self.count);
-        __fields.optional("user", &self.user);
-        __fields.end()
-    }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentReplier {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CommentReplier {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.user {
-            __v.field("user", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for CommentReplier {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                updated_at: __reader.optional("updatedAt"),
+                count: __reader.optional("count"),
+                user: __reader.optional("user"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for CommentReplier {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("updatedAt", &self.updated_at);
+            __fields.optional("count", &self.count);
+            __fields.optional("user", &self.user);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentReplier {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for CommentReplier {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.user {
+                __v.field("user", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "comments")]
 /// A reply to a comment.
 ///
@@ -735,68 +720,67 @@ pub struct CommentReply {
     pub permissions: ::core::option::Option<crate::CommentPermissions>,
 }
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CommentReply {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "comment-reply");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            posted_by: __reader.optional("postedBy"),
-            posted_at: __reader.optional("postedAt"),
-            edited_at: __reader.optional("editedAt"),
-            reactions: __reader.optional("reactions"),
-            body: __reader.optional("body"),
-            urls: __reader.optional("urls"),
-            permissions: __reader.optional("permissions"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CommentReply {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "comment-reply");
-        __fields.put("id", &self.id);
-        __fields.optional("postedBy", &self.posted_by);
-        __fields.optional("postedAt", &self.posted_at);
-        __fields.optional("editedAt", &self.edited_at);
-        __fields.optional("reactions", &self.reactions);
-        __fields.optional("body", &self.body);
-        __fields.optional("urls", &self.urls);
-        __fields.optional("permissions", &self.permissions);
-        __fields.end()
-    }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentReply {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CommentReply {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.posted_by {
-            __v.field("postedBy", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.reactions {
-            __v.field("reactions", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for CommentReply {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "comment-reply");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                posted_by: __reader.optional("postedBy"),
+                posted_at: __reader.optional("postedAt"),
+                edited_at: __reader.optional("editedAt"),
+                reactions: __reader.optional("reactions"),
+                body: __reader.optional("body"),
+                urls: __reader.optional("urls"),
+                permissions: __reader.optional("permissions"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for CommentReply {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "comment-reply");
+            __fields.put("id", &self.id);
+            __fields.optional("postedBy", &self.posted_by);
+            __fields.optional("postedAt", &self.posted_at);
+            __fields.optional("editedAt", &self.edited_at);
+            __fields.optional("reactions", &self.reactions);
+            __fields.optional("body", &self.body);
+            __fields.optional("urls", &self.urls);
+            __fields.optional("permissions", &self.permissions);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentReply {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for CommentReply {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.posted_by {
+                __v.field("postedBy", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.reactions {
+                __v.field("reactions", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "comments")]
 /// Status of a comment. Only `resolved` is shown; other values are kept as they are.
 ///
@@ -811,65 +795,61 @@ pub enum CommentStatus {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "comments")]
-impl CommentStatus {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["resolved"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Resolved => "resolved",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl CommentStatus {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["resolved"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Resolved => "resolved",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "comments")]
-impl ::core::convert::From<&str> for CommentStatus {
-    fn from(value: &str) -> Self {
-        match value {
-            "resolved" => Self::Resolved,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for CommentStatus {
+        fn from(value: &str) -> Self {
+            match value {
+                "resolved" => Self::Resolved,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "comments")]
-impl ::core::fmt::Display for CommentStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for CommentStatus {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CommentStatus {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for CommentStatus {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for CommentStatus {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CommentStatus {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentStatus {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentStatus {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for CommentStatus {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CommentStatus {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "comments")]
 /// Only comments with this status; `all` (the default) lists every comment.
 ///
@@ -884,67 +864,63 @@ pub enum CommentStatusFilter {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "comments")]
-impl CommentStatusFilter {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["all", "resolved"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::All => "all",
-            Self::Resolved => "resolved",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl CommentStatusFilter {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["all", "resolved"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::All => "all",
+                Self::Resolved => "resolved",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "comments")]
-impl ::core::convert::From<&str> for CommentStatusFilter {
-    fn from(value: &str) -> Self {
-        match value {
-            "all" => Self::All,
-            "resolved" => Self::Resolved,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for CommentStatusFilter {
+        fn from(value: &str) -> Self {
+            match value {
+                "all" => Self::All,
+                "resolved" => Self::Resolved,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "comments")]
-impl ::core::fmt::Display for CommentStatusFilter {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for CommentStatusFilter {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CommentStatusFilter {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for CommentStatusFilter {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for CommentStatusFilter {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CommentStatusFilter {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentStatusFilter {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentStatusFilter {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for CommentStatusFilter {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CommentStatusFilter {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "comments")]
 /// A cell of a table (a record and a column definition).
 ///
@@ -961,44 +937,43 @@ pub struct CommentTableCell {
     pub definition: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CommentTableCell {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            record: __reader.optional("record"),
-            definition: __reader.optional("definition"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for CommentTableCell {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                record: __reader.optional("record"),
+                definition: __reader.optional("definition"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CommentTableCell {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("record", &self.record);
-        __fields.optional("definition", &self.definition);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for CommentTableCell {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("record", &self.record);
+            __fields.optional("definition", &self.definition);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentTableCell {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentTableCell {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CommentTableCell {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for CommentTableCell {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "comments")]
 /// What the comment is about.
 ///
@@ -1025,54 +1000,53 @@ pub struct CommentTarget {
     pub revision: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CommentTarget {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            node: __reader.optional("node"),
-            table_cell: __reader.optional("tableCell"),
-            change_request: __reader.optional("changeRequest"),
-            review: __reader.optional("review"),
-            page: __reader.optional("page"),
-            space: __reader.optional("space"),
-            revision: __reader.optional("revision"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for CommentTarget {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                node: __reader.optional("node"),
+                table_cell: __reader.optional("tableCell"),
+                change_request: __reader.optional("changeRequest"),
+                review: __reader.optional("review"),
+                page: __reader.optional("page"),
+                space: __reader.optional("space"),
+                revision: __reader.optional("revision"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CommentTarget {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("node", &self.node);
-        __fields.optional("tableCell", &self.table_cell);
-        __fields.optional("changeRequest", &self.change_request);
-        __fields.optional("review", &self.review);
-        __fields.optional("page", &self.page);
-        __fields.optional("space", &self.space);
-        __fields.optional("revision", &self.revision);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for CommentTarget {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("node", &self.node);
+            __fields.optional("tableCell", &self.table_cell);
+            __fields.optional("changeRequest", &self.change_request);
+            __fields.optional("review", &self.review);
+            __fields.optional("page", &self.page);
+            __fields.optional("space", &self.space);
+            __fields.optional("revision", &self.revision);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentTarget {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentTarget {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CommentTarget {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for CommentTarget {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "comments")]
 /// The document node commented on.
 ///
@@ -1083,42 +1057,41 @@ pub struct CommentTargetNode {
     pub id: ::std::string::String,
 }
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CommentTargetNode {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            id: __reader.required("id"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for CommentTargetNode {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                id: __reader.required("id"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CommentTargetNode {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for CommentTargetNode {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("id", &self.id);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentTargetNode {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentTargetNode {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CommentTargetNode {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for CommentTargetNode {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "comments")]
 /// The page commented on.
 ///
@@ -1129,42 +1102,41 @@ pub struct CommentTargetPage {
     pub id: ::std::string::String,
 }
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CommentTargetPage {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            id: __reader.required("id"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for CommentTargetPage {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                id: __reader.required("id"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CommentTargetPage {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for CommentTargetPage {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("id", &self.id);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentTargetPage {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentTargetPage {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CommentTargetPage {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for CommentTargetPage {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "comments")]
 /// Links of a comment or reply.
 ///
@@ -1175,46 +1147,45 @@ pub struct CommentUrls {
     pub location: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CommentUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            location: __reader.optional("location"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CommentUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location);
-        __fields.end()
-    }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CommentUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for CommentUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                location: __reader.optional("location"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for CommentUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("location", &self.location);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CommentUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for CommentUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "comments")]
 /// A new comment (on a space or a change request) and what it is about.
 ///
@@ -1235,48 +1206,47 @@ pub struct CreateCommentBody {
     pub table_cell: ::core::option::Option<crate::CommentTableCell>,
 }
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CreateCommentBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            body: __reader.required("body"),
-            node: __reader.optional("node"),
-            page: __reader.optional("page"),
-            table_cell: __reader.optional("tableCell"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for CreateCommentBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                body: __reader.required("body"),
+                node: __reader.optional("node"),
+                page: __reader.optional("page"),
+                table_cell: __reader.optional("tableCell"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CreateCommentBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("body", &self.body);
-        __fields.optional("node", &self.node);
-        __fields.optional("page", &self.page);
-        __fields.optional("tableCell", &self.table_cell);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for CreateCommentBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("body", &self.body);
+            __fields.optional("node", &self.node);
+            __fields.optional("page", &self.page);
+            __fields.optional("tableCell", &self.table_cell);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateCommentBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateCommentBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CreateCommentBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for CreateCommentBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "comments")]
 /// A new reply to a comment (on a space or a change request).
 ///
@@ -1287,42 +1257,41 @@ pub struct CreateCommentReplyBody {
     pub body: crate::CommentBody,
 }
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for CreateCommentReplyBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            body: __reader.required("body"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for CreateCommentReplyBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                body: __reader.required("body"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for CreateCommentReplyBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("body", &self.body);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for CreateCommentReplyBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("body", &self.body);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateCommentReplyBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateCommentReplyBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for CreateCommentReplyBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for CreateCommentReplyBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "comments")]
 /// Changes to a comment (on a space or a change request); all fields are optional.
 ///
@@ -1345,48 +1314,47 @@ pub struct UpdateCommentBody {
     >,
 }
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for UpdateCommentBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            resolved: __reader.optional("resolved"),
-            body: __reader.optional("body"),
-            added_reactions: __reader.optional("addedReactions"),
-            removed_reactions: __reader.optional("removedReactions"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateCommentBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                resolved: __reader.optional("resolved"),
+                body: __reader.optional("body"),
+                added_reactions: __reader.optional("addedReactions"),
+                removed_reactions: __reader.optional("removedReactions"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for UpdateCommentBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("resolved", &self.resolved);
-        __fields.optional("body", &self.body);
-        __fields.optional("addedReactions", &self.added_reactions);
-        __fields.optional("removedReactions", &self.removed_reactions);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for UpdateCommentBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("resolved", &self.resolved);
+            __fields.optional("body", &self.body);
+            __fields.optional("addedReactions", &self.added_reactions);
+            __fields.optional("removedReactions", &self.removed_reactions);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateCommentBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateCommentBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for UpdateCommentBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for UpdateCommentBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "comments")]
 /// Changes to a reply of a space comment. Whether any field is required is not shown; all are optional.
 ///
@@ -1409,43 +1377,42 @@ pub struct UpdateCommentReplyBody {
     >,
 }
 #[cfg(feature = "comments")]
-impl ::apigen_runtime::FromJson for UpdateCommentReplyBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            body: __reader.optional("body"),
-            added_reactions: __reader.optional("addedReactions"),
-            removed_reactions: __reader.optional("removedReactions"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateCommentReplyBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                body: __reader.optional("body"),
+                added_reactions: __reader.optional("addedReactions"),
+                removed_reactions: __reader.optional("removedReactions"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::serde::Serialize for UpdateCommentReplyBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("body", &self.body);
-        __fields.optional("addedReactions", &self.added_reactions);
-        __fields.optional("removedReactions", &self.removed_reactions);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for UpdateCommentReplyBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("body", &self.body);
+            __fields.optional("addedReactions", &self.added_reactions);
+            __fields.optional("removedReactions", &self.removed_reactions);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateCommentReplyBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateCommentReplyBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "comments")]
-impl ::apigen_runtime::Validate for UpdateCommentReplyBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for UpdateCommentReplyBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};

@@ -37,72 +37,47 @@ pub struct Document {
         feature = "translations"
     )
 )]
-impl ::apigen_runtime::FromJson for Document {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "document");
-        let __decoded = Self {
-            data: __reader.optional("data"),
-            nodes: __reader.required("nodes"),
-            extra: __reader.rest(),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for Document {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "document");
+            let __decoded = Self {
+                data: __reader.optional("data"),
+                nodes: __reader.required("nodes"),
+                extra: __reader.rest(),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "content",
-        feature = "change_requests",
-        feature = "comments",
-        feature = "translations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for Document {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "document");
-        __fields.optional("data", &self.data);
-        __fields.put("nodes", &self.nodes);
-        __fields.rest(&self.extra);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for Document {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "document");
+            __fields.optional("data", &self.data);
+            __fields.put("nodes", &self.nodes);
+            __fields.rest(&self.extra);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "content",
-        feature = "change_requests",
-        feature = "comments",
-        feature = "translations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Document {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Document {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "content",
-        feature = "change_requests",
-        feature = "comments",
-        feature = "translations"
-    )
-)]
-impl ::apigen_runtime::Validate for Document {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for Document {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -143,68 +118,43 @@ pub struct DocumentData {
         feature = "translations"
     )
 )]
-impl ::apigen_runtime::FromJson for DocumentData {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            schema_version: __reader.optional("schemaVersion"),
-            extra: __reader.rest(),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for DocumentData {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                schema_version: __reader.optional("schemaVersion"),
+                extra: __reader.rest(),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "content",
-        feature = "change_requests",
-        feature = "comments",
-        feature = "translations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for DocumentData {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("schemaVersion", &self.schema_version);
-        __fields.rest(&self.extra);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for DocumentData {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("schemaVersion", &self.schema_version);
+            __fields.rest(&self.extra);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "content",
-        feature = "change_requests",
-        feature = "comments",
-        feature = "translations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for DocumentData {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for DocumentData {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "content",
-        feature = "change_requests",
-        feature = "comments",
-        feature = "translations"
-    )
-)]
-impl ::apigen_runtime::Validate for DocumentData {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for DocumentData {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -256,78 +206,53 @@ pub struct DocumentNode {
         feature = "translations"
     )
 )]
-impl ::apigen_runtime::FromJson for DocumentNode {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            object: __reader.required("object"),
-            type_: __reader.optional("type"),
-            key: __reader.optional("key"),
-            nodes: __reader.optional("nodes"),
-            is_void: __reader.optional("isVoid"),
-            data: __reader.optional("data"),
-            extra: __reader.rest(),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for DocumentNode {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                object: __reader.required("object"),
+                type_: __reader.optional("type"),
+                key: __reader.optional("key"),
+                nodes: __reader.optional("nodes"),
+                is_void: __reader.optional("isVoid"),
+                data: __reader.optional("data"),
+                extra: __reader.rest(),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "content",
-        feature = "change_requests",
-        feature = "comments",
-        feature = "translations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for DocumentNode {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", &self.object);
-        __fields.optional("type", &self.type_);
-        __fields.optional("key", &self.key);
-        __fields.optional("nodes", &self.nodes);
-        __fields.optional("isVoid", &self.is_void);
-        __fields.optional("data", &self.data);
-        __fields.rest(&self.extra);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for DocumentNode {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", &self.object);
+            __fields.optional("type", &self.type_);
+            __fields.optional("key", &self.key);
+            __fields.optional("nodes", &self.nodes);
+            __fields.optional("isVoid", &self.is_void);
+            __fields.optional("data", &self.data);
+            __fields.rest(&self.extra);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "content",
-        feature = "change_requests",
-        feature = "comments",
-        feature = "translations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for DocumentNode {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for DocumentNode {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "content",
-        feature = "change_requests",
-        feature = "comments",
-        feature = "translations"
-    )
-)]
-impl ::apigen_runtime::Validate for DocumentNode {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for DocumentNode {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -376,164 +301,82 @@ pub enum Role {
         feature = "integrations"
     )
 )]
-impl Role {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "admin",
-        "create",
-        "review",
-        "edit",
-        "comment",
-        "read",
-    ];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Admin => "admin",
-            Self::Create => "create",
-            Self::Review => "review",
-            Self::Edit => "edit",
-            Self::Comment => "comment",
-            Self::Read => "read",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl Role {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &[
+            "admin",
+            "create",
+            "review",
+            "edit",
+            "comment",
+            "read",
+        ];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Admin => "admin",
+                Self::Create => "create",
+                Self::Review => "review",
+                Self::Edit => "edit",
+                Self::Comment => "comment",
+                Self::Read => "read",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "members",
-        feature = "sso",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "comments",
-        feature = "integrations"
-    )
-)]
-impl ::core::convert::From<&str> for Role {
-    fn from(value: &str) -> Self {
-        match value {
-            "admin" => Self::Admin,
-            "create" => Self::Create,
-            "review" => Self::Review,
-            "edit" => Self::Edit,
-            "comment" => Self::Comment,
-            "read" => Self::Read,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for Role {
+        fn from(value: &str) -> Self {
+            match value {
+                "admin" => Self::Admin,
+                "create" => Self::Create,
+                "review" => Self::Review,
+                "edit" => Self::Edit,
+                "comment" => Self::Comment,
+                "read" => Self::Read,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "members",
-        feature = "sso",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "comments",
-        feature = "integrations"
-    )
-)]
-impl ::core::fmt::Display for Role {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "members",
-        feature = "sso",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "comments",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::FromJson for Role {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "members",
-        feature = "sso",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "comments",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for Role {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "members",
-        feature = "sso",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "comments",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Role {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "members",
-        feature = "sso",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "comments",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for Role {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let Self::Unknown(__value) = self {
-            __v.not_listed(__value, Self::VALUES);
+    impl ::core::fmt::Display for Role {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
         }
     }
-}
+    impl ::apigen_runtime::FromJson for Role {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for Role {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Role {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for Role {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let Self::Unknown(__value) = self {
+                __v.not_listed(__value, Self::VALUES);
+            }
+        }
+    }
+};
 #[cfg(any(feature = "members", feature = "change_requests", feature = "comments"))]
 /// A user of the platform.
 ///
@@ -560,59 +403,58 @@ pub struct User {
     pub urls: ::core::option::Option<crate::UserUrls>,
 }
 #[cfg(any(feature = "members", feature = "change_requests", feature = "comments"))]
-impl ::apigen_runtime::FromJson for User {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "user");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            display_name: __reader.optional("displayName"),
-            email: __reader.optional("email"),
-            photo_url: __reader.optional("photoURL"),
-            urls: __reader.optional("urls"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(any(feature = "members", feature = "change_requests", feature = "comments"))]
-impl ::apigen_runtime::serde::Serialize for User {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "user");
-        __fields.put("id", &self.id);
-        __fields.optional("displayName", &self.display_name);
-        __fields.optional("email", &self.email);
-        __fields.optional("photoURL", &self.photo_url);
-        __fields.optional("urls", &self.urls);
-        __fields.end()
-    }
-}
-#[cfg(any(feature = "members", feature = "change_requests", feature = "comments"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for User {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "members", feature = "change_requests", feature = "comments"))]
-impl ::apigen_runtime::Validate for User {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.photo_url {
-            __v.url_at("photoURL", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for User {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "user");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                display_name: __reader.optional("displayName"),
+                email: __reader.optional("email"),
+                photo_url: __reader.optional("photoURL"),
+                urls: __reader.optional("urls"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for User {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "user");
+            __fields.put("id", &self.id);
+            __fields.optional("displayName", &self.display_name);
+            __fields.optional("email", &self.email);
+            __fields.optional("photoURL", &self.photo_url);
+            __fields.optional("urls", &self.urls);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for User {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for User {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.photo_url {
+                __v.url_at("photoURL", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(any(feature = "members", feature = "change_requests", feature = "comments"))]
 /// Links of the user.
 ///
@@ -623,43 +465,42 @@ pub struct UserUrls {
     pub location: ::core::option::Option<::std::string::String>,
 }
 #[cfg(any(feature = "members", feature = "change_requests", feature = "comments"))]
-impl ::apigen_runtime::FromJson for UserUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            location: __reader.optional("location"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(any(feature = "members", feature = "change_requests", feature = "comments"))]
-impl ::apigen_runtime::serde::Serialize for UserUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location);
-        __fields.end()
-    }
-}
-#[cfg(any(feature = "members", feature = "change_requests", feature = "comments"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UserUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "members", feature = "change_requests", feature = "comments"))]
-impl ::apigen_runtime::Validate for UserUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for UserUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                location: __reader.optional("location"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for UserUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("location", &self.location);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UserUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for UserUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+        }
+    }
+};

@@ -13,44 +13,44 @@ pub struct ApplySpaceContentTemplateBody {
     pub params: ::core::option::Option<crate::SpaceContentTemplateParams>,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for ApplySpaceContentTemplateBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            id: __reader.required("id"),
-            params: __reader.optional("params"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for ApplySpaceContentTemplateBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                id: __reader.required("id"),
+                params: __reader.optional("params"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for ApplySpaceContentTemplateBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id);
-        __fields.optional("params", &self.params);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for ApplySpaceContentTemplateBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("id", &self.id);
+            __fields.optional("params", &self.params);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ApplySpaceContentTemplateBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for ApplySpaceContentTemplateBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for ApplySpaceContentTemplateBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for ApplySpaceContentTemplateBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "content")]
 /// A place that links to a file, tagged by `kind`. Only `file` is shown; other kinds are
 /// kept as raw JSON.
@@ -71,73 +71,71 @@ pub enum Backlink {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(feature = "content")]
-impl ::core::convert::From<crate::BacklinkFile> for Backlink {
-    fn from(value: crate::BacklinkFile) -> Self {
-        Self::File(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for Backlink {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::tagged(
-            __value,
-            __decoder,
-            "kind",
-            &["file"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::File(
-                            <::std::boxed::Box<
-                                crate::BacklinkFile,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for Backlink {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::File(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::BacklinkFile> for Backlink {
+        fn from(value: crate::BacklinkFile) -> Self {
+            Self::File(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Backlink {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for Backlink {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        match self {
-            Self::File(__value) => __value.validate_into(__v),
-            Self::Unknown(_) => {}
+    impl ::apigen_runtime::FromJson for Backlink {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::tagged(
+                __value,
+                __decoder,
+                "kind",
+                &["file"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::File(
+                                <::std::boxed::Box<
+                                    crate::BacklinkFile,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                true,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for Backlink {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::File(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Backlink {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for Backlink {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            match self {
+                Self::File(__value) => __value.validate_into(__v),
+                Self::Unknown(_) => {}
+            }
+        }
+    }
+};
 #[cfg(feature = "content")]
 /// A backlink of kind `file`. Its targets (`organization`, `space`, `file`) are each an id
 /// or the embedded object: link-report targets embed objects (Part A §2.11), backlinks show
@@ -175,63 +173,62 @@ pub struct BacklinkFile {
     pub file: ::core::option::Option<crate::FileRef>,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for BacklinkFile {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("kind", "file");
-        let __decoded = Self {
-            organization: __reader.optional("organization"),
-            space: __reader.optional("space"),
-            version_context: __reader.optional("versionContext"),
-            file: __reader.optional("file"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for BacklinkFile {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("kind", "file");
-        __fields.optional("organization", &self.organization);
-        __fields.optional("space", &self.space);
-        __fields.optional("versionContext", &self.version_context);
-        __fields.optional("file", &self.file);
-        __fields.end()
-    }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BacklinkFile {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for BacklinkFile {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.organization {
-            __v.field("organization", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.space {
-            __v.field("space", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.version_context {
-            __v.field("versionContext", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.file {
-            __v.field("file", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for BacklinkFile {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("kind", "file");
+            let __decoded = Self {
+                organization: __reader.optional("organization"),
+                space: __reader.optional("space"),
+                version_context: __reader.optional("versionContext"),
+                file: __reader.optional("file"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for BacklinkFile {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("kind", "file");
+            __fields.optional("organization", &self.organization);
+            __fields.optional("space", &self.space);
+            __fields.optional("versionContext", &self.version_context);
+            __fields.optional("file", &self.file);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BacklinkFile {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for BacklinkFile {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.organization {
+                __v.field("organization", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.space {
+                __v.field("space", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.version_context {
+                __v.field("versionContext", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.file {
+                __v.field("file", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "content")]
 /// The version of the content a backlink is in, tagged by `type`: a revision (shown) or a
 /// change request (this spec's addition). Other contexts are kept as raw JSON.
@@ -254,95 +251,92 @@ pub enum BacklinkVersionContext {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(feature = "content")]
-impl ::core::convert::From<crate::BacklinkVersionContextRevision>
-for BacklinkVersionContext {
-    fn from(value: crate::BacklinkVersionContextRevision) -> Self {
-        Self::Revision(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(feature = "content")]
-impl ::core::convert::From<crate::BacklinkVersionContextChangeRequest>
-for BacklinkVersionContext {
-    fn from(value: crate::BacklinkVersionContextChangeRequest) -> Self {
-        Self::ChangeRequest(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for BacklinkVersionContext {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::tagged(
-            __value,
-            __decoder,
-            "type",
-            &["revision", "change-request"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Revision(
-                            <::std::boxed::Box<
-                                crate::BacklinkVersionContextRevision,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::ChangeRequest(
-                            <::std::boxed::Box<
-                                crate::BacklinkVersionContextChangeRequest,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for BacklinkVersionContext {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Revision(__value) => __value.serialize(serializer),
-            Self::ChangeRequest(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::BacklinkVersionContextRevision>
+    for BacklinkVersionContext {
+        fn from(value: crate::BacklinkVersionContextRevision) -> Self {
+            Self::Revision(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BacklinkVersionContext {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for BacklinkVersionContext {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        match self {
-            Self::Revision(__value) => __value.validate_into(__v),
-            Self::ChangeRequest(_) => {}
-            Self::Unknown(_) => {}
+    impl ::core::convert::From<crate::BacklinkVersionContextChangeRequest>
+    for BacklinkVersionContext {
+        fn from(value: crate::BacklinkVersionContextChangeRequest) -> Self {
+            Self::ChangeRequest(::std::boxed::Box::new(value))
         }
     }
-}
+    impl ::apigen_runtime::FromJson for BacklinkVersionContext {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::tagged(
+                __value,
+                __decoder,
+                "type",
+                &["revision", "change-request"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Revision(
+                                <::std::boxed::Box<
+                                    crate::BacklinkVersionContextRevision,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::ChangeRequest(
+                                <::std::boxed::Box<
+                                    crate::BacklinkVersionContextChangeRequest,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                true,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for BacklinkVersionContext {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Revision(__value) => __value.serialize(serializer),
+                Self::ChangeRequest(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BacklinkVersionContext {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for BacklinkVersionContext {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            match self {
+                Self::Revision(__value) => __value.validate_into(__v),
+                Self::ChangeRequest(_) => {}
+                Self::Unknown(_) => {}
+            }
+        }
+    }
+};
 #[cfg(feature = "content")]
 /// A change request as version context (the link is in the content of the change request).
 ///
@@ -363,47 +357,46 @@ pub struct BacklinkVersionContextChangeRequest {
     pub revision: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for BacklinkVersionContextChangeRequest {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("type", "change-request");
-        let __decoded = Self {
-            change_request: __reader.optional("changeRequest"),
-            revision: __reader.optional("revision"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for BacklinkVersionContextChangeRequest {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("type", "change-request");
+            let __decoded = Self {
+                change_request: __reader.optional("changeRequest"),
+                revision: __reader.optional("revision"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for BacklinkVersionContextChangeRequest {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "change-request");
-        __fields.optional("changeRequest", &self.change_request);
-        __fields.optional("revision", &self.revision);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for BacklinkVersionContextChangeRequest {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("type", "change-request");
+            __fields.optional("changeRequest", &self.change_request);
+            __fields.optional("revision", &self.revision);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de>
-for BacklinkVersionContextChangeRequest {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for BacklinkVersionContextChangeRequest {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for BacklinkVersionContextChangeRequest {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for BacklinkVersionContextChangeRequest {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "content")]
 /// A revision as version context.
 ///
@@ -416,48 +409,48 @@ pub struct BacklinkVersionContextRevision {
     pub revision: ::core::option::Option<crate::RevisionRef>,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for BacklinkVersionContextRevision {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("type", "revision");
-        let __decoded = Self {
-            revision: __reader.optional("revision"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for BacklinkVersionContextRevision {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "revision");
-        __fields.optional("revision", &self.revision);
-        __fields.end()
-    }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BacklinkVersionContextRevision {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for BacklinkVersionContextRevision {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.revision {
-            __v.field("revision", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for BacklinkVersionContextRevision {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("type", "revision");
+            let __decoded = Self {
+                revision: __reader.optional("revision"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for BacklinkVersionContextRevision {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("type", "revision");
+            __fields.optional("revision", &self.revision);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for BacklinkVersionContextRevision {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for BacklinkVersionContextRevision {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.revision {
+                __v.field("revision", __value);
+            }
+        }
+    }
+};
 #[cfg(any(feature = "organizations", feature = "content"))]
 /// Links of a page or search result (`{ app }`).
 ///
@@ -468,46 +461,45 @@ pub struct ContentAppUrls {
     pub app: ::core::option::Option<::std::string::String>,
 }
 #[cfg(any(feature = "organizations", feature = "content"))]
-impl ::apigen_runtime::FromJson for ContentAppUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            app: __reader.optional("app"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(any(feature = "organizations", feature = "content"))]
-impl ::apigen_runtime::serde::Serialize for ContentAppUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("app", &self.app);
-        __fields.end()
-    }
-}
-#[cfg(any(feature = "organizations", feature = "content"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ContentAppUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "organizations", feature = "content"))]
-impl ::apigen_runtime::Validate for ContentAppUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url_at("app", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for ContentAppUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                app: __reader.optional("app"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for ContentAppUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("app", &self.app);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ContentAppUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for ContentAppUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.app {
+                __v.url_at("app", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "content")]
 /// Where content lives in Git (`{ oid, path }`): of a page, a file or a reusable content.
 ///
@@ -524,44 +516,43 @@ pub struct ContentGitLocation {
     pub path: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for ContentGitLocation {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            oid: __reader.optional("oid"),
-            path: __reader.optional("path"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for ContentGitLocation {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                oid: __reader.optional("oid"),
+                path: __reader.optional("path"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for ContentGitLocation {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("oid", &self.oid);
-        __fields.optional("path", &self.path);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for ContentGitLocation {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("oid", &self.oid);
+            __fields.optional("path", &self.path);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ContentGitLocation {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ContentGitLocation {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for ContentGitLocation {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for ContentGitLocation {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "sites", feature = "content"))]
 /// A reference to content, tagged by `kind`: a file (`{ kind: 'file', file }`) or an
 /// OpenAPI spec (`{ kind: 'openapi', spec }`). Other kinds are not shown; they are kept as
@@ -581,87 +572,84 @@ pub enum ContentRef {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(any(feature = "sites", feature = "content"))]
-impl ::core::convert::From<crate::ContentRefFile> for ContentRef {
-    fn from(value: crate::ContentRefFile) -> Self {
-        Self::File(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(any(feature = "sites", feature = "content"))]
-impl ::core::convert::From<crate::ContentRefOpenapi> for ContentRef {
-    fn from(value: crate::ContentRefOpenapi) -> Self {
-        Self::Openapi(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(any(feature = "sites", feature = "content"))]
-impl ::apigen_runtime::FromJson for ContentRef {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::tagged(
-            __value,
-            __decoder,
-            "kind",
-            &["file", "openapi"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::File(
-                            <::std::boxed::Box<
-                                crate::ContentRefFile,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Openapi(
-                            <::std::boxed::Box<
-                                crate::ContentRefOpenapi,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(any(feature = "sites", feature = "content"))]
-impl ::apigen_runtime::serde::Serialize for ContentRef {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::File(__value) => __value.serialize(serializer),
-            Self::Openapi(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::ContentRefFile> for ContentRef {
+        fn from(value: crate::ContentRefFile) -> Self {
+            Self::File(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(any(feature = "sites", feature = "content"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ContentRef {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::core::convert::From<crate::ContentRefOpenapi> for ContentRef {
+        fn from(value: crate::ContentRefOpenapi) -> Self {
+            Self::Openapi(::std::boxed::Box::new(value))
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "content"))]
-impl ::apigen_runtime::Validate for ContentRef {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::FromJson for ContentRef {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::tagged(
+                __value,
+                __decoder,
+                "kind",
+                &["file", "openapi"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::File(
+                                <::std::boxed::Box<
+                                    crate::ContentRefFile,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Openapi(
+                                <::std::boxed::Box<
+                                    crate::ContentRefOpenapi,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                true,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for ContentRef {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::File(__value) => __value.serialize(serializer),
+                Self::Openapi(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ContentRef {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for ContentRef {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "sites", feature = "content"))]
 /// A reference to a file.
 ///
@@ -672,44 +660,43 @@ pub struct ContentRefFile {
     pub file: ::std::string::String,
 }
 #[cfg(any(feature = "sites", feature = "content"))]
-impl ::apigen_runtime::FromJson for ContentRefFile {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("kind", "file");
-        let __decoded = Self {
-            file: __reader.required("file"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for ContentRefFile {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("kind", "file");
+            let __decoded = Self {
+                file: __reader.required("file"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "content"))]
-impl ::apigen_runtime::serde::Serialize for ContentRefFile {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("kind", "file");
-        __fields.put("file", &self.file);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for ContentRefFile {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("kind", "file");
+            __fields.put("file", &self.file);
+            __fields.end()
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "content"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ContentRefFile {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ContentRefFile {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "content"))]
-impl ::apigen_runtime::Validate for ContentRefFile {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for ContentRefFile {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "sites", feature = "content"))]
 /// A reference to an OpenAPI spec.
 ///
@@ -720,44 +707,43 @@ pub struct ContentRefOpenapi {
     pub spec: ::std::string::String,
 }
 #[cfg(any(feature = "sites", feature = "content"))]
-impl ::apigen_runtime::FromJson for ContentRefOpenapi {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("kind", "openapi");
-        let __decoded = Self {
-            spec: __reader.required("spec"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for ContentRefOpenapi {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("kind", "openapi");
+            let __decoded = Self {
+                spec: __reader.required("spec"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "content"))]
-impl ::apigen_runtime::serde::Serialize for ContentRefOpenapi {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("kind", "openapi");
-        __fields.put("spec", &self.spec);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for ContentRefOpenapi {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("kind", "openapi");
+            __fields.put("spec", &self.spec);
+            __fields.end()
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "content"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ContentRefOpenapi {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ContentRefOpenapi {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "content"))]
-impl ::apigen_runtime::Validate for ContentRefOpenapi {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for ContentRefOpenapi {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "content")]
 /// A file of the content.
 ///
@@ -788,58 +774,57 @@ pub struct File {
     pub git: ::core::option::Option<crate::ContentGitLocation>,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for File {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            id: __reader.required("id"),
-            name: __reader.optional("name"),
-            content_type: __reader.optional("contentType"),
-            download_url: __reader.optional("downloadURL"),
-            size: __reader.optional("size"),
-            dimensions: __reader.optional("dimensions"),
-            git: __reader.optional("git"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for File {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id);
-        __fields.optional("name", &self.name);
-        __fields.optional("contentType", &self.content_type);
-        __fields.optional("downloadURL", &self.download_url);
-        __fields.optional("size", &self.size);
-        __fields.optional("dimensions", &self.dimensions);
-        __fields.optional("git", &self.git);
-        __fields.end()
-    }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for File {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for File {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.download_url {
-            __v.url_at("downloadURL", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for File {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                id: __reader.required("id"),
+                name: __reader.optional("name"),
+                content_type: __reader.optional("contentType"),
+                download_url: __reader.optional("downloadURL"),
+                size: __reader.optional("size"),
+                dimensions: __reader.optional("dimensions"),
+                git: __reader.optional("git"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for File {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("id", &self.id);
+            __fields.optional("name", &self.name);
+            __fields.optional("contentType", &self.content_type);
+            __fields.optional("downloadURL", &self.download_url);
+            __fields.optional("size", &self.size);
+            __fields.optional("dimensions", &self.dimensions);
+            __fields.optional("git", &self.git);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for File {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for File {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.download_url {
+                __v.url_at("downloadURL", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "content")]
 /// Dimensions of an image file.
 ///
@@ -852,44 +837,43 @@ pub struct FileDimensions {
     pub height: ::core::option::Option<f64>,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for FileDimensions {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            width: __reader.optional("width"),
-            height: __reader.optional("height"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for FileDimensions {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                width: __reader.optional("width"),
+                height: __reader.optional("height"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for FileDimensions {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("width", &self.width);
-        __fields.optional("height", &self.height);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for FileDimensions {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("width", &self.width);
+            __fields.optional("height", &self.height);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for FileDimensions {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for FileDimensions {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for FileDimensions {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for FileDimensions {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "content")]
 /// A file given by its id (a string), or as the embedded file object.
 ///
@@ -910,84 +894,82 @@ pub enum FileRef {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(feature = "content")]
-impl ::core::convert::From<crate::File> for FileRef {
-    fn from(value: crate::File) -> Self {
-        Self::File(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for FileRef {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::untagged(
-            __value,
-            __decoder,
-            &["String", "File"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::String(
-                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::File(
-                            <::std::boxed::Box<
-                                crate::File,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            false,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for FileRef {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::String(__value) => __value.serialize(serializer),
-            Self::File(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::File> for FileRef {
+        fn from(value: crate::File) -> Self {
+            Self::File(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for FileRef {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for FileRef {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        match self {
-            Self::String(_) => {}
-            Self::File(__value) => __value.validate_into(__v),
-            Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+    impl ::apigen_runtime::FromJson for FileRef {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::untagged(
+                __value,
+                __decoder,
+                &["String", "File"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::String(
+                                <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::File(
+                                <::std::boxed::Box<
+                                    crate::File,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                false,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for FileRef {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::String(__value) => __value.serialize(serializer),
+                Self::File(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for FileRef {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for FileRef {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            match self {
+                Self::String(_) => {}
+                Self::File(__value) => __value.validate_into(__v),
+                Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+            }
+        }
+    }
+};
 #[cfg(feature = "content")]
 /// An organization given by its id (a string), or as the embedded organization object.
 ///
@@ -1008,84 +990,82 @@ pub enum OrganizationRef {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(feature = "content")]
-impl ::core::convert::From<crate::Organization> for OrganizationRef {
-    fn from(value: crate::Organization) -> Self {
-        Self::Organization(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for OrganizationRef {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::untagged(
-            __value,
-            __decoder,
-            &["String", "Organization"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::String(
-                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Organization(
-                            <::std::boxed::Box<
-                                crate::Organization,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            false,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for OrganizationRef {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::String(__value) => __value.serialize(serializer),
-            Self::Organization(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::Organization> for OrganizationRef {
+        fn from(value: crate::Organization) -> Self {
+            Self::Organization(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationRef {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for OrganizationRef {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        match self {
-            Self::String(_) => {}
-            Self::Organization(__value) => __value.validate_into(__v),
-            Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+    impl ::apigen_runtime::FromJson for OrganizationRef {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::untagged(
+                __value,
+                __decoder,
+                &["String", "Organization"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::String(
+                                <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Organization(
+                                <::std::boxed::Box<
+                                    crate::Organization,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                false,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for OrganizationRef {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::String(__value) => __value.serialize(serializer),
+                Self::Organization(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationRef {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for OrganizationRef {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            match self {
+                Self::String(_) => {}
+                Self::Organization(__value) => __value.validate_into(__v),
+                Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+            }
+        }
+    }
+};
 #[cfg(feature = "content")]
 /// A page of content, tagged by `type`. A page read answers one of several variants; only
 /// `document` is shown, other variants are kept as raw JSON.
@@ -1102,73 +1082,71 @@ pub enum Page {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(feature = "content")]
-impl ::core::convert::From<crate::PageDocument> for Page {
-    fn from(value: crate::PageDocument) -> Self {
-        Self::Document(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for Page {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::tagged(
-            __value,
-            __decoder,
-            "type",
-            &["document"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Document(
-                            <::std::boxed::Box<
-                                crate::PageDocument,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for Page {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Document(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::PageDocument> for Page {
+        fn from(value: crate::PageDocument) -> Self {
+            Self::Document(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Page {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for Page {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        match self {
-            Self::Document(__value) => __value.validate_into(__v),
-            Self::Unknown(_) => {}
+    impl ::apigen_runtime::FromJson for Page {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::tagged(
+                __value,
+                __decoder,
+                "type",
+                &["document"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Document(
+                                <::std::boxed::Box<
+                                    crate::PageDocument,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                true,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for Page {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Document(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Page {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for Page {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            match self {
+                Self::Document(__value) => __value.validate_into(__v),
+                Self::Unknown(_) => {}
+            }
+        }
+    }
+};
 #[cfg(feature = "content")]
 /// How the page content is computed (for example from an OpenAPI spec).
 ///
@@ -1190,46 +1168,45 @@ pub struct PageComputed {
     pub props: ::core::option::Option<crate::PageComputedProps>,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for PageComputed {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            type_: __reader.optional("type"),
-            dependencies: __reader.optional("dependencies"),
-            props: __reader.optional("props"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for PageComputed {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                type_: __reader.optional("type"),
+                dependencies: __reader.optional("dependencies"),
+                props: __reader.optional("props"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for PageComputed {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("type", &self.type_);
-        __fields.optional("dependencies", &self.dependencies);
-        __fields.optional("props", &self.props);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for PageComputed {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("type", &self.type_);
+            __fields.optional("dependencies", &self.dependencies);
+            __fields.optional("props", &self.props);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageComputed {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageComputed {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for PageComputed {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for PageComputed {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "content")]
 /// The content the computation depends on, by name (such as `spec`).
 ///
@@ -1242,42 +1219,41 @@ pub struct PageComputedDependency {
     pub ref_: ::core::option::Option<crate::ContentRef>,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for PageComputedDependency {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            ref_: __reader.optional("ref"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for PageComputedDependency {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                ref_: __reader.optional("ref"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for PageComputedDependency {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("ref", &self.ref_);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for PageComputedDependency {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("ref", &self.ref_);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageComputedDependency {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageComputedDependency {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for PageComputedDependency {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for PageComputedDependency {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "content")]
 /// Properties of the computation; keys beyond `doc` are kept as they are.
 ///
@@ -1293,44 +1269,43 @@ pub struct PageComputedProps {
     >,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for PageComputedProps {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            doc: __reader.optional("doc"),
-            extra: __reader.rest(),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for PageComputedProps {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                doc: __reader.optional("doc"),
+                extra: __reader.rest(),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for PageComputedProps {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("doc", &self.doc);
-        __fields.rest(&self.extra);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for PageComputedProps {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("doc", &self.doc);
+            __fields.rest(&self.extra);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageComputedProps {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageComputedProps {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for PageComputedProps {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for PageComputedProps {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "content")]
 /// Kind of computation; values beyond the sample are not shown.
 ///
@@ -1343,65 +1318,61 @@ pub enum PageComputedType {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "content")]
-impl PageComputedType {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["builtin:openapi"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::BuiltinOpenapi => "builtin:openapi",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl PageComputedType {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["builtin:openapi"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::BuiltinOpenapi => "builtin:openapi",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "content")]
-impl ::core::convert::From<&str> for PageComputedType {
-    fn from(value: &str) -> Self {
-        match value {
-            "builtin:openapi" => Self::BuiltinOpenapi,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for PageComputedType {
+        fn from(value: &str) -> Self {
+            match value {
+                "builtin:openapi" => Self::BuiltinOpenapi,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "content")]
-impl ::core::fmt::Display for PageComputedType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for PageComputedType {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for PageComputedType {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for PageComputedType {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for PageComputedType {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for PageComputedType {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageComputedType {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageComputedType {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for PageComputedType {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for PageComputedType {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "content")]
 /// Cover image of the page.
 ///
@@ -1424,48 +1395,47 @@ pub struct PageCover {
     pub height: ::core::option::Option<f64>,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for PageCover {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            ref_: __reader.optional("ref"),
-            ref_dark: __reader.optional("refDark"),
-            y_pos: __reader.optional("yPos"),
-            height: __reader.optional("height"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for PageCover {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                ref_: __reader.optional("ref"),
+                ref_dark: __reader.optional("refDark"),
+                y_pos: __reader.optional("yPos"),
+                height: __reader.optional("height"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for PageCover {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("ref", &self.ref_);
-        __fields.optional("refDark", &self.ref_dark);
-        __fields.optional("yPos", &self.y_pos);
-        __fields.optional("height", &self.height);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for PageCover {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("ref", &self.ref_);
+            __fields.optional("refDark", &self.ref_dark);
+            __fields.optional("yPos", &self.y_pos);
+            __fields.optional("height", &self.height);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageCover {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageCover {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for PageCover {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for PageCover {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "content")]
 /// A document page.
 ///
@@ -1544,96 +1514,95 @@ pub struct PageDocument {
     pub computed_seed: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for PageDocument {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("type", "document");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            title: __reader.optional("title"),
-            emoji: __reader.optional("emoji"),
-            icon: __reader.optional("icon"),
-            created_at: __reader.optional("createdAt"),
-            updated_at: __reader.optional("updatedAt"),
-            markdown: __reader.optional("markdown"),
-            document: __reader.optional("document"),
-            urls: __reader.optional("urls"),
-            slug: __reader.optional("slug"),
-            path: __reader.optional("path"),
-            description: __reader.optional("description"),
-            pages: __reader.optional("pages"),
-            git: __reader.optional("git"),
-            layout: __reader.optional("layout"),
-            cover: __reader.optional("cover"),
-            variables: __reader.optional("variables"),
-            hidden: __reader.optional("hidden"),
-            no_index: __reader.optional("noIndex"),
-            no_robots_index: __reader.optional("noRobotsIndex"),
-            computed: __reader.optional("computed"),
-            computed_seed: __reader.optional("computedSeed"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for PageDocument {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "document");
-        __fields.put("id", &self.id);
-        __fields.optional("title", &self.title);
-        __fields.optional("emoji", &self.emoji);
-        __fields.optional("icon", &self.icon);
-        __fields.optional("createdAt", &self.created_at);
-        __fields.optional("updatedAt", &self.updated_at);
-        __fields.optional("markdown", &self.markdown);
-        __fields.optional("document", &self.document);
-        __fields.optional("urls", &self.urls);
-        __fields.optional("slug", &self.slug);
-        __fields.optional("path", &self.path);
-        __fields.optional("description", &self.description);
-        __fields.optional("pages", &self.pages);
-        __fields.optional("git", &self.git);
-        __fields.optional("layout", &self.layout);
-        __fields.optional("cover", &self.cover);
-        __fields.optional("variables", &self.variables);
-        __fields.optional("hidden", &self.hidden);
-        __fields.optional("noIndex", &self.no_index);
-        __fields.optional("noRobotsIndex", &self.no_robots_index);
-        __fields.optional("computed", &self.computed);
-        __fields.optional("computedSeed", &self.computed_seed);
-        __fields.end()
-    }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageDocument {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for PageDocument {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.pages {
-            __v.field("pages", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.variables {
-            __v.field("variables", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for PageDocument {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("type", "document");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                title: __reader.optional("title"),
+                emoji: __reader.optional("emoji"),
+                icon: __reader.optional("icon"),
+                created_at: __reader.optional("createdAt"),
+                updated_at: __reader.optional("updatedAt"),
+                markdown: __reader.optional("markdown"),
+                document: __reader.optional("document"),
+                urls: __reader.optional("urls"),
+                slug: __reader.optional("slug"),
+                path: __reader.optional("path"),
+                description: __reader.optional("description"),
+                pages: __reader.optional("pages"),
+                git: __reader.optional("git"),
+                layout: __reader.optional("layout"),
+                cover: __reader.optional("cover"),
+                variables: __reader.optional("variables"),
+                hidden: __reader.optional("hidden"),
+                no_index: __reader.optional("noIndex"),
+                no_robots_index: __reader.optional("noRobotsIndex"),
+                computed: __reader.optional("computed"),
+                computed_seed: __reader.optional("computedSeed"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for PageDocument {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("type", "document");
+            __fields.put("id", &self.id);
+            __fields.optional("title", &self.title);
+            __fields.optional("emoji", &self.emoji);
+            __fields.optional("icon", &self.icon);
+            __fields.optional("createdAt", &self.created_at);
+            __fields.optional("updatedAt", &self.updated_at);
+            __fields.optional("markdown", &self.markdown);
+            __fields.optional("document", &self.document);
+            __fields.optional("urls", &self.urls);
+            __fields.optional("slug", &self.slug);
+            __fields.optional("path", &self.path);
+            __fields.optional("description", &self.description);
+            __fields.optional("pages", &self.pages);
+            __fields.optional("git", &self.git);
+            __fields.optional("layout", &self.layout);
+            __fields.optional("cover", &self.cover);
+            __fields.optional("variables", &self.variables);
+            __fields.optional("hidden", &self.hidden);
+            __fields.optional("noIndex", &self.no_index);
+            __fields.optional("noRobotsIndex", &self.no_robots_index);
+            __fields.optional("computed", &self.computed);
+            __fields.optional("computedSeed", &self.computed_seed);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageDocument {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for PageDocument {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.pages {
+                __v.field("pages", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.variables {
+                __v.field("variables", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "content")]
 /// Whether the expressions of the page are evaluated: `true` evaluates them, `false` (the
 /// default) does not, `deterministic-only` evaluates only the expressions that depend on
@@ -1653,73 +1622,73 @@ pub enum PageEvaluation {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "content")]
-impl PageEvaluation {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["true", "false", "deterministic-only"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::True => "true",
-            Self::False => "false",
-            Self::DeterministicOnly => "deterministic-only",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl PageEvaluation {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &[
+            "true",
+            "false",
+            "deterministic-only",
+        ];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::True => "true",
+                Self::False => "false",
+                Self::DeterministicOnly => "deterministic-only",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "content")]
-impl ::core::convert::From<&str> for PageEvaluation {
-    fn from(value: &str) -> Self {
-        match value {
-            "true" => Self::True,
-            "false" => Self::False,
-            "deterministic-only" => Self::DeterministicOnly,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for PageEvaluation {
+        fn from(value: &str) -> Self {
+            match value {
+                "true" => Self::True,
+                "false" => Self::False,
+                "deterministic-only" => Self::DeterministicOnly,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "content")]
-impl ::core::fmt::Display for PageEvaluation {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for PageEvaluation {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for PageEvaluation {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageEvaluation {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for PageEvaluation {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let Self::Unknown(__value) = self {
-            __v.not_listed(__value, Self::VALUES);
+    impl ::core::fmt::Display for PageEvaluation {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
         }
     }
-}
+    impl ::apigen_runtime::FromJson for PageEvaluation {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for PageEvaluation {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageEvaluation {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for PageEvaluation {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let Self::Unknown(__value) = self {
+                __v.not_listed(__value, Self::VALUES);
+            }
+        }
+    }
+};
 #[cfg(feature = "content")]
 /// Layout of the page.
 ///
@@ -1752,58 +1721,57 @@ pub struct PageLayout {
     pub metadata: ::core::option::Option<bool>,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for PageLayout {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            width: __reader.optional("width"),
-            cover: __reader.optional("cover"),
-            cover_size: __reader.optional("coverSize"),
-            title: __reader.optional("title"),
-            description: __reader.optional("description"),
-            table_of_contents: __reader.optional("tableOfContents"),
-            outline: __reader.optional("outline"),
-            pagination: __reader.optional("pagination"),
-            metadata: __reader.optional("metadata"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for PageLayout {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                width: __reader.optional("width"),
+                cover: __reader.optional("cover"),
+                cover_size: __reader.optional("coverSize"),
+                title: __reader.optional("title"),
+                description: __reader.optional("description"),
+                table_of_contents: __reader.optional("tableOfContents"),
+                outline: __reader.optional("outline"),
+                pagination: __reader.optional("pagination"),
+                metadata: __reader.optional("metadata"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for PageLayout {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("width", &self.width);
-        __fields.optional("cover", &self.cover);
-        __fields.optional("coverSize", &self.cover_size);
-        __fields.optional("title", &self.title);
-        __fields.optional("description", &self.description);
-        __fields.optional("tableOfContents", &self.table_of_contents);
-        __fields.optional("outline", &self.outline);
-        __fields.optional("pagination", &self.pagination);
-        __fields.optional("metadata", &self.metadata);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for PageLayout {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("width", &self.width);
+            __fields.optional("cover", &self.cover);
+            __fields.optional("coverSize", &self.cover_size);
+            __fields.optional("title", &self.title);
+            __fields.optional("description", &self.description);
+            __fields.optional("tableOfContents", &self.table_of_contents);
+            __fields.optional("outline", &self.outline);
+            __fields.optional("pagination", &self.pagination);
+            __fields.optional("metadata", &self.metadata);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageLayout {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageLayout {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for PageLayout {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for PageLayout {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "content")]
 /// Size of the cover; values beyond the sample are not shown.
 ///
@@ -1816,65 +1784,61 @@ pub enum PageLayoutCoverSize {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "content")]
-impl PageLayoutCoverSize {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["hero"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Hero => "hero",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl PageLayoutCoverSize {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["hero"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Hero => "hero",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "content")]
-impl ::core::convert::From<&str> for PageLayoutCoverSize {
-    fn from(value: &str) -> Self {
-        match value {
-            "hero" => Self::Hero,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for PageLayoutCoverSize {
+        fn from(value: &str) -> Self {
+            match value {
+                "hero" => Self::Hero,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "content")]
-impl ::core::fmt::Display for PageLayoutCoverSize {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for PageLayoutCoverSize {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for PageLayoutCoverSize {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for PageLayoutCoverSize {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for PageLayoutCoverSize {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for PageLayoutCoverSize {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageLayoutCoverSize {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageLayoutCoverSize {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for PageLayoutCoverSize {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for PageLayoutCoverSize {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "content")]
 /// Width of the page; values beyond the sample are not shown.
 ///
@@ -1887,65 +1851,61 @@ pub enum PageLayoutWidth {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "content")]
-impl PageLayoutWidth {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["default"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Default => "default",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl PageLayoutWidth {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["default"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Default => "default",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "content")]
-impl ::core::convert::From<&str> for PageLayoutWidth {
-    fn from(value: &str) -> Self {
-        match value {
-            "default" => Self::Default,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for PageLayoutWidth {
+        fn from(value: &str) -> Self {
+            match value {
+                "default" => Self::Default,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "content")]
-impl ::core::fmt::Display for PageLayoutWidth {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for PageLayoutWidth {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for PageLayoutWidth {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for PageLayoutWidth {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for PageLayoutWidth {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for PageLayoutWidth {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageLayoutWidth {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageLayoutWidth {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for PageLayoutWidth {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for PageLayoutWidth {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "content")]
 /// The pages of a revision (`{ pages: [...] }`, not paginated).
 ///
@@ -1956,44 +1916,43 @@ pub struct PageList {
     pub pages: ::std::vec::Vec<crate::Page>,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for PageList {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            pages: __reader.required("pages"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for PageList {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                pages: __reader.required("pages"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for PageList {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("pages", &self.pages);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for PageList {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("pages", &self.pages);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageList {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PageList {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for PageList {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        __v.field("pages", &self.pages);
+    impl ::apigen_runtime::Validate for PageList {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            __v.field("pages", &self.pages);
+        }
     }
-}
+};
 #[cfg(feature = "content")]
 /// A revision of the content of a space or change request. The content endpoints return one
 /// of several revision variants, named by `type`; only `edits` is shown. Every variant
@@ -2056,80 +2015,79 @@ pub struct Revision {
     >,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for Revision {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "revision");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            type_: __reader.optional("type"),
-            parents: __reader.optional("parents"),
-            pages: __reader.optional("pages"),
-            files: __reader.optional("files"),
-            reusable_contents: __reader.optional("reusableContents"),
-            variables: __reader.optional("variables"),
-            created_at: __reader.optional("createdAt"),
-            git: __reader.optional("git"),
-            urls: __reader.optional("urls"),
-            extra: __reader.rest(),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for Revision {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "revision");
-        __fields.put("id", &self.id);
-        __fields.optional("type", &self.type_);
-        __fields.optional("parents", &self.parents);
-        __fields.optional("pages", &self.pages);
-        __fields.optional("files", &self.files);
-        __fields.optional("reusableContents", &self.reusable_contents);
-        __fields.optional("variables", &self.variables);
-        __fields.optional("createdAt", &self.created_at);
-        __fields.optional("git", &self.git);
-        __fields.optional("urls", &self.urls);
-        __fields.rest(&self.extra);
-        __fields.end()
-    }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Revision {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for Revision {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.pages {
-            __v.field("pages", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.files {
-            __v.field("files", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.variables {
-            __v.field("variables", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.git {
-            __v.field("git", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for Revision {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "revision");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                type_: __reader.optional("type"),
+                parents: __reader.optional("parents"),
+                pages: __reader.optional("pages"),
+                files: __reader.optional("files"),
+                reusable_contents: __reader.optional("reusableContents"),
+                variables: __reader.optional("variables"),
+                created_at: __reader.optional("createdAt"),
+                git: __reader.optional("git"),
+                urls: __reader.optional("urls"),
+                extra: __reader.rest(),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for Revision {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "revision");
+            __fields.put("id", &self.id);
+            __fields.optional("type", &self.type_);
+            __fields.optional("parents", &self.parents);
+            __fields.optional("pages", &self.pages);
+            __fields.optional("files", &self.files);
+            __fields.optional("reusableContents", &self.reusable_contents);
+            __fields.optional("variables", &self.variables);
+            __fields.optional("createdAt", &self.created_at);
+            __fields.optional("git", &self.git);
+            __fields.optional("urls", &self.urls);
+            __fields.rest(&self.extra);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Revision {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for Revision {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.pages {
+                __v.field("pages", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.files {
+                __v.field("files", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.variables {
+                __v.field("variables", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.git {
+                __v.field("git", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "content")]
 /// The Git commit of the revision.
 ///
@@ -2152,54 +2110,53 @@ pub struct RevisionGit {
     pub ref_: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for RevisionGit {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            oid: __reader.optional("oid"),
-            message: __reader.optional("message"),
-            created_by_git_book: __reader.optional("createdByGitBook"),
-            url: __reader.optional("url"),
-            ref_: __reader.optional("ref"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for RevisionGit {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("oid", &self.oid);
-        __fields.optional("message", &self.message);
-        __fields.optional("createdByGitBook", &self.created_by_git_book);
-        __fields.optional("url", &self.url);
-        __fields.optional("ref", &self.ref_);
-        __fields.end()
-    }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionGit {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for RevisionGit {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.url {
-            __v.url_at("url", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for RevisionGit {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                oid: __reader.optional("oid"),
+                message: __reader.optional("message"),
+                created_by_git_book: __reader.optional("createdByGitBook"),
+                url: __reader.optional("url"),
+                ref_: __reader.optional("ref"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for RevisionGit {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("oid", &self.oid);
+            __fields.optional("message", &self.message);
+            __fields.optional("createdByGitBook", &self.created_by_git_book);
+            __fields.optional("url", &self.url);
+            __fields.optional("ref", &self.ref_);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionGit {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for RevisionGit {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.url {
+                __v.url_at("url", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "content")]
 /// A revision given by its id (a string), or as the embedded revision object, like the backlink's organization and space.
 ///
@@ -2220,84 +2177,82 @@ pub enum RevisionRef {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(feature = "content")]
-impl ::core::convert::From<crate::Revision> for RevisionRef {
-    fn from(value: crate::Revision) -> Self {
-        Self::Revision(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for RevisionRef {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::untagged(
-            __value,
-            __decoder,
-            &["String", "Revision"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::String(
-                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Revision(
-                            <::std::boxed::Box<
-                                crate::Revision,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            false,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for RevisionRef {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::String(__value) => __value.serialize(serializer),
-            Self::Revision(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::Revision> for RevisionRef {
+        fn from(value: crate::Revision) -> Self {
+            Self::Revision(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionRef {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for RevisionRef {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        match self {
-            Self::String(_) => {}
-            Self::Revision(__value) => __value.validate_into(__v),
-            Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+    impl ::apigen_runtime::FromJson for RevisionRef {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::untagged(
+                __value,
+                __decoder,
+                &["String", "Revision"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::String(
+                                <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Revision(
+                                <::std::boxed::Box<
+                                    crate::Revision,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                false,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for RevisionRef {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::String(__value) => __value.serialize(serializer),
+                Self::Revision(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionRef {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for RevisionRef {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            match self {
+                Self::String(_) => {}
+                Self::Revision(__value) => __value.validate_into(__v),
+                Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+            }
+        }
+    }
+};
 #[cfg(feature = "content")]
 /// The reusable contents of the revision.
 ///
@@ -2312,46 +2267,45 @@ pub struct RevisionReusableContent {
     pub git: ::core::option::Option<crate::ContentGitLocation>,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for RevisionReusableContent {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            id: __reader.required("id"),
-            title: __reader.optional("title"),
-            git: __reader.optional("git"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for RevisionReusableContent {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                id: __reader.required("id"),
+                title: __reader.optional("title"),
+                git: __reader.optional("git"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for RevisionReusableContent {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id);
-        __fields.optional("title", &self.title);
-        __fields.optional("git", &self.git);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for RevisionReusableContent {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("id", &self.id);
+            __fields.optional("title", &self.title);
+            __fields.optional("git", &self.git);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionReusableContent {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionReusableContent {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for RevisionReusableContent {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for RevisionReusableContent {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "content")]
 /// Kind of a revision. Only `edits` is shown; other kinds (of the several revision variants) are kept as they are.
 ///
@@ -2369,65 +2323,61 @@ pub enum RevisionType {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "content")]
-impl RevisionType {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["edits"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Edits => "edits",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl RevisionType {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["edits"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Edits => "edits",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "content")]
-impl ::core::convert::From<&str> for RevisionType {
-    fn from(value: &str) -> Self {
-        match value {
-            "edits" => Self::Edits,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for RevisionType {
+        fn from(value: &str) -> Self {
+            match value {
+                "edits" => Self::Edits,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "content")]
-impl ::core::fmt::Display for RevisionType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for RevisionType {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for RevisionType {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for RevisionType {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for RevisionType {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for RevisionType {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionType {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionType {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for RevisionType {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for RevisionType {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "content")]
 /// Links of the revision.
 ///
@@ -2442,56 +2392,55 @@ pub struct RevisionUrls {
     pub public: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for RevisionUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            app: __reader.optional("app"),
-            published: __reader.optional("published"),
-            public: __reader.optional("public"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for RevisionUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("app", &self.app);
-        __fields.optional("published", &self.published);
-        __fields.optional("public", &self.public);
-        __fields.end()
-    }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for RevisionUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url_at("app", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.published {
-            __v.url_at("published", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.public {
-            __v.url_at("public", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for RevisionUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                app: __reader.optional("app"),
+                published: __reader.optional("published"),
+                public: __reader.optional("public"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for RevisionUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("app", &self.app);
+            __fields.optional("published", &self.published);
+            __fields.optional("public", &self.public);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for RevisionUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for RevisionUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.app {
+                __v.url_at("app", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.published {
+                __v.url_at("published", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.public {
+                __v.url_at("public", __value);
+            }
+        }
+    }
+};
 #[cfg(any(feature = "organizations", feature = "content"))]
 /// A page found by a search, with its matching sections.
 ///
@@ -2514,57 +2463,56 @@ pub struct SearchResult {
     pub urls: ::core::option::Option<crate::ContentAppUrls>,
 }
 #[cfg(any(feature = "organizations", feature = "content"))]
-impl ::apigen_runtime::FromJson for SearchResult {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            id: __reader.required("id"),
-            title: __reader.optional("title"),
-            path: __reader.optional("path"),
-            sections: __reader.optional("sections"),
-            urls: __reader.optional("urls"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(any(feature = "organizations", feature = "content"))]
-impl ::apigen_runtime::serde::Serialize for SearchResult {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id);
-        __fields.optional("title", &self.title);
-        __fields.optional("path", &self.path);
-        __fields.optional("sections", &self.sections);
-        __fields.optional("urls", &self.urls);
-        __fields.end()
-    }
-}
-#[cfg(any(feature = "organizations", feature = "content"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SearchResult {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "organizations", feature = "content"))]
-impl ::apigen_runtime::Validate for SearchResult {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.sections {
-            __v.field("sections", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SearchResult {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                id: __reader.required("id"),
+                title: __reader.optional("title"),
+                path: __reader.optional("path"),
+                sections: __reader.optional("sections"),
+                urls: __reader.optional("urls"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SearchResult {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("id", &self.id);
+            __fields.optional("title", &self.title);
+            __fields.optional("path", &self.path);
+            __fields.optional("sections", &self.sections);
+            __fields.optional("urls", &self.urls);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SearchResult {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SearchResult {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.sections {
+                __v.field("sections", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(any(feature = "organizations", feature = "content"))]
 /// A section of a page matching a search.
 ///
@@ -2587,54 +2535,53 @@ pub struct SearchResultSection {
     pub urls: ::core::option::Option<crate::ContentAppUrls>,
 }
 #[cfg(any(feature = "organizations", feature = "content"))]
-impl ::apigen_runtime::FromJson for SearchResultSection {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            id: __reader.required("id"),
-            title: __reader.optional("title"),
-            path: __reader.optional("path"),
-            body: __reader.optional("body"),
-            urls: __reader.optional("urls"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(any(feature = "organizations", feature = "content"))]
-impl ::apigen_runtime::serde::Serialize for SearchResultSection {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id);
-        __fields.optional("title", &self.title);
-        __fields.optional("path", &self.path);
-        __fields.optional("body", &self.body);
-        __fields.optional("urls", &self.urls);
-        __fields.end()
-    }
-}
-#[cfg(any(feature = "organizations", feature = "content"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SearchResultSection {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "organizations", feature = "content"))]
-impl ::apigen_runtime::Validate for SearchResultSection {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SearchResultSection {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                id: __reader.required("id"),
+                title: __reader.optional("title"),
+                path: __reader.optional("path"),
+                body: __reader.optional("body"),
+                urls: __reader.optional("urls"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SearchResultSection {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("id", &self.id);
+            __fields.optional("title", &self.title);
+            __fields.optional("path", &self.path);
+            __fields.optional("body", &self.body);
+            __fields.optional("urls", &self.urls);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SearchResultSection {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SearchResultSection {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "content")]
 /// Parameters of the template.
 ///
@@ -2649,42 +2596,41 @@ pub struct SpaceContentTemplateParams {
     >,
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for SpaceContentTemplateParams {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            content_refs: __reader.optional("contentRefs"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SpaceContentTemplateParams {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                content_refs: __reader.optional("contentRefs"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for SpaceContentTemplateParams {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("contentRefs", &self.content_refs);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SpaceContentTemplateParams {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("contentRefs", &self.content_refs);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceContentTemplateParams {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceContentTemplateParams {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for SpaceContentTemplateParams {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SpaceContentTemplateParams {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "content")]
 /// A space given by its id (a string), or as the embedded space object.
 ///
@@ -2705,84 +2651,82 @@ pub enum SpaceRef {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(feature = "content")]
-impl ::core::convert::From<crate::Space> for SpaceRef {
-    fn from(value: crate::Space) -> Self {
-        Self::Space(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for SpaceRef {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::untagged(
-            __value,
-            __decoder,
-            &["String", "Space"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::String(
-                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Space(
-                            <::std::boxed::Box<
-                                crate::Space,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            false,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for SpaceRef {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::String(__value) => __value.serialize(serializer),
-            Self::Space(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::Space> for SpaceRef {
+        fn from(value: crate::Space) -> Self {
+            Self::Space(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceRef {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for SpaceRef {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        match self {
-            Self::String(_) => {}
-            Self::Space(__value) => __value.validate_into(__v),
-            Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+    impl ::apigen_runtime::FromJson for SpaceRef {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::untagged(
+                __value,
+                __decoder,
+                &["String", "Space"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::String(
+                                <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Space(
+                                <::std::boxed::Box<
+                                    crate::Space,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                false,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SpaceRef {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::String(__value) => __value.serialize(serializer),
+                Self::Space(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceRef {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SpaceRef {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            match self {
+                Self::String(_) => {}
+                Self::Space(__value) => __value.validate_into(__v),
+                Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+            }
+        }
+    }
+};
 #[cfg(feature = "content")]
 /// The value of a content variable of a revision or a page, which is a string, a number or a boolean.
 ///
@@ -2807,97 +2751,96 @@ pub enum VariableValue {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(feature = "content")]
-impl ::apigen_runtime::FromJson for VariableValue {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::untagged(
-            __value,
-            __decoder,
-            &["String", "Integer", "Number", "Boolean"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::String(
-                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Integer(
-                            <i64 as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Number(
-                            <f64 as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Boolean(
-                            <bool as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            false,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::serde::Serialize for VariableValue {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::String(__value) => __value.serialize(serializer),
-            Self::Integer(__value) => __value.serialize(serializer),
-            Self::Number(__value) => __value.serialize(serializer),
-            Self::Boolean(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::apigen_runtime::FromJson for VariableValue {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::untagged(
+                __value,
+                __decoder,
+                &["String", "Integer", "Number", "Boolean"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::String(
+                                <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Integer(
+                                <i64 as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Number(
+                                <f64 as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Boolean(
+                                <bool as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                false,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
         }
     }
-}
-#[cfg(feature = "content")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for VariableValue {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "content")]
-impl ::apigen_runtime::Validate for VariableValue {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        match self {
-            Self::String(_) => {}
-            Self::Integer(_) => {}
-            Self::Number(_) => {}
-            Self::Boolean(_) => {}
-            Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+    impl ::apigen_runtime::serde::Serialize for VariableValue {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::String(__value) => __value.serialize(serializer),
+                Self::Integer(__value) => __value.serialize(serializer),
+                Self::Number(__value) => __value.serialize(serializer),
+                Self::Boolean(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
         }
     }
-}
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for VariableValue {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for VariableValue {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            match self {
+                Self::String(_) => {}
+                Self::Integer(_) => {}
+                Self::Number(_) => {}
+                Self::Boolean(_) => {}
+                Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+            }
+        }
+    }
+};

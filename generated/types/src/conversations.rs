@@ -33,58 +33,57 @@ pub struct Conversation {
     pub urls: ::core::option::Option<crate::ConversationUrls>,
 }
 #[cfg(feature = "conversations")]
-impl ::apigen_runtime::FromJson for Conversation {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "conversation");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            subject: __reader.optional("subject"),
-            created_at: __reader.optional("createdAt"),
-            processed_at: __reader.optional("processedAt"),
-            source: __reader.optional("source"),
-            urls: __reader.optional("urls"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::serde::Serialize for Conversation {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "conversation");
-        __fields.put("id", &self.id);
-        __fields.optional("subject", &self.subject);
-        __fields.optional("createdAt", &self.created_at);
-        __fields.optional("processedAt", &self.processed_at);
-        __fields.optional("source", &self.source);
-        __fields.optional("urls", &self.urls);
-        __fields.end()
-    }
-}
-#[cfg(feature = "conversations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Conversation {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::Validate for Conversation {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for Conversation {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "conversation");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                subject: __reader.optional("subject"),
+                created_at: __reader.optional("createdAt"),
+                processed_at: __reader.optional("processedAt"),
+                source: __reader.optional("source"),
+                urls: __reader.optional("urls"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for Conversation {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "conversation");
+            __fields.put("id", &self.id);
+            __fields.optional("subject", &self.subject);
+            __fields.optional("createdAt", &self.created_at);
+            __fields.optional("processedAt", &self.processed_at);
+            __fields.optional("source", &self.source);
+            __fields.optional("urls", &self.urls);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Conversation {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for Conversation {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "conversations")]
 /// Sort direction.
 ///
@@ -99,67 +98,63 @@ pub enum ConversationClusterOrder {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "conversations")]
-impl ConversationClusterOrder {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["asc", "desc"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Asc => "asc",
-            Self::Desc => "desc",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl ConversationClusterOrder {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["asc", "desc"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Asc => "asc",
+                Self::Desc => "desc",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::core::convert::From<&str> for ConversationClusterOrder {
-    fn from(value: &str) -> Self {
-        match value {
-            "asc" => Self::Asc,
-            "desc" => Self::Desc,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for ConversationClusterOrder {
+        fn from(value: &str) -> Self {
+            match value {
+                "asc" => Self::Asc,
+                "desc" => Self::Desc,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::core::fmt::Display for ConversationClusterOrder {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for ConversationClusterOrder {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::FromJson for ConversationClusterOrder {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for ConversationClusterOrder {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for ConversationClusterOrder {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::serde::Serialize for ConversationClusterOrder {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationClusterOrder {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationClusterOrder {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for ConversationClusterOrder {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::Validate for ConversationClusterOrder {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "conversations")]
 /// Field the clusters are sorted by.
 ///
@@ -172,65 +167,61 @@ pub enum ConversationClusterOrderBy {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "conversations")]
-impl ConversationClusterOrderBy {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["updatedAt"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::UpdatedAt => "updatedAt",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl ConversationClusterOrderBy {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["updatedAt"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::UpdatedAt => "updatedAt",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::core::convert::From<&str> for ConversationClusterOrderBy {
-    fn from(value: &str) -> Self {
-        match value {
-            "updatedAt" => Self::UpdatedAt,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for ConversationClusterOrderBy {
+        fn from(value: &str) -> Self {
+            match value {
+                "updatedAt" => Self::UpdatedAt,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::core::fmt::Display for ConversationClusterOrderBy {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for ConversationClusterOrderBy {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::FromJson for ConversationClusterOrderBy {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for ConversationClusterOrderBy {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for ConversationClusterOrderBy {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::serde::Serialize for ConversationClusterOrderBy {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationClusterOrderBy {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationClusterOrderBy {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for ConversationClusterOrderBy {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::Validate for ConversationClusterOrderBy {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "conversations")]
 /// A conversation with its parts (messages) and metadata.
 ///
@@ -249,53 +240,52 @@ pub struct ConversationDetail {
     pub metadata: ::core::option::Option<crate::ConversationMetadata>,
 }
 #[cfg(feature = "conversations")]
-impl ::apigen_runtime::FromJson for ConversationDetail {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            conversation: __reader.optional("conversation"),
-            parts: __reader.optional("parts"),
-            metadata: __reader.optional("metadata"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::serde::Serialize for ConversationDetail {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("conversation", &self.conversation);
-        __fields.optional("parts", &self.parts);
-        __fields.optional("metadata", &self.metadata);
-        __fields.end()
-    }
-}
-#[cfg(feature = "conversations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationDetail {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::Validate for ConversationDetail {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.conversation {
-            __v.field("conversation", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.metadata {
-            __v.field("metadata", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for ConversationDetail {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                conversation: __reader.optional("conversation"),
+                parts: __reader.optional("parts"),
+                metadata: __reader.optional("metadata"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for ConversationDetail {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("conversation", &self.conversation);
+            __fields.optional("parts", &self.parts);
+            __fields.optional("metadata", &self.metadata);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationDetail {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for ConversationDetail {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.conversation {
+                __v.field("conversation", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.metadata {
+                __v.field("metadata", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "conversations")]
 /// A conversation to ingest, with its parts and metadata (the first variant of the ingest body).
 ///
@@ -322,52 +312,51 @@ pub struct ConversationInput {
     pub parts: ::std::vec::Vec<crate::ConversationPart>,
 }
 #[cfg(feature = "conversations")]
-impl ::apigen_runtime::FromJson for ConversationInput {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            id: __reader.required("id"),
-            metadata: __reader.optional("metadata"),
-            subject: __reader.optional("subject"),
-            parts: __reader.required("parts"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::serde::Serialize for ConversationInput {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id);
-        __fields.optional("metadata", &self.metadata);
-        __fields.optional("subject", &self.subject);
-        __fields.put("parts", &self.parts);
-        __fields.end()
-    }
-}
-#[cfg(feature = "conversations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationInput {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::Validate for ConversationInput {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.metadata {
-            __v.field("metadata", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for ConversationInput {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                id: __reader.required("id"),
+                metadata: __reader.optional("metadata"),
+                subject: __reader.optional("subject"),
+                parts: __reader.required("parts"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for ConversationInput {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("id", &self.id);
+            __fields.optional("metadata", &self.metadata);
+            __fields.optional("subject", &self.subject);
+            __fields.put("parts", &self.parts);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationInput {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for ConversationInput {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.metadata {
+                __v.field("metadata", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "conversations")]
 /// An issue found in a conversation, grouped into an issues cluster.
 ///
@@ -404,62 +393,61 @@ pub struct ConversationIssue {
     pub urls: ::core::option::Option<crate::ConversationIssueUrls>,
 }
 #[cfg(feature = "conversations")]
-impl ::apigen_runtime::FromJson for ConversationIssue {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "conversation-issue");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            title: __reader.optional("title"),
-            summary: __reader.optional("summary"),
-            created_at: __reader.optional("createdAt"),
-            ingested_at: __reader.optional("ingestedAt"),
-            conversation: __reader.optional("conversation"),
-            cluster: __reader.optional("cluster"),
-            urls: __reader.optional("urls"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::serde::Serialize for ConversationIssue {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "conversation-issue");
-        __fields.put("id", &self.id);
-        __fields.optional("title", &self.title);
-        __fields.optional("summary", &self.summary);
-        __fields.optional("createdAt", &self.created_at);
-        __fields.optional("ingestedAt", &self.ingested_at);
-        __fields.optional("conversation", &self.conversation);
-        __fields.optional("cluster", &self.cluster);
-        __fields.optional("urls", &self.urls);
-        __fields.end()
-    }
-}
-#[cfg(feature = "conversations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationIssue {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::Validate for ConversationIssue {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for ConversationIssue {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "conversation-issue");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                title: __reader.optional("title"),
+                summary: __reader.optional("summary"),
+                created_at: __reader.optional("createdAt"),
+                ingested_at: __reader.optional("ingestedAt"),
+                conversation: __reader.optional("conversation"),
+                cluster: __reader.optional("cluster"),
+                urls: __reader.optional("urls"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for ConversationIssue {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "conversation-issue");
+            __fields.put("id", &self.id);
+            __fields.optional("title", &self.title);
+            __fields.optional("summary", &self.summary);
+            __fields.optional("createdAt", &self.created_at);
+            __fields.optional("ingestedAt", &self.ingested_at);
+            __fields.optional("conversation", &self.conversation);
+            __fields.optional("cluster", &self.cluster);
+            __fields.optional("urls", &self.urls);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationIssue {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for ConversationIssue {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "conversations")]
 /// An issue with the conversation it was found in.
 ///
@@ -476,51 +464,50 @@ pub struct ConversationIssueEntry {
     pub conversation: ::core::option::Option<crate::Conversation>,
 }
 #[cfg(feature = "conversations")]
-impl ::apigen_runtime::FromJson for ConversationIssueEntry {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            issue: __reader.optional("issue"),
-            conversation: __reader.optional("conversation"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::serde::Serialize for ConversationIssueEntry {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("issue", &self.issue);
-        __fields.optional("conversation", &self.conversation);
-        __fields.end()
-    }
-}
-#[cfg(feature = "conversations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationIssueEntry {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::Validate for ConversationIssueEntry {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.issue {
-            __v.field("issue", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.conversation {
-            __v.field("conversation", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for ConversationIssueEntry {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                issue: __reader.optional("issue"),
+                conversation: __reader.optional("conversation"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for ConversationIssueEntry {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("issue", &self.issue);
+            __fields.optional("conversation", &self.conversation);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationIssueEntry {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for ConversationIssueEntry {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.issue {
+                __v.field("issue", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.conversation {
+                __v.field("conversation", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "conversations")]
 /// Links of the issue.
 ///
@@ -531,46 +518,45 @@ pub struct ConversationIssueUrls {
     pub location: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "conversations")]
-impl ::apigen_runtime::FromJson for ConversationIssueUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            location: __reader.optional("location"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::serde::Serialize for ConversationIssueUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location);
-        __fields.end()
-    }
-}
-#[cfg(feature = "conversations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationIssueUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::Validate for ConversationIssueUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for ConversationIssueUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                location: __reader.optional("location"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for ConversationIssueUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("location", &self.location);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationIssueUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for ConversationIssueUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "conversations")]
 /// Metadata of a conversation.
 ///
@@ -595,50 +581,49 @@ pub struct ConversationMetadata {
     >,
 }
 #[cfg(feature = "conversations")]
-impl ::apigen_runtime::FromJson for ConversationMetadata {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            url: __reader.optional("url"),
-            attributes: __reader.optional("attributes"),
-            created_at: __reader.optional("createdAt"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::serde::Serialize for ConversationMetadata {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("url", &self.url);
-        __fields.optional("attributes", &self.attributes);
-        __fields.optional("createdAt", &self.created_at);
-        __fields.end()
-    }
-}
-#[cfg(feature = "conversations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationMetadata {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::Validate for ConversationMetadata {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.url {
-            __v.url_at("url", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for ConversationMetadata {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                url: __reader.optional("url"),
+                attributes: __reader.optional("attributes"),
+                created_at: __reader.optional("createdAt"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for ConversationMetadata {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("url", &self.url);
+            __fields.optional("attributes", &self.attributes);
+            __fields.optional("createdAt", &self.created_at);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationMetadata {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for ConversationMetadata {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.url {
+                __v.url_at("url", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "conversations")]
 /// A part of a conversation, such as a message written by the user.
 ///
@@ -659,46 +644,45 @@ pub struct ConversationPart {
     pub body: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "conversations")]
-impl ::apigen_runtime::FromJson for ConversationPart {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            type_: __reader.optional("type"),
-            role: __reader.optional("role"),
-            body: __reader.optional("body"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for ConversationPart {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                type_: __reader.optional("type"),
+                role: __reader.optional("role"),
+                body: __reader.optional("body"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::serde::Serialize for ConversationPart {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("type", &self.type_);
-        __fields.optional("role", &self.role);
-        __fields.optional("body", &self.body);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for ConversationPart {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("type", &self.type_);
+            __fields.optional("role", &self.role);
+            __fields.optional("body", &self.body);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationPart {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationPart {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::Validate for ConversationPart {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for ConversationPart {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "conversations")]
 /// Who wrote a conversation part. Only `user` is shown; other values are kept as they are.
 ///
@@ -713,65 +697,61 @@ pub enum ConversationPartRole {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "conversations")]
-impl ConversationPartRole {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["user"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::User => "user",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl ConversationPartRole {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["user"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::User => "user",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::core::convert::From<&str> for ConversationPartRole {
-    fn from(value: &str) -> Self {
-        match value {
-            "user" => Self::User,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for ConversationPartRole {
+        fn from(value: &str) -> Self {
+            match value {
+                "user" => Self::User,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::core::fmt::Display for ConversationPartRole {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for ConversationPartRole {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::FromJson for ConversationPartRole {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for ConversationPartRole {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for ConversationPartRole {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::serde::Serialize for ConversationPartRole {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationPartRole {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationPartRole {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for ConversationPartRole {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::Validate for ConversationPartRole {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "conversations")]
 /// Kind of a conversation part. Only `message` is shown; other values are kept as they are.
 ///
@@ -786,65 +766,61 @@ pub enum ConversationPartType {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "conversations")]
-impl ConversationPartType {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["message"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Message => "message",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl ConversationPartType {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["message"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Message => "message",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::core::convert::From<&str> for ConversationPartType {
-    fn from(value: &str) -> Self {
-        match value {
-            "message" => Self::Message,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for ConversationPartType {
+        fn from(value: &str) -> Self {
+            match value {
+                "message" => Self::Message,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::core::fmt::Display for ConversationPartType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for ConversationPartType {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::FromJson for ConversationPartType {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for ConversationPartType {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for ConversationPartType {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::serde::Serialize for ConversationPartType {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationPartType {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationPartType {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for ConversationPartType {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::Validate for ConversationPartType {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "conversations")]
 /// Links of the conversation.
 ///
@@ -857,51 +833,50 @@ pub struct ConversationUrls {
     pub source: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "conversations")]
-impl ::apigen_runtime::FromJson for ConversationUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            location: __reader.optional("location"),
-            source: __reader.optional("source"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::serde::Serialize for ConversationUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location);
-        __fields.optional("source", &self.source);
-        __fields.end()
-    }
-}
-#[cfg(feature = "conversations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::Validate for ConversationUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.source {
-            __v.url_at("source", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for ConversationUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                location: __reader.optional("location"),
+                source: __reader.optional("source"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for ConversationUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("location", &self.location);
+            __fields.optional("source", &self.source);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ConversationUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for ConversationUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.source {
+                __v.url_at("source", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "conversations")]
 /// What to ingest: one of two variants. Only the first (one conversation with its parts) is
 /// shown; a body of the other variant is kept as raw JSON.
@@ -922,72 +897,70 @@ pub enum IngestConversationsBody {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(feature = "conversations")]
-impl ::core::convert::From<crate::ConversationInput> for IngestConversationsBody {
-    fn from(value: crate::ConversationInput) -> Self {
-        Self::ConversationInput(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::FromJson for IngestConversationsBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::untagged(
-            __value,
-            __decoder,
-            &["ConversationInput"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::ConversationInput(
-                            <::std::boxed::Box<
-                                crate::ConversationInput,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::serde::Serialize for IngestConversationsBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::ConversationInput(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::ConversationInput> for IngestConversationsBody {
+        fn from(value: crate::ConversationInput) -> Self {
+            Self::ConversationInput(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(feature = "conversations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IngestConversationsBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::Validate for IngestConversationsBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        match self {
-            Self::ConversationInput(__value) => __value.validate_into(__v),
-            Self::Unknown(_) => {}
+    impl ::apigen_runtime::FromJson for IngestConversationsBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::untagged(
+                __value,
+                __decoder,
+                &["ConversationInput"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::ConversationInput(
+                                <::std::boxed::Box<
+                                    crate::ConversationInput,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                true,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for IngestConversationsBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::ConversationInput(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IngestConversationsBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for IngestConversationsBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            match self {
+                Self::ConversationInput(__value) => __value.validate_into(__v),
+                Self::Unknown(_) => {}
+            }
+        }
+    }
+};
 #[cfg(feature = "conversations")]
 /// A cluster of similar issues found in conversations.
 ///
@@ -1036,84 +1009,83 @@ pub struct IssuesCluster {
     pub urls: ::core::option::Option<crate::IssuesClusterUrls>,
 }
 #[cfg(feature = "conversations")]
-impl ::apigen_runtime::FromJson for IssuesCluster {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "issues-cluster");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            label: __reader.optional("label"),
-            created_at: __reader.optional("createdAt"),
-            updated_at: __reader.optional("updatedAt"),
-            icon: __reader.required("icon"),
-            summary: __reader.optional("summary"),
-            weekly_pulse: __reader.optional("weeklyPulse"),
-            sources: __reader.optional("sources"),
-            stats: __reader.optional("stats"),
-            urls: __reader.optional("urls"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::serde::Serialize for IssuesCluster {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "issues-cluster");
-        __fields.put("id", &self.id);
-        __fields.optional("label", &self.label);
-        __fields.optional("createdAt", &self.created_at);
-        __fields.optional("updatedAt", &self.updated_at);
-        __fields.put("icon", &self.icon);
-        __fields.optional("summary", &self.summary);
-        __fields.optional("weeklyPulse", &self.weekly_pulse);
-        __fields.optional("sources", &self.sources);
-        __fields.optional("stats", &self.stats);
-        __fields.optional("urls", &self.urls);
-        __fields.end()
-    }
-}
-#[cfg(feature = "conversations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IssuesCluster {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::Validate for IssuesCluster {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.icon;
-            let __v = &mut __v.at("icon");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(50u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = &self.weekly_pulse {
-            let __v = &mut __v.at("weeklyPulse");
-            __v.item_count(
-                __value.len(),
-                ::core::option::Option::None,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(13u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for IssuesCluster {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "issues-cluster");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                label: __reader.optional("label"),
+                created_at: __reader.optional("createdAt"),
+                updated_at: __reader.optional("updatedAt"),
+                icon: __reader.required("icon"),
+                summary: __reader.optional("summary"),
+                weekly_pulse: __reader.optional("weeklyPulse"),
+                sources: __reader.optional("sources"),
+                stats: __reader.optional("stats"),
+                urls: __reader.optional("urls"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for IssuesCluster {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "issues-cluster");
+            __fields.put("id", &self.id);
+            __fields.optional("label", &self.label);
+            __fields.optional("createdAt", &self.created_at);
+            __fields.optional("updatedAt", &self.updated_at);
+            __fields.put("icon", &self.icon);
+            __fields.optional("summary", &self.summary);
+            __fields.optional("weeklyPulse", &self.weekly_pulse);
+            __fields.optional("sources", &self.sources);
+            __fields.optional("stats", &self.stats);
+            __fields.optional("urls", &self.urls);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IssuesCluster {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for IssuesCluster {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            {
+                let __value = &self.icon;
+                let __v = &mut __v.at("icon");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(50u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = &self.weekly_pulse {
+                let __v = &mut __v.at("weeklyPulse");
+                __v.item_count(
+                    __value.len(),
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(13u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "conversations")]
 /// Counts of the cluster's issues, conversations and tasks.
 ///
@@ -1146,54 +1118,53 @@ pub struct IssuesClusterStats {
     pub tasks_cancelled: ::core::option::Option<i64>,
 }
 #[cfg(feature = "conversations")]
-impl ::apigen_runtime::FromJson for IssuesClusterStats {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            issues: __reader.optional("issues"),
-            conversations: __reader.optional("conversations"),
-            tasks_total: __reader.optional("tasksTotal"),
-            tasks_backlog: __reader.optional("tasksBacklog"),
-            tasks_started: __reader.optional("tasksStarted"),
-            tasks_completed: __reader.optional("tasksCompleted"),
-            tasks_cancelled: __reader.optional("tasksCancelled"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for IssuesClusterStats {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                issues: __reader.optional("issues"),
+                conversations: __reader.optional("conversations"),
+                tasks_total: __reader.optional("tasksTotal"),
+                tasks_backlog: __reader.optional("tasksBacklog"),
+                tasks_started: __reader.optional("tasksStarted"),
+                tasks_completed: __reader.optional("tasksCompleted"),
+                tasks_cancelled: __reader.optional("tasksCancelled"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::serde::Serialize for IssuesClusterStats {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("issues", &self.issues);
-        __fields.optional("conversations", &self.conversations);
-        __fields.optional("tasksTotal", &self.tasks_total);
-        __fields.optional("tasksBacklog", &self.tasks_backlog);
-        __fields.optional("tasksStarted", &self.tasks_started);
-        __fields.optional("tasksCompleted", &self.tasks_completed);
-        __fields.optional("tasksCancelled", &self.tasks_cancelled);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for IssuesClusterStats {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("issues", &self.issues);
+            __fields.optional("conversations", &self.conversations);
+            __fields.optional("tasksTotal", &self.tasks_total);
+            __fields.optional("tasksBacklog", &self.tasks_backlog);
+            __fields.optional("tasksStarted", &self.tasks_started);
+            __fields.optional("tasksCompleted", &self.tasks_completed);
+            __fields.optional("tasksCancelled", &self.tasks_cancelled);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IssuesClusterStats {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IssuesClusterStats {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::Validate for IssuesClusterStats {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for IssuesClusterStats {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "conversations")]
 /// Links of the cluster.
 ///
@@ -1206,48 +1177,47 @@ pub struct IssuesClusterUrls {
     pub app: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "conversations")]
-impl ::apigen_runtime::FromJson for IssuesClusterUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            location: __reader.optional("location"),
-            app: __reader.optional("app"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::serde::Serialize for IssuesClusterUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location);
-        __fields.optional("app", &self.app);
-        __fields.end()
-    }
-}
-#[cfg(feature = "conversations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IssuesClusterUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "conversations")]
-impl ::apigen_runtime::Validate for IssuesClusterUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url_at("app", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for IssuesClusterUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                location: __reader.optional("location"),
+                app: __reader.optional("app"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for IssuesClusterUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("location", &self.location);
+            __fields.optional("app", &self.app);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IssuesClusterUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for IssuesClusterUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.app {
+                __v.url_at("app", __value);
+            }
+        }
+    }
+};

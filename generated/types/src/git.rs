@@ -49,93 +49,91 @@ pub struct ExportSpaceToGitBody {
     pub git_info: ::core::option::Option<crate::GitInfo>,
 }
 #[cfg(feature = "git")]
-impl ::core::fmt::Debug for ExportSpaceToGitBody {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("ExportSpaceToGitBody")
-            .field("url", &::apigen_runtime::Redacted)
-            .field("ref_", &self.ref_)
-            .field("commit_message", &self.commit_message)
-            .field("repo_cache_id", &self.repo_cache_id)
-            .field("repo_tree_url", &self.repo_tree_url)
-            .field("repo_commit_url", &self.repo_commit_url)
-            .field("repo_project_directory", &self.repo_project_directory)
-            .field("timestamp", &self.timestamp)
-            .field("force", &self.force)
-            .field("git_info", &self.git_info)
-            .finish()
-    }
-}
-#[cfg(feature = "git")]
-impl ::apigen_runtime::FromJson for ExportSpaceToGitBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            url: __reader.required("url"),
-            ref_: __reader.required("ref"),
-            commit_message: __reader.required("commitMessage"),
-            repo_cache_id: __reader.optional("repoCacheID"),
-            repo_tree_url: __reader.optional("repoTreeURL"),
-            repo_commit_url: __reader.optional("repoCommitURL"),
-            repo_project_directory: __reader.optional("repoProjectDirectory"),
-            timestamp: __reader.optional("timestamp"),
-            force: __reader.optional("force"),
-            git_info: __reader.optional("gitInfo"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "git")]
-impl ::apigen_runtime::serde::Serialize for ExportSpaceToGitBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("url", &self.url);
-        __fields.put("ref", &self.ref_);
-        __fields.put("commitMessage", &self.commit_message);
-        __fields.optional("repoCacheID", &self.repo_cache_id);
-        __fields.optional("repoTreeURL", &self.repo_tree_url);
-        __fields.optional("repoCommitURL", &self.repo_commit_url);
-        __fields.optional("repoProjectDirectory", &self.repo_project_directory);
-        __fields.optional("timestamp", &self.timestamp);
-        __fields.optional("force", &self.force);
-        __fields.optional("gitInfo", &self.git_info);
-        __fields.end()
-    }
-}
-#[cfg(feature = "git")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ExportSpaceToGitBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "git")]
-impl ::apigen_runtime::Validate for ExportSpaceToGitBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
-            "^refs/heads/.+$",
-        );
-        __v.url_at("url", &self.url);
-        {
-            let __value = &self.ref_;
-            let __v = &mut __v.at("ref");
-            __v.pattern(__value, &PATTERN_0);
-        }
-        if let ::core::option::Option::Some(__value) = &self.repo_tree_url {
-            __v.url_at("repoTreeURL", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.repo_commit_url {
-            __v.url_at("repoCommitURL", __value);
+const _: () = {
+    impl ::core::fmt::Debug for ExportSpaceToGitBody {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.debug_struct("ExportSpaceToGitBody")
+                .field("url", &::apigen_runtime::Redacted)
+                .field("ref_", &self.ref_)
+                .field("commit_message", &self.commit_message)
+                .field("repo_cache_id", &self.repo_cache_id)
+                .field("repo_tree_url", &self.repo_tree_url)
+                .field("repo_commit_url", &self.repo_commit_url)
+                .field("repo_project_directory", &self.repo_project_directory)
+                .field("timestamp", &self.timestamp)
+                .field("force", &self.force)
+                .field("git_info", &self.git_info)
+                .finish()
         }
     }
-}
+    impl ::apigen_runtime::FromJson for ExportSpaceToGitBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                url: __reader.required("url"),
+                ref_: __reader.required("ref"),
+                commit_message: __reader.required("commitMessage"),
+                repo_cache_id: __reader.optional("repoCacheID"),
+                repo_tree_url: __reader.optional("repoTreeURL"),
+                repo_commit_url: __reader.optional("repoCommitURL"),
+                repo_project_directory: __reader.optional("repoProjectDirectory"),
+                timestamp: __reader.optional("timestamp"),
+                force: __reader.optional("force"),
+                git_info: __reader.optional("gitInfo"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for ExportSpaceToGitBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("url", &self.url);
+            __fields.put("ref", &self.ref_);
+            __fields.put("commitMessage", &self.commit_message);
+            __fields.optional("repoCacheID", &self.repo_cache_id);
+            __fields.optional("repoTreeURL", &self.repo_tree_url);
+            __fields.optional("repoCommitURL", &self.repo_commit_url);
+            __fields.optional("repoProjectDirectory", &self.repo_project_directory);
+            __fields.optional("timestamp", &self.timestamp);
+            __fields.optional("force", &self.force);
+            __fields.optional("gitInfo", &self.git_info);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ExportSpaceToGitBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for ExportSpaceToGitBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+                "^refs/heads/.+$",
+            );
+            __v.url_at("url", &self.url);
+            {
+                let __value = &self.ref_;
+                let __v = &mut __v.at("ref");
+                __v.pattern(__value, &PATTERN_0);
+            }
+            if let ::core::option::Option::Some(__value) = &self.repo_tree_url {
+                __v.url_at("repoTreeURL", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.repo_commit_url {
+                __v.url_at("repoCommitURL", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "git")]
 /// The Git provider and repository an import or export concerns.
 ///
@@ -154,44 +152,43 @@ pub struct GitInfo {
     pub url: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "git")]
-impl ::apigen_runtime::FromJson for GitInfo {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            provider: __reader.optional("provider"),
-            url: __reader.optional("url"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for GitInfo {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                provider: __reader.optional("provider"),
+                url: __reader.optional("url"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "git")]
-impl ::apigen_runtime::serde::Serialize for GitInfo {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("provider", &self.provider);
-        __fields.optional("url", &self.url);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for GitInfo {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("provider", &self.provider);
+            __fields.optional("url", &self.url);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "git")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for GitInfo {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for GitInfo {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "git")]
-impl ::apigen_runtime::Validate for GitInfo {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for GitInfo {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "git")]
 /// The repository and reference to import.
 ///
@@ -238,90 +235,88 @@ pub struct ImportSpaceFromGitBody {
     pub git_info: ::core::option::Option<crate::GitInfo>,
 }
 #[cfg(feature = "git")]
-impl ::core::fmt::Debug for ImportSpaceFromGitBody {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("ImportSpaceFromGitBody")
-            .field("url", &::apigen_runtime::Redacted)
-            .field("ref_", &self.ref_)
-            .field("repo_cache_id", &self.repo_cache_id)
-            .field("repo_tree_url", &self.repo_tree_url)
-            .field("repo_commit_url", &self.repo_commit_url)
-            .field("repo_project_directory", &self.repo_project_directory)
-            .field("timestamp", &self.timestamp)
-            .field("force", &self.force)
-            .field("standalone", &self.standalone)
-            .field("git_info", &self.git_info)
-            .finish()
-    }
-}
-#[cfg(feature = "git")]
-impl ::apigen_runtime::FromJson for ImportSpaceFromGitBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            url: __reader.required("url"),
-            ref_: __reader.required("ref"),
-            repo_cache_id: __reader.optional("repoCacheID"),
-            repo_tree_url: __reader.optional("repoTreeURL"),
-            repo_commit_url: __reader.optional("repoCommitURL"),
-            repo_project_directory: __reader.optional("repoProjectDirectory"),
-            timestamp: __reader.optional("timestamp"),
-            force: __reader.optional("force"),
-            standalone: __reader.optional("standalone"),
-            git_info: __reader.optional("gitInfo"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "git")]
-impl ::apigen_runtime::serde::Serialize for ImportSpaceFromGitBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("url", &self.url);
-        __fields.put("ref", &self.ref_);
-        __fields.optional("repoCacheID", &self.repo_cache_id);
-        __fields.optional("repoTreeURL", &self.repo_tree_url);
-        __fields.optional("repoCommitURL", &self.repo_commit_url);
-        __fields.optional("repoProjectDirectory", &self.repo_project_directory);
-        __fields.optional("timestamp", &self.timestamp);
-        __fields.optional("force", &self.force);
-        __fields.optional("standalone", &self.standalone);
-        __fields.optional("gitInfo", &self.git_info);
-        __fields.end()
-    }
-}
-#[cfg(feature = "git")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ImportSpaceFromGitBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "git")]
-impl ::apigen_runtime::Validate for ImportSpaceFromGitBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
-            "^refs/heads/.+$",
-        );
-        __v.url_at("url", &self.url);
-        {
-            let __value = &self.ref_;
-            let __v = &mut __v.at("ref");
-            __v.pattern(__value, &PATTERN_0);
-        }
-        if let ::core::option::Option::Some(__value) = &self.repo_tree_url {
-            __v.url_at("repoTreeURL", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.repo_commit_url {
-            __v.url_at("repoCommitURL", __value);
+const _: () = {
+    impl ::core::fmt::Debug for ImportSpaceFromGitBody {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.debug_struct("ImportSpaceFromGitBody")
+                .field("url", &::apigen_runtime::Redacted)
+                .field("ref_", &self.ref_)
+                .field("repo_cache_id", &self.repo_cache_id)
+                .field("repo_tree_url", &self.repo_tree_url)
+                .field("repo_commit_url", &self.repo_commit_url)
+                .field("repo_project_directory", &self.repo_project_directory)
+                .field("timestamp", &self.timestamp)
+                .field("force", &self.force)
+                .field("standalone", &self.standalone)
+                .field("git_info", &self.git_info)
+                .finish()
         }
     }
-}
+    impl ::apigen_runtime::FromJson for ImportSpaceFromGitBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                url: __reader.required("url"),
+                ref_: __reader.required("ref"),
+                repo_cache_id: __reader.optional("repoCacheID"),
+                repo_tree_url: __reader.optional("repoTreeURL"),
+                repo_commit_url: __reader.optional("repoCommitURL"),
+                repo_project_directory: __reader.optional("repoProjectDirectory"),
+                timestamp: __reader.optional("timestamp"),
+                force: __reader.optional("force"),
+                standalone: __reader.optional("standalone"),
+                git_info: __reader.optional("gitInfo"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for ImportSpaceFromGitBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("url", &self.url);
+            __fields.put("ref", &self.ref_);
+            __fields.optional("repoCacheID", &self.repo_cache_id);
+            __fields.optional("repoTreeURL", &self.repo_tree_url);
+            __fields.optional("repoCommitURL", &self.repo_commit_url);
+            __fields.optional("repoProjectDirectory", &self.repo_project_directory);
+            __fields.optional("timestamp", &self.timestamp);
+            __fields.optional("force", &self.force);
+            __fields.optional("standalone", &self.standalone);
+            __fields.optional("gitInfo", &self.git_info);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ImportSpaceFromGitBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for ImportSpaceFromGitBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+                "^refs/heads/.+$",
+            );
+            __v.url_at("url", &self.url);
+            {
+                let __value = &self.ref_;
+                let __v = &mut __v.at("ref");
+                __v.pattern(__value, &PATTERN_0);
+            }
+            if let ::core::option::Option::Some(__value) = &self.repo_tree_url {
+                __v.url_at("repoTreeURL", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.repo_commit_url {
+                __v.url_at("repoCommitURL", __value);
+            }
+        }
+    }
+};

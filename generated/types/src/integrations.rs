@@ -13,42 +13,41 @@ pub struct InstallIntegrationBody {
     pub organization: ::std::string::String,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for InstallIntegrationBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            organization: __reader.required("organization"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for InstallIntegrationBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                organization: __reader.required("organization"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for InstallIntegrationBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organization", &self.organization);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for InstallIntegrationBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("organization", &self.organization);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for InstallIntegrationBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for InstallIntegrationBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for InstallIntegrationBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for InstallIntegrationBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "integrations")]
 /// An installation of an integration on an organization.
 ///
@@ -102,66 +101,65 @@ pub struct Installation {
     pub target: ::core::option::Option<crate::InstallationTarget>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for Installation {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            id: __reader.required("id"),
-            status: __reader.optional("status"),
-            space_selection: __reader.optional("space_selection"),
-            site_selection: __reader.optional("site_selection"),
-            spaces: __reader.optional("spaces"),
-            configuration: __reader.optional("configuration"),
-            created_at: __reader.optional("createdAt"),
-            updated_at: __reader.optional("updatedAt"),
-            urls: __reader.optional("urls"),
-            external_ids: __reader.optional("externalIds"),
-            target: __reader.optional("target"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for Installation {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id);
-        __fields.optional("status", &self.status);
-        __fields.optional("space_selection", &self.space_selection);
-        __fields.optional("site_selection", &self.site_selection);
-        __fields.optional("spaces", &self.spaces);
-        __fields.optional("configuration", &self.configuration);
-        __fields.optional("createdAt", &self.created_at);
-        __fields.optional("updatedAt", &self.updated_at);
-        __fields.optional("urls", &self.urls);
-        __fields.optional("externalIds", &self.external_ids);
-        __fields.optional("target", &self.target);
-        __fields.end()
-    }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Installation {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for Installation {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for Installation {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                id: __reader.required("id"),
+                status: __reader.optional("status"),
+                space_selection: __reader.optional("space_selection"),
+                site_selection: __reader.optional("site_selection"),
+                spaces: __reader.optional("spaces"),
+                configuration: __reader.optional("configuration"),
+                created_at: __reader.optional("createdAt"),
+                updated_at: __reader.optional("updatedAt"),
+                urls: __reader.optional("urls"),
+                external_ids: __reader.optional("externalIds"),
+                target: __reader.optional("target"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for Installation {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("id", &self.id);
+            __fields.optional("status", &self.status);
+            __fields.optional("space_selection", &self.space_selection);
+            __fields.optional("site_selection", &self.site_selection);
+            __fields.optional("spaces", &self.spaces);
+            __fields.optional("configuration", &self.configuration);
+            __fields.optional("createdAt", &self.created_at);
+            __fields.optional("updatedAt", &self.updated_at);
+            __fields.optional("urls", &self.urls);
+            __fields.optional("externalIds", &self.external_ids);
+            __fields.optional("target", &self.target);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Installation {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for Installation {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "integrations")]
 /// Which sites an installation applies to. Only `all` is shown; other values are kept as they are.
 ///
@@ -176,65 +174,61 @@ pub enum InstallationSiteSelection {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "integrations")]
-impl InstallationSiteSelection {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["all"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::All => "all",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl InstallationSiteSelection {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["all"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::All => "all",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::convert::From<&str> for InstallationSiteSelection {
-    fn from(value: &str) -> Self {
-        match value {
-            "all" => Self::All,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for InstallationSiteSelection {
+        fn from(value: &str) -> Self {
+            match value {
+                "all" => Self::All,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::fmt::Display for InstallationSiteSelection {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for InstallationSiteSelection {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for InstallationSiteSelection {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for InstallationSiteSelection {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for InstallationSiteSelection {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for InstallationSiteSelection {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for InstallationSiteSelection {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for InstallationSiteSelection {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for InstallationSiteSelection {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for InstallationSiteSelection {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "integrations")]
 /// Which spaces an installation applies to. Only `all` is shown; other values are kept as they are.
 ///
@@ -249,65 +243,61 @@ pub enum InstallationSpaceSelection {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "integrations")]
-impl InstallationSpaceSelection {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["all"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::All => "all",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl InstallationSpaceSelection {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["all"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::All => "all",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::convert::From<&str> for InstallationSpaceSelection {
-    fn from(value: &str) -> Self {
-        match value {
-            "all" => Self::All,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for InstallationSpaceSelection {
+        fn from(value: &str) -> Self {
+            match value {
+                "all" => Self::All,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::fmt::Display for InstallationSpaceSelection {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for InstallationSpaceSelection {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for InstallationSpaceSelection {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for InstallationSpaceSelection {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for InstallationSpaceSelection {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for InstallationSpaceSelection {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for InstallationSpaceSelection {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for InstallationSpaceSelection {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for InstallationSpaceSelection {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for InstallationSpaceSelection {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "integrations")]
 /// Status of an installation. Only `active` is shown; other values, and the transitions
 /// between statuses, are not shown (Part C §3); other values are kept as they are.
@@ -324,65 +314,61 @@ pub enum InstallationStatus {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "integrations")]
-impl InstallationStatus {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["active"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Active => "active",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl InstallationStatus {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["active"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Active => "active",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::convert::From<&str> for InstallationStatus {
-    fn from(value: &str) -> Self {
-        match value {
-            "active" => Self::Active,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for InstallationStatus {
+        fn from(value: &str) -> Self {
+            match value {
+                "active" => Self::Active,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::fmt::Display for InstallationStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for InstallationStatus {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for InstallationStatus {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for InstallationStatus {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for InstallationStatus {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for InstallationStatus {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for InstallationStatus {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for InstallationStatus {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for InstallationStatus {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for InstallationStatus {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "integrations")]
 /// Where the integration is installed.
 ///
@@ -393,42 +379,41 @@ pub struct InstallationTarget {
     pub organization: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for InstallationTarget {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            organization: __reader.optional("organization"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for InstallationTarget {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                organization: __reader.optional("organization"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for InstallationTarget {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("organization", &self.organization);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for InstallationTarget {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("organization", &self.organization);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for InstallationTarget {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for InstallationTarget {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for InstallationTarget {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for InstallationTarget {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "integrations")]
 /// Links of the installation.
 ///
@@ -445,56 +430,55 @@ pub struct InstallationUrls {
     pub public_endpoint: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for InstallationUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            location: __reader.optional("location"),
-            app: __reader.optional("app"),
-            public_endpoint: __reader.optional("publicEndpoint"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for InstallationUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location);
-        __fields.optional("app", &self.app);
-        __fields.optional("publicEndpoint", &self.public_endpoint);
-        __fields.end()
-    }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for InstallationUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for InstallationUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url_at("app", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.public_endpoint {
-            __v.url_at("publicEndpoint", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for InstallationUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                location: __reader.optional("location"),
+                app: __reader.optional("app"),
+                public_endpoint: __reader.optional("publicEndpoint"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for InstallationUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("location", &self.location);
+            __fields.optional("app", &self.app);
+            __fields.optional("publicEndpoint", &self.public_endpoint);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for InstallationUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for InstallationUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.app {
+                __v.url_at("app", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.public_endpoint {
+                __v.url_at("publicEndpoint", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "integrations")]
 /// An integration of the catalog: blocks, content sources and configuration schemas that
 /// organizations install on their account, spaces or sites. Identified by its unique `name`.
@@ -561,101 +545,100 @@ pub struct Integration {
     pub content_security_policy: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for Integration {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "integration");
-        let __decoded = Self {
-            name: __reader.required("name"),
-            version: __reader.optional("version"),
-            title: __reader.optional("title"),
-            description: __reader.optional("description"),
-            summary: __reader.optional("summary"),
-            preview_images: __reader.optional("previewImages"),
-            target: __reader.optional("target"),
-            verified: __reader.optional("verified"),
-            visibility: __reader.optional("visibility"),
-            scopes: __reader.optional("scopes"),
-            categories: __reader.optional("categories"),
-            blocks: __reader.optional("blocks"),
-            content_sources: __reader.optional("contentSources"),
-            configurations: __reader.optional("configurations"),
-            external_links: __reader.optional("externalLinks"),
-            owner: __reader.optional("owner"),
-            urls: __reader.optional("urls"),
-            permissions: __reader.optional("permissions"),
-            content_security_policy: __reader.optional("contentSecurityPolicy"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for Integration {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "integration");
-        __fields.put("name", &self.name);
-        __fields.optional("version", &self.version);
-        __fields.optional("title", &self.title);
-        __fields.optional("description", &self.description);
-        __fields.optional("summary", &self.summary);
-        __fields.optional("previewImages", &self.preview_images);
-        __fields.optional("target", &self.target);
-        __fields.optional("verified", &self.verified);
-        __fields.optional("visibility", &self.visibility);
-        __fields.optional("scopes", &self.scopes);
-        __fields.optional("categories", &self.categories);
-        __fields.optional("blocks", &self.blocks);
-        __fields.optional("contentSources", &self.content_sources);
-        __fields.optional("configurations", &self.configurations);
-        __fields.optional("externalLinks", &self.external_links);
-        __fields.optional("owner", &self.owner);
-        __fields.optional("urls", &self.urls);
-        __fields.optional("permissions", &self.permissions);
-        __fields.optional("contentSecurityPolicy", &self.content_security_policy);
-        __fields.end()
-    }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Integration {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for Integration {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
-            "^[a-zA-Z0-9-_.]+$",
-        );
-        {
-            let __value = &self.name;
-            let __v = &mut __v.at("name");
-            __v.pattern(__value, &PATTERN_0);
-        }
-        if let ::core::option::Option::Some(__value) = &self.configurations {
-            __v.field("configurations", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.external_links {
-            __v.field("externalLinks", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.owner {
-            __v.field("owner", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for Integration {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "integration");
+            let __decoded = Self {
+                name: __reader.required("name"),
+                version: __reader.optional("version"),
+                title: __reader.optional("title"),
+                description: __reader.optional("description"),
+                summary: __reader.optional("summary"),
+                preview_images: __reader.optional("previewImages"),
+                target: __reader.optional("target"),
+                verified: __reader.optional("verified"),
+                visibility: __reader.optional("visibility"),
+                scopes: __reader.optional("scopes"),
+                categories: __reader.optional("categories"),
+                blocks: __reader.optional("blocks"),
+                content_sources: __reader.optional("contentSources"),
+                configurations: __reader.optional("configurations"),
+                external_links: __reader.optional("externalLinks"),
+                owner: __reader.optional("owner"),
+                urls: __reader.optional("urls"),
+                permissions: __reader.optional("permissions"),
+                content_security_policy: __reader.optional("contentSecurityPolicy"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for Integration {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "integration");
+            __fields.put("name", &self.name);
+            __fields.optional("version", &self.version);
+            __fields.optional("title", &self.title);
+            __fields.optional("description", &self.description);
+            __fields.optional("summary", &self.summary);
+            __fields.optional("previewImages", &self.preview_images);
+            __fields.optional("target", &self.target);
+            __fields.optional("verified", &self.verified);
+            __fields.optional("visibility", &self.visibility);
+            __fields.optional("scopes", &self.scopes);
+            __fields.optional("categories", &self.categories);
+            __fields.optional("blocks", &self.blocks);
+            __fields.optional("contentSources", &self.content_sources);
+            __fields.optional("configurations", &self.configurations);
+            __fields.optional("externalLinks", &self.external_links);
+            __fields.optional("owner", &self.owner);
+            __fields.optional("urls", &self.urls);
+            __fields.optional("permissions", &self.permissions);
+            __fields.optional("contentSecurityPolicy", &self.content_security_policy);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Integration {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for Integration {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+                "^[a-zA-Z0-9-_.]+$",
+            );
+            {
+                let __value = &self.name;
+                let __v = &mut __v.at("name");
+                __v.pattern(__value, &PATTERN_0);
+            }
+            if let ::core::option::Option::Some(__value) = &self.configurations {
+                __v.field("configurations", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.external_links {
+                __v.field("externalLinks", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.owner {
+                __v.field("owner", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "integrations")]
 /// A content block an integration provides.
 ///
@@ -684,52 +667,51 @@ pub struct IntegrationBlock {
     pub markdown: ::core::option::Option<crate::IntegrationBlockMarkdown>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationBlock {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            id: __reader.required("id"),
-            title: __reader.optional("title"),
-            description: __reader.optional("description"),
-            icon: __reader.optional("icon"),
-            url_unfurl: __reader.optional("urlUnfurl"),
-            markdown: __reader.optional("markdown"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationBlock {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                id: __reader.required("id"),
+                title: __reader.optional("title"),
+                description: __reader.optional("description"),
+                icon: __reader.optional("icon"),
+                url_unfurl: __reader.optional("urlUnfurl"),
+                markdown: __reader.optional("markdown"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationBlock {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id);
-        __fields.optional("title", &self.title);
-        __fields.optional("description", &self.description);
-        __fields.optional("icon", &self.icon);
-        __fields.optional("urlUnfurl", &self.url_unfurl);
-        __fields.optional("markdown", &self.markdown);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for IntegrationBlock {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("id", &self.id);
+            __fields.optional("title", &self.title);
+            __fields.optional("description", &self.description);
+            __fields.optional("icon", &self.icon);
+            __fields.optional("urlUnfurl", &self.url_unfurl);
+            __fields.optional("markdown", &self.markdown);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationBlock {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationBlock {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationBlock {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for IntegrationBlock {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "integrations")]
 /// How the block converts to and from markdown.
 ///
@@ -742,44 +724,43 @@ pub struct IntegrationBlockMarkdown {
     pub body: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationBlockMarkdown {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            codeblock: __reader.optional("codeblock"),
-            body: __reader.optional("body"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationBlockMarkdown {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                codeblock: __reader.optional("codeblock"),
+                body: __reader.optional("body"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationBlockMarkdown {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("codeblock", &self.codeblock);
-        __fields.optional("body", &self.body);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for IntegrationBlockMarkdown {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("codeblock", &self.codeblock);
+            __fields.optional("body", &self.body);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationBlockMarkdown {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationBlockMarkdown {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationBlockMarkdown {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for IntegrationBlockMarkdown {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "integrations")]
 /// A catalog category of an integration. Only `analytics` is shown; other values are kept as they are.
 ///
@@ -794,65 +775,61 @@ pub enum IntegrationCategory {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "integrations")]
-impl IntegrationCategory {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["analytics"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Analytics => "analytics",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl IntegrationCategory {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["analytics"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Analytics => "analytics",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::convert::From<&str> for IntegrationCategory {
-    fn from(value: &str) -> Self {
-        match value {
-            "analytics" => Self::Analytics,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for IntegrationCategory {
+        fn from(value: &str) -> Self {
+            match value {
+                "analytics" => Self::Analytics,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::fmt::Display for IntegrationCategory {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for IntegrationCategory {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationCategory {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for IntegrationCategory {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for IntegrationCategory {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationCategory {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationCategory {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationCategory {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for IntegrationCategory {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationCategory {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "integrations")]
 /// A configuration schema, a JSON-schema-like object description.
 ///
@@ -874,48 +851,47 @@ pub struct IntegrationConfiguration {
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationConfiguration {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            properties: __reader.optional("properties"),
-            required: __reader.optional("required"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationConfiguration {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("properties", &self.properties);
-        __fields.optional("required", &self.required);
-        __fields.end()
-    }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationConfiguration {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationConfiguration {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.properties {
-            __v.field("properties", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationConfiguration {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                properties: __reader.optional("properties"),
+                required: __reader.optional("required"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for IntegrationConfiguration {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("properties", &self.properties);
+            __fields.optional("required", &self.required);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationConfiguration {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for IntegrationConfiguration {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.properties {
+                __v.field("properties", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "integrations")]
 /// One property of a configuration schema.
 ///
@@ -944,57 +920,56 @@ pub struct IntegrationConfigurationProperty {
     pub enum_: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationConfigurationProperty {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            title: __reader.optional("title"),
-            description: __reader.optional("description"),
-            type_: __reader.optional("type"),
-            default: __reader.optional("default"),
-            completion_url: __reader.optional("completion_url"),
-            enum_: __reader.optional("enum"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationConfigurationProperty {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title);
-        __fields.optional("description", &self.description);
-        __fields.optional("type", &self.type_);
-        __fields.optional("default", &self.default);
-        __fields.optional("completion_url", &self.completion_url);
-        __fields.optional("enum", &self.enum_);
-        __fields.end()
-    }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de>
-for IntegrationConfigurationProperty {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationConfigurationProperty {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.completion_url {
-            __v.url_at("completion_url", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationConfigurationProperty {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                title: __reader.optional("title"),
+                description: __reader.optional("description"),
+                type_: __reader.optional("type"),
+                default: __reader.optional("default"),
+                completion_url: __reader.optional("completion_url"),
+                enum_: __reader.optional("enum"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for IntegrationConfigurationProperty {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("title", &self.title);
+            __fields.optional("description", &self.description);
+            __fields.optional("type", &self.type_);
+            __fields.optional("default", &self.default);
+            __fields.optional("completion_url", &self.completion_url);
+            __fields.optional("enum", &self.enum_);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for IntegrationConfigurationProperty {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for IntegrationConfigurationProperty {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.completion_url {
+                __v.url_at("completion_url", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "integrations")]
 /// Type of a configuration property's value. Only `string` is shown; other values are kept as they are.
 ///
@@ -1009,66 +984,62 @@ pub enum IntegrationConfigurationPropertyType {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "integrations")]
-impl IntegrationConfigurationPropertyType {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["string"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::String => "string",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl IntegrationConfigurationPropertyType {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["string"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::String => "string",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::convert::From<&str> for IntegrationConfigurationPropertyType {
-    fn from(value: &str) -> Self {
-        match value {
-            "string" => Self::String,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for IntegrationConfigurationPropertyType {
+        fn from(value: &str) -> Self {
+            match value {
+                "string" => Self::String,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::fmt::Display for IntegrationConfigurationPropertyType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for IntegrationConfigurationPropertyType {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationConfigurationPropertyType {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for IntegrationConfigurationPropertyType {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for IntegrationConfigurationPropertyType {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationConfigurationPropertyType {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for IntegrationConfigurationPropertyType {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de>
-for IntegrationConfigurationPropertyType {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for IntegrationConfigurationPropertyType {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationConfigurationPropertyType {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "integrations")]
 /// Configuration schemas of an integration, one per installation level.
 ///
@@ -1087,56 +1058,55 @@ pub struct IntegrationConfigurations {
     pub site: ::core::option::Option<crate::IntegrationConfiguration>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationConfigurations {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            account: __reader.optional("account"),
-            space: __reader.optional("space"),
-            site: __reader.optional("site"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationConfigurations {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("account", &self.account);
-        __fields.optional("space", &self.space);
-        __fields.optional("site", &self.site);
-        __fields.end()
-    }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationConfigurations {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationConfigurations {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.account {
-            __v.field("account", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.space {
-            __v.field("space", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.site {
-            __v.field("site", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationConfigurations {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                account: __reader.optional("account"),
+                space: __reader.optional("space"),
+                site: __reader.optional("site"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for IntegrationConfigurations {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("account", &self.account);
+            __fields.optional("space", &self.space);
+            __fields.optional("site", &self.site);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationConfigurations {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for IntegrationConfigurations {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.account {
+                __v.field("account", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.space {
+                __v.field("space", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.site {
+                __v.field("site", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "integrations")]
 /// A content source an integration provides.
 ///
@@ -1163,50 +1133,49 @@ pub struct IntegrationContentSource {
     >,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationContentSource {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            id: __reader.required("id"),
-            title: __reader.optional("title"),
-            description: __reader.optional("description"),
-            icon: __reader.optional("icon"),
-            configuration: __reader.optional("configuration"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationContentSource {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                id: __reader.required("id"),
+                title: __reader.optional("title"),
+                description: __reader.optional("description"),
+                icon: __reader.optional("icon"),
+                configuration: __reader.optional("configuration"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationContentSource {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id);
-        __fields.optional("title", &self.title);
-        __fields.optional("description", &self.description);
-        __fields.optional("icon", &self.icon);
-        __fields.optional("configuration", &self.configuration);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for IntegrationContentSource {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("id", &self.id);
+            __fields.optional("title", &self.title);
+            __fields.optional("description", &self.description);
+            __fields.optional("icon", &self.icon);
+            __fields.optional("configuration", &self.configuration);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationContentSource {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationContentSource {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationContentSource {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for IntegrationContentSource {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "integrations")]
 /// Configuration of the content source.
 ///
@@ -1219,43 +1188,42 @@ pub struct IntegrationContentSourceConfiguration {
     pub component_id: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationContentSourceConfiguration {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            component_id: __reader.optional("componentId"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationContentSourceConfiguration {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                component_id: __reader.optional("componentId"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationContentSourceConfiguration {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("componentId", &self.component_id);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for IntegrationContentSourceConfiguration {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("componentId", &self.component_id);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de>
-for IntegrationContentSourceConfiguration {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for IntegrationContentSourceConfiguration {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationContentSourceConfiguration {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for IntegrationContentSourceConfiguration {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "integrations")]
 /// A site given by its id (a string), or as the full site object when the request's flag asks for full objects.
 ///
@@ -1270,84 +1238,82 @@ pub enum IntegrationEntrySite {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(feature = "integrations")]
-impl ::core::convert::From<crate::Site> for IntegrationEntrySite {
-    fn from(value: crate::Site) -> Self {
-        Self::Site(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationEntrySite {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::untagged(
-            __value,
-            __decoder,
-            &["String", "Site"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::String(
-                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Site(
-                            <::std::boxed::Box<
-                                crate::Site,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            false,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationEntrySite {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::String(__value) => __value.serialize(serializer),
-            Self::Site(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::Site> for IntegrationEntrySite {
+        fn from(value: crate::Site) -> Self {
+            Self::Site(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEntrySite {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationEntrySite {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        match self {
-            Self::String(_) => {}
-            Self::Site(__value) => __value.validate_into(__v),
-            Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+    impl ::apigen_runtime::FromJson for IntegrationEntrySite {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::untagged(
+                __value,
+                __decoder,
+                &["String", "Site"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::String(
+                                <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Site(
+                                <::std::boxed::Box<
+                                    crate::Site,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                false,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for IntegrationEntrySite {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::String(__value) => __value.serialize(serializer),
+                Self::Site(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEntrySite {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for IntegrationEntrySite {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            match self {
+                Self::String(_) => {}
+                Self::Site(__value) => __value.validate_into(__v),
+                Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+            }
+        }
+    }
+};
 #[cfg(feature = "integrations")]
 /// A space given by its id (a string), or as the full space object when the request's flag asks for full objects.
 ///
@@ -1362,84 +1328,82 @@ pub enum IntegrationEntrySpace {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(feature = "integrations")]
-impl ::core::convert::From<crate::Space> for IntegrationEntrySpace {
-    fn from(value: crate::Space) -> Self {
-        Self::Space(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationEntrySpace {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::untagged(
-            __value,
-            __decoder,
-            &["String", "Space"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::String(
-                            <::std::string::String as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Space(
-                            <::std::boxed::Box<
-                                crate::Space,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            false,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationEntrySpace {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::String(__value) => __value.serialize(serializer),
-            Self::Space(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::Space> for IntegrationEntrySpace {
+        fn from(value: crate::Space) -> Self {
+            Self::Space(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEntrySpace {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationEntrySpace {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        match self {
-            Self::String(_) => {}
-            Self::Space(__value) => __value.validate_into(__v),
-            Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+    impl ::apigen_runtime::FromJson for IntegrationEntrySpace {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::untagged(
+                __value,
+                __decoder,
+                &["String", "Space"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::String(
+                                <::std::string::String as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Space(
+                                <::std::boxed::Box<
+                                    crate::Space,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                false,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for IntegrationEntrySpace {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::String(__value) => __value.serialize(serializer),
+                Self::Space(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEntrySpace {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for IntegrationEntrySpace {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            match self {
+                Self::String(_) => {}
+                Self::Space(__value) => __value.validate_into(__v),
+                Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+            }
+        }
+    }
+};
 #[cfg(feature = "integrations")]
 /// A record of an event delivered to an integration (Part A §6 item 2).
 ///
@@ -1472,52 +1436,51 @@ pub struct IntegrationEvent {
     pub status: ::core::option::Option<crate::IntegrationEventStatus>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationEvent {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            id: __reader.required("id"),
-            integration_id: __reader.optional("integrationId"),
-            installation_id: __reader.optional("installationId"),
-            created_at: __reader.optional("createdAt"),
-            payload: __reader.optional("payload"),
-            status: __reader.optional("status"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationEvent {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                id: __reader.required("id"),
+                integration_id: __reader.optional("integrationId"),
+                installation_id: __reader.optional("installationId"),
+                created_at: __reader.optional("createdAt"),
+                payload: __reader.optional("payload"),
+                status: __reader.optional("status"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationEvent {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id);
-        __fields.optional("integrationId", &self.integration_id);
-        __fields.optional("installationId", &self.installation_id);
-        __fields.optional("createdAt", &self.created_at);
-        __fields.optional("payload", &self.payload);
-        __fields.optional("status", &self.status);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for IntegrationEvent {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("id", &self.id);
+            __fields.optional("integrationId", &self.integration_id);
+            __fields.optional("installationId", &self.installation_id);
+            __fields.optional("createdAt", &self.created_at);
+            __fields.optional("payload", &self.payload);
+            __fields.optional("status", &self.status);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEvent {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEvent {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationEvent {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for IntegrationEvent {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "integrations")]
 /// An integration event with the trace of its delivery.
 ///
@@ -1536,44 +1499,43 @@ pub struct IntegrationEventDetail {
     pub trace: ::core::option::Option<crate::IntegrationEventTrace>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationEventDetail {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            event: __reader.optional("event"),
-            trace: __reader.optional("trace"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationEventDetail {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                event: __reader.optional("event"),
+                trace: __reader.optional("trace"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationEventDetail {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("event", &self.event);
-        __fields.optional("trace", &self.trace);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for IntegrationEventDetail {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("event", &self.event);
+            __fields.optional("trace", &self.trace);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEventDetail {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEventDetail {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationEventDetail {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for IntegrationEventDetail {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "integrations")]
 /// One log line of the trace of an integration event.
 ///
@@ -1594,46 +1556,45 @@ pub struct IntegrationEventLog {
     pub level: ::core::option::Option<crate::IntegrationEventLogLevel>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationEventLog {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            message: __reader.optional("message"),
-            timestamp: __reader.optional("timestamp"),
-            level: __reader.optional("level"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationEventLog {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                message: __reader.optional("message"),
+                timestamp: __reader.optional("timestamp"),
+                level: __reader.optional("level"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationEventLog {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("message", &self.message);
-        __fields.optional("timestamp", &self.timestamp);
-        __fields.optional("level", &self.level);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for IntegrationEventLog {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("message", &self.message);
+            __fields.optional("timestamp", &self.timestamp);
+            __fields.optional("level", &self.level);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEventLog {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEventLog {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationEventLog {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for IntegrationEventLog {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "integrations")]
 /// Severity of an integration event log line. Only `debug` is shown; other values are kept as they are.
 ///
@@ -1650,65 +1611,61 @@ pub enum IntegrationEventLogLevel {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "integrations")]
-impl IntegrationEventLogLevel {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["debug"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Debug => "debug",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl IntegrationEventLogLevel {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["debug"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Debug => "debug",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::convert::From<&str> for IntegrationEventLogLevel {
-    fn from(value: &str) -> Self {
-        match value {
-            "debug" => Self::Debug,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for IntegrationEventLogLevel {
+        fn from(value: &str) -> Self {
+            match value {
+                "debug" => Self::Debug,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::fmt::Display for IntegrationEventLogLevel {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for IntegrationEventLogLevel {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationEventLogLevel {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for IntegrationEventLogLevel {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for IntegrationEventLogLevel {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationEventLogLevel {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEventLogLevel {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEventLogLevel {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for IntegrationEventLogLevel {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationEventLogLevel {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "integrations")]
 /// Content of an integration event, by event type. Only `installation_setup` is shown (Part A
 /// §6 item 2); payloads of other event types are kept as raw JSON.
@@ -1729,69 +1686,67 @@ pub enum IntegrationEventPayload {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(feature = "integrations")]
-impl ::core::convert::From<crate::IntegrationEventPayloadInstallationSetup>
-for IntegrationEventPayload {
-    fn from(value: crate::IntegrationEventPayloadInstallationSetup) -> Self {
-        Self::InstallationSetup(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationEventPayload {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::tagged(
-            __value,
-            __decoder,
-            "type",
-            &["installation_setup"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::InstallationSetup(
-                            <::std::boxed::Box<
-                                crate::IntegrationEventPayloadInstallationSetup,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationEventPayload {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::InstallationSetup(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::IntegrationEventPayloadInstallationSetup>
+    for IntegrationEventPayload {
+        fn from(value: crate::IntegrationEventPayloadInstallationSetup) -> Self {
+            Self::InstallationSetup(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEventPayload {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::FromJson for IntegrationEventPayload {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::tagged(
+                __value,
+                __decoder,
+                "type",
+                &["installation_setup"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::InstallationSetup(
+                                <::std::boxed::Box<
+                                    crate::IntegrationEventPayloadInstallationSetup,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                true,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationEventPayload {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::serde::Serialize for IntegrationEventPayload {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::InstallationSetup(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEventPayload {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for IntegrationEventPayload {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "integrations")]
 /// An installation was set up or its configuration changed.
 ///
@@ -1820,51 +1775,51 @@ pub struct IntegrationEventPayloadInstallationSetup {
     >,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationEventPayloadInstallationSetup {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("type", "installation_setup");
-        let __decoded = Self {
-            event_id: __reader.optional("eventId"),
-            installation_id: __reader.optional("installationId"),
-            status: __reader.optional("status"),
-            previous: __reader.optional("previous"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationEventPayloadInstallationSetup {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("type", "installation_setup");
+            let __decoded = Self {
+                event_id: __reader.optional("eventId"),
+                installation_id: __reader.optional("installationId"),
+                status: __reader.optional("status"),
+                previous: __reader.optional("previous"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationEventPayloadInstallationSetup {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "installation_setup");
-        __fields.optional("eventId", &self.event_id);
-        __fields.optional("installationId", &self.installation_id);
-        __fields.optional("status", &self.status);
-        __fields.optional("previous", &self.previous);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize
+    for IntegrationEventPayloadInstallationSetup {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("type", "installation_setup");
+            __fields.optional("eventId", &self.event_id);
+            __fields.optional("installationId", &self.installation_id);
+            __fields.optional("status", &self.status);
+            __fields.optional("previous", &self.previous);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de>
-for IntegrationEventPayloadInstallationSetup {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for IntegrationEventPayloadInstallationSetup {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationEventPayloadInstallationSetup {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for IntegrationEventPayloadInstallationSetup {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "integrations")]
 /// The installation as it was before the setup.
 ///
@@ -1882,46 +1837,47 @@ pub struct IntegrationEventPayloadInstallationSetupPrevious {
     >,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationEventPayloadInstallationSetupPrevious {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            status: __reader.optional("status"),
-            configuration: __reader.optional("configuration"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson
+    for IntegrationEventPayloadInstallationSetupPrevious {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                status: __reader.optional("status"),
+                configuration: __reader.optional("configuration"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize
-for IntegrationEventPayloadInstallationSetupPrevious {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("status", &self.status);
-        __fields.optional("configuration", &self.configuration);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize
+    for IntegrationEventPayloadInstallationSetupPrevious {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("status", &self.status);
+            __fields.optional("configuration", &self.configuration);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de>
-for IntegrationEventPayloadInstallationSetupPrevious {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for IntegrationEventPayloadInstallationSetupPrevious {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationEventPayloadInstallationSetupPrevious {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate
+    for IntegrationEventPayloadInstallationSetupPrevious {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "integrations")]
 /// Delivery status of an integration event. Only `success` is shown; other values, and the
 /// transitions between statuses, are not shown (Part C §3); other values are kept as they are.
@@ -1940,65 +1896,61 @@ pub enum IntegrationEventStatus {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "integrations")]
-impl IntegrationEventStatus {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["success"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Success => "success",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl IntegrationEventStatus {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["success"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Success => "success",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::convert::From<&str> for IntegrationEventStatus {
-    fn from(value: &str) -> Self {
-        match value {
-            "success" => Self::Success,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for IntegrationEventStatus {
+        fn from(value: &str) -> Self {
+            match value {
+                "success" => Self::Success,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::fmt::Display for IntegrationEventStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for IntegrationEventStatus {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationEventStatus {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for IntegrationEventStatus {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for IntegrationEventStatus {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationEventStatus {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEventStatus {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEventStatus {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for IntegrationEventStatus {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationEventStatus {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "integrations")]
 /// Trace of the delivery of the event.
 ///
@@ -2009,42 +1961,41 @@ pub struct IntegrationEventTrace {
     pub logs: ::core::option::Option<::std::vec::Vec<crate::IntegrationEventLog>>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationEventTrace {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            logs: __reader.optional("logs"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationEventTrace {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                logs: __reader.optional("logs"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationEventTrace {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("logs", &self.logs);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for IntegrationEventTrace {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("logs", &self.logs);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEventTrace {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationEventTrace {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationEventTrace {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for IntegrationEventTrace {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "integrations")]
 /// A link to an external page about an integration.
 ///
@@ -2061,48 +2012,47 @@ pub struct IntegrationExternalLink {
     pub label: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationExternalLink {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            url: __reader.optional("url"),
-            label: __reader.optional("label"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationExternalLink {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("url", &self.url);
-        __fields.optional("label", &self.label);
-        __fields.end()
-    }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationExternalLink {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationExternalLink {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.url {
-            __v.url_at("url", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationExternalLink {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                url: __reader.optional("url"),
+                label: __reader.optional("label"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for IntegrationExternalLink {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("url", &self.url);
+            __fields.optional("label", &self.label);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationExternalLink {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for IntegrationExternalLink {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.url {
+                __v.url_at("url", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "integrations")]
 /// What the caller may do with the integration.
 ///
@@ -2113,42 +2063,41 @@ pub struct IntegrationPermissions {
     pub admin: ::core::option::Option<bool>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationPermissions {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            admin: __reader.optional("admin"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationPermissions {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                admin: __reader.optional("admin"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationPermissions {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("admin", &self.admin);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for IntegrationPermissions {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("admin", &self.admin);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationPermissions {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationPermissions {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationPermissions {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for IntegrationPermissions {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "integrations")]
 /// Runtime an integration's script runs in. Only `v1` is shown; other values are kept as they are.
 ///
@@ -2165,65 +2114,61 @@ pub enum IntegrationRuntime {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "integrations")]
-impl IntegrationRuntime {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["v1"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V1 => "v1",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl IntegrationRuntime {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["v1"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::V1 => "v1",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::convert::From<&str> for IntegrationRuntime {
-    fn from(value: &str) -> Self {
-        match value {
-            "v1" => Self::V1,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for IntegrationRuntime {
+        fn from(value: &str) -> Self {
+            match value {
+                "v1" => Self::V1,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::fmt::Display for IntegrationRuntime {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for IntegrationRuntime {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationRuntime {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for IntegrationRuntime {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for IntegrationRuntime {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationRuntime {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationRuntime {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationRuntime {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for IntegrationRuntime {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationRuntime {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "integrations")]
 /// A permission scope an integration requests. Only `space:content:read` is shown; other values are kept as they are.
 ///
@@ -2238,65 +2183,61 @@ pub enum IntegrationScope {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "integrations")]
-impl IntegrationScope {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["space:content:read"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::SpaceContentRead => "space:content:read",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl IntegrationScope {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["space:content:read"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::SpaceContentRead => "space:content:read",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::convert::From<&str> for IntegrationScope {
-    fn from(value: &str) -> Self {
-        match value {
-            "space:content:read" => Self::SpaceContentRead,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for IntegrationScope {
+        fn from(value: &str) -> Self {
+            match value {
+                "space:content:read" => Self::SpaceContentRead,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::fmt::Display for IntegrationScope {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for IntegrationScope {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationScope {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for IntegrationScope {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for IntegrationScope {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationScope {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationScope {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationScope {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for IntegrationScope {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationScope {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "integrations")]
 /// A site an integration is installed on, with the installation's state for that site.
 ///
@@ -2330,61 +2271,60 @@ pub struct IntegrationSiteEntry {
     pub site: ::core::option::Option<crate::IntegrationEntrySite>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationSiteEntry {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            integration: __reader.optional("integration"),
-            installation: __reader.optional("installation"),
-            status: __reader.optional("status"),
-            configuration: __reader.optional("configuration"),
-            external_ids: __reader.optional("externalIds"),
-            urls: __reader.optional("urls"),
-            site: __reader.optional("site"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationSiteEntry {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("integration", &self.integration);
-        __fields.optional("installation", &self.installation);
-        __fields.optional("status", &self.status);
-        __fields.optional("configuration", &self.configuration);
-        __fields.optional("externalIds", &self.external_ids);
-        __fields.optional("urls", &self.urls);
-        __fields.optional("site", &self.site);
-        __fields.end()
-    }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationSiteEntry {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationSiteEntry {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.site {
-            __v.field("site", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationSiteEntry {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                integration: __reader.optional("integration"),
+                installation: __reader.optional("installation"),
+                status: __reader.optional("status"),
+                configuration: __reader.optional("configuration"),
+                external_ids: __reader.optional("externalIds"),
+                urls: __reader.optional("urls"),
+                site: __reader.optional("site"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for IntegrationSiteEntry {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("integration", &self.integration);
+            __fields.optional("installation", &self.installation);
+            __fields.optional("status", &self.status);
+            __fields.optional("configuration", &self.configuration);
+            __fields.optional("externalIds", &self.external_ids);
+            __fields.optional("urls", &self.urls);
+            __fields.optional("site", &self.site);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationSiteEntry {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for IntegrationSiteEntry {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.site {
+                __v.field("site", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "integrations")]
 /// Links of the site installation.
 ///
@@ -2399,51 +2339,50 @@ pub struct IntegrationSiteEntryUrls {
     pub public_endpoint: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationSiteEntryUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            location: __reader.optional("location"),
-            public_endpoint: __reader.optional("publicEndpoint"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationSiteEntryUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location);
-        __fields.optional("publicEndpoint", &self.public_endpoint);
-        __fields.end()
-    }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationSiteEntryUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationSiteEntryUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.public_endpoint {
-            __v.url_at("publicEndpoint", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationSiteEntryUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                location: __reader.optional("location"),
+                public_endpoint: __reader.optional("publicEndpoint"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for IntegrationSiteEntryUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("location", &self.location);
+            __fields.optional("publicEndpoint", &self.public_endpoint);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationSiteEntryUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for IntegrationSiteEntryUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.public_endpoint {
+                __v.url_at("publicEndpoint", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "integrations")]
 /// A space an integration is installed on, with the installation's state for that space.
 ///
@@ -2477,61 +2416,60 @@ pub struct IntegrationSpaceEntry {
     pub space: ::core::option::Option<crate::IntegrationEntrySpace>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationSpaceEntry {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            integration: __reader.optional("integration"),
-            installation: __reader.optional("installation"),
-            status: __reader.optional("status"),
-            configuration: __reader.optional("configuration"),
-            external_ids: __reader.optional("externalIds"),
-            urls: __reader.optional("urls"),
-            space: __reader.optional("space"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationSpaceEntry {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("integration", &self.integration);
-        __fields.optional("installation", &self.installation);
-        __fields.optional("status", &self.status);
-        __fields.optional("configuration", &self.configuration);
-        __fields.optional("externalIds", &self.external_ids);
-        __fields.optional("urls", &self.urls);
-        __fields.optional("space", &self.space);
-        __fields.end()
-    }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationSpaceEntry {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationSpaceEntry {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.space {
-            __v.field("space", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationSpaceEntry {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                integration: __reader.optional("integration"),
+                installation: __reader.optional("installation"),
+                status: __reader.optional("status"),
+                configuration: __reader.optional("configuration"),
+                external_ids: __reader.optional("externalIds"),
+                urls: __reader.optional("urls"),
+                space: __reader.optional("space"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for IntegrationSpaceEntry {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("integration", &self.integration);
+            __fields.optional("installation", &self.installation);
+            __fields.optional("status", &self.status);
+            __fields.optional("configuration", &self.configuration);
+            __fields.optional("externalIds", &self.external_ids);
+            __fields.optional("urls", &self.urls);
+            __fields.optional("space", &self.space);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationSpaceEntry {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for IntegrationSpaceEntry {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.space {
+                __v.field("space", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "integrations")]
 /// Links of the space installation.
 ///
@@ -2546,51 +2484,50 @@ pub struct IntegrationSpaceEntryUrls {
     pub public_endpoint: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationSpaceEntryUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            location: __reader.optional("location"),
-            public_endpoint: __reader.optional("publicEndpoint"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationSpaceEntryUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location);
-        __fields.optional("publicEndpoint", &self.public_endpoint);
-        __fields.end()
-    }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationSpaceEntryUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationSpaceEntryUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.public_endpoint {
-            __v.url_at("publicEndpoint", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationSpaceEntryUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                location: __reader.optional("location"),
+                public_endpoint: __reader.optional("publicEndpoint"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for IntegrationSpaceEntryUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("location", &self.location);
+            __fields.optional("publicEndpoint", &self.public_endpoint);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationSpaceEntryUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for IntegrationSpaceEntryUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.public_endpoint {
+                __v.url_at("publicEndpoint", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "integrations")]
 /// Where an integration can be installed. Only `all` is shown; other values are kept as they are.
 ///
@@ -2605,65 +2542,61 @@ pub enum IntegrationTarget {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "integrations")]
-impl IntegrationTarget {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["all"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::All => "all",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl IntegrationTarget {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["all"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::All => "all",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::convert::From<&str> for IntegrationTarget {
-    fn from(value: &str) -> Self {
-        match value {
-            "all" => Self::All,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for IntegrationTarget {
+        fn from(value: &str) -> Self {
+            match value {
+                "all" => Self::All,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::fmt::Display for IntegrationTarget {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for IntegrationTarget {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationTarget {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for IntegrationTarget {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for IntegrationTarget {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationTarget {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationTarget {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationTarget {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for IntegrationTarget {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationTarget {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "integrations")]
 /// Links of the integration.
 ///
@@ -2684,66 +2617,65 @@ pub struct IntegrationUrls {
     pub public_endpoint: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            location: __reader.optional("location"),
-            icon: __reader.optional("icon"),
-            app: __reader.optional("app"),
-            assets: __reader.optional("assets"),
-            public_endpoint: __reader.optional("publicEndpoint"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location);
-        __fields.optional("icon", &self.icon);
-        __fields.optional("app", &self.app);
-        __fields.optional("assets", &self.assets);
-        __fields.optional("publicEndpoint", &self.public_endpoint);
-        __fields.end()
-    }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.icon {
-            __v.url_at("icon", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url_at("app", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.assets {
-            __v.url_at("assets", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.public_endpoint {
-            __v.url_at("publicEndpoint", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for IntegrationUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                location: __reader.optional("location"),
+                icon: __reader.optional("icon"),
+                app: __reader.optional("app"),
+                assets: __reader.optional("assets"),
+                public_endpoint: __reader.optional("publicEndpoint"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for IntegrationUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("location", &self.location);
+            __fields.optional("icon", &self.icon);
+            __fields.optional("app", &self.app);
+            __fields.optional("assets", &self.assets);
+            __fields.optional("publicEndpoint", &self.public_endpoint);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for IntegrationUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.icon {
+                __v.url_at("icon", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.app {
+                __v.url_at("app", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.assets {
+                __v.url_at("assets", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.public_endpoint {
+                __v.url_at("publicEndpoint", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "integrations")]
 /// Who can see an integration in the catalog. Only `public` is shown; other values are kept as they are.
 ///
@@ -2758,65 +2690,61 @@ pub enum IntegrationVisibility {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "integrations")]
-impl IntegrationVisibility {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["public"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Public => "public",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl IntegrationVisibility {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["public"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Public => "public",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::convert::From<&str> for IntegrationVisibility {
-    fn from(value: &str) -> Self {
-        match value {
-            "public" => Self::Public,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for IntegrationVisibility {
+        fn from(value: &str) -> Self {
+            match value {
+                "public" => Self::Public,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::core::fmt::Display for IntegrationVisibility {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for IntegrationVisibility {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for IntegrationVisibility {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for IntegrationVisibility {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for IntegrationVisibility {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for IntegrationVisibility {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationVisibility {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for IntegrationVisibility {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for IntegrationVisibility {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for IntegrationVisibility {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "integrations")]
 /// The integration to publish; all fields optional.
 ///
@@ -2879,108 +2807,109 @@ pub struct PublishIntegrationBody {
     pub content_security_policy: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "integrations")]
-impl ::core::fmt::Debug for PublishIntegrationBody {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("PublishIntegrationBody")
-            .field("runtime", &self.runtime)
-            .field("icon", &self.icon)
-            .field("title", &self.title)
-            .field("description", &self.description)
-            .field("summary", &self.summary)
-            .field("preview_images", &self.preview_images)
-            .field("visibility", &self.visibility)
-            .field("target", &self.target)
-            .field("scopes", &self.scopes)
-            .field("categories", &self.categories)
-            .field("blocks", &self.blocks)
-            .field("content_sources", &self.content_sources)
-            .field("external_links", &self.external_links)
-            .field("configurations", &self.configurations)
-            .field("script", &self.script)
-            .field("organization", &self.organization)
-            .field("secrets", &::apigen_runtime::redact::redact_option(&self.secrets))
-            .field("content_security_policy", &self.content_security_policy)
-            .finish()
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for PublishIntegrationBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            runtime: __reader.optional("runtime"),
-            icon: __reader.optional("icon"),
-            title: __reader.optional("title"),
-            description: __reader.optional("description"),
-            summary: __reader.optional("summary"),
-            preview_images: __reader.optional("previewImages"),
-            visibility: __reader.optional("visibility"),
-            target: __reader.optional("target"),
-            scopes: __reader.optional("scopes"),
-            categories: __reader.optional("categories"),
-            blocks: __reader.optional("blocks"),
-            content_sources: __reader.optional("contentSources"),
-            external_links: __reader.optional("externalLinks"),
-            configurations: __reader.optional("configurations"),
-            script: __reader.optional("script"),
-            organization: __reader.optional("organization"),
-            secrets: __reader.optional("secrets"),
-            content_security_policy: __reader.optional("contentSecurityPolicy"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for PublishIntegrationBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("runtime", &self.runtime);
-        __fields.optional("icon", &self.icon);
-        __fields.optional("title", &self.title);
-        __fields.optional("description", &self.description);
-        __fields.optional("summary", &self.summary);
-        __fields.optional("previewImages", &self.preview_images);
-        __fields.optional("visibility", &self.visibility);
-        __fields.optional("target", &self.target);
-        __fields.optional("scopes", &self.scopes);
-        __fields.optional("categories", &self.categories);
-        __fields.optional("blocks", &self.blocks);
-        __fields.optional("contentSources", &self.content_sources);
-        __fields.optional("externalLinks", &self.external_links);
-        __fields.optional("configurations", &self.configurations);
-        __fields.optional("script", &self.script);
-        __fields.optional("organization", &self.organization);
-        __fields.optional("secrets", &self.secrets);
-        __fields.optional("contentSecurityPolicy", &self.content_security_policy);
-        __fields.end()
-    }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PublishIntegrationBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for PublishIntegrationBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.external_links {
-            __v.field("externalLinks", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.configurations {
-            __v.field("configurations", __value);
+const _: () = {
+    impl ::core::fmt::Debug for PublishIntegrationBody {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.debug_struct("PublishIntegrationBody")
+                .field("runtime", &self.runtime)
+                .field("icon", &self.icon)
+                .field("title", &self.title)
+                .field("description", &self.description)
+                .field("summary", &self.summary)
+                .field("preview_images", &self.preview_images)
+                .field("visibility", &self.visibility)
+                .field("target", &self.target)
+                .field("scopes", &self.scopes)
+                .field("categories", &self.categories)
+                .field("blocks", &self.blocks)
+                .field("content_sources", &self.content_sources)
+                .field("external_links", &self.external_links)
+                .field("configurations", &self.configurations)
+                .field("script", &self.script)
+                .field("organization", &self.organization)
+                .field(
+                    "secrets",
+                    &::apigen_runtime::redact::redact_option(&self.secrets),
+                )
+                .field("content_security_policy", &self.content_security_policy)
+                .finish()
         }
     }
-}
+    impl ::apigen_runtime::FromJson for PublishIntegrationBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                runtime: __reader.optional("runtime"),
+                icon: __reader.optional("icon"),
+                title: __reader.optional("title"),
+                description: __reader.optional("description"),
+                summary: __reader.optional("summary"),
+                preview_images: __reader.optional("previewImages"),
+                visibility: __reader.optional("visibility"),
+                target: __reader.optional("target"),
+                scopes: __reader.optional("scopes"),
+                categories: __reader.optional("categories"),
+                blocks: __reader.optional("blocks"),
+                content_sources: __reader.optional("contentSources"),
+                external_links: __reader.optional("externalLinks"),
+                configurations: __reader.optional("configurations"),
+                script: __reader.optional("script"),
+                organization: __reader.optional("organization"),
+                secrets: __reader.optional("secrets"),
+                content_security_policy: __reader.optional("contentSecurityPolicy"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for PublishIntegrationBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("runtime", &self.runtime);
+            __fields.optional("icon", &self.icon);
+            __fields.optional("title", &self.title);
+            __fields.optional("description", &self.description);
+            __fields.optional("summary", &self.summary);
+            __fields.optional("previewImages", &self.preview_images);
+            __fields.optional("visibility", &self.visibility);
+            __fields.optional("target", &self.target);
+            __fields.optional("scopes", &self.scopes);
+            __fields.optional("categories", &self.categories);
+            __fields.optional("blocks", &self.blocks);
+            __fields.optional("contentSources", &self.content_sources);
+            __fields.optional("externalLinks", &self.external_links);
+            __fields.optional("configurations", &self.configurations);
+            __fields.optional("script", &self.script);
+            __fields.optional("organization", &self.organization);
+            __fields.optional("secrets", &self.secrets);
+            __fields.optional("contentSecurityPolicy", &self.content_security_policy);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PublishIntegrationBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for PublishIntegrationBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.external_links {
+                __v.field("externalLinks", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.configurations {
+                __v.field("configurations", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "integrations")]
 /// The development mode settings.
 ///
@@ -2997,52 +2926,52 @@ pub struct UpdateIntegrationDevModeBody {
     pub all: bool,
 }
 #[cfg(feature = "integrations")]
-impl ::apigen_runtime::FromJson for UpdateIntegrationDevModeBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            tunnel_url: __reader.required("tunnelUrl"),
-            all: __reader.defaulted("all", || false),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::serde::Serialize for UpdateIntegrationDevModeBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("tunnelUrl", &self.tunnel_url);
-        __fields.put("all", &self.all);
-        __fields.end()
-    }
-}
-#[cfg(feature = "integrations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateIntegrationDevModeBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "integrations")]
-impl ::apigen_runtime::Validate for UpdateIntegrationDevModeBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.tunnel_url;
-            let __v = &mut __v.at("tunnelUrl");
-            __v.length(
-                __value,
-                ::core::option::Option::Some(1u64),
-                ::core::option::Option::Some(256u64),
-            );
-            __v.url(__value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateIntegrationDevModeBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                tunnel_url: __reader.required("tunnelUrl"),
+                all: __reader.defaulted("all", || false),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for UpdateIntegrationDevModeBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("tunnelUrl", &self.tunnel_url);
+            __fields.put("all", &self.all);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for UpdateIntegrationDevModeBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for UpdateIntegrationDevModeBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            {
+                let __value = &self.tunnel_url;
+                let __v = &mut __v.at("tunnelUrl");
+                __v.length(
+                    __value,
+                    ::core::option::Option::Some(1u64),
+                    ::core::option::Option::Some(256u64),
+                );
+                __v.url(__value);
+            }
+        }
+    }
+};

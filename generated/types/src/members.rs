@@ -39,67 +39,66 @@ pub struct Member {
     pub teams: ::core::option::Option<i64>,
 }
 #[cfg(any(feature = "members", feature = "comments"))]
-impl ::apigen_runtime::FromJson for Member {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "member");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            role: __reader.optional("role"),
-            user: __reader.optional("user"),
-            disabled: __reader.optional("disabled"),
-            joined_at: __reader.optional("joinedAt"),
-            last_seen_at: __reader.optional("lastSeenAt"),
-            sso: __reader.optional("sso"),
-            spaces: __reader.optional("spaces"),
-            teams: __reader.optional("teams"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(any(feature = "members", feature = "comments"))]
-impl ::apigen_runtime::serde::Serialize for Member {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "member");
-        __fields.put("id", &self.id);
-        __fields.optional("role", &self.role);
-        __fields.optional("user", &self.user);
-        __fields.optional("disabled", &self.disabled);
-        __fields.optional("joinedAt", &self.joined_at);
-        __fields.optional("lastSeenAt", &self.last_seen_at);
-        __fields.optional("sso", &self.sso);
-        __fields.optional("spaces", &self.spaces);
-        __fields.optional("teams", &self.teams);
-        __fields.end()
-    }
-}
-#[cfg(any(feature = "members", feature = "comments"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Member {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "members", feature = "comments"))]
-impl ::apigen_runtime::Validate for Member {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.role {
-            __v.field("role", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.user {
-            __v.field("user", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for Member {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "member");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                role: __reader.optional("role"),
+                user: __reader.optional("user"),
+                disabled: __reader.optional("disabled"),
+                joined_at: __reader.optional("joinedAt"),
+                last_seen_at: __reader.optional("lastSeenAt"),
+                sso: __reader.optional("sso"),
+                spaces: __reader.optional("spaces"),
+                teams: __reader.optional("teams"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for Member {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "member");
+            __fields.put("id", &self.id);
+            __fields.optional("role", &self.role);
+            __fields.optional("user", &self.user);
+            __fields.optional("disabled", &self.disabled);
+            __fields.optional("joinedAt", &self.joined_at);
+            __fields.optional("lastSeenAt", &self.last_seen_at);
+            __fields.optional("sso", &self.sso);
+            __fields.optional("spaces", &self.spaces);
+            __fields.optional("teams", &self.teams);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Member {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for Member {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.role {
+                __v.field("role", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.user {
+                __v.field("user", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "members")]
 /// Order of a member listing; the default is `desc`, other values are not shown.
 ///
@@ -117,67 +116,63 @@ pub enum MemberOrder {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "members")]
-impl MemberOrder {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["asc", "desc"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Asc => "asc",
-            Self::Desc => "desc",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl MemberOrder {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["asc", "desc"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Asc => "asc",
+                Self::Desc => "desc",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "members")]
-impl ::core::convert::From<&str> for MemberOrder {
-    fn from(value: &str) -> Self {
-        match value {
-            "asc" => Self::Asc,
-            "desc" => Self::Desc,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for MemberOrder {
+        fn from(value: &str) -> Self {
+            match value {
+                "asc" => Self::Asc,
+                "desc" => Self::Desc,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "members")]
-impl ::core::fmt::Display for MemberOrder {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for MemberOrder {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "members")]
-impl ::apigen_runtime::FromJson for MemberOrder {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for MemberOrder {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for MemberOrder {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "members")]
-impl ::apigen_runtime::serde::Serialize for MemberOrder {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MemberOrder {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "members")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MemberOrder {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for MemberOrder {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "members")]
-impl ::apigen_runtime::Validate for MemberOrder {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "members")]
 /// What a member listing is sorted by.
 ///
@@ -194,67 +189,63 @@ pub enum MemberSort {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "members")]
-impl MemberSort {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["joinedAt", "lastSeenAt"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::JoinedAt => "joinedAt",
-            Self::LastSeenAt => "lastSeenAt",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl MemberSort {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["joinedAt", "lastSeenAt"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::JoinedAt => "joinedAt",
+                Self::LastSeenAt => "lastSeenAt",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "members")]
-impl ::core::convert::From<&str> for MemberSort {
-    fn from(value: &str) -> Self {
-        match value {
-            "joinedAt" => Self::JoinedAt,
-            "lastSeenAt" => Self::LastSeenAt,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for MemberSort {
+        fn from(value: &str) -> Self {
+            match value {
+                "joinedAt" => Self::JoinedAt,
+                "lastSeenAt" => Self::LastSeenAt,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "members")]
-impl ::core::fmt::Display for MemberSort {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for MemberSort {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "members")]
-impl ::apigen_runtime::FromJson for MemberSort {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for MemberSort {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for MemberSort {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "members")]
-impl ::apigen_runtime::serde::Serialize for MemberSort {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MemberSort {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "members")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MemberSort {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for MemberSort {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "members")]
-impl ::apigen_runtime::Validate for MemberSort {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "members")]
 /// A space a member can access, with the member's permission on it.
 ///
@@ -271,51 +262,50 @@ pub struct MemberSpace {
     pub space: ::core::option::Option<crate::Space>,
 }
 #[cfg(feature = "members")]
-impl ::apigen_runtime::FromJson for MemberSpace {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            permission: __reader.optional("permission"),
-            space: __reader.optional("space"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "members")]
-impl ::apigen_runtime::serde::Serialize for MemberSpace {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("permission", &self.permission);
-        __fields.optional("space", &self.space);
-        __fields.end()
-    }
-}
-#[cfg(feature = "members")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MemberSpace {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "members")]
-impl ::apigen_runtime::Validate for MemberSpace {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.permission {
-            __v.field("permission", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.space {
-            __v.field("space", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for MemberSpace {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                permission: __reader.optional("permission"),
+                space: __reader.optional("space"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for MemberSpace {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("permission", &self.permission);
+            __fields.optional("space", &self.space);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MemberSpace {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for MemberSpace {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.permission {
+                __v.field("permission", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.space {
+                __v.field("space", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "members")]
 /// A team of a member, with the member's role in it.
 ///
@@ -332,44 +322,43 @@ pub struct MemberTeam {
     pub member: ::core::option::Option<crate::MemberTeamMembership>,
 }
 #[cfg(feature = "members")]
-impl ::apigen_runtime::FromJson for MemberTeam {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            team: __reader.optional("team"),
-            member: __reader.optional("member"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for MemberTeam {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                team: __reader.optional("team"),
+                member: __reader.optional("member"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "members")]
-impl ::apigen_runtime::serde::Serialize for MemberTeam {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("team", &self.team);
-        __fields.optional("member", &self.member);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for MemberTeam {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("team", &self.team);
+            __fields.optional("member", &self.member);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "members")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MemberTeam {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MemberTeam {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "members")]
-impl ::apigen_runtime::Validate for MemberTeam {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for MemberTeam {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "members")]
 /// The membership of the member in the team.
 ///
@@ -382,42 +371,41 @@ pub struct MemberTeamMembership {
     pub role: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "members")]
-impl ::apigen_runtime::FromJson for MemberTeamMembership {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            role: __reader.optional("role"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for MemberTeamMembership {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                role: __reader.optional("role"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "members")]
-impl ::apigen_runtime::serde::Serialize for MemberTeamMembership {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("role", &self.role);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for MemberTeamMembership {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("role", &self.role);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "members")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MemberTeamMembership {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MemberTeamMembership {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "members")]
-impl ::apigen_runtime::Validate for MemberTeamMembership {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for MemberTeamMembership {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "members")]
 /// The `PingOrganizationResponse` type.
 ///
@@ -430,53 +418,53 @@ pub struct PingOrganizationResponse {
     pub service_visitor_claims: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "members")]
-impl ::core::fmt::Debug for PingOrganizationResponse {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("PingOrganizationResponse")
-            .field(
-                "service_visitor_claims",
-                &::apigen_runtime::redact::redact_option(&self.service_visitor_claims),
-            )
-            .finish()
+const _: () = {
+    impl ::core::fmt::Debug for PingOrganizationResponse {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.debug_struct("PingOrganizationResponse")
+                .field(
+                    "service_visitor_claims",
+                    &::apigen_runtime::redact::redact_option(
+                        &self.service_visitor_claims,
+                    ),
+                )
+                .finish()
+        }
     }
-}
-#[cfg(feature = "members")]
-impl ::apigen_runtime::FromJson for PingOrganizationResponse {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            service_visitor_claims: __reader.optional("serviceVisitorClaims"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+    impl ::apigen_runtime::FromJson for PingOrganizationResponse {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                service_visitor_claims: __reader.optional("serviceVisitorClaims"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "members")]
-impl ::apigen_runtime::serde::Serialize for PingOrganizationResponse {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("serviceVisitorClaims", &self.service_visitor_claims);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for PingOrganizationResponse {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("serviceVisitorClaims", &self.service_visitor_claims);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "members")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PingOrganizationResponse {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PingOrganizationResponse {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "members")]
-impl ::apigen_runtime::Validate for PingOrganizationResponse {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for PingOrganizationResponse {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "members")]
 /// The new role.
 ///
@@ -489,43 +477,43 @@ pub struct UpdateOrganizationMemberBody {
     pub role: ::apigen_runtime::Patch<crate::Role>,
 }
 #[cfg(feature = "members")]
-impl ::apigen_runtime::FromJson for UpdateOrganizationMemberBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            role: __reader.patch("role"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "members")]
-impl ::apigen_runtime::serde::Serialize for UpdateOrganizationMemberBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.patch("role", &self.role);
-        __fields.end()
-    }
-}
-#[cfg(feature = "members")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateOrganizationMemberBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "members")]
-impl ::apigen_runtime::Validate for UpdateOrganizationMemberBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = self.role.value() {
-            __v.field("role", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateOrganizationMemberBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                role: __reader.patch("role"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for UpdateOrganizationMemberBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.patch("role", &self.role);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for UpdateOrganizationMemberBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for UpdateOrganizationMemberBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = self.role.value() {
+                __v.field("role", __value);
+            }
+        }
+    }
+};

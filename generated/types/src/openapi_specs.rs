@@ -15,59 +15,58 @@ pub struct CreateOpenApiSpecBody {
     pub source: crate::OpenApiSpecSource,
 }
 #[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::FromJson for CreateOpenApiSpecBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            slug: __reader.required("slug"),
-            source: __reader.required("source"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::serde::Serialize for CreateOpenApiSpecBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("slug", &self.slug);
-        __fields.put("source", &self.source);
-        __fields.end()
-    }
-}
-#[cfg(feature = "openapi_specs")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateOpenApiSpecBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::Validate for CreateOpenApiSpecBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
-            "^[a-z0-9]+(?:-[a-z0-9]+)*$",
-        );
-        {
-            let __value = &self.slug;
-            let __v = &mut __v.at("slug");
-            __v.length(
-                __value,
-                ::core::option::Option::Some(1u64),
-                ::core::option::Option::Some(100u64),
-            );
-            __v.pattern(__value, &PATTERN_0);
+const _: () = {
+    impl ::apigen_runtime::FromJson for CreateOpenApiSpecBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                slug: __reader.required("slug"),
+                source: __reader.required("source"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
-        __v.field("source", &self.source);
     }
-}
+    impl ::apigen_runtime::serde::Serialize for CreateOpenApiSpecBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("slug", &self.slug);
+            __fields.put("source", &self.source);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateOpenApiSpecBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for CreateOpenApiSpecBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+                "^[a-z0-9]+(?:-[a-z0-9]+)*$",
+            );
+            {
+                let __value = &self.slug;
+                let __v = &mut __v.at("slug");
+                __v.length(
+                    __value,
+                    ::core::option::Option::Some(1u64),
+                    ::core::option::Option::Some(100u64),
+                );
+                __v.pattern(__value, &PATTERN_0);
+            }
+            __v.field("source", &self.source);
+        }
+    }
+};
 #[cfg(feature = "openapi_specs")]
 /// An OpenAPI specification of an organization, referenced by its slug. After a create or
 /// an update of its source it is processed; the state named is `pending`, the transitions
@@ -127,97 +126,96 @@ pub struct OpenApiSpec {
     pub urls: ::core::option::Option<crate::OpenApiSpecUrls>,
 }
 #[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::FromJson for OpenApiSpec {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "openapi-spec");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            created_at: __reader.required("createdAt"),
-            updated_at: __reader.required("updatedAt"),
-            slug: __reader.required("slug"),
-            source_url: __reader.optional("sourceURL"),
-            processing_state: __reader.required("processingState"),
-            visibility: __reader.optional("visibility"),
-            last_version: __reader.optional("lastVersion"),
-            last_processed_at: __reader.optional("lastProcessedAt"),
-            last_process_error_code: __reader.optional("lastProcessErrorCode"),
-            last_processed_errors: __reader.optional("lastProcessedErrors"),
-            permissions: __reader.optional("permissions"),
-            urls: __reader.optional("urls"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for OpenApiSpec {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "openapi-spec");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                created_at: __reader.required("createdAt"),
+                updated_at: __reader.required("updatedAt"),
+                slug: __reader.required("slug"),
+                source_url: __reader.optional("sourceURL"),
+                processing_state: __reader.required("processingState"),
+                visibility: __reader.optional("visibility"),
+                last_version: __reader.optional("lastVersion"),
+                last_processed_at: __reader.optional("lastProcessedAt"),
+                last_process_error_code: __reader.optional("lastProcessErrorCode"),
+                last_processed_errors: __reader.optional("lastProcessedErrors"),
+                permissions: __reader.optional("permissions"),
+                urls: __reader.optional("urls"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::serde::Serialize for OpenApiSpec {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "openapi-spec");
-        __fields.put("id", &self.id);
-        __fields.put("createdAt", &self.created_at);
-        __fields.put("updatedAt", &self.updated_at);
-        __fields.put("slug", &self.slug);
-        __fields.optional("sourceURL", &self.source_url);
-        __fields.put("processingState", &self.processing_state);
-        __fields.optional("visibility", &self.visibility);
-        __fields.optional("lastVersion", &self.last_version);
-        __fields.optional("lastProcessedAt", &self.last_processed_at);
-        __fields.optional("lastProcessErrorCode", &self.last_process_error_code);
-        __fields.optional("lastProcessedErrors", &self.last_processed_errors);
-        __fields.optional("permissions", &self.permissions);
-        __fields.optional("urls", &self.urls);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for OpenApiSpec {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "openapi-spec");
+            __fields.put("id", &self.id);
+            __fields.put("createdAt", &self.created_at);
+            __fields.put("updatedAt", &self.updated_at);
+            __fields.put("slug", &self.slug);
+            __fields.optional("sourceURL", &self.source_url);
+            __fields.put("processingState", &self.processing_state);
+            __fields.optional("visibility", &self.visibility);
+            __fields.optional("lastVersion", &self.last_version);
+            __fields.optional("lastProcessedAt", &self.last_processed_at);
+            __fields.optional("lastProcessErrorCode", &self.last_process_error_code);
+            __fields.optional("lastProcessedErrors", &self.last_processed_errors);
+            __fields.optional("permissions", &self.permissions);
+            __fields.optional("urls", &self.urls);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpec {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpec {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::Validate for OpenApiSpec {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
-            "^[a-z0-9]+(?:-[a-z0-9]+)*$",
-        );
-        {
-            let __value = &self.slug;
-            let __v = &mut __v.at("slug");
-            __v.length(
-                __value,
-                ::core::option::Option::Some(1u64),
-                ::core::option::Option::Some(100u64),
+    impl ::apigen_runtime::Validate for OpenApiSpec {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+                "^[a-z0-9]+(?:-[a-z0-9]+)*$",
             );
-            __v.pattern(__value, &PATTERN_0);
-        }
-        if let ::core::option::Option::Some(__value) = &self.source_url {
-            let __v = &mut __v.at("sourceURL");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(2048u64),
-            );
-            __v.url(__value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.visibility {
-            __v.field("visibility", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+            {
+                let __value = &self.slug;
+                let __v = &mut __v.at("slug");
+                __v.length(
+                    __value,
+                    ::core::option::Option::Some(1u64),
+                    ::core::option::Option::Some(100u64),
+                );
+                __v.pattern(__value, &PATTERN_0);
+            }
+            if let ::core::option::Option::Some(__value) = &self.source_url {
+                let __v = &mut __v.at("sourceURL");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(2048u64),
+                );
+                __v.url(__value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.visibility {
+                __v.field("visibility", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
         }
     }
-}
+};
 #[cfg(feature = "openapi_specs")]
 /// Error code of the last processing of an OpenAPI spec. Only `FETCH_TIMEOUT` is shown; other values are kept as they are.
 ///
@@ -232,65 +230,61 @@ pub enum OpenApiSpecErrorCode {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "openapi_specs")]
-impl OpenApiSpecErrorCode {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["FETCH_TIMEOUT"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::FetchTimeout => "FETCH_TIMEOUT",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl OpenApiSpecErrorCode {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["FETCH_TIMEOUT"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::FetchTimeout => "FETCH_TIMEOUT",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::core::convert::From<&str> for OpenApiSpecErrorCode {
-    fn from(value: &str) -> Self {
-        match value {
-            "FETCH_TIMEOUT" => Self::FetchTimeout,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for OpenApiSpecErrorCode {
+        fn from(value: &str) -> Self {
+            match value {
+                "FETCH_TIMEOUT" => Self::FetchTimeout,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::core::fmt::Display for OpenApiSpecErrorCode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for OpenApiSpecErrorCode {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::FromJson for OpenApiSpecErrorCode {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for OpenApiSpecErrorCode {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for OpenApiSpecErrorCode {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::serde::Serialize for OpenApiSpecErrorCode {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecErrorCode {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecErrorCode {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for OpenApiSpecErrorCode {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::Validate for OpenApiSpecErrorCode {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "openapi_specs")]
 /// What the caller may do with the spec.
 ///
@@ -303,44 +297,43 @@ pub struct OpenApiSpecPermissions {
     pub edit: ::core::option::Option<bool>,
 }
 #[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::FromJson for OpenApiSpecPermissions {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            view: __reader.optional("view"),
-            edit: __reader.optional("edit"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for OpenApiSpecPermissions {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                view: __reader.optional("view"),
+                edit: __reader.optional("edit"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::serde::Serialize for OpenApiSpecPermissions {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view);
-        __fields.optional("edit", &self.edit);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for OpenApiSpecPermissions {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("view", &self.view);
+            __fields.optional("edit", &self.edit);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecPermissions {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecPermissions {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::Validate for OpenApiSpecPermissions {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for OpenApiSpecPermissions {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "openapi_specs")]
 /// Errors of the last processing.
 ///
@@ -353,44 +346,43 @@ pub struct OpenApiSpecProcessError {
     pub code: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::FromJson for OpenApiSpecProcessError {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            message: __reader.optional("message"),
-            code: __reader.optional("code"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for OpenApiSpecProcessError {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                message: __reader.optional("message"),
+                code: __reader.optional("code"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::serde::Serialize for OpenApiSpecProcessError {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("message", &self.message);
-        __fields.optional("code", &self.code);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for OpenApiSpecProcessError {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("message", &self.message);
+            __fields.optional("code", &self.code);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecProcessError {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecProcessError {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::Validate for OpenApiSpecProcessError {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for OpenApiSpecProcessError {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "openapi_specs")]
 /// Processing state of an OpenAPI spec. Only `pending` is shown; other values are kept as they are.
 ///
@@ -407,65 +399,61 @@ pub enum OpenApiSpecProcessingState {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "openapi_specs")]
-impl OpenApiSpecProcessingState {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["pending"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Pending => "pending",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl OpenApiSpecProcessingState {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["pending"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Pending => "pending",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::core::convert::From<&str> for OpenApiSpecProcessingState {
-    fn from(value: &str) -> Self {
-        match value {
-            "pending" => Self::Pending,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for OpenApiSpecProcessingState {
+        fn from(value: &str) -> Self {
+            match value {
+                "pending" => Self::Pending,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::core::fmt::Display for OpenApiSpecProcessingState {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for OpenApiSpecProcessingState {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::FromJson for OpenApiSpecProcessingState {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for OpenApiSpecProcessingState {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for OpenApiSpecProcessingState {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::serde::Serialize for OpenApiSpecProcessingState {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecProcessingState {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecProcessingState {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for OpenApiSpecProcessingState {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::Validate for OpenApiSpecProcessingState {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "openapi_specs")]
 /// Where the content of an OpenAPI spec comes from: `{ url }` or another variant that is
 /// not shown (kept as raw JSON).
@@ -482,72 +470,70 @@ pub enum OpenApiSpecSource {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(feature = "openapi_specs")]
-impl ::core::convert::From<crate::OpenApiSpecSourceUrl> for OpenApiSpecSource {
-    fn from(value: crate::OpenApiSpecSourceUrl) -> Self {
-        Self::Url(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::FromJson for OpenApiSpecSource {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::untagged(
-            __value,
-            __decoder,
-            &["Url"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Url(
-                            <::std::boxed::Box<
-                                crate::OpenApiSpecSourceUrl,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::serde::Serialize for OpenApiSpecSource {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Url(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::OpenApiSpecSourceUrl> for OpenApiSpecSource {
+        fn from(value: crate::OpenApiSpecSourceUrl) -> Self {
+            Self::Url(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecSource {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::Validate for OpenApiSpecSource {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        match self {
-            Self::Url(__value) => __value.validate_into(__v),
-            Self::Unknown(_) => {}
+    impl ::apigen_runtime::FromJson for OpenApiSpecSource {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::untagged(
+                __value,
+                __decoder,
+                &["Url"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Url(
+                                <::std::boxed::Box<
+                                    crate::OpenApiSpecSourceUrl,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                true,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for OpenApiSpecSource {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Url(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecSource {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for OpenApiSpecSource {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            match self {
+                Self::Url(__value) => __value.validate_into(__v),
+                Self::Unknown(_) => {}
+            }
+        }
+    }
+};
 #[cfg(feature = "openapi_specs")]
 /// A spec fetched from a URL.
 ///
@@ -560,53 +546,52 @@ pub struct OpenApiSpecSourceUrl {
     pub url: ::std::string::String,
 }
 #[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::FromJson for OpenApiSpecSourceUrl {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            url: __reader.required("url"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::serde::Serialize for OpenApiSpecSourceUrl {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("url", &self.url);
-        __fields.end()
-    }
-}
-#[cfg(feature = "openapi_specs")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecSourceUrl {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::Validate for OpenApiSpecSourceUrl {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.url;
-            let __v = &mut __v.at("url");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(2048u64),
-            );
-            __v.url(__value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for OpenApiSpecSourceUrl {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                url: __reader.required("url"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for OpenApiSpecSourceUrl {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("url", &self.url);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecSourceUrl {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for OpenApiSpecSourceUrl {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            {
+                let __value = &self.url;
+                let __v = &mut __v.at("url");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(2048u64),
+                );
+                __v.url(__value);
+            }
+        }
+    }
+};
 #[cfg(feature = "openapi_specs")]
 /// Links of the spec.
 ///
@@ -621,56 +606,55 @@ pub struct OpenApiSpecUrls {
     pub published: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::FromJson for OpenApiSpecUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            location: __reader.optional("location"),
-            app: __reader.optional("app"),
-            published: __reader.optional("published"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::serde::Serialize for OpenApiSpecUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location);
-        __fields.optional("app", &self.app);
-        __fields.optional("published", &self.published);
-        __fields.end()
-    }
-}
-#[cfg(feature = "openapi_specs")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::Validate for OpenApiSpecUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url_at("app", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.published {
-            __v.url_at("published", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for OpenApiSpecUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                location: __reader.optional("location"),
+                app: __reader.optional("app"),
+                published: __reader.optional("published"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for OpenApiSpecUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("location", &self.location);
+            __fields.optional("app", &self.app);
+            __fields.optional("published", &self.published);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for OpenApiSpecUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.app {
+                __v.url_at("app", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.published {
+                __v.url_at("published", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "openapi_specs")]
 /// Who may see an OpenAPI spec.
 ///
@@ -685,71 +669,67 @@ pub enum OpenApiSpecVisibility {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "openapi_specs")]
-impl OpenApiSpecVisibility {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["private", "public"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Private => "private",
-            Self::Public => "public",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl OpenApiSpecVisibility {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["private", "public"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Private => "private",
+                Self::Public => "public",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::core::convert::From<&str> for OpenApiSpecVisibility {
-    fn from(value: &str) -> Self {
-        match value {
-            "private" => Self::Private,
-            "public" => Self::Public,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for OpenApiSpecVisibility {
+        fn from(value: &str) -> Self {
+            match value {
+                "private" => Self::Private,
+                "public" => Self::Public,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::core::fmt::Display for OpenApiSpecVisibility {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::FromJson for OpenApiSpecVisibility {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::serde::Serialize for OpenApiSpecVisibility {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(feature = "openapi_specs")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecVisibility {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::Validate for OpenApiSpecVisibility {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let Self::Unknown(__value) = self {
-            __v.not_listed(__value, Self::VALUES);
+    impl ::core::fmt::Display for OpenApiSpecVisibility {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
         }
     }
-}
+    impl ::apigen_runtime::FromJson for OpenApiSpecVisibility {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for OpenApiSpecVisibility {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OpenApiSpecVisibility {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for OpenApiSpecVisibility {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let Self::Unknown(__value) = self {
+                __v.not_listed(__value, Self::VALUES);
+            }
+        }
+    }
+};
 #[cfg(feature = "openapi_specs")]
 /// The source of the spec.
 ///
@@ -760,44 +740,43 @@ pub struct PutOpenApiSpecBody {
     pub source: crate::OpenApiSpecSource,
 }
 #[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::FromJson for PutOpenApiSpecBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            source: __reader.required("source"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for PutOpenApiSpecBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                source: __reader.required("source"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::serde::Serialize for PutOpenApiSpecBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("source", &self.source);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for PutOpenApiSpecBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("source", &self.source);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PutOpenApiSpecBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PutOpenApiSpecBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::Validate for PutOpenApiSpecBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        __v.field("source", &self.source);
+    impl ::apigen_runtime::Validate for PutOpenApiSpecBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            __v.field("source", &self.source);
+        }
     }
-}
+};
 #[cfg(feature = "openapi_specs")]
 /// The new visibility.
 ///
@@ -808,41 +787,40 @@ pub struct UpdateOpenApiSpecBody {
     pub visibility: crate::OpenApiSpecVisibility,
 }
 #[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::FromJson for UpdateOpenApiSpecBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            visibility: __reader.required("visibility"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateOpenApiSpecBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                visibility: __reader.required("visibility"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::serde::Serialize for UpdateOpenApiSpecBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("visibility", &self.visibility);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for UpdateOpenApiSpecBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("visibility", &self.visibility);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateOpenApiSpecBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateOpenApiSpecBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "openapi_specs")]
-impl ::apigen_runtime::Validate for UpdateOpenApiSpecBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        __v.field("visibility", &self.visibility);
+    impl ::apigen_runtime::Validate for UpdateOpenApiSpecBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            __v.field("visibility", &self.visibility);
+        }
     }
-}
+};

@@ -27,107 +27,61 @@ pub enum BillingInterval {
         feature = "integrations"
     )
 )]
-impl BillingInterval {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["monthly"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Monthly => "monthly",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl BillingInterval {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["monthly"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Monthly => "monthly",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::convert::From<&str> for BillingInterval {
-    fn from(value: &str) -> Self {
-        match value {
-            "monthly" => Self::Monthly,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for BillingInterval {
+        fn from(value: &str) -> Self {
+            match value {
+                "monthly" => Self::Monthly,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::fmt::Display for BillingInterval {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for BillingInterval {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::FromJson for BillingInterval {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for BillingInterval {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for BillingInterval {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for BillingInterval {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BillingInterval {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BillingInterval {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for BillingInterval {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for BillingInterval {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -154,65 +108,43 @@ pub struct BillingMemberPricing {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for BillingMemberPricing {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            plus_2024: __reader.optional("plus_2024"),
-            pro_2024: __reader.optional("pro_2024"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for BillingMemberPricing {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                plus_2024: __reader.optional("plus_2024"),
+                pro_2024: __reader.optional("pro_2024"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for BillingMemberPricing {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("plus_2024", &self.plus_2024);
-        __fields.optional("pro_2024", &self.pro_2024);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for BillingMemberPricing {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("plus_2024", &self.plus_2024);
+            __fields.optional("pro_2024", &self.pro_2024);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BillingMemberPricing {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BillingMemberPricing {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for BillingMemberPricing {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for BillingMemberPricing {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -243,65 +175,43 @@ pub struct BillingPrice {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for BillingPrice {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            monthly: __reader.optional("monthly"),
-            yearly: __reader.optional("yearly"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for BillingPrice {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                monthly: __reader.optional("monthly"),
+                yearly: __reader.optional("yearly"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for BillingPrice {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("monthly", &self.monthly);
-        __fields.optional("yearly", &self.yearly);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for BillingPrice {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("monthly", &self.monthly);
+            __fields.optional("yearly", &self.yearly);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BillingPrice {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BillingPrice {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for BillingPrice {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for BillingPrice {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -328,65 +238,43 @@ pub struct BillingPricing {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for BillingPricing {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            members: __reader.optional("members"),
-            sites: __reader.optional("sites"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for BillingPricing {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                members: __reader.optional("members"),
+                sites: __reader.optional("sites"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for BillingPricing {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("members", &self.members);
-        __fields.optional("sites", &self.sites);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for BillingPricing {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("members", &self.members);
+            __fields.optional("sites", &self.sites);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BillingPricing {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BillingPricing {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for BillingPricing {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for BillingPricing {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -413,65 +301,43 @@ pub struct BillingSitePricing {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for BillingSitePricing {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            premium: __reader.optional("premium"),
-            ultimate: __reader.optional("ultimate"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for BillingSitePricing {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                premium: __reader.optional("premium"),
+                ultimate: __reader.optional("ultimate"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for BillingSitePricing {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("premium", &self.premium);
-        __fields.optional("ultimate", &self.ultimate);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for BillingSitePricing {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("premium", &self.premium);
+            __fields.optional("ultimate", &self.ultimate);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BillingSitePricing {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BillingSitePricing {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for BillingSitePricing {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for BillingSitePricing {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -496,63 +362,41 @@ pub struct BillingUsageAddon {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for BillingUsageAddon {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            enabled: __reader.optional("enabled"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for BillingUsageAddon {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                enabled: __reader.optional("enabled"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for BillingUsageAddon {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("enabled", &self.enabled);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for BillingUsageAddon {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("enabled", &self.enabled);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BillingUsageAddon {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BillingUsageAddon {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for BillingUsageAddon {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for BillingUsageAddon {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -579,107 +423,61 @@ pub enum BlockedSource {
         feature = "integrations"
     )
 )]
-impl BlockedSource {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["backoffice"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Backoffice => "backoffice",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl BlockedSource {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["backoffice"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Backoffice => "backoffice",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::convert::From<&str> for BlockedSource {
-    fn from(value: &str) -> Self {
-        match value {
-            "backoffice" => Self::Backoffice,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for BlockedSource {
+        fn from(value: &str) -> Self {
+            match value {
+                "backoffice" => Self::Backoffice,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::fmt::Display for BlockedSource {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for BlockedSource {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::FromJson for BlockedSource {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for BlockedSource {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for BlockedSource {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for BlockedSource {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BlockedSource {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for BlockedSource {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for BlockedSource {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for BlockedSource {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "organizations")]
 /// The `EmailDomainOrganizations` type.
 ///
@@ -690,44 +488,43 @@ pub struct EmailDomainOrganizations {
     pub organizations: ::std::vec::Vec<crate::Organization>,
 }
 #[cfg(feature = "organizations")]
-impl ::apigen_runtime::FromJson for EmailDomainOrganizations {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            organizations: __reader.required("organizations"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for EmailDomainOrganizations {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                organizations: __reader.required("organizations"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::serde::Serialize for EmailDomainOrganizations {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organizations", &self.organizations);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for EmailDomainOrganizations {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("organizations", &self.organizations);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "organizations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for EmailDomainOrganizations {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for EmailDomainOrganizations {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::Validate for EmailDomainOrganizations {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        __v.field("organizations", &self.organizations);
+    impl ::apigen_runtime::Validate for EmailDomainOrganizations {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            __v.field("organizations", &self.organizations);
+        }
     }
-}
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -766,112 +563,66 @@ pub enum MergeRule {
         feature = "integrations"
     )
 )]
-impl ::core::convert::From<crate::MergeRuleRequireSpecificReviewers> for MergeRule {
-    fn from(value: crate::MergeRuleRequireSpecificReviewers) -> Self {
-        Self::RequireSpecificReviewers(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::FromJson for MergeRule {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::tagged(
-            __value,
-            __decoder,
-            "rule",
-            &["require_specific_reviewers"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::RequireSpecificReviewers(
-                            <::std::boxed::Box<
-                                crate::MergeRuleRequireSpecificReviewers,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for MergeRule {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::RequireSpecificReviewers(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::MergeRuleRequireSpecificReviewers> for MergeRule {
+        fn from(value: crate::MergeRuleRequireSpecificReviewers) -> Self {
+            Self::RequireSpecificReviewers(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MergeRule {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::FromJson for MergeRule {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::tagged(
+                __value,
+                __decoder,
+                "rule",
+                &["require_specific_reviewers"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::RequireSpecificReviewers(
+                                <::std::boxed::Box<
+                                    crate::MergeRuleRequireSpecificReviewers,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                true,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for MergeRule {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::serde::Serialize for MergeRule {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::RequireSpecificReviewers(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MergeRule {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for MergeRule {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -908,78 +659,44 @@ pub struct MergeRuleRequireSpecificReviewers {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for MergeRuleRequireSpecificReviewers {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("rule", "require_specific_reviewers");
-        let __decoded = Self {
-            users: __reader.optional("users"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for MergeRuleRequireSpecificReviewers {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("rule", "require_specific_reviewers");
+            let __decoded = Self {
+                users: __reader.optional("users"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for MergeRuleRequireSpecificReviewers {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("rule", "require_specific_reviewers");
-        __fields.optional("users", &self.users);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for MergeRuleRequireSpecificReviewers {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("rule", "require_specific_reviewers");
+            __fields.optional("users", &self.users);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de>
-for MergeRuleRequireSpecificReviewers {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for MergeRuleRequireSpecificReviewers {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for MergeRuleRequireSpecificReviewers {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for MergeRuleRequireSpecificReviewers {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "members",
@@ -1020,137 +737,84 @@ pub enum MergeRules {
         feature = "integrations"
     )
 )]
-impl ::core::convert::From<crate::MergeRulesInherit> for MergeRules {
-    fn from(value: crate::MergeRulesInherit) -> Self {
-        Self::Inherit(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::convert::From<crate::MergeRulesRules> for MergeRules {
-    fn from(value: crate::MergeRulesRules) -> Self {
-        Self::Rules(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::FromJson for MergeRules {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::tagged(
-            __value,
-            __decoder,
-            "type",
-            &["inherit", "rules"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Inherit(
-                            <::std::boxed::Box<
-                                crate::MergeRulesInherit,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Rules(
-                            <::std::boxed::Box<
-                                crate::MergeRulesRules,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for MergeRules {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Inherit(__value) => __value.serialize(serializer),
-            Self::Rules(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::MergeRulesInherit> for MergeRules {
+        fn from(value: crate::MergeRulesInherit) -> Self {
+            Self::Inherit(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MergeRules {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::core::convert::From<crate::MergeRulesRules> for MergeRules {
+        fn from(value: crate::MergeRulesRules) -> Self {
+            Self::Rules(::std::boxed::Box::new(value))
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for MergeRules {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::FromJson for MergeRules {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::tagged(
+                __value,
+                __decoder,
+                "type",
+                &["inherit", "rules"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Inherit(
+                                <::std::boxed::Box<
+                                    crate::MergeRulesInherit,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Rules(
+                                <::std::boxed::Box<
+                                    crate::MergeRulesRules,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                true,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for MergeRules {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Inherit(__value) => __value.serialize(serializer),
+                Self::Rules(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MergeRules {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for MergeRules {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "members",
@@ -1178,71 +842,40 @@ pub struct MergeRulesInherit {}
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for MergeRulesInherit {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {};
-        __reader.constant("type", "inherit");
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for MergeRulesInherit {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {};
+            __reader.constant("type", "inherit");
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for MergeRulesInherit {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "inherit");
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for MergeRulesInherit {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("type", "inherit");
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MergeRulesInherit {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MergeRulesInherit {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for MergeRulesInherit {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for MergeRulesInherit {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -1279,77 +912,43 @@ pub struct MergeRulesRules {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for MergeRulesRules {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("type", "rules");
-        let __decoded = Self {
-            rules: __reader.optional("rules"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for MergeRulesRules {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("type", "rules");
+            let __decoded = Self {
+                rules: __reader.optional("rules"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for MergeRulesRules {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "rules");
-        __fields.optional("rules", &self.rules);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for MergeRulesRules {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("type", "rules");
+            __fields.optional("rules", &self.rules);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MergeRulesRules {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MergeRulesRules {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for MergeRulesRules {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for MergeRulesRules {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -1462,114 +1061,94 @@ pub struct Organization {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for Organization {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "organization");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            title: __reader.optional("title"),
-            created_at: __reader.optional("createdAt"),
-            email_domains: __reader.optional("emailDomains"),
-            hostname: __reader.optional("hostname"),
-            type_: __reader.optional("type"),
-            use_case: __reader.optional("useCase"),
-            community_type: __reader.optional("communityType"),
-            default_role: __reader.optional("defaultRole"),
-            default_content: __reader.optional("defaultContent"),
-            sso: __reader.optional("sso"),
-            ai: __reader.optional("ai"),
-            invite_links: __reader.optional("inviteLinks"),
-            plan: __reader.optional("plan"),
-            billing: __reader.optional("billing"),
-            merge_rules: __reader.optional("mergeRules"),
-            urls: __reader.optional("urls"),
-            trial: __reader.optional("trial"),
-            custom_hostname: __reader.optional("customHostname"),
-            blocked: __reader.optional("blocked"),
-            internal_billing_migration: __reader.optional("internal_billingMigration"),
-            permissions: __reader.optional("permissions"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for Organization {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "organization");
-        __fields.put("id", &self.id);
-        __fields.optional("title", &self.title);
-        __fields.optional("createdAt", &self.created_at);
-        __fields.optional("emailDomains", &self.email_domains);
-        __fields.optional("hostname", &self.hostname);
-        __fields.optional("type", &self.type_);
-        __fields.optional("useCase", &self.use_case);
-        __fields.optional("communityType", &self.community_type);
-        __fields.optional("defaultRole", &self.default_role);
-        __fields.optional("defaultContent", &self.default_content);
-        __fields.optional("sso", &self.sso);
-        __fields.optional("ai", &self.ai);
-        __fields.optional("inviteLinks", &self.invite_links);
-        __fields.optional("plan", &self.plan);
-        __fields.optional("billing", &self.billing);
-        __fields.optional("mergeRules", &self.merge_rules);
-        __fields.optional("urls", &self.urls);
-        __fields.optional("trial", &self.trial);
-        __fields.optional("customHostname", &self.custom_hostname);
-        __fields.optional("blocked", &self.blocked);
-        __fields.optional("internal_billingMigration", &self.internal_billing_migration);
-        __fields.optional("permissions", &self.permissions);
-        __fields.end()
-    }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Organization {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for Organization {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.default_role {
-            __v.field("defaultRole", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for Organization {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "organization");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                title: __reader.optional("title"),
+                created_at: __reader.optional("createdAt"),
+                email_domains: __reader.optional("emailDomains"),
+                hostname: __reader.optional("hostname"),
+                type_: __reader.optional("type"),
+                use_case: __reader.optional("useCase"),
+                community_type: __reader.optional("communityType"),
+                default_role: __reader.optional("defaultRole"),
+                default_content: __reader.optional("defaultContent"),
+                sso: __reader.optional("sso"),
+                ai: __reader.optional("ai"),
+                invite_links: __reader.optional("inviteLinks"),
+                plan: __reader.optional("plan"),
+                billing: __reader.optional("billing"),
+                merge_rules: __reader.optional("mergeRules"),
+                urls: __reader.optional("urls"),
+                trial: __reader.optional("trial"),
+                custom_hostname: __reader.optional("customHostname"),
+                blocked: __reader.optional("blocked"),
+                internal_billing_migration: __reader
+                    .optional("internal_billingMigration"),
+                permissions: __reader.optional("permissions"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for Organization {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "organization");
+            __fields.put("id", &self.id);
+            __fields.optional("title", &self.title);
+            __fields.optional("createdAt", &self.created_at);
+            __fields.optional("emailDomains", &self.email_domains);
+            __fields.optional("hostname", &self.hostname);
+            __fields.optional("type", &self.type_);
+            __fields.optional("useCase", &self.use_case);
+            __fields.optional("communityType", &self.community_type);
+            __fields.optional("defaultRole", &self.default_role);
+            __fields.optional("defaultContent", &self.default_content);
+            __fields.optional("sso", &self.sso);
+            __fields.optional("ai", &self.ai);
+            __fields.optional("inviteLinks", &self.invite_links);
+            __fields.optional("plan", &self.plan);
+            __fields.optional("billing", &self.billing);
+            __fields.optional("mergeRules", &self.merge_rules);
+            __fields.optional("urls", &self.urls);
+            __fields.optional("trial", &self.trial);
+            __fields.optional("customHostname", &self.custom_hostname);
+            __fields.optional("blocked", &self.blocked);
+            __fields
+                .optional("internal_billingMigration", &self.internal_billing_migration);
+            __fields.optional("permissions", &self.permissions);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Organization {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for Organization {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.default_role {
+                __v.field("defaultRole", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "organizations")]
 /// Instructions given to the organization's AI agent, as a rich text document.
 ///
@@ -1596,54 +1175,54 @@ pub struct OrganizationAgentInstructions {
     pub urls: ::core::option::Option<crate::OrganizationAgentInstructionsUrls>,
 }
 #[cfg(feature = "organizations")]
-impl ::apigen_runtime::FromJson for OrganizationAgentInstructions {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "agent-instructions");
-        let __decoded = Self {
-            instructions: __reader.optional("instructions"),
-            updated_at: __reader.optional("updatedAt"),
-            updated_by: __reader.optional("updatedBy"),
-            urls: __reader.optional("urls"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::serde::Serialize for OrganizationAgentInstructions {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "agent-instructions");
-        __fields.optional("instructions", &self.instructions);
-        __fields.optional("updatedAt", &self.updated_at);
-        __fields.optional("updatedBy", &self.updated_by);
-        __fields.optional("urls", &self.urls);
-        __fields.end()
-    }
-}
-#[cfg(feature = "organizations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationAgentInstructions {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::Validate for OrganizationAgentInstructions {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for OrganizationAgentInstructions {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "agent-instructions");
+            let __decoded = Self {
+                instructions: __reader.optional("instructions"),
+                updated_at: __reader.optional("updatedAt"),
+                updated_by: __reader.optional("updatedBy"),
+                urls: __reader.optional("urls"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for OrganizationAgentInstructions {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "agent-instructions");
+            __fields.optional("instructions", &self.instructions);
+            __fields.optional("updatedAt", &self.updated_at);
+            __fields.optional("updatedBy", &self.updated_by);
+            __fields.optional("urls", &self.urls);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for OrganizationAgentInstructions {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for OrganizationAgentInstructions {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "organizations")]
 /// Links of the instructions.
 ///
@@ -1654,47 +1233,46 @@ pub struct OrganizationAgentInstructionsUrls {
     pub location: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "organizations")]
-impl ::apigen_runtime::FromJson for OrganizationAgentInstructionsUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            location: __reader.optional("location"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::serde::Serialize for OrganizationAgentInstructionsUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location);
-        __fields.end()
-    }
-}
-#[cfg(feature = "organizations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de>
-for OrganizationAgentInstructionsUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::Validate for OrganizationAgentInstructionsUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for OrganizationAgentInstructionsUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                location: __reader.optional("location"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for OrganizationAgentInstructionsUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("location", &self.location);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for OrganizationAgentInstructionsUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for OrganizationAgentInstructionsUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+        }
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -1743,73 +1321,51 @@ pub struct OrganizationBilling {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for OrganizationBilling {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            interval: __reader.optional("interval"),
-            end_date: __reader.optional("endDate"),
-            has_payment_failed: __reader.optional("hasPaymentFailed"),
-            is_scheduled_to_cancel: __reader.optional("isScheduledToCancel"),
-            pricing: __reader.optional("pricing"),
-            usage_addons: __reader.optional("usageAddons"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for OrganizationBilling {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                interval: __reader.optional("interval"),
+                end_date: __reader.optional("endDate"),
+                has_payment_failed: __reader.optional("hasPaymentFailed"),
+                is_scheduled_to_cancel: __reader.optional("isScheduledToCancel"),
+                pricing: __reader.optional("pricing"),
+                usage_addons: __reader.optional("usageAddons"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for OrganizationBilling {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("interval", &self.interval);
-        __fields.optional("endDate", &self.end_date);
-        __fields.optional("hasPaymentFailed", &self.has_payment_failed);
-        __fields.optional("isScheduledToCancel", &self.is_scheduled_to_cancel);
-        __fields.optional("pricing", &self.pricing);
-        __fields.optional("usageAddons", &self.usage_addons);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for OrganizationBilling {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("interval", &self.interval);
+            __fields.optional("endDate", &self.end_date);
+            __fields.optional("hasPaymentFailed", &self.has_payment_failed);
+            __fields.optional("isScheduledToCancel", &self.is_scheduled_to_cancel);
+            __fields.optional("pricing", &self.pricing);
+            __fields.optional("usageAddons", &self.usage_addons);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationBilling {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationBilling {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for OrganizationBilling {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for OrganizationBilling {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -1846,67 +1402,46 @@ pub struct OrganizationBillingMigration {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for OrganizationBillingMigration {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            deadline: __reader.optional("deadline"),
-            discount_percent: __reader.optional("discountPercent"),
-            discount_end_date: __reader.optional("discountEndDate"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for OrganizationBillingMigration {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                deadline: __reader.optional("deadline"),
+                discount_percent: __reader.optional("discountPercent"),
+                discount_end_date: __reader.optional("discountEndDate"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for OrganizationBillingMigration {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("deadline", &self.deadline);
-        __fields.optional("discountPercent", &self.discount_percent);
-        __fields.optional("discountEndDate", &self.discount_end_date);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for OrganizationBillingMigration {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("deadline", &self.deadline);
+            __fields.optional("discountPercent", &self.discount_percent);
+            __fields.optional("discountEndDate", &self.discount_end_date);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationBillingMigration {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for OrganizationBillingMigration {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for OrganizationBillingMigration {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for OrganizationBillingMigration {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -1935,65 +1470,43 @@ pub struct OrganizationBlocked {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for OrganizationBlocked {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            source: __reader.optional("source"),
-            reason: __reader.optional("reason"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for OrganizationBlocked {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                source: __reader.optional("source"),
+                reason: __reader.optional("reason"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for OrganizationBlocked {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("source", &self.source);
-        __fields.optional("reason", &self.reason);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for OrganizationBlocked {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("source", &self.source);
+            __fields.optional("reason", &self.reason);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationBlocked {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationBlocked {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for OrganizationBlocked {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for OrganizationBlocked {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -2020,107 +1533,61 @@ pub enum OrganizationCommunityType {
         feature = "integrations"
     )
 )]
-impl OrganizationCommunityType {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["nonProfit"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::NonProfit => "nonProfit",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl OrganizationCommunityType {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["nonProfit"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::NonProfit => "nonProfit",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::convert::From<&str> for OrganizationCommunityType {
-    fn from(value: &str) -> Self {
-        match value {
-            "nonProfit" => Self::NonProfit,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for OrganizationCommunityType {
+        fn from(value: &str) -> Self {
+            match value {
+                "nonProfit" => Self::NonProfit,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::fmt::Display for OrganizationCommunityType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for OrganizationCommunityType {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::FromJson for OrganizationCommunityType {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for OrganizationCommunityType {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for OrganizationCommunityType {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for OrganizationCommunityType {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationCommunityType {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationCommunityType {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for OrganizationCommunityType {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for OrganizationCommunityType {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -2153,97 +1620,67 @@ pub enum OrganizationDefaultContent {
         feature = "integrations"
     )
 )]
-impl ::core::convert::From<crate::OrganizationDefaultContentSite>
-for OrganizationDefaultContent {
-    fn from(value: crate::OrganizationDefaultContentSite) -> Self {
-        Self::Site(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::FromJson for OrganizationDefaultContent {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::tagged(
-            __value,
-            __decoder,
-            "type",
-            &["site"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Site(
-                            <::std::boxed::Box<
-                                crate::OrganizationDefaultContentSite,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for OrganizationDefaultContent {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Site(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::OrganizationDefaultContentSite>
+    for OrganizationDefaultContent {
+        fn from(value: crate::OrganizationDefaultContentSite) -> Self {
+            Self::Site(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationDefaultContent {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::FromJson for OrganizationDefaultContent {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::tagged(
+                __value,
+                __decoder,
+                "type",
+                &["site"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Site(
+                                <::std::boxed::Box<
+                                    crate::OrganizationDefaultContentSite,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                true,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for OrganizationDefaultContent {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::serde::Serialize for OrganizationDefaultContent {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Site(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationDefaultContent {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for OrganizationDefaultContent {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -2268,65 +1705,44 @@ pub struct OrganizationDefaultContentSite {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for OrganizationDefaultContentSite {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("type", "site");
-        let __decoded = Self {
-            site: __reader.required("site"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for OrganizationDefaultContentSite {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("type", "site");
+            let __decoded = Self {
+                site: __reader.required("site"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for OrganizationDefaultContentSite {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "site");
-        __fields.put("site", &self.site);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for OrganizationDefaultContentSite {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("type", "site");
+            __fields.put("site", &self.site);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationDefaultContentSite {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for OrganizationDefaultContentSite {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for OrganizationDefaultContentSite {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for OrganizationDefaultContentSite {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -2362,96 +1778,66 @@ pub enum OrganizationMergeRules {
         feature = "integrations"
     )
 )]
-impl ::core::convert::From<crate::MergeRulesRules> for OrganizationMergeRules {
-    fn from(value: crate::MergeRulesRules) -> Self {
-        Self::Rules(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::FromJson for OrganizationMergeRules {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::tagged(
-            __value,
-            __decoder,
-            "type",
-            &["rules"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Rules(
-                            <::std::boxed::Box<
-                                crate::MergeRulesRules,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for OrganizationMergeRules {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Rules(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::MergeRulesRules> for OrganizationMergeRules {
+        fn from(value: crate::MergeRulesRules) -> Self {
+            Self::Rules(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationMergeRules {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::FromJson for OrganizationMergeRules {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::tagged(
+                __value,
+                __decoder,
+                "type",
+                &["rules"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Rules(
+                                <::std::boxed::Box<
+                                    crate::MergeRulesRules,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                true,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for OrganizationMergeRules {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::serde::Serialize for OrganizationMergeRules {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Rules(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationMergeRules {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for OrganizationMergeRules {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -2518,85 +1904,63 @@ pub struct OrganizationPermissions {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for OrganizationPermissions {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            view: __reader.optional("view"),
-            admin: __reader.optional("admin"),
-            own_team: __reader.optional("ownTeam"),
-            create_content: __reader.optional("createContent"),
-            create_open_api_spec: __reader.optional("createOpenAPISpec"),
-            ingest_conversations: __reader.optional("ingestConversations"),
-            view_billing: __reader.optional("viewBilling"),
-            list_members: __reader.optional("listMembers"),
-            list_teams: __reader.optional("listTeams"),
-            list_integrations: __reader.optional("listIntegrations"),
-            list_installations: __reader.optional("listInstallations"),
-            install_integration: __reader.optional("installIntegration"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for OrganizationPermissions {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                view: __reader.optional("view"),
+                admin: __reader.optional("admin"),
+                own_team: __reader.optional("ownTeam"),
+                create_content: __reader.optional("createContent"),
+                create_open_api_spec: __reader.optional("createOpenAPISpec"),
+                ingest_conversations: __reader.optional("ingestConversations"),
+                view_billing: __reader.optional("viewBilling"),
+                list_members: __reader.optional("listMembers"),
+                list_teams: __reader.optional("listTeams"),
+                list_integrations: __reader.optional("listIntegrations"),
+                list_installations: __reader.optional("listInstallations"),
+                install_integration: __reader.optional("installIntegration"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for OrganizationPermissions {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view);
-        __fields.optional("admin", &self.admin);
-        __fields.optional("ownTeam", &self.own_team);
-        __fields.optional("createContent", &self.create_content);
-        __fields.optional("createOpenAPISpec", &self.create_open_api_spec);
-        __fields.optional("ingestConversations", &self.ingest_conversations);
-        __fields.optional("viewBilling", &self.view_billing);
-        __fields.optional("listMembers", &self.list_members);
-        __fields.optional("listTeams", &self.list_teams);
-        __fields.optional("listIntegrations", &self.list_integrations);
-        __fields.optional("listInstallations", &self.list_installations);
-        __fields.optional("installIntegration", &self.install_integration);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for OrganizationPermissions {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("view", &self.view);
+            __fields.optional("admin", &self.admin);
+            __fields.optional("ownTeam", &self.own_team);
+            __fields.optional("createContent", &self.create_content);
+            __fields.optional("createOpenAPISpec", &self.create_open_api_spec);
+            __fields.optional("ingestConversations", &self.ingest_conversations);
+            __fields.optional("viewBilling", &self.view_billing);
+            __fields.optional("listMembers", &self.list_members);
+            __fields.optional("listTeams", &self.list_teams);
+            __fields.optional("listIntegrations", &self.list_integrations);
+            __fields.optional("listInstallations", &self.list_installations);
+            __fields.optional("installIntegration", &self.install_integration);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationPermissions {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationPermissions {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for OrganizationPermissions {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for OrganizationPermissions {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "organizations")]
 /// One item of an organization search: a group of matching pages with its id and title
 /// (the document does not say what the group is; presumably the space holding the pages).
@@ -2617,50 +1981,49 @@ pub struct OrganizationSearchResult {
     pub pages: ::core::option::Option<::std::vec::Vec<crate::SearchResult>>,
 }
 #[cfg(feature = "organizations")]
-impl ::apigen_runtime::FromJson for OrganizationSearchResult {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            id: __reader.required("id"),
-            title: __reader.optional("title"),
-            pages: __reader.optional("pages"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::serde::Serialize for OrganizationSearchResult {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id);
-        __fields.optional("title", &self.title);
-        __fields.optional("pages", &self.pages);
-        __fields.end()
-    }
-}
-#[cfg(feature = "organizations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationSearchResult {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::Validate for OrganizationSearchResult {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.pages {
-            __v.field("pages", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for OrganizationSearchResult {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                id: __reader.required("id"),
+                title: __reader.optional("title"),
+                pages: __reader.optional("pages"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for OrganizationSearchResult {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("id", &self.id);
+            __fields.optional("title", &self.title);
+            __fields.optional("pages", &self.pages);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationSearchResult {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for OrganizationSearchResult {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.pages {
+                __v.field("pages", __value);
+            }
+        }
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -2699,69 +2062,47 @@ pub struct OrganizationTrial {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for OrganizationTrial {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            status: __reader.optional("status"),
-            count: __reader.optional("count"),
-            end_date: __reader.optional("endDate"),
-            decision: __reader.optional("decision"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for OrganizationTrial {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                status: __reader.optional("status"),
+                count: __reader.optional("count"),
+                end_date: __reader.optional("endDate"),
+                decision: __reader.optional("decision"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for OrganizationTrial {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("status", &self.status);
-        __fields.optional("count", &self.count);
-        __fields.optional("endDate", &self.end_date);
-        __fields.optional("decision", &self.decision);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for OrganizationTrial {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("status", &self.status);
+            __fields.optional("count", &self.count);
+            __fields.optional("endDate", &self.end_date);
+            __fields.optional("decision", &self.decision);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationTrial {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationTrial {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for OrganizationTrial {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for OrganizationTrial {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -2788,107 +2129,61 @@ pub enum OrganizationType {
         feature = "integrations"
     )
 )]
-impl OrganizationType {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["business"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Business => "business",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl OrganizationType {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["business"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Business => "business",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::convert::From<&str> for OrganizationType {
-    fn from(value: &str) -> Self {
-        match value {
-            "business" => Self::Business,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for OrganizationType {
+        fn from(value: &str) -> Self {
+            match value {
+                "business" => Self::Business,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::fmt::Display for OrganizationType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for OrganizationType {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::FromJson for OrganizationType {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for OrganizationType {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for OrganizationType {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for OrganizationType {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationType {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationType {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for OrganizationType {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for OrganizationType {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -2917,77 +2212,55 @@ pub struct OrganizationUrls {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for OrganizationUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            location: __reader.optional("location"),
-            app: __reader.optional("app"),
-            logo: __reader.optional("logo"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for OrganizationUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location);
-        __fields.optional("app", &self.app);
-        __fields.optional("logo", &self.logo);
-        __fields.end()
-    }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for OrganizationUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url_at("app", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.logo {
-            __v.url_at("logo", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for OrganizationUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                location: __reader.optional("location"),
+                app: __reader.optional("app"),
+                logo: __reader.optional("logo"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for OrganizationUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("location", &self.location);
+            __fields.optional("app", &self.app);
+            __fields.optional("logo", &self.logo);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for OrganizationUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.app {
+                __v.url_at("app", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.logo {
+                __v.url_at("logo", __value);
+            }
+        }
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -3014,107 +2287,61 @@ pub enum OrganizationUseCase {
         feature = "integrations"
     )
 )]
-impl OrganizationUseCase {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["internalDocs"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::InternalDocs => "internalDocs",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl OrganizationUseCase {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["internalDocs"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::InternalDocs => "internalDocs",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::convert::From<&str> for OrganizationUseCase {
-    fn from(value: &str) -> Self {
-        match value {
-            "internalDocs" => Self::InternalDocs,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for OrganizationUseCase {
+        fn from(value: &str) -> Self {
+            match value {
+                "internalDocs" => Self::InternalDocs,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::fmt::Display for OrganizationUseCase {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for OrganizationUseCase {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::FromJson for OrganizationUseCase {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for OrganizationUseCase {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for OrganizationUseCase {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for OrganizationUseCase {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationUseCase {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for OrganizationUseCase {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for OrganizationUseCase {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for OrganizationUseCase {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "organizations")]
 /// A subdomain of the service's hosted domain, pointing to a target (an organization).
 ///
@@ -3137,56 +2364,55 @@ pub struct Subdomain {
     pub is_active: ::core::option::Option<bool>,
 }
 #[cfg(feature = "organizations")]
-impl ::apigen_runtime::FromJson for Subdomain {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "subdomain");
-        let __decoded = Self {
-            subdomain: __reader.optional("subdomain"),
-            target: __reader.optional("target"),
-            is_active: __reader.optional("isActive"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::serde::Serialize for Subdomain {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "subdomain");
-        __fields.optional("subdomain", &self.subdomain);
-        __fields.optional("target", &self.target);
-        __fields.optional("isActive", &self.is_active);
-        __fields.end()
-    }
-}
-#[cfg(feature = "organizations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Subdomain {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::Validate for Subdomain {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
-            "^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$",
-        );
-        if let ::core::option::Option::Some(__value) = &self.subdomain {
-            let __v = &mut __v.at("subdomain");
-            __v.pattern(__value, &PATTERN_0);
+const _: () = {
+    impl ::apigen_runtime::FromJson for Subdomain {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "subdomain");
+            let __decoded = Self {
+                subdomain: __reader.optional("subdomain"),
+                target: __reader.optional("target"),
+                is_active: __reader.optional("isActive"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for Subdomain {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "subdomain");
+            __fields.optional("subdomain", &self.subdomain);
+            __fields.optional("target", &self.target);
+            __fields.optional("isActive", &self.is_active);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Subdomain {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for Subdomain {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+                "^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$",
+            );
+            if let ::core::option::Option::Some(__value) = &self.subdomain {
+                let __v = &mut __v.at("subdomain");
+                __v.pattern(__value, &PATTERN_0);
+            }
+        }
+    }
+};
 #[cfg(feature = "organizations")]
 /// What a subdomain points to, tagged by `type`. Only an organization is shown; other targets are kept as raw JSON.
 ///
@@ -3201,68 +2427,66 @@ pub enum SubdomainTarget {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(feature = "organizations")]
-impl ::core::convert::From<crate::SubdomainTargetOrganization> for SubdomainTarget {
-    fn from(value: crate::SubdomainTargetOrganization) -> Self {
-        Self::Organization(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::FromJson for SubdomainTarget {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::tagged(
-            __value,
-            __decoder,
-            "type",
-            &["organization"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Organization(
-                            <::std::boxed::Box<
-                                crate::SubdomainTargetOrganization,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::serde::Serialize for SubdomainTarget {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Organization(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::SubdomainTargetOrganization> for SubdomainTarget {
+        fn from(value: crate::SubdomainTargetOrganization) -> Self {
+            Self::Organization(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(feature = "organizations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SubdomainTarget {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::FromJson for SubdomainTarget {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::tagged(
+                __value,
+                __decoder,
+                "type",
+                &["organization"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Organization(
+                                <::std::boxed::Box<
+                                    crate::SubdomainTargetOrganization,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                true,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::Validate for SubdomainTarget {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::serde::Serialize for SubdomainTarget {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Organization(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SubdomainTarget {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SubdomainTarget {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "organizations")]
 /// An organization as subdomain target.
 ///
@@ -3273,44 +2497,43 @@ pub struct SubdomainTargetOrganization {
     pub organization: ::std::string::String,
 }
 #[cfg(feature = "organizations")]
-impl ::apigen_runtime::FromJson for SubdomainTargetOrganization {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("type", "organization");
-        let __decoded = Self {
-            organization: __reader.required("organization"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SubdomainTargetOrganization {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("type", "organization");
+            let __decoded = Self {
+                organization: __reader.required("organization"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::serde::Serialize for SubdomainTargetOrganization {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "organization");
-        __fields.put("organization", &self.organization);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SubdomainTargetOrganization {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("type", "organization");
+            __fields.put("organization", &self.organization);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "organizations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SubdomainTargetOrganization {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SubdomainTargetOrganization {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::Validate for SubdomainTargetOrganization {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SubdomainTargetOrganization {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -3337,107 +2560,61 @@ pub enum TrialDecision {
         feature = "integrations"
     )
 )]
-impl TrialDecision {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["downgrade"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Downgrade => "downgrade",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl TrialDecision {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["downgrade"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Downgrade => "downgrade",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::convert::From<&str> for TrialDecision {
-    fn from(value: &str) -> Self {
-        match value {
-            "downgrade" => Self::Downgrade,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for TrialDecision {
+        fn from(value: &str) -> Self {
+            match value {
+                "downgrade" => Self::Downgrade,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::fmt::Display for TrialDecision {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for TrialDecision {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::FromJson for TrialDecision {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for TrialDecision {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for TrialDecision {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for TrialDecision {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TrialDecision {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TrialDecision {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for TrialDecision {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for TrialDecision {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(
     any(
         feature = "organizations",
@@ -3464,107 +2641,61 @@ pub enum TrialStatus {
         feature = "integrations"
     )
 )]
-impl TrialStatus {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["notapplicable"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Notapplicable => "notapplicable",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl TrialStatus {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["notapplicable"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Notapplicable => "notapplicable",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::convert::From<&str> for TrialStatus {
-    fn from(value: &str) -> Self {
-        match value {
-            "notapplicable" => Self::Notapplicable,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for TrialStatus {
+        fn from(value: &str) -> Self {
+            match value {
+                "notapplicable" => Self::Notapplicable,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::fmt::Display for TrialStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for TrialStatus {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::FromJson for TrialStatus {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for TrialStatus {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for TrialStatus {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for TrialStatus {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TrialStatus {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TrialStatus {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for TrialStatus {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(
-    any(
-        feature = "organizations",
-        feature = "spaces",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for TrialStatus {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "organizations")]
 /// The new instructions.
 ///
@@ -3577,43 +2708,42 @@ pub struct UpdateOrganizationAgentInstructionsBody {
     pub instructions: crate::Document,
 }
 #[cfg(feature = "organizations")]
-impl ::apigen_runtime::FromJson for UpdateOrganizationAgentInstructionsBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            instructions: __reader.required("instructions"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateOrganizationAgentInstructionsBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                instructions: __reader.required("instructions"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::serde::Serialize for UpdateOrganizationAgentInstructionsBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("instructions", &self.instructions);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for UpdateOrganizationAgentInstructionsBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("instructions", &self.instructions);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "organizations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de>
-for UpdateOrganizationAgentInstructionsBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for UpdateOrganizationAgentInstructionsBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::Validate for UpdateOrganizationAgentInstructionsBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for UpdateOrganizationAgentInstructionsBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "organizations")]
 /// The fields to change; all optional.
 ///
@@ -3652,64 +2782,63 @@ pub struct UpdateOrganizationBody {
     pub merge_rules: ::core::option::Option<crate::OrganizationMergeRules>,
 }
 #[cfg(feature = "organizations")]
-impl ::apigen_runtime::FromJson for UpdateOrganizationBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            title: __reader.optional("title"),
-            email_domains: __reader.optional("emailDomains"),
-            hostname: __reader.optional("hostname"),
-            default_role: __reader.patch("defaultRole"),
-            default_content: __reader.optional("defaultContent"),
-            logo: __reader.optional("logo"),
-            sso: __reader.optional("sso"),
-            ai: __reader.optional("ai"),
-            invite_links: __reader.optional("inviteLinks"),
-            merge_rules: __reader.optional("mergeRules"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::serde::Serialize for UpdateOrganizationBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title);
-        __fields.optional("emailDomains", &self.email_domains);
-        __fields.optional("hostname", &self.hostname);
-        __fields.patch("defaultRole", &self.default_role);
-        __fields.optional("defaultContent", &self.default_content);
-        __fields.optional("logo", &self.logo);
-        __fields.optional("sso", &self.sso);
-        __fields.optional("ai", &self.ai);
-        __fields.optional("inviteLinks", &self.invite_links);
-        __fields.optional("mergeRules", &self.merge_rules);
-        __fields.end()
-    }
-}
-#[cfg(feature = "organizations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateOrganizationBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "organizations")]
-impl ::apigen_runtime::Validate for UpdateOrganizationBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = self.default_role.value() {
-            __v.field("defaultRole", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.logo {
-            __v.url_at("logo", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateOrganizationBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                title: __reader.optional("title"),
+                email_domains: __reader.optional("emailDomains"),
+                hostname: __reader.optional("hostname"),
+                default_role: __reader.patch("defaultRole"),
+                default_content: __reader.optional("defaultContent"),
+                logo: __reader.optional("logo"),
+                sso: __reader.optional("sso"),
+                ai: __reader.optional("ai"),
+                invite_links: __reader.optional("inviteLinks"),
+                merge_rules: __reader.optional("mergeRules"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for UpdateOrganizationBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("title", &self.title);
+            __fields.optional("emailDomains", &self.email_domains);
+            __fields.optional("hostname", &self.hostname);
+            __fields.patch("defaultRole", &self.default_role);
+            __fields.optional("defaultContent", &self.default_content);
+            __fields.optional("logo", &self.logo);
+            __fields.optional("sso", &self.sso);
+            __fields.optional("ai", &self.ai);
+            __fields.optional("inviteLinks", &self.invite_links);
+            __fields.optional("mergeRules", &self.merge_rules);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateOrganizationBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for UpdateOrganizationBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = self.default_role.value() {
+                __v.field("defaultRole", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.logo {
+                __v.url_at("logo", __value);
+            }
+        }
+    }
+};

@@ -13,42 +13,42 @@ pub struct AddSiteSectionGroupSectionBody {
     pub section_id: ::std::string::String,
 }
 #[cfg(feature = "site_structure")]
-impl ::apigen_runtime::FromJson for AddSiteSectionGroupSectionBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            section_id: __reader.required("sectionId"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for AddSiteSectionGroupSectionBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                section_id: __reader.required("sectionId"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::serde::Serialize for AddSiteSectionGroupSectionBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("sectionId", &self.section_id);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for AddSiteSectionGroupSectionBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("sectionId", &self.section_id);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for AddSiteSectionGroupSectionBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for AddSiteSectionGroupSectionBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::Validate for AddSiteSectionGroupSectionBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for AddSiteSectionGroupSectionBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "site_structure")]
 /// The new section.
 ///
@@ -69,63 +69,62 @@ pub struct CreateSiteSectionBody {
     pub icon: ::apigen_runtime::Patch<::std::string::String>,
 }
 #[cfg(feature = "site_structure")]
-impl ::apigen_runtime::FromJson for CreateSiteSectionBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            space_id: __reader.required("spaceId"),
-            title: __reader.patch("title"),
-            icon: __reader.patch("icon"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::serde::Serialize for CreateSiteSectionBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id);
-        __fields.patch("title", &self.title);
-        __fields.patch("icon", &self.icon);
-        __fields.end()
-    }
-}
-#[cfg(feature = "site_structure")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateSiteSectionBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::Validate for CreateSiteSectionBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = self.title.value() {
-            let __v = &mut __v.at("title");
-            __v.length(
-                __value,
-                ::core::option::Option::Some(2u64),
-                ::core::option::Option::Some(128u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = self.icon.value() {
-            let __v = &mut __v.at("icon");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(50u64),
-            );
+const _: () = {
+    impl ::apigen_runtime::FromJson for CreateSiteSectionBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                space_id: __reader.required("spaceId"),
+                title: __reader.patch("title"),
+                icon: __reader.patch("icon"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for CreateSiteSectionBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("spaceId", &self.space_id);
+            __fields.patch("title", &self.title);
+            __fields.patch("icon", &self.icon);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateSiteSectionBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for CreateSiteSectionBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = self.title.value() {
+                let __v = &mut __v.at("title");
+                __v.length(
+                    __value,
+                    ::core::option::Option::Some(2u64),
+                    ::core::option::Option::Some(128u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = self.icon.value() {
+                let __v = &mut __v.at("icon");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(50u64),
+                );
+            }
+        }
+    }
+};
 #[cfg(feature = "site_structure")]
 /// The new section group. Which fields are required is not shown; `title` is, the others are optional.
 ///
@@ -144,58 +143,57 @@ pub struct CreateSiteSectionGroupBody {
     pub parent: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "site_structure")]
-impl ::apigen_runtime::FromJson for CreateSiteSectionGroupBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            title: __reader.required("title"),
-            icon: __reader.optional("icon"),
-            sections: __reader.optional("sections"),
-            parent: __reader.optional("parent"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::serde::Serialize for CreateSiteSectionGroupBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("title", &self.title);
-        __fields.optional("icon", &self.icon);
-        __fields.optional("sections", &self.sections);
-        __fields.optional("parent", &self.parent);
-        __fields.end()
-    }
-}
-#[cfg(feature = "site_structure")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateSiteSectionGroupBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::Validate for CreateSiteSectionGroupBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.title;
-            let __v = &mut __v.at("title");
-            __v.length(
-                __value,
-                ::core::option::Option::Some(1u64),
-                ::core::option::Option::Some(100u64),
-            );
+const _: () = {
+    impl ::apigen_runtime::FromJson for CreateSiteSectionGroupBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                title: __reader.required("title"),
+                icon: __reader.optional("icon"),
+                sections: __reader.optional("sections"),
+                parent: __reader.optional("parent"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for CreateSiteSectionGroupBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("title", &self.title);
+            __fields.optional("icon", &self.icon);
+            __fields.optional("sections", &self.sections);
+            __fields.optional("parent", &self.parent);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateSiteSectionGroupBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for CreateSiteSectionGroupBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            {
+                let __value = &self.title;
+                let __v = &mut __v.at("title");
+                __v.length(
+                    __value,
+                    ::core::option::Option::Some(1u64),
+                    ::core::option::Option::Some(100u64),
+                );
+            }
+        }
+    }
+};
 #[cfg(feature = "site_structure")]
 /// The space to add and where.
 ///
@@ -212,44 +210,43 @@ pub struct CreateSiteSpaceBody {
     pub section_id: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "site_structure")]
-impl ::apigen_runtime::FromJson for CreateSiteSpaceBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            space_id: __reader.required("spaceId"),
-            section_id: __reader.optional("sectionId"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for CreateSiteSpaceBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                space_id: __reader.required("spaceId"),
+                section_id: __reader.optional("sectionId"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::serde::Serialize for CreateSiteSpaceBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("spaceId", &self.space_id);
-        __fields.optional("sectionId", &self.section_id);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for CreateSiteSpaceBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("spaceId", &self.space_id);
+            __fields.optional("sectionId", &self.section_id);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateSiteSpaceBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateSiteSpaceBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::Validate for CreateSiteSpaceBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for CreateSiteSpaceBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "site_structure")]
 /// Where to move the section.
 ///
@@ -260,42 +257,41 @@ pub struct MoveSiteSectionBody {
     pub position: ::core::option::Option<crate::SiteSectionPosition>,
 }
 #[cfg(feature = "site_structure")]
-impl ::apigen_runtime::FromJson for MoveSiteSectionBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            position: __reader.optional("position"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for MoveSiteSectionBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                position: __reader.optional("position"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::serde::Serialize for MoveSiteSectionBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("position", &self.position);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for MoveSiteSectionBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("position", &self.position);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MoveSiteSectionBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MoveSiteSectionBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::Validate for MoveSiteSectionBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for MoveSiteSectionBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "site_structure")]
 /// Where to move the section group.
 ///
@@ -306,42 +302,41 @@ pub struct MoveSiteSectionGroupBody {
     pub position: ::core::option::Option<crate::SiteSectionGroupPosition>,
 }
 #[cfg(feature = "site_structure")]
-impl ::apigen_runtime::FromJson for MoveSiteSectionGroupBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            position: __reader.optional("position"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for MoveSiteSectionGroupBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                position: __reader.optional("position"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::serde::Serialize for MoveSiteSectionGroupBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("position", &self.position);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for MoveSiteSectionGroupBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("position", &self.position);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MoveSiteSectionGroupBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MoveSiteSectionGroupBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::Validate for MoveSiteSectionGroupBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for MoveSiteSectionGroupBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "site_structure")]
 /// Where to move the site space.
 ///
@@ -352,42 +347,41 @@ pub struct MoveSiteSpaceBody {
     pub position: ::core::option::Option<crate::SiteSpacePosition>,
 }
 #[cfg(feature = "site_structure")]
-impl ::apigen_runtime::FromJson for MoveSiteSpaceBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            position: __reader.optional("position"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for MoveSiteSpaceBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                position: __reader.optional("position"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::serde::Serialize for MoveSiteSpaceBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("position", &self.position);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for MoveSiteSpaceBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("position", &self.position);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MoveSiteSpaceBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MoveSiteSpaceBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::Validate for MoveSiteSpaceBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for MoveSiteSpaceBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "sites", feature = "site_structure"))]
 /// Links of a site section or site space (`{ published }`).
 ///
@@ -398,46 +392,45 @@ pub struct SitePublishedUrls {
     pub published: ::core::option::Option<::std::string::String>,
 }
 #[cfg(any(feature = "sites", feature = "site_structure"))]
-impl ::apigen_runtime::FromJson for SitePublishedUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            published: __reader.optional("published"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(any(feature = "sites", feature = "site_structure"))]
-impl ::apigen_runtime::serde::Serialize for SitePublishedUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("published", &self.published);
-        __fields.end()
-    }
-}
-#[cfg(any(feature = "sites", feature = "site_structure"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SitePublishedUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "sites", feature = "site_structure"))]
-impl ::apigen_runtime::Validate for SitePublishedUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.published {
-            __v.url_at("published", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SitePublishedUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                published: __reader.optional("published"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SitePublishedUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("published", &self.published);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SitePublishedUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SitePublishedUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.published {
+                __v.url_at("published", __value);
+            }
+        }
+    }
+};
 #[cfg(any(feature = "sites", feature = "site_structure"))]
 /// A section of a site, grouping site spaces (variants of the content) under one path.
 ///
@@ -480,111 +473,110 @@ pub struct SiteSection {
     pub urls: ::core::option::Option<crate::SitePublishedUrls>,
 }
 #[cfg(any(feature = "sites", feature = "site_structure"))]
-impl ::apigen_runtime::FromJson for SiteSection {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "site-section");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            title: __reader.required("title"),
-            description: __reader.optional("description"),
-            default: __reader.optional("default"),
-            path: __reader.required("path"),
-            condition: __reader.optional("condition"),
-            section_group: __reader.optional("sectionGroup"),
-            icon: __reader.optional("icon"),
-            site_spaces: __reader.optional("siteSpaces"),
-            urls: __reader.optional("urls"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(any(feature = "sites", feature = "site_structure"))]
-impl ::apigen_runtime::serde::Serialize for SiteSection {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "site-section");
-        __fields.put("id", &self.id);
-        __fields.put("title", &self.title);
-        __fields.optional("description", &self.description);
-        __fields.optional("default", &self.default);
-        __fields.put("path", &self.path);
-        __fields.optional("condition", &self.condition);
-        __fields.optional("sectionGroup", &self.section_group);
-        __fields.optional("icon", &self.icon);
-        __fields.optional("siteSpaces", &self.site_spaces);
-        __fields.optional("urls", &self.urls);
-        __fields.end()
-    }
-}
-#[cfg(any(feature = "sites", feature = "site_structure"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSection {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "sites", feature = "site_structure"))]
-impl ::apigen_runtime::Validate for SiteSection {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.title;
-            let __v = &mut __v.at("title");
-            __v.length(
-                __value,
-                ::core::option::Option::Some(2u64),
-                ::core::option::Option::Some(128u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = &self.description {
-            let __v = &mut __v.at("description");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(256u64),
-            );
-        }
-        {
-            let __value = &self.path;
-            let __v = &mut __v.at("path");
-            __v.length(
-                __value,
-                ::core::option::Option::Some(1u64),
-                ::core::option::Option::Some(100u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = &self.condition {
-            let __v = &mut __v.at("condition");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(1024u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = &self.icon {
-            let __v = &mut __v.at("icon");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(50u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = &self.site_spaces {
-            __v.field("siteSpaces", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteSection {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "site-section");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                title: __reader.required("title"),
+                description: __reader.optional("description"),
+                default: __reader.optional("default"),
+                path: __reader.required("path"),
+                condition: __reader.optional("condition"),
+                section_group: __reader.optional("sectionGroup"),
+                icon: __reader.optional("icon"),
+                site_spaces: __reader.optional("siteSpaces"),
+                urls: __reader.optional("urls"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SiteSection {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "site-section");
+            __fields.put("id", &self.id);
+            __fields.put("title", &self.title);
+            __fields.optional("description", &self.description);
+            __fields.optional("default", &self.default);
+            __fields.put("path", &self.path);
+            __fields.optional("condition", &self.condition);
+            __fields.optional("sectionGroup", &self.section_group);
+            __fields.optional("icon", &self.icon);
+            __fields.optional("siteSpaces", &self.site_spaces);
+            __fields.optional("urls", &self.urls);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSection {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SiteSection {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            {
+                let __value = &self.title;
+                let __v = &mut __v.at("title");
+                __v.length(
+                    __value,
+                    ::core::option::Option::Some(2u64),
+                    ::core::option::Option::Some(128u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = &self.description {
+                let __v = &mut __v.at("description");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(256u64),
+                );
+            }
+            {
+                let __value = &self.path;
+                let __v = &mut __v.at("path");
+                __v.length(
+                    __value,
+                    ::core::option::Option::Some(1u64),
+                    ::core::option::Option::Some(100u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = &self.condition {
+                let __v = &mut __v.at("condition");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(1024u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = &self.icon {
+                let __v = &mut __v.at("icon");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(50u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = &self.site_spaces {
+                __v.field("siteSpaces", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(any(feature = "sites", feature = "site_structure"))]
 /// A group of site sections, possibly nested in another group.
 ///
@@ -611,56 +603,55 @@ pub struct SiteSectionGroup {
     pub icon: ::core::option::Option<::std::string::String>,
 }
 #[cfg(any(feature = "sites", feature = "site_structure"))]
-impl ::apigen_runtime::FromJson for SiteSectionGroup {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "site-section-group");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            title: __reader.optional("title"),
-            section_group: __reader.optional("sectionGroup"),
-            children: __reader.optional("children"),
-            icon: __reader.optional("icon"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(any(feature = "sites", feature = "site_structure"))]
-impl ::apigen_runtime::serde::Serialize for SiteSectionGroup {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "site-section-group");
-        __fields.put("id", &self.id);
-        __fields.optional("title", &self.title);
-        __fields.optional("sectionGroup", &self.section_group);
-        __fields.optional("children", &self.children);
-        __fields.optional("icon", &self.icon);
-        __fields.end()
-    }
-}
-#[cfg(any(feature = "sites", feature = "site_structure"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSectionGroup {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "sites", feature = "site_structure"))]
-impl ::apigen_runtime::Validate for SiteSectionGroup {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.children {
-            __v.field("children", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteSectionGroup {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "site-section-group");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                title: __reader.optional("title"),
+                section_group: __reader.optional("sectionGroup"),
+                children: __reader.optional("children"),
+                icon: __reader.optional("icon"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SiteSectionGroup {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "site-section-group");
+            __fields.put("id", &self.id);
+            __fields.optional("title", &self.title);
+            __fields.optional("sectionGroup", &self.section_group);
+            __fields.optional("children", &self.children);
+            __fields.optional("icon", &self.icon);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSectionGroup {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SiteSectionGroup {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.children {
+                __v.field("children", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "site_structure")]
 /// Where a moved section group lands, relative to site sections.
 ///
@@ -676,44 +667,43 @@ pub struct SiteSectionGroupPosition {
     pub after: ::core::option::Option<crate::SiteSectionGroupPositionTarget>,
 }
 #[cfg(feature = "site_structure")]
-impl ::apigen_runtime::FromJson for SiteSectionGroupPosition {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            before: __reader.optional("before"),
-            after: __reader.optional("after"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteSectionGroupPosition {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                before: __reader.optional("before"),
+                after: __reader.optional("after"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::serde::Serialize for SiteSectionGroupPosition {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("before", &self.before);
-        __fields.optional("after", &self.after);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteSectionGroupPosition {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("before", &self.before);
+            __fields.optional("after", &self.after);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSectionGroupPosition {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSectionGroupPosition {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::Validate for SiteSectionGroupPosition {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteSectionGroupPosition {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "site_structure")]
 /// A site section as position target of a section group move (`{ type: 'site-section', id }`).
 ///
@@ -724,44 +714,44 @@ pub struct SiteSectionGroupPositionTarget {
     pub id: ::std::string::String,
 }
 #[cfg(feature = "site_structure")]
-impl ::apigen_runtime::FromJson for SiteSectionGroupPositionTarget {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("type", "site-section");
-        let __decoded = Self {
-            id: __reader.required("id"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteSectionGroupPositionTarget {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("type", "site-section");
+            let __decoded = Self {
+                id: __reader.required("id"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::serde::Serialize for SiteSectionGroupPositionTarget {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "site-section");
-        __fields.put("id", &self.id);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteSectionGroupPositionTarget {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("type", "site-section");
+            __fields.put("id", &self.id);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSectionGroupPositionTarget {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for SiteSectionGroupPositionTarget {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::Validate for SiteSectionGroupPositionTarget {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteSectionGroupPositionTarget {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "sites", feature = "site_structure"))]
 /// An entry of a list of site sections, tagged by `object`: a section (`site-section`) or a
 /// section group (`site-section-group`, which has no `path`). Other entries are kept as raw
@@ -783,93 +773,90 @@ pub enum SiteSectionOrGroup {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(any(feature = "sites", feature = "site_structure"))]
-impl ::core::convert::From<crate::SiteSection> for SiteSectionOrGroup {
-    fn from(value: crate::SiteSection) -> Self {
-        Self::SiteSection(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(any(feature = "sites", feature = "site_structure"))]
-impl ::core::convert::From<crate::SiteSectionGroup> for SiteSectionOrGroup {
-    fn from(value: crate::SiteSectionGroup) -> Self {
-        Self::SiteSectionGroup(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(any(feature = "sites", feature = "site_structure"))]
-impl ::apigen_runtime::FromJson for SiteSectionOrGroup {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::tagged(
-            __value,
-            __decoder,
-            "object",
-            &["site-section", "site-section-group"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::SiteSection(
-                            <::std::boxed::Box<
-                                crate::SiteSection,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::SiteSectionGroup(
-                            <::std::boxed::Box<
-                                crate::SiteSectionGroup,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(any(feature = "sites", feature = "site_structure"))]
-impl ::apigen_runtime::serde::Serialize for SiteSectionOrGroup {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::SiteSection(__value) => __value.serialize(serializer),
-            Self::SiteSectionGroup(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::SiteSection> for SiteSectionOrGroup {
+        fn from(value: crate::SiteSection) -> Self {
+            Self::SiteSection(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(any(feature = "sites", feature = "site_structure"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSectionOrGroup {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "sites", feature = "site_structure"))]
-impl ::apigen_runtime::Validate for SiteSectionOrGroup {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        match self {
-            Self::SiteSection(__value) => __value.validate_into(__v),
-            Self::SiteSectionGroup(__value) => __value.validate_into(__v),
-            Self::Unknown(_) => {}
+    impl ::core::convert::From<crate::SiteSectionGroup> for SiteSectionOrGroup {
+        fn from(value: crate::SiteSectionGroup) -> Self {
+            Self::SiteSectionGroup(::std::boxed::Box::new(value))
         }
     }
-}
+    impl ::apigen_runtime::FromJson for SiteSectionOrGroup {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::tagged(
+                __value,
+                __decoder,
+                "object",
+                &["site-section", "site-section-group"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::SiteSection(
+                                <::std::boxed::Box<
+                                    crate::SiteSection,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::SiteSectionGroup(
+                                <::std::boxed::Box<
+                                    crate::SiteSectionGroup,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                true,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for SiteSectionOrGroup {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::SiteSection(__value) => __value.serialize(serializer),
+                Self::SiteSectionGroup(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSectionOrGroup {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SiteSectionOrGroup {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            match self {
+                Self::SiteSection(__value) => __value.validate_into(__v),
+                Self::SiteSectionGroup(__value) => __value.validate_into(__v),
+                Self::Unknown(_) => {}
+            }
+        }
+    }
+};
 #[cfg(feature = "site_structure")]
 /// Where a moved site section lands among its siblings: before one section, after
 /// another.
@@ -887,44 +874,43 @@ pub struct SiteSectionPosition {
     pub after: ::core::option::Option<crate::SiteSectionPositionTarget>,
 }
 #[cfg(feature = "site_structure")]
-impl ::apigen_runtime::FromJson for SiteSectionPosition {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            before: __reader.optional("before"),
-            after: __reader.optional("after"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteSectionPosition {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                before: __reader.optional("before"),
+                after: __reader.optional("after"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::serde::Serialize for SiteSectionPosition {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("before", &self.before);
-        __fields.optional("after", &self.after);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteSectionPosition {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("before", &self.before);
+            __fields.optional("after", &self.after);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSectionPosition {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSectionPosition {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::Validate for SiteSectionPosition {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteSectionPosition {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "site_structure")]
 /// A site section as position target of a section move.
 ///
@@ -937,44 +923,43 @@ pub struct SiteSectionPositionTarget {
     pub site_section: ::std::string::String,
 }
 #[cfg(feature = "site_structure")]
-impl ::apigen_runtime::FromJson for SiteSectionPositionTarget {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("type", "site-section");
-        let __decoded = Self {
-            site_section: __reader.required("siteSection"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteSectionPositionTarget {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("type", "site-section");
+            let __decoded = Self {
+                site_section: __reader.required("siteSection"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::serde::Serialize for SiteSectionPositionTarget {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "site-section");
-        __fields.put("siteSection", &self.site_section);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteSectionPositionTarget {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("type", "site-section");
+            __fields.put("siteSection", &self.site_section);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSectionPositionTarget {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSectionPositionTarget {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::Validate for SiteSectionPositionTarget {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteSectionPositionTarget {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "sites", feature = "site_structure"))]
 /// A space published in a site (at the root of the site or in a section), with its path.
 ///
@@ -1007,89 +992,88 @@ pub struct SiteSpace {
     pub urls: ::core::option::Option<crate::SitePublishedUrls>,
 }
 #[cfg(any(feature = "sites", feature = "site_structure"))]
-impl ::apigen_runtime::FromJson for SiteSpace {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "site-space");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            path: __reader.required("path"),
-            section: __reader.optional("section"),
-            space: __reader.optional("space"),
-            title: __reader.required("title"),
-            default: __reader.optional("default"),
-            condition: __reader.optional("condition"),
-            has_advanced_customization_feature: __reader
-                .optional("hasAdvancedCustomizationFeature"),
-            urls: __reader.optional("urls"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(any(feature = "sites", feature = "site_structure"))]
-impl ::apigen_runtime::serde::Serialize for SiteSpace {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "site-space");
-        __fields.put("id", &self.id);
-        __fields.put("path", &self.path);
-        __fields.optional("section", &self.section);
-        __fields.optional("space", &self.space);
-        __fields.put("title", &self.title);
-        __fields.optional("default", &self.default);
-        __fields.optional("condition", &self.condition);
-        __fields
-            .optional(
-                "hasAdvancedCustomizationFeature",
-                &self.has_advanced_customization_feature,
-            );
-        __fields.optional("urls", &self.urls);
-        __fields.end()
-    }
-}
-#[cfg(any(feature = "sites", feature = "site_structure"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSpace {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "sites", feature = "site_structure"))]
-impl ::apigen_runtime::Validate for SiteSpace {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.path;
-            let __v = &mut __v.at("path");
-            __v.length(
-                __value,
-                ::core::option::Option::Some(1u64),
-                ::core::option::Option::Some(100u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = &self.space {
-            __v.field("space", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.condition {
-            let __v = &mut __v.at("condition");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(1024u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteSpace {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "site-space");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                path: __reader.required("path"),
+                section: __reader.optional("section"),
+                space: __reader.optional("space"),
+                title: __reader.required("title"),
+                default: __reader.optional("default"),
+                condition: __reader.optional("condition"),
+                has_advanced_customization_feature: __reader
+                    .optional("hasAdvancedCustomizationFeature"),
+                urls: __reader.optional("urls"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SiteSpace {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "site-space");
+            __fields.put("id", &self.id);
+            __fields.put("path", &self.path);
+            __fields.optional("section", &self.section);
+            __fields.optional("space", &self.space);
+            __fields.put("title", &self.title);
+            __fields.optional("default", &self.default);
+            __fields.optional("condition", &self.condition);
+            __fields
+                .optional(
+                    "hasAdvancedCustomizationFeature",
+                    &self.has_advanced_customization_feature,
+                );
+            __fields.optional("urls", &self.urls);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSpace {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SiteSpace {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            {
+                let __value = &self.path;
+                let __v = &mut __v.at("path");
+                __v.length(
+                    __value,
+                    ::core::option::Option::Some(1u64),
+                    ::core::option::Option::Some(100u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = &self.space {
+                __v.field("space", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.condition {
+                let __v = &mut __v.at("condition");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(1024u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "site_structure")]
 /// Where a moved site space lands among its siblings.
 ///
@@ -1105,44 +1089,43 @@ pub struct SiteSpacePosition {
     pub after: ::core::option::Option<crate::SiteSpacePositionTarget>,
 }
 #[cfg(feature = "site_structure")]
-impl ::apigen_runtime::FromJson for SiteSpacePosition {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            before: __reader.optional("before"),
-            after: __reader.optional("after"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteSpacePosition {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                before: __reader.optional("before"),
+                after: __reader.optional("after"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::serde::Serialize for SiteSpacePosition {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("before", &self.before);
-        __fields.optional("after", &self.after);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteSpacePosition {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("before", &self.before);
+            __fields.optional("after", &self.after);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSpacePosition {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSpacePosition {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::Validate for SiteSpacePosition {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteSpacePosition {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "site_structure")]
 /// A site space as position target of a site space move.
 ///
@@ -1155,44 +1138,43 @@ pub struct SiteSpacePositionTarget {
     pub site_space: ::std::string::String,
 }
 #[cfg(feature = "site_structure")]
-impl ::apigen_runtime::FromJson for SiteSpacePositionTarget {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("type", "site-space");
-        let __decoded = Self {
-            site_space: __reader.required("siteSpace"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteSpacePositionTarget {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("type", "site-space");
+            let __decoded = Self {
+                site_space: __reader.required("siteSpace"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::serde::Serialize for SiteSpacePositionTarget {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "site-space");
-        __fields.put("siteSpace", &self.site_space);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteSpacePositionTarget {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("type", "site-space");
+            __fields.put("siteSpace", &self.site_space);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSpacePositionTarget {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteSpacePositionTarget {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::Validate for SiteSpacePositionTarget {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteSpacePositionTarget {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "site_structure")]
 /// The fields to change; all optional.
 ///
@@ -1225,93 +1207,92 @@ pub struct UpdateSiteSectionBody {
     pub description: ::apigen_runtime::Patch<::std::string::String>,
 }
 #[cfg(feature = "site_structure")]
-impl ::apigen_runtime::FromJson for UpdateSiteSectionBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            title: __reader.optional("title"),
-            path: __reader.optional("path"),
-            default_site_space: __reader.optional("defaultSiteSpace"),
-            condition: __reader.patch("condition"),
-            icon: __reader.patch("icon"),
-            description: __reader.patch("description"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title);
-        __fields.optional("path", &self.path);
-        __fields.optional("defaultSiteSpace", &self.default_site_space);
-        __fields.patch("condition", &self.condition);
-        __fields.patch("icon", &self.icon);
-        __fields.patch("description", &self.description);
-        __fields.end()
-    }
-}
-#[cfg(feature = "site_structure")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSiteSectionBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::Validate for UpdateSiteSectionBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.title {
-            let __v = &mut __v.at("title");
-            __v.length(
-                __value,
-                ::core::option::Option::Some(2u64),
-                ::core::option::Option::Some(128u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = &self.path {
-            let __v = &mut __v.at("path");
-            __v.length(
-                __value,
-                ::core::option::Option::Some(1u64),
-                ::core::option::Option::Some(100u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = self.condition.value() {
-            let __v = &mut __v.at("condition");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(1024u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = self.icon.value() {
-            let __v = &mut __v.at("icon");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(50u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = self.description.value() {
-            let __v = &mut __v.at("description");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(256u64),
-            );
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateSiteSectionBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                title: __reader.optional("title"),
+                path: __reader.optional("path"),
+                default_site_space: __reader.optional("defaultSiteSpace"),
+                condition: __reader.patch("condition"),
+                icon: __reader.patch("icon"),
+                description: __reader.patch("description"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("title", &self.title);
+            __fields.optional("path", &self.path);
+            __fields.optional("defaultSiteSpace", &self.default_site_space);
+            __fields.patch("condition", &self.condition);
+            __fields.patch("icon", &self.icon);
+            __fields.patch("description", &self.description);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSiteSectionBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for UpdateSiteSectionBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.title {
+                let __v = &mut __v.at("title");
+                __v.length(
+                    __value,
+                    ::core::option::Option::Some(2u64),
+                    ::core::option::Option::Some(128u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = &self.path {
+                let __v = &mut __v.at("path");
+                __v.length(
+                    __value,
+                    ::core::option::Option::Some(1u64),
+                    ::core::option::Option::Some(100u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = self.condition.value() {
+                let __v = &mut __v.at("condition");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(1024u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = self.icon.value() {
+                let __v = &mut __v.at("icon");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(50u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = self.description.value() {
+                let __v = &mut __v.at("description");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(256u64),
+                );
+            }
+        }
+    }
+};
 #[cfg(feature = "site_structure")]
 /// The fields to change; all optional.
 ///
@@ -1324,44 +1305,43 @@ pub struct UpdateSiteSectionGroupBody {
     pub icon: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "site_structure")]
-impl ::apigen_runtime::FromJson for UpdateSiteSectionGroupBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            title: __reader.optional("title"),
-            icon: __reader.optional("icon"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateSiteSectionGroupBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                title: __reader.optional("title"),
+                icon: __reader.optional("icon"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionGroupBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title);
-        __fields.optional("icon", &self.icon);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionGroupBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("title", &self.title);
+            __fields.optional("icon", &self.icon);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSiteSectionGroupBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSiteSectionGroupBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::Validate for UpdateSiteSectionGroupBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for UpdateSiteSectionGroupBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "site_structure")]
 /// The fields to change; all optional.
 ///
@@ -1382,60 +1362,59 @@ pub struct UpdateSiteSpaceBody {
     pub space_id: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "site_structure")]
-impl ::apigen_runtime::FromJson for UpdateSiteSpaceBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            path: __reader.optional("path"),
-            condition: __reader.patch("condition"),
-            space_id: __reader.optional("spaceId"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::serde::Serialize for UpdateSiteSpaceBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("path", &self.path);
-        __fields.patch("condition", &self.condition);
-        __fields.optional("spaceId", &self.space_id);
-        __fields.end()
-    }
-}
-#[cfg(feature = "site_structure")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSiteSpaceBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "site_structure")]
-impl ::apigen_runtime::Validate for UpdateSiteSpaceBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.path {
-            let __v = &mut __v.at("path");
-            __v.length(
-                __value,
-                ::core::option::Option::Some(1u64),
-                ::core::option::Option::Some(100u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = self.condition.value() {
-            let __v = &mut __v.at("condition");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(1024u64),
-            );
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateSiteSpaceBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                path: __reader.optional("path"),
+                condition: __reader.patch("condition"),
+                space_id: __reader.optional("spaceId"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for UpdateSiteSpaceBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("path", &self.path);
+            __fields.patch("condition", &self.condition);
+            __fields.optional("spaceId", &self.space_id);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSiteSpaceBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for UpdateSiteSpaceBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.path {
+                let __v = &mut __v.at("path");
+                __v.length(
+                    __value,
+                    ::core::option::Option::Some(1u64),
+                    ::core::option::Option::Some(100u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = self.condition.value() {
+                let __v = &mut __v.at("condition");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(1024u64),
+                );
+            }
+        }
+    }
+};

@@ -19,56 +19,57 @@ pub struct CreateSiteBody {
     pub spaces: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for CreateSiteBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            type_: __reader
-                .defaulted(
-                    "type",
-                    || <crate::SiteType as ::core::convert::From<&str>>::from("basic"),
-                ),
-            title: __reader.optional("title"),
-            visibility: __reader.optional("visibility"),
-            spaces: __reader.optional("spaces"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for CreateSiteBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", &self.type_);
-        __fields.optional("title", &self.title);
-        __fields.optional("visibility", &self.visibility);
-        __fields.optional("spaces", &self.spaces);
-        __fields.end()
-    }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateSiteBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for CreateSiteBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.visibility {
-            __v.field("visibility", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for CreateSiteBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                type_: __reader
+                    .defaulted(
+                        "type",
+                        || <crate::SiteType as ::core::convert::From<
+                            &str,
+                        >>::from("basic"),
+                    ),
+                title: __reader.optional("title"),
+                visibility: __reader.optional("visibility"),
+                spaces: __reader.optional("spaces"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for CreateSiteBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("type", &self.type_);
+            __fields.optional("title", &self.title);
+            __fields.optional("visibility", &self.visibility);
+            __fields.optional("spaces", &self.spaces);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateSiteBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for CreateSiteBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.visibility {
+                __v.field("visibility", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "sites")]
 /// The published profile of a site: the site, its structure, the customizations of the
 /// site and of each site space, and its scripts.
@@ -91,63 +92,62 @@ pub struct PublishedContentSite {
     pub scripts: ::core::option::Option<::std::vec::Vec<crate::SiteScript>>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for PublishedContentSite {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "published-content-site");
-        let __decoded = Self {
-            site: __reader.optional("site"),
-            structure: __reader.optional("structure"),
-            customizations: __reader.optional("customizations"),
-            scripts: __reader.optional("scripts"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for PublishedContentSite {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "published-content-site");
-        __fields.optional("site", &self.site);
-        __fields.optional("structure", &self.structure);
-        __fields.optional("customizations", &self.customizations);
-        __fields.optional("scripts", &self.scripts);
-        __fields.end()
-    }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PublishedContentSite {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for PublishedContentSite {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.site {
-            __v.field("site", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.structure {
-            __v.field("structure", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.customizations {
-            __v.field("customizations", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.scripts {
-            __v.field("scripts", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for PublishedContentSite {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "published-content-site");
+            let __decoded = Self {
+                site: __reader.optional("site"),
+                structure: __reader.optional("structure"),
+                customizations: __reader.optional("customizations"),
+                scripts: __reader.optional("scripts"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for PublishedContentSite {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "published-content-site");
+            __fields.optional("site", &self.site);
+            __fields.optional("structure", &self.structure);
+            __fields.optional("customizations", &self.customizations);
+            __fields.optional("scripts", &self.scripts);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PublishedContentSite {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for PublishedContentSite {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.site {
+                __v.field("site", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.structure {
+                __v.field("structure", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.customizations {
+                __v.field("customizations", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.scripts {
+                __v.field("scripts", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "sites")]
 /// Customizations of the site and of its site spaces.
 ///
@@ -164,51 +164,50 @@ pub struct PublishedSiteCustomizations {
     >,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for PublishedSiteCustomizations {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            site: __reader.optional("site"),
-            site_spaces: __reader.optional("siteSpaces"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for PublishedSiteCustomizations {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("site", &self.site);
-        __fields.optional("siteSpaces", &self.site_spaces);
-        __fields.end()
-    }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PublishedSiteCustomizations {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for PublishedSiteCustomizations {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.site {
-            __v.field("site", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.site_spaces {
-            __v.field("siteSpaces", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for PublishedSiteCustomizations {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                site: __reader.optional("site"),
+                site_spaces: __reader.optional("siteSpaces"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for PublishedSiteCustomizations {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("site", &self.site);
+            __fields.optional("siteSpaces", &self.site_spaces);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PublishedSiteCustomizations {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for PublishedSiteCustomizations {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.site {
+                __v.field("site", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.site_spaces {
+                __v.field("siteSpaces", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "sites")]
 /// The structure of a published site, tagged by `type`. Only the `sections` structure is
 /// shown; other structures are kept as raw JSON.
@@ -225,74 +224,72 @@ pub enum PublishedSiteStructure {
     Unknown(::apigen_runtime::serde_json::Value),
 }
 #[cfg(feature = "sites")]
-impl ::core::convert::From<crate::PublishedSiteStructureSections>
-for PublishedSiteStructure {
-    fn from(value: crate::PublishedSiteStructureSections) -> Self {
-        Self::Sections(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for PublishedSiteStructure {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::tagged(
-            __value,
-            __decoder,
-            "type",
-            &["sections"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Sections(
-                            <::std::boxed::Box<
-                                crate::PublishedSiteStructureSections,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for PublishedSiteStructure {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Sections(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::PublishedSiteStructureSections>
+    for PublishedSiteStructure {
+        fn from(value: crate::PublishedSiteStructureSections) -> Self {
+            Self::Sections(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PublishedSiteStructure {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for PublishedSiteStructure {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        match self {
-            Self::Sections(__value) => __value.validate_into(__v),
-            Self::Unknown(_) => {}
+    impl ::apigen_runtime::FromJson for PublishedSiteStructure {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::tagged(
+                __value,
+                __decoder,
+                "type",
+                &["sections"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Sections(
+                                <::std::boxed::Box<
+                                    crate::PublishedSiteStructureSections,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                true,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for PublishedSiteStructure {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Sections(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PublishedSiteStructure {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for PublishedSiteStructure {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            match self {
+                Self::Sections(__value) => __value.validate_into(__v),
+                Self::Unknown(_) => {}
+            }
+        }
+    }
+};
 #[cfg(feature = "sites")]
 /// A site structured in sections.
 ///
@@ -305,48 +302,48 @@ pub struct PublishedSiteStructureSections {
     pub structure: ::core::option::Option<::std::vec::Vec<crate::SiteSectionOrGroup>>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for PublishedSiteStructureSections {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("type", "sections");
-        let __decoded = Self {
-            structure: __reader.optional("structure"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for PublishedSiteStructureSections {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("type", "sections");
-        __fields.optional("structure", &self.structure);
-        __fields.end()
-    }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for PublishedSiteStructureSections {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for PublishedSiteStructureSections {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.structure {
-            __v.field("structure", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for PublishedSiteStructureSections {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("type", "sections");
+            let __decoded = Self {
+                structure: __reader.optional("structure"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for PublishedSiteStructureSections {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("type", "sections");
+            __fields.optional("structure", &self.structure);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for PublishedSiteStructureSections {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for PublishedSiteStructureSections {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.structure {
+                __v.field("structure", __value);
+            }
+        }
+    }
+};
 #[cfg(any(feature = "sites", feature = "integrations"))]
 /// A published documentation site of an organization. Which fields are always present is
 /// not shown: only `object` and `id` are required. A site is unpublished (`published`
@@ -408,94 +405,93 @@ pub struct Site {
     pub urls: ::core::option::Option<crate::SiteUrls>,
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::FromJson for Site {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "site");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            type_: __reader.optional("type"),
-            title: __reader.optional("title"),
-            icon: __reader.optional("icon"),
-            hostname: __reader.optional("hostname"),
-            basename: __reader.optional("basename"),
-            proxy: __reader.optional("proxy"),
-            visibility: __reader.optional("visibility"),
-            published: __reader.optional("published"),
-            site_spaces: __reader.optional("siteSpaces"),
-            created_at: __reader.optional("createdAt"),
-            adaptive_content: __reader.optional("adaptiveContent"),
-            ads: __reader.optional("ads"),
-            agents_context: __reader.optional("agentsContext"),
-            features: __reader.optional("features"),
-            urls: __reader.optional("urls"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::serde::Serialize for Site {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "site");
-        __fields.put("id", &self.id);
-        __fields.optional("type", &self.type_);
-        __fields.optional("title", &self.title);
-        __fields.optional("icon", &self.icon);
-        __fields.optional("hostname", &self.hostname);
-        __fields.optional("basename", &self.basename);
-        __fields.optional("proxy", &self.proxy);
-        __fields.optional("visibility", &self.visibility);
-        __fields.optional("published", &self.published);
-        __fields.optional("siteSpaces", &self.site_spaces);
-        __fields.optional("createdAt", &self.created_at);
-        __fields.optional("adaptiveContent", &self.adaptive_content);
-        __fields.optional("ads", &self.ads);
-        __fields.optional("agentsContext", &self.agents_context);
-        __fields.optional("features", &self.features);
-        __fields.optional("urls", &self.urls);
-        __fields.end()
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Site {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::Validate for Site {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
-            "^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$",
-        );
-        if let ::core::option::Option::Some(__value) = &self.icon {
-            __v.field("icon", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.hostname {
-            let __v = &mut __v.at("hostname");
-            __v.pattern(__value, &PATTERN_0);
-        }
-        if let ::core::option::Option::Some(__value) = &self.visibility {
-            __v.field("visibility", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.agents_context {
-            __v.field("agentsContext", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for Site {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "site");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                type_: __reader.optional("type"),
+                title: __reader.optional("title"),
+                icon: __reader.optional("icon"),
+                hostname: __reader.optional("hostname"),
+                basename: __reader.optional("basename"),
+                proxy: __reader.optional("proxy"),
+                visibility: __reader.optional("visibility"),
+                published: __reader.optional("published"),
+                site_spaces: __reader.optional("siteSpaces"),
+                created_at: __reader.optional("createdAt"),
+                adaptive_content: __reader.optional("adaptiveContent"),
+                ads: __reader.optional("ads"),
+                agents_context: __reader.optional("agentsContext"),
+                features: __reader.optional("features"),
+                urls: __reader.optional("urls"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for Site {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "site");
+            __fields.put("id", &self.id);
+            __fields.optional("type", &self.type_);
+            __fields.optional("title", &self.title);
+            __fields.optional("icon", &self.icon);
+            __fields.optional("hostname", &self.hostname);
+            __fields.optional("basename", &self.basename);
+            __fields.optional("proxy", &self.proxy);
+            __fields.optional("visibility", &self.visibility);
+            __fields.optional("published", &self.published);
+            __fields.optional("siteSpaces", &self.site_spaces);
+            __fields.optional("createdAt", &self.created_at);
+            __fields.optional("adaptiveContent", &self.adaptive_content);
+            __fields.optional("ads", &self.ads);
+            __fields.optional("agentsContext", &self.agents_context);
+            __fields.optional("features", &self.features);
+            __fields.optional("urls", &self.urls);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Site {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for Site {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+                "^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$",
+            );
+            if let ::core::option::Option::Some(__value) = &self.icon {
+                __v.field("icon", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.hostname {
+                let __v = &mut __v.at("hostname");
+                __v.pattern(__value, &PATTERN_0);
+            }
+            if let ::core::option::Option::Some(__value) = &self.visibility {
+                __v.field("visibility", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.agents_context {
+                __v.field("agentsContext", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(any(feature = "sites", feature = "integrations"))]
 /// Adaptive content settings of a site (`{ enabled }`).
 ///
@@ -506,42 +502,41 @@ pub struct SiteAdaptiveContent {
     pub enabled: ::core::option::Option<bool>,
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::FromJson for SiteAdaptiveContent {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            enabled: __reader.optional("enabled"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteAdaptiveContent {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                enabled: __reader.optional("enabled"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::serde::Serialize for SiteAdaptiveContent {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("enabled", &self.enabled);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteAdaptiveContent {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("enabled", &self.enabled);
+            __fields.end()
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteAdaptiveContent {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteAdaptiveContent {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::Validate for SiteAdaptiveContent {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteAdaptiveContent {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "sites")]
 /// The visitor attributes schema of a site, used by adaptive content.
 ///
@@ -567,46 +562,45 @@ pub struct SiteAdaptiveSchema {
     >,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteAdaptiveSchema {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "site-adaptive-schema");
-        let __decoded = Self {
-            json_schema: __reader.optional("jsonSchema"),
-            updated_at: __reader.optional("updatedAt"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteAdaptiveSchema {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "site-adaptive-schema");
+            let __decoded = Self {
+                json_schema: __reader.optional("jsonSchema"),
+                updated_at: __reader.optional("updatedAt"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteAdaptiveSchema {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "site-adaptive-schema");
-        __fields.optional("jsonSchema", &self.json_schema);
-        __fields.optional("updatedAt", &self.updated_at);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteAdaptiveSchema {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "site-adaptive-schema");
+            __fields.optional("jsonSchema", &self.json_schema);
+            __fields.optional("updatedAt", &self.updated_at);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteAdaptiveSchema {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteAdaptiveSchema {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteAdaptiveSchema {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteAdaptiveSchema {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "sites", feature = "integrations"))]
 /// Ads shown on the site.
 ///
@@ -619,44 +613,43 @@ pub struct SiteAds {
     pub submittable: ::core::option::Option<bool>,
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::FromJson for SiteAds {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            status: __reader.optional("status"),
-            submittable: __reader.optional("submittable"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteAds {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                status: __reader.optional("status"),
+                submittable: __reader.optional("submittable"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::serde::Serialize for SiteAds {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("status", &self.status);
-        __fields.optional("submittable", &self.submittable);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteAds {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("status", &self.status);
+            __fields.optional("submittable", &self.submittable);
+            __fields.end()
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteAds {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteAds {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::Validate for SiteAds {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteAds {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "sites", feature = "integrations"))]
 /// Status of the ads of a site. Only `pending` is shown; other values are kept as they are.
 ///
@@ -671,65 +664,61 @@ pub enum SiteAdsStatus {
     Unknown(::std::string::String),
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
-impl SiteAdsStatus {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["pending"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Pending => "pending",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl SiteAdsStatus {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["pending"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Pending => "pending",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::core::convert::From<&str> for SiteAdsStatus {
-    fn from(value: &str) -> Self {
-        match value {
-            "pending" => Self::Pending,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for SiteAdsStatus {
+        fn from(value: &str) -> Self {
+            match value {
+                "pending" => Self::Pending,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::core::fmt::Display for SiteAdsStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for SiteAdsStatus {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::FromJson for SiteAdsStatus {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for SiteAdsStatus {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for SiteAdsStatus {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::serde::Serialize for SiteAdsStatus {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteAdsStatus {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteAdsStatus {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for SiteAdsStatus {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::Validate for SiteAdsStatus {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(any(feature = "sites", feature = "integrations"))]
 /// Whether agents may access the site.
 ///
@@ -744,71 +733,67 @@ pub enum SiteAgentsContext {
     Unknown(::std::string::String),
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
-impl SiteAgentsContext {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["excluded", "included"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Excluded => "excluded",
-            Self::Included => "included",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl SiteAgentsContext {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["excluded", "included"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Excluded => "excluded",
+                Self::Included => "included",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::core::convert::From<&str> for SiteAgentsContext {
-    fn from(value: &str) -> Self {
-        match value {
-            "excluded" => Self::Excluded,
-            "included" => Self::Included,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for SiteAgentsContext {
+        fn from(value: &str) -> Self {
+            match value {
+                "excluded" => Self::Excluded,
+                "included" => Self::Included,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::core::fmt::Display for SiteAgentsContext {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::FromJson for SiteAgentsContext {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::serde::Serialize for SiteAgentsContext {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteAgentsContext {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::Validate for SiteAgentsContext {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let Self::Unknown(__value) = self {
-            __v.not_listed(__value, Self::VALUES);
+    impl ::core::fmt::Display for SiteAgentsContext {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
         }
     }
-}
+    impl ::apigen_runtime::FromJson for SiteAgentsContext {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for SiteAgentsContext {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteAgentsContext {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SiteAgentsContext {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let Self::Unknown(__value) = self {
+                __v.not_listed(__value, Self::VALUES);
+            }
+        }
+    }
+};
 #[cfg(feature = "sites")]
 /// How a site (or one of its site spaces) looks and behaves. Every key listed by the
 /// document is modelled; the allowed values of its enumerations are not shown, so they are
@@ -876,94 +861,93 @@ pub struct SiteCustomization {
     pub insights: ::core::option::Option<crate::SiteCustomizationInsights>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteCustomization {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            title: __reader.optional("title"),
-            styling: __reader.optional("styling"),
-            favicon: __reader.optional("favicon"),
-            header: __reader.optional("header"),
-            footer: __reader.optional("footer"),
-            announcement: __reader.optional("announcement"),
-            themes: __reader.optional("themes"),
-            pdf: __reader.optional("pdf"),
-            feedback: __reader.optional("feedback"),
-            ai: __reader.optional("ai"),
-            advanced_customization: __reader.optional("advancedCustomization"),
-            git: __reader.optional("git"),
-            page_actions: __reader.optional("pageActions"),
-            external_links: __reader.optional("externalLinks"),
-            pagination: __reader.optional("pagination"),
-            trademark: __reader.optional("trademark"),
-            privacy_policy: __reader.optional("privacyPolicy"),
-            social_preview: __reader.optional("socialPreview"),
-            insights: __reader.optional("insights"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteCustomization {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title);
-        __fields.optional("styling", &self.styling);
-        __fields.optional("favicon", &self.favicon);
-        __fields.optional("header", &self.header);
-        __fields.optional("footer", &self.footer);
-        __fields.optional("announcement", &self.announcement);
-        __fields.optional("themes", &self.themes);
-        __fields.optional("pdf", &self.pdf);
-        __fields.optional("feedback", &self.feedback);
-        __fields.optional("ai", &self.ai);
-        __fields.optional("advancedCustomization", &self.advanced_customization);
-        __fields.optional("git", &self.git);
-        __fields.optional("pageActions", &self.page_actions);
-        __fields.optional("externalLinks", &self.external_links);
-        __fields.optional("pagination", &self.pagination);
-        __fields.optional("trademark", &self.trademark);
-        __fields.optional("privacyPolicy", &self.privacy_policy);
-        __fields.optional("socialPreview", &self.social_preview);
-        __fields.optional("insights", &self.insights);
-        __fields.end()
-    }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomization {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteCustomization {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.favicon {
-            __v.field("favicon", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.header {
-            __v.field("header", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.footer {
-            __v.field("footer", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.privacy_policy {
-            __v.field("privacyPolicy", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.social_preview {
-            __v.field("socialPreview", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteCustomization {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                title: __reader.optional("title"),
+                styling: __reader.optional("styling"),
+                favicon: __reader.optional("favicon"),
+                header: __reader.optional("header"),
+                footer: __reader.optional("footer"),
+                announcement: __reader.optional("announcement"),
+                themes: __reader.optional("themes"),
+                pdf: __reader.optional("pdf"),
+                feedback: __reader.optional("feedback"),
+                ai: __reader.optional("ai"),
+                advanced_customization: __reader.optional("advancedCustomization"),
+                git: __reader.optional("git"),
+                page_actions: __reader.optional("pageActions"),
+                external_links: __reader.optional("externalLinks"),
+                pagination: __reader.optional("pagination"),
+                trademark: __reader.optional("trademark"),
+                privacy_policy: __reader.optional("privacyPolicy"),
+                social_preview: __reader.optional("socialPreview"),
+                insights: __reader.optional("insights"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SiteCustomization {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("title", &self.title);
+            __fields.optional("styling", &self.styling);
+            __fields.optional("favicon", &self.favicon);
+            __fields.optional("header", &self.header);
+            __fields.optional("footer", &self.footer);
+            __fields.optional("announcement", &self.announcement);
+            __fields.optional("themes", &self.themes);
+            __fields.optional("pdf", &self.pdf);
+            __fields.optional("feedback", &self.feedback);
+            __fields.optional("ai", &self.ai);
+            __fields.optional("advancedCustomization", &self.advanced_customization);
+            __fields.optional("git", &self.git);
+            __fields.optional("pageActions", &self.page_actions);
+            __fields.optional("externalLinks", &self.external_links);
+            __fields.optional("pagination", &self.pagination);
+            __fields.optional("trademark", &self.trademark);
+            __fields.optional("privacyPolicy", &self.privacy_policy);
+            __fields.optional("socialPreview", &self.social_preview);
+            __fields.optional("insights", &self.insights);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomization {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SiteCustomization {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.favicon {
+                __v.field("favicon", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.header {
+                __v.field("header", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.footer {
+                __v.field("footer", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.privacy_policy {
+                __v.field("privacyPolicy", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.social_preview {
+                __v.field("socialPreview", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "sites")]
 /// AI features of the site.
 ///
@@ -976,42 +960,41 @@ pub struct SiteCustomizationAi {
     pub mode: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteCustomizationAi {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            mode: __reader.optional("mode"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteCustomizationAi {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                mode: __reader.optional("mode"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteCustomizationAi {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("mode", &self.mode);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteCustomizationAi {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("mode", &self.mode);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationAi {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationAi {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteCustomizationAi {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteCustomizationAi {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "sites")]
 /// Announcement banner of the site.
 ///
@@ -1032,48 +1015,48 @@ pub struct SiteCustomizationAnnouncement {
     pub style: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteCustomizationAnnouncement {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            enabled: __reader.optional("enabled"),
-            message: __reader.optional("message"),
-            link: __reader.optional("link"),
-            style: __reader.optional("style"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteCustomizationAnnouncement {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                enabled: __reader.optional("enabled"),
+                message: __reader.optional("message"),
+                link: __reader.optional("link"),
+                style: __reader.optional("style"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteCustomizationAnnouncement {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("enabled", &self.enabled);
-        __fields.optional("message", &self.message);
-        __fields.optional("link", &self.link);
-        __fields.optional("style", &self.style);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteCustomizationAnnouncement {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("enabled", &self.enabled);
+            __fields.optional("message", &self.message);
+            __fields.optional("link", &self.link);
+            __fields.optional("style", &self.style);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationAnnouncement {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for SiteCustomizationAnnouncement {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteCustomizationAnnouncement {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteCustomizationAnnouncement {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "sites")]
 /// Behaviour of external links.
 ///
@@ -1086,42 +1069,42 @@ pub struct SiteCustomizationExternalLinks {
     pub target: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteCustomizationExternalLinks {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            target: __reader.optional("target"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteCustomizationExternalLinks {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                target: __reader.optional("target"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteCustomizationExternalLinks {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("target", &self.target);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteCustomizationExternalLinks {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("target", &self.target);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationExternalLinks {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for SiteCustomizationExternalLinks {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteCustomizationExternalLinks {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteCustomizationExternalLinks {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "sites")]
 /// Footer of the site.
 ///
@@ -1136,50 +1119,49 @@ pub struct SiteCustomizationFooter {
     pub copyright: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteCustomizationFooter {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            logo: __reader.optional("logo"),
-            groups: __reader.optional("groups"),
-            copyright: __reader.optional("copyright"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteCustomizationFooter {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("logo", &self.logo);
-        __fields.optional("groups", &self.groups);
-        __fields.optional("copyright", &self.copyright);
-        __fields.end()
-    }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationFooter {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteCustomizationFooter {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.logo {
-            __v.field("logo", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteCustomizationFooter {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                logo: __reader.optional("logo"),
+                groups: __reader.optional("groups"),
+                copyright: __reader.optional("copyright"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SiteCustomizationFooter {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("logo", &self.logo);
+            __fields.optional("groups", &self.groups);
+            __fields.optional("copyright", &self.copyright);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationFooter {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SiteCustomizationFooter {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.logo {
+                __v.field("logo", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "sites")]
 /// Git settings of the site.
 ///
@@ -1192,42 +1174,41 @@ pub struct SiteCustomizationGit {
     pub show_edit_link: ::core::option::Option<bool>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteCustomizationGit {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            show_edit_link: __reader.optional("showEditLink"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteCustomizationGit {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                show_edit_link: __reader.optional("showEditLink"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteCustomizationGit {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("showEditLink", &self.show_edit_link);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteCustomizationGit {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("showEditLink", &self.show_edit_link);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationGit {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationGit {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteCustomizationGit {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteCustomizationGit {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "sites")]
 /// Header of the site.
 ///
@@ -1240,48 +1221,47 @@ pub struct SiteCustomizationHeader {
     pub links: ::core::option::Option<::std::vec::Vec<crate::SiteHeaderLink>>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteCustomizationHeader {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            logo: __reader.optional("logo"),
-            links: __reader.optional("links"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteCustomizationHeader {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("logo", &self.logo);
-        __fields.optional("links", &self.links);
-        __fields.end()
-    }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationHeader {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteCustomizationHeader {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.logo {
-            __v.field("logo", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteCustomizationHeader {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                logo: __reader.optional("logo"),
+                links: __reader.optional("links"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SiteCustomizationHeader {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("logo", &self.logo);
+            __fields.optional("links", &self.links);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationHeader {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SiteCustomizationHeader {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.logo {
+                __v.field("logo", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "sites")]
 /// Insights (analytics) settings of the site.
 ///
@@ -1294,42 +1274,41 @@ pub struct SiteCustomizationInsights {
     pub tracking_cookie: ::core::option::Option<bool>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteCustomizationInsights {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            tracking_cookie: __reader.optional("trackingCookie"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteCustomizationInsights {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                tracking_cookie: __reader.optional("trackingCookie"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteCustomizationInsights {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("trackingCookie", &self.tracking_cookie);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteCustomizationInsights {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("trackingCookie", &self.tracking_cookie);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationInsights {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationInsights {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteCustomizationInsights {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteCustomizationInsights {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "sites")]
 /// Actions offered on each page.
 ///
@@ -1346,46 +1325,46 @@ pub struct SiteCustomizationPageActions {
     pub mcp: ::core::option::Option<bool>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteCustomizationPageActions {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            external_ai: __reader.optional("externalAI"),
-            markdown: __reader.optional("markdown"),
-            mcp: __reader.optional("mcp"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteCustomizationPageActions {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                external_ai: __reader.optional("externalAI"),
+                markdown: __reader.optional("markdown"),
+                mcp: __reader.optional("mcp"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteCustomizationPageActions {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("externalAI", &self.external_ai);
-        __fields.optional("markdown", &self.markdown);
-        __fields.optional("mcp", &self.mcp);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteCustomizationPageActions {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("externalAI", &self.external_ai);
+            __fields.optional("markdown", &self.markdown);
+            __fields.optional("mcp", &self.mcp);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationPageActions {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for SiteCustomizationPageActions {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteCustomizationPageActions {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteCustomizationPageActions {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "sites")]
 /// Privacy policy of the site.
 ///
@@ -1396,46 +1375,46 @@ pub struct SiteCustomizationPrivacyPolicy {
     pub url: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteCustomizationPrivacyPolicy {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            url: __reader.optional("url"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteCustomizationPrivacyPolicy {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("url", &self.url);
-        __fields.end()
-    }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationPrivacyPolicy {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteCustomizationPrivacyPolicy {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.url {
-            __v.url_at("url", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteCustomizationPrivacyPolicy {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                url: __reader.optional("url"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SiteCustomizationPrivacyPolicy {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("url", &self.url);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for SiteCustomizationPrivacyPolicy {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SiteCustomizationPrivacyPolicy {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.url {
+                __v.url_at("url", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "sites")]
 /// Style of the sidebar.
 ///
@@ -1452,44 +1431,43 @@ pub struct SiteCustomizationSidebar {
     pub list: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteCustomizationSidebar {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            background: __reader.optional("background"),
-            list: __reader.optional("list"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteCustomizationSidebar {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                background: __reader.optional("background"),
+                list: __reader.optional("list"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteCustomizationSidebar {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("background", &self.background);
-        __fields.optional("list", &self.list);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteCustomizationSidebar {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("background", &self.background);
+            __fields.optional("list", &self.list);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationSidebar {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationSidebar {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteCustomizationSidebar {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteCustomizationSidebar {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "sites")]
 /// Image shown when the site is shared.
 ///
@@ -1500,46 +1478,46 @@ pub struct SiteCustomizationSocialPreview {
     pub url: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteCustomizationSocialPreview {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            url: __reader.optional("url"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteCustomizationSocialPreview {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("url", &self.url);
-        __fields.end()
-    }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationSocialPreview {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteCustomizationSocialPreview {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.url {
-            __v.url_at("url", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteCustomizationSocialPreview {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                url: __reader.optional("url"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SiteCustomizationSocialPreview {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("url", &self.url);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for SiteCustomizationSocialPreview {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SiteCustomizationSocialPreview {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.url {
+                __v.url_at("url", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "sites")]
 /// Styling of the site.
 ///
@@ -1604,70 +1582,69 @@ pub struct SiteCustomizationStyling {
     pub sidebar: ::core::option::Option<crate::SiteCustomizationSidebar>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteCustomizationStyling {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            theme: __reader.optional("theme"),
-            primary_color: __reader.optional("primaryColor"),
-            tint: __reader.optional("tint"),
-            info_color: __reader.optional("infoColor"),
-            success_color: __reader.optional("successColor"),
-            warning_color: __reader.optional("warningColor"),
-            danger_color: __reader.optional("dangerColor"),
-            corners: __reader.optional("corners"),
-            depth: __reader.optional("depth"),
-            links: __reader.optional("links"),
-            font: __reader.optional("font"),
-            monospace_font: __reader.optional("monospaceFont"),
-            icons: __reader.optional("icons"),
-            search: __reader.optional("search"),
-            sidebar: __reader.optional("sidebar"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteCustomizationStyling {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                theme: __reader.optional("theme"),
+                primary_color: __reader.optional("primaryColor"),
+                tint: __reader.optional("tint"),
+                info_color: __reader.optional("infoColor"),
+                success_color: __reader.optional("successColor"),
+                warning_color: __reader.optional("warningColor"),
+                danger_color: __reader.optional("dangerColor"),
+                corners: __reader.optional("corners"),
+                depth: __reader.optional("depth"),
+                links: __reader.optional("links"),
+                font: __reader.optional("font"),
+                monospace_font: __reader.optional("monospaceFont"),
+                icons: __reader.optional("icons"),
+                search: __reader.optional("search"),
+                sidebar: __reader.optional("sidebar"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteCustomizationStyling {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("theme", &self.theme);
-        __fields.optional("primaryColor", &self.primary_color);
-        __fields.optional("tint", &self.tint);
-        __fields.optional("infoColor", &self.info_color);
-        __fields.optional("successColor", &self.success_color);
-        __fields.optional("warningColor", &self.warning_color);
-        __fields.optional("dangerColor", &self.danger_color);
-        __fields.optional("corners", &self.corners);
-        __fields.optional("depth", &self.depth);
-        __fields.optional("links", &self.links);
-        __fields.optional("font", &self.font);
-        __fields.optional("monospaceFont", &self.monospace_font);
-        __fields.optional("icons", &self.icons);
-        __fields.optional("search", &self.search);
-        __fields.optional("sidebar", &self.sidebar);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteCustomizationStyling {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("theme", &self.theme);
+            __fields.optional("primaryColor", &self.primary_color);
+            __fields.optional("tint", &self.tint);
+            __fields.optional("infoColor", &self.info_color);
+            __fields.optional("successColor", &self.success_color);
+            __fields.optional("warningColor", &self.warning_color);
+            __fields.optional("dangerColor", &self.danger_color);
+            __fields.optional("corners", &self.corners);
+            __fields.optional("depth", &self.depth);
+            __fields.optional("links", &self.links);
+            __fields.optional("font", &self.font);
+            __fields.optional("monospaceFont", &self.monospace_font);
+            __fields.optional("icons", &self.icons);
+            __fields.optional("search", &self.search);
+            __fields.optional("sidebar", &self.sidebar);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationStyling {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationStyling {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteCustomizationStyling {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteCustomizationStyling {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "sites")]
 /// Light and dark themes of the site.
 ///
@@ -1682,44 +1659,43 @@ pub struct SiteCustomizationThemes {
     pub toggeable: ::core::option::Option<bool>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteCustomizationThemes {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            default: __reader.optional("default"),
-            toggeable: __reader.optional("toggeable"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteCustomizationThemes {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                default: __reader.optional("default"),
+                toggeable: __reader.optional("toggeable"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteCustomizationThemes {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("default", &self.default);
-        __fields.optional("toggeable", &self.toggeable);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteCustomizationThemes {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("default", &self.default);
+            __fields.optional("toggeable", &self.toggeable);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationThemes {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationThemes {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteCustomizationThemes {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteCustomizationThemes {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "sites")]
 /// Tint of the site.
 ///
@@ -1730,42 +1706,41 @@ pub struct SiteCustomizationTint {
     pub color: ::core::option::Option<crate::ThemedColor>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteCustomizationTint {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            color: __reader.optional("color"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteCustomizationTint {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                color: __reader.optional("color"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteCustomizationTint {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("color", &self.color);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteCustomizationTint {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("color", &self.color);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationTint {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCustomizationTint {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteCustomizationTint {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteCustomizationTint {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "sites", feature = "integrations"))]
 /// Features of the site.
 ///
@@ -1790,48 +1765,47 @@ pub struct SiteFeature {
     >,
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::FromJson for SiteFeature {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            id: __reader.required("id"),
-            plan: __reader.optional("plan"),
-            frozen: __reader.optional("frozen"),
-            customizations: __reader.optional("customizations"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteFeature {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                id: __reader.required("id"),
+                plan: __reader.optional("plan"),
+                frozen: __reader.optional("frozen"),
+                customizations: __reader.optional("customizations"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::serde::Serialize for SiteFeature {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id);
-        __fields.optional("plan", &self.plan);
-        __fields.optional("frozen", &self.frozen);
-        __fields.optional("customizations", &self.customizations);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteFeature {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("id", &self.id);
+            __fields.optional("plan", &self.plan);
+            __fields.optional("frozen", &self.frozen);
+            __fields.optional("customizations", &self.customizations);
+            __fields.end()
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteFeature {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteFeature {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::Validate for SiteFeature {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteFeature {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "sites", feature = "integrations"))]
 /// Customizations the feature enables; values beyond the sample are not shown.
 ///
@@ -1844,65 +1818,61 @@ pub enum SiteFeatureCustomization {
     Unknown(::std::string::String),
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
-impl SiteFeatureCustomization {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["header-logo"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::HeaderLogo => "header-logo",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl SiteFeatureCustomization {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["header-logo"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::HeaderLogo => "header-logo",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::core::convert::From<&str> for SiteFeatureCustomization {
-    fn from(value: &str) -> Self {
-        match value {
-            "header-logo" => Self::HeaderLogo,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for SiteFeatureCustomization {
+        fn from(value: &str) -> Self {
+            match value {
+                "header-logo" => Self::HeaderLogo,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::core::fmt::Display for SiteFeatureCustomization {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for SiteFeatureCustomization {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::FromJson for SiteFeatureCustomization {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for SiteFeatureCustomization {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for SiteFeatureCustomization {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::serde::Serialize for SiteFeatureCustomization {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteFeatureCustomization {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteFeatureCustomization {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for SiteFeatureCustomization {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::Validate for SiteFeatureCustomization {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(any(feature = "sites", feature = "integrations"))]
 /// Id of the feature; values beyond the sample are not shown.
 ///
@@ -1915,65 +1885,61 @@ pub enum SiteFeatureId {
     Unknown(::std::string::String),
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
-impl SiteFeatureId {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["sites-adaptive-content"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::SitesAdaptiveContent => "sites-adaptive-content",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl SiteFeatureId {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["sites-adaptive-content"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::SitesAdaptiveContent => "sites-adaptive-content",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::core::convert::From<&str> for SiteFeatureId {
-    fn from(value: &str) -> Self {
-        match value {
-            "sites-adaptive-content" => Self::SitesAdaptiveContent,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for SiteFeatureId {
+        fn from(value: &str) -> Self {
+            match value {
+                "sites-adaptive-content" => Self::SitesAdaptiveContent,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::core::fmt::Display for SiteFeatureId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for SiteFeatureId {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::FromJson for SiteFeatureId {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for SiteFeatureId {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for SiteFeatureId {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::serde::Serialize for SiteFeatureId {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteFeatureId {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteFeatureId {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for SiteFeatureId {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::Validate for SiteFeatureId {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(any(feature = "sites", feature = "integrations"))]
 /// Plan the feature comes with; values beyond the sample are not shown.
 ///
@@ -1986,65 +1952,61 @@ pub enum SiteFeaturePlan {
     Unknown(::std::string::String),
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
-impl SiteFeaturePlan {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["basic"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Basic => "basic",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl SiteFeaturePlan {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["basic"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Basic => "basic",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::core::convert::From<&str> for SiteFeaturePlan {
-    fn from(value: &str) -> Self {
-        match value {
-            "basic" => Self::Basic,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for SiteFeaturePlan {
+        fn from(value: &str) -> Self {
+            match value {
+                "basic" => Self::Basic,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::core::fmt::Display for SiteFeaturePlan {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for SiteFeaturePlan {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::FromJson for SiteFeaturePlan {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for SiteFeaturePlan {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for SiteFeaturePlan {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::serde::Serialize for SiteFeaturePlan {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteFeaturePlan {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteFeaturePlan {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for SiteFeaturePlan {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::Validate for SiteFeaturePlan {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "sites")]
 /// Groups of links in the footer.
 ///
@@ -2057,44 +2019,43 @@ pub struct SiteFooterGroup {
     pub links: ::core::option::Option<::std::vec::Vec<crate::SiteLink>>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteFooterGroup {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            title: __reader.optional("title"),
-            links: __reader.optional("links"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteFooterGroup {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                title: __reader.optional("title"),
+                links: __reader.optional("links"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteFooterGroup {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title);
-        __fields.optional("links", &self.links);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteFooterGroup {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("title", &self.title);
+            __fields.optional("links", &self.links);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteFooterGroup {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteFooterGroup {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteFooterGroup {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteFooterGroup {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "sites")]
 /// A link of the site header, with optional nested links.
 ///
@@ -2119,50 +2080,49 @@ pub struct SiteHeaderLink {
     pub condition: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteHeaderLink {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            title: __reader.optional("title"),
-            style: __reader.optional("style"),
-            to: __reader.optional("to"),
-            links: __reader.optional("links"),
-            condition: __reader.optional("condition"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteHeaderLink {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                title: __reader.optional("title"),
+                style: __reader.optional("style"),
+                to: __reader.optional("to"),
+                links: __reader.optional("links"),
+                condition: __reader.optional("condition"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteHeaderLink {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title);
-        __fields.optional("style", &self.style);
-        __fields.optional("to", &self.to);
-        __fields.optional("links", &self.links);
-        __fields.optional("condition", &self.condition);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteHeaderLink {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("title", &self.title);
+            __fields.optional("style", &self.style);
+            __fields.optional("to", &self.to);
+            __fields.optional("links", &self.links);
+            __fields.optional("condition", &self.condition);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteHeaderLink {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteHeaderLink {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteHeaderLink {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteHeaderLink {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "sites", feature = "integrations"))]
 /// An icon for the light and dark themes (`{ icon: { light, dark } }`): the site icon and the favicon of a customization.
 ///
@@ -2173,46 +2133,45 @@ pub struct SiteIcon {
     pub icon: ::core::option::Option<crate::ThemedUrl>,
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::FromJson for SiteIcon {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            icon: __reader.optional("icon"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::serde::Serialize for SiteIcon {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("icon", &self.icon);
-        __fields.end()
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteIcon {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::Validate for SiteIcon {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.icon {
-            __v.field("icon", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteIcon {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                icon: __reader.optional("icon"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SiteIcon {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("icon", &self.icon);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteIcon {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SiteIcon {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.icon {
+                __v.field("icon", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "sites")]
 /// A link of a site customization: a title and a content reference it points to.
 ///
@@ -2229,44 +2188,43 @@ pub struct SiteLink {
     pub to: ::core::option::Option<crate::ContentRef>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteLink {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            title: __reader.optional("title"),
-            to: __reader.optional("to"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteLink {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                title: __reader.optional("title"),
+                to: __reader.optional("to"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteLink {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title);
-        __fields.optional("to", &self.to);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteLink {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("title", &self.title);
+            __fields.optional("to", &self.to);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteLink {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteLink {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteLink {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteLink {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "sites", feature = "integrations"))]
 /// Hosting of a site under a path of another domain.
 ///
@@ -2283,44 +2241,43 @@ pub struct SiteProxy {
     pub target: ::core::option::Option<::std::string::String>,
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::FromJson for SiteProxy {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            origin: __reader.optional("origin"),
-            target: __reader.optional("target"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteProxy {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                origin: __reader.optional("origin"),
+                target: __reader.optional("target"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::serde::Serialize for SiteProxy {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("origin", &self.origin);
-        __fields.optional("target", &self.target);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteProxy {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("origin", &self.origin);
+            __fields.optional("target", &self.target);
+            __fields.end()
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteProxy {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteProxy {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::Validate for SiteProxy {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteProxy {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "sites")]
 /// Scripts loaded by the published site.
 ///
@@ -2337,50 +2294,49 @@ pub struct SiteScript {
     pub cookies: ::core::option::Option<bool>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteScript {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            script: __reader.optional("script"),
-            content_security_policy: __reader.optional("contentSecurityPolicy"),
-            cookies: __reader.optional("cookies"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteScript {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("script", &self.script);
-        __fields.optional("contentSecurityPolicy", &self.content_security_policy);
-        __fields.optional("cookies", &self.cookies);
-        __fields.end()
-    }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteScript {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteScript {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.script {
-            __v.url_at("script", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteScript {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                script: __reader.optional("script"),
+                content_security_policy: __reader.optional("contentSecurityPolicy"),
+                cookies: __reader.optional("cookies"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SiteScript {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("script", &self.script);
+            __fields.optional("contentSecurityPolicy", &self.content_security_policy);
+            __fields.optional("cookies", &self.cookies);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteScript {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SiteScript {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.script {
+                __v.url_at("script", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "sites")]
 /// A ready-made condition expression for adaptive content, with what it means.
 ///
@@ -2397,44 +2353,43 @@ pub struct SiteTemplateCondition {
     pub condition: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteTemplateCondition {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            description: __reader.optional("description"),
-            condition: __reader.optional("condition"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteTemplateCondition {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                description: __reader.optional("description"),
+                condition: __reader.optional("condition"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteTemplateCondition {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("description", &self.description);
-        __fields.optional("condition", &self.condition);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteTemplateCondition {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("description", &self.description);
+            __fields.optional("condition", &self.condition);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteTemplateCondition {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteTemplateCondition {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteTemplateCondition {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteTemplateCondition {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "sites")]
 /// The template conditions of a site's adaptive schema (`{ items: [...] }`, not paginated).
 ///
@@ -2445,42 +2400,41 @@ pub struct SiteTemplateConditionList {
     pub items: ::std::vec::Vec<crate::SiteTemplateCondition>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteTemplateConditionList {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            items: __reader.required("items"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteTemplateConditionList {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                items: __reader.required("items"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteTemplateConditionList {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("items", &self.items);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteTemplateConditionList {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("items", &self.items);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteTemplateConditionList {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteTemplateConditionList {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteTemplateConditionList {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteTemplateConditionList {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "sites")]
 /// A setting that is on or off (`{ enabled }`): pdf, feedback, advanced customization, pagination and trademark of a customization.
 ///
@@ -2491,42 +2445,41 @@ pub struct SiteToggle {
     pub enabled: ::core::option::Option<bool>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for SiteToggle {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            enabled: __reader.optional("enabled"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteToggle {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                enabled: __reader.optional("enabled"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for SiteToggle {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("enabled", &self.enabled);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SiteToggle {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("enabled", &self.enabled);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteToggle {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteToggle {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for SiteToggle {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SiteToggle {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "sites", feature = "integrations"))]
 /// Type of a site. Only `basic` is shown; other values are kept as they are.
 ///
@@ -2541,65 +2494,61 @@ pub enum SiteType {
     Unknown(::std::string::String),
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
-impl SiteType {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["basic"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Basic => "basic",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl SiteType {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["basic"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Basic => "basic",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::core::convert::From<&str> for SiteType {
-    fn from(value: &str) -> Self {
-        match value {
-            "basic" => Self::Basic,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for SiteType {
+        fn from(value: &str) -> Self {
+            match value {
+                "basic" => Self::Basic,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::core::fmt::Display for SiteType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for SiteType {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::FromJson for SiteType {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for SiteType {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for SiteType {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::serde::Serialize for SiteType {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteType {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteType {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for SiteType {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::Validate for SiteType {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(any(feature = "sites", feature = "integrations"))]
 /// Links of the site.
 ///
@@ -2614,56 +2563,55 @@ pub struct SiteUrls {
     pub published: ::core::option::Option<::std::string::String>,
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::FromJson for SiteUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            location: __reader.optional("location"),
-            app: __reader.optional("app"),
-            published: __reader.optional("published"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::serde::Serialize for SiteUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location);
-        __fields.optional("app", &self.app);
-        __fields.optional("published", &self.published);
-        __fields.end()
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::Validate for SiteUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url_at("app", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.published {
-            __v.url_at("published", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                location: __reader.optional("location"),
+                app: __reader.optional("app"),
+                published: __reader.optional("published"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SiteUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("location", &self.location);
+            __fields.optional("app", &self.app);
+            __fields.optional("published", &self.published);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SiteUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.app {
+                __v.url_at("app", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.published {
+                __v.url_at("published", __value);
+            }
+        }
+    }
+};
 #[cfg(any(feature = "sites", feature = "integrations"))]
 /// Who may see a published site.
 ///
@@ -2682,80 +2630,76 @@ pub enum SiteVisibility {
     Unknown(::std::string::String),
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
-impl SiteVisibility {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "public",
-        "unlisted",
-        "share-link",
-        "visitor-auth",
-    ];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Public => "public",
-            Self::Unlisted => "unlisted",
-            Self::ShareLink => "share-link",
-            Self::VisitorAuth => "visitor-auth",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl SiteVisibility {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &[
+            "public",
+            "unlisted",
+            "share-link",
+            "visitor-auth",
+        ];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Public => "public",
+                Self::Unlisted => "unlisted",
+                Self::ShareLink => "share-link",
+                Self::VisitorAuth => "visitor-auth",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::core::convert::From<&str> for SiteVisibility {
-    fn from(value: &str) -> Self {
-        match value {
-            "public" => Self::Public,
-            "unlisted" => Self::Unlisted,
-            "share-link" => Self::ShareLink,
-            "visitor-auth" => Self::VisitorAuth,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for SiteVisibility {
+        fn from(value: &str) -> Self {
+            match value {
+                "public" => Self::Public,
+                "unlisted" => Self::Unlisted,
+                "share-link" => Self::ShareLink,
+                "visitor-auth" => Self::VisitorAuth,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::core::fmt::Display for SiteVisibility {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::FromJson for SiteVisibility {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::serde::Serialize for SiteVisibility {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteVisibility {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::Validate for SiteVisibility {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let Self::Unknown(__value) = self {
-            __v.not_listed(__value, Self::VALUES);
+    impl ::core::fmt::Display for SiteVisibility {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
         }
     }
-}
+    impl ::apigen_runtime::FromJson for SiteVisibility {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for SiteVisibility {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteVisibility {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SiteVisibility {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let Self::Unknown(__value) = self {
+                __v.not_listed(__value, Self::VALUES);
+            }
+        }
+    }
+};
 #[cfg(feature = "sites")]
 /// A color in two versions, for the light and the dark theme.
 ///
@@ -2768,44 +2712,43 @@ pub struct ThemedColor {
     pub dark: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for ThemedColor {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            light: __reader.optional("light"),
-            dark: __reader.optional("dark"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for ThemedColor {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                light: __reader.optional("light"),
+                dark: __reader.optional("dark"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for ThemedColor {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("light", &self.light);
-        __fields.optional("dark", &self.dark);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for ThemedColor {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("light", &self.light);
+            __fields.optional("dark", &self.dark);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ThemedColor {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ThemedColor {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for ThemedColor {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for ThemedColor {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "sites", feature = "integrations"))]
 /// An image in two versions, for the light and the dark theme.
 ///
@@ -2818,51 +2761,50 @@ pub struct ThemedUrl {
     pub dark: ::core::option::Option<::std::string::String>,
 }
 #[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::FromJson for ThemedUrl {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            light: __reader.optional("light"),
-            dark: __reader.optional("dark"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::serde::Serialize for ThemedUrl {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("light", &self.light);
-        __fields.optional("dark", &self.dark);
-        __fields.end()
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ThemedUrl {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "sites", feature = "integrations"))]
-impl ::apigen_runtime::Validate for ThemedUrl {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.light {
-            __v.url_at("light", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.dark {
-            __v.url_at("dark", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for ThemedUrl {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                light: __reader.optional("light"),
+                dark: __reader.optional("dark"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for ThemedUrl {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("light", &self.light);
+            __fields.optional("dark", &self.dark);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for ThemedUrl {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for ThemedUrl {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.light {
+                __v.url_at("light", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.dark {
+                __v.url_at("dark", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "sites")]
 /// The new schema.
 ///
@@ -2875,42 +2817,42 @@ pub struct UpdateSiteAdaptiveSchemaBody {
     pub json_schema: ::apigen_runtime::serde_json::Value,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for UpdateSiteAdaptiveSchemaBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            json_schema: __reader.required("jsonSchema"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateSiteAdaptiveSchemaBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                json_schema: __reader.required("jsonSchema"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for UpdateSiteAdaptiveSchemaBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("jsonSchema", &self.json_schema);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for UpdateSiteAdaptiveSchemaBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("jsonSchema", &self.json_schema);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSiteAdaptiveSchemaBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for UpdateSiteAdaptiveSchemaBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for UpdateSiteAdaptiveSchemaBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for UpdateSiteAdaptiveSchemaBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "sites")]
 /// The fields to change; all optional.
 ///
@@ -2949,60 +2891,59 @@ pub struct UpdateSiteBody {
     pub proxy: ::apigen_runtime::Patch<::std::string::String>,
 }
 #[cfg(feature = "sites")]
-impl ::apigen_runtime::FromJson for UpdateSiteBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            title: __reader.optional("title"),
-            visibility: __reader.optional("visibility"),
-            basename: __reader.optional("basename"),
-            adaptive_content: __reader.optional("adaptiveContent"),
-            agents_context: __reader.optional("agentsContext"),
-            default_site_space: __reader.optional("defaultSiteSpace"),
-            default_site_section: __reader.optional("defaultSiteSection"),
-            proxy: __reader.patch("proxy"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::serde::Serialize for UpdateSiteBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("title", &self.title);
-        __fields.optional("visibility", &self.visibility);
-        __fields.optional("basename", &self.basename);
-        __fields.optional("adaptiveContent", &self.adaptive_content);
-        __fields.optional("agentsContext", &self.agents_context);
-        __fields.optional("defaultSiteSpace", &self.default_site_space);
-        __fields.optional("defaultSiteSection", &self.default_site_section);
-        __fields.patch("proxy", &self.proxy);
-        __fields.end()
-    }
-}
-#[cfg(feature = "sites")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSiteBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sites")]
-impl ::apigen_runtime::Validate for UpdateSiteBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.visibility {
-            __v.field("visibility", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.agents_context {
-            __v.field("agentsContext", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateSiteBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                title: __reader.optional("title"),
+                visibility: __reader.optional("visibility"),
+                basename: __reader.optional("basename"),
+                adaptive_content: __reader.optional("adaptiveContent"),
+                agents_context: __reader.optional("agentsContext"),
+                default_site_space: __reader.optional("defaultSiteSpace"),
+                default_site_section: __reader.optional("defaultSiteSection"),
+                proxy: __reader.patch("proxy"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for UpdateSiteBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("title", &self.title);
+            __fields.optional("visibility", &self.visibility);
+            __fields.optional("basename", &self.basename);
+            __fields.optional("adaptiveContent", &self.adaptive_content);
+            __fields.optional("agentsContext", &self.agents_context);
+            __fields.optional("defaultSiteSpace", &self.default_site_space);
+            __fields.optional("defaultSiteSection", &self.default_site_section);
+            __fields.patch("proxy", &self.proxy);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSiteBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for UpdateSiteBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.visibility {
+                __v.field("visibility", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.agents_context {
+                __v.field("agentsContext", __value);
+            }
+        }
+    }
+};

@@ -15,65 +15,61 @@ pub enum LinkRelation {
     Unknown(::std::string::String),
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
-impl LinkRelation {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["reference"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Reference => "reference",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl LinkRelation {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["reference"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Reference => "reference",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::core::convert::From<&str> for LinkRelation {
-    fn from(value: &str) -> Self {
-        match value {
-            "reference" => Self::Reference,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for LinkRelation {
+        fn from(value: &str) -> Self {
+            match value {
+                "reference" => Self::Reference,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::core::fmt::Display for LinkRelation {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for LinkRelation {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::FromJson for LinkRelation {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for LinkRelation {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for LinkRelation {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::serde::Serialize for LinkRelation {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkRelation {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkRelation {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for LinkRelation {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::Validate for LinkRelation {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(any(feature = "spaces", feature = "content"))]
 /// Statistics of the broken links.
 ///
@@ -88,44 +84,43 @@ pub struct LinkReportBrokenStats {
     pub change_request: ::core::option::Option<i64>,
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::FromJson for LinkReportBrokenStats {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            total: __reader.optional("total"),
-            change_request: __reader.optional("changeRequest"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for LinkReportBrokenStats {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                total: __reader.optional("total"),
+                change_request: __reader.optional("changeRequest"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::serde::Serialize for LinkReportBrokenStats {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("total", &self.total);
-        __fields.optional("changeRequest", &self.change_request);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for LinkReportBrokenStats {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("total", &self.total);
+            __fields.optional("changeRequest", &self.change_request);
+            __fields.end()
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkReportBrokenStats {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkReportBrokenStats {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::Validate for LinkReportBrokenStats {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for LinkReportBrokenStats {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "spaces", feature = "content"))]
 /// One link of a link report (space links, page links). Fields beyond `status`,
 /// `relation` and `targetReference` are not shown; they are kept as they are.
@@ -155,55 +150,54 @@ pub struct LinkReportItem {
     >,
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::FromJson for LinkReportItem {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            status: __reader.optional("status"),
-            relation: __reader.optional("relation"),
-            target_reference: __reader.optional("targetReference"),
-            extra: __reader.rest(),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::serde::Serialize for LinkReportItem {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("status", &self.status);
-        __fields.optional("relation", &self.relation);
-        __fields.optional("targetReference", &self.target_reference);
-        __fields.rest(&self.extra);
-        __fields.end()
-    }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkReportItem {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::Validate for LinkReportItem {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.status {
-            __v.field("status", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.target_reference {
-            __v.field("targetReference", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for LinkReportItem {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                status: __reader.optional("status"),
+                relation: __reader.optional("relation"),
+                target_reference: __reader.optional("targetReference"),
+                extra: __reader.rest(),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for LinkReportItem {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("status", &self.status);
+            __fields.optional("relation", &self.relation);
+            __fields.optional("targetReference", &self.target_reference);
+            __fields.rest(&self.extra);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkReportItem {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for LinkReportItem {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.status {
+                __v.field("status", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.target_reference {
+                __v.field("targetReference", __value);
+            }
+        }
+    }
+};
 #[cfg(any(feature = "spaces", feature = "content"))]
 /// A page of a link report (space links, page links): the list envelope `{ next, count,
 /// items }` plus `stats` over the whole report.
@@ -230,60 +224,58 @@ pub struct LinkReportList {
     pub stats: ::core::option::Option<crate::LinkReportStats>,
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::FromJson for LinkReportList {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            next: __reader.optional("next"),
-            count: __reader.optional("count"),
-            items: __reader.required("items"),
-            stats: __reader.optional("stats"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for LinkReportList {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                next: __reader.optional("next"),
+                count: __reader.optional("count"),
+                items: __reader.required("items"),
+                stats: __reader.optional("stats"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::serde::Serialize for LinkReportList {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("next", &self.next);
-        __fields.optional("count", &self.count);
-        __fields.put("items", &self.items);
-        __fields.optional("stats", &self.stats);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for LinkReportList {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("next", &self.next);
+            __fields.optional("count", &self.count);
+            __fields.put("items", &self.items);
+            __fields.optional("stats", &self.stats);
+            __fields.end()
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkReportList {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkReportList {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::Validate for LinkReportList {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        __v.field("items", &self.items);
+    impl ::apigen_runtime::Validate for LinkReportList {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            __v.field("items", &self.items);
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::Paginated for LinkReportList {
-    type Item = crate::LinkReportItem;
-    fn next_page(&self) -> ::core::option::Option<&str> {
-        self.next.as_ref().map(|next| next.page.as_str())
+    impl ::apigen_runtime::Paginated for LinkReportList {
+        type Item = crate::LinkReportItem;
+        fn next_page(&self) -> ::core::option::Option<&str> {
+            self.next.as_ref().map(|next| next.page.as_str())
+        }
+        fn into_items(self) -> ::std::vec::Vec<crate::LinkReportItem> {
+            self.items
+        }
     }
-    fn into_items(self) -> ::std::vec::Vec<crate::LinkReportItem> {
-        self.items
-    }
-}
+};
 #[cfg(any(feature = "spaces", feature = "content"))]
 /// The next page; absent (or null) on the last page.
 ///
@@ -294,42 +286,41 @@ pub struct LinkReportListNext {
     pub page: ::std::string::String,
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::FromJson for LinkReportListNext {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            page: __reader.required("page"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for LinkReportListNext {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                page: __reader.required("page"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::serde::Serialize for LinkReportListNext {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("page", &self.page);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for LinkReportListNext {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("page", &self.page);
+            __fields.end()
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkReportListNext {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkReportListNext {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::Validate for LinkReportListNext {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for LinkReportListNext {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "spaces", feature = "content"))]
 /// Statistics over the whole report.
 ///
@@ -342,44 +333,43 @@ pub struct LinkReportStats {
     pub broken: ::core::option::Option<crate::LinkReportBrokenStats>,
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::FromJson for LinkReportStats {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            total: __reader.optional("total"),
-            broken: __reader.optional("broken"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for LinkReportStats {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                total: __reader.optional("total"),
+                broken: __reader.optional("broken"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::serde::Serialize for LinkReportStats {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("total", &self.total);
-        __fields.optional("broken", &self.broken);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for LinkReportStats {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("total", &self.total);
+            __fields.optional("broken", &self.broken);
+            __fields.end()
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkReportStats {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkReportStats {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::Validate for LinkReportStats {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for LinkReportStats {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "spaces", feature = "content"))]
 /// Status of a link in a link report; also the `status` filter of link reports.
 ///
@@ -396,73 +386,69 @@ pub enum LinkStatus {
     Unknown(::std::string::String),
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
-impl LinkStatus {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["ok", "broken", "in-app"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ok => "ok",
-            Self::Broken => "broken",
-            Self::InApp => "in-app",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl LinkStatus {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["ok", "broken", "in-app"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Ok => "ok",
+                Self::Broken => "broken",
+                Self::InApp => "in-app",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::core::convert::From<&str> for LinkStatus {
-    fn from(value: &str) -> Self {
-        match value {
-            "ok" => Self::Ok,
-            "broken" => Self::Broken,
-            "in-app" => Self::InApp,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for LinkStatus {
+        fn from(value: &str) -> Self {
+            match value {
+                "ok" => Self::Ok,
+                "broken" => Self::Broken,
+                "in-app" => Self::InApp,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::core::fmt::Display for LinkStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::FromJson for LinkStatus {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::serde::Serialize for LinkStatus {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkStatus {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::Validate for LinkStatus {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let Self::Unknown(__value) = self {
-            __v.not_listed(__value, Self::VALUES);
+    impl ::core::fmt::Display for LinkStatus {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
         }
     }
-}
+    impl ::apigen_runtime::FromJson for LinkStatus {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for LinkStatus {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkStatus {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for LinkStatus {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let Self::Unknown(__value) = self {
+                __v.not_listed(__value, Self::VALUES);
+            }
+        }
+    }
+};
 #[cfg(any(feature = "spaces", feature = "content"))]
 /// Kind of the target of a link; values beyond the sample `file` are not shown.
 ///
@@ -480,65 +466,61 @@ pub enum LinkTargetKind {
     Unknown(::std::string::String),
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
-impl LinkTargetKind {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["file"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::File => "file",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl LinkTargetKind {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["file"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::File => "file",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::core::convert::From<&str> for LinkTargetKind {
-    fn from(value: &str) -> Self {
-        match value {
-            "file" => Self::File,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for LinkTargetKind {
+        fn from(value: &str) -> Self {
+            match value {
+                "file" => Self::File,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::core::fmt::Display for LinkTargetKind {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for LinkTargetKind {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::FromJson for LinkTargetKind {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for LinkTargetKind {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for LinkTargetKind {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::serde::Serialize for LinkTargetKind {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkTargetKind {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkTargetKind {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for LinkTargetKind {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::Validate for LinkTargetKind {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(any(feature = "spaces", feature = "content"))]
 /// What a link points to: its `kind` and the organization and space it lives in, embedded
 /// as objects. Keys beyond these (such as the id of the target) are not shown; they are
@@ -570,55 +552,54 @@ pub struct LinkTargetReference {
     >,
 }
 #[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::FromJson for LinkTargetReference {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            kind: __reader.optional("kind"),
-            organization: __reader.optional("organization"),
-            space: __reader.optional("space"),
-            extra: __reader.rest(),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::serde::Serialize for LinkTargetReference {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("kind", &self.kind);
-        __fields.optional("organization", &self.organization);
-        __fields.optional("space", &self.space);
-        __fields.rest(&self.extra);
-        __fields.end()
-    }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkTargetReference {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(any(feature = "spaces", feature = "content"))]
-impl ::apigen_runtime::Validate for LinkTargetReference {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.organization {
-            __v.field("organization", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.space {
-            __v.field("space", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for LinkTargetReference {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                kind: __reader.optional("kind"),
+                organization: __reader.optional("organization"),
+                space: __reader.optional("space"),
+                extra: __reader.rest(),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for LinkTargetReference {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("kind", &self.kind);
+            __fields.optional("organization", &self.organization);
+            __fields.optional("space", &self.space);
+            __fields.rest(&self.extra);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for LinkTargetReference {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for LinkTargetReference {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.organization {
+                __v.field("organization", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.space {
+                __v.field("space", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "spaces")]
 /// Where to move the space.
 ///
@@ -633,44 +614,43 @@ pub struct MoveSpaceBody {
     pub position: ::core::option::Option<crate::SpacePosition>,
 }
 #[cfg(feature = "spaces")]
-impl ::apigen_runtime::FromJson for MoveSpaceBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            parent: __reader.patch("parent"),
-            position: __reader.optional("position"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for MoveSpaceBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                parent: __reader.patch("parent"),
+                position: __reader.optional("position"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "spaces")]
-impl ::apigen_runtime::serde::Serialize for MoveSpaceBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.patch("parent", &self.parent);
-        __fields.optional("position", &self.position);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for MoveSpaceBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.patch("parent", &self.parent);
+            __fields.optional("position", &self.position);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "spaces")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MoveSpaceBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for MoveSpaceBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "spaces")]
-impl ::apigen_runtime::Validate for MoveSpaceBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for MoveSpaceBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "members",
@@ -774,145 +754,114 @@ pub struct Space {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for Space {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "space");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            title: __reader.required("title"),
-            emoji: __reader.required("emoji"),
-            visibility: __reader.required("visibility"),
-            created_at: __reader.required("createdAt"),
-            updated_at: __reader.required("updatedAt"),
-            deleted_at: __reader.optional("deletedAt"),
-            edit_mode: __reader.optional("editMode"),
-            merge_rules: __reader.required("mergeRules"),
-            urls: __reader.optional("urls"),
-            organization: __reader.required("organization"),
-            parent: __reader.optional("parent"),
-            language: __reader.optional("language"),
-            git_sync: __reader.optional("gitSync"),
-            visitor_auth: __reader.optional("visitorAuth"),
-            revision: __reader.required("revision"),
-            default_level: __reader.nullable("defaultLevel"),
-            comments: __reader.required("comments"),
-            change_requests: __reader.required("changeRequests"),
-            change_requests_open: __reader.required("changeRequestsOpen"),
-            change_requests_draft: __reader.required("changeRequestsDraft"),
-            permissions: __reader.optional("permissions"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for Space {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "space");
-        __fields.put("id", &self.id);
-        __fields.put("title", &self.title);
-        __fields.put("emoji", &self.emoji);
-        __fields.put("visibility", &self.visibility);
-        __fields.put("createdAt", &self.created_at);
-        __fields.put("updatedAt", &self.updated_at);
-        __fields.optional("deletedAt", &self.deleted_at);
-        __fields.optional("editMode", &self.edit_mode);
-        __fields.put("mergeRules", &self.merge_rules);
-        __fields.optional("urls", &self.urls);
-        __fields.put("organization", &self.organization);
-        __fields.optional("parent", &self.parent);
-        __fields.optional("language", &self.language);
-        __fields.optional("gitSync", &self.git_sync);
-        __fields.optional("visitorAuth", &self.visitor_auth);
-        __fields.put("revision", &self.revision);
-        __fields.put("defaultLevel", &self.default_level);
-        __fields.put("comments", &self.comments);
-        __fields.put("changeRequests", &self.change_requests);
-        __fields.put("changeRequestsOpen", &self.change_requests_open);
-        __fields.put("changeRequestsDraft", &self.change_requests_draft);
-        __fields.optional("permissions", &self.permissions);
-        __fields.end()
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Space {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for Space {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        {
-            let __value = &self.title;
-            let __v = &mut __v.at("title");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(50u64),
-            );
-        }
-        {
-            let __value = &self.emoji;
-            let __v = &mut __v.at("emoji");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(50u64),
-            );
-        }
-        __v.field("visibility", &self.visibility);
-        if let ::core::option::Option::Some(__value) = &self.edit_mode {
-            __v.field("editMode", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.default_level {
-            __v.field("defaultLevel", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for Space {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "space");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                title: __reader.required("title"),
+                emoji: __reader.required("emoji"),
+                visibility: __reader.required("visibility"),
+                created_at: __reader.required("createdAt"),
+                updated_at: __reader.required("updatedAt"),
+                deleted_at: __reader.optional("deletedAt"),
+                edit_mode: __reader.optional("editMode"),
+                merge_rules: __reader.required("mergeRules"),
+                urls: __reader.optional("urls"),
+                organization: __reader.required("organization"),
+                parent: __reader.optional("parent"),
+                language: __reader.optional("language"),
+                git_sync: __reader.optional("gitSync"),
+                visitor_auth: __reader.optional("visitorAuth"),
+                revision: __reader.required("revision"),
+                default_level: __reader.nullable("defaultLevel"),
+                comments: __reader.required("comments"),
+                change_requests: __reader.required("changeRequests"),
+                change_requests_open: __reader.required("changeRequestsOpen"),
+                change_requests_draft: __reader.required("changeRequestsDraft"),
+                permissions: __reader.optional("permissions"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for Space {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "space");
+            __fields.put("id", &self.id);
+            __fields.put("title", &self.title);
+            __fields.put("emoji", &self.emoji);
+            __fields.put("visibility", &self.visibility);
+            __fields.put("createdAt", &self.created_at);
+            __fields.put("updatedAt", &self.updated_at);
+            __fields.optional("deletedAt", &self.deleted_at);
+            __fields.optional("editMode", &self.edit_mode);
+            __fields.put("mergeRules", &self.merge_rules);
+            __fields.optional("urls", &self.urls);
+            __fields.put("organization", &self.organization);
+            __fields.optional("parent", &self.parent);
+            __fields.optional("language", &self.language);
+            __fields.optional("gitSync", &self.git_sync);
+            __fields.optional("visitorAuth", &self.visitor_auth);
+            __fields.put("revision", &self.revision);
+            __fields.put("defaultLevel", &self.default_level);
+            __fields.put("comments", &self.comments);
+            __fields.put("changeRequests", &self.change_requests);
+            __fields.put("changeRequestsOpen", &self.change_requests_open);
+            __fields.put("changeRequestsDraft", &self.change_requests_draft);
+            __fields.optional("permissions", &self.permissions);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Space {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for Space {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            {
+                let __value = &self.title;
+                let __v = &mut __v.at("title");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(50u64),
+                );
+            }
+            {
+                let __value = &self.emoji;
+                let __v = &mut __v.at("emoji");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(50u64),
+                );
+            }
+            __v.field("visibility", &self.visibility);
+            if let ::core::option::Option::Some(__value) = &self.edit_mode {
+                __v.field("editMode", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.default_level {
+                __v.field("defaultLevel", __value);
+            }
+        }
+    }
+};
 #[cfg(
     any(
         feature = "members",
@@ -947,131 +896,67 @@ pub enum SpaceEditMode {
         feature = "integrations"
     )
 )]
-impl SpaceEditMode {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["live", "locked"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Live => "live",
-            Self::Locked => "locked",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl SpaceEditMode {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["live", "locked"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Live => "live",
+                Self::Locked => "locked",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::convert::From<&str> for SpaceEditMode {
-    fn from(value: &str) -> Self {
-        match value {
-            "live" => Self::Live,
-            "locked" => Self::Locked,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for SpaceEditMode {
+        fn from(value: &str) -> Self {
+            match value {
+                "live" => Self::Live,
+                "locked" => Self::Locked,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::fmt::Display for SpaceEditMode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::FromJson for SpaceEditMode {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for SpaceEditMode {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceEditMode {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for SpaceEditMode {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let Self::Unknown(__value) = self {
-            __v.not_listed(__value, Self::VALUES);
+    impl ::core::fmt::Display for SpaceEditMode {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
         }
     }
-}
+    impl ::apigen_runtime::FromJson for SpaceEditMode {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for SpaceEditMode {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceEditMode {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SpaceEditMode {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let Self::Unknown(__value) = self {
+                __v.not_listed(__value, Self::VALUES);
+            }
+        }
+    }
+};
 #[cfg(
     any(
         feature = "members",
@@ -1126,106 +1011,60 @@ pub struct SpaceGitInfo {
         feature = "git"
     )
 )]
-impl ::core::fmt::Debug for SpaceGitInfo {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct("SpaceGitInfo")
-            .field("repo_name", &self.repo_name)
-            .field("installation_provider", &self.installation_provider)
-            .field("integration", &self.integration)
-            .field("url", &::apigen_runtime::redact::redact_option(&self.url))
-            .field("updated_at", &self.updated_at)
-            .finish()
+const _: () = {
+    impl ::core::fmt::Debug for SpaceGitInfo {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.debug_struct("SpaceGitInfo")
+                .field("repo_name", &self.repo_name)
+                .field("installation_provider", &self.installation_provider)
+                .field("integration", &self.integration)
+                .field("url", &::apigen_runtime::redact::redact_option(&self.url))
+                .field("updated_at", &self.updated_at)
+                .finish()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations",
-        feature = "git"
-    )
-)]
-impl ::apigen_runtime::FromJson for SpaceGitInfo {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            repo_name: __reader.optional("repoName"),
-            installation_provider: __reader.optional("installationProvider"),
-            integration: __reader.optional("integration"),
-            url: __reader.optional("url"),
-            updated_at: __reader.optional("updatedAt"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+    impl ::apigen_runtime::FromJson for SpaceGitInfo {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                repo_name: __reader.optional("repoName"),
+                installation_provider: __reader.optional("installationProvider"),
+                integration: __reader.optional("integration"),
+                url: __reader.optional("url"),
+                updated_at: __reader.optional("updatedAt"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations",
-        feature = "git"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for SpaceGitInfo {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("repoName", &self.repo_name);
-        __fields.optional("installationProvider", &self.installation_provider);
-        __fields.optional("integration", &self.integration);
-        __fields.optional("url", &self.url);
-        __fields.optional("updatedAt", &self.updated_at);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SpaceGitInfo {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("repoName", &self.repo_name);
+            __fields.optional("installationProvider", &self.installation_provider);
+            __fields.optional("integration", &self.integration);
+            __fields.optional("url", &self.url);
+            __fields.optional("updatedAt", &self.updated_at);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations",
-        feature = "git"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceGitInfo {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceGitInfo {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations",
-        feature = "git"
-    )
-)]
-impl ::apigen_runtime::Validate for SpaceGitInfo {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SpaceGitInfo {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "members",
@@ -1260,125 +1099,61 @@ pub enum SpaceLanguage {
         feature = "integrations"
     )
 )]
-impl SpaceLanguage {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["en"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::En => "en",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl SpaceLanguage {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["en"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::En => "en",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::convert::From<&str> for SpaceLanguage {
-    fn from(value: &str) -> Self {
-        match value {
-            "en" => Self::En,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for SpaceLanguage {
+        fn from(value: &str) -> Self {
+            match value {
+                "en" => Self::En,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::fmt::Display for SpaceLanguage {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for SpaceLanguage {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::FromJson for SpaceLanguage {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for SpaceLanguage {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for SpaceLanguage {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for SpaceLanguage {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceLanguage {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceLanguage {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for SpaceLanguage {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for SpaceLanguage {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(
     any(
         feature = "members",
@@ -1433,90 +1208,59 @@ pub struct SpacePermissions {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for SpacePermissions {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            view: __reader.optional("view"),
-            access: __reader.optional("access"),
-            admin: __reader.optional("admin"),
-            view_invite_links: __reader.optional("viewInviteLinks"),
-            edit: __reader.optional("edit"),
-            trigger_git_sync: __reader.optional("triggerGitSync"),
-            comment: __reader.optional("comment"),
-            merge: __reader.optional("merge"),
-            review: __reader.optional("review"),
-            install_integration: __reader.optional("installIntegration"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SpacePermissions {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                view: __reader.optional("view"),
+                access: __reader.optional("access"),
+                admin: __reader.optional("admin"),
+                view_invite_links: __reader.optional("viewInviteLinks"),
+                edit: __reader.optional("edit"),
+                trigger_git_sync: __reader.optional("triggerGitSync"),
+                comment: __reader.optional("comment"),
+                merge: __reader.optional("merge"),
+                review: __reader.optional("review"),
+                install_integration: __reader.optional("installIntegration"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for SpacePermissions {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view);
-        __fields.optional("access", &self.access);
-        __fields.optional("admin", &self.admin);
-        __fields.optional("viewInviteLinks", &self.view_invite_links);
-        __fields.optional("edit", &self.edit);
-        __fields.optional("triggerGitSync", &self.trigger_git_sync);
-        __fields.optional("comment", &self.comment);
-        __fields.optional("merge", &self.merge);
-        __fields.optional("review", &self.review);
-        __fields.optional("installIntegration", &self.install_integration);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SpacePermissions {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("view", &self.view);
+            __fields.optional("access", &self.access);
+            __fields.optional("admin", &self.admin);
+            __fields.optional("viewInviteLinks", &self.view_invite_links);
+            __fields.optional("edit", &self.edit);
+            __fields.optional("triggerGitSync", &self.trigger_git_sync);
+            __fields.optional("comment", &self.comment);
+            __fields.optional("merge", &self.merge);
+            __fields.optional("review", &self.review);
+            __fields.optional("installIntegration", &self.install_integration);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpacePermissions {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpacePermissions {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for SpacePermissions {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SpacePermissions {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "members",
@@ -1555,96 +1299,65 @@ pub struct SpaceUrls {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for SpaceUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            location: __reader.optional("location"),
-            app: __reader.optional("app"),
-            published: __reader.optional("published"),
-            public: __reader.optional("public"),
-            icon: __reader.optional("icon"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for SpaceUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location);
-        __fields.optional("app", &self.app);
-        __fields.optional("published", &self.published);
-        __fields.optional("public", &self.public);
-        __fields.optional("icon", &self.icon);
-        __fields.end()
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for SpaceUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.app {
-            __v.url_at("app", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.published {
-            __v.url_at("published", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.public {
-            __v.url_at("public", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.icon {
-            __v.url_at("icon", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SpaceUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                location: __reader.optional("location"),
+                app: __reader.optional("app"),
+                published: __reader.optional("published"),
+                public: __reader.optional("public"),
+                icon: __reader.optional("icon"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SpaceUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("location", &self.location);
+            __fields.optional("app", &self.app);
+            __fields.optional("published", &self.published);
+            __fields.optional("public", &self.public);
+            __fields.optional("icon", &self.icon);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SpaceUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.app {
+                __v.url_at("app", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.published {
+                __v.url_at("published", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.public {
+                __v.url_at("public", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.icon {
+                __v.url_at("icon", __value);
+            }
+        }
+    }
+};
 #[cfg(
     any(
         feature = "members",
@@ -1687,146 +1400,82 @@ pub enum SpaceVisibility {
         feature = "integrations"
     )
 )]
-impl SpaceVisibility {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &[
-        "public",
-        "unlisted",
-        "share-link",
-        "visitor-auth",
-        "in-collection",
-        "private",
-    ];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Public => "public",
-            Self::Unlisted => "unlisted",
-            Self::ShareLink => "share-link",
-            Self::VisitorAuth => "visitor-auth",
-            Self::InCollection => "in-collection",
-            Self::Private => "private",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl SpaceVisibility {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &[
+            "public",
+            "unlisted",
+            "share-link",
+            "visitor-auth",
+            "in-collection",
+            "private",
+        ];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Public => "public",
+                Self::Unlisted => "unlisted",
+                Self::ShareLink => "share-link",
+                Self::VisitorAuth => "visitor-auth",
+                Self::InCollection => "in-collection",
+                Self::Private => "private",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::convert::From<&str> for SpaceVisibility {
-    fn from(value: &str) -> Self {
-        match value {
-            "public" => Self::Public,
-            "unlisted" => Self::Unlisted,
-            "share-link" => Self::ShareLink,
-            "visitor-auth" => Self::VisitorAuth,
-            "in-collection" => Self::InCollection,
-            "private" => Self::Private,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for SpaceVisibility {
+        fn from(value: &str) -> Self {
+            match value {
+                "public" => Self::Public,
+                "unlisted" => Self::Unlisted,
+                "share-link" => Self::ShareLink,
+                "visitor-auth" => Self::VisitorAuth,
+                "in-collection" => Self::InCollection,
+                "private" => Self::Private,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::core::fmt::Display for SpaceVisibility {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::FromJson for SpaceVisibility {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for SpaceVisibility {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceVisibility {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for SpaceVisibility {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let Self::Unknown(__value) = self {
-            __v.not_listed(__value, Self::VALUES);
+    impl ::core::fmt::Display for SpaceVisibility {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
         }
     }
-}
+    impl ::apigen_runtime::FromJson for SpaceVisibility {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for SpaceVisibility {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceVisibility {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SpaceVisibility {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let Self::Unknown(__value) = self {
+                __v.not_listed(__value, Self::VALUES);
+            }
+        }
+    }
+};
 #[cfg(
     any(
         feature = "members",
@@ -1864,108 +1513,66 @@ pub enum SpaceVisitorAuth {
         feature = "integrations"
     )
 )]
-impl ::core::convert::From<crate::SpaceVisitorAuthCustom> for SpaceVisitorAuth {
-    fn from(value: crate::SpaceVisitorAuthCustom) -> Self {
-        Self::Custom(::std::boxed::Box::new(value))
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::FromJson for SpaceVisitorAuth {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::apigen_runtime::json::tagged(
-            __value,
-            __decoder,
-            "backend",
-            &["custom"],
-            &[
-                |__value, __decoder| {
-                    ::core::option::Option::Some(
-                        Self::Custom(
-                            <::std::boxed::Box<
-                                crate::SpaceVisitorAuthCustom,
-                            > as ::apigen_runtime::FromJson>::from_json(
-                                __value,
-                                __decoder,
-                            )?,
-                        ),
-                    )
-                },
-            ],
-            Self::Unknown,
-            true,
-        )
-    }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
-    }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for SpaceVisitorAuth {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Custom(__value) => __value.serialize(serializer),
-            Self::Unknown(__value) => __value.serialize(serializer),
+const _: () = {
+    impl ::core::convert::From<crate::SpaceVisitorAuthCustom> for SpaceVisitorAuth {
+        fn from(value: crate::SpaceVisitorAuthCustom) -> Self {
+            Self::Custom(::std::boxed::Box::new(value))
         }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceVisitorAuth {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::FromJson for SpaceVisitorAuth {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::json::tagged(
+                __value,
+                __decoder,
+                "backend",
+                &["custom"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Custom(
+                                <::std::boxed::Box<
+                                    crate::SpaceVisitorAuthCustom,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                true,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for SpaceVisitorAuth {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::serde::Serialize for SpaceVisitorAuth {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Custom(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceVisitorAuth {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SpaceVisitorAuth {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(
     any(
         feature = "members",
@@ -2002,72 +1609,41 @@ pub struct SpaceVisitorAuthCustom {
         feature = "integrations"
     )
 )]
-impl ::apigen_runtime::FromJson for SpaceVisitorAuthCustom {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("backend", "custom");
-        let __decoded = Self { extra: __reader.rest() };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SpaceVisitorAuthCustom {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("backend", "custom");
+            let __decoded = Self { extra: __reader.rest() };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::serde::Serialize for SpaceVisitorAuthCustom {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("backend", "custom");
-        __fields.rest(&self.extra);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SpaceVisitorAuthCustom {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("backend", "custom");
+            __fields.rest(&self.extra);
+            __fields.end()
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceVisitorAuthCustom {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SpaceVisitorAuthCustom {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(
-    any(
-        feature = "members",
-        feature = "collections",
-        feature = "spaces",
-        feature = "sites",
-        feature = "site_structure",
-        feature = "content",
-        feature = "integrations"
-    )
-)]
-impl ::apigen_runtime::Validate for SpaceVisitorAuthCustom {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for SpaceVisitorAuthCustom {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "spaces")]
 /// The target of the transfer.
 ///
@@ -2078,42 +1654,41 @@ pub struct TransferSpaceBody {
     pub organization: ::std::string::String,
 }
 #[cfg(feature = "spaces")]
-impl ::apigen_runtime::FromJson for TransferSpaceBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            organization: __reader.required("organization"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for TransferSpaceBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                organization: __reader.required("organization"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "spaces")]
-impl ::apigen_runtime::serde::Serialize for TransferSpaceBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("organization", &self.organization);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for TransferSpaceBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("organization", &self.organization);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "spaces")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TransferSpaceBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TransferSpaceBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "spaces")]
-impl ::apigen_runtime::Validate for TransferSpaceBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for TransferSpaceBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "spaces")]
 /// The fields to change; all optional.
 ///
@@ -2144,72 +1719,71 @@ pub struct UpdateSpaceBody {
     pub emoji: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "spaces")]
-impl ::apigen_runtime::FromJson for UpdateSpaceBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            edit_mode: __reader.optional("editMode"),
-            title: __reader.optional("title"),
-            default_level: __reader.patch("defaultLevel"),
-            language: __reader.optional("language"),
-            merge_rules: __reader.optional("mergeRules"),
-            emoji: __reader.optional("emoji"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "spaces")]
-impl ::apigen_runtime::serde::Serialize for UpdateSpaceBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("editMode", &self.edit_mode);
-        __fields.optional("title", &self.title);
-        __fields.patch("defaultLevel", &self.default_level);
-        __fields.optional("language", &self.language);
-        __fields.optional("mergeRules", &self.merge_rules);
-        __fields.optional("emoji", &self.emoji);
-        __fields.end()
-    }
-}
-#[cfg(feature = "spaces")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSpaceBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "spaces")]
-impl ::apigen_runtime::Validate for UpdateSpaceBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.edit_mode {
-            __v.field("editMode", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.title {
-            let __v = &mut __v.at("title");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(50u64),
-            );
-        }
-        if let ::core::option::Option::Some(__value) = self.default_level.value() {
-            __v.field("defaultLevel", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.emoji {
-            let __v = &mut __v.at("emoji");
-            __v.length(
-                __value,
-                ::core::option::Option::None,
-                ::core::option::Option::Some(50u64),
-            );
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateSpaceBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                edit_mode: __reader.optional("editMode"),
+                title: __reader.optional("title"),
+                default_level: __reader.patch("defaultLevel"),
+                language: __reader.optional("language"),
+                merge_rules: __reader.optional("mergeRules"),
+                emoji: __reader.optional("emoji"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for UpdateSpaceBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("editMode", &self.edit_mode);
+            __fields.optional("title", &self.title);
+            __fields.patch("defaultLevel", &self.default_level);
+            __fields.optional("language", &self.language);
+            __fields.optional("mergeRules", &self.merge_rules);
+            __fields.optional("emoji", &self.emoji);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSpaceBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for UpdateSpaceBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.edit_mode {
+                __v.field("editMode", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.title {
+                let __v = &mut __v.at("title");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(50u64),
+                );
+            }
+            if let ::core::option::Option::Some(__value) = self.default_level.value() {
+                __v.field("defaultLevel", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.emoji {
+                let __v = &mut __v.at("emoji");
+                __v.length(
+                    __value,
+                    ::core::option::Option::None,
+                    ::core::option::Option::Some(50u64),
+                );
+            }
+        }
+    }
+};

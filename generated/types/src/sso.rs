@@ -31,59 +31,58 @@ pub struct CreateSamlProviderBody {
     pub default_role: ::apigen_runtime::Patch<crate::Role>,
 }
 #[cfg(feature = "sso")]
-impl ::apigen_runtime::FromJson for CreateSamlProviderBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            label: __reader.required("label"),
-            entity_id: __reader.optional("entityID"),
-            certificate: __reader.optional("certificate"),
-            sso_url: __reader.optional("ssoURL"),
-            default_team: __reader.optional("defaultTeam"),
-            default_role: __reader.patch("defaultRole"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "sso")]
-impl ::apigen_runtime::serde::Serialize for CreateSamlProviderBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("label", &self.label);
-        __fields.optional("entityID", &self.entity_id);
-        __fields.optional("certificate", &self.certificate);
-        __fields.optional("ssoURL", &self.sso_url);
-        __fields.optional("defaultTeam", &self.default_team);
-        __fields.patch("defaultRole", &self.default_role);
-        __fields.end()
-    }
-}
-#[cfg(feature = "sso")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateSamlProviderBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sso")]
-impl ::apigen_runtime::Validate for CreateSamlProviderBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.sso_url {
-            __v.url_at("ssoURL", __value);
-        }
-        if let ::core::option::Option::Some(__value) = self.default_role.value() {
-            __v.field("defaultRole", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for CreateSamlProviderBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                label: __reader.required("label"),
+                entity_id: __reader.optional("entityID"),
+                certificate: __reader.optional("certificate"),
+                sso_url: __reader.optional("ssoURL"),
+                default_team: __reader.optional("defaultTeam"),
+                default_role: __reader.patch("defaultRole"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for CreateSamlProviderBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("label", &self.label);
+            __fields.optional("entityID", &self.entity_id);
+            __fields.optional("certificate", &self.certificate);
+            __fields.optional("ssoURL", &self.sso_url);
+            __fields.optional("defaultTeam", &self.default_team);
+            __fields.patch("defaultRole", &self.default_role);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateSamlProviderBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for CreateSamlProviderBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.sso_url {
+                __v.url_at("ssoURL", __value);
+            }
+            if let ::core::option::Option::Some(__value) = self.default_role.value() {
+                __v.field("defaultRole", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "sso")]
 /// A SAML identity provider configured for an organization. Its only state shown is
 /// `active`; its transitions are not shown (gap `saml-provider-status`).
@@ -134,77 +133,76 @@ pub struct SamlProvider {
     pub urls: ::core::option::Option<crate::SamlProviderUrls>,
 }
 #[cfg(feature = "sso")]
-impl ::apigen_runtime::FromJson for SamlProvider {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "saml-provider");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            label: __reader.optional("label"),
-            sso_url: __reader.optional("ssoURL"),
-            entity_id: __reader.optional("entityID"),
-            certificate: __reader.optional("certificate"),
-            default_team: __reader.optional("defaultTeam"),
-            default_role: __reader.optional("defaultRole"),
-            created_at: __reader.optional("createdAt"),
-            status: __reader.optional("status"),
-            service: __reader.optional("service"),
-            urls: __reader.optional("urls"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "sso")]
-impl ::apigen_runtime::serde::Serialize for SamlProvider {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "saml-provider");
-        __fields.put("id", &self.id);
-        __fields.optional("label", &self.label);
-        __fields.optional("ssoURL", &self.sso_url);
-        __fields.optional("entityID", &self.entity_id);
-        __fields.optional("certificate", &self.certificate);
-        __fields.optional("defaultTeam", &self.default_team);
-        __fields.optional("defaultRole", &self.default_role);
-        __fields.optional("createdAt", &self.created_at);
-        __fields.optional("status", &self.status);
-        __fields.optional("service", &self.service);
-        __fields.optional("urls", &self.urls);
-        __fields.end()
-    }
-}
-#[cfg(feature = "sso")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SamlProvider {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sso")]
-impl ::apigen_runtime::Validate for SamlProvider {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.sso_url {
-            __v.url_at("ssoURL", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.default_role {
-            __v.field("defaultRole", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.service {
-            __v.field("service", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SamlProvider {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "saml-provider");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                label: __reader.optional("label"),
+                sso_url: __reader.optional("ssoURL"),
+                entity_id: __reader.optional("entityID"),
+                certificate: __reader.optional("certificate"),
+                default_team: __reader.optional("defaultTeam"),
+                default_role: __reader.optional("defaultRole"),
+                created_at: __reader.optional("createdAt"),
+                status: __reader.optional("status"),
+                service: __reader.optional("service"),
+                urls: __reader.optional("urls"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SamlProvider {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "saml-provider");
+            __fields.put("id", &self.id);
+            __fields.optional("label", &self.label);
+            __fields.optional("ssoURL", &self.sso_url);
+            __fields.optional("entityID", &self.entity_id);
+            __fields.optional("certificate", &self.certificate);
+            __fields.optional("defaultTeam", &self.default_team);
+            __fields.optional("defaultRole", &self.default_role);
+            __fields.optional("createdAt", &self.created_at);
+            __fields.optional("status", &self.status);
+            __fields.optional("service", &self.service);
+            __fields.optional("urls", &self.urls);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SamlProvider {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SamlProvider {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.sso_url {
+                __v.url_at("ssoURL", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.default_role {
+                __v.field("defaultRole", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.service {
+                __v.field("service", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "sso")]
 /// The service-provider values to configure in the identity provider.
 ///
@@ -225,53 +223,52 @@ pub struct SamlProviderService {
     pub entity_id: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "sso")]
-impl ::apigen_runtime::FromJson for SamlProviderService {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            acs_url: __reader.optional("acsURL"),
-            start_url: __reader.optional("startURL"),
-            entity_id: __reader.optional("entityID"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "sso")]
-impl ::apigen_runtime::serde::Serialize for SamlProviderService {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("acsURL", &self.acs_url);
-        __fields.optional("startURL", &self.start_url);
-        __fields.optional("entityID", &self.entity_id);
-        __fields.end()
-    }
-}
-#[cfg(feature = "sso")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SamlProviderService {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sso")]
-impl ::apigen_runtime::Validate for SamlProviderService {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.acs_url {
-            __v.url_at("acsURL", __value);
-        }
-        if let ::core::option::Option::Some(__value) = &self.start_url {
-            __v.url_at("startURL", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SamlProviderService {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                acs_url: __reader.optional("acsURL"),
+                start_url: __reader.optional("startURL"),
+                entity_id: __reader.optional("entityID"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SamlProviderService {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("acsURL", &self.acs_url);
+            __fields.optional("startURL", &self.start_url);
+            __fields.optional("entityID", &self.entity_id);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SamlProviderService {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SamlProviderService {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.acs_url {
+                __v.url_at("acsURL", __value);
+            }
+            if let ::core::option::Option::Some(__value) = &self.start_url {
+                __v.url_at("startURL", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "sso")]
 /// State of the provider; only `active` is shown.
 ///
@@ -284,65 +281,61 @@ pub enum SamlProviderStatus {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "sso")]
-impl SamlProviderStatus {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["active"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Active => "active",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl SamlProviderStatus {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["active"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Active => "active",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "sso")]
-impl ::core::convert::From<&str> for SamlProviderStatus {
-    fn from(value: &str) -> Self {
-        match value {
-            "active" => Self::Active,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for SamlProviderStatus {
+        fn from(value: &str) -> Self {
+            match value {
+                "active" => Self::Active,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "sso")]
-impl ::core::fmt::Display for SamlProviderStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for SamlProviderStatus {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "sso")]
-impl ::apigen_runtime::FromJson for SamlProviderStatus {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for SamlProviderStatus {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for SamlProviderStatus {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "sso")]
-impl ::apigen_runtime::serde::Serialize for SamlProviderStatus {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SamlProviderStatus {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sso")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SamlProviderStatus {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for SamlProviderStatus {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "sso")]
-impl ::apigen_runtime::Validate for SamlProviderStatus {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "sso")]
 /// Links of the provider.
 ///
@@ -353,46 +346,45 @@ pub struct SamlProviderUrls {
     pub location: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "sso")]
-impl ::apigen_runtime::FromJson for SamlProviderUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            location: __reader.optional("location"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "sso")]
-impl ::apigen_runtime::serde::Serialize for SamlProviderUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location);
-        __fields.end()
-    }
-}
-#[cfg(feature = "sso")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SamlProviderUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sso")]
-impl ::apigen_runtime::Validate for SamlProviderUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SamlProviderUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                location: __reader.optional("location"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SamlProviderUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("location", &self.location);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SamlProviderUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SamlProviderUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "sso")]
 /// The `SsoProviderList` type.
 ///
@@ -403,44 +395,43 @@ pub struct SsoProviderList {
     pub items: ::std::vec::Vec<crate::SsoProviderSummary>,
 }
 #[cfg(feature = "sso")]
-impl ::apigen_runtime::FromJson for SsoProviderList {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            items: __reader.required("items"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for SsoProviderList {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                items: __reader.required("items"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "sso")]
-impl ::apigen_runtime::serde::Serialize for SsoProviderList {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("items", &self.items);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for SsoProviderList {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("items", &self.items);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "sso")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SsoProviderList {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SsoProviderList {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "sso")]
-impl ::apigen_runtime::Validate for SsoProviderList {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        __v.field("items", &self.items);
+    impl ::apigen_runtime::Validate for SsoProviderList {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            __v.field("items", &self.items);
+        }
     }
-}
+};
 #[cfg(feature = "sso")]
 /// An SSO provider of an organization as the SSO listing shows it.
 ///
@@ -461,50 +452,49 @@ pub struct SsoProviderSummary {
     pub start_url: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "sso")]
-impl ::apigen_runtime::FromJson for SsoProviderSummary {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            id: __reader.required("id"),
-            label: __reader.optional("label"),
-            start_url: __reader.optional("startURL"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "sso")]
-impl ::apigen_runtime::serde::Serialize for SsoProviderSummary {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("id", &self.id);
-        __fields.optional("label", &self.label);
-        __fields.optional("startURL", &self.start_url);
-        __fields.end()
-    }
-}
-#[cfg(feature = "sso")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SsoProviderSummary {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sso")]
-impl ::apigen_runtime::Validate for SsoProviderSummary {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.start_url {
-            __v.url_at("startURL", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for SsoProviderSummary {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                id: __reader.required("id"),
+                label: __reader.optional("label"),
+                start_url: __reader.optional("startURL"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for SsoProviderSummary {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("id", &self.id);
+            __fields.optional("label", &self.label);
+            __fields.optional("startURL", &self.start_url);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SsoProviderSummary {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SsoProviderSummary {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.start_url {
+                __v.url_at("startURL", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "sso")]
 /// The fields to change; all optional.
 ///
@@ -533,56 +523,55 @@ pub struct UpdateSamlProviderBody {
     pub default_role: ::apigen_runtime::Patch<crate::Role>,
 }
 #[cfg(feature = "sso")]
-impl ::apigen_runtime::FromJson for UpdateSamlProviderBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            label: __reader.optional("label"),
-            entity_id: __reader.optional("entityID"),
-            certificate: __reader.optional("certificate"),
-            sso_url: __reader.optional("ssoURL"),
-            default_team: __reader.optional("defaultTeam"),
-            default_role: __reader.patch("defaultRole"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "sso")]
-impl ::apigen_runtime::serde::Serialize for UpdateSamlProviderBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("label", &self.label);
-        __fields.optional("entityID", &self.entity_id);
-        __fields.optional("certificate", &self.certificate);
-        __fields.optional("ssoURL", &self.sso_url);
-        __fields.optional("defaultTeam", &self.default_team);
-        __fields.patch("defaultRole", &self.default_role);
-        __fields.end()
-    }
-}
-#[cfg(feature = "sso")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSamlProviderBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "sso")]
-impl ::apigen_runtime::Validate for UpdateSamlProviderBody {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.sso_url {
-            __v.url_at("ssoURL", __value);
-        }
-        if let ::core::option::Option::Some(__value) = self.default_role.value() {
-            __v.field("defaultRole", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateSamlProviderBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                label: __reader.optional("label"),
+                entity_id: __reader.optional("entityID"),
+                certificate: __reader.optional("certificate"),
+                sso_url: __reader.optional("ssoURL"),
+                default_team: __reader.optional("defaultTeam"),
+                default_role: __reader.patch("defaultRole"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for UpdateSamlProviderBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("label", &self.label);
+            __fields.optional("entityID", &self.entity_id);
+            __fields.optional("certificate", &self.certificate);
+            __fields.optional("ssoURL", &self.sso_url);
+            __fields.optional("defaultTeam", &self.default_team);
+            __fields.patch("defaultRole", &self.default_role);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateSamlProviderBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for UpdateSamlProviderBody {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.sso_url {
+                __v.url_at("ssoURL", __value);
+            }
+            if let ::core::option::Option::Some(__value) = self.default_role.value() {
+                __v.field("defaultRole", __value);
+            }
+        }
+    }
+};

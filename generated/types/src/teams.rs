@@ -15,44 +15,43 @@ pub struct CreateTeamBody {
     pub members: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
 }
 #[cfg(feature = "teams")]
-impl ::apigen_runtime::FromJson for CreateTeamBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            title: __reader.required("title"),
-            members: __reader.optional("members"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for CreateTeamBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                title: __reader.required("title"),
+                members: __reader.optional("members"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "teams")]
-impl ::apigen_runtime::serde::Serialize for CreateTeamBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("title", &self.title);
-        __fields.optional("members", &self.members);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for CreateTeamBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("title", &self.title);
+            __fields.optional("members", &self.members);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "teams")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateTeamBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateTeamBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "teams")]
-impl ::apigen_runtime::Validate for CreateTeamBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for CreateTeamBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "members", feature = "teams", feature = "sso"))]
 /// A team of members inside an organization.
 ///
@@ -81,54 +80,53 @@ pub struct Team {
     pub permissions: ::core::option::Option<crate::TeamPermissions>,
 }
 #[cfg(any(feature = "members", feature = "teams", feature = "sso"))]
-impl ::apigen_runtime::FromJson for Team {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "team");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            title: __reader.optional("title"),
-            members: __reader.optional("members"),
-            spaces: __reader.optional("spaces"),
-            created_at: __reader.optional("createdAt"),
-            permissions: __reader.optional("permissions"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for Team {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "team");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                title: __reader.optional("title"),
+                members: __reader.optional("members"),
+                spaces: __reader.optional("spaces"),
+                created_at: __reader.optional("createdAt"),
+                permissions: __reader.optional("permissions"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(any(feature = "members", feature = "teams", feature = "sso"))]
-impl ::apigen_runtime::serde::Serialize for Team {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "team");
-        __fields.put("id", &self.id);
-        __fields.optional("title", &self.title);
-        __fields.optional("members", &self.members);
-        __fields.optional("spaces", &self.spaces);
-        __fields.optional("createdAt", &self.created_at);
-        __fields.optional("permissions", &self.permissions);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for Team {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "team");
+            __fields.put("id", &self.id);
+            __fields.optional("title", &self.title);
+            __fields.optional("members", &self.members);
+            __fields.optional("spaces", &self.spaces);
+            __fields.optional("createdAt", &self.created_at);
+            __fields.optional("permissions", &self.permissions);
+            __fields.end()
+        }
     }
-}
-#[cfg(any(feature = "members", feature = "teams", feature = "sso"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Team {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Team {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "members", feature = "teams", feature = "sso"))]
-impl ::apigen_runtime::Validate for Team {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for Team {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(any(feature = "members", feature = "teams", feature = "sso"))]
 /// What the caller may do with the team.
 ///
@@ -141,44 +139,43 @@ pub struct TeamPermissions {
     pub view: ::core::option::Option<bool>,
 }
 #[cfg(any(feature = "members", feature = "teams", feature = "sso"))]
-impl ::apigen_runtime::FromJson for TeamPermissions {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            admin: __reader.optional("admin"),
-            view: __reader.optional("view"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for TeamPermissions {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                admin: __reader.optional("admin"),
+                view: __reader.optional("view"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(any(feature = "members", feature = "teams", feature = "sso"))]
-impl ::apigen_runtime::serde::Serialize for TeamPermissions {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("admin", &self.admin);
-        __fields.optional("view", &self.view);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for TeamPermissions {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("admin", &self.admin);
+            __fields.optional("view", &self.view);
+            __fields.end()
+        }
     }
-}
-#[cfg(any(feature = "members", feature = "teams", feature = "sso"))]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TeamPermissions {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TeamPermissions {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(any(feature = "members", feature = "teams", feature = "sso"))]
-impl ::apigen_runtime::Validate for TeamPermissions {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for TeamPermissions {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "teams")]
 /// The new title.
 ///
@@ -191,39 +188,38 @@ pub struct UpdateTeamBody {
     pub title: ::std::string::String,
 }
 #[cfg(feature = "teams")]
-impl ::apigen_runtime::FromJson for UpdateTeamBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            title: __reader.required("title"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateTeamBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                title: __reader.required("title"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "teams")]
-impl ::apigen_runtime::serde::Serialize for UpdateTeamBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("title", &self.title);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for UpdateTeamBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("title", &self.title);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "teams")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateTeamBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for UpdateTeamBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "teams")]
-impl ::apigen_runtime::Validate for UpdateTeamBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for UpdateTeamBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};

@@ -19,46 +19,45 @@ pub struct CreateTranslationBody {
     pub instructions: ::core::option::Option<crate::Document>,
 }
 #[cfg(feature = "translations")]
-impl ::apigen_runtime::FromJson for CreateTranslationBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            language: __reader.required("language"),
-            source: __reader.required("source"),
-            instructions: __reader.optional("instructions"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for CreateTranslationBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                language: __reader.required("language"),
+                source: __reader.required("source"),
+                instructions: __reader.optional("instructions"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::serde::Serialize for CreateTranslationBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("language", &self.language);
-        __fields.put("source", &self.source);
-        __fields.optional("instructions", &self.instructions);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for CreateTranslationBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("language", &self.language);
+            __fields.put("source", &self.source);
+            __fields.optional("instructions", &self.instructions);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateTranslationBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for CreateTranslationBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::Validate for CreateTranslationBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for CreateTranslationBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "translations")]
 /// A translation of a space into another language, owned by an organization. Each run
 /// translates the source space and updates the result; POST run starts a new run.
@@ -107,68 +106,67 @@ pub struct Translation {
     pub urls: ::core::option::Option<crate::TranslationUrls>,
 }
 #[cfg(feature = "translations")]
-impl ::apigen_runtime::FromJson for Translation {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        __reader.constant("object", "translation");
-        let __decoded = Self {
-            id: __reader.required("id"),
-            status: __reader.optional("status"),
-            source: __reader.optional("source"),
-            language: __reader.optional("language"),
-            instructions: __reader.optional("instructions"),
-            result: __reader.optional("result"),
-            created_at: __reader.optional("createdAt"),
-            updated_at: __reader.optional("updatedAt"),
-            stats: __reader.optional("stats"),
-            permissions: __reader.optional("permissions"),
-            urls: __reader.optional("urls"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::serde::Serialize for Translation {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("object", "translation");
-        __fields.put("id", &self.id);
-        __fields.optional("status", &self.status);
-        __fields.optional("source", &self.source);
-        __fields.optional("language", &self.language);
-        __fields.optional("instructions", &self.instructions);
-        __fields.optional("result", &self.result);
-        __fields.optional("createdAt", &self.created_at);
-        __fields.optional("updatedAt", &self.updated_at);
-        __fields.optional("stats", &self.stats);
-        __fields.optional("permissions", &self.permissions);
-        __fields.optional("urls", &self.urls);
-        __fields.end()
-    }
-}
-#[cfg(feature = "translations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Translation {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::Validate for Translation {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.urls {
-            __v.field("urls", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for Translation {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("object", "translation");
+            let __decoded = Self {
+                id: __reader.required("id"),
+                status: __reader.optional("status"),
+                source: __reader.optional("source"),
+                language: __reader.optional("language"),
+                instructions: __reader.optional("instructions"),
+                result: __reader.optional("result"),
+                created_at: __reader.optional("createdAt"),
+                updated_at: __reader.optional("updatedAt"),
+                stats: __reader.optional("stats"),
+                permissions: __reader.optional("permissions"),
+                urls: __reader.optional("urls"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for Translation {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("object", "translation");
+            __fields.put("id", &self.id);
+            __fields.optional("status", &self.status);
+            __fields.optional("source", &self.source);
+            __fields.optional("language", &self.language);
+            __fields.optional("instructions", &self.instructions);
+            __fields.optional("result", &self.result);
+            __fields.optional("createdAt", &self.created_at);
+            __fields.optional("updatedAt", &self.updated_at);
+            __fields.optional("stats", &self.stats);
+            __fields.optional("permissions", &self.permissions);
+            __fields.optional("urls", &self.urls);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for Translation {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for Translation {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.urls {
+                __v.field("urls", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "translations")]
 /// A language a space is translated into. Only `en` is shown; other values are kept as they are.
 ///
@@ -183,65 +181,61 @@ pub enum TranslationLanguage {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "translations")]
-impl TranslationLanguage {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["en"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::En => "en",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl TranslationLanguage {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["en"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::En => "en",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "translations")]
-impl ::core::convert::From<&str> for TranslationLanguage {
-    fn from(value: &str) -> Self {
-        match value {
-            "en" => Self::En,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for TranslationLanguage {
+        fn from(value: &str) -> Self {
+            match value {
+                "en" => Self::En,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "translations")]
-impl ::core::fmt::Display for TranslationLanguage {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for TranslationLanguage {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::FromJson for TranslationLanguage {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for TranslationLanguage {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for TranslationLanguage {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::serde::Serialize for TranslationLanguage {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TranslationLanguage {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TranslationLanguage {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for TranslationLanguage {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::Validate for TranslationLanguage {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "translations")]
 /// What the caller may do with the translation.
 ///
@@ -254,44 +248,43 @@ pub struct TranslationPermissions {
     pub edit: ::core::option::Option<bool>,
 }
 #[cfg(feature = "translations")]
-impl ::apigen_runtime::FromJson for TranslationPermissions {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            view: __reader.optional("view"),
-            edit: __reader.optional("edit"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for TranslationPermissions {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                view: __reader.optional("view"),
+                edit: __reader.optional("edit"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::serde::Serialize for TranslationPermissions {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("view", &self.view);
-        __fields.optional("edit", &self.edit);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for TranslationPermissions {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("view", &self.view);
+            __fields.optional("edit", &self.edit);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TranslationPermissions {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TranslationPermissions {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::Validate for TranslationPermissions {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for TranslationPermissions {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "translations")]
 /// Where the translated content is.
 ///
@@ -304,44 +297,43 @@ pub struct TranslationResult {
     pub revision: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "translations")]
-impl ::apigen_runtime::FromJson for TranslationResult {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            space: __reader.optional("space"),
-            revision: __reader.optional("revision"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for TranslationResult {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                space: __reader.optional("space"),
+                revision: __reader.optional("revision"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::serde::Serialize for TranslationResult {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("space", &self.space);
-        __fields.optional("revision", &self.revision);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for TranslationResult {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("space", &self.space);
+            __fields.optional("revision", &self.revision);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TranslationResult {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TranslationResult {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::Validate for TranslationResult {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for TranslationResult {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "translations")]
 /// What a translation translates: a space, and the language of its content.
 ///
@@ -358,44 +350,43 @@ pub struct TranslationSource {
     pub language: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "translations")]
-impl ::apigen_runtime::FromJson for TranslationSource {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            space: __reader.optional("space"),
-            language: __reader.optional("language"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for TranslationSource {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                space: __reader.optional("space"),
+                language: __reader.optional("language"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::serde::Serialize for TranslationSource {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("space", &self.space);
-        __fields.optional("language", &self.language);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for TranslationSource {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("space", &self.space);
+            __fields.optional("language", &self.language);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TranslationSource {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TranslationSource {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::Validate for TranslationSource {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for TranslationSource {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "translations")]
 /// Statistics of the runs of the translation.
 ///
@@ -430,54 +421,53 @@ pub struct TranslationStats {
     pub latest_words: ::core::option::Option<i64>,
 }
 #[cfg(feature = "translations")]
-impl ::apigen_runtime::FromJson for TranslationStats {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            runs: __reader.optional("runs"),
-            total_words: __reader.optional("totalWords"),
-            total_pages: __reader.optional("totalPages"),
-            total_duration: __reader.optional("totalDuration"),
-            latest_run_duration: __reader.optional("latestRunDuration"),
-            latest_pages: __reader.optional("latestPages"),
-            latest_words: __reader.optional("latestWords"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for TranslationStats {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                runs: __reader.optional("runs"),
+                total_words: __reader.optional("totalWords"),
+                total_pages: __reader.optional("totalPages"),
+                total_duration: __reader.optional("totalDuration"),
+                latest_run_duration: __reader.optional("latestRunDuration"),
+                latest_pages: __reader.optional("latestPages"),
+                latest_words: __reader.optional("latestWords"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::serde::Serialize for TranslationStats {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("runs", &self.runs);
-        __fields.optional("totalWords", &self.total_words);
-        __fields.optional("totalPages", &self.total_pages);
-        __fields.optional("totalDuration", &self.total_duration);
-        __fields.optional("latestRunDuration", &self.latest_run_duration);
-        __fields.optional("latestPages", &self.latest_pages);
-        __fields.optional("latestWords", &self.latest_words);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for TranslationStats {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("runs", &self.runs);
+            __fields.optional("totalWords", &self.total_words);
+            __fields.optional("totalPages", &self.total_pages);
+            __fields.optional("totalDuration", &self.total_duration);
+            __fields.optional("latestRunDuration", &self.latest_run_duration);
+            __fields.optional("latestPages", &self.latest_pages);
+            __fields.optional("latestWords", &self.latest_words);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TranslationStats {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TranslationStats {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::Validate for TranslationStats {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for TranslationStats {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
 #[cfg(feature = "translations")]
 /// Status of a translation. Only `pending` is shown; the statuses a run leads to are not
 /// shown (Part C §3); other values are kept as they are.
@@ -494,65 +484,61 @@ pub enum TranslationStatus {
     Unknown(::std::string::String),
 }
 #[cfg(feature = "translations")]
-impl TranslationStatus {
-    /// Every value the spec lists, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["pending"];
-    /// The value as sent on the wire.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Pending => "pending",
-            Self::Unknown(__value) => __value,
+const _: () = {
+    impl TranslationStatus {
+        /// Every value the spec lists, as sent on the wire.
+        pub const VALUES: &'static [&'static str] = &["pending"];
+        /// The value as sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Pending => "pending",
+                Self::Unknown(__value) => __value,
+            }
         }
     }
-}
-#[cfg(feature = "translations")]
-impl ::core::convert::From<&str> for TranslationStatus {
-    fn from(value: &str) -> Self {
-        match value {
-            "pending" => Self::Pending,
-            __other => Self::Unknown(::std::string::String::from(__other)),
+    impl ::core::convert::From<&str> for TranslationStatus {
+        fn from(value: &str) -> Self {
+            match value {
+                "pending" => Self::Pending,
+                __other => Self::Unknown(::std::string::String::from(__other)),
+            }
         }
     }
-}
-#[cfg(feature = "translations")]
-impl ::core::fmt::Display for TranslationStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
+    impl ::core::fmt::Display for TranslationStatus {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::FromJson for TranslationStatus {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+    impl ::apigen_runtime::FromJson for TranslationStatus {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::core::option::Option::Some(Self::from(__decoder.string(__value)?.as_str()))
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
     }
-    fn placeholder() -> Self {
-        Self::Unknown(::core::default::Default::default())
+    impl ::apigen_runtime::serde::Serialize for TranslationStatus {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::serde::Serialize for TranslationStatus {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TranslationStatus {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TranslationStatus {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl ::apigen_runtime::Validate for TranslationStatus {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::Validate for TranslationStatus {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+};
 #[cfg(feature = "translations")]
 /// Links of the translation.
 ///
@@ -563,46 +549,45 @@ pub struct TranslationUrls {
     pub location: ::core::option::Option<::std::string::String>,
 }
 #[cfg(feature = "translations")]
-impl ::apigen_runtime::FromJson for TranslationUrls {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            location: __reader.optional("location"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
-    }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::serde::Serialize for TranslationUrls {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.optional("location", &self.location);
-        __fields.end()
-    }
-}
-#[cfg(feature = "translations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TranslationUrls {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
-    }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::Validate for TranslationUrls {
-    fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-        if let ::core::option::Option::Some(__value) = &self.location {
-            __v.url_at("location", __value);
+const _: () = {
+    impl ::apigen_runtime::FromJson for TranslationUrls {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                location: __reader.optional("location"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
         }
     }
-}
+    impl ::apigen_runtime::serde::Serialize for TranslationUrls {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.optional("location", &self.location);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for TranslationUrls {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for TranslationUrls {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            if let ::core::option::Option::Some(__value) = &self.location {
+                __v.url_at("location", __value);
+            }
+        }
+    }
+};
 #[cfg(feature = "translations")]
 /// The new instructions.
 ///
@@ -615,40 +600,39 @@ pub struct UpdateTranslationInstructionsBody {
     pub instructions: crate::Document,
 }
 #[cfg(feature = "translations")]
-impl ::apigen_runtime::FromJson for UpdateTranslationInstructionsBody {
-    fn from_json(
-        __value: ::apigen_runtime::serde_json::Value,
-        __decoder: &mut ::apigen_runtime::Decoder,
-    ) -> ::core::option::Option<Self> {
-        let mut __reader = __decoder.object(__value)?;
-        let __decoded = Self {
-            instructions: __reader.required("instructions"),
-        };
-        __reader.finish()?;
-        ::core::option::Option::Some(__decoded)
+const _: () = {
+    impl ::apigen_runtime::FromJson for UpdateTranslationInstructionsBody {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            let __decoded = Self {
+                instructions: __reader.required("instructions"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::serde::Serialize for UpdateTranslationInstructionsBody {
-    fn serialize<S: ::apigen_runtime::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
-        __fields.put("instructions", &self.instructions);
-        __fields.end()
+    impl ::apigen_runtime::serde::Serialize for UpdateTranslationInstructionsBody {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            __fields.put("instructions", &self.instructions);
+            __fields.end()
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl<'de> ::apigen_runtime::serde::Deserialize<'de>
-for UpdateTranslationInstructionsBody {
-    fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::apigen_runtime::json::deserialize(deserializer)
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de>
+    for UpdateTranslationInstructionsBody {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::json::deserialize(deserializer)
+        }
     }
-}
-#[cfg(feature = "translations")]
-impl ::apigen_runtime::Validate for UpdateTranslationInstructionsBody {
-    fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
-}
+    impl ::apigen_runtime::Validate for UpdateTranslationInstructionsBody {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
