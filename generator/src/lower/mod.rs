@@ -193,13 +193,28 @@ fn settle_client_names(operations: &mut [Operation]) {
         .iter()
         .map(|op| names::short_method_name(&op.name, &op.tag).unwrap_or_else(|| op.rust.clone()))
         .collect();
-    for i in 0..operations.len() {
-        let clash = (0..operations.len()).any(|j| {
-            j != i
-                && operations[j].tag == operations[i].tag
-                && (candidates[j] == candidates[i] || operations[j].rust == candidates[i])
-        });
-        operations[i].client = if clash { operations[i].rust.clone() } else { candidates[i].clone() };
+    // Counted per group, not compared pairwise (Microsoft Graph has 9,373 operations): how many
+    // operations of a group want each short name, and which Rust names the group's take.
+    let clashes: Vec<bool> = {
+        let mut wanted: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+        let mut rust: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+        for (op, candidate) in operations.iter().zip(&candidates) {
+            *wanted.entry((&op.tag, candidate)).or_default() += 1;
+            *rust.entry((&op.tag, &op.rust)).or_default() += 1;
+        }
+        operations
+            .iter()
+            .zip(&candidates)
+            .map(|(op, candidate)| {
+                let others_wanting = wanted[&(op.tag.as_str(), candidate.as_str())] - 1;
+                let own = usize::from(op.rust == *candidate);
+                let others_named = rust.get(&(op.tag.as_str(), candidate.as_str())).map_or(0, |n| n - own);
+                others_wanting > 0 || others_named > 0
+            })
+            .collect()
+    };
+    for ((op, candidate), clash) in operations.iter_mut().zip(candidates).zip(clashes) {
+        op.client = if clash { op.rust.clone() } else { candidate };
     }
 }
 
