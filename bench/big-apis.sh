@@ -97,7 +97,7 @@ for api in $apis; do
   cp "$repo/Cargo.lock" "$out/Cargo.lock"
   types_dir="$out/types"
   client="$(sed -n 's/^name = "\(.*\)"/\1/p' "$out/client/Cargo.toml" | head -1)"
-  lines="$(cat "$out"/types/src/*.rs "$out"/client/src/*.rs | wc -l)"
+  lines="$(find "$out/types/src" "$out/client/src" -name '*.rs' -exec cat {} + | wc -l)"
   echo "$api: apigen types + client: $lines lines"
   if [ -n "$ogen" ]; then
     measure "$api" openapi-generator generate "$work" "$ogen" generate -i "$doc" -g rust -o "$ogen_out" \
