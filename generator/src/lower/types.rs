@@ -647,9 +647,7 @@ impl Lowerer<'_> {
                     self.text_checks.push((name.clone(), key, at));
                     continue;
                 }
-                self.diags
-                    .error(at, format!("`{key}` applies to {what}, and this is `{ty}`"))
-                    .hint("remove it, or move it to the type it constrains");
+                self.misplaced_constraint(at, key, what, ty);
             }
         }
         let mut order = |lo: Option<f64>, hi: Option<f64>, lo_key: &str, hi_key: &str| {
@@ -695,7 +693,6 @@ impl Lowerer<'_> {
         c
     }
 
-    /// True when `ty` names an enumeration (declared or lifted so far).
     /// The text constraints deferred by [`Self::lower_constraints`], now that every type is
     /// lowered (a name lowered nowhere is reported by the reference check).
     pub(super) fn check_text_constraints(&mut self) {
@@ -703,13 +700,18 @@ impl Lowerer<'_> {
             let known = self.types.contains_key(&name);
             let ty = TypeRef::Named(name);
             if known && !self.is_string_enum(&ty) {
-                self.diags
-                    .error(at, format!("`{key}` applies to strings, and this is `{ty}`"))
-                    .hint("remove it, or move it to the type it constrains");
+                self.misplaced_constraint(at, key, "strings", &ty);
             }
         }
     }
 
+    fn misplaced_constraint(&mut self, at: Location, key: &str, what: &str, ty: &TypeRef) {
+        self.diags
+            .error(at, format!("`{key}` applies to {what}, and this is `{ty}`"))
+            .hint("remove it, or move it to the type it constrains");
+    }
+
+    /// True when `ty` names an enumeration (declared or lifted so far).
     pub(super) fn is_string_enum(&self, ty: &TypeRef) -> bool {
         match ty {
             TypeRef::Named(name) => {
