@@ -19,7 +19,8 @@
 //! client = false
 //! ```
 
-use crate::emit::{Options, Outputs, RuntimeSource};
+use crate::Generator;
+use crate::emit::{Outputs, RuntimeSource};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -93,21 +94,6 @@ pub struct Flags {
     pub runtime: Option<PathBuf>,
 }
 
-/// Everything a command needs, resolved.
-#[derive(Debug)]
-pub struct Settings {
-    /// The file read, if any.
-    pub file: Option<PathBuf>,
-    /// The spec's directory.
-    pub spec: PathBuf,
-    /// The output directory.
-    pub out: PathBuf,
-    /// The crate-name prefix, when the file sets one.
-    pub crate_prefix: Option<String>,
-    /// What the emitters need.
-    pub options: Options,
-}
-
 /// Why the settings could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -155,8 +141,8 @@ pub fn parse(text: &str) -> Result<Config, String> {
     toml::from_str(text).map_err(|e| e.to_string().trim_end().to_owned())
 }
 
-/// The settings for a command run in `cwd` with `flags`.
-pub fn resolve(flags: Flags, cwd: &Path) -> Result<Settings, ConfigError> {
+/// The generator set up for a command run in `cwd` with `flags`.
+pub fn resolve(flags: Flags, cwd: &Path) -> Result<Generator, ConfigError> {
     let file = match flags.config {
         Some(path) => Some(cwd.join(path)),
         None => find(cwd),
@@ -170,9 +156,8 @@ pub fn resolve(flags: Flags, cwd: &Path) -> Result<Settings, ConfigError> {
     let base = file.as_ref().and_then(|f| f.parent()).map(|dir| display_relative(dir, cwd)).unwrap_or_default();
     let from_file = |path: &Option<PathBuf>| path.as_ref().map(|p| base.join(p));
     let spec = flags.spec.or_else(|| from_file(&config.spec)).unwrap_or_else(|| base.join("spec"));
-    let out = flags.out.or_else(|| from_file(&config.out)).unwrap_or_else(|| base.join("generated"));
+    let out = clean(&flags.out.or_else(|| from_file(&config.out)).unwrap_or_else(|| base.join("generated")));
     let runtime_dir = flags.runtime.or_else(|| from_file(&config.runtime.path));
-    let runtime = runtime_source(&config.runtime, runtime_dir, &out, cwd).map_err(invalid)?;
     let outputs = outputs(&config.outputs).map_err(invalid)?;
     if let Some(prefix) = &config.crate_prefix
         && !crate::model::valid_crate_prefix(prefix)
@@ -181,14 +166,18 @@ pub fn resolve(flags: Flags, cwd: &Path) -> Result<Settings, ConfigError> {
             "`crate-prefix = {prefix:?}` cannot prefix a crate name: use lower-case letters, digits and dashes"
         )));
     }
-    let regenerate = config.regenerate.unwrap_or_else(|| "apigen generate".to_owned());
-    Ok(Settings {
-        file,
-        spec: clean(&spec),
-        out: clean(&out),
-        crate_prefix: config.crate_prefix,
-        options: Options { runtime, regenerate, outputs },
-    })
+    let mut generator = Generator::new().spec(clean(&spec)).out(&out).outputs(outputs);
+    generator = match runtime_source(&config.runtime, runtime_dir, &out, cwd).map_err(invalid)? {
+        Runtime::Dir(dir, version) => generator.runtime_dir(dir, version),
+        Runtime::Source(source) => generator.runtime(source),
+    };
+    if let Some(prefix) = config.crate_prefix {
+        generator = generator.crate_prefix(prefix);
+    }
+    if let Some(command) = config.regenerate {
+        generator = generator.regenerate_command(command);
+    }
+    Ok(generator.config_file(file))
 }
 
 /// `dir` relative to `cwd` when it is below or beside it, else as it is.
@@ -203,12 +192,14 @@ fn clean(path: &Path) -> PathBuf {
     if cleaned.as_os_str().is_empty() { PathBuf::from(".") } else { cleaned }
 }
 
-fn runtime_source(
-    config: &RuntimeConfig,
-    path: Option<PathBuf>,
-    out: &Path,
-    cwd: &Path,
-) -> Result<RuntimeSource, String> {
+/// Where the runtime comes from: a directory (relative to `cwd` when `out` is, absolute when
+/// it is, so the manifests' path is computed from one base), a git repository or a registry.
+enum Runtime {
+    Dir(PathBuf, String),
+    Source(RuntimeSource),
+}
+
+fn runtime_source(config: &RuntimeConfig, path: Option<PathBuf>, out: &Path, cwd: &Path) -> Result<Runtime, String> {
     let refs = [&config.rev, &config.branch, &config.tag].iter().filter(|r| r.is_some()).count();
     if refs > 0 && config.git.is_none() {
         return Err("`rev`, `branch` and `tag` of [runtime] go with `git`".into());
@@ -219,23 +210,23 @@ fn runtime_source(
     let version = config.version.clone().unwrap_or_else(|| crate::emit::RUNTIME_VERSION.to_owned());
     match (path, &config.git) {
         (Some(_), Some(_)) => Err("[runtime] takes `path` or `git`, not both".into()),
+        (Some(path), None) if out.is_absolute() == path.is_absolute() => Ok(Runtime::Dir(path, version)),
         (Some(path), None) => {
-            // Both relative to `cwd`, or both absolute: one base for the relative path.
-            let (out, path) = if out.is_absolute() == path.is_absolute() {
-                (out.to_path_buf(), path)
+            let cwd = std::path::absolute(cwd).unwrap_or_else(|_| cwd.to_path_buf());
+            let path = if path.is_absolute() {
+                PathBuf::from(crate::emit::relative_path(&cwd, &path))
             } else {
-                let cwd = std::path::absolute(cwd).unwrap_or_else(|_| cwd.to_path_buf());
-                (cwd.join(out), cwd.join(path))
+                cwd.join(path)
             };
-            Ok(RuntimeSource::Path { from_crate: Options::runtime_path(&out, &path), version })
+            Ok(Runtime::Dir(path, version))
         }
         (None, Some(url)) => {
             let reference = [("rev", &config.rev), ("branch", &config.branch), ("tag", &config.tag)]
                 .into_iter()
                 .find_map(|(key, value)| value.clone().map(|v| (key, v)));
-            Ok(RuntimeSource::Git { url: url.clone(), reference, version })
+            Ok(Runtime::Source(RuntimeSource::Git { url: url.clone(), reference, version }))
         }
-        (None, None) => Ok(RuntimeSource::Registry { version }),
+        (None, None) => Ok(Runtime::Source(RuntimeSource::Registry { version })),
     }
 }
 
@@ -258,7 +249,7 @@ fn outputs(config: &OutputsConfig) -> Result<Outputs, String> {
 mod tests {
     use super::*;
 
-    fn settings(text: &str, flags: Flags) -> Result<Settings, ConfigError> {
+    fn settings(text: &str, flags: Flags) -> Result<Generator, ConfigError> {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(FILE), text).unwrap();
         let nested = dir.path().join("a/b");
@@ -269,13 +260,13 @@ mod tests {
     #[test]
     fn paths_in_the_file_are_relative_to_it_and_flags_to_the_current_directory() {
         let s = settings("spec = \"api\"\nout = \"gen\"\n[runtime]\npath = \"vendor/rt\"\n", Flags::default()).unwrap();
-        assert_eq!((s.spec, s.out), (PathBuf::from("../../api"), PathBuf::from("../../gen")));
+        assert_eq!((s.spec_dir(), s.out_dir()), (Path::new("../../api"), Path::new("../../gen")));
         assert_eq!(
-            s.options.runtime,
+            s.options().runtime,
             RuntimeSource::Path { from_crate: "../../vendor/rt".into(), version: crate::emit::RUNTIME_VERSION.into() }
         );
         let flags = Flags { spec: Some("here".into()), ..Flags::default() };
-        assert_eq!(settings("", flags).unwrap().spec, PathBuf::from("here"));
+        assert_eq!(settings("", flags).unwrap().spec_dir(), Path::new("here"));
     }
 
     #[test]
@@ -284,7 +275,7 @@ mod tests {
         let runtime = dir.path().join("rt");
         let flags = Flags { runtime: Some(runtime), out: Some("gen".into()), ..Flags::default() };
         let s = resolve(flags, dir.path()).unwrap();
-        let RuntimeSource::Path { from_crate, .. } = s.options.runtime else { panic!() };
+        let RuntimeSource::Path { from_crate, .. } = s.options().runtime else { panic!() };
         assert_eq!(from_crate, "../../rt");
     }
 
@@ -292,7 +283,7 @@ mod tests {
     fn git_and_registry_sources_and_their_errors() {
         let s = settings("[runtime]\ngit = \"https://example.com/apigen\"\nrev = \"abc\"\n", Flags::default()).unwrap();
         assert_eq!(
-            s.options.runtime,
+            s.options().runtime,
             RuntimeSource::Git {
                 url: "https://example.com/apigen".into(),
                 reference: Some(("rev", "abc".into())),
@@ -300,7 +291,7 @@ mod tests {
             }
         );
         let s = settings("[runtime]\nversion = \"0.1\"\n", Flags::default()).unwrap();
-        assert_eq!(s.options.runtime, RuntimeSource::Registry { version: "0.1".into() });
+        assert_eq!(s.options().runtime, RuntimeSource::Registry { version: "0.1".into() });
         for (text, message) in [
             ("[runtime]\npath = \"a\"\ngit = \"b\"\n", "[runtime] takes `path` or `git`, not both"),
             ("[runtime]\nrev = \"a\"\n", "`rev`, `branch` and `tag` of [runtime] go with `git`"),

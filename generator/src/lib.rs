@@ -1,18 +1,37 @@
 //! apigen: a YAML description of an HTTP+JSON API in, checked-in Rust and docs out.
 //!
+//! [`Generator`] is the front door, for the command line, the tests and a user's build script
+//! or xtask alike, the way prost-build's `Config` is:
+//!
+//! ```no_run
+//! // In an xtask, or a build script with `apigen = { version = "0.1", default-features = false }`:
+//! let generated = apigen::Generator::new()
+//!     .spec("spec")
+//!     .out("generated")
+//!     .runtime_path("apigen-runtime")
+//!     .generate()
+//!     .unwrap_or_else(|failure| panic!("{failure}"));
+//! println!("{} files written", generated.report.written.len());
+//! // Or every setting from the `apigen.toml` found from a directory up, as `apigen` reads it:
+//! let checked = apigen::Generator::from_config(".")?.check().unwrap_or_else(|failure| panic!("{failure}"));
+//! assert!(checked.drift.is_clean(), "{}", checked.drift.render("apigen generate"));
+//! # Ok::<(), apigen::config::ConfigError>(())
+//! ```
+//!
 //! The pipeline is `load -> lower -> emit -> write | check`, one folder per phase, each
 //! importing only the phases below it; diagnostics are collected in each phase and checked at
 //! its boundary, so a broken spec reports every problem at once:
 //!
 //! - [`mod@load`] reads the YAML files into raw structures (the only serde_yaml user);
 //! - [`lower`] checks them and lowers them into the [`model::Api`] every emitter reads;
+//! - [`emit`] turns the model into an [`Output`] (files in memory, nothing read or written);
+//! - [`out`] owns the output directory: whether it is current, writing only what changed,
+//!   checking byte for byte;
 //! - [`import`] (run once, when a team adopts apigen) turns an OpenAPI document into spec
-//!   files;
-//! - [`emit`] turns the model into an [`emit::Output`], written or checked byte for byte,
-//!   with the stamp of the output directory deciding what needs emitting at all.
+//!   files; [`mod@diff`] compares two specs.
 //!
-//! The functions below are the commands a user runs, one each; `main.rs` only parses
-//! arguments, reads `apigen.toml` ([`config`]) and prints what they return.
+//! The phase modules are public for the tests and benchmarks of this repository; what a user
+//! needs is re-exported here, and the rest carries no stability promise.
 
 pub mod config;
 pub mod diag;
@@ -26,15 +45,17 @@ pub mod listing;
 pub mod load;
 pub mod lower;
 pub mod model;
+pub mod out;
 pub mod par;
 
-pub use emit::RUNTIME_VERSION;
+pub use config::ConfigError;
+pub use diag::Diagnostics;
+pub use emit::{Options, Output, Outputs, RUNTIME_VERSION, RuntimeSource};
+pub use out::{CacheDir, Drift, WriteError, WriteReport};
 
-use config::Settings;
-use diag::Diagnostics;
-use emit::{Drift, Output, WriteError, WriteReport};
 use model::Api;
-use std::path::Path;
+use out::{Build, OutputDir};
+use std::path::{Path, PathBuf};
 
 /// Loads and lowers the spec in `spec_dir`: the model and the warnings, or every problem.
 pub fn load(spec_dir: &Path) -> Result<(Api, Diagnostics), Diagnostics> {
@@ -49,25 +70,268 @@ pub fn load(spec_dir: &Path) -> Result<(Api, Diagnostics), Diagnostics> {
     }
 }
 
-/// `apigen lint` (and the first step of every command): the spec of `settings`, loaded and
-/// lowered, its crates named with the settings' crate prefix when they set one.
-pub fn lint(settings: &Settings) -> Result<(Api, Diagnostics), Diagnostics> {
-    let (mut api, warnings) = load(&settings.spec)?;
-    if let Some(prefix) = &settings.crate_prefix {
-        api.name.clone_from(prefix);
-    }
-    Ok((api, warnings))
+/// Where generated manifests take apigen-runtime from, as set on a [`Generator`]: a directory
+/// is kept as given until the output directory is known, so the manifests' relative path is
+/// computed from wherever the output goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Runtime {
+    /// A directory, relative to the current directory (or absolute), and the version
+    /// required of the crate there.
+    Dir(PathBuf, String),
+    /// A git repository or a registry.
+    Source(RuntimeSource),
 }
 
-/// How much of the output to trust the stamp for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Trust {
-    /// Skip emission when the stamp proves the output current, and reuse every printed Rust
-    /// file whose tokens and bytes the stamp vouches for.
-    #[default]
-    Stamp,
-    /// Print every file and compare or write it, relying on nothing the stamp says.
-    Nothing,
+/// The generator, set up: where the spec is, where the output goes, where the generated
+/// crates take apigen-runtime from, and how much to trust what is on disk. Every command of
+/// the CLI is one method; a build script or an xtask calls the same ones.
+#[derive(Debug, Clone)]
+pub struct Generator {
+    spec: PathBuf,
+    out: PathBuf,
+    runtime: Runtime,
+    crate_prefix: Option<String>,
+    regenerate: String,
+    outputs: Outputs,
+    full: bool,
+    cache: CacheDir,
+    config_file: Option<PathBuf>,
+}
+
+impl Default for Generator {
+    fn default() -> Self {
+        Generator::new()
+    }
+}
+
+impl Generator {
+    /// The defaults of a repository without `apigen.toml`: the spec in `spec/`, the output in
+    /// `generated/`, apigen-runtime from a registry at the version this apigen writes for,
+    /// every output, `apigen generate` named as the command that regenerates, the stamp
+    /// trusted and the user's cache directory ([`CacheDir`]).
+    pub fn new() -> Self {
+        Generator {
+            spec: PathBuf::from("spec"),
+            out: PathBuf::from("generated"),
+            runtime: Runtime::Source(RuntimeSource::Registry { version: RUNTIME_VERSION.to_owned() }),
+            crate_prefix: None,
+            regenerate: "apigen generate".to_owned(),
+            outputs: Outputs::default(),
+            full: false,
+            cache: CacheDir::default(),
+            config_file: None,
+        }
+    }
+
+    /// The settings of the `apigen.toml` found in `dir` or its nearest parent holding one
+    /// (paths in it are relative to it), as every command of the CLI reads them; the defaults
+    /// of [`Generator::new`] when there is none.
+    ///
+    /// Paths are made relative to the current directory (a build script runs in its package's
+    /// directory, not where `apigen.toml` is).
+    pub fn from_config(dir: impl AsRef<Path>) -> Result<Self, ConfigError> {
+        let dir = dir.as_ref();
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        match config::find(dir) {
+            Some(file) => {
+                let file = std::path::absolute(&file).unwrap_or(file);
+                config::resolve(config::Flags { config: Some(file), ..config::Flags::default() }, &cwd)
+            }
+            None => Ok(Generator::new().spec(dir.join("spec")).out(dir.join("generated"))),
+        }
+    }
+
+    /// The directory holding the spec's YAML files.
+    #[must_use]
+    pub fn spec(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.spec = dir.into();
+        self
+    }
+
+    /// The directory the generated files go to: empty, absent, or written by apigen before.
+    #[must_use]
+    pub fn out(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.out = dir.into();
+        self
+    }
+
+    /// Take apigen-runtime from this directory (relative to the current directory, or
+    /// absolute); the manifests name it relative to themselves.
+    #[must_use]
+    pub fn runtime_path(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.runtime = Runtime::Dir(dir.into(), RUNTIME_VERSION.to_owned());
+        self
+    }
+
+    /// Like [`Generator::runtime_path`], requiring `version` of the crate there.
+    pub(crate) fn runtime_dir(mut self, dir: PathBuf, version: String) -> Self {
+        self.runtime = Runtime::Dir(dir, version);
+        self
+    }
+
+    /// Records the settings file these settings came from.
+    pub(crate) fn config_file(mut self, file: Option<PathBuf>) -> Self {
+        self.config_file = file;
+        self
+    }
+
+    /// Take apigen-runtime from a git repository or a registry.
+    #[must_use]
+    pub fn runtime(mut self, source: RuntimeSource) -> Self {
+        self.runtime = Runtime::Source(source);
+        self
+    }
+
+    /// Prefix the crates' names with `prefix` (`acme-api` gives `acme-api-types`, ...) instead
+    /// of the spec's `api.name`.
+    #[must_use]
+    pub fn crate_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.crate_prefix = Some(prefix.into());
+        self
+    }
+
+    /// The command every generated header and drift report names (`apigen generate`).
+    #[must_use]
+    pub fn regenerate_command(mut self, command: impl Into<String>) -> Self {
+        self.regenerate = command.into();
+        self
+    }
+
+    /// Which outputs to write (all by default).
+    #[must_use]
+    pub fn outputs(mut self, outputs: Outputs) -> Self {
+        self.outputs = outputs;
+        self
+    }
+
+    /// Print every file and compare or write it, relying on nothing the stamp and the cache
+    /// vouch for (`--full`); by default a directory proven current is not emitted again, and
+    /// a Rust file whose tokens and bytes did not change is not printed again.
+    #[must_use]
+    pub fn full(mut self, full: bool) -> Self {
+        self.full = full;
+        self
+    }
+
+    /// Where this build remembers output directories ([`CacheDir`]).
+    #[must_use]
+    pub fn cache(mut self, cache: CacheDir) -> Self {
+        self.cache = cache;
+        self
+    }
+
+    /// The spec's directory.
+    pub fn spec_dir(&self) -> &Path {
+        &self.spec
+    }
+
+    /// The output directory.
+    pub fn out_dir(&self) -> &Path {
+        &self.out
+    }
+
+    /// The settings file these settings came from, if any.
+    pub fn settings_file(&self) -> Option<&Path> {
+        self.config_file.as_deref()
+    }
+
+    /// The crate-name prefix set instead of the spec's name, if any.
+    pub fn prefix(&self) -> Option<&str> {
+        self.crate_prefix.as_deref()
+    }
+
+    /// What emission needs beyond the spec: the runtime source as the manifests name it, the
+    /// command to regenerate, the outputs.
+    pub fn options(&self) -> Options {
+        let runtime = match &self.runtime {
+            Runtime::Dir(dir, version) => {
+                RuntimeSource::Path { from_crate: Options::runtime_path(&self.out, dir), version: version.clone() }
+            }
+            Runtime::Source(source) => source.clone(),
+        };
+        Options { runtime, regenerate: self.regenerate.clone(), outputs: self.outputs }
+    }
+
+    /// `apigen lint` (and the first step of every command): the spec loaded and lowered, its
+    /// crates named with the crate prefix when one is set; the warnings, or every problem.
+    pub fn lint(&self) -> Result<(Api, Diagnostics), Diagnostics> {
+        let (mut api, warnings) = load(&self.spec)?;
+        if let Some(prefix) = &self.crate_prefix {
+            api.name.clone_from(prefix);
+        }
+        Ok((api, warnings))
+    }
+
+    /// Every file the spec produces, stamped, in memory: nothing is read from or written to
+    /// the output directory.
+    pub fn emit(&self) -> Result<(Output, Diagnostics), Failure> {
+        let (api, warnings) = self.lint()?;
+        let options = self.options();
+        Ok((out::stamp::stamped(&api, &options, emit::emit(&api, &options)), warnings))
+    }
+
+    /// `apigen generate`: writes the output directory, only the files whose bytes changed,
+    /// and removes the files an earlier run wrote that the spec no longer produces.
+    pub fn generate(&self) -> Result<Generated, Failure> {
+        let (api, warnings) = self.lint()?;
+        let (dir, options, build) = self.open(&api)?;
+        if let Some(unchanged) = self.proven_current(&dir, &build) {
+            return Ok(Generated { warnings, report: WriteReport { unchanged, ..WriteReport::default() } });
+        }
+        let output = self.emit_for(&api, &options, &dir, &build);
+        let report = dir.write(&output)?;
+        dir.remember(&output, &build);
+        Ok(Generated { warnings, report })
+    }
+
+    /// `apigen check`: compares the output directory with what the spec produces.
+    pub fn check(&self) -> Result<Checked, Failure> {
+        let (api, warnings) = self.lint()?;
+        let (dir, options, build) = self.open(&api)?;
+        if let Some(files) = self.proven_current(&dir, &build) {
+            return Ok(Checked { warnings, files, drift: Drift::default() });
+        }
+        let output = self.emit_for(&api, &options, &dir, &build);
+        let drift = dir.check(&output)?;
+        if drift.is_clean() {
+            dir.remember(&output, &build);
+        }
+        Ok(Checked { warnings, files: output.files().len(), drift })
+    }
+
+    /// `apigen diff BASE [HEAD]`: `base` and `head` (the spec directory unless given)
+    /// compared, every change classified. Fails with the rendered problems of a spec that does
+    /// not load.
+    pub fn diff(&self, base: &SpecSource, head: Option<&SpecSource>) -> Result<Diffed, String> {
+        let (old, mut warnings) = base.load(&self.spec)?;
+        let (new, head_warnings) = match head {
+            Some(head) => head.load(&self.spec)?,
+            None => SpecSource::Dir(self.spec.clone()).load(&self.spec)?,
+        };
+        warnings.extend(head_warnings);
+        Ok(Diffed { changes: diff::diff(&old, &new), warnings })
+    }
+
+    /// The output directory opened, with the options and the build of `api`'s output.
+    fn open(&self, api: &Api) -> Result<(OutputDir, Options, Build), Failure> {
+        let options = self.options();
+        let build = Build::of(api, &options);
+        Ok((OutputDir::open(&self.out, self.cache.clone())?, options, build))
+    }
+
+    /// The number of files in the output directory when this build remembers it as exactly
+    /// what `build` produces (the common case on save), so nothing needs emitting.
+    fn proven_current(&self, dir: &OutputDir, build: &Build) -> Option<usize> {
+        if self.full { None } else { dir.current(build) }
+    }
+
+    /// Every file the spec produces, stamped: printed in full, or reusing the printed Rust
+    /// files this build remembers printing into `dir`.
+    fn emit_for(&self, api: &Api, options: &Options, dir: &OutputDir, build: &Build) -> Output {
+        let output =
+            if self.full { emit::emit(api, options) } else { emit::emit_reusing(api, options, &dir.printed(build)) };
+        out::stamp::stamped(api, options, output)
+    }
 }
 
 /// Why a command that writes or checks the output failed.
@@ -96,17 +360,6 @@ pub struct Generated {
     pub report: WriteReport,
 }
 
-/// `apigen generate`: writes the output directory of `settings`, only the files whose bytes
-/// changed, and removes the files an earlier run wrote that the spec no longer produces.
-pub fn generate(settings: &Settings, trust: Trust) -> Result<Generated, Failure> {
-    let (api, warnings) = lint(settings)?;
-    if let Some(unchanged) = proven_current(&api, settings, trust) {
-        return Ok(Generated { warnings, report: WriteReport { unchanged, ..WriteReport::default() } });
-    }
-    let report = emit(&api, settings, trust).write(&settings.out)?;
-    Ok(Generated { warnings, report })
-}
-
 /// What `apigen check` found.
 #[derive(Debug)]
 pub struct Checked {
@@ -116,35 +369,6 @@ pub struct Checked {
     pub files: usize,
     /// How the output directory differs from them (clean when it matches).
     pub drift: Drift,
-}
-
-/// `apigen check`: compares the output directory of `settings` with what the spec produces.
-pub fn check(settings: &Settings, trust: Trust) -> Result<Checked, Failure> {
-    let (api, warnings) = lint(settings)?;
-    if let Some(files) = proven_current(&api, settings, trust) {
-        return Ok(Checked { warnings, files, drift: Drift::default() });
-    }
-    let output = emit(&api, settings, trust);
-    let drift = output.check(&settings.out)?;
-    Ok(Checked { warnings, files: output.files().len(), drift })
-}
-
-/// The number of files in the output directory when its stamp proves it is exactly what
-/// `api` produces (the common case on save and in CI), so nothing needs emitting.
-fn proven_current(api: &Api, settings: &Settings, trust: Trust) -> Option<usize> {
-    match trust {
-        Trust::Stamp => emit::unchanged(&settings.out, api, &settings.options),
-        Trust::Nothing => None,
-    }
-}
-
-/// Every file the spec produces: printed in full, or reusing the printed Rust files the
-/// stamp in the output directory vouches for.
-fn emit(api: &Api, settings: &Settings, trust: Trust) -> Output {
-    match trust {
-        Trust::Stamp => emit::emit_into(&settings.out, api, &settings.options),
-        Trust::Nothing => emit::emit(api, &settings.options),
-    }
 }
 
 /// Why `apigen import` failed.
@@ -246,13 +470,4 @@ pub struct Diffed {
     pub changes: Vec<diff::Change>,
     /// Warnings of loading either spec (a link not followed).
     pub warnings: Diagnostics,
-}
-
-/// `apigen diff BASE [HEAD]`: loads both specs (HEAD defaults to the directory `spec`) and
-/// classifies every change. Fails with the rendered problems of a spec that does not load.
-pub fn diff_specs(base: &SpecSource, head: &SpecSource, spec: &Path) -> Result<Diffed, String> {
-    let (old, mut warnings) = base.load(spec)?;
-    let (new, head_warnings) = head.load(spec)?;
-    warnings.extend(head_warnings);
-    Ok(Diffed { changes: diff::diff(&old, &new), warnings })
 }

@@ -1,8 +1,8 @@
 //! The `apigen` command line. Thin: parsing arguments and printing; the work is in the library.
 
-use apigen::config::{Flags, Settings};
+use apigen::config::Flags;
 use apigen::model::Api;
-use apigen::{Checked, Diffed, Failure, Generated, SpecSource, Trust, listing};
+use apigen::{Checked, Diffed, Failure, Generated, Generator, SpecSource, listing};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -148,35 +148,31 @@ fn main() -> ExitCode {
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let flags = Flags { config: cli.config, spec: cli.spec, out: cli.out, runtime: cli.runtime };
-    let settings = match apigen::config::resolve(flags, &cwd) {
-        Ok(settings) => settings,
+    let generator = match apigen::config::resolve(flags, &cwd) {
+        Ok(generator) => generator,
         Err(error) => {
             eprintln!("error: {error}");
             return ExitCode::FAILURE;
         }
     };
     match cli.command {
-        Command::Lint => with_spec(&settings, |api| {
+        Command::Lint => with_spec(&generator, |api| {
             println!("ok: {} operations, {} types, {} gaps", api.operations.len(), api.types.len(), api.gaps.len());
         }),
-        Command::List { types: false } => with_spec(&settings, |api| print_lines(listing::operations(api))),
-        Command::List { types: true } => with_spec(&settings, |api| print_lines(listing::types(api))),
-        Command::Gaps => with_spec(&settings, |api| print_lines(listing::gaps(api))),
-        Command::Generate { full } => generate(&settings, trust(full)),
-        Command::Check { full } => check(&settings, trust(full)),
-        Command::Diff(args) => diff(&args, &settings.spec),
+        Command::List { types: false } => with_spec(&generator, |api| print_lines(listing::operations(api))),
+        Command::List { types: true } => with_spec(&generator, |api| print_lines(listing::types(api))),
+        Command::Gaps => with_spec(&generator, |api| print_lines(listing::gaps(api))),
+        Command::Generate { full } => generate(&generator.full(full)),
+        Command::Check { full } => check(&generator.full(full)),
+        Command::Diff(args) => diff(&args, &generator),
         Command::Init(_) | Command::Import(_) => unreachable!("handled above"),
     }
 }
 
-fn trust(full: bool) -> Trust {
-    if full { Trust::Nothing } else { Trust::Stamp }
-}
-
-/// Runs `print` on the spec of `settings` after printing its warnings; fails with every
-/// problem when it does not load.
-fn with_spec(settings: &Settings, print: impl FnOnce(&Api)) -> ExitCode {
-    match apigen::lint(settings) {
+/// Runs `print` on the spec after printing its warnings; fails with every problem when it
+/// does not load.
+fn with_spec(generator: &Generator, print: impl FnOnce(&Api)) -> ExitCode {
+    match generator.lint() {
         Ok((api, warnings)) => {
             eprint!("{}", warnings.render());
             print(&api);
@@ -277,9 +273,9 @@ fn print_lines(lines: Vec<String>) {
     }
 }
 
-fn generate(settings: &Settings, trust: Trust) -> ExitCode {
-    let out = &settings.out;
-    match apigen::generate(settings, trust) {
+fn generate(generator: &Generator) -> ExitCode {
+    let out = generator.out_dir();
+    match generator.generate() {
         Ok(Generated { warnings, report }) => {
             eprint!("{}", warnings.render());
             for path in &report.written {
@@ -306,15 +302,15 @@ fn generate(settings: &Settings, trust: Trust) -> ExitCode {
     }
 }
 
-fn check(settings: &Settings, trust: Trust) -> ExitCode {
-    match apigen::check(settings, trust) {
+fn check(generator: &Generator) -> ExitCode {
+    match generator.check() {
         Ok(Checked { warnings, files, drift }) => {
             eprint!("{}", warnings.render());
             if drift.is_clean() {
                 println!("ok: {files} files match the spec");
                 ExitCode::SUCCESS
             } else {
-                print!("{}", drift.render(&settings.options.regenerate));
+                print!("{}", drift.render(&generator.options().regenerate));
                 ExitCode::FAILURE
             }
         }
@@ -330,7 +326,7 @@ fn fail(failure: Failure) -> ExitCode {
     ExitCode::FAILURE
 }
 
-fn diff(args: &DiffArgs, spec: &std::path::Path) -> ExitCode {
+fn diff(args: &DiffArgs, generator: &Generator) -> ExitCode {
     let base = match (&args.base_rev, &args.base) {
         (Some(rev), _) => SpecSource::Revision(rev.clone()),
         (None, Some(base)) => SpecSource::named(base),
@@ -339,8 +335,8 @@ fn diff(args: &DiffArgs, spec: &std::path::Path) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let head = args.head.as_deref().map_or_else(|| SpecSource::Dir(spec.to_path_buf()), SpecSource::named);
-    let Diffed { changes, warnings } = match apigen::diff_specs(&base, &head, spec) {
+    let head = args.head.as_deref().map(SpecSource::named);
+    let Diffed { changes, warnings } = match generator.diff(&base, head.as_ref()) {
         Ok(diffed) => diffed,
         Err(problems) => {
             eprint!("{problems}");

@@ -8,6 +8,7 @@ fn apigen(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_apigen"))
         .args(args)
         .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .env("APIGEN_CACHE_DIR", Path::new(env!("CARGO_TARGET_TMPDIR")).join("apigen-cache"))
         .output()
         .expect("apigen runs")
 }

@@ -8,7 +8,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn run(program: &str, args: &[&str], dir: &Path) -> Output {
-    let output = Command::new(program).args(args).current_dir(dir).env_remove("RUSTFLAGS").output().unwrap();
+    let output = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .env_remove("RUSTFLAGS")
+        .env("APIGEN_CACHE_DIR", cache_dir())
+        .output()
+        .unwrap();
     assert!(
         output.status.success(),
         "{program} {args:?} in {}:\n{}{}",
@@ -21,6 +27,12 @@ fn run(program: &str, args: &[&str], dir: &Path) -> Output {
 
 fn apigen(args: &[&str], dir: &Path) -> String {
     String::from_utf8(run(env!("CARGO_BIN_EXE_apigen"), args, dir).stdout).unwrap()
+}
+
+/// Where the apigen these tests run remembers output directories: beside the tests' other
+/// scratch files, not in the user's cache.
+fn cache_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("apigen-cache")
 }
 
 fn repository() -> PathBuf {
@@ -115,13 +127,22 @@ fn the_copied_runtime_is_every_file_of_the_runtime_at_its_version() {
 }
 
 #[test]
-fn check_trusts_the_stamp_unless_full() {
+fn check_trusts_the_cache_unless_full() {
     let home = tempfile::tempdir().unwrap();
     let dir = home.path().join("notes");
+    let cache = home.path().join("cache");
+    let apigen_in = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_apigen"))
+            .args(args)
+            .current_dir(&dir)
+            .env("APIGEN_CACHE_DIR", &cache)
+            .output()
+            .unwrap()
+    };
     apigen(&["init", dir.to_str().unwrap()], home.path());
-    apigen(&["generate"], &dir);
-    // A hand edit whose hash someone also wrote into the stamp: the stamp vouches for it, so
-    // the fast path (and the reuse of printed files) takes it as printed...
+    assert!(apigen_in(&["generate"]).status.success());
+    // A hand edit whose hash someone also wrote into the stamp and into apigen's cache: the
+    // cache vouches for it, so the fast path takes the directory as current...
     let edited = "client/src/notes.rs";
     let path = dir.join("generated").join(edited);
     let printed = std::fs::read_to_string(&path).unwrap();
@@ -131,15 +152,106 @@ fn check_trusts_the_stamp_unless_full() {
     let stamp = std::fs::read_to_string(&stamp_path).unwrap();
     let vouched = stamp.replace(&apigen::hash::hex(printed.as_bytes()), &apigen::hash::hex(forged.as_bytes()));
     assert_ne!(vouched, stamp);
-    std::fs::write(&stamp_path, vouched).unwrap();
-    assert_eq!(apigen(&["check"], &dir), "ok: 18 files match the spec\n");
+    std::fs::write(&stamp_path, &vouched).unwrap();
+    let entries: Vec<PathBuf> = std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let remembered = std::fs::read_to_string(&entries[0]).unwrap();
+    let (old, new) = (apigen::hash::hex(stamp.as_bytes()), apigen::hash::hex(vouched.as_bytes()));
+    assert!(remembered.contains(&format!("stamp = \"{old}\"")), "{remembered}");
+    std::fs::write(&entries[0], remembered.replace(&old, &new)).unwrap();
+    let trusted = apigen_in(&["check"]);
+    assert_eq!(String::from_utf8_lossy(&trusted.stdout), "ok: 18 files match the spec\n");
+    // ...the stamp alone does not (a cache without it is no proof)...
+    let stale = Command::new(env!("CARGO_BIN_EXE_apigen"))
+        .arg("check")
+        .current_dir(&dir)
+        .env("APIGEN_CACHE_DIR", home.path().join("empty-cache"))
+        .output()
+        .unwrap();
+    assert_eq!(stale.status.code(), Some(1));
     // ...and `--full` prints every file and finds it.
-    let full = Command::new(env!("CARGO_BIN_EXE_apigen")).args(["check", "--full"]).current_dir(&dir).output().unwrap();
+    let full = apigen_in(&["check", "--full"]);
     assert_eq!(full.status.code(), Some(1));
     let report = String::from_utf8_lossy(&full.stdout);
     assert!(report.contains("-// hand edit\n"), "{report}");
     assert!(report.ends_with("2 changed, 0 missing, 0 extra; run `apigen generate`\n"), "{report}");
-    let repaired = apigen(&["generate", "--full"], &dir);
-    assert!(repaired.contains(&format!("wrote generated/{edited}\n")), "{repaired}");
-    assert_eq!(apigen(&["check", "--full"], &dir), "ok: 18 files match the spec\n");
+    let repaired = apigen_in(&["generate", "--full"]);
+    assert!(String::from_utf8_lossy(&repaired.stdout).contains(&format!("wrote generated/{edited}\n")));
+    assert_eq!(String::from_utf8_lossy(&apigen_in(&["check", "--full"]).stdout), "ok: 18 files match the spec\n");
+}
+
+/// The build script of a user's crate: the OpenAPI document and the reference of the user's
+/// spec generated into `OUT_DIR` through `apigen::Generator` (the library alone, without the
+/// command line's dependencies), with the settings of the repository's `apigen.toml`.
+const BUILD_SCRIPT: &str = r#"use std::path::{Path, PathBuf};
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    println!("cargo::rerun-if-changed={}", root.join("spec").display());
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("api");
+    let outputs = apigen::Outputs { types: false, server: false, client: false, openapi: true, reference: true };
+    let generated = apigen::Generator::from_config(&root)
+        .unwrap_or_else(|error| panic!("{error}"))
+        .out(&out)
+        .outputs(outputs)
+        .cache(apigen::CacheDir::none())
+        .generate()
+        .unwrap_or_else(|failure| panic!("{failure}"));
+    // openapi.json, REFERENCE.md, the marker and the stamp (written, or there from a build
+    // before).
+    let report = &generated.report;
+    assert_eq!(report.written.len() + report.unchanged, 4, "{report:?}");
+    // The checked-in crates are current, or the build says what to run.
+    let generator = apigen::Generator::from_config(&root).unwrap().cache(apigen::CacheDir::none());
+    let checked = generator.check().unwrap_or_else(|failure| panic!("{failure}"));
+    assert!(checked.drift.is_clean(), "{}", checked.drift.render("apigen generate"));
+}
+"#;
+
+const DOCS_LIB: &str = r#"//! The API's documents, generated by the build script.
+
+/// The OpenAPI document of the API.
+pub const OPENAPI: &str = include_str!(concat!(env!("OUT_DIR"), "/api/openapi.json"));
+
+#[test]
+fn the_document_describes_the_spec() {
+    assert!(OPENAPI.contains("\"operationId\": \"getNote\""), "{OPENAPI}");
+}
+"#;
+
+#[test]
+fn a_build_script_generates_through_the_library_without_the_command_line() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join("notes");
+    apigen(&["init", dir.to_str().unwrap()], home.path());
+    apigen(&["generate"], &dir);
+    std::fs::create_dir_all(dir.join("docs/src")).unwrap();
+    let manifest = format!(
+        "[package]\nname = \"docs\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
+         [build-dependencies]\napigen = {{ path = {:?}, default-features = false }}\n",
+        repository().join("generator").to_string_lossy()
+    );
+    std::fs::write(dir.join("docs/Cargo.toml"), manifest).unwrap();
+    std::fs::write(dir.join("docs/build.rs"), BUILD_SCRIPT).unwrap();
+    std::fs::write(dir.join("docs/src/lib.rs"), DOCS_LIB).unwrap();
+    let workspace = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    std::fs::write(dir.join("Cargo.toml"), workspace.replacen("members = [", "members = [\"docs\", ", 1)).unwrap();
+    std::fs::copy(repository().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("outside-target");
+    let cargo = |args: &[&str]| {
+        Command::new(env!("CARGO"))
+            .args(args)
+            .current_dir(&dir)
+            .env("CARGO_TARGET_DIR", &target)
+            .env_remove("RUSTFLAGS")
+            .output()
+            .unwrap()
+    };
+    // The library is built without clap (the command line's feature is off).
+    let tree = cargo(&["tree", "--offline", "-p", "docs", "-e", "build,normal", "--prefix", "none"]);
+    let tree = String::from_utf8_lossy(&tree.stdout);
+    assert!(tree.contains("apigen v0.1.0") && !tree.contains("clap"), "{tree}");
+    let tested = cargo(&["test", "--quiet", "--offline", "-p", "docs"]);
+    assert!(tested.status.success(), "{}", String::from_utf8_lossy(&tested.stderr));
 }

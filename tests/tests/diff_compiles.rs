@@ -10,7 +10,7 @@
 //! directory for tests, with a target directory of its own that persists between runs (the
 //! dependencies are checked once), pinned by this repository's `Cargo.lock`.
 
-use apigen::emit::Options;
+use apigen::CacheDir;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -136,9 +136,8 @@ fn workspace() -> PathBuf {
 fn check_against(root: &Path, spec: &Path, package: &str) -> Result<(), String> {
     let out = root.join("generated");
     let runtime = fs::canonicalize("../runtime").unwrap();
-    let (api, _) = apigen::load(spec).map_err(|d| d.render())?;
-    let output = apigen::emit::emit(&api, &Options::new(&out, &runtime));
-    output.write(&out).map_err(|e| e.to_string())?;
+    let generator = apigen::Generator::new().spec(spec).out(&out).runtime_path(runtime).cache(CacheDir::none());
+    generator.generate().map_err(|e| e.to_string())?;
     forget_generated_builds(&root.join("target"));
     let result = Command::new(env!("CARGO"))
         .args(["check", "--quiet", "--offline", "--package", package])

@@ -2,23 +2,38 @@
 //! `check` finds every edited, missing and extra file.
 
 use apigen::config::Flags;
-use apigen::emit::Output;
+use apigen::out::{Build, CacheDir, OutputDir, WriteReport};
+use apigen::{Drift, Generator, Output, WriteError};
 use std::fs;
 use std::path::Path;
 
-/// Paths below are relative to the `tests` crate, where cargo runs these tests; the options
-/// are those `apigen --out <out_from_root>` run from the repository root would use (its
-/// `apigen.toml` included).
-fn generate(spec: &str, out_from_root: &str) -> Output {
+/// The generator `apigen --spec <spec> --out <out_from_root>` run from the repository root
+/// would be (its `apigen.toml` included), remembering nothing. `spec` is relative to the
+/// `tests` crate, where cargo runs these tests.
+fn generator(spec: &str, out_from_root: &str) -> Generator {
     let flags = Flags { out: Some(out_from_root.into()), ..Flags::default() };
-    let options = apigen::config::resolve(flags, Path::new("..")).unwrap().options;
-    match apigen::load(Path::new(spec)) {
-        Ok((api, warnings)) => {
+    apigen::config::resolve(flags, Path::new("..")).unwrap().spec(spec).cache(CacheDir::none())
+}
+
+/// Every file the spec produces, stamped.
+fn generate(spec: &str, out_from_root: &str) -> Output {
+    match generator(spec, out_from_root).emit() {
+        Ok((output, warnings)) => {
             assert!(warnings.is_empty(), "{spec}:\n{}", warnings.render());
-            apigen::emit::emit(&api, &options)
+            output
         }
-        Err(diags) => panic!("{spec}:\n{}", diags.render()),
+        Err(failure) => panic!("{spec}:\n{failure}"),
     }
+}
+
+/// `output` written into `dir`.
+fn write(output: &Output, dir: &Path) -> Result<WriteReport, WriteError> {
+    OutputDir::open(dir, CacheDir::none())?.write(output)
+}
+
+/// `dir` compared with `output`.
+fn check(output: &Output, dir: &Path) -> Result<Drift, WriteError> {
+    OutputDir::open(dir, CacheDir::none())?.check(output)
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -76,7 +91,7 @@ fn the_checked_in_outputs_match_their_specs() {
         cases.push((spec, format!("fixtures/generated/{name}"), format!("tests/fixtures/generated/{name}")));
     }
     for (spec, dir, from_root) in cases {
-        let drift = generate(&spec, &from_root).check(Path::new(&dir)).unwrap();
+        let drift = check(&generate(&spec, &from_root), Path::new(&dir)).unwrap();
         assert!(drift.is_clean(), "{dir} is stale; run tests/regenerate.sh:\n{}", drift.render("tests/regenerate.sh"));
     }
 }
@@ -86,9 +101,9 @@ fn check_reports_an_edited_a_missing_and_an_extra_file_and_generate_repairs_them
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("generated");
     let output = generate("fixtures/valid/petstore", "generated");
-    let report = output.write(&out).unwrap();
+    let report = write(&output, &out).unwrap();
     assert_eq!(report.written.len(), output.files().len());
-    assert!(output.check(&out).unwrap().is_clean());
+    assert!(check(&output, &out).unwrap().is_clean());
 
     let edited = "types/src/pets.rs";
     let missing = "types/Cargo.toml";
@@ -102,7 +117,7 @@ fn check_reports_an_edited_a_missing_and_an_extra_file_and_generate_repairs_them
     fs::create_dir_all(out.join("types/target/debug")).unwrap();
     fs::write(out.join("types/target/debug/libpetstore_types.rlib"), "").unwrap();
 
-    let drift = output.check(&out).unwrap();
+    let drift = check(&output, &out).unwrap();
     assert_eq!(drift.changed.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>(), [edited]);
     assert_eq!(drift.missing, [missing]);
     assert_eq!(drift.extra, ["types/src/extra/stale.rs"]);
@@ -117,13 +132,13 @@ fn check_reports_an_edited_a_missing_and_an_extra_file_and_generate_repairs_them
     assert!(rendered.ends_with("drift: 1 changed, 1 missing, 1 extra; run `apigen generate`\n"), "{rendered}");
 
     // apigen did not write the extra file: it is left alone (and `check` keeps reporting it).
-    let report = output.write(&out).unwrap();
+    let report = write(&output, &out).unwrap();
     assert_eq!(report.written, [missing, edited]);
     assert_eq!(report.removed, Vec::<String>::new());
     assert_eq!(report.kept, ["types/src/extra/stale.rs"]);
-    assert_eq!(output.check(&out).unwrap().extra, ["types/src/extra/stale.rs"]);
+    assert_eq!(check(&output, &out).unwrap().extra, ["types/src/extra/stale.rs"]);
     fs::remove_dir_all(out.join("types/src/extra")).unwrap();
-    assert!(output.check(&out).unwrap().is_clean());
+    assert!(check(&output, &out).unwrap().is_clean());
 }
 
 #[test]
@@ -132,10 +147,10 @@ fn generate_removes_the_files_an_earlier_run_wrote_and_the_spec_no_longer_produc
     let spec = dir.path().join("spec");
     copy_dir(Path::new("fixtures/valid/petstore"), &spec);
     let out = dir.path().join("generated");
-    generate(spec.to_str().unwrap(), "generated").write(&out).unwrap();
+    write(&generate(spec.to_str().unwrap(), "generated"), &out).unwrap();
     // Moving the types to another file moves them to another module of the types crate.
     fs::rename(spec.join("pets.yaml"), spec.join("animals.yaml")).unwrap();
-    let report = generate(spec.to_str().unwrap(), "generated").write(&out).unwrap();
+    let report = write(&generate(spec.to_str().unwrap(), "generated"), &out).unwrap();
     assert_eq!(report.removed, ["types/src/pets.rs"]);
     assert!(report.written.contains(&"types/src/animals.rs".to_owned()), "{:?}", report.written);
     assert!(report.kept.is_empty());
@@ -148,10 +163,10 @@ fn a_one_word_summary_change_rewrites_only_the_files_that_show_it() {
     copy_dir(Path::new("fixtures/valid/petstore"), &spec);
     let out = dir.path().join("generated");
     let first = generate(spec.to_str().unwrap(), "generated");
-    first.write(&out).unwrap();
+    write(&first, &out).unwrap();
     let pets = fs::read_to_string(spec.join("pets.yaml")).unwrap();
     fs::write(spec.join("pets.yaml"), pets.replacen("summary: Get a pet.", "summary: Fetch a pet.", 1)).unwrap();
-    let report = generate(spec.to_str().unwrap(), "generated").write(&out).unwrap();
+    let report = write(&generate(spec.to_str().unwrap(), "generated"), &out).unwrap();
     // The summary is a doc comment of the server trait and the client method, an OpenAPI
     // summary and a line of the reference; the stamp records the new spec hash. Nothing else.
     assert_eq!(
@@ -167,7 +182,7 @@ fn output_beside_precious_files() -> (tempfile::TempDir, Output) {
     fs::create_dir_all(root.path().join("outside")).unwrap();
     fs::write(root.path().join("outside/precious.txt"), "someone's work").unwrap();
     let output = generate("fixtures/valid/petstore", "generated");
-    output.write(&root.path().join("out")).unwrap();
+    write(&output, &root.path().join("out")).unwrap();
     (root, output)
 }
 
@@ -208,8 +223,8 @@ fn symbolic_links_in_the_output_are_refused_and_nothing_outside_it_changes() {
          server/loop (a symbolic link), types/src/lib.rs (a symbolic link), up (a symbolic link); remove them and run again",
         out.display()
     );
-    assert_eq!(output.write(&out).unwrap_err().to_string(), expected);
-    assert_eq!(output.check(&out).unwrap_err().to_string(), expected);
+    assert_eq!(write(&output, &out).unwrap_err().to_string(), expected);
+    assert_eq!(check(&output, &out).unwrap_err().to_string(), expected);
     assert_eq!(snapshot_of(root.path()), before, "nothing changed, inside or outside the output");
     assert_eq!(fs::read_to_string(root.path().join("outside/precious.txt")).unwrap(), "someone's work");
 }
@@ -222,7 +237,7 @@ fn a_fifo_in_the_output_is_refused_instead_of_blocking_a_read() {
     fs::remove_file(out.join("openapi.json")).unwrap();
     let made = std::process::Command::new("mkfifo").arg(out.join("openapi.json")).status().unwrap();
     assert!(made.success());
-    let error = output.check(&out).unwrap_err().to_string();
+    let error = check(&output, &out).unwrap_err().to_string();
     assert!(error.ends_with("openapi.json (not a regular file); remove them and run again"), "{error}");
 }
 
@@ -230,11 +245,11 @@ fn a_fifo_in_the_output_is_refused_instead_of_blocking_a_read() {
 fn an_unchanged_file_is_not_rewritten() {
     let dir = tempfile::tempdir().unwrap();
     let output = generate("fixtures/valid/petstore", "generated");
-    output.write(dir.path()).unwrap();
+    write(&output, dir.path()).unwrap();
     let path = dir.path().join("types/src/lib.rs");
     let before = fs::metadata(&path).unwrap().modified().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(20));
-    let report = output.write(dir.path()).unwrap();
+    let report = write(&output, dir.path()).unwrap();
     assert!(report.written.is_empty(), "{:?}", report.written);
     assert_eq!(report.unchanged, output.files().len());
     assert_eq!(fs::metadata(&path).unwrap().modified().unwrap(), before);
@@ -244,7 +259,7 @@ fn an_unchanged_file_is_not_rewritten() {
 fn generate_refuses_to_clean_a_directory_it_did_not_write() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("precious.txt"), "someone's work").unwrap();
-    let error = generate("fixtures/valid/petstore", "generated").write(dir.path()).unwrap_err();
+    let error = write(&generate("fixtures/valid/petstore", "generated"), dir.path()).unwrap_err();
     assert!(error.to_string().starts_with("refusing to write into "), "{error}");
     assert!(dir.path().join("precious.txt").exists());
 }
@@ -258,7 +273,7 @@ fn a_marker_without_a_stamp_proves_nothing_and_nothing_is_deleted() {
     fs::create_dir_all(dir.path().join(".git")).unwrap();
     fs::write(dir.path().join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
     let before = snapshot_of(dir.path());
-    let error = generate("fixtures/valid/petstore", "generated").write(dir.path()).unwrap_err();
+    let error = write(&generate("fixtures/valid/petstore", "generated"), dir.path()).unwrap_err();
     assert!(error.to_string().contains("no .apigen-stamp of an earlier run of apigen"), "{error}");
     assert_eq!(snapshot_of(dir.path()), before, "nothing written, nothing removed");
 }
@@ -270,7 +285,7 @@ fn an_output_directory_that_is_a_link_is_refused_and_what_it_points_to_is_untouc
     fs::write(root.path().join("outside/.gitattributes"), "# @generated by apigen\n").unwrap();
     std::os::unix::fs::symlink("outside", root.path().join("linked")).unwrap();
     let before = snapshot_of(root.path());
-    let error = output.write(&root.path().join("linked")).unwrap_err().to_string();
+    let error = write(&output, &root.path().join("linked")).unwrap_err().to_string();
     assert!(error.contains("the directory itself is a symbolic link"), "{error}");
     assert_eq!(snapshot_of(root.path()), before);
 }
@@ -283,7 +298,7 @@ fn a_generated_file_hard_linked_to_another_is_replaced_not_written_through() {
     let victim = root.path().join("outside/precious.txt");
     fs::remove_file(out.join("types/Cargo.toml")).unwrap();
     fs::hard_link(&victim, out.join("types/Cargo.toml")).unwrap();
-    let report = output.write(&out).unwrap();
+    let report = write(&output, &out).unwrap();
     assert_eq!(report.written, ["types/Cargo.toml"]);
     assert_eq!(fs::read_to_string(&victim).unwrap(), "someone's work", "the other name of the file kept its bytes");
     assert_eq!(fs::read(out.join("types/Cargo.toml")).unwrap(), output.files()["types/Cargo.toml"].as_bytes());
@@ -297,45 +312,99 @@ fn a_generated_file_hard_linked_to_another_is_replaced_not_written_through() {
     assert!(leftovers.is_empty(), "no temporary file left: {leftovers:?}");
 }
 
+/// The model of `spec`, the options `apigen --out generated` run from the repository root
+/// uses, and the build of that output by this apigen.
+fn load_with_options(spec: &Path) -> (apigen::model::Api, apigen::Options, Build) {
+    let generator = generator(spec.to_str().unwrap(), "generated");
+    let (api, _) = generator.lint().map_err(|d| d.render()).unwrap();
+    let options = generator.options();
+    let build = Build::of(&api, &options);
+    (api, options, build)
+}
+
+/// `output` of `api` stamped.
+fn stamped(api: &apigen::model::Api, options: &apigen::Options, output: Output) -> Output {
+    apigen::out::stamp::stamped(api, options, output)
+}
+
 #[test]
-fn the_stamp_proves_an_untouched_output_current_and_nothing_else() {
+fn the_cache_proves_an_untouched_output_current_and_nothing_else() {
     let dir = tempfile::tempdir().unwrap();
     let spec = dir.path().join("spec");
     copy_dir(Path::new("fixtures/valid/petstore"), &spec);
     let out = dir.path().join("generated");
-    let flags = Flags { out: Some("generated".into()), ..Flags::default() };
-    let options = apigen::config::resolve(flags, Path::new("..")).unwrap().options;
-    let load = |spec: &Path| apigen::load(spec).map_err(|d| d.render()).unwrap().0;
-    let api = load(&spec);
-    assert_eq!(apigen::emit::unchanged(&out, &api, &options), None, "no output yet");
+    let cache = CacheDir::at(dir.path().join("cache"));
+    let (api, options, build) = load_with_options(&spec);
+    let current = |build: &Build| OutputDir::open(&out, cache.clone()).unwrap().current(build);
+    assert_eq!(current(&build), None, "no output yet");
     let output = generate(spec.to_str().unwrap(), "generated");
-    output.write(&out).unwrap();
-    assert_eq!(apigen::emit::unchanged(&out, &api, &options), Some(output.files().len()));
+    let opened = OutputDir::open(&out, cache.clone()).unwrap();
+    opened.write(&output).unwrap();
+    assert_eq!(current(&build), None, "written, but not remembered");
+    opened.remember(&output, &build);
+    assert_eq!(current(&build), Some(output.files().len()));
+    assert_eq!(OutputDir::open(&out, CacheDir::none()).unwrap().current(&build), None, "without a cache");
 
     // Build leftovers are not drift; a hand edit, an extra file or a spec change is.
     fs::write(out.join("types/Cargo.lock"), "# lock\n").unwrap();
-    assert_eq!(apigen::emit::unchanged(&out, &api, &options), Some(output.files().len()));
+    assert_eq!(current(&build), Some(output.files().len()));
     let pets = out.join("types/src/pets.rs");
     let original = fs::read(&pets).unwrap();
     fs::write(&pets, [original.as_slice(), b"// hand edit\n"].concat()).unwrap();
-    assert_eq!(apigen::emit::unchanged(&out, &api, &options), None, "edited file");
+    assert_eq!(current(&build), None, "edited file");
     fs::write(&pets, &original).unwrap();
     fs::write(out.join("types/src/stale.rs"), "// left over\n").unwrap();
-    assert_eq!(apigen::emit::unchanged(&out, &api, &options), None, "extra file");
+    assert_eq!(current(&build), None, "extra file");
     fs::remove_file(out.join("types/src/stale.rs")).unwrap();
+    let stamp = out.join(".apigen-stamp");
+    let stamp_text = fs::read_to_string(&stamp).unwrap();
+    fs::write(&stamp, stamp_text.replacen("spec-hash", "spec-hash-edited", 1)).unwrap();
+    assert_eq!(current(&build), None, "another stamp than the one remembered");
+    fs::write(&stamp, &stamp_text).unwrap();
+    assert_eq!(current(&build), Some(output.files().len()));
     let text = fs::read_to_string(spec.join("pets.yaml")).unwrap();
     fs::write(spec.join("pets.yaml"), text.replacen("summary: Get a pet.", "summary: Fetch a pet.", 1)).unwrap();
-    assert_eq!(apigen::emit::unchanged(&out, &load(&spec), &options), None, "spec changed");
-    let other = apigen::emit::Options { regenerate: "make api".into(), ..options.clone() };
-    assert_eq!(apigen::emit::unchanged(&out, &api, &other), None, "options changed");
+    assert_eq!(current(&load_with_options(&spec).2), None, "spec changed");
+    let other = apigen::Options { regenerate: "make api".into(), ..options.clone() };
+    assert_eq!(current(&Build::of(&api, &other)), None, "options changed");
 }
 
-/// Options and model of `spec` as `apigen --out generated` run from the repository root sees
-/// them.
-fn load_with_options(spec: &Path) -> (apigen::model::Api, apigen::emit::Options) {
-    let flags = Flags { out: Some("generated".into()), ..Flags::default() };
-    let options = apigen::config::resolve(flags, Path::new("..")).unwrap().options;
-    (apigen::load(spec).map_err(|d| d.render()).unwrap().0, options)
+#[test]
+fn the_committed_stamp_holds_nothing_of_the_build_of_apigen() {
+    let (api, options, build) = load_with_options(Path::new("fixtures/valid/petstore"));
+    let output = generate("fixtures/valid/petstore", "generated");
+    let stamp = &output.files()[".apigen-stamp"];
+    for word in [build.fingerprint.as_str(), build.printer.as_str(), "fingerprint", "printer", "source ="] {
+        assert!(!stamp.contains(word), "{word} in the stamp:\n{stamp}");
+    }
+    // Its lines: the header, what it was generated from, then one line per file.
+    let keys: Vec<&str> = stamp
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("    "))
+        .map(|l| l.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(keys, ["spec-hash", "generator", "runtime", "files", "]"]);
+    assert_eq!(stamp, &apigen::out::stamp::render(&api, &options, &apigen::emit::emit(&api, &options)));
+}
+
+#[test]
+fn generate_then_check_with_a_cache_skips_emission_and_still_sees_an_edit() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("generated");
+    let cache = CacheDir::at(dir.path().join("cache"));
+    let generator = generator("fixtures/valid/petstore", out.to_str().unwrap()).cache(cache);
+    let generated = generator.generate().unwrap();
+    assert_eq!(generated.report.unchanged, 0);
+    let files = generated.report.written.len();
+    assert_eq!(fs::read_dir(dir.path().join("cache")).unwrap().count(), 1, "one entry, for the one directory");
+    let again = generator.generate().unwrap();
+    assert_eq!((again.report.written.len(), again.report.unchanged), (0, files));
+    assert_eq!(generator.check().unwrap().files, files);
+    fs::write(out.join("types/src/pets.rs"), "// hand edit\n").unwrap();
+    let checked = generator.check().unwrap();
+    assert_eq!(checked.drift.changed.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>(), ["types/src/pets.rs"]);
+    assert_eq!(generator.generate().unwrap().report.written, ["types/src/pets.rs"]);
+    assert!(generator.check().unwrap().drift.is_clean());
 }
 
 #[test]
@@ -344,35 +413,43 @@ fn reusing_printed_files_gives_exactly_what_printing_gives() {
     let spec = dir.path().join("spec");
     copy_dir(Path::new("../spec"), &spec);
     let out = dir.path().join("generated");
-    let (api, options) = load_with_options(&spec);
-    apigen::emit::emit(&api, &options).write(&out).unwrap();
+    let cache = CacheDir::at(dir.path().join("cache"));
+    let (api, options, build) = load_with_options(&spec);
+    let first = stamped(&api, &options, apigen::emit::emit(&api, &options));
+    let opened = OutputDir::open(&out, cache.clone()).unwrap();
+    opened.write(&first).unwrap();
+    opened.remember(&first, &build);
     let text = fs::read_to_string(spec.join("spaces.yaml")).unwrap();
     fs::write(spec.join("spaces.yaml"), text.replacen("summary: ", "summary: Newly ", 1)).unwrap();
-    let (api, options) = load_with_options(&spec);
+    let (api, options, build) = load_with_options(&spec);
     let printed = apigen::emit::emit(&api, &options);
-    // Every file, its hash and the stamp (which records what each was printed from).
-    assert_eq!(apigen::emit::emit_into(&out, &api, &options), printed);
-    // A hand-edited file is not taken for printed output: its bytes no longer hash to the
-    // stamp's, so it is printed again and the drift shows.
-    let pets = out.join("types/src/spaces.rs");
-    let original = fs::read_to_string(&pets).unwrap();
-    fs::write(&pets, format!("{original}// hand edit\n")).unwrap();
-    let output = apigen::emit::emit_into(&out, &api, &options);
-    assert_eq!(output, printed);
-    let drift = output.check(&out).unwrap();
+    let reusing = |build: &Build| {
+        let opened = OutputDir::open(&out, cache.clone()).unwrap();
+        apigen::emit::emit_reusing(&api, &options, &opened.printed(build))
+    };
+    assert_eq!(reusing(&build), printed);
+    // A hand-edited file is not taken for printed output: its bytes no longer hash to what
+    // was printed, so it is printed again and the drift shows.
+    let spaces = out.join("types/src/spaces.rs");
+    let original = fs::read_to_string(&spaces).unwrap();
+    fs::write(&spaces, format!("{original}// hand edit\n")).unwrap();
+    let output = stamped(&api, &options, reusing(&build));
+    assert_eq!(output, stamped(&api, &options, printed));
+    let drift = check(&output, &out).unwrap();
     assert!(drift.changed.iter().any(|(path, _)| path == "types/src/spaces.rs"), "{drift:?}");
 }
 
-/// Rewrites the stamp line of `path` with `edit`.
-fn edit_stamp_entry(out: &Path, path: &str, edit: impl Fn(&str) -> String) {
-    let stamp = fs::read_to_string(out.join(".apigen-stamp")).unwrap();
+/// Rewrites the line of `path` in the one cache entry below `cache` with `edit`.
+fn edit_cache_entry(cache: &Path, path: &str, edit: impl Fn(&str) -> String) {
+    let entry = fs::read_dir(cache).unwrap().next().unwrap().unwrap().path();
+    let text = fs::read_to_string(&entry).unwrap();
     let needle = format!("{{ path = \"{path}\"");
-    let edited: Vec<String> = stamp
+    let edited: Vec<String> = text
         .lines()
         .map(|line| if line.trim_start().starts_with(&needle) { edit(line) } else { line.to_owned() })
         .collect();
-    assert_ne!(edited.join("\n") + "\n", stamp, "{path} is not in the stamp");
-    fs::write(out.join(".apigen-stamp"), edited.join("\n") + "\n").unwrap();
+    assert_ne!(edited.join("\n") + "\n", text, "{path} is not in the cache");
+    fs::write(&entry, edited.join("\n") + "\n").unwrap();
 }
 
 #[test]
@@ -381,29 +458,32 @@ fn a_file_is_reused_only_for_the_same_tokens_and_the_same_printer() {
     let spec = dir.path().join("spec");
     copy_dir(Path::new("fixtures/valid/petstore"), &spec);
     let out = dir.path().join("generated");
-    let (api, options) = load_with_options(&spec);
-    let printed = apigen::emit::emit(&api, &options);
-    printed.write(&out).unwrap();
-    // Make the file on disk differ from what printing gives, and make the stamp vouch for it:
+    let cache_dir = dir.path().join("cache");
+    let cache = CacheDir::at(&cache_dir);
+    let (api, options, build) = load_with_options(&spec);
+    let printed = stamped(&api, &options, apigen::emit::emit(&api, &options));
+    let opened = OutputDir::open(&out, cache.clone()).unwrap();
+    opened.write(&printed).unwrap();
+    opened.remember(&printed, &build);
+    let reusing = |api: &apigen::model::Api, build: &Build| {
+        let opened = OutputDir::open(&out, cache.clone()).unwrap();
+        apigen::emit::emit_reusing(api, &options, &opened.printed(build))
+    };
+    // Make the file on disk differ from what printing gives, and make the cache vouch for it:
     // that it then comes back proves the file was reused, not printed.
     let path = "client/src/pets.rs";
     let marked = format!("{}// reused\n", printed.files()[path]);
     fs::write(out.join(path), &marked).unwrap();
-    let vouch = |line: &str| {
-        let old = printed.hash(path).unwrap();
-        line.replace(&old, &apigen::hash::hex(marked.as_bytes()))
-    };
-    edit_stamp_entry(&out, path, vouch);
-    assert_eq!(apigen::emit::emit_into(&out, &api, &options).files()[path], marked);
+    let old = printed.hash(path).unwrap();
+    edit_cache_entry(&cache_dir, path, |line| line.replace(&old, &apigen::hash::hex(marked.as_bytes())));
+    assert_eq!(reusing(&api, &build).files()[path], marked);
     // Other tokens (the summary shows in the client): printed again.
     let text = fs::read_to_string(spec.join("pets.yaml")).unwrap();
     fs::write(spec.join("pets.yaml"), text.replacen("summary: Get a pet.", "summary: Fetch a pet.", 1)).unwrap();
-    let (changed, _) = load_with_options(&spec);
-    let output = apigen::emit::emit_into(&out, &changed, &options);
+    let (changed, _, changed_build) = load_with_options(&spec);
+    let output = reusing(&changed, &changed_build);
     assert_eq!(output.files()[path], apigen::emit::emit(&changed, &options).files()[path]);
     // The same tokens from another printer (another build of apigen): printed again.
-    let stamp = fs::read_to_string(out.join(".apigen-stamp")).unwrap();
-    let printer = stamp.lines().find(|l| l.starts_with("printer = ")).unwrap().to_owned();
-    fs::write(out.join(".apigen-stamp"), stamp.replace(&printer, "printer = \"0000000000000000\"")).unwrap();
-    assert_eq!(apigen::emit::emit_into(&out, &api, &options).files()[path], printed.files()[path]);
+    let other = Build { printer: "0000000000000000".into(), ..build.clone() };
+    assert_eq!(reusing(&api, &other).files()[path], printed.files()[path]);
 }

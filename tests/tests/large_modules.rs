@@ -69,7 +69,8 @@ fn a_module_of_many_types_is_printed_in_parts_and_builds_as_one() {
     assert!(part.contains("//! Types declared in `things.yaml` whose Rust names start with `If`.\n"), "{part}");
     assert_eq!(part.matches("pub struct If").count(), 150);
 
-    output.write(&out).unwrap();
+    let output = apigen::out::stamp::stamped(&api, &Options::new(&out, &runtime), output);
+    apigen::out::OutputDir::open(&out, apigen::CacheDir::none()).unwrap().write(&output).unwrap();
     let user = dir.path().join("user");
     std::fs::create_dir_all(user.join("src")).unwrap();
     let manifest = format!(

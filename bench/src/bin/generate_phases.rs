@@ -6,6 +6,7 @@
 
 use apigen::diag::Diagnostics;
 use apigen::emit::{self, Options, Outputs};
+use apigen::out::{Build, CacheDir, OutputDir};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -51,9 +52,15 @@ fn main() {
         let at = Instant::now();
         let all = emit::emit(&api, &options);
         record("emit all, every file printed", at.elapsed());
-        all.write(earlier.path()).expect("the temporary directory is writable");
+        let build = Build::of(&api, &options);
+        let all = apigen::out::stamp::stamped(&api, &options, all);
+        let cache = CacheDir::at(earlier.path().join("cache"));
+        let dir = OutputDir::open(&earlier.path().join("out"), cache.clone()).expect("a temporary directory");
+        dir.write(&all).expect("the temporary directory is writable");
+        dir.remember(&all, &build);
         let at = Instant::now();
-        emit::emit_into(earlier.path(), &api, &options);
+        let dir = OutputDir::open(&earlier.path().join("out"), cache).expect("a temporary directory");
+        emit::emit_reusing(&api, &options, &dir.printed(&build));
         record("emit all, every Rust file reused", at.elapsed());
         bytes = all.files().values().map(String::len).sum::<usize>();
     }

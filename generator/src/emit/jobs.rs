@@ -8,16 +8,14 @@
 //! the text; the output is a sorted map, so the order jobs finish in never shows.
 //!
 //! A Rust job first builds its tokens and hashes their text with the header (its *source*).
-//! When the previous run's stamp ([`Reuse`]) says the same source printed the file now on
-//! disk (the same source hash, the file's bytes hashing to what the stamp recorded, and the
-//! same printer), that file is the output and the tokens are never parsed. Printing is a pure
-//! function of the source, so the reused text is exactly what printing would give.
+//! When an earlier run printed the same source ([`Printed`]: the same source hash, the file's
+//! bytes hashing to what was printed, and the same printer), that text is the output and the
+//! tokens are never parsed. Printing is a pure function of the source, so the reused text is
+//! exactly what printing would give.
 
 use super::Output;
 use super::rust::print_file;
 use proc_macro2::TokenStream;
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 /// A file to compute: its path and the work that gives its contents.
 pub struct Job<'a> {
@@ -50,31 +48,26 @@ struct Done {
     hash: String,
     /// For a Rust file, the hash of what it is printed from.
     source: Option<String>,
-    /// True when `text` is the file on disk, reused instead of printed.
-    reused: bool,
 }
 
 impl Job<'_> {
-    fn run(self, reuse: &Reuse) -> Done {
+    fn run(self, printed: &dyn Printed) -> Done {
         let path = self.path;
         match self.work {
             Work::Text(text) => {
                 let text = text();
                 let hash = crate::hash::hex(text.as_bytes());
-                Done { path, text, hash, source: None, reused: false }
+                Done { path, text, hash, source: None }
             }
             Work::Rust { header, tokens } => {
                 let tokens = tokens();
                 let source = source_hash(&header, &tokens);
-                let (text, hash, reused) = match reuse.printed(&path, &source) {
-                    Some((text, hash)) => (text, hash, true),
-                    None => {
-                        let text = print_file(&header, tokens);
-                        let hash = crate::hash::hex(text.as_bytes());
-                        (text, hash, false)
-                    }
-                };
-                Done { path, text, hash, source: Some(source), reused }
+                let (text, hash) = printed.printed(&path, &source).unwrap_or_else(|| {
+                    let text = print_file(&header, tokens);
+                    let hash = crate::hash::hex(text.as_bytes());
+                    (text, hash)
+                });
+                Done { path, text, hash, source: Some(source) }
             }
         }
     }
@@ -105,52 +98,26 @@ fn has_undelimited_group(tokens: TokenStream) -> bool {
 
 /// Runs every job (see [`crate::par::map`]) and adds the files, and the source hash of each
 /// Rust file, to `output`.
-pub fn run(jobs: Vec<Job<'_>>, reuse: &Reuse, output: &mut Output) {
-    for done in crate::par::map(jobs, |job| job.run(reuse)) {
-        if done.reused {
-            output.mark_reused(&reuse.dir, &done.path);
-        }
+pub fn run(jobs: Vec<Job<'_>>, printed: &dyn Printed, output: &mut Output) {
+    for done in crate::par::map(jobs, |job| job.run(printed)) {
         output.add_hashed(done.path, done.text, done.hash, done.source);
     }
 }
 
-/// The Rust files of an earlier run that can stand for printing: from its stamp, each path
-/// with the source hash it was printed from and the hash of the bytes printed. Empty unless
-/// the stamp was written by this very printer (see [`super::printer`]).
-#[derive(Debug, Default)]
-pub struct Reuse {
-    dir: PathBuf,
-    files: BTreeMap<String, (String, String)>,
+/// What an earlier run printed, which a Rust job takes instead of printing again. Emission
+/// never reads the disk: the output directory's room ([`crate::out::OutputDir::printed`])
+/// answers, from what this build remembers of the directory.
+pub trait Printed: Sync {
+    /// The text printed at `path` from the header and tokens hashing to `source`, and the
+    /// hash of that text, when an earlier run printed exactly that and it is still there.
+    fn printed(&self, path: &str, source: &str) -> Option<(String, String)>;
 }
 
-impl Reuse {
-    /// Nothing to reuse: every file is printed.
-    pub fn nothing() -> Self {
-        Reuse::default()
-    }
+/// Nothing printed earlier: every file is printed.
+pub struct Nothing;
 
-    /// What the stamp in `dir` allows to reuse, for output printed by `printer`.
-    pub fn from_dir(dir: &Path, printer: &str) -> Self {
-        let Some(text) = crate::input::read_regular_text(&dir.join(super::STAMP)) else {
-            return Reuse::nothing();
-        };
-        let stamp = super::stamp::read_stamp(&text);
-        if stamp.printer.as_deref() != Some(printer) {
-            return Reuse::nothing();
-        }
-        let files =
-            stamp.files.into_iter().filter_map(|(path, file)| Some((path, (file.source?, file.hash?)))).collect();
-        Reuse { dir: dir.to_path_buf(), files }
-    }
-
-    /// The file on disk at `path` and its hash, when the stamp says `source` printed it and
-    /// its bytes are still the ones printed.
-    fn printed(&self, path: &str, source: &str) -> Option<(String, String)> {
-        let (stamped_source, hash) = self.files.get(path)?;
-        if stamped_source != source {
-            return None;
-        }
-        let text = crate::input::read_regular_text(&self.dir.join(path))?;
-        (crate::hash::hex(text.as_bytes()) == *hash).then(|| (text, hash.clone()))
+impl Printed for Nothing {
+    fn printed(&self, _: &str, _: &str) -> Option<(String, String)> {
+        None
     }
 }

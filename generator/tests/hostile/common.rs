@@ -17,6 +17,8 @@ pub fn repository() -> PathBuf {
 pub fn run_in(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_apigen"));
     command.args(args).current_dir(dir).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    // What apigen remembers of output directories goes beside the tests' scratch files.
+    command.env("APIGEN_CACHE_DIR", Path::new(env!("CARGO_TARGET_TMPDIR")).join("apigen-cache"));
     for (key, value) in env {
         command.env(key, value);
     }

@@ -1,0 +1,174 @@
+//! What this build of apigen remembers of an output directory, kept outside the repository
+//! (in the user's cache directory), so the committed stamp holds nothing specific to a build.
+//!
+//! One small file per output directory records the fingerprint of what it was generated
+//! from (the spec's hash, this build of apigen, the crate names and the options), the hash of
+//! the stamp it wrote, and for each Rust file the hash of the header and tokens it was
+//! printed from. With it, `generate` and `check` skip emission when the directory is proven
+//! current, and reuse a printed Rust file whose tokens did not change. Without it (a fresh
+//! clone, CI, a cleared cache) everything is emitted and compared: the cache only ever saves
+//! work, it never decides what the output is.
+
+use super::files::replace_file;
+use super::stamp;
+use crate::emit::{Options, Output, escape::toml_string};
+use crate::model::Api;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// How many directories the cache remembers; the least recently written are forgotten.
+const KEPT: usize = 256;
+
+/// Where the cache lives: `$APIGEN_CACHE_DIR`, else `$XDG_CACHE_HOME/apigen`, else
+/// `$HOME/.cache/apigen`; or nowhere (nothing is remembered, every run emits everything).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheDir(Option<PathBuf>);
+
+impl Default for CacheDir {
+    /// The user's cache directory, from the environment.
+    fn default() -> Self {
+        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        if let Some(dir) = std::env::var_os("APIGEN_CACHE_DIR") {
+            // Set but empty: no cache.
+            return CacheDir((!dir.is_empty()).then(|| PathBuf::from(dir)));
+        }
+        let dir = var("XDG_CACHE_HOME").or_else(|| var("HOME").map(|home| home.join(".cache")));
+        CacheDir(dir.map(|dir| dir.join("apigen")))
+    }
+}
+
+impl CacheDir {
+    /// A cache in `dir`.
+    pub fn at(dir: impl Into<PathBuf>) -> Self {
+        CacheDir(Some(dir.into()))
+    }
+
+    /// No cache: nothing is remembered.
+    pub fn none() -> Self {
+        CacheDir(None)
+    }
+
+    /// The file remembering the output directory `out`, named by a hash of its absolute path.
+    fn entry_path(&self, out: &Path) -> Option<(PathBuf, String)> {
+        let dir = self.0.as_ref()?;
+        let absolute = std::path::absolute(out).ok()?.to_string_lossy().into_owned();
+        Some((dir.join(format!("{}.toml", crate::hash::hex(absolute.as_bytes()))), absolute))
+    }
+
+    /// What is remembered of `out`, if anything.
+    pub(super) fn read(&self, out: &Path) -> Option<Entry> {
+        let (path, absolute) = self.entry_path(out)?;
+        let text = crate::input::read_regular_text(&path)?;
+        // Two directories whose paths hash alike never borrow each other's memory.
+        (stamp::key(&text, "dir")? == absolute).then(|| Entry::parse(&text))
+    }
+
+    /// Remembers `entry` for `out`; a cache that cannot be written is no failure (it only
+    /// saves work).
+    pub(super) fn write(&self, out: &Path, entry: &Entry) {
+        let Some((path, absolute)) = self.entry_path(out) else { return };
+        let Some(dir) = path.parent() else { return };
+        if std::fs::create_dir_all(dir).is_ok() && replace_file(&path, entry.render(&absolute).as_bytes()).is_ok() {
+            forget_oldest(dir);
+        }
+    }
+}
+
+/// Removes the least recently written entries beyond [`KEPT`].
+fn forget_oldest(dir: &Path) {
+    let Ok(listing) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<(std::time::SystemTime, PathBuf)> = listing
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "toml"))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    if entries.len() <= KEPT {
+        return;
+    }
+    entries.sort();
+    for (_, path) in &entries[..entries.len() - KEPT] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// What the output was generated from beyond the spec's text, for this build of apigen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Build {
+    /// The spec's hash, this build, the crate names and the options: equal fingerprints give
+    /// equal output.
+    pub fingerprint: String,
+    /// What printing depends on besides a file's tokens: this build of apigen (its sources,
+    /// and the versions of the crates that print: see `build.rs`), the crate names and the
+    /// options.
+    pub printer: String,
+}
+
+impl Build {
+    /// The build of the output of `api` with `options` by this apigen.
+    pub fn of(api: &Api, options: &Options) -> Self {
+        let printer = crate::hash::parts(&[env!("APIGEN_SOURCE_HASH"), &api.name, &format!("{options:?}")]);
+        Build { fingerprint: crate::hash::parts(&[&api.spec_hash, &printer]), printer }
+    }
+}
+
+/// What is remembered of one output directory.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(super) struct Entry {
+    /// The fingerprint of the last output written or checked there.
+    pub fingerprint: Option<String>,
+    /// The printer of its Rust files.
+    pub printer: Option<String>,
+    /// The hash of its stamp's text.
+    pub stamp: Option<String>,
+    /// Each Rust file: the hash of what it was printed from, and of its bytes.
+    pub printed: BTreeMap<String, (String, String)>,
+}
+
+impl Entry {
+    /// The entry for `output` (stamped), generated as `build` says.
+    pub fn of(build: &Build, output: &Output) -> Self {
+        let printed = output
+            .files()
+            .keys()
+            .filter_map(|path| Some((path.clone(), (output.source(path)?.to_owned(), output.hash(path)?))))
+            .collect();
+        Entry {
+            fingerprint: Some(build.fingerprint.clone()),
+            printer: Some(build.printer.clone()),
+            stamp: output.hash(stamp::STAMP),
+            printed,
+        }
+    }
+
+    fn parse(text: &str) -> Self {
+        let printed = stamp::entries(text)
+            .into_iter()
+            .filter_map(|(path, mut fields)| Some((path, (fields.remove("source")?, fields.remove("hash")?))))
+            .collect();
+        Entry {
+            fingerprint: stamp::key(text, "fingerprint"),
+            printer: stamp::key(text, "printer"),
+            stamp: stamp::key(text, "stamp"),
+            printed,
+        }
+    }
+
+    fn render(&self, absolute: &str) -> String {
+        let field = |value: &Option<String>| value.clone().unwrap_or_default();
+        let mut out = format!(
+            "# What apigen remembers of an output directory; safe to delete.\ndir = {}\nfingerprint = \"{}\"\nprinter = \"{}\"\nstamp = \"{}\"\nfiles = [\n",
+            toml_string(absolute),
+            field(&self.fingerprint),
+            field(&self.printer),
+            field(&self.stamp),
+        );
+        for (path, (source, hash)) in &self.printed {
+            out.push_str(&format!(
+                "    {{ path = {}, hash = \"{hash}\", source = \"{source}\" }},\n",
+                toml_string(path)
+            ));
+        }
+        out.push_str("]\n");
+        out
+    }
+}

@@ -1,0 +1,183 @@
+//! The output directory's own room: opened once, its stamp and this build's memory of it read
+//! once; whether it is already current, writing only the files whose bytes changed, removing
+//! only the files apigen wrote, comparing byte for byte and reporting drift.
+//!
+//! Emission ([`crate::emit`]) never touches the disk: it asks [`OutputDir::printed`] for what
+//! an earlier run printed. Writing is careful with the directory it is given: it refuses one
+//! holding symbolic links or special files (it never writes through, follows or removes them,
+//! so a link cannot lead it outside), and it removes only regular files that the previous
+//! run's stamp lists. The stamp ([`stamp`]) is committed with the output; what one build of
+//! apigen remembers of the directory ([`cache`]) is not.
+
+pub mod cache;
+mod files;
+mod report;
+pub mod stamp;
+
+pub use cache::{Build, CacheDir};
+pub use report::{Drift, WriteError, WriteReport};
+pub use stamp::{STAMP, Stamp};
+
+use crate::emit::Output;
+use crate::emit::jobs::Printed;
+use files::{io_error, is_build_leftover, list_files, remove_empty_parents, replace_file};
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// An output directory, opened: its files listed and its stamp read, once.
+#[derive(Debug)]
+pub struct OutputDir {
+    path: PathBuf,
+    /// Every file below it, sorted (build leftovers included).
+    on_disk: Vec<String>,
+    /// The stamp of the run that wrote it, when there is one.
+    stamp: Option<Stamp>,
+    /// The hash of the stamp's text.
+    stamp_hash: Option<String>,
+    /// Where this build's memory of directories lives.
+    cache: CacheDir,
+    /// What it remembers of this one.
+    remembered: cache::Entry,
+}
+
+impl OutputDir {
+    /// Opens `path` (absent is fine: an empty directory), remembering in `cache`. Refuses a
+    /// directory holding symbolic links or special files.
+    pub fn open(path: &Path, cache: CacheDir) -> Result<Self, WriteError> {
+        let on_disk = list_files(path)?;
+        let stamp_text =
+            on_disk.iter().any(|p| p == STAMP).then(|| crate::input::read_regular_text(&path.join(STAMP))).flatten();
+        let remembered = cache.read(path).unwrap_or_default();
+        Ok(OutputDir {
+            path: path.to_path_buf(),
+            on_disk,
+            stamp_hash: stamp_text.as_deref().map(|text| crate::hash::hex(text.as_bytes())),
+            stamp: stamp_text.as_deref().map(stamp::read),
+            cache,
+            remembered,
+        })
+    }
+
+    /// The directory's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The number of files in the directory when it is exactly what `build` produces, known
+    /// without emitting: this build remembers writing (or checking) it from the same
+    /// fingerprint with the stamp now there, every file the stamp lists is on disk with the
+    /// recorded hash, and nothing else is (build leftovers aside). `None` when anything
+    /// differs or cannot be read: then emit and compare.
+    pub fn current(&self, build: &Build) -> Option<usize> {
+        let stamp = self.stamp.as_ref()?;
+        if self.remembered.fingerprint.as_ref() != Some(&build.fingerprint) || self.remembered.stamp != self.stamp_hash
+        {
+            return None;
+        }
+        let listed: Vec<&String> = self.on_disk.iter().filter(|p| !is_build_leftover(p) && *p != STAMP).collect();
+        if listed.len() != stamp.files.len() {
+            return None;
+        }
+        for (path, hash) in &stamp.files {
+            let bytes = crate::input::read_regular(&self.path.join(path))?;
+            if hash.as_deref() != Some(crate::hash::hex(&bytes).as_str()) {
+                return None;
+            }
+        }
+        Some(stamp.files.len() + 1)
+    }
+
+    /// What an earlier run of this very printer printed here, for emission to reuse.
+    pub fn printed(&self, build: &Build) -> impl Printed + '_ {
+        let same_printer = self.remembered.printer.as_ref() == Some(&build.printer);
+        Earlier { dir: &self.path, printed: if same_printer { Some(&self.remembered.printed) } else { None } }
+    }
+
+    /// Writes every file of `output` (stamped) whose bytes differ, and removes the files of
+    /// the directory that the previous stamp lists and `output` no longer holds.
+    ///
+    /// Each file goes to a new temporary file in its directory, renamed over the target: a
+    /// reader never sees half a file, and a target that is a hard link to another file is
+    /// replaced, never written through. The directory is apigen's only when it is empty or
+    /// holds the stamp of an earlier run, and only the files that stamp lists are removed.
+    pub fn write(&self, output: &Output) -> Result<WriteReport, WriteError> {
+        // The stamp alone proves ownership; a marker line anyone can copy proves nothing.
+        let Some(written_before) = self.stamp.as_ref().or(self.on_disk.is_empty().then_some(&EMPTY)) else {
+            return Err(WriteError::NotOurs(self.path.clone()));
+        };
+        let mut report = WriteReport::default();
+        for (path, contents) in output.files() {
+            let target = self.path.join(path);
+            if crate::input::read_regular(&target).is_some_and(|bytes| bytes == contents.as_bytes()) {
+                report.unchanged += 1;
+                continue;
+            }
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent).map_err(io_error(parent))?;
+            }
+            replace_file(&target, contents.as_bytes()).map_err(io_error(&target))?;
+            report.written.push(path.clone());
+        }
+        for path in &self.on_disk {
+            if output.files().contains_key(path) || is_build_leftover(path) {
+                continue;
+            }
+            if !written_before.files.contains_key(path) {
+                report.kept.push(path.clone());
+                continue;
+            }
+            let target = self.path.join(path);
+            std::fs::remove_file(&target).map_err(io_error(&target))?;
+            remove_empty_parents(&self.path, &target);
+            report.removed.push(path.clone());
+        }
+        Ok(report)
+    }
+
+    /// Compares the directory with `output` (stamped), byte for byte.
+    pub fn check(&self, output: &Output) -> Result<Drift, WriteError> {
+        let mut drift = Drift::default();
+        for (path, expected) in output.files() {
+            match std::fs::read(self.path.join(path)) {
+                Ok(bytes) if bytes == expected.as_bytes() => {}
+                Ok(bytes) => drift.changed.push((path.clone(), report::unified_diff(path, &bytes, expected))),
+                Err(error) if error.kind() == io::ErrorKind::NotFound => drift.missing.push(path.clone()),
+                Err(error) => return Err(io_error(&self.path.join(path))(error)),
+            }
+        }
+        drift.extra = self
+            .on_disk
+            .iter()
+            .filter(|p| !output.files().contains_key(*p) && !is_build_leftover(p))
+            .cloned()
+            .collect();
+        Ok(drift)
+    }
+
+    /// Remembers, in the cache, that the directory now holds `output` (stamped) as `build`
+    /// produced it: call it once `output` is written, or checked and found equal. A cache
+    /// that cannot be written is no failure (it only saves work).
+    pub fn remember(&self, output: &Output, build: &Build) {
+        self.cache.write(&self.path, &cache::Entry::of(build, output));
+    }
+}
+
+/// The stamp of an empty directory: nothing is apigen's to remove.
+static EMPTY: Stamp = Stamp { files: std::collections::BTreeMap::new() };
+
+/// The Rust files an earlier run printed into a directory, as the cache remembers them.
+struct Earlier<'a> {
+    dir: &'a Path,
+    printed: Option<&'a std::collections::BTreeMap<String, (String, String)>>,
+}
+
+impl Printed for Earlier<'_> {
+    fn printed(&self, path: &str, source: &str) -> Option<(String, String)> {
+        let (printed_from, hash) = self.printed?.get(path)?;
+        if printed_from != source {
+            return None;
+        }
+        let text = crate::input::read_regular_text(&self.dir.join(path))?;
+        (crate::hash::hex(text.as_bytes()) == *hash).then(|| (text, hash.clone()))
+    }
+}
