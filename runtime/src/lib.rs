@@ -10,6 +10,7 @@
 //! - [`ErrorBody`]: the error body of every failure;
 //! - [`Redacted`]: secrets in `Debug` output;
 //! - `server` (feature `server`): what every generated axum router shares;
+//! - `listener` (feature `server`): the hardened accept loop that serves a router on TCP;
 //! - `client` (feature `client`): what every generated reqwest client shares.
 
 pub mod auth;
@@ -18,13 +19,13 @@ pub mod client;
 pub mod defaults;
 pub mod error;
 pub mod json;
+#[cfg(feature = "server")]
+pub mod listener;
 pub mod media;
 pub mod page;
 pub mod params;
 pub mod patch;
 pub mod redact;
-#[cfg(feature = "server")]
-pub mod serve;
 #[cfg(feature = "server")]
 pub mod server;
 #[doc(hidden)]
