@@ -12,10 +12,16 @@
 //! - `server` (feature `server`): what every generated axum router shares;
 //! - `listener` (feature `server`): the hardened accept loop that serves a router on TCP;
 //! - `client` (feature `client`): what every generated reqwest client shares.
+//!
+//! The items only generated code needs are gathered in one hidden module, `codegen`: the seam
+//! between generator and runtime, with no stability promise for hand-written code. What users
+//! meet, generated code names by the public paths documented here.
 
 pub mod auth;
 #[cfg(feature = "client")]
 pub mod client;
+#[doc(hidden)]
+pub mod codegen;
 pub mod defaults;
 pub mod error;
 pub mod json;

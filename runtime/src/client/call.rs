@@ -71,6 +71,7 @@ impl fmt::Debug for CallBody {
 
 /// Percent-encodes a path parameter (everything but unreserved characters; `.` and `..` in
 /// full, so a value can never climb out of its path).
+#[doc(hidden)]
 pub fn segment(value: &str) -> String {
     if value == "." || value == ".." {
         return value.replace('.', "%2E");

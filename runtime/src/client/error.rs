@@ -126,6 +126,7 @@ pub type ErrorTypes = fn(u16, &[u8]) -> Option<Box<dyn Any + Send + Sync>>;
 
 /// An error body decoded as `T`, boxed for [`Error::body_as`] (generated [`ErrorTypes`] call
 /// it); `None` when it does not decode.
+#[doc(hidden)]
 pub fn decode_error_as<T: FromJson + Send + Sync + 'static>(body: &[u8]) -> Option<Box<dyn Any + Send + Sync>> {
     let (value, _) = decode::<T>(body).ok()?;
     Some(Box::new(value))
