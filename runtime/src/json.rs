@@ -134,6 +134,7 @@ pub fn from_slice<T: FromJson>(bytes: &[u8]) -> Result<T, Violations> {
 
 /// The body of a generated `Deserialize` impl: reads any self-describing format into a JSON
 /// value, then decodes it leniently. Errors name the JSON pointer of each problem.
+#[doc(hidden)]
 pub fn deserialize<'de, D, T>(deserializer: D) -> Result<T, D::Error>
 where
     D: serde::Deserializer<'de>,
@@ -756,6 +757,7 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
 }
 
 /// How a union variant is decoded, for the union helpers.
+#[doc(hidden)]
 pub type Decode<U> = fn(Value, &mut Decoder) -> Option<U>;
 
 // The union helpers below are generic over the union, so each is compiled once per union of
@@ -765,6 +767,7 @@ pub type Decode<U> = fn(Value, &mut Decoder) -> Option<U>;
 /// Decodes a union tagged by `tag`. `names` are the tag values of the variants and `decode`
 /// their decodings, in the same order; `unknown` wraps a value whose tag is not listed (kept,
 /// unless `open` is false and the mode is strict).
+#[doc(hidden)]
 pub fn tagged<U>(
     value: Value,
     d: &mut Decoder,
@@ -823,6 +826,7 @@ fn choose_tagged(value: &Value, d: &mut Decoder, tag: &str, names: &[&str], open
 /// (a newer service may add one to a known variant) and keeps what still fits nothing;
 /// strict reading reports why each variant failed. `names` (for messages) and `decode` are
 /// the variants in order.
+#[doc(hidden)]
 pub fn untagged<U>(
     value: Value,
     d: &mut Decoder,
@@ -923,6 +927,7 @@ fn direction() -> Direction {
 /// `Serialize` is one plain call per field, without a `?` each: for an API of thousands of
 /// fields, the branch and early return that every `?` adds (each dropping what is live at
 /// that point) was a large part of what rustc spent checking the types crate.
+#[doc(hidden)]
 pub struct Fields<M: SerializeMap> {
     map: M,
     error: Option<M::Error>,

@@ -10,21 +10,28 @@
 //! - [`ErrorBody`]: the error body of every failure;
 //! - [`Redacted`]: secrets in `Debug` output;
 //! - `server` (feature `server`): what every generated axum router shares;
+//! - `listener` (feature `server`): the hardened accept loop that serves a router on TCP;
 //! - `client` (feature `client`): what every generated reqwest client shares.
+//!
+//! The items only generated code needs are gathered in one hidden module, `codegen`: the seam
+//! between generator and runtime, with no stability promise for hand-written code. What users
+//! meet, generated code names by the public paths documented here.
 
 pub mod auth;
 #[cfg(feature = "client")]
 pub mod client;
+#[doc(hidden)]
+pub mod codegen;
 pub mod defaults;
 pub mod error;
 pub mod json;
+#[cfg(feature = "server")]
+pub mod listener;
 pub mod media;
 pub mod page;
 pub mod params;
 pub mod patch;
 pub mod redact;
-#[cfg(feature = "server")]
-pub mod serve;
 #[cfg(feature = "server")]
 pub mod server;
 #[doc(hidden)]

@@ -62,12 +62,14 @@ pub trait HeaderSet: Sized {
 }
 
 /// A header value as a typed value, when it parses (for generated [`HeaderSet::from_lookup`]).
+#[doc(hidden)]
 pub fn header_value<T: FromParam>(values: Vec<String>) -> Option<T> {
     values.first().and_then(|text| T::from_param(text.trim()).ok())
 }
 
 /// A comma-separated header value as a list of typed values (items that do not parse left
 /// out).
+#[doc(hidden)]
 pub fn header_list<T: FromParam>(values: Vec<String>) -> Vec<T> {
     values.iter().flat_map(|v| v.split(',')).filter_map(|item| T::from_param(item.trim()).ok()).collect()
 }

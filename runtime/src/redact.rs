@@ -13,11 +13,13 @@ impl fmt::Debug for Redacted {
 }
 
 /// Shows whether a secret is set without showing it (`Some("<redacted>")` or `None`).
+#[doc(hidden)]
 pub fn redact_option<T>(value: &Option<T>) -> Option<Redacted> {
     value.as_ref().map(|_| Redacted)
 }
 
 /// Shows whether a secret field of a request is absent, null or set, without showing it.
+#[doc(hidden)]
 pub fn redact_patch<T>(value: &crate::Patch<T>) -> crate::Patch<Redacted> {
     match value {
         crate::Patch::Absent => crate::Patch::Absent,

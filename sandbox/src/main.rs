@@ -65,7 +65,7 @@ async fn main() -> ExitCode {
     println!("organization: {}", boot.organization);
     println!("try: curl -H 'Authorization: Bearer {}' http://{address}/v1/orgs", boot.token);
     let _ = std::io::stdout().flush();
-    match apigen_runtime::serve::serve(listener, sandbox.app(), Default::default()).await {
+    match apigen_runtime::listener::serve(listener, sandbox.app(), Default::default()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("{error}");

@@ -33,7 +33,7 @@ async fn start() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let app = Router::new().route("/v1/spaces/{spaceId}", get(echo));
-    tokio::spawn(apigen_runtime::serve::serve(listener, app, Default::default()));
+    tokio::spawn(apigen_runtime::listener::serve(listener, app, Default::default()));
     format!("http://{address}")
 }
 

@@ -83,7 +83,7 @@ async fn start() -> (String, Store) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let router = accounts_server::router(store.clone());
-    tokio::spawn(apigen_runtime::serve::serve(listener, router, Default::default()));
+    tokio::spawn(apigen_runtime::listener::serve(listener, router, Default::default()));
     (format!("http://{address}"), store)
 }
 

@@ -135,7 +135,7 @@ async fn start() -> (String, Arc<Forge>) {
     let address = listener.local_addr().unwrap();
     let forge = Arc::new(Forge::default());
     let service = Shared(Arc::clone(&forge));
-    tokio::spawn(apigen_runtime::serve::serve(listener, forge_server::router(service), Default::default()));
+    tokio::spawn(apigen_runtime::listener::serve(listener, forge_server::router(service), Default::default()));
     (format!("http://{address}"), forge)
 }
 

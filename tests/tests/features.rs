@@ -97,10 +97,10 @@ async fn main() {
         Ok(apigen_runtime::serde_json::json!({"items": [{"id": "loan_1", "due": "2026-12-24T12:00:00Z",
             "book": {"id": "book_1", "title": "The Dispossessed", "author": {"name": "Ursula K. Le Guin"}}}]}))
     });
-    let listener = apigen_runtime::serve::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let listener = apigen_runtime::listener::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let app = library_server::router(service);
-    tokio::spawn(apigen_runtime::serve::serve(listener, app, Default::default()));
+    tokio::spawn(apigen_runtime::listener::serve(listener, app, Default::default()));
     let client = library_client::Client::new(&base, "card").unwrap();
     let page = client.loans().list().send().await.unwrap();
     let loan: &Loan = &page.items[0];

@@ -65,7 +65,7 @@ fn builder() -> RouterBuilder<Store> {
 async fn start() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
-    tokio::spawn(apigen_runtime::serve::serve(listener, builder().build_partial(), Default::default()));
+    tokio::spawn(apigen_runtime::listener::serve(listener, builder().build_partial(), Default::default()));
     format!("http://{address}")
 }
 

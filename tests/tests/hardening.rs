@@ -2,7 +2,7 @@
 //! with the error body, idle and slow connections closed, unbounded or slow responses cut
 //! off. Every server here is real (loopback TCP); every wait has a bound so nothing hangs.
 
-use apigen_runtime::serve::{ServeConfig, serve};
+use apigen_runtime::listener::{ServeConfig, serve};
 use docs_api_client::{Client, Error, RetryPolicy};
 use docs_api_server::mock::{MockCall, MockService};
 use docs_api_server::{ServerConfig, router_with};

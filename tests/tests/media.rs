@@ -123,7 +123,7 @@ async fn start_with(config: ServerConfig) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let router = files_server::router_with(Store::default(), config);
-    tokio::spawn(apigen_runtime::serve::serve(listener, router, Default::default()));
+    tokio::spawn(apigen_runtime::listener::serve(listener, router, Default::default()));
     format!("http://{address}")
 }
 

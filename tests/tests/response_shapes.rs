@@ -29,7 +29,7 @@ async fn serve(bodies: Vec<(&'static str, Value)>) -> Client {
     });
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
-    tokio::spawn(apigen_runtime::serve::serve(listener, app, Default::default()));
+    tokio::spawn(apigen_runtime::listener::serve(listener, app, Default::default()));
     Client::builder(format!("http://{address}"), "token").retry(RetryPolicy::none()).build().unwrap()
 }
 

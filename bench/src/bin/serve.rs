@@ -4,7 +4,7 @@
 //! - `handwritten`: a plain axum route doing the same work by hand: check the bearer token,
 //!   read the path parameter, build the same `Space`, answer it as JSON.
 //!
-//! Both run under `apigen_runtime::serve::serve` (the hardened accept loop), so the ratio
+//! Both run under `apigen_runtime::listener::serve` (the hardened accept loop), so the ratio
 //! measures the router; `generated-axum-serve` runs the generated router under `axum::serve`
 //! to measure the loop itself. Binds `127.0.0.1:0` and prints `listening on PORT`.
 //!
@@ -38,12 +38,12 @@ async fn main() {
     };
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await.expect("bind");
     println!("listening on {}", listener.local_addr().expect("bound").port());
-    let config = apigen_runtime::serve::ServeConfig::default();
+    let config = apigen_runtime::listener::ServeConfig::default();
     match kind.as_str() {
-        "generated" => apigen_runtime::serve::serve(listener, apigen_bench::app(), config).await.expect("serve"),
+        "generated" => apigen_runtime::listener::serve(listener, apigen_bench::app(), config).await.expect("serve"),
         "handwritten" => {
             let app: Router = Router::new().route("/v1/spaces/{spaceId}", get(get_space));
-            apigen_runtime::serve::serve(listener, app, config).await.expect("serve")
+            apigen_runtime::listener::serve(listener, app, config).await.expect("serve")
         }
         "generated-axum-serve" => axum::serve(listener, apigen_bench::app()).await.expect("serve"),
         other => {

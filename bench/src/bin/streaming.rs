@@ -100,7 +100,7 @@ async fn serve(kind: &str, total: u64) {
         println!("peak {}", memory_kib("VmHWM"));
         std::process::exit(0);
     });
-    let _ = apigen_runtime::serve::serve(listener, router, Default::default()).await;
+    let _ = apigen_runtime::listener::serve(listener, router, Default::default()).await;
 }
 
 // ---------------------------------------------------------------- clients

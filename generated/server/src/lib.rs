@@ -9,8 +9,8 @@
 //! ```no_run
 //! # async fn run<S: docs_api_server::Service>(service: S) -> std::io::Result<()> {
 //! let app = docs_api_server::router(service);
-//! let listener = apigen_runtime::serve::TcpListener::bind("127.0.0.1:8080").await?;
-//! apigen_runtime::serve::serve(listener, app, Default::default()).await
+//! let listener = apigen_runtime::listener::TcpListener::bind("127.0.0.1:8080").await?;
+//! apigen_runtime::listener::serve(listener, app, Default::default()).await
 //! # }
 //! ```
 //!

@@ -11,7 +11,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-/// A request body that did not keep the pace [`crate::serve::serve`] demands: answered 408
+/// A request body that did not keep the pace [`crate::listener::serve`] demands: answered 408
 /// and the connection closed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BodyTooSlow {

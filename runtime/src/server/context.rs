@@ -91,7 +91,7 @@ impl<P, S> Context<P, S> {
         }
     }
 
-    /// The caller's address, when the server records it ([`crate::serve::serve`] does; so
+    /// The caller's address, when the server records it ([`crate::listener::serve`] does; so
     /// does axum's `into_make_service_with_connect_info`).
     pub fn remote_addr(&self) -> Option<std::net::SocketAddr> {
         self.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|info| info.0)

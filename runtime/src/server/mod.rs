@@ -8,7 +8,7 @@
 //!    to send); the first one found goes to the service's [`Authenticator`], which may refuse
 //!    with 401 or 403.
 //! 2. **Body transport**: a body larger than the limit answers 413; one of a media type the
-//!    operation does not take answers 415; under [`crate::serve::serve`], one arriving too
+//!    operation does not take answers 415; under [`crate::listener::serve`], one arriving too
 //!    slowly answers 408 ([`BodyTooSlow`]).
 //! 3. **Extraction and validation**: path and query parameters are parsed and checked, the
 //!    body is parsed as JSON (400 when it is not), decoded strictly and validated. Every

@@ -260,7 +260,7 @@ impl<S: Authenticator> Routes<S> {
 }
 
 /// A request the transport refused before the router could read it (under
-/// [`crate::serve::serve`], a head past hyper's own limits, handed on as a stand-in request
+/// [`crate::listener::serve`], a head past hyper's own limits, handed on as a stand-in request
 /// carrying this): the router answers the error in the API's shape.
 #[derive(Debug, Clone)]
 pub struct Refused(pub ApiError);

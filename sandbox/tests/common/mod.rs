@@ -60,7 +60,7 @@ pub async fn start_with(store: Store) -> Running {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let app = sandbox.app();
-    tokio::spawn(async move { apigen_runtime::serve::serve(listener, app, Default::default()).await });
+    tokio::spawn(async move { apigen_runtime::listener::serve(listener, app, Default::default()).await });
     let client = Client::builder(base.clone(), boot.token.clone()).retry(RetryPolicy::none()).build().unwrap();
     Running { base, boot, client, sandbox }
 }

@@ -49,8 +49,8 @@ async fn main() -> std::process::ExitCode {
     let address = listener.local_addr().expect("a bound listener has an address");
     println!("listening on http://{address}");
     let _ = std::io::stdout().flush();
-    let config = apigen_runtime::serve::ServeConfig::default();
-    match apigen_runtime::serve::serve(listener, docs_api_server::router(service), config).await {
+    let config = apigen_runtime::listener::ServeConfig::default();
+    match apigen_runtime::listener::serve(listener, docs_api_server::router(service), config).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("{error}");

@@ -1,4 +1,5 @@
-//! Serving a router on a TCP listener, hardened (feature `server`).
+//! Serving a router on a TCP listener, hardened (feature `server`): the accept loop, where
+//! [`crate::server`] is the router it serves.
 //!
 //! `axum::serve` sets no timer on its connections, so a client that opens a connection and
 //! sends nothing, sends its headers one byte at a time, or declares a large body and sends a

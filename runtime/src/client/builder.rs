@@ -1,0 +1,230 @@
+//! Setting up a generated client: the [`Builder`] behind the generated `ClientBuilder`, the
+//! [`Settings`] it collects, the [`Credentials`] of each auth scheme (secrets as [`Token`]s),
+//! and [`http_client_builder`] for a reqwest client of one's own.
+
+use super::core::Core;
+use super::error::Error;
+use super::retry::RetryPolicy;
+use crate::auth::Scheme;
+use crate::defaults::{DEFAULT_MAX_PAGES, DEFAULT_MAX_RESPONSE_BYTES};
+use crate::error::ErrorShape;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The default timeout of one attempt: 30 seconds.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(crate::defaults::DEFAULT_TIMEOUT_SECONDS);
+
+/// A secret (a bearer token, an API key, a password): never printed by `Debug`, sent as a
+/// sensitive header.
+#[derive(Clone)]
+pub struct Token(pub(super) Arc<str>);
+
+impl Token {
+    /// Wraps a token.
+    pub fn new(token: impl Into<String>) -> Self {
+        Token(Arc::from(token.into()))
+    }
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Token(\"<redacted>\")")
+    }
+}
+
+/// Credentials the client holds for one auth scheme of the API.
+#[derive(Debug, Clone)]
+pub enum Credentials {
+    /// A bearer token or an API key.
+    Token(Token),
+    /// A user name and password.
+    Basic {
+        /// The user name.
+        user: String,
+        /// The password.
+        password: Token,
+    },
+}
+
+/// How a generated client is set up. Built by the generated `ClientBuilder`.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The API's base URL (paths are appended to it).
+    pub base_url: String,
+    /// The API's auth schemes, as the generated crate declares them.
+    pub schemes: &'static [Scheme],
+    /// Where the API's error bodies carry the status, the message and the violations.
+    pub errors: &'static ErrorShape,
+    /// The credentials for some of them, by scheme name; a call sends those of the first
+    /// scheme its operation accepts that has some.
+    pub credentials: Vec<(String, Credentials)>,
+    /// Timeout of one attempt.
+    pub timeout: Duration,
+    /// `User-Agent` header.
+    pub user_agent: String,
+    /// Retry policy.
+    pub retry: RetryPolicy,
+    /// Validate request bodies against the spec before sending them.
+    pub validate_requests: bool,
+    /// Most pages a stream reads before failing.
+    pub max_pages: usize,
+    /// Largest response body read, in bytes.
+    pub max_response_bytes: usize,
+    /// Longest a call may take, retries and waits included; `None`: the per-attempt timeout
+    /// times the attempts the retry policy allows.
+    pub deadline: Option<Duration>,
+    /// A caller-provided reqwest client (its own timeouts and pools apply too).
+    pub http: Option<reqwest::Client>,
+    /// Headers added to every request, by name and value.
+    pub default_headers: Vec<(String, String)>,
+}
+
+/// Sets up a generated client; `C` is the generated `Client`.
+///
+/// Defaults: timeout [`DEFAULT_TIMEOUT`] (30 s) per attempt, the generated crate's name and
+/// version as user agent, [`RetryPolicy::default`] (3 retries of GET, PUT and DELETE on 429,
+/// 502, 503, 504 and connection errors), no client-side validation, at most
+/// [`DEFAULT_MAX_PAGES`] pages per stream, response bodies of at most
+/// [`DEFAULT_MAX_RESPONSE_BYTES`] (8 MiB), a deadline per call of the timeout times the
+/// attempts allowed (2 minutes by default), and a reqwest client of its own.
+#[derive(Debug)]
+#[must_use = "a builder does nothing until `.build()`"]
+pub struct Builder<C> {
+    settings: Settings,
+    client: std::marker::PhantomData<fn() -> C>,
+}
+
+impl<C: From<Core>> Builder<C> {
+    /// A builder for the API at `base_url` whose auth schemes are `schemes` and error shape
+    /// `errors`, without credentials yet.
+    pub fn new(
+        base_url: impl Into<String>,
+        user_agent: &str,
+        schemes: &'static [Scheme],
+        errors: &'static ErrorShape,
+    ) -> Self {
+        Builder {
+            settings: Settings {
+                base_url: base_url.into(),
+                schemes,
+                errors,
+                credentials: Vec::new(),
+                timeout: DEFAULT_TIMEOUT,
+                user_agent: user_agent.to_owned(),
+                retry: RetryPolicy::default(),
+                validate_requests: false,
+                max_pages: DEFAULT_MAX_PAGES,
+                max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+                deadline: None,
+                http: None,
+                default_headers: Vec::new(),
+            },
+            client: std::marker::PhantomData,
+        }
+    }
+
+    /// The bearer token or API key of the scheme named `scheme` in the spec (replacing any
+    /// given before); a name the API does not declare, or a basic scheme, fails `build()`.
+    pub fn token(mut self, scheme: &str, token: impl Into<String>) -> Self {
+        self.set_credentials(scheme, Credentials::Token(Token::new(token)));
+        self
+    }
+
+    /// The user name and password of the basic scheme named `scheme` in the spec.
+    pub fn basic(mut self, scheme: &str, user: impl Into<String>, password: impl Into<String>) -> Self {
+        self.set_credentials(scheme, Credentials::Basic { user: user.into(), password: Token::new(password) });
+        self
+    }
+
+    fn set_credentials(&mut self, scheme: &str, credentials: Credentials) {
+        self.settings.credentials.retain(|(name, _)| name != scheme);
+        self.settings.credentials.push((scheme.to_owned(), credentials));
+    }
+
+    /// Timeout of one attempt (default 30 s).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.settings.timeout = timeout;
+        self
+    }
+
+    /// The `User-Agent` header.
+    pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
+        self.settings.user_agent = user_agent.into();
+        self
+    }
+
+    /// When to retry; [`RetryPolicy::none`] switches retries off.
+    pub fn retry(mut self, policy: RetryPolicy) -> Self {
+        self.settings.retry = policy;
+        self
+    }
+
+    /// Validate request bodies against the spec before sending them (off by default): an
+    /// invalid body fails with [`Error::Invalid`] without a request being sent.
+    pub fn validate_requests(mut self, validate: bool) -> Self {
+        self.settings.validate_requests = validate;
+        self
+    }
+
+    /// Most pages one stream reads before failing with [`Error::Pagination`].
+    pub fn max_pages(mut self, pages: usize) -> Self {
+        self.settings.max_pages = pages;
+        self
+    }
+
+    /// Largest response body read, in bytes (default 8 MiB): a larger one fails with
+    /// [`Error::TooLarge`] as soon as the limit is passed, so memory stays bounded.
+    pub fn max_response_bytes(mut self, limit: usize) -> Self {
+        self.settings.max_response_bytes = limit;
+        self
+    }
+
+    /// Longest one call may take, every attempt, backoff and `Retry-After` wait included
+    /// (default: the timeout times the attempts the retry policy allows). A wait that would
+    /// end past it ends the call at once with the last answer's error.
+    pub fn deadline(mut self, deadline: Duration) -> Self {
+        self.settings.deadline = Some(deadline);
+        self
+    }
+
+    /// Adds a header to every request (a tenant, an API version, a tracing header); a name or
+    /// value a header cannot hold fails every call with [`Error::Config`]. Per call, the
+    /// builders' `.header(..)` adds more.
+    pub fn default_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.settings.default_headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// Sends requests with this reqwest client (its pool, proxy and TLS settings).
+    pub fn http_client(mut self, http: reqwest::Client) -> Self {
+        self.settings.http = Some(http);
+        self
+    }
+
+    /// The client; fails when the base URL does not parse.
+    pub fn build(self) -> Result<C, Error> {
+        Core::new(self.settings).map(C::from)
+    }
+}
+
+/// A reqwest client builder that works with this crate's TLS: installs ring as rustls'
+/// process-wide crypto provider first (unless one is installed). reqwest is built here without
+/// a provider of its own (aws-lc-rs compiles C and doubles the build), so a bare
+/// `reqwest::Client::new()` made before any generated client would panic asking for one;
+/// start from this builder, set what you need (proxy, pool, certificates, default headers),
+/// and hand the result to `.http_client(..)`.
+pub fn http_client_builder() -> reqwest::ClientBuilder {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_never_print() {
+        assert_eq!(format!("{:?}", Token::new("hunter2")), "Token(\"<redacted>\")");
+    }
+}

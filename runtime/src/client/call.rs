@@ -1,0 +1,276 @@
+//! One operation call as generated code builds it ([`Call`], its [`CallBody`], path
+//! [`segment`]s), and the request an attempt sends for it: the credentials presented the way
+//! the operation's scheme says (a header, a query parameter or a cookie), cookies, headers.
+
+use super::builder::{Credentials, Settings, Token};
+use super::core::Core;
+use super::error::{Error, ErrorTypes};
+use crate::auth::{KeyIn, SchemeKind};
+use bytes::Bytes;
+use reqwest::header::HeaderValue;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// One operation call, built by generated code.
+#[derive(Debug, Clone)]
+pub struct Call {
+    /// The operation's name in the spec (for errors and logs).
+    pub operation: &'static str,
+    /// HTTP method.
+    pub method: reqwest::Method,
+    /// Path with parameters already percent-encoded.
+    pub path: String,
+    /// Query parameters, in order; repeated keys for lists.
+    pub query: Vec<(&'static str, String)>,
+    /// The body.
+    pub body: Option<CallBody>,
+    /// The auth schemes the operation accepts, by name, in the spec's order (empty for a
+    /// public operation): the call sends the credentials of the first the client holds.
+    pub auth: &'static [&'static str],
+    /// The error types the spec declares for the operation's failure statuses, if any.
+    pub errors: Option<ErrorTypes>,
+    /// Headers of this call only, by name and value (after the client's default ones):
+    /// header parameters and the builder's `.header(..)`.
+    pub headers: Vec<(String, String)>,
+    /// Cookie parameters, by name and value, sent in one `Cookie` header (values
+    /// percent-encoded where a cookie value cannot hold a character).
+    pub cookies: Vec<(&'static str, String)>,
+}
+
+/// The body of a call.
+#[derive(Clone)]
+pub enum CallBody {
+    /// JSON, serialized.
+    Json(Vec<u8>),
+    /// Bytes of a media type: a form, a multipart body, text, a file in memory.
+    Raw {
+        /// The `Content-Type` sent.
+        content_type: String,
+        /// The bytes.
+        bytes: Bytes,
+    },
+    /// A stream, sent as it is read and only once (never retried).
+    Stream {
+        /// The `Content-Type` sent.
+        content_type: String,
+        /// The body, taken by the first attempt.
+        stream: Arc<std::sync::Mutex<Option<reqwest::Body>>>,
+    },
+}
+
+impl fmt::Debug for CallBody {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallBody::Json(bytes) => write!(f, "Json({} bytes)", bytes.len()),
+            CallBody::Raw { content_type, bytes } => write!(f, "Raw({content_type}, {} bytes)", bytes.len()),
+            CallBody::Stream { content_type, .. } => write!(f, "Stream({content_type})"),
+        }
+    }
+}
+
+/// Percent-encodes a path parameter (everything but unreserved characters; `.` and `..` in
+/// full, so a value can never climb out of its path).
+#[doc(hidden)]
+pub fn segment(value: &str) -> String {
+    if value == "." || value == ".." {
+        return value.replace('.', "%2E");
+    }
+    let mut encoded = String::with_capacity(value.len());
+    for byte in value.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => encoded.push(byte as char),
+            other => encoded.push_str(&format!("%{other:02X}")),
+        }
+    }
+    encoded
+}
+
+/// Credentials as a request carries them, built once.
+#[derive(Debug, Clone)]
+pub(super) enum Presented {
+    /// A header (`Authorization`, or an API key's), marked sensitive.
+    Header(reqwest::header::HeaderName, HeaderValue),
+    /// A query parameter.
+    Query(&'static str, Token),
+    /// A cookie.
+    Cookie(&'static str, Token),
+}
+
+/// Each credential of the settings as a request carries it; a scheme the API does not declare,
+/// credentials of the wrong kind, or a secret a header cannot hold fail with [`Error::Config`].
+pub(super) fn present(settings: &Settings) -> Result<Vec<(&'static str, Presented)>, Error> {
+    let mut presented = Vec::new();
+    for (name, credentials) in &settings.credentials {
+        let Some(scheme) = settings.schemes.iter().find(|s| s.name == name) else {
+            let known: Vec<&str> = settings.schemes.iter().map(|s| s.name).collect();
+            return Err(Error::Config(format!(
+                "the API has no auth scheme `{name}` (it has: {})",
+                if known.is_empty() { "none".to_owned() } else { known.join(", ") }
+            )));
+        };
+        let sensitive = |text: &str| {
+            let mut value = HeaderValue::from_str(text)
+                .map_err(|_| Error::Config(format!("the credentials of `{name}` hold characters a header cannot")))?;
+            value.set_sensitive(true);
+            Ok::<_, Error>(value)
+        };
+        let how = match (scheme.kind, credentials) {
+            (SchemeKind::Bearer, Credentials::Token(token)) => {
+                Presented::Header(reqwest::header::AUTHORIZATION, sensitive(&format!("Bearer {}", token.0))?)
+            }
+            (SchemeKind::Basic, Credentials::Basic { user, password }) => {
+                use base64::Engine;
+                let pair = base64::engine::general_purpose::STANDARD.encode(format!("{user}:{}", password.0));
+                Presented::Header(reqwest::header::AUTHORIZATION, sensitive(&format!("Basic {pair}"))?)
+            }
+            (SchemeKind::ApiKey { location: KeyIn::Header, name: header }, Credentials::Token(key)) => {
+                let header = reqwest::header::HeaderName::from_bytes(header.as_bytes())
+                    .map_err(|_| Error::Config(format!("`{header}` is not a header name")))?;
+                Presented::Header(header, sensitive(&key.0)?)
+            }
+            (SchemeKind::ApiKey { location: KeyIn::Query, name: param }, Credentials::Token(key)) => {
+                Presented::Query(param, key.clone())
+            }
+            (SchemeKind::ApiKey { location: KeyIn::Cookie, name: cookie }, Credentials::Token(key)) => {
+                Presented::Cookie(cookie, key.clone())
+            }
+            (SchemeKind::Basic, Credentials::Token(_)) => {
+                return Err(Error::Config(format!("`{name}` is a basic scheme: give it a user and password")));
+            }
+            (_, Credentials::Basic { .. }) => {
+                return Err(Error::Config(format!("`{name}` takes a token, not a user and password")));
+            }
+        };
+        presented.push((scheme.name, how));
+    }
+    Ok(presented)
+}
+
+/// A cookie value as RFC 6265 allows it: `%`, controls, space, `"`, `,`, `;`, backslash and
+/// non-ASCII percent-encoded (the generated server decodes them).
+fn cookie_value(value: &str) -> String {
+    let mut encoded = String::with_capacity(value.len());
+    for byte in value.bytes() {
+        match byte {
+            0x21 | 0x23..=0x24 | 0x26..=0x2B | 0x2D..=0x3A | 0x3C..=0x5B | 0x5D..=0x7E => encoded.push(byte as char),
+            other => encoded.push_str(&format!("%{other:02X}")),
+        }
+    }
+    encoded
+}
+
+impl Core {
+    /// The credentials a call sends: those of the first scheme its operation accepts that the
+    /// client holds; `None` for a public operation.
+    fn presented(&self, call: &Call) -> Result<Option<&Presented>, Error> {
+        if call.auth.is_empty() {
+            return Ok(None);
+        }
+        let held = call.auth.iter().find_map(|scheme| self.credentials.iter().find(|(name, _)| name == scheme));
+        match held {
+            Some((_, presented)) => Ok(Some(presented)),
+            None => Err(Error::Config(format!(
+                "`{}` needs the credentials of {}; give them to the client builder",
+                call.operation,
+                call.auth.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(" or ")
+            ))),
+        }
+    }
+
+    /// The request of one attempt at `call`: the URL with its query, the user agent, the
+    /// timeout, `Accept`, the body, the credentials (a header, a query parameter or a cookie),
+    /// the cookies and the headers; a call that cannot be sent fails with [`Error::Config`].
+    pub(super) fn request(&self, call: &Call, timeout: Duration) -> Result<reqwest::RequestBuilder, Error> {
+        let mut url = match self.base.join(call.path.trim_start_matches('/')) {
+            Ok(url) => url,
+            Err(e) => {
+                return Err(Error::Config(format!("the path {:?} does not join the base URL: {e}", call.path)));
+            }
+        };
+        let presented = self.presented(call)?;
+        let key_in_query = match presented {
+            Some(Presented::Query(name, key)) => Some((*name, key)),
+            _ => None,
+        };
+        if !call.query.is_empty() || key_in_query.is_some() {
+            let mut pairs = url.query_pairs_mut();
+            for (key, value) in &call.query {
+                pairs.append_pair(key, value);
+            }
+            if let Some((name, key)) = key_in_query {
+                pairs.append_pair(name, &key.0);
+            }
+        }
+        let mut request = self
+            .http
+            .request(call.method.clone(), url)
+            .header(reqwest::header::USER_AGENT, self.user_agent.clone())
+            .timeout(timeout);
+        if !call.headers.iter().any(|(name, _)| name.eq_ignore_ascii_case("accept")) {
+            request = request.header(reqwest::header::ACCEPT, "application/json");
+        }
+        match &call.body {
+            None => {}
+            Some(CallBody::Json(bytes)) => {
+                request = request.header(reqwest::header::CONTENT_TYPE, "application/json").body(bytes.clone());
+            }
+            Some(CallBody::Raw { content_type, bytes }) => {
+                request = request.header(reqwest::header::CONTENT_TYPE, content_type.as_str()).body(bytes.clone());
+            }
+            Some(CallBody::Stream { content_type, stream }) => {
+                let Some(body) = stream.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() else {
+                    return Err(Error::Config(format!(
+                        "the streamed body of `{}` was sent already: a stream is sent once",
+                        call.operation
+                    )));
+                };
+                request = request.header(reqwest::header::CONTENT_TYPE, content_type.as_str()).body(body);
+            }
+        }
+        if let Some(Presented::Header(name, value)) = presented {
+            request = request.header(name.clone(), value.clone());
+        }
+        let key_in_cookie = match presented {
+            Some(Presented::Cookie(name, key)) => Some(format!("{name}={}", cookie_value(&key.0))),
+            _ => None,
+        };
+        if !call.cookies.is_empty() || key_in_cookie.is_some() {
+            let pairs: Vec<String> = call
+                .cookies
+                .iter()
+                .map(|(name, value)| format!("{name}={}", cookie_value(value)))
+                .chain(key_in_cookie)
+                .collect();
+            match HeaderValue::from_str(&pairs.join("; ")) {
+                Ok(cookie) => request = request.header(reqwest::header::COOKIE, cookie),
+                Err(_) => return Err(Error::Config("a cookie value is not valid".into())),
+            }
+        }
+        for (name, value) in self.settings.default_headers.iter().chain(&call.headers) {
+            let name = reqwest::header::HeaderName::from_bytes(name.as_bytes());
+            let value = HeaderValue::from_str(value);
+            let (Ok(name), Ok(value)) = (name, value) else {
+                return Err(Error::Config(format!(
+                    "a header of `{}` is not valid: names are tokens, values visible ASCII",
+                    call.operation
+                )));
+            };
+            request = request.header(name, value);
+        }
+        Ok(request)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_are_percent_encoded() {
+        assert_eq!(segment("a b/c?d"), "a%20b%2Fc%3Fd");
+        assert_eq!(segment("é"), "%C3%A9");
+        assert_eq!(segment(".."), "%2E%2E");
+        assert_eq!(segment("a.b"), "a.b");
+    }
+}

@@ -1,0 +1,215 @@
+//! What can go wrong with a call ([`Error`]), the error body of a failure status read into it
+//! (through the API's error shape, and as the error type the spec declares: [`ErrorTypes`],
+//! [`decode_error_as`]), and the secrets the client holds taken out of every error it reports.
+
+use super::builder::{Credentials, Settings};
+use super::transfer::decode;
+use crate::error::ErrorShape;
+use crate::json::FromJson;
+use crate::validate::{Violation, Violations};
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Everything that can go wrong with a call.
+#[derive(Debug)]
+pub enum Error {
+    /// The service answered with a failure status.
+    Api {
+        /// The HTTP status.
+        status: u16,
+        /// The status the error body states (where the API's error shape puts it), or the
+        /// HTTP status.
+        code: u16,
+        /// The message of the error body (where the API's error shape puts it), or the body
+        /// as text.
+        message: String,
+        /// The violations of a validation failure (where the API's error shape puts them).
+        violations: Vec<Violation>,
+        /// The body as received, any secret the client holds replaced by `<redacted>`.
+        body: String,
+        /// The response headers (a request id, `Retry-After`, rate limits); boxed, so the
+        /// error stays small on the happy path.
+        headers: Box<reqwest::header::HeaderMap>,
+        /// The body decoded as the error type the spec declares for this status (or for the
+        /// API), when it declares one and the body fits it; read it with
+        /// [`Error::body_as`]. `None` leaves `body` as the raw bytes as text.
+        decoded: Option<Box<dyn Any + Send + Sync>>,
+    },
+    /// The request did not complete: connection refused or reset, DNS, TLS, ...
+    Transport(reqwest::Error),
+    /// An attempt took longer than the timeout, or the call (retries and waits included)
+    /// longer than its deadline.
+    Timeout(Duration),
+    /// The response body is larger than the client accepts (see
+    /// [`Builder::max_response_bytes`](super::Builder::max_response_bytes)); at most that much was read.
+    TooLarge {
+        /// The HTTP status of the response.
+        status: u16,
+        /// The limit, in bytes.
+        limit: usize,
+    },
+    /// The response does not decode into the operation's type.
+    Decode {
+        /// JSON pointer of the failing value (`/items/3/createdAt`; empty for the root).
+        path: String,
+        /// What is wrong with it.
+        message: String,
+        /// The failing value (or the start of the body), at most 200 characters.
+        snippet: String,
+    },
+    /// The request body fails the spec's constraints (client-side validation is on).
+    Invalid(Violations),
+    /// A stream read more pages than its guard allows, or the service repeated a cursor.
+    Pagination(String),
+    /// The client is misconfigured (a base URL that does not parse, ...).
+    Config(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Api { status, message, violations, .. } => {
+                write!(f, "the service answered {status}: {message}")?;
+                for violation in violations {
+                    write!(f, "; {violation}")?;
+                }
+                Ok(())
+            }
+            Error::Transport(error) => write!(f, "the request failed: {error}"),
+            Error::Timeout(after) => write!(f, "no answer within {after:?}"),
+            Error::TooLarge { status, limit } => {
+                write!(f, "the service answered {status} with a body larger than the limit of {limit} bytes")
+            }
+            Error::Decode { path, message, snippet } => {
+                let path = if path.is_empty() { "(root)" } else { path };
+                write!(f, "the response does not decode at {path}: {message} (near {snippet})")
+            }
+            Error::Invalid(violations) => write!(f, "the request is invalid: {violations}"),
+            Error::Pagination(message) | Error::Config(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Transport(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl Error {
+    /// The HTTP status of an API error.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Error::Api { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
+    /// The error body of an API error as the error type `T` the spec declares for its
+    /// status; `None` for another type, another kind of error, or a body that did not fit.
+    pub fn body_as<T: 'static>(&self) -> Option<&T> {
+        match self {
+            Error::Api { decoded: Some(decoded), .. } => decoded.downcast_ref(),
+            _ => None,
+        }
+    }
+}
+
+/// Decodes an error body of a given status into the error type the spec declares for it
+/// (generated per operation); `None` when it declares none or the body does not fit.
+pub type ErrorTypes = fn(u16, &[u8]) -> Option<Box<dyn Any + Send + Sync>>;
+
+/// An error body decoded as `T`, boxed for [`Error::body_as`] (generated [`ErrorTypes`] call
+/// it); `None` when it does not decode.
+#[doc(hidden)]
+pub fn decode_error_as<T: FromJson + Send + Sync + 'static>(body: &[u8]) -> Option<Box<dyn Any + Send + Sync>> {
+    let (value, _) = decode::<T>(body).ok()?;
+    Some(Box::new(value))
+}
+
+/// The error of a failure status: what the API's error shape finds in the body (the raw text
+/// as the message otherwise), and the body decoded as the error type declared for the status.
+pub(super) fn api_error(
+    status: u16,
+    headers: reqwest::header::HeaderMap,
+    body: Vec<u8>,
+    shape: &ErrorShape,
+    types: Option<ErrorTypes>,
+) -> Error {
+    let text = String::from_utf8_lossy(&body).into_owned();
+    let parsed = serde_json::from_slice::<serde_json::Value>(&body).map(|value| shape.read(&value)).ok();
+    let (code, message, violations) = parsed.unwrap_or_default();
+    let decoded = types.and_then(|decode| decode(status, &body));
+    Error::Api {
+        status,
+        code: code.unwrap_or(status),
+        message: message.unwrap_or_else(|| text.clone()),
+        violations,
+        body: text,
+        headers: Box::new(headers),
+        decoded,
+    }
+}
+
+/// The secrets of the credentials, never printed by `Debug`.
+#[derive(Clone)]
+pub(super) struct Secrets(pub(super) Arc<[String]>);
+
+impl fmt::Debug for Secrets {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("\"<redacted>\"")
+    }
+}
+
+/// The shortest secret redacted: shorter ones would blank out ordinary words of a message.
+const SHORTEST_REDACTED: usize = 4;
+
+/// Every secret the settings hold, as a request carries it: tokens and keys, and a basic
+/// scheme's password and its encoded `user:password` pair.
+pub(super) fn secrets_of(settings: &Settings) -> Vec<String> {
+    use base64::Engine;
+    let mut secrets = Vec::new();
+    for (_, credentials) in &settings.credentials {
+        match credentials {
+            Credentials::Token(token) => secrets.push(token.0.to_string()),
+            Credentials::Basic { user, password } => {
+                secrets.push(password.0.to_string());
+                secrets.push(base64::engine::general_purpose::STANDARD.encode(format!("{user}:{}", password.0)));
+            }
+        }
+    }
+    secrets.retain(|secret| secret.len() >= SHORTEST_REDACTED);
+    // Longest first, so a secret holding another is replaced whole.
+    secrets.sort_by_key(|secret| std::cmp::Reverse(secret.len()));
+    secrets
+}
+
+/// The error with every secret in the text of a received body (message, violations, raw
+/// body) replaced by `<redacted>`; the decoded body is left as the service sent it.
+pub(super) fn redact(error: Error, secrets: &[String]) -> Error {
+    let clean = |text: String| {
+        secrets.iter().fold(text, |text, secret| {
+            if text.contains(secret.as_str()) { text.replace(secret.as_str(), "<redacted>") } else { text }
+        })
+    };
+    match error {
+        Error::Api { status, code, message, violations, body, headers, decoded } => Error::Api {
+            status,
+            code,
+            message: clean(message),
+            violations: violations
+                .into_iter()
+                .map(|violation| Violation { path: clean(violation.path), message: clean(violation.message) })
+                .collect(),
+            body: clean(body),
+            headers,
+            decoded,
+        },
+        other => other,
+    }
+}

@@ -1,0 +1,238 @@
+//! Paginated lists read as one stream of [`Items`]: the [`Pager`] follows the pages in the
+//! operation's [`PageStyle`] (a cursor, `has_more`, offsets, page numbers, the `Link` header),
+//! guards their number, refuses a repeated cursor or a link leading outside the API, and each
+//! page's items are decoded leniently.
+
+use super::call::Call;
+use super::core::Core;
+use super::error::Error;
+use super::transfer::{Answer, decode_error, parse_body, snippet};
+use crate::json::FromJson;
+use crate::page::{PageStyle, Paging};
+use crate::validate::Violation;
+use futures_util::stream::{self, Stream};
+
+/// The items of a paginated list, across pages: `Unpin`, so `while let Some(item) =
+/// items.next().await` works as is (with `futures_util::StreamExt`).
+pub type Items<T> = std::pin::Pin<Box<dyn Stream<Item = Result<T, Error>> + Send + 'static>>;
+
+impl Core {
+    /// Every item of every page, following the operation's pagination (`paging`) with the
+    /// original query; fails after `max_pages` pages or when the service repeats a cursor.
+    pub fn stream<I>(&self, call: Call, paging: &'static Paging) -> Items<I>
+    where
+        I: FromJson + Send + 'static,
+    {
+        // Only decoding a page's items is generic; following the pages is `Pager`'s (compiled
+        // once, not once per paginated operation).
+        struct State<I> {
+            pager: Pager,
+            items: std::vec::IntoIter<I>,
+        }
+        let first = call.query.iter().find(|(key, _)| *key == paging.cursor).map(|(_, value)| value.clone());
+        let pager = Pager {
+            core: self.clone(),
+            call,
+            paging,
+            next: Some(Next::First),
+            position: first,
+            failure: None,
+            seen: Vec::new(),
+            pages: 0,
+        };
+        let state = State::<I> { pager, items: Vec::new().into_iter() };
+        Box::pin(stream::unfold(state, move |mut state| async move {
+            loop {
+                if let Some(item) = state.items.next() {
+                    return Some((Ok(item), state));
+                }
+                let items = match state.pager.next_page().await? {
+                    Ok((items, page)) => decode_items::<I>(items, &page, state.pager.paging.items),
+                    Err(error) => Err(error),
+                };
+                match items {
+                    Ok(items) => state.items = items.into_iter(),
+                    Err(error) => return Some((Err(error), state)),
+                }
+            }
+        }))
+    }
+}
+
+/// Follows the pages of a stream, in any [`PageStyle`]: which page to ask for next, the page
+/// guard, a repeated cursor, a `Link` leading outside the API.
+struct Pager {
+    core: Core,
+    call: Call,
+    paging: &'static Paging,
+    /// The next page to read; `None` when done.
+    next: Option<Next>,
+    /// The cursor parameter's value of the page just read (offsets and page numbers count
+    /// from it).
+    position: Option<String>,
+    /// An error to yield once the items read so far are out.
+    failure: Option<Error>,
+    /// Every cursor or link followed, to refuse a repeated one.
+    seen: Vec<String>,
+    pages: usize,
+}
+
+/// Where the next page is.
+enum Next {
+    /// The call as given.
+    First,
+    /// The call with the cursor parameter set to this value.
+    Position(String),
+    /// This path and query, relative to the API's base URL (from a `Link` header).
+    Link(String),
+}
+
+impl Pager {
+    /// The items of the next page (a JSON array) with the page's body as received, an error,
+    /// or `None` when every page was read.
+    async fn next_page(&mut self) -> Option<Result<(serde_json::Value, Vec<u8>), Error>> {
+        if let Some(error) = self.failure.take() {
+            return Some(Err(error));
+        }
+        let next = self.next.take()?;
+        if self.pages >= self.core.settings.max_pages {
+            let message = format!("stopped after {} pages (the client's page guard)", self.pages);
+            return Some(Err(Error::Pagination(message)));
+        }
+        self.pages += 1;
+        let mut call = self.call.clone();
+        match next {
+            Next::First => {}
+            Next::Position(value) => {
+                call.query.retain(|(key, _)| *key != self.paging.cursor);
+                call.query.push((self.paging.cursor, value.clone()));
+                self.position = Some(value);
+            }
+            Next::Link(relative) => {
+                call.path = relative;
+                call.query.clear();
+            }
+        }
+        let answer = match self.core.execute(&call).await {
+            Ok(answer) => answer,
+            Err(error) => return Some(Err(error)),
+        };
+        Some(self.read(answer))
+    }
+
+    /// The items of a page, and where the next one is.
+    fn read(&mut self, answer: Answer) -> Result<(serde_json::Value, Vec<u8>), Error> {
+        let mut body = parse_body(&answer.body)?;
+        let items = if self.paging.items.is_empty() {
+            body.take()
+        } else {
+            body.pointer_mut(self.paging.items).map(serde_json::Value::take).unwrap_or_default()
+        };
+        let Some(list) = items.as_array() else {
+            return Err(Error::Decode {
+                path: self.paging.items.to_owned(),
+                message: "the items of the page are not a list".into(),
+                snippet: snippet(&items.to_string()),
+            });
+        };
+        let count = list.len();
+        let next = match self.paging.style {
+            PageStyle::Cursor { next } => body.pointer(next).and_then(text_of).map(Next::Position),
+            PageStyle::HasMore { has_more, item_id } => {
+                let more = body.pointer(has_more).and_then(serde_json::Value::as_bool) == Some(true);
+                let last = list.last().and_then(|item| item.pointer(item_id)).and_then(text_of);
+                last.filter(|_| more).map(Next::Position)
+            }
+            PageStyle::Offset => {
+                let at = self.position.as_deref().and_then(|p| p.parse::<u64>().ok()).unwrap_or(0);
+                (count > 0).then(|| Next::Position((at + count as u64).to_string()))
+            }
+            PageStyle::Page => {
+                let at = self.position.as_deref().and_then(|p| p.parse::<u64>().ok()).unwrap_or(1);
+                (count > 0).then(|| Next::Position((at + 1).to_string()))
+            }
+            PageStyle::Link => match next_link(&answer.headers).map(|link| self.within_api(&link)) {
+                Some(Ok(relative)) => Some(Next::Link(relative)),
+                Some(Err(error)) => {
+                    self.failure = Some(error);
+                    None
+                }
+                None => None,
+            },
+        };
+        self.follow(next);
+        Ok((items, answer.body))
+    }
+
+    /// A link's target as a path and query relative to the API's base URL; a link to another
+    /// host or outside the base path is refused (the client would send its credentials there).
+    fn within_api(&self, link: &str) -> Result<String, Error> {
+        let url = self
+            .core
+            .base
+            .join(link)
+            .map_err(|e| Error::Pagination(format!("the next page's link {link:?} does not parse: {e}")))?;
+        match url.as_str().strip_prefix(self.core.base.as_str()) {
+            Some(relative) => Ok(relative.to_owned()),
+            None => Err(Error::Pagination(format!("the next page's link leads outside the API: {url}"))),
+        }
+    }
+
+    /// Records where the next page is; one seen before ends the stream with an error after
+    /// this page's items.
+    fn follow(&mut self, next: Option<Next>) {
+        let key = match &next {
+            Some(Next::Position(value) | Next::Link(value)) => value.clone(),
+            _ => return,
+        };
+        if self.seen.contains(&key) {
+            self.failure = Some(Error::Pagination(format!("the service repeated the page cursor {key:?}")));
+        } else {
+            self.seen.push(key);
+            self.next = next;
+        }
+    }
+}
+
+/// A cursor as text: a non-empty string or a number.
+fn text_of(value: &serde_json::Value) -> Option<String> {
+    match value {
+        serde_json::Value::String(text) if !text.is_empty() => Some(text.clone()),
+        serde_json::Value::Number(number) => Some(number.to_string()),
+        _ => None,
+    }
+}
+
+/// The target of the `Link` header's `rel="next"` link (RFC 8288), if any.
+fn next_link(headers: &reqwest::header::HeaderMap) -> Option<String> {
+    for value in headers.get_all(reqwest::header::LINK) {
+        let Ok(text) = value.to_str() else { continue };
+        let mut rest = text;
+        while let Some(start) = rest.find('<') {
+            let after = &rest[start + 1..];
+            let end = after.find('>')?;
+            let target = &after[..end];
+            let params_end = after[end..].find('<').map_or(after.len(), |i| end + i);
+            let params = &after[end + 1..params_end];
+            let is_next = params.split(';').any(|param| {
+                let Some((key, value)) = param.split_once('=') else { return false };
+                key.trim().eq_ignore_ascii_case("rel")
+                    && value.trim().trim_matches('"').split_whitespace().any(|rel| rel.eq_ignore_ascii_case("next"))
+            });
+            if is_next {
+                return Some(target.to_owned());
+            }
+            rest = &after[params_end..];
+        }
+    }
+    None
+}
+
+/// A page's items decoded leniently; a failure is located in the page's body (`page`), the
+/// items being at the pointer `at` in it.
+fn decode_items<I: FromJson>(items: serde_json::Value, page: &[u8], at: &str) -> Result<Vec<I>, Error> {
+    crate::json::decode(items, crate::json::Mode::Lenient).map_err(|violations| {
+        let located = violations.0.into_iter().map(|v| Violation::new(format!("{at}{}", v.path), v.message)).collect();
+        decode_error(page, crate::validate::Violations(located))
+    })
+}

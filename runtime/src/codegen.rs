@@ -1,0 +1,55 @@
+//! The seam generated code goes through: every item of this crate that only generated code
+//! needs, re-exported in one place.
+//!
+//! A generated crate is declarations; what its declarations need at run time (writing and
+//! reading JSON field by field, choosing a union's variant, compiled patterns, redacted
+//! `Debug`, typed headers, building and sending a call, routing a request and writing its
+//! answer) is here. Items shared by every generated crate sit at the top of this module;
+//! [`client`] (feature `client`) holds what only generated clients need, [`server`] (feature
+//! `server`) what only generated servers need. Each item is a re-export: it stays at the path
+//! where it is defined, and this module is the list the generator writes against, so the
+//! runtime's modules can be rearranged without touching a generator that names its items
+//! through here. (Code generated before the seam names them at their defining paths, which keep
+//! working.)
+//!
+//! **No stability promise for hand-written code.** This module is hidden from the docs and
+//! changes whenever the generator's needs change (in step with the runtime version generated
+//! crates require); hand-written code names items by their public paths.
+//!
+//! **Generated code names user-facing items by their public paths, not through here**: what
+//! users of a generated crate meet in its signatures and write in their own code (the server's
+//! `ApiError`, `Context`, `Authenticator`, `Anonymous`, `Download` and `BodyStream`; the
+//! client's `Error`, `Response`, `Upload`, `Download` and `RetryPolicy`; `Page`, `Patch`,
+//! `FilePart`, `FromJson`, `Validate`, `Bytes`, and the re-exported `chrono`, `serde` and
+//! `serde_json`), so the path a user reads in a generated crate is the one they would write.
+//! A few items here also show in generated signatures (a client's `Builder`, `Settings`, `Core`
+//! and `Items`, a handler's `OnlyStatus`, the server's `OperationInfo` and `axum::Router`):
+//! they stay documented, and usable, at their public paths.
+
+pub use crate::auth::{KeyIn, Scheme, SchemeKind};
+pub use crate::error::ErrorShape;
+pub use crate::json::{Decoder, Fields, Mode, decode, deserialize, tagged, untagged};
+pub use crate::media::Part;
+pub use crate::page::{PageStyle, Paginated, Paging};
+pub use crate::params::{HeaderSet, header_list, header_value};
+pub use crate::redact::{Redacted, redact_option, redact_patch};
+pub use crate::validate::{Pattern, Validator};
+
+/// What only generated clients need (feature `client`): the core a generated `Client` wraps,
+/// the calls its builders make, and the decoding of answers and error bodies.
+#[cfg(feature = "client")]
+pub mod client {
+    pub use crate::client::{
+        Answer, Builder, Call, Core, Items, Settings, decode_body, decode_error_as, reqwest, segment,
+    };
+}
+
+/// What only generated servers need (feature `server`): the routes a generated router sets,
+/// who may call each operation, the request's input, the writers of each answer, and axum.
+#[cfg(feature = "server")]
+pub mod server {
+    pub use crate::server::{
+        Authenticated, GroupLeftOut, Input, OnlyStatus, OperationInfo, Public, Routes, Status, axum, download, empty,
+        json, text,
+    };
+}
