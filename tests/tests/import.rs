@@ -58,7 +58,7 @@ fn public_api(api: &Api) -> Vec<String> {
             ResponseBody::Page { item, envelope } => format!("page<{item}> {envelope:?}"),
         };
         lines.push(format!(
-            "op {} {} client={} tag={} {} {} params=[{}] body={body:?} -> {:?} {response} auth={:?}",
+            "op {} {} client={:?} tag={} {} {} params=[{}] body={body:?} -> {:?} {response} auth={:?}",
             op.rust,
             op.rust_type,
             op.client,

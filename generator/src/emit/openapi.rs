@@ -273,27 +273,49 @@ impl Document<'_> {
             out.push(("parameters", Value::Array(params.collect())));
         }
         if let Some(body) = &op.body {
-            let mut request = vec![];
-            if let Some(d) = &body.description {
-                request.push(("description", json!(d)));
-            }
-            request.push(("required", json!(!body.optional)));
-            let mut content = Map::new();
-            for media_type in &body.media_types {
-                let encoding = body.encoding_of(media_type);
-                let mut media = vec![("schema", self.schema(&body.ty))];
-                let json_like = matches!(encoding, Encoding::Json | Encoding::Form);
-                if let Some(example) = sample::of_body(api, op).filter(|_| json_like) {
-                    media.push(("example", example));
-                }
-                content.insert(media_type.clone(), object(media));
-            }
-            request.push(("content", Value::Object(content)));
-            out.push(("requestBody", object(request)));
+            out.push(("requestBody", self.request_body(op, body)));
         }
         if let Some(security) = self.operation_security(op) {
             out.push(("security", security));
         }
+        let responses = self.responses(op);
+        out.push(("responses", Value::Object(responses)));
+        if op.deprecated.is_some() {
+            out.push(("deprecated", json!(true)));
+        }
+        if let Some(own) = op.pagination.as_ref().filter(|p| **p != self.api.pagination) {
+            out.push(("x-pagination", pagination_value(own)));
+        }
+        if let Some(gaps) = self.x_gap(&op.gaps) {
+            out.push(("x-gap", gaps));
+        }
+        object(out)
+    }
+
+    /// `requestBody`: the body in each of its media types, with its sample.
+    fn request_body(&self, op: &Operation, body: &crate::model::Body) -> Value {
+        let mut request = vec![];
+        if let Some(d) = &body.description {
+            request.push(("description", json!(d)));
+        }
+        request.push(("required", json!(!body.optional)));
+        let mut content = Map::new();
+        for media_type in &body.media_types {
+            let encoding = body.encoding_of(media_type);
+            let mut media = vec![("schema", self.schema(&body.ty))];
+            let json_like = matches!(encoding, Encoding::Json | Encoding::Form);
+            if let Some(example) = sample::of_body(self.api, op).filter(|_| json_like) {
+                media.push(("example", example));
+            }
+            content.insert(media_type.clone(), object(media));
+        }
+        request.push(("content", Value::Object(content)));
+        object(request)
+    }
+
+    /// `responses`: every success status, the router's refusals, each failure status once
+    /// (with every case's words and the type declared for it), and the default.
+    fn responses(&self, op: &Operation) -> Map<String, Value> {
         let mut responses = Map::new();
         for status in op.response.statuses() {
             responses.insert(status.to_string(), self.success(op, status));
@@ -302,7 +324,6 @@ impl Document<'_> {
         if !op.auth.is_public() {
             responses.insert("401".into(), json!({"$ref": "#/components/responses/Unauthorized"}));
         }
-        // Each failure status once, with every case's words and the type declared for it.
         let mut failures: Vec<(ErrorStatus, Vec<&str>, Option<&TypeRef>)> = Vec::new();
         for error in &op.errors {
             match failures.iter_mut().find(|(status, _, _)| *status == error.status) {
@@ -321,17 +342,7 @@ impl Document<'_> {
         if !responses.contains_key("default") {
             responses.insert("default".into(), json!({"$ref": "#/components/responses/Error"}));
         }
-        out.push(("responses", Value::Object(responses)));
-        if op.deprecated.is_some() {
-            out.push(("deprecated", json!(true)));
-        }
-        if let Some(own) = op.pagination.as_ref().filter(|p| **p != self.api.pagination) {
-            out.push(("x-pagination", pagination_value(own)));
-        }
-        if let Some(gaps) = self.x_gap(&op.gaps) {
-            out.push(("x-gap", gaps));
-        }
-        object(out)
+        responses
     }
 
     /// The response of success status `status`: its body (each status its own when they

@@ -194,23 +194,7 @@ fn operation(api: &Api, op: &Operation) -> OperationView {
         summary: op.summary.clone(),
         description: op.description.clone().unwrap_or_default().trim().to_owned(),
         deprecated,
-        params: op
-            .params
-            .iter()
-            .map(|p| ParamView {
-                name: p.wire.clone(),
-                location: p.location.as_str(),
-                ty: type_link(&p.ty),
-                required: if p.required { "yes" } else { "no" },
-                default: p.default.as_ref().map(|d| format!("`{d}`")).unwrap_or_default(),
-                constraints: table_cell(&describe_constraints(&p.constraints).unwrap_or_default()),
-                description: table_cell(&format!(
-                    "{}{}",
-                    p.description.clone().unwrap_or_default(),
-                    if p.gaps.is_empty() { String::new() } else { format!(" Gaps: {}.", gap_links(&p.gaps)) }
-                )),
-            })
-            .collect(),
+        params: op.params.iter().map(param_view).collect(),
         body: op.body.as_ref().map_or(String::new(), |b| {
             let optional = if b.optional { " (optional)" } else { "" };
             format!("{}{optional}{}", type_link(&b.ty), media_note(&b.media_types, "by `Content-Type`"))
@@ -247,27 +231,50 @@ fn operation(api: &Api, op: &Operation) -> OperationView {
                 format!("`{}` ({}{always}){meaning}", h.wire, type_link(&h.ty))
             })
             .collect(),
-        credentials: if api.auth_schemes.len() > 1 && !op.auth.is_public() {
-            op.auth
-                .schemes()
-                .iter()
-                .map(|s| format!("`{s}` ({})", api.scheme(s).kind.describe()))
-                .collect::<Vec<_>>()
-                .join(" or ")
-        } else {
-            String::new()
-        },
-        paging: match &op.pagination {
-            Some(p) if !p.is_standard() => {
-                let items = if p.items.is_empty() {
-                    "the body is the list".to_owned()
-                } else {
-                    format!("items at `{}`", p.items)
-                };
-                format!("`{}` style by `{}`, {items}", p.style.as_str(), p.cursor)
-            }
-            _ => String::new(),
-        },
+        credentials: credentials(api, op),
+        paging: paging(op),
+    }
+}
+
+fn param_view(p: &crate::model::Param) -> ParamView {
+    ParamView {
+        name: p.wire.clone(),
+        location: p.location.as_str(),
+        ty: type_link(&p.ty),
+        required: if p.required { "yes" } else { "no" },
+        default: p.default.as_ref().map(|d| format!("`{d}`")).unwrap_or_default(),
+        constraints: table_cell(&describe_constraints(&p.constraints).unwrap_or_default()),
+        description: table_cell(&format!(
+            "{}{}",
+            p.description.clone().unwrap_or_default(),
+            if p.gaps.is_empty() { String::new() } else { format!(" Gaps: {}.", gap_links(&p.gaps)) }
+        )),
+    }
+}
+
+/// The schemes an operation accepts, when the API has several.
+fn credentials(api: &Api, op: &Operation) -> String {
+    if api.auth_schemes.len() > 1 && !op.auth.is_public() {
+        op.auth
+            .schemes()
+            .iter()
+            .map(|s| format!("`{s}` ({})", api.scheme(s).kind.describe()))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    } else {
+        String::new()
+    }
+}
+
+/// How a list pages, when not by the standard envelope.
+fn paging(op: &Operation) -> String {
+    match &op.pagination {
+        Some(p) if !p.is_standard() => {
+            let items =
+                if p.items.is_empty() { "the body is the list".to_owned() } else { format!("items at `{}`", p.items) };
+            format!("`{}` style by `{}`, {items}", p.style.as_str(), p.cursor)
+        }
+        _ => String::new(),
     }
 }
 

@@ -165,7 +165,7 @@ impl Paths {
     pub fn response_ty(&self, api: &Api, op: &Operation) -> TokenStream {
         if op.response.is_varied() {
             let root = &self.types;
-            let answer = ident(&format!("{}Answer", op.rust_type));
+            let answer = ident(&op.names.answer);
             return quote!(#root::#answer);
         }
         match &op.response.body {

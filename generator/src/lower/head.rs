@@ -108,6 +108,8 @@ impl Lowerer<'_> {
                 source: entry.value.source.clone(),
                 rust,
                 rust_type: sanitize(&entry.name, Case::Pascal),
+                names: TagNames::of(&entry.name),
+                origin: at,
             });
         }
         tags

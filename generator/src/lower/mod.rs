@@ -23,6 +23,7 @@ mod head;
 mod operations;
 mod params;
 mod routes;
+mod shapes;
 mod types;
 mod values;
 
@@ -135,9 +136,8 @@ impl<'a> Lowerer<'a> {
         }
         self.resolve_includes();
         self.check_file_modules();
-        let mut operations = self.lower_operations(&tags, &pagination);
+        let operations = self.lower_operations(&tags, &pagination);
         self.check_text_constraints();
-        settle_client_names(&mut operations);
         routes::check_routes(&operations, self.diags);
         if !self.check_refs() {
             return None; // The passes below need every reference to resolve to a lowered type.
@@ -167,7 +167,7 @@ impl<'a> Lowerer<'a> {
         self.check_values();
         let gaps = self.resolve_gaps(gaps);
         let (name, title, version, description, source) = head?;
-        Some(Api {
+        let mut api = Api {
             name,
             title,
             version,
@@ -182,39 +182,9 @@ impl<'a> Lowerer<'a> {
             servers: std::mem::take(&mut self.servers),
             errors: std::mem::take(&mut self.errors.0),
             spec_hash: self.spec.hash.clone(),
-        })
-    }
-}
-
-/// Client method names: short (`get`) where no other operation of the tag ends up with the
-/// same name, the full method name otherwise.
-fn settle_client_names(operations: &mut [Operation]) {
-    let candidates: Vec<String> = operations
-        .iter()
-        .map(|op| names::short_method_name(&op.name, &op.tag).unwrap_or_else(|| op.rust.clone()))
-        .collect();
-    // Counted per group, not compared pairwise (Microsoft Graph has 9,373 operations): how many
-    // operations of a group want each short name, and which Rust names the group's take.
-    let clashes: Vec<bool> = {
-        let mut wanted: BTreeMap<(&str, &str), usize> = BTreeMap::new();
-        let mut rust: BTreeMap<(&str, &str), usize> = BTreeMap::new();
-        for (op, candidate) in operations.iter().zip(&candidates) {
-            *wanted.entry((&op.tag, candidate)).or_default() += 1;
-            *rust.entry((&op.tag, &op.rust)).or_default() += 1;
-        }
-        operations
-            .iter()
-            .zip(&candidates)
-            .map(|(op, candidate)| {
-                let others_wanting = wanted[&(op.tag.as_str(), candidate.as_str())] - 1;
-                let own = usize::from(op.rust == *candidate);
-                let others_named = rust.get(&(op.tag.as_str(), candidate.as_str())).map_or(0, |n| n - own);
-                others_wanting > 0 || others_named > 0
-            })
-            .collect()
-    };
-    for ((op, candidate), clash) in operations.iter_mut().zip(candidates).zip(clashes) {
-        op.client = if clash { op.rust.clone() } else { candidate };
+        };
+        shapes::settle(&mut api, self.diags);
+        Some(api)
     }
 }
 

@@ -7,9 +7,6 @@ impl Lowerer<'_> {
         let mut operations = Vec::new();
         let mut seen: BTreeMap<String, Location> = BTreeMap::new();
         let mut scope = Scope::new();
-        // Each operation also names a client builder (`<Name>Builder`); the client crate's
-        // own builder takes one of those names.
-        let mut builders = Scope::reserving(&["ClientBuilder"], "the client's own builder");
         let spec = self.spec;
         for entry in &spec.operations {
             let at = self.at(&entry.origin);
@@ -22,11 +19,6 @@ impl Lowerer<'_> {
             seen.insert(entry.name.clone(), at.clone());
             let rust_type = sanitize(&entry.name, Case::Pascal);
             if !scope.claim(&rust_type, &format!("operation `{}`", entry.name), &at, self.diags) {
-                continue;
-            }
-            let builder = format!("{rust_type}Builder");
-            if !builders.claim(&builder, &format!("the client builder of operation `{}`", entry.name), &at, self.diags)
-            {
                 continue;
             }
             if let Some(op) = self.lower_operation(entry, rust_type, tags, pagination) {
@@ -97,12 +89,13 @@ impl Lowerer<'_> {
         };
         let head = method == Some(Method::Head);
         let response = self.lower_response(name, &rust_type, &raw.response, head, &origin.key("response"));
+        let names = OperationNames::of(&rust_type);
         if let Some(response) = &response {
             // The types crate holds an operation's answer enumeration and headers struct.
             let at = self.at(&origin.key("response"));
             let generated = [
-                (response.is_varied(), format!("{rust_type}Answer"), "answer enumeration"),
-                (!response.headers.is_empty(), format!("{rust_type}Headers"), "response headers"),
+                (response.is_varied(), &names.answer, "answer enumeration"),
+                (!response.headers.is_empty(), &names.headers, "response headers"),
             ];
             for (_, rust, what) in generated.iter().filter(|(needed, _, _)| *needed) {
                 self.type_scope.claim(rust, &format!("the {what} of operation `{name}`"), &at, self.diags);
@@ -136,8 +129,11 @@ impl Lowerer<'_> {
         Some(Operation {
             name: name.clone(),
             rust: super::names::method_name(name),
-            client: String::new(), // Settled per tag once every operation is known.
             rust_type,
+            names,
+            // Settled once every operation and type is known.
+            client: ClientShape::default(),
+            server: ServerShape::default(),
             tag,
             method,
             path,

@@ -10,6 +10,7 @@ pub mod names;
 pub mod path;
 pub mod reach;
 pub mod sample;
+pub mod shape;
 pub mod typeref;
 
 use crate::diag::Location;
@@ -17,6 +18,7 @@ use serde_json::{Number, Value};
 use std::collections::BTreeMap;
 
 pub use path::{PathSegment, PathTemplate};
+pub use shape::{ClientShape, OperationNames, ServerShape, TagNames};
 pub use typeref::TypeRef;
 
 /// The whole API.
@@ -100,6 +102,10 @@ pub struct Tag {
     pub rust: String,
     /// Rust Pascal-case name (`SiteStructure`).
     pub rust_type: String,
+    /// The Rust names the group adds to the generated crates.
+    pub names: TagNames,
+    /// Where it is declared.
+    pub origin: Location,
 }
 
 /// Something the documents do not show, and what was decided.
@@ -458,10 +464,14 @@ pub struct Operation {
     pub name: String,
     /// Rust snake-case name (server trait method).
     pub rust: String,
-    /// Rust method name on the client's group handle: short when unambiguous (`get`).
-    pub client: String,
     /// Rust Pascal-case name.
     pub rust_type: String,
+    /// The Rust names the operation adds to the generated crates.
+    pub names: OperationNames,
+    /// What it looks like to a caller (settled once every operation is lowered).
+    pub client: ClientShape,
+    /// What it looks like to an implementer.
+    pub server: ServerShape,
     /// Tag name.
     pub tag: String,
     /// Method.

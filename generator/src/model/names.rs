@@ -200,6 +200,15 @@ impl Scope {
         scope
     }
 
+    /// A namespace whose names are already taken by the generator, each by what it names.
+    pub fn reserving_each(names: &[(&str, &str)]) -> Self {
+        let mut scope = Scope::new();
+        for (name, by) in names {
+            scope.taken.insert((*name).to_owned(), ((*by).to_owned(), Location::default()));
+        }
+        scope
+    }
+
     /// Takes `rust` for `element` (a description such as "field `fooBar`"), or reports the
     /// collision naming both elements and places. Returns false on collision.
     pub fn claim(&mut self, rust: &str, element: &str, at: &Location, diags: &mut Diagnostics) -> bool {

@@ -1,0 +1,390 @@
+//! `call()` of a builder: the request as the runtime sends it. The path with its parameters,
+//! the query, headers and cookies each parameter travels in, the body encoded in its media
+//! type, the answer's media type, the schemes and the error types.
+
+use super::ClientEmitter;
+use crate::emit::rust::{ident, param_text};
+use crate::model::shape::{AcceptHeader, BodyStyle};
+use crate::model::{Access, Body, Encoding, ErrorStatus, Method, Operation, Param, ParamIn, PathSegment, Presence};
+use crate::model::{TypeKind, TypeRef};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The parameters of one list local (`query`, `cookies`): the leading required scalars start
+/// it (`vec![...]`), the others are pushed.
+struct ListStart<'o> {
+    start: Vec<&'o Param>,
+    pushed: bool,
+}
+
+impl<'o> ListStart<'o> {
+    fn of(op: &'o Operation, location: ParamIn) -> Self {
+        let start: Vec<&Param> =
+            op.params_in(location).take_while(|p| p.required && !matches!(p.ty, TypeRef::List(_))).collect();
+        ListStart { pushed: op.params_in(location).count() > start.len(), start }
+    }
+
+    fn holds(&self, param: &Param) -> bool {
+        self.start.iter().any(|s| std::ptr::eq(*s, param))
+    }
+
+    /// The list's initial value.
+    fn initial(&self) -> TokenStream {
+        let items = self.start.iter().map(|p| {
+            let wire = &p.wire;
+            let field = ident(&p.rust);
+            let value = param_text(quote!(self.#field), &p.ty);
+            quote! { (#wire, #value) }
+        });
+        if self.start.is_empty() { quote!(::std::vec::Vec::new()) } else { quote!(::std::vec![#(#items),*]) }
+    }
+}
+
+impl ClientEmitter<'_> {
+    /// `fn call(&self) -> Result<Call, Error>`: the path, query and body of the request.
+    pub(super) fn call(&self, op: &Operation) -> TokenStream {
+        let name = &op.name;
+        let method = method_ident(op.method);
+        let (query, cookies) = (ListStart::of(op, ParamIn::Query), ListStart::of(op, ParamIn::Cookie));
+        let sent = op
+            .params
+            .iter()
+            .filter(|p| p.location != ParamIn::Path && !query.holds(p) && !cookies.holds(p))
+            .map(|p| self.send_param(p));
+        let body = self.body_expr(op);
+        let (decls, headers_field, cookies_field) = self.list_decls(op, &query, &cookies);
+        let auth = op.auth.schemes();
+        let errors = self.error_types(op);
+        let path = path_expr(op);
+        let body_field = if op.body.is_some() { quote!(body,) } else { quote!(body: #body,) };
+        let value = quote! {
+            ::apigen_runtime::client::Call {
+                operation: #name,
+                method: ::apigen_runtime::client::reqwest::Method::#method,
+                path: #path,
+                auth: &[#(#auth),*],
+                errors: #errors,
+                #headers_field
+                #cookies_field
+                query,
+                #body_field
+            }
+        };
+        // Only serializing (and validating) a body can fail: it comes first, so that failing
+        // leaves nothing else built to drop.
+        if op.body.is_some() {
+            quote! {
+                /// The request as the runtime sends it; fails when the body is invalid and the
+                /// client validates requests.
+                pub fn call(&self) -> ::core::result::Result<::apigen_runtime::client::Call, ::apigen_runtime::client::Error> {
+                    let body = #body;
+                    #decls
+                    #(#sent)*
+                    ::core::result::Result::Ok(#value)
+                }
+            }
+        } else {
+            quote! {
+                /// The request as the runtime sends it.
+                pub fn call(&self) -> ::apigen_runtime::client::Call {
+                    #decls
+                    #(#sent)*
+                    #value
+                }
+            }
+        }
+    }
+
+    /// The declarations of the list locals (a list a parameter goes to is a mutable local;
+    /// the others are written in place), and the `Call` members of headers and cookies.
+    fn list_decls(
+        &self,
+        op: &Operation,
+        query: &ListStart,
+        cookies: &ListStart,
+    ) -> (TokenStream, TokenStream, TokenStream) {
+        let used = |location: ParamIn| op.params_in(location).next().is_some();
+        let query_init = query.initial();
+        let query_decl = if query.pushed {
+            quote! { let mut query = #query_init; }
+        } else {
+            quote! { let query = #query_init; }
+        };
+        // An answer in another media type than JSON asks for it with `Accept`.
+        let accept = match &op.client.accept {
+            AcceptHeader::None => None,
+            AcceptHeader::Fixed(only) => Some(quote! { #only }),
+            AcceptHeader::Chosen => Some(quote! { self.accept.as_str() }),
+        };
+        let accept = accept.map(|value| {
+            quote! { headers.push((::std::string::String::from("accept"), ::std::string::String::from(#value))); }
+        });
+        let headers = ident(&op.client.members.headers);
+        let (headers_decl, headers_field) = if used(ParamIn::Header) || accept.is_some() {
+            (quote! { let mut headers = self.#headers.clone(); #accept }, quote! { headers, })
+        } else {
+            (quote! {}, quote! { headers: self.#headers.clone(), })
+        };
+        let cookies_init = cookies.initial();
+        let (cookies_decl, cookies_field) = if cookies.pushed {
+            (quote! { let mut cookies = #cookies_init; }, quote! { cookies, })
+        } else if used(ParamIn::Cookie) {
+            (quote! { let cookies = #cookies_init; }, quote! { cookies, })
+        } else {
+            (quote! {}, quote! { cookies: ::std::vec::Vec::new(), })
+        };
+        (quote! { #query_decl #headers_decl #cookies_decl }, headers_field, cookies_field)
+    }
+
+    /// A query, header or cookie parameter pushed as text onto its list: a list as repeated
+    /// query keys, or one comma-separated header value.
+    fn send_param(&self, p: &Param) -> TokenStream {
+        let wire = &p.wire;
+        let field = ident(&p.rust);
+        let (list, name) = match p.location {
+            ParamIn::Header => (quote!(headers), quote!(::std::string::String::from(#wire))),
+            ParamIn::Cookie => (quote!(cookies), quote!(#wire)),
+            _ => (quote!(query), quote!(#wire)),
+        };
+        match &p.ty {
+            TypeRef::List(inner) if p.location == ParamIn::Header => {
+                let item = param_text(quote!(item), inner);
+                quote! {
+                    if !self.#field.is_empty() {
+                        let items: ::std::vec::Vec<::std::string::String> = self.#field.iter().map(|item| #item).collect();
+                        headers.push((#name, items.join(",")));
+                    }
+                }
+            }
+            TypeRef::List(inner) => {
+                let item = param_text(quote!(item), inner);
+                quote! { for item in &self.#field { #list.push((#name, #item)); } }
+            }
+            ty if p.required => {
+                let value = param_text(quote!(self.#field), ty);
+                quote! { #list.push((#name, #value)); }
+            }
+            ty => {
+                let value = param_text(quote!(value), ty);
+                quote! { if let ::core::option::Option::Some(value) = &self.#field { #list.push((#name, #value)); } }
+            }
+        }
+    }
+
+    /// The body as the runtime sends it (`Option<CallBody>`).
+    fn body_expr(&self, op: &Operation) -> TokenStream {
+        let core = ident(&op.client.members.core);
+        let encode =
+            |value: TokenStream| op.body.as_ref().map(|body| self.encode_body(op, body, &value)).unwrap_or_default();
+        let only = |encoding: &[Encoding]| {
+            op.body.as_ref().is_some_and(|b| b.media_types.len() == 1 && b.encodings() == encoding)
+        };
+        match op.client.body {
+            BodyStyle::None => quote! { ::core::option::Option::None },
+            BodyStyle::Optional => {
+                let encoded = encode(quote!(body));
+                // Text and raw bytes encode without failing (no `?` to carry out of a closure).
+                if only(&[Encoding::Text]) || only(&[Encoding::Binary]) {
+                    quote! { self.body.as_ref().map(|body| #encoded) }
+                } else {
+                    quote! {
+                        match &self.body {
+                            ::core::option::Option::Some(body) => ::core::option::Option::Some(#encoded),
+                            ::core::option::Option::None => ::core::option::Option::None,
+                        }
+                    }
+                }
+            }
+            // JSON alone (the common case) needs no binding.
+            BodyStyle::Fields | BodyStyle::Positional if only(&[Encoding::Json]) => {
+                quote! { ::core::option::Option::Some(self.#core.body(&self.body)?) }
+            }
+            BodyStyle::Fields | BodyStyle::Positional => {
+                let encoded = encode(quote!(body));
+                quote! {{
+                    let body = &self.body;
+                    ::core::option::Option::Some(#encoded)
+                }}
+            }
+        }
+    }
+
+    /// The body `value` (a reference) as the runtime sends it, in the media type chosen (the
+    /// builder's `content_type` when the body has several).
+    fn encode_body(&self, op: &Operation, body: &Body, value: &TokenStream) -> TokenStream {
+        let core = ident(&op.client.members.core);
+        let encode = |media: &str| -> TokenStream {
+            match body.encoding_of(media) {
+                Encoding::Json => quote! { self.#core.body(#value)? },
+                Encoding::Text => quote! { self.#core.text(#value, #media) },
+                Encoding::Binary => quote! { self.#core.upload(#value, #media) },
+                encoding @ (Encoding::Form | Encoding::Multipart) => self.encode_form(&core, body, value, encoding),
+            }
+        };
+        let Some(choice) = op.client.media.iter().find(|c| !c.accept) else {
+            return encode(&body.media_types[0]);
+        };
+        let name = ident(&choice.enumeration);
+        let arms = choice.variants.iter().map(|(media, variant)| {
+            let variant = ident(variant);
+            let encoded = encode(media);
+            quote! { #name::#variant => #encoded, }
+        });
+        quote! { match self.content_type { #(#arms)* } }
+    }
+
+    /// A form body, field by field (lowering checked each is a scalar, an enumeration, a list
+    /// of those or, in a multipart body, a file), after the body's checks.
+    fn encode_form(
+        &self,
+        core: &proc_macro2::Ident,
+        body: &Body,
+        value: &TokenStream,
+        encoding: Encoding,
+    ) -> TokenStream {
+        let TypeRef::Named(name) = &body.ty else { return quote!(self.#core.body(#value)?) };
+        let def = self.api.ty(name);
+        let TypeKind::Object(object) = &def.kind else { return quote!(self.#core.body(#value)?) };
+        let multipart = encoding == Encoding::Multipart;
+        let mut writes = Vec::new();
+        for field in object.fields.iter().filter(|f| f.constant.is_none() && f.access != Access::ReadOnly) {
+            let member = ident(&field.rust);
+            let inner = form_write(field, multipart);
+            writes.push(match field.presence(def.usage) {
+                Presence::Required | Presence::Defaulted => quote! {{ let item = &#value.#member; #inner }},
+                Presence::Optional | Presence::Nullable => {
+                    quote! { if let ::core::option::Option::Some(item) = &#value.#member { #inner } }
+                }
+                Presence::TriState => {
+                    quote! { if let ::apigen_runtime::Patch::Value(item) = &#value.#member { #inner } }
+                }
+            });
+        }
+        if multipart {
+            quote! {{
+                self.#core.check(#value)?;
+                let mut __parts = ::std::vec::Vec::new();
+                #(#writes)*
+                self.#core.multipart(&__parts)
+            }}
+        } else {
+            quote! {{
+                self.#core.check(#value)?;
+                let mut __fields: ::std::vec::Vec<(&'static str, ::std::string::String)> = ::std::vec::Vec::new();
+                #(#writes)*
+                self.#core.form(&__fields)
+            }}
+        }
+    }
+
+    /// `Some(|status, body| ..)` decoding an error body as the type the spec declares for its
+    /// status (or `default`, or the API's error type); `None` when it declares none.
+    fn error_types(&self, op: &Operation) -> TokenStream {
+        let decode = |ty: &TypeRef| {
+            let ty = self.paths.ty(self.api, ty);
+            quote! { ::apigen_runtime::client::decode_error_as::<#ty>(body) }
+        };
+        let mut arms = Vec::new();
+        for error in op.errors.iter().filter(|e| e.ty.is_some()) {
+            if let (ErrorStatus::Code(code), Some(ty)) = (error.status, &error.ty) {
+                let decode = decode(ty);
+                arms.push(quote! { #code => #decode, });
+            }
+        }
+        let fallback = op
+            .errors
+            .iter()
+            .find(|e| e.status == ErrorStatus::Default && e.ty.is_some())
+            .and_then(|e| e.ty.clone())
+            .or_else(|| self.api.errors.ty.clone().map(TypeRef::Named));
+        if arms.is_empty() && fallback.is_none() {
+            return quote!(::core::option::Option::None);
+        }
+        let fallback = match &fallback {
+            Some(ty) => decode(ty),
+            None => quote!(::core::option::Option::None),
+        };
+        if arms.is_empty() {
+            return quote! { ::core::option::Option::Some(|_, body| #fallback) };
+        }
+        quote! {
+            ::core::option::Option::Some(|status, body| match status { #(#arms)* _ => #fallback })
+        }
+    }
+}
+
+/// Writing the form field `item` (a reference) as a form pair or a multipart part.
+fn form_write(field: &crate::model::Field, multipart: bool) -> TokenStream {
+    let wire = &field.wire;
+    let push = |text: TokenStream| {
+        if multipart {
+            quote! {
+                __parts.push(::apigen_runtime::media::Part {
+                    name: ::std::string::String::from(#wire),
+                    file_name: ::core::option::Option::None,
+                    content_type: ::core::option::Option::None,
+                    bytes: ::apigen_runtime::Bytes::from(#text),
+                });
+            }
+        } else {
+            quote! { __fields.push((#wire, #text)); }
+        }
+    };
+    let file = |part: TokenStream| {
+        quote! {
+            __parts.push(::apigen_runtime::media::Part {
+                name: ::std::string::String::from(#wire),
+                file_name: #part.file_name.clone(),
+                content_type: #part.content_type.clone(),
+                bytes: #part.bytes.clone(),
+            });
+        }
+    };
+    match &field.ty {
+        TypeRef::File => file(quote!(item)),
+        TypeRef::List(inner) if **inner == TypeRef::File => {
+            let each = file(quote!(item));
+            quote! { for item in item { #each } }
+        }
+        TypeRef::List(inner) => {
+            let each = push(param_text(quote!(item), inner));
+            quote! { for item in item { #each } }
+        }
+        scalar => push(param_text(quote!(item), scalar)),
+    }
+}
+
+/// The path with its parameters: a `format!` of the template, each parameter a segment.
+fn path_expr(op: &Operation) -> TokenStream {
+    let mut format = String::new();
+    let mut args = Vec::new();
+    for segment in &op.path.segments {
+        format.push('/');
+        match segment {
+            PathSegment::Literal(text) => format.push_str(&text.replace('{', "{{").replace('}', "}}")),
+            PathSegment::Param(wire) => {
+                format.push_str("{}");
+                let param = op.params.iter().find(|p| &p.wire == wire).expect("lowered");
+                let field = ident(&param.rust);
+                args.push(match &param.ty {
+                    TypeRef::String | TypeRef::Url => quote! { ::apigen_runtime::client::segment(&self.#field) },
+                    TypeRef::Named(_) => quote! { ::apigen_runtime::client::segment(self.#field.as_str()) },
+                    other => {
+                        let text = param_text(quote!(self.#field), other);
+                        quote! { ::apigen_runtime::client::segment(&#text) }
+                    }
+                });
+            }
+        }
+    }
+    if args.is_empty() {
+        quote! { ::std::string::String::from(#format) }
+    } else {
+        quote! { ::std::format!(#format, #(#args),*) }
+    }
+}
+
+/// The method's name among reqwest's constants.
+fn method_ident(method: Method) -> proc_macro2::Ident {
+    ident(method.as_str())
+}

@@ -1,0 +1,112 @@
+//! `samples.rs` of the client crate: every operation called once through the typed client
+//! with the spec's samples, for end-to-end tests against a server (feature `samples`).
+
+use super::{ClientEmitter, is_copy};
+use crate::emit::rust::ident;
+use crate::model::shape::{self, AnswerKind, ArgTarget, BodyStyle, SetterTarget};
+use crate::model::{Encoding, Operation, TypeRef};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+impl ClientEmitter<'_> {
+    /// `samples.rs`: one typed call per operation, with the spec's samples as arguments.
+    pub(super) fn samples_module(&self) -> TokenStream {
+        // Bodies a JSON sample cannot give (raw bytes, files) are left to hand-written tests.
+        let json_sampled = |op: &&Operation| {
+            op.body.as_ref().is_none_or(|b| b.ty != TypeRef::Bytes && !b.encodings().contains(&Encoding::Multipart))
+        };
+        let calls = self.api.operations.iter().filter(json_sampled).map(|op| self.sample_call(op));
+        quote! {
+            //! Every operation called through the typed client with the spec's samples, for
+            //! end-to-end tests against a server (feature `samples`).
+
+            use crate::Client;
+            use ::apigen_runtime::client::Error;
+
+            /// A call in flight, answering the decoded response as JSON (`null` for
+            /// operations without body).
+            pub type SampleCall<'a> = ::std::pin::Pin<::std::boxed::Box<dyn ::core::future::Future<
+                Output = ::core::result::Result<::apigen_runtime::serde_json::Value, Error>,
+            > + ::core::marker::Send + 'a>>;
+
+            /// An operation's name and its sample call.
+            pub type Sample<'a> = (&'static str, SampleCall<'a>);
+
+            fn sample<T: ::apigen_runtime::FromJson>(json: &str) -> ::core::result::Result<T, Error> {
+                let value = ::apigen_runtime::serde_json::from_str(json).map_err(|e| Error::Config(e.to_string()))?;
+                ::apigen_runtime::json::decode(value, ::apigen_runtime::Mode::Lenient).map_err(|e| Error::Config(e.to_string()))
+            }
+
+            fn to_json<T: ::apigen_runtime::serde::Serialize>(value: &T) -> ::core::result::Result<::apigen_runtime::serde_json::Value, Error> {
+                ::apigen_runtime::serde_json::to_value(value).map_err(|e| Error::Config(e.to_string()))
+            }
+
+            /// Every operation of the spec, each called once with its samples.
+            pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
+                ::std::vec![#(#calls)*]
+            }
+        }
+    }
+
+    /// One operation's sample call: its name and the call in flight.
+    fn sample_call(&self, op: &Operation) -> TokenStream {
+        let name = &op.name;
+        let tag = ident(&self.api.tag_of(op).rust);
+        let method = ident(&op.client.method);
+        let args = op.client.args.iter().map(|arg| match arg.target {
+            ArgTarget::Param(index) => self.sample_literal(Self::param(op, index)),
+            ArgTarget::Body => quote!(body.clone()),
+            ArgTarget::Field(index) => {
+                let field = &shape::body_object(self.api, op).expect("a body object").1.fields[index];
+                let member = ident(&field.rust);
+                match (field.boxed, is_copy(&field.ty)) {
+                    (true, _) => quote!((*body.#member).clone()),
+                    (false, true) => quote!(body.#member),
+                    (false, false) => quote!(body.#member.clone()),
+                }
+            }
+        });
+        let decode_body = match (&op.body, crate::model::sample::of_body(self.api, op)) {
+            (Some(body), Some(json)) => {
+                let ty = self.paths.ty(self.api, &body.ty);
+                let json = json.to_string();
+                quote! {
+                    let body: #ty = match sample(#json) {
+                        ::core::result::Result::Ok(body) => body,
+                        ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
+                    };
+                }
+            }
+            _ => TokenStream::new(),
+        };
+        let setters = op.client.setters.iter().filter_map(|setter| {
+            let name = ident(&setter.name);
+            match setter.target {
+                SetterTarget::Param(index) => {
+                    let value = self.sample_literal(Self::param(op, index));
+                    Some(quote! { .#name(#value) })
+                }
+                SetterTarget::Body if matches!(op.client.body, BodyStyle::Fields | BodyStyle::Optional) => {
+                    Some(quote! { .#name(body) })
+                }
+                _ => None,
+            }
+        });
+        let deprecated = op.deprecated.as_ref().map(|_| quote!(#[allow(deprecated)]));
+        let finish = match op.client.answer {
+            AnswerKind::Empty => quote! { .map(|()| ::apigen_runtime::serde_json::Value::Null) },
+            AnswerKind::Download => {
+                quote! { .map(|download| ::apigen_runtime::serde_json::Value::from(download.status)) }
+            }
+            _ => quote! { .and_then(|value| to_json(&value)) },
+        };
+        quote! {
+            (#name, ::std::boxed::Box::pin(async move {
+                #decode_body
+                #deprecated
+                let result = client.#tag().#method(#(#args),*) #(#setters)* .send().await;
+                result #finish
+            }) as SampleCall<'a>),
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! An operation's handler: its method of the group's trait, the router builder's setter of
+//! it, how its answer is written, and the statuses it chooses among.
+
+use super::ServerEmitter;
+use crate::emit::rust::{doc, ident};
+use crate::emit::text::operation_doc;
+use crate::model::shape::AnswerKind;
+use crate::model::{Operation, ResponseBody, TypeRef};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+impl ServerEmitter<'_> {
+    pub(super) fn trait_method(&self, op: &Operation) -> TokenStream {
+        let method = ident(&op.rust);
+        let request = ident(&op.names.request);
+        let response = self.response_ty(op);
+        let context = context_ty(op, quote!(Self::Principal));
+        let docs = doc(&operation_doc(self.api, op));
+        let deprecated = op.deprecated.as_ref().map(|d| {
+            let note = match (&d.replacement, &d.note) {
+                (Some(r), Some(n)) => format!("replaced by `{r}`: {n}"),
+                (Some(r), None) => format!("replaced by `{r}`"),
+                (None, Some(n)) => n.clone(),
+                (None, None) => "deprecated by the spec".to_owned(),
+            };
+            quote! { #[deprecated(note = #note)] }
+        });
+        quote! {
+            #docs
+            #deprecated
+            fn #method(
+                &self,
+                context: #context,
+                request: #request,
+            ) -> impl ::core::future::Future<
+                Output = ::core::result::Result<#response, ::apigen_runtime::server::ApiError>,
+            > + ::core::marker::Send;
+        }
+    }
+
+    /// The builder's setter of an operation's handler.
+    pub(super) fn setter(&self, op: &Operation) -> TokenStream {
+        let method = ident(&op.rust);
+        let request = ident(&op.names.request);
+        let response = self.response_ty(op);
+        let context = context_ty(op, quote!(S::Principal));
+        let name = &op.name;
+        let access = if op.auth.is_public() {
+            quote!(::apigen_runtime::server::Public)
+        } else {
+            quote!(::apigen_runtime::server::Authenticated)
+        };
+        let (answer, answer_fn) = self.answer(op);
+        let docs = doc(&format!(
+            "Serves `{}` (`{} {}`) with `handler`: {}",
+            op.name,
+            op.method.as_str(),
+            op.path.raw,
+            op.summary
+        ));
+        quote! {
+            #docs
+            #[must_use]
+            pub fn #method<F, Fut>(mut self, handler: F) -> Self
+            where
+                F: ::core::ops::Fn(::std::sync::Arc<S>, #context, #request) -> Fut
+                    + ::core::marker::Send + ::core::marker::Sync + 'static,
+                Fut: ::core::future::Future<
+                    Output = ::core::result::Result<#response, ::apigen_runtime::server::ApiError>,
+                > + ::core::marker::Send + 'static,
+            {
+                #answer_fn
+                self.routes.set(#access, #name, #request::from_input, #answer, handler);
+                self
+            }
+        }
+    }
+
+    /// What the handler answers: the operation's response type, or a [`Download`] for raw
+    /// bytes.
+    ///
+    /// [`Download`]: https://docs.rs/apigen-runtime/latest/apigen_runtime/server/struct.Download.html
+    pub(super) fn response_ty(&self, op: &Operation) -> TokenStream {
+        match &op.response.body {
+            ResponseBody::Value(TypeRef::Bytes) if !op.response.is_varied() => {
+                quote!(::apigen_runtime::server::Download)
+            }
+            _ => self.paths.response_ty(self.api, op),
+        }
+    }
+
+    /// How the router writes the handler's value: JSON, no body, or (for an operation whose
+    /// statuses answer different bodies) a function matching the answer's variant, defined
+    /// in the setter.
+    fn answer(&self, op: &Operation) -> (TokenStream, TokenStream) {
+        let answer = match op.server.answer {
+            AnswerKind::Empty => quote!(::apigen_runtime::server::empty),
+            AnswerKind::Download => quote!(::apigen_runtime::server::download),
+            AnswerKind::Text => quote!(::apigen_runtime::server::text),
+            AnswerKind::Json => quote!(::apigen_runtime::server::json),
+            AnswerKind::Varied => return (quote!(answer), self.answer_function(op)),
+        };
+        (answer, TokenStream::new())
+    }
+
+    /// The function writing an answer enumeration's variant with its status.
+    fn answer_function(&self, op: &Operation) -> TokenStream {
+        let response = self.response_ty(op);
+        let arms = op.response.bodies().map(|(status, body)| {
+            let variant = ident(&crate::model::status_variant(status));
+            match body {
+                ResponseBody::Empty => {
+                    quote! { #response::#variant => ::apigen_runtime::server::empty((), #status, media), }
+                }
+                _ => quote! { #response::#variant(body) => ::apigen_runtime::server::json(body, #status, media), },
+            }
+        });
+        quote! {
+            fn answer(
+                value: #response,
+                _: u16,
+                media: &'static str,
+            ) -> ::core::result::Result<::apigen_runtime::server::axum::response::Response, ::apigen_runtime::server::ApiError> {
+                match value { #(#arms)* }
+            }
+        }
+    }
+}
+
+/// The context type of an operation's handler: the principal (none when public) and the
+/// statuses it may choose.
+pub(super) fn context_ty(op: &Operation, principal: TokenStream) -> TokenStream {
+    let principal = if op.auth.is_public() { quote!(::apigen_runtime::server::Anonymous) } else { principal };
+    let status = if op.server.chooses_status {
+        let name = ident(&op.names.status);
+        quote!(crate::#name)
+    } else {
+        quote!(::apigen_runtime::server::OnlyStatus)
+    };
+    quote!(::apigen_runtime::server::Context<#principal, #status>)
+}
+
+/// The enumeration of an operation's success statuses, when it declares more than one.
+pub(super) fn status_enum(op: &Operation) -> Option<TokenStream> {
+    if !op.server.chooses_status {
+        return None;
+    }
+    let name = ident(&op.names.status);
+    let variants: Vec<(proc_macro2::Ident, u16)> =
+        op.response.statuses().map(|code| (ident(&crate::model::status_variant(code)), code)).collect();
+    let decls = variants.iter().enumerate().map(|(i, (variant, code))| {
+        let text = if i == 0 { format!("{code}, the default.") } else { format!("{code}.") };
+        let default = (i == 0).then(|| quote!(#[default]));
+        quote! { #[doc = #text] #default #variant, }
+    });
+    let arms = variants.iter().map(|(variant, code)| quote! { #name::#variant => #code, });
+    let docs = doc(&format!("The success statuses of `{}`: a handler chooses one with `context.set_status`.", op.name));
+    Some(quote! {
+        #docs
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+        pub enum #name { #(#decls)* }
+
+        impl ::apigen_runtime::server::Status for #name {
+            fn code(self) -> u16 {
+                match self { #(#arms)* }
+            }
+        }
+    })
+}

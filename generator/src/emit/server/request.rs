@@ -1,0 +1,400 @@
+//! An operation's request: the struct a handler receives, its parser from the runtime's
+//! `Input` (parameters and body read as the spec says, every constraint checked, every problem
+//! reported at once) and its JSON form for mocks and logs.
+
+use super::ServerEmitter;
+use crate::emit::rust::{constraint_checks, doc, ident, param_is_option};
+use crate::emit::text::describe_constraints;
+use crate::model::{Encoding, Field, Operation, Param, ParamIn, Presence, TypeDef, TypeKind, TypeRef};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+impl ServerEmitter<'_> {
+    pub(super) fn request(&self, op: &Operation) -> TokenStream {
+        let name = ident(&op.names.request);
+        let mut fields = Vec::new();
+        for param in &op.params {
+            let field = ident(&param.rust);
+            let ty = self.param_ty(param);
+            let docs = doc(&param_doc(param));
+            fields.push(quote! { #docs pub #field: #ty, });
+        }
+        let streams = op.server.streams_body;
+        if let Some(body) = &op.body {
+            let ty = match &body.ty {
+                TypeRef::Bytes => quote!(::apigen_runtime::server::BodyStream),
+                other => self.paths.ty(self.api, other),
+            };
+            let ty = if body.optional && !streams { quote!(::core::option::Option<#ty>) } else { ty };
+            let mut text = body.description.clone().unwrap_or_else(|| "The request body.".into());
+            if body.media_types.len() > 1 || body.encodings() != [Encoding::Json] {
+                text.push_str(&format!("\n\nSent as {}.", body.media_types.join(" or ")));
+            }
+            let docs = doc(&text);
+            fields.push(quote! { #docs pub body: #ty, });
+        }
+        let sensitive = op.params.iter().any(|p| p.sensitive);
+        // A streamed body is read once: the request is neither cloned nor compared.
+        let derive = match (sensitive, streams) {
+            (_, true) if sensitive => quote!(),
+            (_, true) => quote!(#[derive(Debug)]),
+            (true, false) => quote!(#[derive(Clone, PartialEq)]),
+            (false, false) => quote!(#[derive(Clone, Debug, PartialEq)]),
+        };
+        let debug = sensitive.then(|| {
+            crate::emit::rust::params_debug(quote!(#name), &name.to_string(), &op.params, op.body.is_some(), false)
+        });
+        let docs =
+            doc(&format!("The request of `{}` (`{} {}`): {}", op.name, op.method.as_str(), op.path.raw, op.summary));
+        let from_input = self.parser(op);
+        let serialize = self.request_serialize(op);
+        quote! {
+            #docs
+            #derive
+            pub struct #name { #(#fields)* }
+            #debug
+            #from_input
+            #serialize
+        }
+    }
+
+    pub(super) fn param_ty(&self, param: &Param) -> TokenStream {
+        let ty = self.paths.ty(self.api, &param.ty);
+        if param_is_option(param) { quote!(::core::option::Option<#ty>) } else { ty }
+    }
+
+    /// The non-generic parser: parameters, their checks, the body; every problem collected.
+    fn parser(&self, op: &Operation) -> TokenStream {
+        let name = ident(&op.names.request);
+        let mut patterns = Vec::new();
+        let mut reads = Vec::new();
+        let mut inits = Vec::new();
+        for param in &op.params {
+            let local = ident(&param.rust);
+            let wire = &param.wire;
+            let location = format!("{}.{wire}", param.location.as_str());
+            let (read, is_option) = self.read_param(param);
+            reads.push(quote! { let #local = #read; });
+            let checks = self.param_checks(param, &mut patterns);
+            if !checks.is_empty() {
+                let value = if is_option {
+                    quote! { if let ::core::option::Option::Some(__value) = &#local }
+                } else {
+                    quote! { let __value = &#local; }
+                };
+                let check = if is_option {
+                    quote! { #value { __input.check(#location, |__v| { #(#checks)* }); } }
+                } else {
+                    quote! { { #value __input.check(#location, |__v| { #(#checks)* }); } }
+                };
+                reads.push(check);
+            }
+            if param.location == ParamIn::Path && is_option {
+                let message = format!("the path parameter `{wire}` is not valid");
+                inits.push(quote! {
+                    let ::core::option::Option::Some(#local) = #local else {
+                        return ::core::result::Result::Err(::apigen_runtime::server::ApiError::bad_request(#message));
+                    };
+                });
+            } else if param.required && param.location != ParamIn::Path && !matches!(param.ty, TypeRef::List(_)) {
+                let message = format!("the {} parameter `{wire}` is required", param.location.as_str());
+                inits.push(quote! {
+                    let ::core::option::Option::Some(#local) = #local else {
+                        return ::core::result::Result::Err(::apigen_runtime::server::ApiError::bad_request(#message));
+                    };
+                });
+            } else if let Some(default) = &param.default {
+                let default = self.paths.default_value(self.api, &param.ty, default);
+                // Numbers and booleans cost nothing to build; strings and enums allocate.
+                inits.push(if matches!(param.ty, TypeRef::Integer | TypeRef::Number | TypeRef::Boolean) {
+                    quote! { let #local = #local.unwrap_or(#default); }
+                } else {
+                    quote! { let #local = #local.unwrap_or_else(|| #default); }
+                });
+            }
+        }
+        if let Some(body) = &op.body {
+            reads.push(self.read_body(body));
+            if !body.optional && body.ty != TypeRef::Bytes {
+                let message =
+                    if body.encodings() == [Encoding::Json] { "a JSON body is required" } else { "a body is required" };
+                inits.push(quote! {
+                    let ::core::option::Option::Some(body) = body else {
+                        return ::core::result::Result::Err(::apigen_runtime::server::ApiError::bad_request(#message));
+                    };
+                });
+            }
+        }
+        let fields = op.params.iter().map(|p| ident(&p.rust)).chain(op.body.as_ref().map(|_| ident("body")));
+        quote! {
+            impl #name {
+                /// Reads the request from the parameters and body of an HTTP request, checking
+                /// every constraint of the spec; every problem is reported at once.
+                pub fn from_input(
+                    mut __input: ::apigen_runtime::server::Input,
+                ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
+                    #(#patterns)*
+                    #(#reads)*
+                    __input.finish()?;
+                    #(#inits)*
+                    ::core::result::Result::Ok(Self { #(#fields),* })
+                }
+            }
+        }
+    }
+
+    /// `let body = ..;`: the body read as its media types say (JSON decoded strictly, a form
+    /// field by field, text, or raw bytes streamed), with every problem recorded.
+    fn read_body(&self, body: &crate::model::Body) -> TokenStream {
+        let ty = self.paths.ty(self.api, &body.ty);
+        let required = !body.optional;
+        let encodings = body.encodings();
+        if body.ty == TypeRef::Bytes {
+            return quote! { let body = __input.stream_body(); };
+        }
+        if encodings == [Encoding::Text] {
+            return quote! { let body = __input.text_body(#required); };
+        }
+        let json = quote! { __input.body::<#ty>(#required) };
+        let form = encodings.iter().any(|e| matches!(e, Encoding::Form | Encoding::Multipart));
+        if !form {
+            return quote! { let body = #json; };
+        }
+        let form = self.read_form(&body.ty);
+        if encodings.contains(&Encoding::Json) {
+            quote! { let body = if __input.is_form() { #form } else { #json }; }
+        } else {
+            quote! { let body = #form; }
+        }
+    }
+
+    /// A form body read field by field into its object (lowering checked every field is a
+    /// scalar, an enumeration, a list of those or a file), then checked like a JSON body.
+    fn read_form(&self, ty: &TypeRef) -> TokenStream {
+        let TypeRef::Named(name) = ty else { return quote!(::core::option::Option::None) };
+        let def = self.api.ty(name);
+        let TypeKind::Object(object) = &def.kind else { return quote!(::core::option::Option::None) };
+        let struct_ty = self.paths.ty(self.api, ty);
+        let mut reads = Vec::new();
+        let mut members = Vec::new();
+        let mut fallible = false;
+        for field in object.fields.iter().filter(|f| f.constant.is_none()) {
+            let local = ident(&format!("__{}", field.rust));
+            let member = ident(&field.rust);
+            if field.access == crate::model::Access::ReadOnly {
+                // Never accepted: not read, so a form giving it is refused as giving an
+                // unknown key.
+                members.push(quote! { #member: ::core::option::Option::None, });
+                continue;
+            }
+            let read = self.form_field_read(def, field);
+            reads.push(quote! { let #local = #read; });
+            let value = self.form_field_value(def, field, &local);
+            fallible |= field.presence(def.usage) == Presence::Required && !matches!(field.ty, TypeRef::List(_));
+            let value = if field.boxed {
+                quote! { ::std::boxed::Box::new(#value) }
+            } else {
+                value
+            };
+            members.push(quote! { #member: #value, });
+        }
+        if object.additional.is_some() {
+            members.push(quote! { extra: ::std::collections::BTreeMap::new(), });
+        }
+        // A required field missing ends the body with `?`, inside a closure; without one the
+        // body is always built.
+        let build = if fallible {
+            quote! { (|| ::core::option::Option::Some(#struct_ty { #(#members)* }))() }
+        } else {
+            quote! { ::core::option::Option::Some(#struct_ty { #(#members)* }) }
+        };
+        quote! {
+            {
+                #(#reads)*
+                let body = #build;
+                if let ::core::option::Option::Some(body) = &body {
+                    __input.check_body(body);
+                }
+                body
+            }
+        }
+    }
+
+    /// How one form field is read from the body: a file, files, a list of repeated keys or
+    /// one value, each parsed as its type.
+    fn form_field_read(&self, def: &TypeDef, field: &Field) -> TokenStream {
+        let wire = &field.wire;
+        let field_required = field.presence(def.usage) == Presence::Required
+            || (field.access == crate::model::Access::WriteOnly && !field.optional);
+        match &field.ty {
+            TypeRef::File => quote! { __input.form_file(#wire, #field_required) },
+            TypeRef::List(inner) if **inner == TypeRef::File => quote! { __input.form_files(#wire) },
+            TypeRef::List(inner) => {
+                let (read_ty, convert) = self.text_type(inner);
+                match convert {
+                    Some(convert) => {
+                        quote! { __input.form_list::<#read_ty>(#wire).into_iter().map(#convert).collect::<::std::vec::Vec<_>>() }
+                    }
+                    None => quote! { __input.form_list::<#read_ty>(#wire) },
+                }
+            }
+            scalar => {
+                let (read_ty, convert) = self.text_type(scalar);
+                match convert {
+                    Some(convert) => {
+                        quote! { __input.form_field::<#read_ty>(#wire, #field_required).map(#convert) }
+                    }
+                    None => quote! { __input.form_field::<#read_ty>(#wire, #field_required) },
+                }
+            }
+        }
+    }
+
+    /// The value of a form field's member from what was read into `local`: a list is
+    /// repeated keys (none given is the empty list, or absent when optional), a required
+    /// value ends the body when missing (`?`), a default fills in.
+    fn form_field_value(&self, def: &TypeDef, field: &Field, local: &proc_macro2::Ident) -> TokenStream {
+        let is_list = matches!(field.ty, TypeRef::List(_));
+        match field.presence(def.usage) {
+            Presence::Optional | Presence::Nullable if is_list => quote! { (!#local.is_empty()).then_some(#local) },
+            Presence::TriState if is_list => {
+                quote! { ::apigen_runtime::Patch::from((!#local.is_empty()).then_some(#local)) }
+            }
+            _ if is_list => quote! { #local },
+            Presence::Required => quote! { #local? },
+            Presence::Defaulted => {
+                let default = self.paths.default_value(
+                    self.api,
+                    &field.ty,
+                    field.default.as_ref().unwrap_or(&serde_json::Value::Null),
+                );
+                // As for parameters: numbers and booleans cost nothing to build.
+                if matches!(field.ty, TypeRef::Integer | TypeRef::Number | TypeRef::Boolean) {
+                    quote! { #local.unwrap_or(#default) }
+                } else {
+                    quote! { #local.unwrap_or_else(|| #default) }
+                }
+            }
+            Presence::TriState => quote! { ::apigen_runtime::Patch::from(#local) },
+            Presence::Optional | Presence::Nullable => quote! { #local },
+        }
+    }
+
+    /// How a scalar of type `ty` is read from text: the type `FromParam` gives, and the
+    /// conversion to `ty` when it is an enumeration (read as a string first).
+    fn text_type(&self, ty: &TypeRef) -> (TokenStream, Option<TokenStream>) {
+        match ty {
+            TypeRef::Named(_) => {
+                let rust = self.paths.ty(self.api, ty);
+                let convert = quote! { |__text: ::std::string::String| <#rust as ::core::convert::From<&str>>::from(__text.as_str()) };
+                (quote!(::std::string::String), Some(convert))
+            }
+            TypeRef::Url => (quote!(::std::string::String), None),
+            other => (self.paths.ty(self.api, other), None),
+        }
+    }
+
+    /// How a parameter is read, and whether the result is an `Option`.
+    fn read_param(&self, param: &Param) -> (TokenStream, bool) {
+        let wire = &param.wire;
+        if param.location == ParamIn::Path {
+            return match &param.ty {
+                TypeRef::String | TypeRef::Url => (quote! { __input.path(#wire) }, false),
+                TypeRef::Named(_) => {
+                    let ty = self.paths.ty(self.api, &param.ty);
+                    (quote! { <#ty as ::core::convert::From<&str>>::from(__input.path(#wire).as_str()) }, false)
+                }
+                // Integers, numbers, booleans, date-times: parsed, a bad value is a violation.
+                other => {
+                    let ty = self.paths.ty(self.api, other);
+                    (quote! { __input.path_as::<#ty>(#wire) }, true)
+                }
+            };
+        }
+        let (inner, is_list) = match &param.ty {
+            TypeRef::List(inner) => (inner.as_ref(), true),
+            other => (other, false),
+        };
+        let (read_ty, convert) = match inner {
+            TypeRef::Named(_) => {
+                let ty = self.paths.ty(self.api, inner);
+                (
+                    quote!(::std::string::String),
+                    Some(
+                        quote! { |__text: ::std::string::String| <#ty as ::core::convert::From<&str>>::from(__text.as_str()) },
+                    ),
+                )
+            }
+            TypeRef::Url => (quote!(::std::string::String), None),
+            other => (self.paths.ty(self.api, other), None),
+        };
+        let place = param.location.as_str();
+        let reader = match (is_list, param.required) {
+            (true, _) => ident(&format!("{place}_list")),
+            (false, true) => ident(&format!("{place}_required")),
+            (false, false) => ident(place),
+        };
+        let read = quote! { __input.#reader::<#read_ty>(#wire) };
+        let read = match (convert, is_list) {
+            (Some(convert), true) => quote! { #read.into_iter().map(#convert).collect::<::std::vec::Vec<_>>() },
+            (Some(convert), false) => quote! { #read.map(#convert) },
+            (None, _) => read,
+        };
+        (read, !is_list)
+    }
+
+    /// The checks of a parameter's constraints, on `__value` with validator `__v`; a closed
+    /// enumeration's value is checked against its list.
+    fn param_checks(&self, param: &Param, patterns: &mut Vec<TokenStream>) -> Vec<TokenStream> {
+        let closed_enum = |ty: &TypeRef| matches!(ty, TypeRef::Named(n) if matches!(&self.api.ty(n).kind, TypeKind::Enum(e) if !e.open));
+        let nested = closed_enum(&param.ty) || matches!(&param.ty, TypeRef::List(inner) if closed_enum(inner));
+        constraint_checks(&param.ty, &param.constraints, nested, patterns)
+    }
+
+    /// The request as JSON (parameters and `body` by wire name), for mocks and logs.
+    fn request_serialize(&self, op: &Operation) -> TokenStream {
+        let name = ident(&op.names.request);
+        let writes = op.params.iter().map(|p| {
+            let field = ident(&p.rust);
+            let wire = &p.wire;
+            if param_is_option(p) {
+                quote! { __fields.optional(#wire, &self.#field); }
+            } else {
+                quote! { __fields.put(#wire, &self.#field); }
+            }
+        });
+        // A streamed body is the handler's to read: it is not written here.
+        let body = op.body.as_ref().filter(|b| b.ty != TypeRef::Bytes).map(|b| {
+            if b.optional {
+                quote! { __fields.optional("body", &self.body); }
+            } else {
+                quote! { __fields.put("body", &self.body); }
+            }
+        });
+        crate::emit::rust::serialize_impl(&name, quote! { #(#writes)* #body })
+    }
+}
+
+fn param_doc(param: &Param) -> String {
+    let mut text = param.description.clone().unwrap_or_else(|| format!("The `{}` parameter.", param.wire));
+    let place = param.location.as_str();
+    let mut notes = vec![format!(
+        "{}{} parameter `{}`{}.",
+        place[..1].to_ascii_uppercase(),
+        &place[1..],
+        param.wire,
+        if param.required && param.location != ParamIn::Path { ", required" } else { "" }
+    )];
+    if let Some(c) = describe_constraints(&param.constraints) {
+        notes.push(format!("Constraints: {c}."));
+    }
+    if let Some(default) = &param.default {
+        notes.push(format!("Default when absent: `{default}`."));
+    }
+    if param.sensitive {
+        notes.push("Sensitive: redacted in `Debug` output.".into());
+    }
+    text.push_str("\n\n");
+    text.push_str(&notes.join(" "));
+    text
+}
