@@ -151,6 +151,7 @@ impl crate::validate::Validate for FilePart {
 }
 
 /// One part of a multipart body.
+#[doc(hidden)] // Generated code names it through `codegen`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Part {
     /// The field name (`name` of the part's `Content-Disposition`).

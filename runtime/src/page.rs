@@ -108,6 +108,7 @@ impl<T: Validate> Validate for Page<T> {
 /// How a paginated operation pages (generated per operation from the spec's `pagination`):
 /// which request parameter carries the position of the next page, where the items are in a
 /// page's body, and how the next position is found.
+#[doc(hidden)] // Generated code names it through `codegen`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Paging {
     /// The query parameter taking the next cursor, offset or page number.
@@ -119,6 +120,7 @@ pub struct Paging {
 }
 
 /// How the position of the next page is found.
+#[doc(hidden)] // Generated code names it through `codegen`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PageStyle {
     /// A cursor in the body, at this JSON pointer (`/next/page`, `/nextPageToken`,

@@ -223,6 +223,7 @@ pub fn is_absolute_url(value: &str) -> bool {
 }
 
 /// A regular expression compiled on first use, shared by every check of one field.
+#[doc(hidden)] // Generated code names it through `codegen`.
 pub struct Pattern {
     source: &'static str,
     compiled: OnceLock<Option<regex_lite::Regex>>,

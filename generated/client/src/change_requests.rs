@@ -4,7 +4,7 @@
 /// The operations of Change requests, from [`crate::Client::change_requests`].
 #[derive(Debug, Clone, Copy)]
 pub struct ChangeRequestsClient<'a> {
-    pub(crate) core: &'a ::apigen_runtime::client::Core,
+    pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
 }
 impl<'a> ChangeRequestsClient<'a> {
     /// List the change requests of a space.
@@ -262,7 +262,7 @@ impl<'a> ChangeRequestsClient<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSpaceChangeRequestsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     status: ::core::option::Option<::docs_api_types::ChangeRequestStatus>,
@@ -372,10 +372,10 @@ impl<'a> ListSpaceChangeRequestsBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listSpaceChangeRequests",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/spaces/{}/change-requests", ::apigen_runtime::client::segment(& self
-                .space_id)
+                "/v1/spaces/{}/change-requests",
+                ::apigen_runtime::codegen::client::segment(& self.space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -417,10 +417,10 @@ impl<'a> ListSpaceChangeRequestsBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::ChangeRequest> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -431,7 +431,7 @@ impl<'a> ListSpaceChangeRequestsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateSpaceChangeRequestBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     body: ::docs_api_types::CreateChangeRequestBody,
@@ -483,10 +483,10 @@ impl<'a> CreateSpaceChangeRequestBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createSpaceChangeRequest",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/spaces/{}/change-requests", ::apigen_runtime::client::segment(& self
-                .space_id)
+                "/v1/spaces/{}/change-requests",
+                ::apigen_runtime::codegen::client::segment(& self.space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -521,7 +521,7 @@ impl<'a> CreateSpaceChangeRequestBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetChangeRequestBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -541,11 +541,11 @@ impl<'a> GetChangeRequestBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "getChangeRequest",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}", ::apigen_runtime::client::segment(&
-                self.space_id), ::apigen_runtime::client::segment(& self
-                .change_request_id)
+                "/v1/spaces/{}/change-requests/{}",
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -580,7 +580,7 @@ impl<'a> GetChangeRequestBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateChangeRequestBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -643,11 +643,11 @@ impl<'a> UpdateChangeRequestBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateChangeRequest",
-            method: ::apigen_runtime::client::reqwest::Method::PATCH,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
             path: ::std::format!(
-                "/v1/spaces/{}/change-requests/{}", ::apigen_runtime::client::segment(&
-                self.space_id), ::apigen_runtime::client::segment(& self
-                .change_request_id)
+                "/v1/spaces/{}/change-requests/{}",
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -682,7 +682,7 @@ impl<'a> UpdateChangeRequestBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct MergeChangeRequestBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -702,11 +702,11 @@ impl<'a> MergeChangeRequestBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "mergeChangeRequest",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
                 "/v1/spaces/{}/change-requests/{}/merge",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.change_request_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -743,7 +743,7 @@ impl<'a> MergeChangeRequestBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateChangeRequestFromMainBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -763,11 +763,11 @@ impl<'a> UpdateChangeRequestFromMainBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "updateChangeRequestFromMain",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
                 "/v1/spaces/{}/change-requests/{}/update",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.change_request_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -804,7 +804,7 @@ impl<'a> UpdateChangeRequestFromMainBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetChangeRequestPdfBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -847,11 +847,11 @@ impl<'a> GetChangeRequestPdfBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "getChangeRequestPdf",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/spaces/{}/change-requests/{}/pdf",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.change_request_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -886,7 +886,7 @@ impl<'a> GetChangeRequestPdfBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationChangeRequestsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     status: ::core::option::Option<::docs_api_types::ChangeRequestStatus>,
@@ -996,10 +996,10 @@ impl<'a> ListOrganizationChangeRequestsBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationChangeRequests",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/change-requests", ::apigen_runtime::client::segment(& self
-                .organization_id)
+                "/v1/orgs/{}/change-requests",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1041,10 +1041,10 @@ impl<'a> ListOrganizationChangeRequestsBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::ChangeRequest> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };

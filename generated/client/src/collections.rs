@@ -4,7 +4,7 @@
 /// The operations of Collections, from [`crate::Client::collections`].
 #[derive(Debug, Clone, Copy)]
 pub struct CollectionsClient<'a> {
-    pub(crate) core: &'a ::apigen_runtime::client::Core,
+    pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
 }
 impl<'a> CollectionsClient<'a> {
     /// Get a collection.
@@ -155,7 +155,7 @@ impl<'a> CollectionsClient<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetCollectionBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     collection_id: ::std::string::String,
 }
@@ -174,9 +174,9 @@ impl<'a> GetCollectionBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "getCollection",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/collections/{}", ::apigen_runtime::client::segment(& self
+                "/v1/collections/{}", ::apigen_runtime::codegen::client::segment(& self
                 .collection_id)
             ),
             auth: &["bearerAuth"],
@@ -212,7 +212,7 @@ impl<'a> GetCollectionBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteCollectionBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     collection_id: ::std::string::String,
 }
@@ -231,9 +231,9 @@ impl<'a> DeleteCollectionBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "deleteCollection",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
-                "/v1/collections/{}", ::apigen_runtime::client::segment(& self
+                "/v1/collections/{}", ::apigen_runtime::codegen::client::segment(& self
                 .collection_id)
             ),
             auth: &["bearerAuth"],
@@ -266,7 +266,7 @@ impl<'a> DeleteCollectionBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateCollectionBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     collection_id: ::std::string::String,
     body: ::docs_api_types::UpdateCollectionBody,
@@ -333,9 +333,9 @@ impl<'a> UpdateCollectionBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateCollection",
-            method: ::apigen_runtime::client::reqwest::Method::PATCH,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
             path: ::std::format!(
-                "/v1/collections/{}", ::apigen_runtime::client::segment(& self
+                "/v1/collections/{}", ::apigen_runtime::codegen::client::segment(& self
                 .collection_id)
             ),
             auth: &["bearerAuth"],
@@ -371,7 +371,7 @@ impl<'a> UpdateCollectionBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListCollectionSpacesBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     collection_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
@@ -413,10 +413,10 @@ impl<'a> ListCollectionSpacesBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listCollectionSpaces",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/collections/{}/spaces", ::apigen_runtime::client::segment(& self
-                .collection_id)
+                "/v1/collections/{}/spaces", ::apigen_runtime::codegen::client::segment(&
+                self.collection_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -452,10 +452,10 @@ impl<'a> ListCollectionSpacesBuilder<'a> {
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Space> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -466,7 +466,7 @@ impl<'a> ListCollectionSpacesBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct MoveCollectionBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     collection_id: ::std::string::String,
     body: ::docs_api_types::MoveCollectionBody,
@@ -523,10 +523,10 @@ impl<'a> MoveCollectionBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "moveCollection",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/collections/{}/move", ::apigen_runtime::client::segment(& self
-                .collection_id)
+                "/v1/collections/{}/move", ::apigen_runtime::codegen::client::segment(&
+                self.collection_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -561,7 +561,7 @@ impl<'a> MoveCollectionBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct TransferCollectionBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     collection_id: ::std::string::String,
     body: ::docs_api_types::TransferCollectionBody,
@@ -593,10 +593,10 @@ impl<'a> TransferCollectionBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "transferCollection",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/collections/{}/transfer", ::apigen_runtime::client::segment(& self
-                .collection_id)
+                "/v1/collections/{}/transfer",
+                ::apigen_runtime::codegen::client::segment(& self.collection_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -631,7 +631,7 @@ impl<'a> TransferCollectionBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationCollectionsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     nested: ::core::option::Option<bool>,
@@ -684,10 +684,10 @@ impl<'a> ListOrganizationCollectionsBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationCollections",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/collections", ::apigen_runtime::client::segment(& self
-                .organization_id)
+                "/v1/orgs/{}/collections", ::apigen_runtime::codegen::client::segment(&
+                self.organization_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -729,10 +729,10 @@ impl<'a> ListOrganizationCollectionsBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::Collection> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -743,7 +743,7 @@ impl<'a> ListOrganizationCollectionsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateOrganizationCollectionBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::core::option::Option<::docs_api_types::CreateCollectionBody>,
@@ -800,10 +800,10 @@ impl<'a> CreateOrganizationCollectionBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createOrganizationCollection",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/orgs/{}/collections", ::apigen_runtime::client::segment(& self
-                .organization_id)
+                "/v1/orgs/{}/collections", ::apigen_runtime::codegen::client::segment(&
+                self.organization_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,

@@ -4,7 +4,7 @@
 /// The operations of Comments, from [`crate::Client::comments`].
 #[derive(Debug, Clone, Copy)]
 pub struct CommentsClient<'a> {
-    pub(crate) core: &'a ::apigen_runtime::client::Core,
+    pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
 }
 impl<'a> CommentsClient<'a> {
     /// List the comments of a space.
@@ -469,7 +469,7 @@ impl<'a> CommentsClient<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSpaceCommentsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     order: ::core::option::Option<::docs_api_types::CommentOrder>,
@@ -581,10 +581,10 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listSpaceComments",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/spaces/{}/comments", ::apigen_runtime::client::segment(& self
-                .space_id)
+                "/v1/spaces/{}/comments", ::apigen_runtime::codegen::client::segment(&
+                self.space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -622,10 +622,10 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Comment> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -636,7 +636,7 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateSpaceCommentBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     body: ::docs_api_types::CreateCommentBody,
@@ -698,10 +698,10 @@ impl<'a> CreateSpaceCommentBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createSpaceComment",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/spaces/{}/comments", ::apigen_runtime::client::segment(& self
-                .space_id)
+                "/v1/spaces/{}/comments", ::apigen_runtime::codegen::client::segment(&
+                self.space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -736,7 +736,7 @@ impl<'a> CreateSpaceCommentBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSpaceCommentBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     comment_id: ::std::string::String,
@@ -770,10 +770,11 @@ impl<'a> GetSpaceCommentBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "getSpaceComment",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/spaces/{}/comments/{}", ::apigen_runtime::client::segment(& self
-                .space_id), ::apigen_runtime::client::segment(& self.comment_id)
+                "/v1/spaces/{}/comments/{}", ::apigen_runtime::codegen::client::segment(&
+                self.space_id), ::apigen_runtime::codegen::client::segment(& self
+                .comment_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -808,7 +809,7 @@ impl<'a> GetSpaceCommentBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateSpaceCommentBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     comment_id: ::std::string::String,
@@ -880,10 +881,11 @@ impl<'a> UpdateSpaceCommentBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSpaceComment",
-            method: ::apigen_runtime::client::reqwest::Method::PUT,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PUT,
             path: ::std::format!(
-                "/v1/spaces/{}/comments/{}", ::apigen_runtime::client::segment(& self
-                .space_id), ::apigen_runtime::client::segment(& self.comment_id)
+                "/v1/spaces/{}/comments/{}", ::apigen_runtime::codegen::client::segment(&
+                self.space_id), ::apigen_runtime::codegen::client::segment(& self
+                .comment_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -918,7 +920,7 @@ impl<'a> UpdateSpaceCommentBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteSpaceCommentBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     comment_id: ::std::string::String,
@@ -938,10 +940,11 @@ impl<'a> DeleteSpaceCommentBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "deleteSpaceComment",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
-                "/v1/spaces/{}/comments/{}", ::apigen_runtime::client::segment(& self
-                .space_id), ::apigen_runtime::client::segment(& self.comment_id)
+                "/v1/spaces/{}/comments/{}", ::apigen_runtime::codegen::client::segment(&
+                self.space_id), ::apigen_runtime::codegen::client::segment(& self
+                .comment_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -973,7 +976,7 @@ impl<'a> DeleteSpaceCommentBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateSpaceCommentReplyBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     comment_id: ::std::string::String,
@@ -1006,10 +1009,11 @@ impl<'a> CreateSpaceCommentReplyBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createSpaceCommentReply",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/spaces/{}/comments/{}/replies", ::apigen_runtime::client::segment(&
-                self.space_id), ::apigen_runtime::client::segment(& self.comment_id)
+                "/v1/spaces/{}/comments/{}/replies",
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.comment_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1044,7 +1048,7 @@ impl<'a> CreateSpaceCommentReplyBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSpaceCommentReplyBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     comment_id: ::std::string::String,
@@ -1079,12 +1083,12 @@ impl<'a> GetSpaceCommentReplyBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "getSpaceCommentReply",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/spaces/{}/comments/{}/replies/{}",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.comment_id),
-                ::apigen_runtime::client::segment(& self.comment_reply_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.comment_id),
+                ::apigen_runtime::codegen::client::segment(& self.comment_reply_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1119,7 +1123,7 @@ impl<'a> GetSpaceCommentReplyBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateSpaceCommentReplyBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     comment_id: ::std::string::String,
@@ -1187,12 +1191,12 @@ impl<'a> UpdateSpaceCommentReplyBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSpaceCommentReply",
-            method: ::apigen_runtime::client::reqwest::Method::PUT,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PUT,
             path: ::std::format!(
                 "/v1/spaces/{}/comments/{}/replies/{}",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.comment_id),
-                ::apigen_runtime::client::segment(& self.comment_reply_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.comment_id),
+                ::apigen_runtime::codegen::client::segment(& self.comment_reply_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1227,7 +1231,7 @@ impl<'a> UpdateSpaceCommentReplyBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteSpaceCommentReplyBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     comment_id: ::std::string::String,
@@ -1248,12 +1252,12 @@ impl<'a> DeleteSpaceCommentReplyBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "deleteSpaceCommentReply",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
                 "/v1/spaces/{}/comments/{}/replies/{}",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.comment_id),
-                ::apigen_runtime::client::segment(& self.comment_reply_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.comment_id),
+                ::apigen_runtime::codegen::client::segment(& self.comment_reply_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1285,7 +1289,7 @@ impl<'a> DeleteSpaceCommentReplyBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSpaceCommentersBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
@@ -1327,10 +1331,10 @@ impl<'a> ListSpaceCommentersBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listSpaceCommenters",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/spaces/{}/commenters", ::apigen_runtime::client::segment(& self
-                .space_id)
+                "/v1/spaces/{}/commenters", ::apigen_runtime::codegen::client::segment(&
+                self.space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1366,10 +1370,10 @@ impl<'a> ListSpaceCommentersBuilder<'a> {
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Member> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -1380,7 +1384,7 @@ impl<'a> ListSpaceCommentersBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListChangeRequestCommentsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -1493,11 +1497,11 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listChangeRequestComments",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/spaces/{}/change-requests/{}/comments",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.change_request_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1535,10 +1539,10 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Comment> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -1549,7 +1553,7 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateChangeRequestCommentBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -1612,11 +1616,11 @@ impl<'a> CreateChangeRequestCommentBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createChangeRequestComment",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
                 "/v1/spaces/{}/change-requests/{}/comments",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.change_request_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1651,7 +1655,7 @@ impl<'a> CreateChangeRequestCommentBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetChangeRequestCommentBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -1686,12 +1690,12 @@ impl<'a> GetChangeRequestCommentBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "getChangeRequestComment",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/spaces/{}/change-requests/{}/comments/{}",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.change_request_id),
-                ::apigen_runtime::client::segment(& self.comment_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                ::apigen_runtime::codegen::client::segment(& self.comment_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1726,7 +1730,7 @@ impl<'a> GetChangeRequestCommentBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateChangeRequestCommentBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -1799,12 +1803,12 @@ impl<'a> UpdateChangeRequestCommentBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateChangeRequestComment",
-            method: ::apigen_runtime::client::reqwest::Method::PUT,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PUT,
             path: ::std::format!(
                 "/v1/spaces/{}/change-requests/{}/comments/{}",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.change_request_id),
-                ::apigen_runtime::client::segment(& self.comment_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                ::apigen_runtime::codegen::client::segment(& self.comment_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1839,7 +1843,7 @@ impl<'a> UpdateChangeRequestCommentBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteChangeRequestCommentBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -1860,12 +1864,12 @@ impl<'a> DeleteChangeRequestCommentBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "deleteChangeRequestComment",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
                 "/v1/spaces/{}/change-requests/{}/comments/{}",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.change_request_id),
-                ::apigen_runtime::client::segment(& self.comment_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                ::apigen_runtime::codegen::client::segment(& self.comment_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1897,7 +1901,7 @@ impl<'a> DeleteChangeRequestCommentBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateChangeRequestCommentReplyBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -1945,12 +1949,12 @@ impl<'a> CreateChangeRequestCommentReplyBuilder<'a> {
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createChangeRequestCommentReply",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
                 "/v1/spaces/{}/change-requests/{}/comments/{}/replies",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.change_request_id),
-                ::apigen_runtime::client::segment(& self.comment_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                ::apigen_runtime::codegen::client::segment(& self.comment_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1985,7 +1989,7 @@ impl<'a> CreateChangeRequestCommentReplyBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListChangeRequestCommentRepliesBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -2043,12 +2047,12 @@ impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listChangeRequestCommentReplies",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/spaces/{}/change-requests/{}/comments/{}/replies",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.change_request_id),
-                ::apigen_runtime::client::segment(& self.comment_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                ::apigen_runtime::codegen::client::segment(& self.comment_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -2090,10 +2094,10 @@ impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::CommentReply> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };

@@ -4,7 +4,7 @@
 /// The operations of Content, from [`crate::Client::content`].
 #[derive(Debug, Clone, Copy)]
 pub struct ContentClient<'a> {
-    pub(crate) core: &'a ::apigen_runtime::client::Core,
+    pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
 }
 impl<'a> ContentClient<'a> {
     /// Search the content of a space.
@@ -355,7 +355,7 @@ impl<'a> ContentClient<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct SearchSpaceContentBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     query: ::std::string::String,
@@ -398,9 +398,9 @@ impl<'a> SearchSpaceContentBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "searchSpaceContent",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/spaces/{}/search", ::apigen_runtime::client::segment(& self
+                "/v1/spaces/{}/search", ::apigen_runtime::codegen::client::segment(& self
                 .space_id)
             ),
             auth: &["bearerAuth"],
@@ -443,10 +443,10 @@ impl<'a> SearchSpaceContentBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::SearchResult> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -457,7 +457,7 @@ impl<'a> SearchSpaceContentBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSpaceContentBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     metadata: ::core::option::Option<bool>,
@@ -498,10 +498,10 @@ impl<'a> GetSpaceContentBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "getSpaceContent",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/spaces/{}/content", ::apigen_runtime::client::segment(& self
-                .space_id)
+                "/v1/spaces/{}/content", ::apigen_runtime::codegen::client::segment(&
+                self.space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -536,7 +536,7 @@ impl<'a> GetSpaceContentBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ApplySpaceContentTemplateBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     body: ::docs_api_types::ApplySpaceContentTemplateBody,
@@ -581,10 +581,10 @@ impl<'a> ApplySpaceContentTemplateBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "applySpaceContentTemplate",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/spaces/{}/content/template", ::apigen_runtime::client::segment(&
-                self.space_id)
+                "/v1/spaces/{}/content/template",
+                ::apigen_runtime::codegen::client::segment(& self.space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -616,7 +616,7 @@ impl<'a> ApplySpaceContentTemplateBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSpacePagesBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     metadata: ::core::option::Option<bool>,
@@ -657,10 +657,10 @@ impl<'a> ListSpacePagesBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listSpacePages",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/spaces/{}/content/pages", ::apigen_runtime::client::segment(& self
-                .space_id)
+                "/v1/spaces/{}/content/pages",
+                ::apigen_runtime::codegen::client::segment(& self.space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -695,7 +695,7 @@ impl<'a> ListSpacePagesBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSpaceFilesBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     metadata: ::core::option::Option<bool>,
@@ -759,10 +759,10 @@ impl<'a> ListSpaceFilesBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listSpaceFiles",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/spaces/{}/content/files", ::apigen_runtime::client::segment(& self
-                .space_id)
+                "/v1/spaces/{}/content/files",
+                ::apigen_runtime::codegen::client::segment(& self.space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -798,10 +798,10 @@ impl<'a> ListSpaceFilesBuilder<'a> {
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::File> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -812,7 +812,7 @@ impl<'a> ListSpaceFilesBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSpaceFileBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     file_id: ::std::string::String,
@@ -854,10 +854,11 @@ impl<'a> GetSpaceFileBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "getSpaceFile",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/spaces/{}/content/files/{}", ::apigen_runtime::client::segment(&
-                self.space_id), ::apigen_runtime::client::segment(& self.file_id)
+                "/v1/spaces/{}/content/files/{}",
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.file_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -892,7 +893,7 @@ impl<'a> GetSpaceFileBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSpaceFileBacklinksBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     file_id: ::std::string::String,
@@ -935,11 +936,11 @@ impl<'a> ListSpaceFileBacklinksBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listSpaceFileBacklinks",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/spaces/{}/content/files/{}/backlinks",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.file_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.file_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -977,10 +978,10 @@ impl<'a> ListSpaceFileBacklinksBuilder<'a> {
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Backlink> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -991,7 +992,7 @@ impl<'a> ListSpaceFileBacklinksBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSpacePageBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     page_id: ::std::string::String,
@@ -1066,10 +1067,11 @@ impl<'a> GetSpacePageBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "getSpacePage",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/spaces/{}/content/page/{}", ::apigen_runtime::client::segment(& self
-                .space_id), ::apigen_runtime::client::segment(& self.page_id)
+                "/v1/spaces/{}/content/page/{}",
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.page_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1104,7 +1106,7 @@ impl<'a> GetSpacePageBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSpacePageLinksBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     page_id: ::std::string::String,
@@ -1159,11 +1161,11 @@ impl<'a> ListSpacePageLinksBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listSpacePageLinks",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/spaces/{}/content/page/{}/links",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.page_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.page_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1197,10 +1199,10 @@ impl<'a> ListSpacePageLinksBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::LinkReportItem> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -1211,7 +1213,7 @@ impl<'a> ListSpacePageLinksBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetChangeRequestContentBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -1253,11 +1255,11 @@ impl<'a> GetChangeRequestContentBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "getChangeRequestContent",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/spaces/{}/change-requests/{}/content",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.change_request_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1292,7 +1294,7 @@ impl<'a> GetChangeRequestContentBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListChangeRequestPagesBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -1334,11 +1336,11 @@ impl<'a> ListChangeRequestPagesBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listChangeRequestPages",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/spaces/{}/change-requests/{}/content/pages",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.change_request_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1373,7 +1375,7 @@ impl<'a> ListChangeRequestPagesBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListChangeRequestFilesBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -1438,11 +1440,11 @@ impl<'a> ListChangeRequestFilesBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listChangeRequestFiles",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/spaces/{}/change-requests/{}/content/files",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.change_request_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1478,10 +1480,10 @@ impl<'a> ListChangeRequestFilesBuilder<'a> {
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::File> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -1492,7 +1494,7 @@ impl<'a> ListChangeRequestFilesBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetChangeRequestFileBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -1535,12 +1537,12 @@ impl<'a> GetChangeRequestFileBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "getChangeRequestFile",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/spaces/{}/change-requests/{}/content/files/{}",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.change_request_id),
-                ::apigen_runtime::client::segment(& self.file_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                ::apigen_runtime::codegen::client::segment(& self.file_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1575,7 +1577,7 @@ impl<'a> GetChangeRequestFileBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListChangeRequestFileBacklinksBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -1619,12 +1621,12 @@ impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listChangeRequestFileBacklinks",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/spaces/{}/change-requests/{}/content/files/{}/backlinks",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.change_request_id),
-                ::apigen_runtime::client::segment(& self.file_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                ::apigen_runtime::codegen::client::segment(& self.file_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1662,10 +1664,10 @@ impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Backlink> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -1676,7 +1678,7 @@ impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetChangeRequestPageBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -1752,12 +1754,12 @@ impl<'a> GetChangeRequestPageBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "getChangeRequestPage",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/spaces/{}/change-requests/{}/content/page/{}",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.change_request_id),
-                ::apigen_runtime::client::segment(& self.page_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                ::apigen_runtime::codegen::client::segment(& self.page_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1792,7 +1794,7 @@ impl<'a> GetChangeRequestPageBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListChangeRequestPageLinksBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     change_request_id: ::std::string::String,
@@ -1848,12 +1850,12 @@ impl<'a> ListChangeRequestPageLinksBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listChangeRequestPageLinks",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/spaces/{}/change-requests/{}/content/page/{}/links",
-                ::apigen_runtime::client::segment(& self.space_id),
-                ::apigen_runtime::client::segment(& self.change_request_id),
-                ::apigen_runtime::client::segment(& self.page_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id),
+                ::apigen_runtime::codegen::client::segment(& self.change_request_id),
+                ::apigen_runtime::codegen::client::segment(& self.page_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1887,10 +1889,10 @@ impl<'a> ListChangeRequestPageLinksBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::LinkReportItem> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };

@@ -4,7 +4,7 @@
 /// The operations of Conversations, from [`crate::Client::conversations`].
 #[derive(Debug, Clone, Copy)]
 pub struct ConversationsClient<'a> {
-    pub(crate) core: &'a ::apigen_runtime::client::Core,
+    pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
 }
 impl<'a> ConversationsClient<'a> {
     /// List the issues clusters of an organization.
@@ -124,7 +124,7 @@ impl<'a> ConversationsClient<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationConversationClustersBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     order: ::core::option::Option<::docs_api_types::ConversationClusterOrder>,
@@ -206,10 +206,10 @@ impl<'a> ListOrganizationConversationClustersBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationConversationClusters",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/conversations-clusters", ::apigen_runtime::client::segment(&
-                self.organization_id)
+                "/v1/orgs/{}/conversations-clusters",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -251,10 +251,10 @@ impl<'a> ListOrganizationConversationClustersBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::IssuesCluster> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -265,7 +265,7 @@ impl<'a> ListOrganizationConversationClustersBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationConversationsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     source: ::core::option::Option<::std::string::String>,
@@ -319,10 +319,10 @@ impl<'a> ListOrganizationConversationsBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationConversations",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/conversations", ::apigen_runtime::client::segment(& self
-                .organization_id)
+                "/v1/orgs/{}/conversations", ::apigen_runtime::codegen::client::segment(&
+                self.organization_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -364,10 +364,10 @@ impl<'a> ListOrganizationConversationsBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::Conversation> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -378,7 +378,7 @@ impl<'a> ListOrganizationConversationsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct IngestOrganizationConversationsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::docs_api_types::IngestConversationsBody,
@@ -405,10 +405,10 @@ impl<'a> IngestOrganizationConversationsBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "ingestOrganizationConversations",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/orgs/{}/conversations", ::apigen_runtime::client::segment(& self
-                .organization_id)
+                "/v1/orgs/{}/conversations", ::apigen_runtime::codegen::client::segment(&
+                self.organization_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -440,7 +440,7 @@ impl<'a> IngestOrganizationConversationsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationConversationIssuesBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     cluster: ::core::option::Option<::std::string::String>,
@@ -508,10 +508,10 @@ impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationConversationIssues",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/conversations-issues", ::apigen_runtime::client::segment(&
-                self.organization_id)
+                "/v1/orgs/{}/conversations-issues",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -555,10 +555,10 @@ impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::ConversationIssueEntry> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -570,7 +570,7 @@ impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetConversationIssueBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     issue_id: ::std::string::String,
@@ -590,11 +590,11 @@ impl<'a> GetConversationIssueBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "getConversationIssue",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/orgs/{}/conversations-issues/{}",
-                ::apigen_runtime::client::segment(& self.organization_id),
-                ::apigen_runtime::client::segment(& self.issue_id)
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.issue_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -631,7 +631,7 @@ impl<'a> GetConversationIssueBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetConversationBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     conversation_id: ::std::string::String,
@@ -651,11 +651,11 @@ impl<'a> GetConversationBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "getConversation",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/conversations/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self
-                .conversation_id)
+                "/v1/orgs/{}/conversations/{}",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.conversation_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,

@@ -4,7 +4,7 @@
 /// The operations of Git, from [`crate::Client::git`].
 #[derive(Debug, Clone, Copy)]
 pub struct GitClient<'a> {
-    pub(crate) core: &'a ::apigen_runtime::client::Core,
+    pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
 }
 impl<'a> GitClient<'a> {
     /// Import the content of a space from a Git repository.
@@ -89,7 +89,7 @@ impl<'a> GitClient<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ImportSpaceFromGitBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     body: ::docs_api_types::ImportSpaceFromGitBody,
@@ -116,10 +116,10 @@ impl<'a> ImportSpaceFromGitBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "importSpaceFromGit",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/spaces/{}/git/import", ::apigen_runtime::client::segment(& self
-                .space_id)
+                "/v1/spaces/{}/git/import", ::apigen_runtime::codegen::client::segment(&
+                self.space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -151,7 +151,7 @@ impl<'a> ImportSpaceFromGitBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ExportSpaceToGitBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     body: ::docs_api_types::ExportSpaceToGitBody,
@@ -178,10 +178,10 @@ impl<'a> ExportSpaceToGitBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "exportSpaceToGit",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/spaces/{}/git/export", ::apigen_runtime::client::segment(& self
-                .space_id)
+                "/v1/spaces/{}/git/export", ::apigen_runtime::codegen::client::segment(&
+                self.space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -213,7 +213,7 @@ impl<'a> ExportSpaceToGitBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSpaceGitInfoBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
 }
@@ -232,10 +232,10 @@ impl<'a> GetSpaceGitInfoBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "getSpaceGitInfo",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/spaces/{}/git/info", ::apigen_runtime::client::segment(& self
-                .space_id)
+                "/v1/spaces/{}/git/info", ::apigen_runtime::codegen::client::segment(&
+                self.space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -270,7 +270,7 @@ impl<'a> GetSpaceGitInfoBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteSpaceGitLegacyInstallationBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
 }
@@ -289,10 +289,10 @@ impl<'a> DeleteSpaceGitLegacyInstallationBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "deleteSpaceGitLegacyInstallation",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
                 "/v1/spaces/{}/git/legacy-installation",
-                ::apigen_runtime::client::segment(& self.space_id)
+                ::apigen_runtime::codegen::client::segment(& self.space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,

@@ -4,7 +4,7 @@
 /// The operations of Integrations, from [`crate::Client::integrations`].
 #[derive(Debug, Clone, Copy)]
 pub struct IntegrationsClient<'a> {
-    pub(crate) core: &'a ::apigen_runtime::client::Core,
+    pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
 }
 impl<'a> IntegrationsClient<'a> {
     /// List the integrations of the catalog.
@@ -391,7 +391,7 @@ impl<'a> IntegrationsClient<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListIntegrationsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     search: ::core::option::Option<::std::string::String>,
     category: ::core::option::Option<::docs_api_types::IntegrationCategory>,
@@ -524,7 +524,7 @@ impl<'a> ListIntegrationsBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listIntegrations",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::string::String::from("/v1/integrations"),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -566,10 +566,10 @@ impl<'a> ListIntegrationsBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::Integration> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -580,7 +580,7 @@ impl<'a> ListIntegrationsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetIntegrationBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
 }
@@ -599,9 +599,9 @@ impl<'a> GetIntegrationBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "getIntegration",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/integrations/{}", ::apigen_runtime::client::segment(& self
+                "/v1/integrations/{}", ::apigen_runtime::codegen::client::segment(& self
                 .integration_name)
             ),
             auth: &["bearerAuth"],
@@ -637,7 +637,7 @@ impl<'a> GetIntegrationBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct PublishIntegrationBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     body: ::docs_api_types::PublishIntegrationBody,
@@ -859,9 +859,9 @@ impl<'a> PublishIntegrationBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "publishIntegration",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/integrations/{}", ::apigen_runtime::client::segment(& self
+                "/v1/integrations/{}", ::apigen_runtime::codegen::client::segment(& self
                 .integration_name)
             ),
             auth: &["bearerAuth"],
@@ -897,7 +897,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteIntegrationBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
 }
@@ -916,9 +916,9 @@ impl<'a> DeleteIntegrationBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "deleteIntegration",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
-                "/v1/integrations/{}", ::apigen_runtime::client::segment(& self
+                "/v1/integrations/{}", ::apigen_runtime::codegen::client::segment(& self
                 .integration_name)
             ),
             auth: &["bearerAuth"],
@@ -951,7 +951,7 @@ impl<'a> DeleteIntegrationBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListIntegrationInstallationsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     external_id: ::core::option::Option<::std::string::String>,
@@ -1007,10 +1007,10 @@ impl<'a> ListIntegrationInstallationsBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listIntegrationInstallations",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/integrations/{}/installations", ::apigen_runtime::client::segment(&
-                self.integration_name)
+                "/v1/integrations/{}/installations",
+                ::apigen_runtime::codegen::client::segment(& self.integration_name)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1052,10 +1052,10 @@ impl<'a> ListIntegrationInstallationsBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::Installation> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -1066,7 +1066,7 @@ impl<'a> ListIntegrationInstallationsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct InstallIntegrationBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     body: ::docs_api_types::InstallIntegrationBody,
@@ -1098,10 +1098,10 @@ impl<'a> InstallIntegrationBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "installIntegration",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/integrations/{}/installations", ::apigen_runtime::client::segment(&
-                self.integration_name)
+                "/v1/integrations/{}/installations",
+                ::apigen_runtime::codegen::client::segment(& self.integration_name)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1136,7 +1136,7 @@ impl<'a> InstallIntegrationBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListIntegrationEventsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
@@ -1178,10 +1178,10 @@ impl<'a> ListIntegrationEventsBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listIntegrationEvents",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/integrations/{}/events", ::apigen_runtime::client::segment(& self
-                .integration_name)
+                "/v1/integrations/{}/events",
+                ::apigen_runtime::codegen::client::segment(& self.integration_name)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1223,10 +1223,10 @@ impl<'a> ListIntegrationEventsBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::IntegrationEvent> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -1237,7 +1237,7 @@ impl<'a> ListIntegrationEventsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetIntegrationEventBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     event_id: ::std::string::String,
@@ -1257,10 +1257,11 @@ impl<'a> GetIntegrationEventBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "getIntegrationEvent",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/integrations/{}/events/{}", ::apigen_runtime::client::segment(& self
-                .integration_name), ::apigen_runtime::client::segment(& self.event_id)
+                "/v1/integrations/{}/events/{}",
+                ::apigen_runtime::codegen::client::segment(& self.integration_name),
+                ::apigen_runtime::codegen::client::segment(& self.event_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1297,7 +1298,7 @@ impl<'a> GetIntegrationEventBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListIntegrationSpacesBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     external_id: ::core::option::Option<::std::string::String>,
@@ -1364,10 +1365,10 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listIntegrationSpaces",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/integrations/{}/spaces", ::apigen_runtime::client::segment(& self
-                .integration_name)
+                "/v1/integrations/{}/spaces",
+                ::apigen_runtime::codegen::client::segment(& self.integration_name)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1411,10 +1412,10 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::IntegrationSpaceEntry> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -1425,7 +1426,7 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListIntegrationSitesBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     external_id: ::core::option::Option<::std::string::String>,
@@ -1492,10 +1493,10 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listIntegrationSites",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/integrations/{}/sites", ::apigen_runtime::client::segment(& self
-                .integration_name)
+                "/v1/integrations/{}/sites", ::apigen_runtime::codegen::client::segment(&
+                self.integration_name)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1537,10 +1538,10 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::IntegrationSiteEntry> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -1551,7 +1552,7 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateIntegrationDevModeBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     integration_name: ::std::string::String,
     body: ::docs_api_types::UpdateIntegrationDevModeBody,
@@ -1588,10 +1589,10 @@ impl<'a> UpdateIntegrationDevModeBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateIntegrationDevMode",
-            method: ::apigen_runtime::client::reqwest::Method::PUT,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PUT,
             path: ::std::format!(
-                "/v1/integrations/{}/dev", ::apigen_runtime::client::segment(& self
-                .integration_name)
+                "/v1/integrations/{}/dev", ::apigen_runtime::codegen::client::segment(&
+                self.integration_name)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,

@@ -4,7 +4,7 @@
 /// The operations of Members, from [`crate::Client::members`].
 #[derive(Debug, Clone, Copy)]
 pub struct MembersClient<'a> {
-    pub(crate) core: &'a ::apigen_runtime::client::Core,
+    pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
 }
 impl<'a> MembersClient<'a> {
     /// List the members of an organization.
@@ -166,7 +166,7 @@ impl<'a> MembersClient<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationMembersBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     order: ::core::option::Option<::docs_api_types::MemberOrder>,
@@ -260,9 +260,9 @@ impl<'a> ListOrganizationMembersBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationMembers",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/members", ::apigen_runtime::client::segment(& self
+                "/v1/orgs/{}/members", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
             auth: &["bearerAuth"],
@@ -299,10 +299,10 @@ impl<'a> ListOrganizationMembersBuilder<'a> {
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Member> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -313,7 +313,7 @@ impl<'a> ListOrganizationMembersBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetOrganizationMemberBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
@@ -333,10 +333,11 @@ impl<'a> GetOrganizationMemberBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "getOrganizationMember",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/members/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.user_id)
+                "/v1/orgs/{}/members/{}", ::apigen_runtime::codegen::client::segment(&
+                self.organization_id), ::apigen_runtime::codegen::client::segment(& self
+                .user_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -371,7 +372,7 @@ impl<'a> GetOrganizationMemberBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteOrganizationMemberBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
@@ -391,10 +392,11 @@ impl<'a> DeleteOrganizationMemberBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "deleteOrganizationMember",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
-                "/v1/orgs/{}/members/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.user_id)
+                "/v1/orgs/{}/members/{}", ::apigen_runtime::codegen::client::segment(&
+                self.organization_id), ::apigen_runtime::codegen::client::segment(& self
+                .user_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -426,7 +428,7 @@ impl<'a> DeleteOrganizationMemberBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateOrganizationMemberBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
@@ -474,10 +476,11 @@ impl<'a> UpdateOrganizationMemberBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateOrganizationMember",
-            method: ::apigen_runtime::client::reqwest::Method::PATCH,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
             path: ::std::format!(
-                "/v1/orgs/{}/members/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.user_id)
+                "/v1/orgs/{}/members/{}", ::apigen_runtime::codegen::client::segment(&
+                self.organization_id), ::apigen_runtime::codegen::client::segment(& self
+                .user_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -512,7 +515,7 @@ impl<'a> UpdateOrganizationMemberBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct PingOrganizationBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
 }
@@ -531,9 +534,9 @@ impl<'a> PingOrganizationBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "pingOrganization",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/orgs/{}/ping", ::apigen_runtime::client::segment(& self
+                "/v1/orgs/{}/ping", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
             auth: &["bearerAuth"],
@@ -571,7 +574,7 @@ impl<'a> PingOrganizationBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct SetOrganizationMemberSsoBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
@@ -591,10 +594,11 @@ impl<'a> SetOrganizationMemberSsoBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "setOrganizationMemberSso",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/orgs/{}/members/{}/sso", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.user_id)
+                "/v1/orgs/{}/members/{}/sso",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.user_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -629,7 +633,7 @@ impl<'a> SetOrganizationMemberSsoBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationMemberSpacesBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
@@ -686,10 +690,11 @@ impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationMemberSpaces",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/members/{}/spaces", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.user_id)
+                "/v1/orgs/{}/members/{}/spaces",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.user_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -731,10 +736,10 @@ impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::MemberSpace> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -745,7 +750,7 @@ impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationMemberTeamsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     user_id: ::std::string::String,
@@ -800,10 +805,11 @@ impl<'a> ListOrganizationMemberTeamsBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationMemberTeams",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/members/{}/teams", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.user_id)
+                "/v1/orgs/{}/members/{}/teams",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.user_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -845,10 +851,10 @@ impl<'a> ListOrganizationMemberTeamsBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::MemberTeam> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };

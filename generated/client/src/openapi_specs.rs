@@ -4,7 +4,7 @@
 /// The operations of OpenAPI specs, from [`crate::Client::openapi_specs`].
 #[derive(Debug, Clone, Copy)]
 pub struct OpenapiSpecsClient<'a> {
-    pub(crate) core: &'a ::apigen_runtime::client::Core,
+    pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
 }
 impl<'a> OpenapiSpecsClient<'a> {
     /// List the OpenAPI specs of an organization.
@@ -128,7 +128,7 @@ impl<'a> OpenapiSpecsClient<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationOpenApiSpecsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
@@ -170,9 +170,9 @@ impl<'a> ListOrganizationOpenApiSpecsBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationOpenApiSpecs",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/openapi", ::apigen_runtime::client::segment(& self
+                "/v1/orgs/{}/openapi", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
             auth: &["bearerAuth"],
@@ -215,10 +215,10 @@ impl<'a> ListOrganizationOpenApiSpecsBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::OpenApiSpec> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -229,7 +229,7 @@ impl<'a> ListOrganizationOpenApiSpecsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateOrganizationOpenApiSpecBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::docs_api_types::CreateOpenApiSpecBody,
@@ -256,9 +256,9 @@ impl<'a> CreateOrganizationOpenApiSpecBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createOrganizationOpenApiSpec",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/orgs/{}/openapi", ::apigen_runtime::client::segment(& self
+                "/v1/orgs/{}/openapi", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
             auth: &["bearerAuth"],
@@ -294,7 +294,7 @@ impl<'a> CreateOrganizationOpenApiSpecBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetOpenApiSpecBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     spec_slug: ::std::string::String,
@@ -314,10 +314,11 @@ impl<'a> GetOpenApiSpecBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "getOpenApiSpec",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/openapi/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
+                "/v1/orgs/{}/openapi/{}", ::apigen_runtime::codegen::client::segment(&
+                self.organization_id), ::apigen_runtime::codegen::client::segment(& self
+                .spec_slug)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -352,7 +353,7 @@ impl<'a> GetOpenApiSpecBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateOrUpdateOpenApiSpecBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     spec_slug: ::std::string::String,
@@ -385,10 +386,11 @@ impl<'a> CreateOrUpdateOpenApiSpecBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createOrUpdateOpenApiSpec",
-            method: ::apigen_runtime::client::reqwest::Method::PUT,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PUT,
             path: ::std::format!(
-                "/v1/orgs/{}/openapi/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
+                "/v1/orgs/{}/openapi/{}", ::apigen_runtime::codegen::client::segment(&
+                self.organization_id), ::apigen_runtime::codegen::client::segment(& self
+                .spec_slug)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -423,7 +425,7 @@ impl<'a> CreateOrUpdateOpenApiSpecBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteOpenApiSpecBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     spec_slug: ::std::string::String,
@@ -443,10 +445,11 @@ impl<'a> DeleteOpenApiSpecBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "deleteOpenApiSpec",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
-                "/v1/orgs/{}/openapi/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
+                "/v1/orgs/{}/openapi/{}", ::apigen_runtime::codegen::client::segment(&
+                self.organization_id), ::apigen_runtime::codegen::client::segment(& self
+                .spec_slug)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -478,7 +481,7 @@ impl<'a> DeleteOpenApiSpecBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateOpenApiSpecBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     spec_slug: ::std::string::String,
@@ -511,10 +514,11 @@ impl<'a> UpdateOpenApiSpecBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateOpenApiSpec",
-            method: ::apigen_runtime::client::reqwest::Method::PATCH,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
             path: ::std::format!(
-                "/v1/orgs/{}/openapi/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.spec_slug)
+                "/v1/orgs/{}/openapi/{}", ::apigen_runtime::codegen::client::segment(&
+                self.organization_id), ::apigen_runtime::codegen::client::segment(& self
+                .spec_slug)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,

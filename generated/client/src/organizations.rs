@@ -4,7 +4,7 @@
 /// The operations of Organizations, from [`crate::Client::organizations`].
 #[derive(Debug, Clone, Copy)]
 pub struct OrganizationsClient<'a> {
-    pub(crate) core: &'a ::apigen_runtime::client::Core,
+    pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
 }
 impl<'a> OrganizationsClient<'a> {
     /// List the organizations of the caller.
@@ -260,7 +260,7 @@ impl<'a> OrganizationsClient<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     page: ::core::option::Option<::std::string::String>,
     limit: ::core::option::Option<i64>,
@@ -301,7 +301,7 @@ impl<'a> ListOrganizationsBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizations",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::string::String::from("/v1/orgs"),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -343,10 +343,10 @@ impl<'a> ListOrganizationsBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::Organization> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -357,7 +357,7 @@ impl<'a> ListOrganizationsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetOrganizationBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
 }
@@ -376,9 +376,10 @@ impl<'a> GetOrganizationBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "getOrganization",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}", ::apigen_runtime::client::segment(& self.organization_id)
+                "/v1/orgs/{}", ::apigen_runtime::codegen::client::segment(& self
+                .organization_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -413,7 +414,7 @@ impl<'a> GetOrganizationBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateOrganizationBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::docs_api_types::UpdateOrganizationBody,
@@ -537,9 +538,10 @@ impl<'a> UpdateOrganizationBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateOrganization",
-            method: ::apigen_runtime::client::reqwest::Method::PATCH,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
             path: ::std::format!(
-                "/v1/orgs/{}", ::apigen_runtime::client::segment(& self.organization_id)
+                "/v1/orgs/{}", ::apigen_runtime::codegen::client::segment(& self
+                .organization_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -574,7 +576,7 @@ impl<'a> UpdateOrganizationBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteOrganizationInviteLinkBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     invite_id: ::std::string::String,
@@ -594,10 +596,11 @@ impl<'a> DeleteOrganizationInviteLinkBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "deleteOrganizationInviteLink",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
-                "/v1/orgs/{}/link-invites/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.invite_id)
+                "/v1/orgs/{}/link-invites/{}",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.invite_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -629,7 +632,7 @@ impl<'a> DeleteOrganizationInviteLinkBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct JoinOrganizationBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
 }
@@ -648,9 +651,9 @@ impl<'a> JoinOrganizationBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "joinOrganization",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/orgs/{}/join", ::apigen_runtime::client::segment(& self
+                "/v1/orgs/{}/join", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
             auth: &["bearerAuth"],
@@ -683,7 +686,7 @@ impl<'a> JoinOrganizationBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct SearchOrganizationContentBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     query: ::std::string::String,
@@ -726,9 +729,9 @@ impl<'a> SearchOrganizationContentBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "searchOrganizationContent",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/search", ::apigen_runtime::client::segment(& self
+                "/v1/orgs/{}/search", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
             auth: &["bearerAuth"],
@@ -773,10 +776,10 @@ impl<'a> SearchOrganizationContentBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::OrganizationSearchResult> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -788,7 +791,7 @@ impl<'a> SearchOrganizationContentBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetOrganizationAgentInstructionsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
 }
@@ -807,10 +810,10 @@ impl<'a> GetOrganizationAgentInstructionsBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "getOrganizationAgentInstructions",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/agent-instructions", ::apigen_runtime::client::segment(&
-                self.organization_id)
+                "/v1/orgs/{}/agent-instructions",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -849,7 +852,7 @@ impl<'a> GetOrganizationAgentInstructionsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateOrganizationAgentInstructionsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::docs_api_types::UpdateOrganizationAgentInstructionsBody,
@@ -884,10 +887,10 @@ impl<'a> UpdateOrganizationAgentInstructionsBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateOrganizationAgentInstructions",
-            method: ::apigen_runtime::client::reqwest::Method::PUT,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PUT,
             path: ::std::format!(
-                "/v1/orgs/{}/agent-instructions", ::apigen_runtime::client::segment(&
-                self.organization_id)
+                "/v1/orgs/{}/agent-instructions",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -926,7 +929,7 @@ impl<'a> UpdateOrganizationAgentInstructionsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationsByEmailDomainBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     email_domain: ::std::string::String,
 }
@@ -945,10 +948,10 @@ impl<'a> ListOrganizationsByEmailDomainBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "listOrganizationsByEmailDomain",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/email-domains/{}/orgs", ::apigen_runtime::client::segment(& self
-                .email_domain)
+                "/v1/email-domains/{}/orgs", ::apigen_runtime::codegen::client::segment(&
+                self.email_domain)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,

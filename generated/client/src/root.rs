@@ -16,10 +16,10 @@ pub type ClientBuilder = ::apigen_runtime::client::Builder<Client>;
 /// A client of the API. Cheap to clone: clones share the connection pool.
 #[derive(Debug, Clone)]
 pub struct Client {
-    core: ::apigen_runtime::client::Core,
+    core: ::apigen_runtime::codegen::client::Core,
 }
-impl ::core::convert::From<::apigen_runtime::client::Core> for Client {
-    fn from(core: ::apigen_runtime::client::Core) -> Self {
+impl ::core::convert::From<::apigen_runtime::codegen::client::Core> for Client {
+    fn from(core: ::apigen_runtime::codegen::client::Core) -> Self {
         Client { core }
     }
 }

@@ -4,7 +4,7 @@
 /// The operations of Site structure, from [`crate::Client::site_structure`].
 #[derive(Debug, Clone, Copy)]
 pub struct SiteStructureClient<'a> {
-    pub(crate) core: &'a ::apigen_runtime::client::Core,
+    pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
 }
 impl<'a> SiteStructureClient<'a> {
     /// List the sections of a site.
@@ -536,7 +536,7 @@ impl<'a> SiteStructureClient<'a> {
 #[derive(Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSiteSectionsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -551,7 +551,7 @@ impl ::core::fmt::Debug for ListSiteSectionsBuilder<'_> {
             .field("site_id", &self.site_id)
             .field(
                 "share_key",
-                &::apigen_runtime::redact::redact_option(&self.share_key),
+                &::apigen_runtime::codegen::redact_option(&self.share_key),
             )
             .field("page", &self.page)
             .field("limit", &self.limit)
@@ -607,10 +607,11 @@ impl<'a> ListSiteSectionsBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listSiteSections",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/sites/{}/sections", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.site_id)
+                "/v1/orgs/{}/sites/{}/sections",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -652,10 +653,10 @@ impl<'a> ListSiteSectionsBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::SiteSectionOrGroup> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -666,7 +667,7 @@ impl<'a> ListSiteSectionsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateSiteSectionBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -729,10 +730,11 @@ impl<'a> CreateSiteSectionBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createSiteSection",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/orgs/{}/sites/{}/sections", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.site_id)
+                "/v1/orgs/{}/sites/{}/sections",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -767,7 +769,7 @@ impl<'a> CreateSiteSectionBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteSiteSectionBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -788,11 +790,12 @@ impl<'a> DeleteSiteSectionBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "deleteSiteSection",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
-                "/v1/orgs/{}/sites/{}/sections/{}", ::apigen_runtime::client::segment(&
-                self.organization_id), ::apigen_runtime::client::segment(& self.site_id),
-                ::apigen_runtime::client::segment(& self.site_section_id)
+                "/v1/orgs/{}/sites/{}/sections/{}",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_section_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -824,7 +827,7 @@ impl<'a> DeleteSiteSectionBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateSiteSectionBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -933,11 +936,12 @@ impl<'a> UpdateSiteSectionBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSiteSection",
-            method: ::apigen_runtime::client::reqwest::Method::PATCH,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
             path: ::std::format!(
-                "/v1/orgs/{}/sites/{}/sections/{}", ::apigen_runtime::client::segment(&
-                self.organization_id), ::apigen_runtime::client::segment(& self.site_id),
-                ::apigen_runtime::client::segment(& self.site_section_id)
+                "/v1/orgs/{}/sites/{}/sections/{}",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_section_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -972,7 +976,7 @@ impl<'a> UpdateSiteSectionBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct MoveSiteSectionBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -1016,12 +1020,12 @@ impl<'a> MoveSiteSectionBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "moveSiteSection",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
                 "/v1/orgs/{}/sites/{}/sections/{}/move",
-                ::apigen_runtime::client::segment(& self.organization_id),
-                ::apigen_runtime::client::segment(& self.site_id),
-                ::apigen_runtime::client::segment(& self.site_section_id)
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_section_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1056,7 +1060,7 @@ impl<'a> MoveSiteSectionBuilder<'a> {
 #[derive(Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSiteSpacesBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -1072,7 +1076,7 @@ impl ::core::fmt::Debug for ListSiteSpacesBuilder<'_> {
             .field("site_id", &self.site_id)
             .field(
                 "share_key",
-                &::apigen_runtime::redact::redact_option(&self.share_key),
+                &::apigen_runtime::codegen::redact_option(&self.share_key),
             )
             .field("default", &self.default)
             .field("page", &self.page)
@@ -1137,10 +1141,11 @@ impl<'a> ListSiteSpacesBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listSiteSpaces",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/sites/{}/site-spaces", ::apigen_runtime::client::segment(&
-                self.organization_id), ::apigen_runtime::client::segment(& self.site_id)
+                "/v1/orgs/{}/sites/{}/site-spaces",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1178,10 +1183,10 @@ impl<'a> ListSiteSpacesBuilder<'a> {
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::SiteSpace> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -1192,7 +1197,7 @@ impl<'a> ListSiteSpacesBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateSiteSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -1235,10 +1240,11 @@ impl<'a> CreateSiteSpaceBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createSiteSpace",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/orgs/{}/sites/{}/site-spaces", ::apigen_runtime::client::segment(&
-                self.organization_id), ::apigen_runtime::client::segment(& self.site_id)
+                "/v1/orgs/{}/sites/{}/site-spaces",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1273,7 +1279,7 @@ impl<'a> CreateSiteSpaceBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteSiteSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -1294,12 +1300,12 @@ impl<'a> DeleteSiteSpaceBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "deleteSiteSpace",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
                 "/v1/orgs/{}/sites/{}/site-spaces/{}",
-                ::apigen_runtime::client::segment(& self.organization_id),
-                ::apigen_runtime::client::segment(& self.site_id),
-                ::apigen_runtime::client::segment(& self.site_space_id)
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1331,7 +1337,7 @@ impl<'a> DeleteSiteSpaceBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateSiteSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -1400,12 +1406,12 @@ impl<'a> UpdateSiteSpaceBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSiteSpace",
-            method: ::apigen_runtime::client::reqwest::Method::PATCH,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
             path: ::std::format!(
                 "/v1/orgs/{}/sites/{}/site-spaces/{}",
-                ::apigen_runtime::client::segment(& self.organization_id),
-                ::apigen_runtime::client::segment(& self.site_id),
-                ::apigen_runtime::client::segment(& self.site_space_id)
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1440,7 +1446,7 @@ impl<'a> UpdateSiteSpaceBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct MoveSiteSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -1484,12 +1490,12 @@ impl<'a> MoveSiteSpaceBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "moveSiteSpace",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
                 "/v1/orgs/{}/sites/{}/site-spaces/{}/move",
-                ::apigen_runtime::client::segment(& self.organization_id),
-                ::apigen_runtime::client::segment(& self.site_id),
-                ::apigen_runtime::client::segment(& self.site_space_id)
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1524,7 +1530,7 @@ impl<'a> MoveSiteSpaceBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSiteSectionGroupsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -1567,11 +1573,11 @@ impl<'a> ListSiteSectionGroupsBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listSiteSectionGroups",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/orgs/{}/sites/{}/section-groups",
-                ::apigen_runtime::client::segment(& self.organization_id),
-                ::apigen_runtime::client::segment(& self.site_id)
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1613,10 +1619,10 @@ impl<'a> ListSiteSectionGroupsBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::SiteSectionGroup> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -1627,7 +1633,7 @@ impl<'a> ListSiteSectionGroupsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateSiteSectionGroupBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -1692,11 +1698,11 @@ impl<'a> CreateSiteSectionGroupBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createSiteSectionGroup",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
                 "/v1/orgs/{}/sites/{}/section-groups",
-                ::apigen_runtime::client::segment(& self.organization_id),
-                ::apigen_runtime::client::segment(& self.site_id)
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1731,7 +1737,7 @@ impl<'a> CreateSiteSectionGroupBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteSiteSectionGroupBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -1752,12 +1758,12 @@ impl<'a> DeleteSiteSectionGroupBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "deleteSiteSectionGroup",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
                 "/v1/orgs/{}/sites/{}/section-groups/{}",
-                ::apigen_runtime::client::segment(& self.organization_id),
-                ::apigen_runtime::client::segment(& self.site_id),
-                ::apigen_runtime::client::segment(& self.site_section_group_id)
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_section_group_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1789,7 +1795,7 @@ impl<'a> DeleteSiteSectionGroupBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateSiteSectionGroupBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -1843,12 +1849,12 @@ impl<'a> UpdateSiteSectionGroupBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSiteSectionGroup",
-            method: ::apigen_runtime::client::reqwest::Method::PATCH,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
             path: ::std::format!(
                 "/v1/orgs/{}/sites/{}/section-groups/{}",
-                ::apigen_runtime::client::segment(& self.organization_id),
-                ::apigen_runtime::client::segment(& self.site_id),
-                ::apigen_runtime::client::segment(& self.site_section_group_id)
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_section_group_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1883,7 +1889,7 @@ impl<'a> UpdateSiteSectionGroupBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct AddSiteSectionGroupSectionBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -1920,12 +1926,12 @@ impl<'a> AddSiteSectionGroupSectionBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "addSiteSectionGroupSection",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
                 "/v1/orgs/{}/sites/{}/section-groups/{}/sections",
-                ::apigen_runtime::client::segment(& self.organization_id),
-                ::apigen_runtime::client::segment(& self.site_id),
-                ::apigen_runtime::client::segment(& self.site_section_group_id)
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_section_group_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1960,7 +1966,7 @@ impl<'a> AddSiteSectionGroupSectionBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct RemoveSiteSectionGroupSectionBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -1982,13 +1988,13 @@ impl<'a> RemoveSiteSectionGroupSectionBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "removeSiteSectionGroupSection",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
                 "/v1/orgs/{}/sites/{}/section-groups/{}/sections/{}",
-                ::apigen_runtime::client::segment(& self.organization_id),
-                ::apigen_runtime::client::segment(& self.site_id),
-                ::apigen_runtime::client::segment(& self.site_section_group_id),
-                ::apigen_runtime::client::segment(& self.site_section_id)
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_section_group_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_section_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -2020,7 +2026,7 @@ impl<'a> RemoveSiteSectionGroupSectionBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct MoveSiteSectionGroupBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -2064,12 +2070,12 @@ impl<'a> MoveSiteSectionGroupBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "moveSiteSectionGroup",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
                 "/v1/orgs/{}/sites/{}/section-groups/{}/move",
-                ::apigen_runtime::client::segment(& self.organization_id),
-                ::apigen_runtime::client::segment(& self.site_id),
-                ::apigen_runtime::client::segment(& self.site_section_group_id)
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_section_group_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,

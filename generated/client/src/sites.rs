@@ -4,7 +4,7 @@
 /// The operations of Sites, from [`crate::Client::sites`].
 #[derive(Debug, Clone, Copy)]
 pub struct SitesClient<'a> {
-    pub(crate) core: &'a ::apigen_runtime::client::Core,
+    pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
 }
 impl<'a> SitesClient<'a> {
     /// List the sites of an organization.
@@ -323,7 +323,7 @@ impl<'a> SitesClient<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationSitesBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     space: ::core::option::Option<::std::string::String>,
@@ -398,9 +398,9 @@ impl<'a> ListOrganizationSitesBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationSites",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/sites", ::apigen_runtime::client::segment(& self
+                "/v1/orgs/{}/sites", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
             auth: &["bearerAuth"],
@@ -437,10 +437,10 @@ impl<'a> ListOrganizationSitesBuilder<'a> {
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Site> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -451,7 +451,7 @@ impl<'a> ListOrganizationSitesBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateOrganizationSiteBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::docs_api_types::CreateSiteBody,
@@ -523,9 +523,9 @@ impl<'a> CreateOrganizationSiteBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createOrganizationSite",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/orgs/{}/sites", ::apigen_runtime::client::segment(& self
+                "/v1/orgs/{}/sites", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
             auth: &["bearerAuth"],
@@ -561,7 +561,7 @@ impl<'a> CreateOrganizationSiteBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSiteBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -581,10 +581,11 @@ impl<'a> GetSiteBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "getSite",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/sites/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.site_id)
+                "/v1/orgs/{}/sites/{}", ::apigen_runtime::codegen::client::segment(& self
+                .organization_id), ::apigen_runtime::codegen::client::segment(& self
+                .site_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -619,7 +620,7 @@ impl<'a> GetSiteBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteSiteBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -639,10 +640,11 @@ impl<'a> DeleteSiteBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "deleteSite",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
-                "/v1/orgs/{}/sites/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.site_id)
+                "/v1/orgs/{}/sites/{}", ::apigen_runtime::codegen::client::segment(& self
+                .organization_id), ::apigen_runtime::codegen::client::segment(& self
+                .site_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -674,7 +676,7 @@ impl<'a> DeleteSiteBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateSiteBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -794,10 +796,11 @@ impl<'a> UpdateSiteBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSite",
-            method: ::apigen_runtime::client::reqwest::Method::PATCH,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
             path: ::std::format!(
-                "/v1/orgs/{}/sites/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.site_id)
+                "/v1/orgs/{}/sites/{}", ::apigen_runtime::codegen::client::segment(& self
+                .organization_id), ::apigen_runtime::codegen::client::segment(& self
+                .site_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -832,7 +835,7 @@ impl<'a> UpdateSiteBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSiteAdaptiveSchemaBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -852,11 +855,11 @@ impl<'a> GetSiteAdaptiveSchemaBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "getSiteAdaptiveSchema",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/orgs/{}/sites/{}/adaptive-schema",
-                ::apigen_runtime::client::segment(& self.organization_id),
-                ::apigen_runtime::client::segment(& self.site_id)
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -891,7 +894,7 @@ impl<'a> GetSiteAdaptiveSchemaBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateSiteAdaptiveSchemaBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -924,11 +927,11 @@ impl<'a> UpdateSiteAdaptiveSchemaBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSiteAdaptiveSchema",
-            method: ::apigen_runtime::client::reqwest::Method::PUT,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PUT,
             path: ::std::format!(
                 "/v1/orgs/{}/sites/{}/adaptive-schema",
-                ::apigen_runtime::client::segment(& self.organization_id),
-                ::apigen_runtime::client::segment(& self.site_id)
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -963,7 +966,7 @@ impl<'a> UpdateSiteAdaptiveSchemaBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSiteTemplateConditionsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -983,11 +986,11 @@ impl<'a> ListSiteTemplateConditionsBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "listSiteTemplateConditions",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
                 "/v1/orgs/{}/sites/{}/adaptive-schema/template-conditions",
-                ::apigen_runtime::client::segment(& self.organization_id),
-                ::apigen_runtime::client::segment(& self.site_id)
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1024,7 +1027,7 @@ impl<'a> ListSiteTemplateConditionsBuilder<'a> {
 #[derive(Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetPublishedSiteBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -1037,7 +1040,7 @@ impl ::core::fmt::Debug for GetPublishedSiteBuilder<'_> {
             .field("site_id", &self.site_id)
             .field(
                 "share_key",
-                &::apigen_runtime::redact::redact_option(&self.share_key),
+                &::apigen_runtime::codegen::redact_option(&self.share_key),
             )
             .finish_non_exhaustive()
     }
@@ -1070,10 +1073,11 @@ impl<'a> GetPublishedSiteBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "getPublishedSite",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/sites/{}/published", ::apigen_runtime::client::segment(&
-                self.organization_id), ::apigen_runtime::client::segment(& self.site_id)
+                "/v1/orgs/{}/sites/{}/published",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -1110,7 +1114,7 @@ impl<'a> GetPublishedSiteBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct PublishSiteBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     site_id: ::std::string::String,
@@ -1130,10 +1134,11 @@ impl<'a> PublishSiteBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "publishSite",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/orgs/{}/sites/{}/publish", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.site_id)
+                "/v1/orgs/{}/sites/{}/publish",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.site_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,

@@ -4,7 +4,7 @@
 /// The operations of Spaces, from [`crate::Client::spaces`].
 #[derive(Debug, Clone, Copy)]
 pub struct SpacesClient<'a> {
-    pub(crate) core: &'a ::apigen_runtime::client::Core,
+    pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
 }
 impl<'a> SpacesClient<'a> {
     /// Get a space.
@@ -189,7 +189,7 @@ impl<'a> SpacesClient<'a> {
 #[derive(Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     share_key: ::core::option::Option<::std::string::String>,
@@ -200,7 +200,7 @@ impl ::core::fmt::Debug for GetSpaceBuilder<'_> {
             .field("space_id", &self.space_id)
             .field(
                 "share_key",
-                &::apigen_runtime::redact::redact_option(&self.share_key),
+                &::apigen_runtime::codegen::redact_option(&self.share_key),
             )
             .finish_non_exhaustive()
     }
@@ -233,9 +233,10 @@ impl<'a> GetSpaceBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "getSpace",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/spaces/{}", ::apigen_runtime::client::segment(& self.space_id)
+                "/v1/spaces/{}", ::apigen_runtime::codegen::client::segment(& self
+                .space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -270,7 +271,7 @@ impl<'a> GetSpaceBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
 }
@@ -289,9 +290,10 @@ impl<'a> DeleteSpaceBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "deleteSpace",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
-                "/v1/spaces/{}", ::apigen_runtime::client::segment(& self.space_id)
+                "/v1/spaces/{}", ::apigen_runtime::codegen::client::segment(& self
+                .space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -323,7 +325,7 @@ impl<'a> DeleteSpaceBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     body: ::docs_api_types::UpdateSpaceBody,
@@ -420,9 +422,10 @@ impl<'a> UpdateSpaceBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateSpace",
-            method: ::apigen_runtime::client::reqwest::Method::PATCH,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
             path: ::std::format!(
-                "/v1/spaces/{}", ::apigen_runtime::client::segment(& self.space_id)
+                "/v1/spaces/{}", ::apigen_runtime::codegen::client::segment(& self
+                .space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -457,7 +460,7 @@ impl<'a> UpdateSpaceBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DuplicateSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
 }
@@ -476,10 +479,10 @@ impl<'a> DuplicateSpaceBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "duplicateSpace",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/spaces/{}/duplicate", ::apigen_runtime::client::segment(& self
-                .space_id)
+                "/v1/spaces/{}/duplicate", ::apigen_runtime::codegen::client::segment(&
+                self.space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -514,7 +517,7 @@ impl<'a> DuplicateSpaceBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct RestoreSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
 }
@@ -533,10 +536,10 @@ impl<'a> RestoreSpaceBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "restoreSpace",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/spaces/{}/restore", ::apigen_runtime::client::segment(& self
-                .space_id)
+                "/v1/spaces/{}/restore", ::apigen_runtime::codegen::client::segment(&
+                self.space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -571,7 +574,7 @@ impl<'a> RestoreSpaceBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct MoveSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     body: ::docs_api_types::MoveSpaceBody,
@@ -628,9 +631,10 @@ impl<'a> MoveSpaceBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "moveSpace",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/spaces/{}/move", ::apigen_runtime::client::segment(& self.space_id)
+                "/v1/spaces/{}/move", ::apigen_runtime::codegen::client::segment(& self
+                .space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -665,7 +669,7 @@ impl<'a> MoveSpaceBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct TransferSpaceBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     body: ::docs_api_types::TransferSpaceBody,
@@ -697,10 +701,10 @@ impl<'a> TransferSpaceBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "transferSpace",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/spaces/{}/transfer", ::apigen_runtime::client::segment(& self
-                .space_id)
+                "/v1/spaces/{}/transfer", ::apigen_runtime::codegen::client::segment(&
+                self.space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -735,7 +739,7 @@ impl<'a> TransferSpaceBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListSpaceLinksBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     space_id: ::std::string::String,
     status: ::core::option::Option<::docs_api_types::LinkStatus>,
@@ -789,9 +793,10 @@ impl<'a> ListSpaceLinksBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listSpaceLinks",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/spaces/{}/links", ::apigen_runtime::client::segment(& self.space_id)
+                "/v1/spaces/{}/links", ::apigen_runtime::codegen::client::segment(& self
+                .space_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -825,10 +830,10 @@ impl<'a> ListSpaceLinksBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::LinkReportItem> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };

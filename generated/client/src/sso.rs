@@ -4,7 +4,7 @@
 /// The operations of Single sign-on, from [`crate::Client::sso`].
 #[derive(Debug, Clone, Copy)]
 pub struct SsoClient<'a> {
-    pub(crate) core: &'a ::apigen_runtime::client::Core,
+    pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
 }
 impl<'a> SsoClient<'a> {
     /// List the SAML providers of an organization.
@@ -178,7 +178,7 @@ impl<'a> SsoClient<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationSamlProvidersBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
@@ -220,9 +220,9 @@ impl<'a> ListOrganizationSamlProvidersBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationSamlProviders",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/saml", ::apigen_runtime::client::segment(& self
+                "/v1/orgs/{}/saml", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
             auth: &["bearerAuth"],
@@ -265,10 +265,10 @@ impl<'a> ListOrganizationSamlProvidersBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::SamlProvider> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -279,7 +279,7 @@ impl<'a> ListOrganizationSamlProvidersBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateOrganizationSamlProviderBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::docs_api_types::CreateSamlProviderBody,
@@ -366,9 +366,9 @@ impl<'a> CreateOrganizationSamlProviderBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createOrganizationSamlProvider",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/orgs/{}/saml", ::apigen_runtime::client::segment(& self
+                "/v1/orgs/{}/saml", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
             auth: &["bearerAuth"],
@@ -404,7 +404,7 @@ impl<'a> CreateOrganizationSamlProviderBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetOrganizationSamlProviderBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     saml_provider_id: ::std::string::String,
@@ -424,10 +424,10 @@ impl<'a> GetOrganizationSamlProviderBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "getOrganizationSamlProvider",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/saml/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self
+                "/v1/orgs/{}/saml/{}", ::apigen_runtime::codegen::client::segment(& self
+                .organization_id), ::apigen_runtime::codegen::client::segment(& self
                 .saml_provider_id)
             ),
             auth: &["bearerAuth"],
@@ -463,7 +463,7 @@ impl<'a> GetOrganizationSamlProviderBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteOrganizationSamlProviderBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     saml_provider_id: ::std::string::String,
@@ -483,10 +483,10 @@ impl<'a> DeleteOrganizationSamlProviderBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "deleteOrganizationSamlProvider",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
-                "/v1/orgs/{}/saml/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self
+                "/v1/orgs/{}/saml/{}", ::apigen_runtime::codegen::client::segment(& self
+                .organization_id), ::apigen_runtime::codegen::client::segment(& self
                 .saml_provider_id)
             ),
             auth: &["bearerAuth"],
@@ -519,7 +519,7 @@ impl<'a> DeleteOrganizationSamlProviderBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateOrganizationSamlProviderBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     saml_provider_id: ::std::string::String,
@@ -617,10 +617,10 @@ impl<'a> UpdateOrganizationSamlProviderBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateOrganizationSamlProvider",
-            method: ::apigen_runtime::client::reqwest::Method::PATCH,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
             path: ::std::format!(
-                "/v1/orgs/{}/saml/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self
+                "/v1/orgs/{}/saml/{}", ::apigen_runtime::codegen::client::segment(& self
+                .organization_id), ::apigen_runtime::codegen::client::segment(& self
                 .saml_provider_id)
             ),
             auth: &["bearerAuth"],
@@ -656,7 +656,7 @@ impl<'a> UpdateOrganizationSamlProviderBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationSsoProvidersBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
 }
@@ -675,9 +675,9 @@ impl<'a> ListOrganizationSsoProvidersBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "listOrganizationSsoProviders",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/sso", ::apigen_runtime::client::segment(& self
+                "/v1/orgs/{}/sso", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
             auth: &["bearerAuth"],

@@ -4,7 +4,7 @@
 /// The operations of Teams, from [`crate::Client::teams`].
 #[derive(Debug, Clone, Copy)]
 pub struct TeamsClient<'a> {
-    pub(crate) core: &'a ::apigen_runtime::client::Core,
+    pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
 }
 impl<'a> TeamsClient<'a> {
     /// List the teams of an organization.
@@ -142,7 +142,7 @@ impl<'a> TeamsClient<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationTeamsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     owner: ::core::option::Option<::std::string::String>,
@@ -208,9 +208,9 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationTeams",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/teams", ::apigen_runtime::client::segment(& self
+                "/v1/orgs/{}/teams", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
             auth: &["bearerAuth"],
@@ -247,10 +247,10 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
     }
     /// Every item of every page, following the cursor at `/next/page` of each page, passed as `page`, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor.
     pub fn stream(self) -> ::apigen_runtime::client::Items<::docs_api_types::Team> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -261,7 +261,7 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateOrganizationTeamBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::docs_api_types::CreateTeamBody,
@@ -305,9 +305,9 @@ impl<'a> CreateOrganizationTeamBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createOrganizationTeam",
-            method: ::apigen_runtime::client::reqwest::Method::PUT,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PUT,
             path: ::std::format!(
-                "/v1/orgs/{}/teams", ::apigen_runtime::client::segment(& self
+                "/v1/orgs/{}/teams", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
             auth: &["bearerAuth"],
@@ -343,7 +343,7 @@ impl<'a> CreateOrganizationTeamBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetOrganizationTeamBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     team_id: ::std::string::String,
@@ -363,10 +363,11 @@ impl<'a> GetOrganizationTeamBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "getOrganizationTeam",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/teams/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.team_id)
+                "/v1/orgs/{}/teams/{}", ::apigen_runtime::codegen::client::segment(& self
+                .organization_id), ::apigen_runtime::codegen::client::segment(& self
+                .team_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -401,7 +402,7 @@ impl<'a> GetOrganizationTeamBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteOrganizationTeamBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     team_id: ::std::string::String,
@@ -421,10 +422,11 @@ impl<'a> DeleteOrganizationTeamBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "deleteOrganizationTeam",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
-                "/v1/orgs/{}/teams/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.team_id)
+                "/v1/orgs/{}/teams/{}", ::apigen_runtime::codegen::client::segment(& self
+                .organization_id), ::apigen_runtime::codegen::client::segment(& self
+                .team_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -456,7 +458,7 @@ impl<'a> DeleteOrganizationTeamBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateOrganizationTeamBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     team_id: ::std::string::String,
@@ -489,10 +491,11 @@ impl<'a> UpdateOrganizationTeamBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateOrganizationTeam",
-            method: ::apigen_runtime::client::reqwest::Method::PATCH,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PATCH,
             path: ::std::format!(
-                "/v1/orgs/{}/teams/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self.team_id)
+                "/v1/orgs/{}/teams/{}", ::apigen_runtime::codegen::client::segment(& self
+                .organization_id), ::apigen_runtime::codegen::client::segment(& self
+                .team_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,

@@ -4,7 +4,7 @@
 /// The operations of Translations, from [`crate::Client::translations`].
 #[derive(Debug, Clone, Copy)]
 pub struct TranslationsClient<'a> {
-    pub(crate) core: &'a ::apigen_runtime::client::Core,
+    pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
 }
 impl<'a> TranslationsClient<'a> {
     /// List the translations of an organization.
@@ -129,7 +129,7 @@ impl<'a> TranslationsClient<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct ListOrganizationTranslationsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     page: ::core::option::Option<::std::string::String>,
@@ -171,10 +171,10 @@ impl<'a> ListOrganizationTranslationsBuilder<'a> {
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationTranslations",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/translations", ::apigen_runtime::client::segment(& self
-                .organization_id)
+                "/v1/orgs/{}/translations", ::apigen_runtime::codegen::client::segment(&
+                self.organization_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -216,10 +216,10 @@ impl<'a> ListOrganizationTranslationsBuilder<'a> {
     pub fn stream(
         self,
     ) -> ::apigen_runtime::client::Items<::docs_api_types::Translation> {
-        const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+        const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
             cursor: "page",
             items: "/items",
-            style: ::apigen_runtime::PageStyle::Cursor {
+            style: ::apigen_runtime::codegen::PageStyle::Cursor {
                 next: "/next/page",
             },
         };
@@ -230,7 +230,7 @@ impl<'a> ListOrganizationTranslationsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct CreateOrganizationTranslationBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     body: ::docs_api_types::CreateTranslationBody,
@@ -257,10 +257,10 @@ impl<'a> CreateOrganizationTranslationBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createOrganizationTranslation",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/orgs/{}/translations", ::apigen_runtime::client::segment(& self
-                .organization_id)
+                "/v1/orgs/{}/translations", ::apigen_runtime::codegen::client::segment(&
+                self.organization_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -295,7 +295,7 @@ impl<'a> CreateOrganizationTranslationBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct GetTranslationBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     translation_id: ::std::string::String,
@@ -315,11 +315,11 @@ impl<'a> GetTranslationBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "getTranslation",
-            method: ::apigen_runtime::client::reqwest::Method::GET,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::format!(
-                "/v1/orgs/{}/translations/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self
-                .translation_id)
+                "/v1/orgs/{}/translations/{}",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.translation_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -354,7 +354,7 @@ impl<'a> GetTranslationBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct UpdateTranslationInstructionsBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     translation_id: ::std::string::String,
@@ -390,11 +390,11 @@ impl<'a> UpdateTranslationInstructionsBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "updateTranslationInstructions",
-            method: ::apigen_runtime::client::reqwest::Method::PUT,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::PUT,
             path: ::std::format!(
-                "/v1/orgs/{}/translations/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self
-                .translation_id)
+                "/v1/orgs/{}/translations/{}",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.translation_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -429,7 +429,7 @@ impl<'a> UpdateTranslationInstructionsBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct DeleteTranslationBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     translation_id: ::std::string::String,
@@ -449,11 +449,11 @@ impl<'a> DeleteTranslationBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "deleteTranslation",
-            method: ::apigen_runtime::client::reqwest::Method::DELETE,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::DELETE,
             path: ::std::format!(
-                "/v1/orgs/{}/translations/{}", ::apigen_runtime::client::segment(& self
-                .organization_id), ::apigen_runtime::client::segment(& self
-                .translation_id)
+                "/v1/orgs/{}/translations/{}",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.translation_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,
@@ -485,7 +485,7 @@ impl<'a> DeleteTranslationBuilder<'a> {
 #[derive(Debug, Clone)]
 #[must_use = "a request does nothing until `.send()`"]
 pub struct RunTranslationBuilder<'a> {
-    core: &'a ::apigen_runtime::client::Core,
+    core: &'a ::apigen_runtime::codegen::client::Core,
     headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
     organization_id: ::std::string::String,
     translation_id: ::std::string::String,
@@ -505,11 +505,11 @@ impl<'a> RunTranslationBuilder<'a> {
         let query = ::std::vec::Vec::new();
         ::apigen_runtime::client::Call {
             operation: "runTranslation",
-            method: ::apigen_runtime::client::reqwest::Method::POST,
+            method: ::apigen_runtime::codegen::client::reqwest::Method::POST,
             path: ::std::format!(
-                "/v1/orgs/{}/translations/{}/run", ::apigen_runtime::client::segment(&
-                self.organization_id), ::apigen_runtime::client::segment(& self
-                .translation_id)
+                "/v1/orgs/{}/translations/{}/run",
+                ::apigen_runtime::codegen::client::segment(& self.organization_id),
+                ::apigen_runtime::codegen::client::segment(& self.translation_id)
             ),
             auth: &["bearerAuth"],
             errors: ::core::option::Option::None,

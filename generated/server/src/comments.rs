@@ -102,7 +102,7 @@ impl ::apigen_runtime::serde::Serialize for ListSpaceCommentsRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("order", &self.order);
         __fields.optional("format", &self.format);
@@ -148,7 +148,7 @@ impl ::apigen_runtime::serde::Serialize for CreateSpaceCommentRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("body", &self.body);
         __fields.end()
@@ -195,7 +195,7 @@ impl ::apigen_runtime::serde::Serialize for GetSpaceCommentRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("commentId", &self.comment_id);
         __fields.optional("format", &self.format);
@@ -241,7 +241,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateSpaceCommentRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("commentId", &self.comment_id);
         __fields.put("body", &self.body);
@@ -277,7 +277,7 @@ impl ::apigen_runtime::serde::Serialize for DeleteSpaceCommentRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("commentId", &self.comment_id);
         __fields.end()
@@ -322,7 +322,7 @@ impl ::apigen_runtime::serde::Serialize for CreateSpaceCommentReplyRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("commentId", &self.comment_id);
         __fields.put("body", &self.body);
@@ -376,7 +376,7 @@ impl ::apigen_runtime::serde::Serialize for GetSpaceCommentReplyRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("commentId", &self.comment_id);
         __fields.put("commentReplyId", &self.comment_reply_id);
@@ -433,7 +433,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateSpaceCommentReplyRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("commentId", &self.comment_id);
         __fields.put("commentReplyId", &self.comment_reply_id);
@@ -479,7 +479,7 @@ impl ::apigen_runtime::serde::Serialize for DeleteSpaceCommentReplyRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("commentId", &self.comment_id);
         __fields.put("commentReplyId", &self.comment_reply_id);
@@ -534,7 +534,7 @@ impl ::apigen_runtime::serde::Serialize for ListSpaceCommentersRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.optional("page", &self.page);
         __fields.put("limit", &self.limit);
@@ -648,7 +648,7 @@ impl ::apigen_runtime::serde::Serialize for ListChangeRequestCommentsRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("changeRequestId", &self.change_request_id);
         __fields.put("order", &self.order);
@@ -704,7 +704,7 @@ impl ::apigen_runtime::serde::Serialize for CreateChangeRequestCommentRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("changeRequestId", &self.change_request_id);
         __fields.put("body", &self.body);
@@ -758,7 +758,7 @@ impl ::apigen_runtime::serde::Serialize for GetChangeRequestCommentRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("changeRequestId", &self.change_request_id);
         __fields.put("commentId", &self.comment_id);
@@ -815,7 +815,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateChangeRequestCommentRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("changeRequestId", &self.change_request_id);
         __fields.put("commentId", &self.comment_id);
@@ -861,7 +861,7 @@ impl ::apigen_runtime::serde::Serialize for DeleteChangeRequestCommentRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("changeRequestId", &self.change_request_id);
         __fields.put("commentId", &self.comment_id);
@@ -926,7 +926,7 @@ impl ::apigen_runtime::serde::Serialize for CreateChangeRequestCommentReplyReque
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("changeRequestId", &self.change_request_id);
         __fields.put("commentId", &self.comment_id);
@@ -1008,7 +1008,7 @@ impl ::apigen_runtime::serde::Serialize for ListChangeRequestCommentRepliesReque
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("changeRequestId", &self.change_request_id);
         __fields.put("commentId", &self.comment_id);
@@ -1436,10 +1436,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listSpaceComments",
                 ListSpaceCommentsRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1465,10 +1465,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "createSpaceComment",
                 CreateSpaceCommentRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1494,10 +1494,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "getSpaceComment",
                 GetSpaceCommentRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1523,10 +1523,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "updateSpaceComment",
                 UpdateSpaceCommentRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1549,10 +1549,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "deleteSpaceComment",
                 DeleteSpaceCommentRequest::from_input,
-                ::apigen_runtime::server::empty,
+                ::apigen_runtime::codegen::server::empty,
                 handler,
             );
         self
@@ -1578,10 +1578,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "createSpaceCommentReply",
                 CreateSpaceCommentReplyRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1607,10 +1607,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "getSpaceCommentReply",
                 GetSpaceCommentReplyRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1636,10 +1636,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "updateSpaceCommentReply",
                 UpdateSpaceCommentReplyRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1662,10 +1662,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "deleteSpaceCommentReply",
                 DeleteSpaceCommentReplyRequest::from_input,
-                ::apigen_runtime::server::empty,
+                ::apigen_runtime::codegen::server::empty,
                 handler,
             );
         self
@@ -1691,10 +1691,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listSpaceCommenters",
                 ListSpaceCommentersRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1720,10 +1720,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listChangeRequestComments",
                 ListChangeRequestCommentsRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1749,10 +1749,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "createChangeRequestComment",
                 CreateChangeRequestCommentRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1778,10 +1778,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "getChangeRequestComment",
                 GetChangeRequestCommentRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1807,10 +1807,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "updateChangeRequestComment",
                 UpdateChangeRequestCommentRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1833,10 +1833,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "deleteChangeRequestComment",
                 DeleteChangeRequestCommentRequest::from_input,
-                ::apigen_runtime::server::empty,
+                ::apigen_runtime::codegen::server::empty,
                 handler,
             );
         self
@@ -1862,10 +1862,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "createChangeRequestCommentReply",
                 CreateChangeRequestCommentReplyRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1891,10 +1891,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listChangeRequestCommentReplies",
                 ListChangeRequestCommentRepliesRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self

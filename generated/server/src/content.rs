@@ -79,7 +79,7 @@ impl ::apigen_runtime::serde::Serialize for SearchSpaceContentRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("query", &self.query);
         __fields.optional("page", &self.page);
@@ -127,7 +127,7 @@ impl ::apigen_runtime::serde::Serialize for GetSpaceContentRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("metadata", &self.metadata);
         __fields.put("computed", &self.computed);
@@ -168,7 +168,7 @@ impl ::apigen_runtime::serde::Serialize for ApplySpaceContentTemplateRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("body", &self.body);
         __fields.end()
@@ -214,7 +214,7 @@ impl ::apigen_runtime::serde::Serialize for ListSpacePagesRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("metadata", &self.metadata);
         __fields.put("computed", &self.computed);
@@ -287,7 +287,7 @@ impl ::apigen_runtime::serde::Serialize for ListSpaceFilesRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("metadata", &self.metadata);
         __fields.put("computed", &self.computed);
@@ -342,7 +342,7 @@ impl ::apigen_runtime::serde::Serialize for GetSpaceFileRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("fileId", &self.file_id);
         __fields.put("metadata", &self.metadata);
@@ -408,7 +408,7 @@ impl ::apigen_runtime::serde::Serialize for ListSpaceFileBacklinksRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("fileId", &self.file_id);
         __fields.optional("page", &self.page);
@@ -497,7 +497,7 @@ impl ::apigen_runtime::serde::Serialize for GetSpacePageRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("pageId", &self.page_id);
         __fields.optional("format", &self.format);
@@ -584,7 +584,7 @@ impl ::apigen_runtime::serde::Serialize for ListSpacePageLinksRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("pageId", &self.page_id);
         __fields.optional("status", &self.status);
@@ -639,7 +639,7 @@ impl ::apigen_runtime::serde::Serialize for GetChangeRequestContentRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("changeRequestId", &self.change_request_id);
         __fields.put("metadata", &self.metadata);
@@ -693,7 +693,7 @@ impl ::apigen_runtime::serde::Serialize for ListChangeRequestPagesRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("changeRequestId", &self.change_request_id);
         __fields.put("metadata", &self.metadata);
@@ -773,7 +773,7 @@ impl ::apigen_runtime::serde::Serialize for ListChangeRequestFilesRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("changeRequestId", &self.change_request_id);
         __fields.put("metadata", &self.metadata);
@@ -835,7 +835,7 @@ impl ::apigen_runtime::serde::Serialize for GetChangeRequestFileRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("changeRequestId", &self.change_request_id);
         __fields.put("fileId", &self.file_id);
@@ -908,7 +908,7 @@ impl ::apigen_runtime::serde::Serialize for ListChangeRequestFileBacklinksReques
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("changeRequestId", &self.change_request_id);
         __fields.put("fileId", &self.file_id);
@@ -1004,7 +1004,7 @@ impl ::apigen_runtime::serde::Serialize for GetChangeRequestPageRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("changeRequestId", &self.change_request_id);
         __fields.put("pageId", &self.page_id);
@@ -1098,7 +1098,7 @@ impl ::apigen_runtime::serde::Serialize for ListChangeRequestPageLinksRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("spaceId", &self.space_id);
         __fields.put("changeRequestId", &self.change_request_id);
         __fields.put("pageId", &self.page_id);
@@ -1444,10 +1444,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "searchSpaceContent",
                 SearchSpaceContentRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1473,10 +1473,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "getSpaceContent",
                 GetSpaceContentRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1499,10 +1499,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "applySpaceContentTemplate",
                 ApplySpaceContentTemplateRequest::from_input,
-                ::apigen_runtime::server::empty,
+                ::apigen_runtime::codegen::server::empty,
                 handler,
             );
         self
@@ -1528,10 +1528,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listSpacePages",
                 ListSpacePagesRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1557,10 +1557,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listSpaceFiles",
                 ListSpaceFilesRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1586,10 +1586,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "getSpaceFile",
                 GetSpaceFileRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1615,10 +1615,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listSpaceFileBacklinks",
                 ListSpaceFileBacklinksRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1644,10 +1644,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "getSpacePage",
                 GetSpacePageRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1673,10 +1673,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listSpacePageLinks",
                 ListSpacePageLinksRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1702,10 +1702,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "getChangeRequestContent",
                 GetChangeRequestContentRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1731,10 +1731,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listChangeRequestPages",
                 ListChangeRequestPagesRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1760,10 +1760,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listChangeRequestFiles",
                 ListChangeRequestFilesRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1789,10 +1789,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "getChangeRequestFile",
                 GetChangeRequestFileRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1818,10 +1818,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listChangeRequestFileBacklinks",
                 ListChangeRequestFileBacklinksRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1847,10 +1847,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "getChangeRequestPage",
                 GetChangeRequestPageRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1876,10 +1876,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listChangeRequestPageLinks",
                 ListChangeRequestPageLinksRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self

@@ -51,7 +51,7 @@ impl ListIntegrationsRequest {
     pub fn from_input(
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+        static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
         let search = __input.query::<::std::string::String>("search");
@@ -119,7 +119,7 @@ impl ::apigen_runtime::serde::Serialize for ListIntegrationsRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.optional("search", &self.search);
         __fields.optional("category", &self.category);
         __fields.optional("blockDomain", &self.block_domain);
@@ -147,7 +147,7 @@ impl GetIntegrationRequest {
     pub fn from_input(
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+        static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
         let integration_name = __input.path("integrationName");
@@ -170,7 +170,7 @@ impl ::apigen_runtime::serde::Serialize for GetIntegrationRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("integrationName", &self.integration_name);
         __fields.end()
     }
@@ -191,7 +191,7 @@ impl PublishIntegrationRequest {
     pub fn from_input(
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+        static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
         let integration_name = __input.path("integrationName");
@@ -222,7 +222,7 @@ impl ::apigen_runtime::serde::Serialize for PublishIntegrationRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("integrationName", &self.integration_name);
         __fields.put("body", &self.body);
         __fields.end()
@@ -242,7 +242,7 @@ impl DeleteIntegrationRequest {
     pub fn from_input(
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+        static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
         let integration_name = __input.path("integrationName");
@@ -265,7 +265,7 @@ impl ::apigen_runtime::serde::Serialize for DeleteIntegrationRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("integrationName", &self.integration_name);
         __fields.end()
     }
@@ -296,7 +296,7 @@ impl ListIntegrationInstallationsRequest {
     pub fn from_input(
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+        static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
         let integration_name = __input.path("integrationName");
@@ -341,7 +341,7 @@ impl ::apigen_runtime::serde::Serialize for ListIntegrationInstallationsRequest 
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("integrationName", &self.integration_name);
         __fields.optional("externalId", &self.external_id);
         __fields.optional("page", &self.page);
@@ -365,7 +365,7 @@ impl InstallIntegrationRequest {
     pub fn from_input(
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+        static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
         let integration_name = __input.path("integrationName");
@@ -396,7 +396,7 @@ impl ::apigen_runtime::serde::Serialize for InstallIntegrationRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("integrationName", &self.integration_name);
         __fields.put("body", &self.body);
         __fields.end()
@@ -424,7 +424,7 @@ impl ListIntegrationEventsRequest {
     pub fn from_input(
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+        static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
         let integration_name = __input.path("integrationName");
@@ -467,7 +467,7 @@ impl ::apigen_runtime::serde::Serialize for ListIntegrationEventsRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("integrationName", &self.integration_name);
         __fields.optional("page", &self.page);
         __fields.put("limit", &self.limit);
@@ -492,7 +492,7 @@ impl GetIntegrationEventRequest {
     pub fn from_input(
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+        static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
         let integration_name = __input.path("integrationName");
@@ -516,7 +516,7 @@ impl ::apigen_runtime::serde::Serialize for GetIntegrationEventRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("integrationName", &self.integration_name);
         __fields.put("eventId", &self.event_id);
         __fields.end()
@@ -552,7 +552,7 @@ impl ListIntegrationSpacesRequest {
     pub fn from_input(
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+        static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
         let integration_name = __input.path("integrationName");
@@ -600,7 +600,7 @@ impl ::apigen_runtime::serde::Serialize for ListIntegrationSpacesRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("integrationName", &self.integration_name);
         __fields.optional("externalId", &self.external_id);
         __fields.put("extended", &self.extended);
@@ -639,7 +639,7 @@ impl ListIntegrationSitesRequest {
     pub fn from_input(
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+        static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
         let integration_name = __input.path("integrationName");
@@ -687,7 +687,7 @@ impl ::apigen_runtime::serde::Serialize for ListIntegrationSitesRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("integrationName", &self.integration_name);
         __fields.optional("externalId", &self.external_id);
         __fields.put("extended", &self.extended);
@@ -712,7 +712,7 @@ impl UpdateIntegrationDevModeRequest {
     pub fn from_input(
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+        static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
         );
         let integration_name = __input.path("integrationName");
@@ -743,7 +743,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateIntegrationDevModeRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("integrationName", &self.integration_name);
         __fields.put("body", &self.body);
         __fields.end()
@@ -1130,10 +1130,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listIntegrations",
                 ListIntegrationsRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1159,10 +1159,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "getIntegration",
                 GetIntegrationRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1188,10 +1188,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "publishIntegration",
                 PublishIntegrationRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1214,10 +1214,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "deleteIntegration",
                 DeleteIntegrationRequest::from_input,
-                ::apigen_runtime::server::empty,
+                ::apigen_runtime::codegen::server::empty,
                 handler,
             );
         self
@@ -1243,10 +1243,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listIntegrationInstallations",
                 ListIntegrationInstallationsRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1272,10 +1272,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "installIntegration",
                 InstallIntegrationRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1301,10 +1301,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listIntegrationEvents",
                 ListIntegrationEventsRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1330,10 +1330,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "getIntegrationEvent",
                 GetIntegrationEventRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1359,10 +1359,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listIntegrationSpaces",
                 ListIntegrationSpacesRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1388,10 +1388,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listIntegrationSites",
                 ListIntegrationSitesRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1414,10 +1414,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "updateIntegrationDevMode",
                 UpdateIntegrationDevModeRequest::from_input,
-                ::apigen_runtime::server::empty,
+                ::apigen_runtime::codegen::server::empty,
                 handler,
             );
         self

@@ -53,7 +53,7 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationOpenApiSpecsRequest 
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.optional("page", &self.page);
         __fields.put("limit", &self.limit);
@@ -94,7 +94,7 @@ impl ::apigen_runtime::serde::Serialize for CreateOrganizationOpenApiSpecRequest
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("body", &self.body);
         __fields.end()
@@ -118,7 +118,7 @@ impl GetOpenApiSpecRequest {
     pub fn from_input(
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+        static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-z0-9]+(?:-[a-z0-9]+)*$",
         );
         let organization_id = __input.path("organizationId");
@@ -147,7 +147,7 @@ impl ::apigen_runtime::serde::Serialize for GetOpenApiSpecRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("specSlug", &self.spec_slug);
         __fields.end()
@@ -173,7 +173,7 @@ impl CreateOrUpdateOpenApiSpecRequest {
     pub fn from_input(
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+        static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-z0-9]+(?:-[a-z0-9]+)*$",
         );
         let organization_id = __input.path("organizationId");
@@ -214,7 +214,7 @@ impl ::apigen_runtime::serde::Serialize for CreateOrUpdateOpenApiSpecRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("specSlug", &self.spec_slug);
         __fields.put("body", &self.body);
@@ -239,7 +239,7 @@ impl DeleteOpenApiSpecRequest {
     pub fn from_input(
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+        static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-z0-9]+(?:-[a-z0-9]+)*$",
         );
         let organization_id = __input.path("organizationId");
@@ -268,7 +268,7 @@ impl ::apigen_runtime::serde::Serialize for DeleteOpenApiSpecRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("specSlug", &self.spec_slug);
         __fields.end()
@@ -294,7 +294,7 @@ impl UpdateOpenApiSpecRequest {
     pub fn from_input(
         mut __input: ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
-        static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+        static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-z0-9]+(?:-[a-z0-9]+)*$",
         );
         let organization_id = __input.path("organizationId");
@@ -335,7 +335,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateOpenApiSpecRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("specSlug", &self.spec_slug);
         __fields.put("body", &self.body);
@@ -478,10 +478,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listOrganizationOpenApiSpecs",
                 ListOrganizationOpenApiSpecsRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -507,10 +507,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "createOrganizationOpenApiSpec",
                 CreateOrganizationOpenApiSpecRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -536,10 +536,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "getOpenApiSpec",
                 GetOpenApiSpecRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -565,10 +565,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "createOrUpdateOpenApiSpec",
                 CreateOrUpdateOpenApiSpecRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -591,10 +591,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "deleteOpenApiSpec",
                 DeleteOpenApiSpecRequest::from_input,
-                ::apigen_runtime::server::empty,
+                ::apigen_runtime::codegen::server::empty,
                 handler,
             );
         self
@@ -620,10 +620,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "updateOpenApiSpec",
                 UpdateOpenApiSpecRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self

@@ -32,7 +32,7 @@ impl ::core::fmt::Debug for ListSiteSectionsRequest {
             .field("site_id", &self.site_id)
             .field(
                 "share_key",
-                &::apigen_runtime::redact::redact_option(&self.share_key),
+                &::apigen_runtime::codegen::redact_option(&self.share_key),
             )
             .field("page", &self.page)
             .field("limit", &self.limit)
@@ -79,7 +79,7 @@ impl ::apigen_runtime::serde::Serialize for ListSiteSectionsRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.optional("shareKey", &self.share_key);
@@ -131,7 +131,7 @@ impl ::apigen_runtime::serde::Serialize for CreateSiteSectionRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.put("body", &self.body);
@@ -176,7 +176,7 @@ impl ::apigen_runtime::serde::Serialize for DeleteSiteSectionRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.put("siteSectionId", &self.site_section_id);
@@ -232,7 +232,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.put("siteSectionId", &self.site_section_id);
@@ -289,7 +289,7 @@ impl ::apigen_runtime::serde::Serialize for MoveSiteSectionRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.put("siteSectionId", &self.site_section_id);
@@ -332,7 +332,7 @@ impl ::core::fmt::Debug for ListSiteSpacesRequest {
             .field("site_id", &self.site_id)
             .field(
                 "share_key",
-                &::apigen_runtime::redact::redact_option(&self.share_key),
+                &::apigen_runtime::codegen::redact_option(&self.share_key),
             )
             .field("default", &self.default)
             .field("page", &self.page)
@@ -382,7 +382,7 @@ impl ::apigen_runtime::serde::Serialize for ListSiteSpacesRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.optional("shareKey", &self.share_key);
@@ -435,7 +435,7 @@ impl ::apigen_runtime::serde::Serialize for CreateSiteSpaceRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.put("body", &self.body);
@@ -480,7 +480,7 @@ impl ::apigen_runtime::serde::Serialize for DeleteSiteSpaceRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.put("siteSpaceId", &self.site_space_id);
@@ -536,7 +536,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteSpaceRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.put("siteSpaceId", &self.site_space_id);
@@ -593,7 +593,7 @@ impl ::apigen_runtime::serde::Serialize for MoveSiteSpaceRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.put("siteSpaceId", &self.site_space_id);
@@ -659,7 +659,7 @@ impl ::apigen_runtime::serde::Serialize for ListSiteSectionGroupsRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.optional("page", &self.page);
@@ -710,7 +710,7 @@ impl ::apigen_runtime::serde::Serialize for CreateSiteSectionGroupRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.put("body", &self.body);
@@ -755,7 +755,7 @@ impl ::apigen_runtime::serde::Serialize for DeleteSiteSectionGroupRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.put("siteSectionGroupId", &self.site_section_group_id);
@@ -811,7 +811,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteSectionGroupRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.put("siteSectionGroupId", &self.site_section_group_id);
@@ -869,7 +869,7 @@ impl ::apigen_runtime::serde::Serialize for AddSiteSectionGroupSectionRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.put("siteSectionGroupId", &self.site_section_group_id);
@@ -921,7 +921,7 @@ impl ::apigen_runtime::serde::Serialize for RemoveSiteSectionGroupSectionRequest
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.put("siteSectionGroupId", &self.site_section_group_id);
@@ -978,7 +978,7 @@ impl ::apigen_runtime::serde::Serialize for MoveSiteSectionGroupRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.put("siteSectionGroupId", &self.site_section_group_id);
@@ -1463,10 +1463,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listSiteSections",
                 ListSiteSectionsRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1492,10 +1492,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "createSiteSection",
                 CreateSiteSectionRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1518,10 +1518,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "deleteSiteSection",
                 DeleteSiteSectionRequest::from_input,
-                ::apigen_runtime::server::empty,
+                ::apigen_runtime::codegen::server::empty,
                 handler,
             );
         self
@@ -1547,10 +1547,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "updateSiteSection",
                 UpdateSiteSectionRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1576,10 +1576,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "moveSiteSection",
                 MoveSiteSectionRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1605,10 +1605,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listSiteSpaces",
                 ListSiteSpacesRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1634,10 +1634,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "createSiteSpace",
                 CreateSiteSpaceRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1660,10 +1660,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "deleteSiteSpace",
                 DeleteSiteSpaceRequest::from_input,
-                ::apigen_runtime::server::empty,
+                ::apigen_runtime::codegen::server::empty,
                 handler,
             );
         self
@@ -1689,10 +1689,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "updateSiteSpace",
                 UpdateSiteSpaceRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1718,10 +1718,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "moveSiteSpace",
                 MoveSiteSpaceRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1747,10 +1747,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listSiteSectionGroups",
                 ListSiteSectionGroupsRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1776,10 +1776,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "createSiteSectionGroup",
                 CreateSiteSectionGroupRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1802,10 +1802,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "deleteSiteSectionGroup",
                 DeleteSiteSectionGroupRequest::from_input,
-                ::apigen_runtime::server::empty,
+                ::apigen_runtime::codegen::server::empty,
                 handler,
             );
         self
@@ -1831,10 +1831,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "updateSiteSectionGroup",
                 UpdateSiteSectionGroupRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1860,10 +1860,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "addSiteSectionGroupSection",
                 AddSiteSectionGroupSectionRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1886,10 +1886,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "removeSiteSectionGroupSection",
                 RemoveSiteSectionGroupSectionRequest::from_input,
-                ::apigen_runtime::server::empty,
+                ::apigen_runtime::codegen::server::empty,
                 handler,
             );
         self
@@ -1915,10 +1915,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "moveSiteSectionGroup",
                 MoveSiteSectionGroupRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self

@@ -71,7 +71,7 @@ impl ::apigen_runtime::serde::Serialize for ListOrganizationSitesRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.optional("space", &self.space);
         __fields.optional("title", &self.title);
@@ -115,7 +115,7 @@ impl ::apigen_runtime::serde::Serialize for CreateOrganizationSiteRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("body", &self.body);
         __fields.end()
@@ -150,7 +150,7 @@ impl ::apigen_runtime::serde::Serialize for GetSiteRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.end()
@@ -185,7 +185,7 @@ impl ::apigen_runtime::serde::Serialize for DeleteSiteRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.end()
@@ -234,7 +234,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.put("body", &self.body);
@@ -270,7 +270,7 @@ impl ::apigen_runtime::serde::Serialize for GetSiteAdaptiveSchemaRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.end()
@@ -319,7 +319,7 @@ impl ::apigen_runtime::serde::Serialize for UpdateSiteAdaptiveSchemaRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.put("body", &self.body);
@@ -355,7 +355,7 @@ impl ::apigen_runtime::serde::Serialize for ListSiteTemplateConditionsRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.end()
@@ -384,7 +384,7 @@ impl ::core::fmt::Debug for GetPublishedSiteRequest {
             .field("site_id", &self.site_id)
             .field(
                 "share_key",
-                &::apigen_runtime::redact::redact_option(&self.share_key),
+                &::apigen_runtime::codegen::redact_option(&self.share_key),
             )
             .finish()
     }
@@ -411,7 +411,7 @@ impl ::apigen_runtime::serde::Serialize for GetPublishedSiteRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.optional("shareKey", &self.share_key);
@@ -447,7 +447,7 @@ impl ::apigen_runtime::serde::Serialize for PublishSiteRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+        let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
         __fields.put("organizationId", &self.organization_id);
         __fields.put("siteId", &self.site_id);
         __fields.end()
@@ -772,10 +772,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listOrganizationSites",
                 ListOrganizationSitesRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -801,10 +801,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "createOrganizationSite",
                 CreateOrganizationSiteRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -830,10 +830,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "getSite",
                 GetSiteRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -856,10 +856,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "deleteSite",
                 DeleteSiteRequest::from_input,
-                ::apigen_runtime::server::empty,
+                ::apigen_runtime::codegen::server::empty,
                 handler,
             );
         self
@@ -885,10 +885,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "updateSite",
                 UpdateSiteRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -914,10 +914,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "getSiteAdaptiveSchema",
                 GetSiteAdaptiveSchemaRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -943,10 +943,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "updateSiteAdaptiveSchema",
                 UpdateSiteAdaptiveSchemaRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -972,10 +972,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "listSiteTemplateConditions",
                 ListSiteTemplateConditionsRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1001,10 +1001,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "getPublishedSite",
                 GetPublishedSiteRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self
@@ -1030,10 +1030,10 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
     {
         self.routes
             .set(
-                ::apigen_runtime::server::Authenticated,
+                ::apigen_runtime::codegen::server::Authenticated,
                 "publishSite",
                 PublishSiteRequest::from_input,
-                ::apigen_runtime::server::json,
+                ::apigen_runtime::codegen::server::json,
                 handler,
             );
         self

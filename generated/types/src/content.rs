@@ -33,7 +33,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("id", &self.id);
             __fields.optional("params", &self.params);
             __fields.end()
@@ -44,7 +44,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for ApplySpaceContentTemplateBody {
@@ -82,7 +82,7 @@ const _: () = {
             __value: ::apigen_runtime::serde_json::Value,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
-            ::apigen_runtime::json::tagged(
+            ::apigen_runtime::codegen::tagged(
                 __value,
                 __decoder,
                 "kind",
@@ -124,7 +124,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for Backlink {
@@ -196,7 +196,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("kind", "file");
             __fields.optional("organization", &self.organization);
             __fields.optional("space", &self.space);
@@ -209,7 +209,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for BacklinkFile {
@@ -269,7 +269,7 @@ const _: () = {
             __value: ::apigen_runtime::serde_json::Value,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
-            ::apigen_runtime::json::tagged(
+            ::apigen_runtime::codegen::tagged(
                 __value,
                 __decoder,
                 "type",
@@ -324,7 +324,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for BacklinkVersionContext {
@@ -378,7 +378,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("type", "change-request");
             __fields.optional("changeRequest", &self.change_request);
             __fields.optional("revision", &self.revision);
@@ -390,7 +390,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for BacklinkVersionContextChangeRequest {
@@ -429,7 +429,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("type", "revision");
             __fields.optional("revision", &self.revision);
             __fields.end()
@@ -440,7 +440,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for BacklinkVersionContextRevision {
@@ -480,7 +480,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("app", &self.app);
             __fields.end()
         }
@@ -489,7 +489,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for ContentAppUrls {
@@ -536,7 +536,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("oid", &self.oid);
             __fields.optional("path", &self.path);
             __fields.end()
@@ -546,7 +546,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for ContentGitLocation {
@@ -588,7 +588,7 @@ const _: () = {
             __value: ::apigen_runtime::serde_json::Value,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
-            ::apigen_runtime::json::tagged(
+            ::apigen_runtime::codegen::tagged(
                 __value,
                 __decoder,
                 "kind",
@@ -643,7 +643,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for ContentRef {
@@ -680,7 +680,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("kind", "file");
             __fields.put("file", &self.file);
             __fields.end()
@@ -690,7 +690,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for ContentRefFile {
@@ -727,7 +727,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("kind", "openapi");
             __fields.put("spec", &self.spec);
             __fields.end()
@@ -737,7 +737,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for ContentRefOpenapi {
@@ -799,7 +799,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("id", &self.id);
             __fields.optional("name", &self.name);
             __fields.optional("contentType", &self.content_type);
@@ -814,7 +814,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for File {
@@ -857,7 +857,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("width", &self.width);
             __fields.optional("height", &self.height);
             __fields.end()
@@ -867,7 +867,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for FileDimensions {
@@ -905,7 +905,7 @@ const _: () = {
             __value: ::apigen_runtime::serde_json::Value,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
-            ::apigen_runtime::json::untagged(
+            ::apigen_runtime::codegen::untagged(
                 __value,
                 __decoder,
                 &["String", "File"],
@@ -957,7 +957,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for FileRef {
@@ -1001,7 +1001,7 @@ const _: () = {
             __value: ::apigen_runtime::serde_json::Value,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
-            ::apigen_runtime::json::untagged(
+            ::apigen_runtime::codegen::untagged(
                 __value,
                 __decoder,
                 &["String", "Organization"],
@@ -1053,7 +1053,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for OrganizationRef {
@@ -1093,7 +1093,7 @@ const _: () = {
             __value: ::apigen_runtime::serde_json::Value,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
-            ::apigen_runtime::json::tagged(
+            ::apigen_runtime::codegen::tagged(
                 __value,
                 __decoder,
                 "type",
@@ -1135,7 +1135,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for Page {
@@ -1189,7 +1189,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("type", &self.type_);
             __fields.optional("dependencies", &self.dependencies);
             __fields.optional("props", &self.props);
@@ -1200,7 +1200,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for PageComputed {
@@ -1238,7 +1238,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("ref", &self.ref_);
             __fields.end()
         }
@@ -1247,7 +1247,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for PageComputedDependency {
@@ -1289,7 +1289,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("doc", &self.doc);
             __fields.rest(&self.extra);
             __fields.end()
@@ -1299,7 +1299,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for PageComputedProps {
@@ -1366,7 +1366,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for PageComputedType {
@@ -1417,7 +1417,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("ref", &self.ref_);
             __fields.optional("refDark", &self.ref_dark);
             __fields.optional("yPos", &self.y_pos);
@@ -1429,7 +1429,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for PageCover {
@@ -1555,7 +1555,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("type", "document");
             __fields.put("id", &self.id);
             __fields.optional("title", &self.title);
@@ -1586,7 +1586,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for PageDocument {
@@ -1678,7 +1678,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for PageEvaluation {
@@ -1748,7 +1748,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("width", &self.width);
             __fields.optional("cover", &self.cover);
             __fields.optional("coverSize", &self.cover_size);
@@ -1765,7 +1765,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for PageLayout {
@@ -1832,7 +1832,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for PageLayoutCoverSize {
@@ -1899,7 +1899,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for PageLayoutWidth {
@@ -1935,7 +1935,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("pages", &self.pages);
             __fields.end()
         }
@@ -1944,7 +1944,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for PageList {
@@ -2045,7 +2045,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("object", "revision");
             __fields.put("id", &self.id);
             __fields.optional("type", &self.type_);
@@ -2065,7 +2065,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for Revision {
@@ -2133,7 +2133,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("oid", &self.oid);
             __fields.optional("message", &self.message);
             __fields.optional("createdByGitBook", &self.created_by_git_book);
@@ -2146,7 +2146,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for RevisionGit {
@@ -2188,7 +2188,7 @@ const _: () = {
             __value: ::apigen_runtime::serde_json::Value,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
-            ::apigen_runtime::json::untagged(
+            ::apigen_runtime::codegen::untagged(
                 __value,
                 __decoder,
                 &["String", "Revision"],
@@ -2240,7 +2240,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for RevisionRef {
@@ -2288,7 +2288,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("id", &self.id);
             __fields.optional("title", &self.title);
             __fields.optional("git", &self.git);
@@ -2299,7 +2299,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for RevisionReusableContent {
@@ -2371,7 +2371,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for RevisionType {
@@ -2413,7 +2413,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("app", &self.app);
             __fields.optional("published", &self.published);
             __fields.optional("public", &self.public);
@@ -2424,7 +2424,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for RevisionUrls {
@@ -2486,7 +2486,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("id", &self.id);
             __fields.optional("title", &self.title);
             __fields.optional("path", &self.path);
@@ -2499,7 +2499,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for SearchResult {
@@ -2558,7 +2558,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("id", &self.id);
             __fields.optional("title", &self.title);
             __fields.optional("path", &self.path);
@@ -2571,7 +2571,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for SearchResultSection {
@@ -2615,7 +2615,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("contentRefs", &self.content_refs);
             __fields.end()
         }
@@ -2624,7 +2624,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for SpaceContentTemplateParams {
@@ -2662,7 +2662,7 @@ const _: () = {
             __value: ::apigen_runtime::serde_json::Value,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
-            ::apigen_runtime::json::untagged(
+            ::apigen_runtime::codegen::untagged(
                 __value,
                 __decoder,
                 &["String", "Space"],
@@ -2714,7 +2714,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for SpaceRef {
@@ -2757,7 +2757,7 @@ const _: () = {
             __value: ::apigen_runtime::serde_json::Value,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
-            ::apigen_runtime::json::untagged(
+            ::apigen_runtime::codegen::untagged(
                 __value,
                 __decoder,
                 &["String", "Integer", "Number", "Boolean"],
@@ -2829,7 +2829,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for VariableValue {

@@ -53,7 +53,7 @@ const _: () = {
     impl ::core::fmt::Debug for ExportSpaceToGitBody {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             f.debug_struct("ExportSpaceToGitBody")
-                .field("url", &::apigen_runtime::Redacted)
+                .field("url", &::apigen_runtime::codegen::Redacted)
                 .field("ref_", &self.ref_)
                 .field("commit_message", &self.commit_message)
                 .field("repo_cache_id", &self.repo_cache_id)
@@ -93,7 +93,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("url", &self.url);
             __fields.put("ref", &self.ref_);
             __fields.put("commitMessage", &self.commit_message);
@@ -111,12 +111,12 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for ExportSpaceToGitBody {
         fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-            static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+            static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
                 "^refs/heads/.+$",
             );
             __v.url_at("url", &self.url);
@@ -172,7 +172,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("provider", &self.provider);
             __fields.optional("url", &self.url);
             __fields.end()
@@ -182,7 +182,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for GitInfo {
@@ -239,7 +239,7 @@ const _: () = {
     impl ::core::fmt::Debug for ImportSpaceFromGitBody {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
             f.debug_struct("ImportSpaceFromGitBody")
-                .field("url", &::apigen_runtime::Redacted)
+                .field("url", &::apigen_runtime::codegen::Redacted)
                 .field("ref_", &self.ref_)
                 .field("repo_cache_id", &self.repo_cache_id)
                 .field("repo_tree_url", &self.repo_tree_url)
@@ -279,7 +279,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("url", &self.url);
             __fields.put("ref", &self.ref_);
             __fields.optional("repoCacheID", &self.repo_cache_id);
@@ -297,12 +297,12 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for ImportSpaceFromGitBody {
         fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
-            static PATTERN_0: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(
+            static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
                 "^refs/heads/.+$",
             );
             __v.url_at("url", &self.url);

@@ -67,7 +67,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("object", "member");
             __fields.put("id", &self.id);
             __fields.optional("role", &self.role);
@@ -85,7 +85,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for Member {
@@ -166,7 +166,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for MemberOrder {
@@ -239,7 +239,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for MemberSort {
@@ -282,7 +282,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("permission", &self.permission);
             __fields.optional("space", &self.space);
             __fields.end()
@@ -292,7 +292,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for MemberSpace {
@@ -342,7 +342,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("team", &self.team);
             __fields.optional("member", &self.member);
             __fields.end()
@@ -352,7 +352,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for MemberTeam {
@@ -390,7 +390,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("role", &self.role);
             __fields.end()
         }
@@ -399,7 +399,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for MemberTeamMembership {
@@ -424,7 +424,7 @@ const _: () = {
             f.debug_struct("PingOrganizationResponse")
                 .field(
                     "service_visitor_claims",
-                    &::apigen_runtime::redact::redact_option(
+                    &::apigen_runtime::codegen::redact_option(
                         &self.service_visitor_claims,
                     ),
                 )
@@ -449,7 +449,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("serviceVisitorClaims", &self.service_visitor_claims);
             __fields.end()
         }
@@ -458,7 +458,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for PingOrganizationResponse {
@@ -496,7 +496,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.patch("role", &self.role);
             __fields.end()
         }
@@ -506,7 +506,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for UpdateOrganizationMemberBody {

@@ -63,7 +63,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for LinkRelation {
@@ -104,7 +104,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("total", &self.total);
             __fields.optional("changeRequest", &self.change_request);
             __fields.end()
@@ -114,7 +114,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for LinkReportBrokenStats {
@@ -172,7 +172,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("status", &self.status);
             __fields.optional("relation", &self.relation);
             __fields.optional("targetReference", &self.target_reference);
@@ -184,7 +184,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for LinkReportItem {
@@ -246,7 +246,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("next", &self.next);
             __fields.optional("count", &self.count);
             __fields.put("items", &self.items);
@@ -258,7 +258,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for LinkReportList {
@@ -305,7 +305,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("page", &self.page);
             __fields.end()
         }
@@ -314,7 +314,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for LinkReportListNext {
@@ -353,7 +353,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("total", &self.total);
             __fields.optional("broken", &self.broken);
             __fields.end()
@@ -363,7 +363,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for LinkReportStats {
@@ -438,7 +438,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for LinkStatus {
@@ -514,7 +514,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for LinkTargetKind {
@@ -574,7 +574,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("kind", &self.kind);
             __fields.optional("organization", &self.organization);
             __fields.optional("space", &self.space);
@@ -586,7 +586,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for LinkTargetReference {
@@ -634,7 +634,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.patch("parent", &self.parent);
             __fields.optional("position", &self.position);
             __fields.end()
@@ -644,7 +644,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for MoveSpaceBody {
@@ -795,7 +795,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("object", "space");
             __fields.put("id", &self.id);
             __fields.put("title", &self.title);
@@ -826,7 +826,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for Space {
@@ -946,7 +946,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for SpaceEditMode {
@@ -1018,7 +1018,7 @@ const _: () = {
                 .field("repo_name", &self.repo_name)
                 .field("installation_provider", &self.installation_provider)
                 .field("integration", &self.integration)
-                .field("url", &::apigen_runtime::redact::redact_option(&self.url))
+                .field("url", &::apigen_runtime::codegen::redact_option(&self.url))
                 .field("updated_at", &self.updated_at)
                 .finish()
         }
@@ -1045,7 +1045,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("repoName", &self.repo_name);
             __fields.optional("installationProvider", &self.installation_provider);
             __fields.optional("integration", &self.integration);
@@ -1058,7 +1058,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for SpaceGitInfo {
@@ -1147,7 +1147,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for SpaceLanguage {
@@ -1236,7 +1236,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("view", &self.view);
             __fields.optional("access", &self.access);
             __fields.optional("admin", &self.admin);
@@ -1254,7 +1254,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for SpacePermissions {
@@ -1322,7 +1322,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("location", &self.location);
             __fields.optional("app", &self.app);
             __fields.optional("published", &self.published);
@@ -1335,7 +1335,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for SpaceUrls {
@@ -1465,7 +1465,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for SpaceVisibility {
@@ -1524,7 +1524,7 @@ const _: () = {
             __value: ::apigen_runtime::serde_json::Value,
             __decoder: &mut ::apigen_runtime::Decoder,
         ) -> ::core::option::Option<Self> {
-            ::apigen_runtime::json::tagged(
+            ::apigen_runtime::codegen::tagged(
                 __value,
                 __decoder,
                 "backend",
@@ -1566,7 +1566,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for SpaceVisitorAuth {
@@ -1627,7 +1627,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("backend", "custom");
             __fields.rest(&self.extra);
             __fields.end()
@@ -1637,7 +1637,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for SpaceVisitorAuthCustom {
@@ -1673,7 +1673,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("organization", &self.organization);
             __fields.end()
         }
@@ -1682,7 +1682,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for TransferSpaceBody {
@@ -1743,7 +1743,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("editMode", &self.edit_mode);
             __fields.optional("title", &self.title);
             __fields.patch("defaultLevel", &self.default_level);
@@ -1757,7 +1757,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for UpdateSpaceBody {

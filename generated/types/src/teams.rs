@@ -35,7 +35,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("title", &self.title);
             __fields.optional("members", &self.members);
             __fields.end()
@@ -45,7 +45,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for CreateTeamBody {
@@ -105,7 +105,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("object", "team");
             __fields.put("id", &self.id);
             __fields.optional("title", &self.title);
@@ -120,7 +120,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for Team {
@@ -159,7 +159,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.optional("admin", &self.admin);
             __fields.optional("view", &self.view);
             __fields.end()
@@ -169,7 +169,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for TeamPermissions {
@@ -207,7 +207,7 @@ const _: () = {
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
             __fields.put("title", &self.title);
             __fields.end()
         }
@@ -216,7 +216,7 @@ const _: () = {
         fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
-            ::apigen_runtime::json::deserialize(deserializer)
+            ::apigen_runtime::codegen::deserialize(deserializer)
         }
     }
     impl ::apigen_runtime::Validate for UpdateTeamBody {

@@ -248,7 +248,7 @@ pub fn constraint_checks(
     }
     if let Some(pattern) = &c.pattern {
         let name = ident(&format!("PATTERN_{}", patterns.len()));
-        patterns.push(quote! { static #name: ::apigen_runtime::Pattern = ::apigen_runtime::Pattern::new(#pattern); });
+        patterns.push(quote! { static #name: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(#pattern); });
         checks.push(quote! { __v.pattern(__value, &#name); });
     }
     if *ty == TypeRef::Url {
@@ -296,7 +296,7 @@ pub fn serialize_impl(name: &Ident, writes: TokenStream) -> TokenStream {
                 &self,
                 serializer: S,
             ) -> ::core::result::Result<S::Ok, S::Error> {
-                let mut __fields = ::apigen_runtime::json::Fields::begin(serializer)?;
+                let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
                 #writes
                 __fields.end()
             }
@@ -389,9 +389,9 @@ pub fn params_debug(ty: TokenStream, label: &str, params: &[Param], body: bool, 
         if !p.sensitive {
             quote! { .field(#label, &self.#field) }
         } else if param_is_option(p) {
-            quote! { .field(#label, &::apigen_runtime::redact::redact_option(&self.#field)) }
+            quote! { .field(#label, &::apigen_runtime::codegen::redact_option(&self.#field)) }
         } else {
-            quote! { .field(#label, &::apigen_runtime::Redacted) }
+            quote! { .field(#label, &::apigen_runtime::codegen::Redacted) }
         }
     });
     let body = body.then(|| quote! { .field("body", &self.body) });

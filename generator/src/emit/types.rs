@@ -385,15 +385,15 @@ impl TypesEmitter<'_> {
                 let convert =
                     quote! { |text: ::std::string::String| <#ty as ::core::convert::From<&str>>::from(text.as_str()) };
                 if list {
-                    quote! { ::apigen_runtime::params::header_list::<::std::string::String>(#values).into_iter().map(#convert).collect() }
+                    quote! { ::apigen_runtime::codegen::header_list::<::std::string::String>(#values).into_iter().map(#convert).collect() }
                 } else {
-                    quote! { ::apigen_runtime::params::header_value::<::std::string::String>(#values).map(#convert) }
+                    quote! { ::apigen_runtime::codegen::header_value::<::std::string::String>(#values).map(#convert) }
                 }
             }
-            TypeRef::Url => quote! { ::apigen_runtime::params::#reader::<::std::string::String>(#values) },
+            TypeRef::Url => quote! { ::apigen_runtime::codegen::#reader::<::std::string::String>(#values) },
             other => {
                 let ty = self.paths.ty(self.api, other);
-                quote! { ::apigen_runtime::params::#reader::<#ty>(#values) }
+                quote! { ::apigen_runtime::codegen::#reader::<#ty>(#values) }
             }
         }
     }
@@ -647,10 +647,10 @@ impl TypesEmitter<'_> {
             }
             match f.presence(def.usage) {
                 Presence::Optional | Presence::Nullable => {
-                    quote! { .field(#label, &::apigen_runtime::redact::redact_option(&self.#member)) }
+                    quote! { .field(#label, &::apigen_runtime::codegen::redact_option(&self.#member)) }
                 }
-                Presence::TriState => quote! { .field(#label, &::apigen_runtime::redact::redact_patch(&self.#member)) },
-                Presence::Required | Presence::Defaulted => quote! { .field(#label, &::apigen_runtime::Redacted) },
+                Presence::TriState => quote! { .field(#label, &::apigen_runtime::codegen::redact_patch(&self.#member)) },
+                Presence::Required | Presence::Defaulted => quote! { .field(#label, &::apigen_runtime::codegen::Redacted) },
             }
         });
         let extra = has_extra.then(|| quote! { .field("extra", &self.extra) });
@@ -743,10 +743,10 @@ impl TypesEmitter<'_> {
         let open = u.open;
         let decode = match &u.tag {
             Some(tag) => quote! {
-                ::apigen_runtime::json::tagged(__value, __decoder, #tag, &[#(#names),*], &[#(#decoders),*], Self::#fallback, #open)
+                ::apigen_runtime::codegen::tagged(__value, __decoder, #tag, &[#(#names),*], &[#(#decoders),*], Self::#fallback, #open)
             },
             None => quote! {
-                ::apigen_runtime::json::untagged(__value, __decoder, &[#(#names),*], &[#(#decoders),*], Self::#fallback, #open)
+                ::apigen_runtime::codegen::untagged(__value, __decoder, &[#(#names),*], &[#(#decoders),*], Self::#fallback, #open)
             },
         };
         let fallback_doc = if u.open {
@@ -908,7 +908,7 @@ fn deserialize_impl(name: &proc_macro2::Ident) -> TokenStream {
             fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                ::apigen_runtime::json::deserialize(deserializer)
+                ::apigen_runtime::codegen::deserialize(deserializer)
             }
         }
     }

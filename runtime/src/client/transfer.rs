@@ -184,6 +184,7 @@ pub fn read_headers<H: crate::params::HeaderSet>(headers: &reqwest::header::Head
 
 /// A successful answer before decoding: what operations whose statuses answer different
 /// bodies decode by status (generated code).
+#[doc(hidden)] // Generated code names it through `codegen`.
 #[derive(Debug)]
 pub struct Answer {
     /// The HTTP status.
@@ -219,6 +220,7 @@ pub(super) async fn read_body(mut response: reqwest::Response, limit: usize) -> 
 }
 
 /// A response body decoded leniently as `T` (generated code decoding by status).
+#[doc(hidden)] // Generated code names it through `codegen`.
 pub fn decode_body<T: FromJson>(bytes: &[u8]) -> Result<T, Error> {
     decode(bytes).map(|(body, _)| body)
 }

@@ -44,10 +44,12 @@ pub trait Access<P>: Copy + Send + Sync + 'static {
 }
 
 /// An operation that needs credentials of one of its schemes; its handler gets the principal.
+#[doc(hidden)] // Generated code names it through `codegen`.
 #[derive(Debug, Clone, Copy)]
 pub struct Authenticated;
 
 /// A public operation: the authenticator is not called; its handler gets [`super::Anonymous`].
+#[doc(hidden)] // Generated code names it through `codegen`.
 #[derive(Debug, Clone, Copy)]
 pub struct Public;
 
@@ -71,6 +73,7 @@ impl<P> Access<P> for Public {
 pub type Answer<T> = fn(T, u16, &'static str) -> Result<Response, ApiError>;
 
 /// Writes the value as a JSON body (`application/json`, or the JSON media type negotiated).
+#[doc(hidden)] // Generated code names it through `codegen`.
 pub fn json<T: Serialize>(value: T, status: u16, media_type: &'static str) -> Result<Response, ApiError> {
     let mut response = json_response(status, &value)?;
     if media_type != "application/json" && crate::media::encoding(media_type) == crate::media::Encoding::Json {
@@ -80,6 +83,7 @@ pub fn json<T: Serialize>(value: T, status: u16, media_type: &'static str) -> Re
 }
 
 /// Writes text in the negotiated media type (`text/csv; charset=utf-8`).
+#[doc(hidden)] // Generated code names it through `codegen`.
 pub fn text(value: String, status: u16, media_type: &'static str) -> Result<Response, ApiError> {
     let content_type =
         if media_type.contains("charset") { media_type.to_owned() } else { format!("{media_type}; charset=utf-8") };
@@ -89,12 +93,14 @@ pub fn text(value: String, status: u16, media_type: &'static str) -> Result<Resp
 }
 
 /// Writes bytes, from memory or a stream, in the negotiated media type.
+#[doc(hidden)] // Generated code names it through `codegen`.
 pub fn download(value: super::Download, status: u16, media_type: &'static str) -> Result<Response, ApiError> {
     Ok((status_code(status), [(header::CONTENT_TYPE, HeaderValue::from_static(media_type))], value.body)
         .into_response())
 }
 
 /// Writes a response without body.
+#[doc(hidden)] // Generated code names it through `codegen`.
 pub fn empty(_: (), status: u16, _: &'static str) -> Result<Response, ApiError> {
     Ok((StatusCode::from_u16(status).unwrap_or(StatusCode::NO_CONTENT), Body::empty()).into_response())
 }
@@ -119,6 +125,7 @@ impl fmt::Display for MissingOperations {
 impl std::error::Error for MissingOperations {}
 
 /// The operations of a generated server and the handlers a service set for them.
+#[doc(hidden)] // Generated code names it through `codegen`.
 pub struct Routes<S: Authenticator> {
     service: Arc<S>,
     operations: &'static [OperationInfo],

@@ -60,7 +60,7 @@ impl ClientEmitter<'_> {
         let value = quote! {
             ::apigen_runtime::client::Call {
                 operation: #name,
-                method: ::apigen_runtime::client::reqwest::Method::#method,
+                method: ::apigen_runtime::codegen::client::reqwest::Method::#method,
                 path: #path,
                 auth: &[#(#auth),*],
                 errors: #errors,
@@ -282,7 +282,7 @@ impl ClientEmitter<'_> {
     fn error_types(&self, op: &Operation) -> TokenStream {
         let decode = |ty: &TypeRef| {
             let ty = self.paths.ty(self.api, ty);
-            quote! { ::apigen_runtime::client::decode_error_as::<#ty>(body) }
+            quote! { ::apigen_runtime::codegen::client::decode_error_as::<#ty>(body) }
         };
         let mut arms = Vec::new();
         for error in op.errors.iter().filter(|e| e.ty.is_some()) {
@@ -319,7 +319,7 @@ fn form_write(field: &crate::model::Field, multipart: bool) -> TokenStream {
     let push = |text: TokenStream| {
         if multipart {
             quote! {
-                __parts.push(::apigen_runtime::media::Part {
+                __parts.push(::apigen_runtime::codegen::Part {
                     name: ::std::string::String::from(#wire),
                     file_name: ::core::option::Option::None,
                     content_type: ::core::option::Option::None,
@@ -332,7 +332,7 @@ fn form_write(field: &crate::model::Field, multipart: bool) -> TokenStream {
     };
     let file = |part: TokenStream| {
         quote! {
-            __parts.push(::apigen_runtime::media::Part {
+            __parts.push(::apigen_runtime::codegen::Part {
                 name: ::std::string::String::from(#wire),
                 file_name: #part.file_name.clone(),
                 content_type: #part.content_type.clone(),
@@ -367,11 +367,11 @@ fn path_expr(op: &Operation) -> TokenStream {
                 let param = op.params.iter().find(|p| &p.wire == wire).expect("lowered");
                 let field = ident(&param.rust);
                 args.push(match &param.ty {
-                    TypeRef::String | TypeRef::Url => quote! { ::apigen_runtime::client::segment(&self.#field) },
-                    TypeRef::Named(_) => quote! { ::apigen_runtime::client::segment(self.#field.as_str()) },
+                    TypeRef::String | TypeRef::Url => quote! { ::apigen_runtime::codegen::client::segment(&self.#field) },
+                    TypeRef::Named(_) => quote! { ::apigen_runtime::codegen::client::segment(self.#field.as_str()) },
                     other => {
                         let text = param_text(quote!(self.#field), other);
-                        quote! { ::apigen_runtime::client::segment(&#text) }
+                        quote! { ::apigen_runtime::codegen::client::segment(&#text) }
                     }
                 });
             }

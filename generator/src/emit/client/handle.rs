@@ -170,7 +170,7 @@ impl ClientEmitter<'_> {
             #derive
             #[must_use = "a request does nothing until `.send()`"]
             pub struct #name<'a> {
-                #core: &'a ::apigen_runtime::client::Core,
+                #core: &'a ::apigen_runtime::codegen::client::Core,
                 #headers: ::std::vec::Vec<(::std::string::String, ::std::string::String)>,
                 #(#fields)*
             }

@@ -157,11 +157,11 @@ impl ClientEmitter<'_> {
             /// A client of the API. Cheap to clone: clones share the connection pool.
             #[derive(Debug, Clone)]
             pub struct Client {
-                core: ::apigen_runtime::client::Core,
+                core: ::apigen_runtime::codegen::client::Core,
             }
 
-            impl ::core::convert::From<::apigen_runtime::client::Core> for Client {
-                fn from(core: ::apigen_runtime::client::Core) -> Self {
+            impl ::core::convert::From<::apigen_runtime::codegen::client::Core> for Client {
+                fn from(core: ::apigen_runtime::codegen::client::Core) -> Self {
                     Client { core }
                 }
             }
@@ -203,7 +203,7 @@ impl ClientEmitter<'_> {
             #handle_doc
             #[derive(Debug, Clone, Copy)]
             pub struct #handle<'a> {
-                pub(crate) core: &'a ::apigen_runtime::client::Core,
+                pub(crate) core: &'a ::apigen_runtime::codegen::client::Core,
             }
 
             impl<'a> #handle<'a> {

@@ -34,7 +34,7 @@ impl ClientEmitter<'_> {
 
             fn sample<T: ::apigen_runtime::FromJson>(json: &str) -> ::core::result::Result<T, Error> {
                 let value = ::apigen_runtime::serde_json::from_str(json).map_err(|e| Error::Config(e.to_string()))?;
-                ::apigen_runtime::json::decode(value, ::apigen_runtime::Mode::Lenient).map_err(|e| Error::Config(e.to_string()))
+                ::apigen_runtime::codegen::decode(value, ::apigen_runtime::codegen::Mode::Lenient).map_err(|e| Error::Config(e.to_string()))
             }
 
             fn to_json<T: ::apigen_runtime::serde::Serialize>(value: &T) -> ::core::result::Result<::apigen_runtime::serde_json::Value, Error> {

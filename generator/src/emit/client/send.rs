@@ -86,7 +86,7 @@ impl ClientEmitter<'_> {
             match body {
                 ResponseBody::Value(ty) => {
                     let ty = self.paths.ty(self.api, ty);
-                    quote! { #response::#variant(::apigen_runtime::client::decode_body::<#ty>(&answer.body)?) }
+                    quote! { #response::#variant(::apigen_runtime::codegen::client::decode_body::<#ty>(&answer.body)?) }
                 }
                 _ => quote! { #response::#variant },
             }
@@ -99,7 +99,7 @@ impl ClientEmitter<'_> {
         let call = Self::call_expr(op);
         let docs = doc("Sends the request and decodes the answer by its status (one variant per status).");
         quote! {
-            fn decode_answer(answer: &::apigen_runtime::client::Answer) -> ::core::result::Result<#response, ::apigen_runtime::client::Error> {
+            fn decode_answer(answer: &::apigen_runtime::codegen::client::Answer) -> ::core::result::Result<#response, ::apigen_runtime::client::Error> {
                 ::core::result::Result::Ok(match answer.status { #(#arms)* _ => #fallback })
             }
 
@@ -147,10 +147,10 @@ impl ClientEmitter<'_> {
         Some(quote! {
             #docs
             pub fn stream(self) -> ::apigen_runtime::client::Items<#item> {
-                const PAGING: ::apigen_runtime::Paging = ::apigen_runtime::Paging {
+                const PAGING: ::apigen_runtime::codegen::Paging = ::apigen_runtime::codegen::Paging {
                     cursor: #cursor,
                     items: #items,
-                    style: ::apigen_runtime::PageStyle::#style,
+                    style: ::apigen_runtime::codegen::PageStyle::#style,
                 };
                 self.#core.stream::<#item>(self.call(), &PAGING)
             }

@@ -46,9 +46,9 @@ impl ServerEmitter<'_> {
         let context = context_ty(op, quote!(S::Principal));
         let name = &op.name;
         let access = if op.auth.is_public() {
-            quote!(::apigen_runtime::server::Public)
+            quote!(::apigen_runtime::codegen::server::Public)
         } else {
-            quote!(::apigen_runtime::server::Authenticated)
+            quote!(::apigen_runtime::codegen::server::Authenticated)
         };
         let (answer, answer_fn) = self.answer(op);
         let docs = doc(&format!(
@@ -94,10 +94,10 @@ impl ServerEmitter<'_> {
     /// in the setter.
     fn answer(&self, op: &Operation) -> (TokenStream, TokenStream) {
         let answer = match op.server.answer {
-            AnswerKind::Empty => quote!(::apigen_runtime::server::empty),
-            AnswerKind::Download => quote!(::apigen_runtime::server::download),
-            AnswerKind::Text => quote!(::apigen_runtime::server::text),
-            AnswerKind::Json => quote!(::apigen_runtime::server::json),
+            AnswerKind::Empty => quote!(::apigen_runtime::codegen::server::empty),
+            AnswerKind::Download => quote!(::apigen_runtime::codegen::server::download),
+            AnswerKind::Text => quote!(::apigen_runtime::codegen::server::text),
+            AnswerKind::Json => quote!(::apigen_runtime::codegen::server::json),
             AnswerKind::Varied => return (quote!(answer), self.answer_function(op)),
         };
         (answer, TokenStream::new())
@@ -110,9 +110,9 @@ impl ServerEmitter<'_> {
             let variant = ident(&crate::model::status_variant(status));
             match body {
                 ResponseBody::Empty => {
-                    quote! { #response::#variant => ::apigen_runtime::server::empty((), #status, media), }
+                    quote! { #response::#variant => ::apigen_runtime::codegen::server::empty((), #status, media), }
                 }
-                _ => quote! { #response::#variant(body) => ::apigen_runtime::server::json(body, #status, media), },
+                _ => quote! { #response::#variant(body) => ::apigen_runtime::codegen::server::json(body, #status, media), },
             }
         });
         quote! {
@@ -120,7 +120,7 @@ impl ServerEmitter<'_> {
                 value: #response,
                 _: u16,
                 media: &'static str,
-            ) -> ::core::result::Result<::apigen_runtime::server::axum::response::Response, ::apigen_runtime::server::ApiError> {
+            ) -> ::core::result::Result<::apigen_runtime::codegen::server::axum::response::Response, ::apigen_runtime::server::ApiError> {
                 match value { #(#arms)* }
             }
         }

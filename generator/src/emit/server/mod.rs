@@ -269,14 +269,14 @@ fn router_builder() -> TokenStream {
         /// [`RouterBuilder::build`] refuses to leave any without one and names them, or
         /// [`RouterBuilder::build_partial`] answers 501 for them.
         pub struct RouterBuilder<S: Authenticator> {
-            pub(crate) routes: ::apigen_runtime::server::Routes<S>,
+            pub(crate) routes: ::apigen_runtime::codegen::server::Routes<S>,
         }
 
         impl<S: Authenticator> RouterBuilder<S> {
             /// No operation set yet; `service` authenticates callers and is handed to every
             /// handler.
             pub fn new(service: S) -> Self {
-                RouterBuilder { routes: ::apigen_runtime::server::Routes::new(service, OPERATIONS, &ERRORS) }
+                RouterBuilder { routes: ::apigen_runtime::codegen::server::Routes::new(service, OPERATIONS, &ERRORS) }
             }
 
             /// The limits the router checks before any handler.
