@@ -19,7 +19,6 @@
 //! client = false
 //! ```
 
-use crate::Generator;
 use crate::emit::{Outputs, RuntimeSource};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -141,8 +140,28 @@ pub fn parse(text: &str) -> Result<Config, String> {
     toml::from_str(text).map_err(|e| e.to_string().trim_end().to_owned())
 }
 
-/// The generator set up for a command run in `cwd` with `flags`.
-pub fn resolve(flags: Flags, cwd: &Path) -> Result<Generator, ConfigError> {
+/// Everything a command needs, resolved from the file and the flags; `apigen::Generator`
+/// is made from it.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The file read, if any.
+    pub file: Option<PathBuf>,
+    /// The spec's directory.
+    pub spec: PathBuf,
+    /// The output directory.
+    pub out: PathBuf,
+    /// Where generated crates take apigen-runtime from.
+    pub runtime: Runtime,
+    /// The crate-name prefix, when the file sets one.
+    pub crate_prefix: Option<String>,
+    /// The command that regenerates the output, when the file sets one.
+    pub regenerate: Option<String>,
+    /// Which outputs to write.
+    pub outputs: Outputs,
+}
+
+/// The settings for a command run in `cwd` with `flags`.
+pub fn resolve(flags: Flags, cwd: &Path) -> Result<Settings, ConfigError> {
     let file = match flags.config {
         Some(path) => Some(cwd.join(path)),
         None => find(cwd),
@@ -166,18 +185,16 @@ pub fn resolve(flags: Flags, cwd: &Path) -> Result<Generator, ConfigError> {
             "`crate-prefix = {prefix:?}` cannot prefix a crate name: use lower-case letters, digits and dashes"
         )));
     }
-    let mut generator = Generator::new().spec(clean(&spec)).out(&out).outputs(outputs);
-    generator = match runtime_source(&config.runtime, runtime_dir, &out, cwd).map_err(invalid)? {
-        Runtime::Dir(dir, version) => generator.runtime_dir(dir, version),
-        Runtime::Source(source) => generator.runtime(source),
-    };
-    if let Some(prefix) = config.crate_prefix {
-        generator = generator.crate_prefix(prefix);
-    }
-    if let Some(command) = config.regenerate {
-        generator = generator.regenerate_command(command);
-    }
-    Ok(generator.config_file(file))
+    let runtime = runtime_source(&config.runtime, runtime_dir, &out, cwd).map_err(invalid)?;
+    Ok(Settings {
+        file,
+        spec: clean(&spec),
+        out,
+        runtime,
+        crate_prefix: config.crate_prefix,
+        regenerate: config.regenerate,
+        outputs,
+    })
 }
 
 /// `dir` relative to `cwd` when it is below or beside it, else as it is.
@@ -192,10 +209,14 @@ fn clean(path: &Path) -> PathBuf {
     if cleaned.as_os_str().is_empty() { PathBuf::from(".") } else { cleaned }
 }
 
-/// Where the runtime comes from: a directory (relative to `cwd` when `out` is, absolute when
-/// it is, so the manifests' path is computed from one base), a git repository or a registry.
-enum Runtime {
+/// Where the runtime comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Runtime {
+    /// A directory (relative to the current directory when the output directory is,
+    /// absolute when it is, so the manifests' path is computed from one base), and the
+    /// version required of the crate there.
     Dir(PathBuf, String),
+    /// A git repository or a registry.
     Source(RuntimeSource),
 }
 
@@ -249,12 +270,12 @@ fn outputs(config: &OutputsConfig) -> Result<Outputs, String> {
 mod tests {
     use super::*;
 
-    fn settings(text: &str, flags: Flags) -> Result<Generator, ConfigError> {
+    fn settings(text: &str, flags: Flags) -> Result<crate::Generator, ConfigError> {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(FILE), text).unwrap();
         let nested = dir.path().join("a/b");
         std::fs::create_dir_all(&nested).unwrap();
-        resolve(flags, &nested)
+        resolve(flags, &nested).map(crate::Generator::from)
     }
 
     #[test]
@@ -274,7 +295,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let runtime = dir.path().join("rt");
         let flags = Flags { runtime: Some(runtime), out: Some("gen".into()), ..Flags::default() };
-        let s = resolve(flags, dir.path()).unwrap();
+        let s = crate::Generator::from(resolve(flags, dir.path()).unwrap());
         let RuntimeSource::Path { from_crate, .. } = s.options().runtime else { panic!() };
         assert_eq!(from_crate, "../../rt");
     }

@@ -30,22 +30,30 @@
 //! - [`import`] (run once, when a team adopts apigen) turns an OpenAPI document into spec
 //!   files; [`mod@diff`] compares two specs.
 //!
-//! The phase modules are public for the tests and benchmarks of this repository; what a user
-//! needs is re-exported here, and the rest carries no stability promise.
+//! What a user needs is re-exported here; the phase modules are public for the tests and
+//! benchmarks of this repository (those a user has no use for are hidden from these docs), and
+//! carry no stability promise.
 
 pub mod config;
 pub mod diag;
 pub mod diff;
 pub mod emit;
+#[doc(hidden)]
 pub mod hash;
 pub mod import;
+#[doc(hidden)]
 pub mod init;
+#[doc(hidden)]
 pub mod input;
+#[doc(hidden)]
 pub mod listing;
+#[doc(hidden)]
 pub mod load;
+#[doc(hidden)]
 pub mod lower;
 pub mod model;
 pub mod out;
+#[doc(hidden)]
 pub mod par;
 
 pub use config::ConfigError;
@@ -70,17 +78,10 @@ pub fn load(spec_dir: &Path) -> Result<(Api, Diagnostics), Diagnostics> {
     }
 }
 
-/// Where generated manifests take apigen-runtime from, as set on a [`Generator`]: a directory
-/// is kept as given until the output directory is known, so the manifests' relative path is
-/// computed from wherever the output goes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Runtime {
-    /// A directory, relative to the current directory (or absolute), and the version
-    /// required of the crate there.
-    Dir(PathBuf, String),
-    /// A git repository or a registry.
-    Source(RuntimeSource),
-}
+// Where generated manifests take apigen-runtime from: a directory is kept as given until the
+// output directory is known, so the manifests' relative path is computed from wherever the
+// output goes.
+use config::Runtime;
 
 /// The generator, set up: where the spec is, where the output goes, where the generated
 /// crates take apigen-runtime from, and how much to trust what is on disk. Every command of
@@ -135,7 +136,8 @@ impl Generator {
         match config::find(dir) {
             Some(file) => {
                 let file = std::path::absolute(&file).unwrap_or(file);
-                config::resolve(config::Flags { config: Some(file), ..config::Flags::default() }, &cwd)
+                let flags = config::Flags { config: Some(file), ..config::Flags::default() };
+                config::resolve(flags, &cwd).map(Generator::from)
             }
             None => Ok(Generator::new().spec(dir.join("spec")).out(dir.join("generated"))),
         }
@@ -160,18 +162,6 @@ impl Generator {
     #[must_use]
     pub fn runtime_path(mut self, dir: impl Into<PathBuf>) -> Self {
         self.runtime = Runtime::Dir(dir.into(), RUNTIME_VERSION.to_owned());
-        self
-    }
-
-    /// Like [`Generator::runtime_path`], requiring `version` of the crate there.
-    pub(crate) fn runtime_dir(mut self, dir: PathBuf, version: String) -> Self {
-        self.runtime = Runtime::Dir(dir, version);
-        self
-    }
-
-    /// Records the settings file these settings came from.
-    pub(crate) fn config_file(mut self, file: Option<PathBuf>) -> Self {
-        self.config_file = file;
         self
     }
 
@@ -331,6 +321,22 @@ impl Generator {
         let output =
             if self.full { emit::emit(api, options) } else { emit::emit_reusing(api, options, &dir.printed(build)) };
         out::stamp::stamped(api, options, output)
+    }
+}
+
+impl From<config::Settings> for Generator {
+    /// The generator of resolved settings (`apigen.toml` and flags).
+    fn from(settings: config::Settings) -> Self {
+        Generator {
+            spec: settings.spec,
+            out: settings.out,
+            runtime: settings.runtime,
+            crate_prefix: settings.crate_prefix,
+            regenerate: settings.regenerate.unwrap_or_else(|| "apigen generate".to_owned()),
+            outputs: settings.outputs,
+            config_file: settings.file,
+            ..Generator::new()
+        }
     }
 }
 

@@ -149,7 +149,7 @@ fn main() -> ExitCode {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let flags = Flags { config: cli.config, spec: cli.spec, out: cli.out, runtime: cli.runtime };
     let generator = match apigen::config::resolve(flags, &cwd) {
-        Ok(generator) => generator,
+        Ok(settings) => Generator::from(settings),
         Err(error) => {
             eprintln!("error: {error}");
             return ExitCode::FAILURE;

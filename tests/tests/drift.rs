@@ -12,7 +12,7 @@ use std::path::Path;
 /// `tests` crate, where cargo runs these tests.
 fn generator(spec: &str, out_from_root: &str) -> Generator {
     let flags = Flags { out: Some(out_from_root.into()), ..Flags::default() };
-    apigen::config::resolve(flags, Path::new("..")).unwrap().spec(spec).cache(CacheDir::none())
+    Generator::from(apigen::config::resolve(flags, Path::new("..")).unwrap()).spec(spec).cache(CacheDir::none())
 }
 
 /// Every file the spec produces, stamped.

@@ -211,7 +211,7 @@ fn mutated_config_files_are_read_or_refused_naming_the_file_and_never_panic() {
         match outcome {
             Err(_) => panic!("case {case}: panicked on\n{}", String::from_utf8_lossy(&bytes)),
             Ok(Ok(settings)) => {
-                assert_eq!(settings.settings_file(), Some(file.as_path()), "case {case}");
+                assert_eq!(settings.file.as_deref(), Some(file.as_path()), "case {case}");
                 read += 1;
             }
             Ok(Err(message)) => {

@@ -649,8 +649,12 @@ impl TypesEmitter<'_> {
                 Presence::Optional | Presence::Nullable => {
                     quote! { .field(#label, &::apigen_runtime::codegen::redact_option(&self.#member)) }
                 }
-                Presence::TriState => quote! { .field(#label, &::apigen_runtime::codegen::redact_patch(&self.#member)) },
-                Presence::Required | Presence::Defaulted => quote! { .field(#label, &::apigen_runtime::codegen::Redacted) },
+                Presence::TriState => {
+                    quote! { .field(#label, &::apigen_runtime::codegen::redact_patch(&self.#member)) }
+                }
+                Presence::Required | Presence::Defaulted => {
+                    quote! { .field(#label, &::apigen_runtime::codegen::Redacted) }
+                }
             }
         });
         let extra = has_extra.then(|| quote! { .field("extra", &self.extra) });

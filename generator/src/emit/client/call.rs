@@ -367,7 +367,9 @@ fn path_expr(op: &Operation) -> TokenStream {
                 let param = op.params.iter().find(|p| &p.wire == wire).expect("lowered");
                 let field = ident(&param.rust);
                 args.push(match &param.ty {
-                    TypeRef::String | TypeRef::Url => quote! { ::apigen_runtime::codegen::client::segment(&self.#field) },
+                    TypeRef::String | TypeRef::Url => {
+                        quote! { ::apigen_runtime::codegen::client::segment(&self.#field) }
+                    }
                     TypeRef::Named(_) => quote! { ::apigen_runtime::codegen::client::segment(self.#field.as_str()) },
                     other => {
                         let text = param_text(quote!(self.#field), other);

@@ -6,9 +6,9 @@
 //! into a runtime `Call`: sending, retrying, decoding and pagination are `apigen-runtime`'s
 //! (feature `client`). What each operation looks like to a caller (arguments, setters and
 //! their names, body style, media choices, answer) is its [`ClientShape`], decided in the
-//! model; this module turns shapes into tokens: [`handle`] the handle's methods and the
-//! builders, [`call`] the request a builder makes, [`send`] the sending and paging,
-//! [`samples`] one typed call per operation.
+//! model; this module turns shapes into tokens: `handle` the handle's methods and the
+//! builders, `call` the request a builder makes, `send` the sending and paging,
+//! `samples` one typed call per operation.
 //!
 //! [`ClientShape`]: crate::model::ClientShape
 

@@ -7,8 +7,8 @@
 //! The router, the order of checks before a handler runs and the error contract live in
 //! `apigen-runtime` (feature `server`). What an operation looks like to an implementer is its
 //! [`ServerShape`](crate::model::ServerShape), decided in the model; this module turns it into
-//! tokens: the crate root here, [`request`] the requests and their parsers, [`handlers`] the
-//! traits and the router builder's setters, [`mock`] the mock service.
+//! tokens: the crate root here, `request` the requests and their parsers, `handlers` the
+//! traits and the router builder's setters, `mock` the mock service.
 
 mod handlers;
 mod mock;
