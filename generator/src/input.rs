@@ -16,6 +16,13 @@ use std::path::{Path, PathBuf};
 /// endless stream behind a link, and must not exhaust memory.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
+/// The largest spec file read: 16 MiB. Microsoft Graph's imported spec, the largest public
+/// API, has no file above 3 MB; YAML costs about 25 times its size in memory once read.
+pub const MAX_SPEC_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The most the files of one spec hold together: 64 MiB.
+pub const MAX_SPEC_BYTES: u64 = 64 * 1024 * 1024;
+
 /// Why an input file was not read. The message names no path: the caller shows it.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
@@ -25,9 +32,9 @@ pub enum ReadError {
     /// A directory, FIFO, socket or device.
     #[error("not a regular file (a {0})")]
     NotRegular(&'static str),
-    /// Larger than [`MAX_FILE_BYTES`].
-    #[error("the file is larger than {} MiB", MAX_FILE_BYTES / (1024 * 1024))]
-    TooLarge,
+    /// Larger than the cap (in MiB) of its kind of file.
+    #[error("the file is larger than {0} MiB")]
+    TooLarge(u64),
     /// A link whose target is outside the directory the file belongs to.
     #[error("a link leading out of {root} (to {}): not followed", target.display())]
     LinkOutside {
@@ -64,22 +71,27 @@ pub fn read_text(path: &Path) -> Result<String, ReadError> {
 }
 
 /// The text of `path`, a file below `root`: a link (the file or a directory on the way) must
-/// lead to a place inside `root`.
-pub fn read_text_within(root: &Path, path: &Path) -> Result<String, ReadError> {
+/// lead to a place inside `root`; at most `cap` bytes.
+pub fn read_text_within(root: &Path, path: &Path, cap: u64) -> Result<String, ReadError> {
     // Checked first, so the message for a link to a device says what the device is.
     kind_of(path)?;
     let target = path.canonicalize()?;
     if !target.starts_with(root.canonicalize()?) {
         return Err(ReadError::LinkOutside { root: root.display().to_string(), target });
     }
-    read_text(path)
+    decode_text(read_capped(path, cap)?)
 }
 
 /// The bytes of the regular file at `path`, at most [`MAX_FILE_BYTES`].
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
+    read_capped(path, MAX_FILE_BYTES)
+}
+
+/// The bytes of the regular file at `path`, at most `cap`.
+fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
     let length = kind_of(path)?;
-    check_size(length)?;
+    check_size_within(length, cap)?;
     let file = std::fs::File::open(path)?;
     // The file may have been swapped between the check and the open.
     if !file.metadata()?.is_file() {
@@ -87,14 +99,19 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
     }
     let mut bytes = Vec::with_capacity(length as usize);
     // It may also grow: never read past the cap.
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
-    check_size(bytes.len() as u64)?;
+    file.take(cap + 1).read_to_end(&mut bytes)?;
+    check_size_within(bytes.len() as u64, cap)?;
     Ok(bytes)
 }
 
 /// Refuses a size above [`MAX_FILE_BYTES`] (for files read from elsewhere, such as git).
 pub fn check_size(length: u64) -> Result<(), ReadError> {
-    if length > MAX_FILE_BYTES { Err(ReadError::TooLarge) } else { Ok(()) }
+    check_size_within(length, MAX_FILE_BYTES)
+}
+
+/// Refuses a size above `cap`.
+pub fn check_size_within(length: u64, cap: u64) -> Result<(), ReadError> {
+    if length > cap { Err(ReadError::TooLarge(cap / (1024 * 1024))) } else { Ok(()) }
 }
 
 /// The text of bytes read from an input, with the first byte that is not UTF-8 located.
@@ -220,5 +237,7 @@ mod tests {
     fn the_cap_is_inclusive() {
         assert!(check_size(MAX_FILE_BYTES).is_ok());
         assert_eq!(check_size(MAX_FILE_BYTES + 1).unwrap_err().to_string(), "the file is larger than 64 MiB");
+        let spec_cap = check_size_within(MAX_SPEC_FILE_BYTES + 1, MAX_SPEC_FILE_BYTES).unwrap_err();
+        assert_eq!(spec_cap.to_string(), "the file is larger than 16 MiB");
     }
 }

@@ -428,12 +428,12 @@ pub fn import(document: &Path, out: &Path, replace: bool) -> Result<ImportReport
         .map_err(|error| ImportFailure::Unreadable { path: shown.clone(), error })?;
     let name = document.file_name().map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
     let imported = import::import(&doc, &name).map_err(|e| ImportFailure::NotOpenApi(shown.clone(), e))?;
-    let written = import::write::replace_dir(out, &imported.files, replace)?;
+    let written = import::write::replace_dir(out, &imported.files, replace, document)?;
     let lint = load(out).map(|(_, warnings)| warnings);
     if lint.is_err() && imported.shared_shapes > 0 {
         // A shared shape may name a type a later pass dropped: every copy declared instead.
         let unshared = import::import_sharing(&doc, &name, false).map_err(|e| ImportFailure::NotOpenApi(shown, e))?;
-        let written = import::write::replace_dir(out, &unshared.files, true)?;
+        let written = import::write::replace_dir(out, &unshared.files, true, document)?;
         let lint = load(out).map(|(_, warnings)| warnings);
         return Ok(ImportReport { written, summary: unshared.summary, lint });
     }

@@ -84,12 +84,45 @@ fn a_fifo_or_a_device_named_like_a_spec_file_is_refused_without_reading_it() {
 fn an_oversized_spec_file_is_refused_before_it_is_read() {
     let dir = petstore_copy();
     let big = std::fs::File::create(dir.path().join("big.yaml")).unwrap();
-    big.set_len(apigen::input::MAX_FILE_BYTES + 1).unwrap(); // sparse: costs no disk
+    big.set_len(apigen::input::MAX_SPEC_FILE_BYTES + 1).unwrap(); // sparse: costs no disk
     assert_eq!(
         load_errors(dir.path()),
-        "error: SPEC/big.yaml: the file is larger than 64 MiB\n  \
+        "error: SPEC/big.yaml: the file is larger than 16 MiB\n  \
          hint: split the spec into several files, one per area\n\
          1 error(s), 0 warning(s)\n"
+    );
+}
+
+#[test]
+fn spec_files_holding_more_than_the_cap_together_are_refused_before_they_are_parsed() {
+    let dir = petstore_copy();
+    // Five files of 15 MiB of comments: each under the cap of a file, 75 MiB together.
+    let comment = format!("# {}\n", "x".repeat(1022));
+    let file = comment.repeat(15 * 1024);
+    for n in 0..5 {
+        std::fs::write(dir.path().join(format!("big{n}.yaml")), &file).unwrap();
+    }
+    let errors = load_errors(dir.path());
+    assert!(errors.ends_with("together, more than 64 MiB\n  hint: a spec this large is a mistake: the largest public APIs need a quarter of it\n1 error(s), 0 warning(s)\n"), "{errors}");
+}
+
+#[test]
+fn yaml_aliases_expanding_past_the_budget_are_refused_where_the_anchor_is() {
+    let dir = petstore_copy();
+    let mut text = String::from("x-lol: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for level in 1..9 {
+        text.push_str(&format!("x-lol{level}: &a{level} [{}]\n", vec![format!("*a{}", level - 1); 10].join(", ")));
+    }
+    std::fs::write(dir.path().join("laughs.yaml"), text).unwrap();
+    let errors = load_errors(dir.path());
+    // Located at the node being expanded (the last `lol` of the first anchor), with its path.
+    assert!(
+        errors.starts_with("error: SPEC/laughs.yaml:1:48: x-lol4[0][")
+            && errors.contains("the YAML expands past its budget through aliases (`*name`) (more than ")
+            && errors.ends_with(
+                "  hint: write the repeated parts once as named types or shared parameters\n1 error(s), 0 warning(s)\n"
+            ),
+        "{errors}"
     );
 }
 

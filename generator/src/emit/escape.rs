@@ -2,11 +2,33 @@
 //! HTML comment (`html_comment`), a TOML string (`toml_string`), Markdown without raw HTML
 //! (`escape_html_outside_code`), a Markdown table cell (`table_cell`).
 
-/// `text` with every line break and control character turned into a space. The header is a
-/// line comment in every format (`//`, `#`): spec text in it (the API's title) must not be
-/// able to end the comment and add code or manifest keys after it.
+/// `text` with every line break and control character turned into a space, and every
+/// character that changes the direction of text shown escaped (see [`comment_text`]). The
+/// header is a line comment in every format (`//`, `#`): spec text in it (the API's title)
+/// must not be able to end the comment and add code or manifest keys after it.
 pub fn one_line(text: &str) -> String {
-    text.chars().map(|c| if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') { ' ' } else { c }).collect()
+    let spaced: String =
+        text.chars().map(|c| if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') { ' ' } else { c }).collect();
+    comment_text(&spaced)
+}
+
+/// `text` as a Rust comment may hold it: a carriage return not followed by a line feed (which
+/// rustc refuses in a doc comment) becomes a line break, and each character that changes the
+/// direction of text shown (U+202A to U+202E, U+2066 to U+2069, which rustc refuses in
+/// comments so that code cannot be made to read otherwise than it runs) is written as its
+/// escape, `\u{202E}`: Hebrew or Arabic text wrapped in isolates stays readable.
+pub fn comment_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' => out.push('\n'),
+            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => out.push_str(&format!("\\u{{{:04X}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The `toml` filter: `text` as a quoted TOML basic string, every character TOML requires
@@ -119,6 +141,14 @@ fn escape_html(text: &str) -> std::borrow::Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn comments_hold_no_bare_carriage_return_and_no_direction_change() {
+        assert_eq!(comment_text("a\r\nb\rc"), "a\nb\nc");
+        assert_eq!(comment_text("\u{2067}שלום\u{2069} \u{202E}x"), "\\u{2067}שלום\\u{2069} \\u{202E}x");
+        assert_eq!(one_line("t\u{202E}itle\nnext"), "t\\u{202E}itle next");
+    }
+
     use super::*;
 
     #[test]

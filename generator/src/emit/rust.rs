@@ -52,7 +52,7 @@ fn doc_lines(text: &str) -> Vec<String> {
     let mut item: Option<usize> = None; // The column of the current list item's text.
     let mut lines = Vec::new();
     // Tabs print at no fixed width (clippy's `tabs_in_doc_comments`): four spaces each.
-    let text = text.replace('\t', "    ");
+    let text = super::escape::comment_text(text).replace('\t', "    ");
     for line in text.trim_end().lines() {
         let mut suffix = "";
         let mut indent = String::new();

@@ -6,25 +6,23 @@
 use super::{Imported, Importer, Summary, names, yaml};
 use serde_json::{Map, Value, json};
 
-/// A spec file stays well under the loader's 8 MiB.
+/// A spec file stays well under the loader's 16 MiB.
 const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
 
 impl Importer<'_> {
     pub(super) fn files(mut self, document: &str) -> Imported {
         let mut files = vec![("api.yaml".to_owned(), yaml::file(&self.api_file(document)))];
-        let tags: Vec<String> = self.tags.keys().cloned().collect();
-        for tag in tags {
-            let ops: Vec<(String, Value)> = self
-                .operations
-                .iter()
-                .filter(|op| op.tag == tag)
-                .map(|op| (op.name.clone(), Value::Object(op.node.clone())))
-                .collect();
-            if ops.is_empty() {
-                continue;
+        // Operations by tag, in one pass (a document may have as many tags as operations).
+        let mut by_tag: indexmap::IndexMap<&str, Vec<(String, Value)>> =
+            self.tags.keys().map(|tag| (tag.as_str(), Vec::new())).collect();
+        for op in &self.operations {
+            if let Some(ops) = by_tag.get_mut(op.tag.as_str()) {
+                ops.push((op.name.clone(), Value::Object(op.node.clone())));
             }
+        }
+        for (tag, ops) in by_tag.into_iter().filter(|(_, ops)| !ops.is_empty()) {
             let header = Map::from_iter([("tag".to_owned(), json!(tag))]);
-            files.extend(parts(&tag, header, "operations", ops));
+            files.extend(parts(tag, header, "operations", ops));
         }
         let types: Vec<(String, Value)> =
             self.types.iter().map(|(name, ty)| (name.clone(), Value::Object(ty.node.clone()))).collect();
@@ -48,9 +46,12 @@ impl Importer<'_> {
     fn api_file(&self, document: &str) -> Map<String, Value> {
         let info = self.doc.get("info");
         let text = |key: &str| info.and_then(|i| i.get(key)).and_then(Value::as_str).map(str::trim).unwrap_or_default();
-        let title = if text("title").is_empty() { "API" } else { text("title") };
+        // The title and version are in every generated file's header: kept to the format's
+        // limits (the whole title stays in the description).
+        let full_title = if text("title").is_empty() { "API" } else { text("title") };
+        let title = &clip(full_title, crate::lower::MAX_TITLE);
         let version = match info.and_then(|i| i.get("version")) {
-            Some(Value::String(v)) if !v.trim().is_empty() => v.trim().to_owned(),
+            Some(Value::String(v)) if !v.trim().is_empty() => clip(v.trim(), crate::lower::MAX_VERSION),
             Some(v @ Value::Number(_)) => v.to_string(),
             _ => "1".to_owned(),
         };
@@ -63,8 +64,13 @@ impl Importer<'_> {
         api.insert("name".into(), json!(name));
         api.insert("title".into(), json!(title));
         api.insert("version".into(), json!(version));
-        if !text("description").is_empty() {
-            api.insert("description".into(), json!(text("description")));
+        let description = match (text("description"), title == full_title) {
+            (description, true) => description.to_owned(),
+            ("", false) => full_title.to_owned(),
+            (description, false) => format!("{full_title}\n\n{description}"),
+        };
+        if !description.is_empty() {
+            api.insert("description".into(), json!(description));
         }
         api.insert("source".into(), json!(document));
         if !self.auth.schemes.is_empty() {
@@ -174,4 +180,14 @@ fn parts(
     }
     flush(&mut current, &mut files);
     files
+}
+
+/// `text` cut to at most `max` characters, ending with `…` when cut.
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut clipped: String = text.chars().take(max - 1).collect();
+    clipped.push('…');
+    clipped
 }

@@ -143,6 +143,11 @@ struct Importer<'a> {
     expanding: Vec<String>,
     /// Compositions (allOf) being merged, by address, to stop at loops.
     merging: Vec<usize>,
+    /// The references whose allOf parts are being merged, to stop at cycles.
+    merge_path: Vec<String>,
+    /// Each referenced schema merged with its allOf parts, merged once: a composition naming
+    /// the next one twice, nested, is linear, not exponential.
+    merged_refs: BTreeMap<String, Map<String, Value>>,
     /// Schemas one root (a component, an operation) may still visit: bounds the time and
     /// memory of documents whose schemas expand into each other.
     budget: usize,
@@ -212,6 +217,8 @@ impl<'a> Importer<'a> {
             pending_unions: Vec::new(),
             expanding: Vec::new(),
             merging: Vec::new(),
+            merge_path: Vec::new(),
+            merged_refs: BTreeMap::new(),
             budget: SCHEMA_BUDGET,
             operations: Vec::new(),
             shared: IndexMap::new(),
@@ -334,8 +341,11 @@ impl Importer<'_> {
     /// Builds the component types something used after the first pass.
     fn build_needed(&mut self) {
         while let Some(key) = self.needed.pop() {
+            // A component is built once: one that failed is not tried again (two components
+            // including each other would otherwise ask for each other forever).
             if let Some(Some(name)) = self.components.get(&key).cloned()
                 && !self.types.contains_key(&name)
+                && !self.failed.contains_key(&name)
             {
                 self.build_component(&key, &name);
             }

@@ -4,19 +4,22 @@
 
 use crate::model::names::{Case, sanitize};
 use heck::{ToKebabCase, ToLowerCamelCase, ToPascalCase};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Names taken in one namespace, by the Rust name derived from each.
 #[derive(Debug, Default)]
 pub struct Taken {
     rust: BTreeSet<String>,
     case: Option<Case>,
+    /// For each name wanted before, the next number to try: 10,000 operations wanting one
+    /// name take `name2` .. `name10000` in linear time, not quadratic.
+    next: BTreeMap<String, u64>,
 }
 
 impl Taken {
     /// A namespace whose Rust names are in `case`.
     pub fn new(case: Case) -> Self {
-        Taken { rust: BTreeSet::new(), case: Some(case) }
+        Taken { rust: BTreeSet::new(), case: Some(case), next: BTreeMap::new() }
     }
 
     /// Takes `rust` without a spec name (names the generator itself uses).
@@ -31,14 +34,23 @@ impl Taken {
 
     /// `wanted` when its Rust name is free, else `wanted2`, `wanted3`, ...; taken either way.
     pub fn claim(&mut self, wanted: &str) -> String {
-        let mut name = wanted.to_owned();
-        let mut n = 2;
-        while !self.is_free(&name) {
-            name = format!("{wanted}{n}");
-            n += 1;
-        }
+        let name = self.first_free(wanted, "", |taken, name| taken.is_free(name));
         self.rust.insert(sanitize(&name, self.case.unwrap_or(Case::Pascal)));
         name
+    }
+
+    /// The first of `wanted`, `wanted{sep}2`, `wanted{sep}3`, ... that `free` accepts (nothing
+    /// is taken). A search for a name wanted before goes on from where the last one ended:
+    /// names only ever get taken, so those it passed are still taken.
+    pub fn first_free(&mut self, wanted: &str, sep: &str, free: impl Fn(&Self, &str) -> bool) -> String {
+        let key = format!("{sep}\0{wanted}");
+        let mut n = self.next.get(&key).copied().unwrap_or(1);
+        let at = |n: u64| if n == 1 { wanted.to_owned() } else { format!("{wanted}{sep}{n}") };
+        while !free(self, &at(n)) {
+            n += 1;
+        }
+        self.next.insert(key, n);
+        at(n)
     }
 }
 
@@ -77,8 +89,10 @@ pub fn operation_name_from_route(method: &str, path: &str) -> String {
 
 /// A tag name (kebab-case, letters and digits) from a tag of the document; `api` otherwise.
 pub fn tag_name(text: &str) -> String {
-    let kebab: String =
+    let mut kebab: String =
         text.to_kebab_case().chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').collect::<String>();
+    // A tag names a module, a file and a cargo feature: kept short, with room for a number.
+    kebab.truncate(crate::model::names::MAX_MODULE_NAME - 8);
     let kebab = kebab.trim_matches('-').to_owned();
     match kebab.chars().next() {
         None => "default".to_owned(),

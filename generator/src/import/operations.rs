@@ -60,12 +60,8 @@ impl Importer<'_> {
         if matches!(wanted.as_str(), "api" | "schemas") || wanted.starts_with("schemas-") {
             wanted.push_str("-ops");
         }
-        let mut name = wanted.clone();
-        let mut n = 2;
-        while !self.tag_taken.is_free(&crate::model::names::module_name(&name)) {
-            name = format!("{wanted}-{n}");
-            n += 1;
-        }
+        let module_free = |taken: &names::Taken, name: &str| taken.is_free(&crate::model::names::module_name(name));
+        let name = self.tag_taken.first_free(&wanted, "-", module_free);
         self.tag_taken.reserve(&sanitize(&crate::model::names::module_name(&name), Case::Snake));
         let title = text.trim();
         let title = if title.is_empty() { name.clone() } else { title.to_owned() };
@@ -216,12 +212,8 @@ impl Importer<'_> {
         };
         // The client names a builder per operation (`<Name>Builder`), and the server trait a
         // method: both come from this name.
-        let mut name = wanted.clone();
-        let mut n = 2;
-        while !taken.is_free(&name) || !taken.is_free(&format!("{name}Builder")) {
-            name = format!("{wanted}{n}");
-            n += 1;
-        }
+        let name = taken
+            .first_free(&wanted, "", |taken, name| taken.is_free(name) && taken.is_free(&format!("{name}Builder")));
         taken.claim(&name);
         taken.reserve(&sanitize(&format!("{name}Builder"), Case::Pascal));
         name

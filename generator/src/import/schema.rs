@@ -195,6 +195,10 @@ impl Importer<'_> {
                 if !is_object_schema(target) || target.contains_key("discriminator") {
                     return None;
                 }
+                // Components including each other: merged instead (the cycle cut, with a gap).
+                if self.composes_back(&key, &at.pointer) {
+                    return None;
+                }
                 let name = self.component_type(&key)?;
                 let mut merged = Map::new();
                 self.merge_into(&mut merged, target, at, 0);
@@ -253,6 +257,30 @@ impl Importer<'_> {
         Some((bases, own))
     }
 
+    /// True when the component `key`, through the allOf references of the components it
+    /// names, comes back to the schema at `pointer`.
+    fn composes_back(&self, key: &str, pointer: &str) -> bool {
+        let schemas = &self.doc["components"]["schemas"];
+        let mut seen = BTreeSet::new();
+        let mut pending = vec![key.to_owned()];
+        while let Some(key) = pending.pop() {
+            if refs::child("#/components/schemas", &key) == pointer {
+                return true;
+            }
+            if !seen.insert(key.clone()) {
+                continue;
+            }
+            let parts = schemas.get(&key).and_then(|s| s.get("allOf")).and_then(Value::as_array);
+            for part in parts.into_iter().flatten() {
+                let reference = part.get("$ref").and_then(Value::as_str);
+                if let Some(next) = reference.and_then(|r| r.strip_prefix("#/components/schemas/")) {
+                    pending.push(next.replace("~1", "/").replace("~0", "~"));
+                }
+            }
+        }
+        false
+    }
+
     /// The property names any discriminator of the document names.
     fn discriminators(&mut self) -> &BTreeSet<String> {
         if self.discriminator_properties.is_none() {
@@ -278,48 +306,43 @@ impl Importer<'_> {
     }
 
     /// Merges a schema and its allOf parts (references followed) into one mapping: properties
-    /// and required lists add up, other keys of later parts win.
+    /// and required lists add up, other keys of later parts win. A referenced part is merged
+    /// once and remembered; a part naming a schema being merged (a cycle) is left out, with a
+    /// gap.
     fn merge_into(&mut self, merged: &mut Map<String, Value>, map: &Map<String, Value>, at: &At, depth: usize) {
         if depth > refs::MAX_HOPS {
             return;
         }
         if let Some(parts) = map.get("allOf").and_then(Value::as_array) {
             for part in parts {
-                let Ok((part, _)) = refs::follow(self.doc, part, &at.pointer) else {
+                let Ok((target, pointer)) = refs::follow(self.doc, part, &at.pointer) else {
                     self.gaps.note(gaps::BROKEN_REF, &at.pointer);
                     continue;
                 };
-                if let Value::Object(part) = part {
-                    self.merge_into(merged, part, at, depth + 1);
+                let Value::Object(target) = target else { continue };
+                if part.get("$ref").is_none() {
+                    self.merge_into(merged, target, at, depth + 1);
+                    continue;
                 }
+                if self.merge_path.contains(&pointer) {
+                    self.gaps.note(gaps::TOO_DEEP, &at.pointer);
+                    continue;
+                }
+                let whole = match self.merged_refs.get(&pointer) {
+                    Some(whole) => whole.clone(),
+                    None => {
+                        let mut whole = Map::new();
+                        self.merge_path.push(pointer.clone());
+                        self.merge_into(&mut whole, target, at, depth + 1);
+                        self.merge_path.pop();
+                        self.merged_refs.insert(pointer, whole.clone());
+                        whole
+                    }
+                };
+                merge_keys(merged, &whole);
             }
         }
-        for (key, value) in map {
-            match key.as_str() {
-                "allOf" => {}
-                "properties" => {
-                    let target = merged.entry("properties").or_insert_with(|| json!({}));
-                    if let (Value::Object(target), Value::Object(props)) = (target, value) {
-                        for (k, v) in props {
-                            target.insert(k.clone(), v.clone());
-                        }
-                    }
-                }
-                "required" => {
-                    let target = merged.entry("required").or_insert_with(|| json!([]));
-                    if let (Value::Array(target), Value::Array(required)) = (target, value) {
-                        for name in required {
-                            if !target.contains(name) {
-                                target.push(name.clone());
-                            }
-                        }
-                    }
-                }
-                _ => {
-                    merged.insert(key.clone(), value.clone());
-                }
-            }
-        }
+        merge_keys(merged, map);
     }
 
     /// oneOf / anyOf: null variants make the value nullable, an enum beside a plain string is an
@@ -894,8 +917,9 @@ impl Importer<'_> {
         let mut open =
             map.get("x-ms-enum").and_then(|x| x.get("modelAsString")).and_then(Value::as_bool).unwrap_or(false);
         let mut typed = Typed::default();
+        let mut seen = BTreeSet::new();
         for value in strings {
-            if listed.iter().any(|v| v == value) {
+            if !seen.insert(value) {
                 continue;
             }
             if !taken.is_free(value)
@@ -928,12 +952,9 @@ impl Importer<'_> {
 
     /// An enumeration of integers, each listed once.
     fn integer_enumeration(&mut self, integers: &[i64], values: &[Value], at: &At) -> Typed {
-        let mut listed: Vec<Value> = Vec::new();
-        for value in integers {
-            if !listed.contains(&json!(value)) {
-                listed.push(json!(value));
-            }
-        }
+        let mut seen = BTreeSet::new();
+        let listed: Vec<Value> =
+            integers.iter().filter(|value| seen.insert(**value)).map(|value| json!(value)).collect();
         Typed {
             expr: Expr::Enum,
             nullable: values.iter().any(Value::is_null),
@@ -1078,6 +1099,37 @@ const SHAPE_KEYS: &[&str] =
     &["type", "properties", "items", "additionalProperties", "enum", "$ref", "allOf", "oneOf", "anyOf", "const"];
 
 /// True when a schema is plainly an object: properties or `type: object`, no union.
+/// Adds the keys of `map` (but `allOf`) to `merged`: properties and required lists add up,
+/// other keys win.
+fn merge_keys(merged: &mut Map<String, Value>, map: &Map<String, Value>) {
+    for (key, value) in map {
+        match key.as_str() {
+            "allOf" => {}
+            "properties" => {
+                let target = merged.entry("properties").or_insert_with(|| json!({}));
+                if let (Value::Object(target), Value::Object(props)) = (target, value) {
+                    for (k, v) in props {
+                        target.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+            "required" => {
+                let target = merged.entry("required").or_insert_with(|| json!([]));
+                if let (Value::Array(target), Value::Array(required)) = (target, value) {
+                    for name in required {
+                        if !target.contains(name) {
+                            target.push(name.clone());
+                        }
+                    }
+                }
+            }
+            _ => {
+                merged.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
 fn is_object_schema(map: &Map<String, Value>) -> bool {
     let object = map.contains_key("properties") || map.get("type") == Some(&json!("object"));
     object && !map.contains_key("oneOf") && !map.contains_key("anyOf") && !map.contains_key("enum")

@@ -24,10 +24,24 @@ pub fn file(sections: &Map<String, Value>) -> String {
     out
 }
 
+/// The longest key written as `key: value`: YAML reads an implicit key of at most 1024
+/// characters (its quotes included); a longer one is written explicitly, `? key` then
+/// `: value`.
+const MAX_IMPLICIT_KEY: usize = 1000;
+
 /// `key: value` at `indent`, the value in the style it fits.
 fn entry(out: &mut String, indent: usize, key: &str, value: &Value) {
+    let text = scalar_text(key);
+    if text.chars().count() > MAX_IMPLICIT_KEY {
+        let pad = " ".repeat(indent);
+        let mut implicit = String::new();
+        entry(&mut implicit, indent, "k", value);
+        let rest = implicit.strip_prefix(&format!("{pad}k:")).unwrap_or(&implicit);
+        out.push_str(&format!("{pad}? {text}\n{pad}:{rest}"));
+        return;
+    }
     let pad = " ".repeat(indent);
-    let key = scalar_text(key);
+    let key = text;
     match value {
         Value::Object(map) if map.is_empty() => out.push_str(&format!("{pad}{key}: {{}}\n")),
         Value::Array(items) if items.is_empty() => out.push_str(&format!("{pad}{key}: []\n")),
@@ -98,7 +112,11 @@ fn flow(value: &Value) -> Option<String> {
         Value::Object(map) => {
             let mut parts = Vec::new();
             for (k, v) in map {
-                parts.push(format!("{}: {}", scalar_text(k), flow_scalar(v)?));
+                let key = scalar_text(k);
+                if key.chars().count() > MAX_IMPLICIT_KEY {
+                    return None;
+                }
+                parts.push(format!("{key}: {}", flow_scalar(v)?));
             }
             Some(format!("{{ {} }}", parts.join(", ")))
         }
@@ -253,6 +271,17 @@ fn literal_body(out: &mut String, indent: usize, text: &str) {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn keys_past_yamls_limit_are_written_explicitly_and_read_back() {
+        let long = "k".repeat(1500);
+        let value =
+            serde_json::json!({ "fields": { long.clone(): { "type": "string" }, "short": { "type": "string" } } });
+        let text = file(value.as_object().unwrap());
+        assert!(text.contains(&format!("  ? {long}\n  : {{ type: string }}\n")), "{text}");
+        assert_eq!(crate::load::document::parse_document(&text).unwrap(), value);
+    }
+
     use super::*;
     use serde_json::json;
 

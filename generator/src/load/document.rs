@@ -63,11 +63,13 @@ pub fn parse_document(text: &str) -> Result<Value, DocumentError> {
             column,
         ));
     }
-    let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| {
+    let yaml: serde_yaml::Value = super::budget::from_str(text).map_err(|e| {
         let message = super::strip_position(&e.to_string());
+        let message =
+            if message.contains(super::budget::EXPANDS) { message } else { format!("YAML syntax error: {message}") };
         match e.location() {
-            Some(at) => DocumentError::at(format!("YAML syntax error: {message}"), at.line(), at.column()),
-            None => DocumentError::new(format!("YAML syntax error: {message}")),
+            Some(at) => DocumentError::at(message, at.line(), at.column()),
+            None => DocumentError::new(message),
         }
     })?;
     Ok(to_json(yaml))

@@ -6,6 +6,7 @@
 //! (a type, an operation, a gap, ...) is decoded on its own: a broken entry does not hide the
 //! problems of the others, and every unknown key is reported, not only the first.
 
+mod budget;
 pub mod document;
 pub mod locate;
 pub mod raw;
@@ -176,8 +177,19 @@ struct ReadFile {
     text: Result<String, Unreadable>,
 }
 
-/// Parses and decodes files read, in their order, into `spec`.
+/// Parses and decodes files read, in their order, into `spec`; refuses a spec whose files hold
+/// more than [`crate::input::MAX_SPEC_BYTES`] together.
 fn load_read(files: Vec<ReadFile>, mut spec: Spec, diags: &mut Diagnostics) -> Spec {
+    let total: u64 = files.iter().filter_map(|f| f.text.as_ref().ok()).map(|t| t.len() as u64).sum();
+    if total > crate::input::MAX_SPEC_BYTES {
+        let first = files.first().map(|f| f.display.clone()).unwrap_or_default();
+        let mib = crate::input::MAX_SPEC_BYTES / (1024 * 1024);
+        diags
+            .error(Location::file(first), format!("the spec's files hold {total} bytes together, more than {mib} MiB"))
+            .hint("a spec this large is a mistake: the largest public APIs need a quarter of it");
+        spec.complete = false;
+        return spec;
+    }
     // Parsing YAML is most of loading: files are parsed on all threads, then decoded in order.
     let parsed = crate::par::map(files, |file| {
         let parsed = file.text.map(|text| {
@@ -223,10 +235,10 @@ struct Unreadable {
 }
 
 /// Reads one spec file through the reader every input takes ([`crate::input`]): a regular file
-/// of at most [`crate::input::MAX_FILE_BYTES`] holding UTF-8, or a link to one that stays in
-/// the spec directory.
+/// of at most [`crate::input::MAX_SPEC_FILE_BYTES`] holding UTF-8, or a link to one that stays
+/// in the spec directory.
 fn read_spec_file(dir: &Path, path: &Path) -> Result<String, Unreadable> {
-    crate::input::read_text_within(dir, path).map_err(unreadable)
+    crate::input::read_text_within(dir, path, crate::input::MAX_SPEC_FILE_BYTES).map_err(unreadable)
 }
 
 /// Why a spec file could not be read, with the hint for a spec.
@@ -234,7 +246,7 @@ fn unreadable(error: crate::input::ReadError) -> Unreadable {
     use crate::input::ReadError;
     let hint = match &error {
         ReadError::NotRegular(_) => Some("the spec directory holds regular .yaml files only"),
-        ReadError::TooLarge => Some("split the spec into several files, one per area"),
+        ReadError::TooLarge(_) => Some("split the spec into several files, one per area"),
         ReadError::LinkOutside { .. } => {
             Some("copy the file into the spec directory, or point --spec at the directory holding it")
         }
@@ -290,7 +302,7 @@ fn parse_yaml(text: &str) -> Yaml {
     if let Some((line, column)) = too_deep_flow(text) {
         return Yaml::TooDeep(line, column);
     }
-    match serde_yaml::from_str(text) {
+    match budget::from_str(text) {
         Ok(value) => Yaml::Value(value),
         Err(error) => Yaml::Invalid(error),
     }
@@ -314,15 +326,18 @@ fn load_file(spec: &mut Spec, index: usize, yaml: Yaml, diags: &mut Diagnostics)
         }
         Yaml::Invalid(error) => {
             let location = error.location();
-            diags.error(
-                Location {
-                    file: file.display.clone(),
-                    line: location.as_ref().map(|l| l.line()),
-                    column: location.as_ref().map(|l| l.column()),
-                    path: None,
-                },
-                format!("YAML syntax error: {}", strip_position(&error.to_string())),
-            );
+            let at = Location {
+                file: file.display.clone(),
+                line: location.as_ref().map(|l| l.line()),
+                column: location.as_ref().map(|l| l.column()),
+                path: None,
+            };
+            let message = strip_position(&error.to_string());
+            if message.contains(budget::EXPANDS) {
+                diags.error(at, message).hint("write the repeated parts once as named types or shared parameters");
+            } else {
+                diags.error(at, format!("YAML syntax error: {message}"));
+            }
             spec.complete = false;
             return;
         }

@@ -2,6 +2,12 @@
 
 use super::*;
 
+/// The longest `api.title`, `api.version` and `api.name` (a crate name's limit on crates.io).
+pub const MAX_TITLE: usize = 200;
+/// The longest `api.version`.
+pub const MAX_VERSION: usize = 64;
+const MAX_NAME: usize = 64;
+
 impl Lowerer<'_> {
     #[allow(clippy::type_complexity)]
     pub(super) fn lower_api(&mut self) -> Option<(String, String, String, Option<String>, Option<String>)> {
@@ -31,6 +37,19 @@ impl Lowerer<'_> {
             self.diags
                 .error(at, format!("`{}` cannot prefix a crate name", api.name))
                 .hint("use lower-case letters, digits and dashes, starting with a letter (`docs-api`)");
+        }
+        // The title, version and name are in the header of every generated file: a long one
+        // would be written a hundred times over.
+        for (key, text, limit) in
+            [("title", &api.title, MAX_TITLE), ("version", &api.version, MAX_VERSION), ("name", &api.name, MAX_NAME)]
+        {
+            let length = text.chars().count();
+            if length > limit {
+                let at = self.at(&first.origin.key(key));
+                self.diags
+                    .error(at, format!("`api.{key}` is {length} characters long; at most {limit} are allowed"))
+                    .hint("it is repeated in the header of every generated file: put the rest in `description`");
+            }
         }
         let spec = self.spec;
         let auth_origin = first.origin.key("auth");
@@ -100,6 +119,19 @@ impl Lowerer<'_> {
             }
             seen.insert(entry.name.clone(), at.clone());
             let rust = names::module_name(&entry.name);
+            if rust.len() > names::MAX_MODULE_NAME {
+                self.diags
+                    .error(
+                        at.clone(),
+                        format!(
+                            "tag `{}` is {} characters long as a module name; at most {} are allowed",
+                            entry.name,
+                            rust.len(),
+                            names::MAX_MODULE_NAME
+                        ),
+                    )
+                    .hint("the tag names a module, a file and a cargo feature: shorten it (its `title` may be long)");
+            }
             scope.claim(&rust, &format!("tag `{}`", entry.name), &at, self.diags);
             tags.push(Tag {
                 name: entry.name.clone(),
@@ -110,6 +142,7 @@ impl Lowerer<'_> {
                 rust_type: sanitize(&entry.name, Case::Pascal),
                 names: TagNames::of(&entry.name),
                 origin: at,
+                operations: Vec::new(),
             });
         }
         tags

@@ -29,6 +29,7 @@ mod values;
 
 use values::*;
 
+pub use head::{MAX_TITLE, MAX_VERSION};
 pub use values::is_rfc3339;
 
 /// Runtime names a generated enum or union may use for the variant that keeps what the spec
@@ -182,7 +183,9 @@ impl<'a> Lowerer<'a> {
             servers: std::mem::take(&mut self.servers),
             errors: std::mem::take(&mut self.errors.0),
             spec_hash: self.spec.hash.clone(),
+            tag_index: BTreeMap::new(),
         };
+        api.index_tags();
         shapes::settle(&mut api, self.diags);
         Some(api)
     }

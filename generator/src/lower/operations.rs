@@ -4,6 +4,8 @@ use super::*;
 
 impl Lowerer<'_> {
     pub(super) fn lower_operations(&mut self, tags: &[Tag], pagination: &Pagination) -> Vec<Operation> {
+        let tags: BTreeSet<&str> = tags.iter().map(|t| t.name.as_str()).collect();
+        let tags = &tags;
         let mut operations = Vec::new();
         let mut seen: BTreeMap<String, Location> = BTreeMap::new();
         let mut scope = Scope::new();
@@ -32,7 +34,7 @@ impl Lowerer<'_> {
         &mut self,
         entry: &Entry<RawOperation>,
         rust_type: String,
-        tags: &[Tag],
+        tags: &BTreeSet<&str>,
         pagination: &Pagination,
     ) -> Option<Operation> {
         let raw = &entry.value;
@@ -68,11 +70,11 @@ impl Lowerer<'_> {
         };
         let file_tag = self.spec.files[origin.file].tag.clone();
         let tag = match raw.tag.clone().or(file_tag) {
-            Some(tag) if tags.iter().any(|t| t.name == tag) => Some(tag),
+            Some(tag) if tags.contains(tag.as_str()) => Some(tag),
             Some(tag) if self.spec.was_dropped("tags", &tag) => None,
             Some(tag) => {
                 let at = self.at(&origin.key("tag"));
-                let known: Vec<&str> = tags.iter().map(|t| t.name.as_str()).collect();
+                let known: Vec<&str> = tags.iter().copied().collect();
                 self.diags.error(at, format!("{element} names the tag `{tag}`, which is not declared")).hint(
                     suggest(&tag, known.iter().copied())
                         .unwrap_or_else(|| "declare it under `tags:` in api.yaml".into()),

@@ -53,6 +53,8 @@ pub struct Api {
     pub errors: ErrorConvention,
     /// Hash of the spec files, for generated headers.
     pub spec_hash: String,
+    /// The position of each tag in `tags`, by name (set by [`Api::index_tags`]).
+    pub tag_index: BTreeMap<String, usize>,
 }
 
 impl Api {
@@ -68,12 +70,27 @@ impl Api {
 
     /// The group of an operation. Lowering guarantees every operation's tag exists.
     pub fn tag_of(&self, op: &Operation) -> &Tag {
-        self.tags.iter().find(|t| t.name == op.tag).expect("lowered tag")
+        &self.tags[self.tag_index[&op.tag]]
     }
 
     /// Tags that have at least one operation, in declared order.
     pub fn tags_with_operations(&self) -> impl Iterator<Item = &Tag> {
-        self.tags.iter().filter(|t| self.operations_of(&t.name).next().is_some())
+        self.tags.iter().filter(|t| !t.operations.is_empty())
+    }
+
+    /// Indexes the tags by name and each tag's operations, so finding either costs a lookup,
+    /// not a scan (an API may have as many tags as operations). Lowering calls it once the
+    /// operations are known.
+    pub fn index_tags(&mut self) {
+        self.tag_index = self.tags.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect();
+        for tag in &mut self.tags {
+            tag.operations.clear();
+        }
+        for (i, op) in self.operations.iter().enumerate() {
+            if let Some(&tag) = self.tag_index.get(&op.tag) {
+                self.tags[tag].operations.push(i);
+            }
+        }
     }
 
     /// Which groups need each type ([`reach`]).
@@ -83,7 +100,8 @@ impl Api {
 
     /// Operations of a tag, in spec order.
     pub fn operations_of<'a>(&'a self, tag: &'a str) -> impl Iterator<Item = &'a Operation> + 'a {
-        self.operations.iter().filter(move |op| op.tag == tag)
+        let indices = self.tag_index.get(tag).map(|&t| self.tags[t].operations.as_slice()).unwrap_or_default();
+        indices.iter().map(|&i| &self.operations[i])
     }
 }
 
@@ -106,6 +124,8 @@ pub struct Tag {
     pub names: TagNames,
     /// Where it is declared.
     pub origin: Location,
+    /// Its operations, by position in `Api::operations` (set by [`Api::index_tags`]).
+    pub operations: Vec<usize>,
 }
 
 /// Something the documents do not show, and what was decided.

@@ -97,6 +97,10 @@ const RESERVED_MODULES: &[&str] = &[
     "full",
 ];
 
+/// The longest module name: a group's module is also a file of the client and server crates
+/// and a cargo feature, and a file name of 300 characters is refused by file systems.
+pub const MAX_MODULE_NAME: usize = 64;
+
 /// The Rust name of a group's module: snake case, moved out of the way of
 /// `RESERVED_MODULES` with a `_` suffix, as keywords are (`std` gives `std_`).
 pub fn module_name(name: &str) -> String {

@@ -23,16 +23,33 @@ pub fn run_in(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> Output {
         command.env(key, value);
     }
     let mut child = command.spawn().expect("apigen starts");
+    // Both streams are drained while the child runs: a full pipe would block it (and a run
+    // printing a line per file written would then look hung).
+    let drain = |stream: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut stream) = stream {
+                let _ = stream.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|s| Box::new(s) as Box<dyn std::io::Read + Send>));
+    let stderr = drain(child.stderr.take().map(|s| Box::new(s) as Box<dyn std::io::Read + Send>));
     let start = Instant::now();
-    while child.try_wait().expect("waiting for apigen").is_none() {
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting for apigen") {
+            break status;
+        }
         if start.elapsed() > DEADLINE {
             child.kill().expect("apigen is killed");
-            let output = child.wait_with_output().expect("apigen's output");
-            panic!("apigen {args:?} in {} hung; stderr so far:\n{}", dir.display(), text(&output.stderr));
+            let _ = child.wait();
+            let stderr = stderr.join().unwrap_or_default();
+            panic!("apigen {args:?} in {} hung; stderr so far:\n{}", dir.display(), text(&stderr));
         }
         std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("apigen's output")
+    };
+    Output { status, stdout: stdout.join().unwrap_or_default(), stderr: stderr.join().unwrap_or_default() }
 }
 
 /// Lossy text of a byte stream.
