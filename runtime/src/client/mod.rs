@@ -1,8 +1,10 @@
 //! Client support (feature `client`): what every generated reqwest client shares.
 //!
 //! Generated builders turn an operation into a [`Call`] (method, path, query, body); [`Core`]
-//! sends it with the bearer token, the timeout and the user agent, retries it when the policy
-//! allows, and decodes the answer leniently into the operation's type. Every failure is an
+//! sends it with the bearer token, the timeout and the user agent, follows redirects itself
+//! (credentials only to the API's origin, never a `Referer`; see [`Builder::http_client`]),
+//! retries it when the policy allows, and decodes the answer leniently into the operation's
+//! type. Every failure is an
 //! [`Error`] that says which kind it is: an API error (with the service's code and message),
 //! a transport failure or a timeout, a response that does not decode (with the JSON path of
 //! the failing field and a snippet of the body), or a request that fails validation.

@@ -126,14 +126,36 @@ impl Core {
     /// before its body is read ([`Attempt::Open`]).
     async fn attempt(&self, call: &Call, left: Duration, open: bool) -> Attempt {
         let timeout = self.settings.timeout.min(left);
-        let request = match self.request(call, timeout) {
-            Ok(request) => request,
+        let ends = tokio::time::Instant::now() + timeout;
+        let mut hop = match self.first_hop(call) {
+            Ok(hop) => hop,
             Err(error) => return Attempt::Failed(error),
         };
-        let response = match request.send().await {
-            Ok(response) => response,
-            Err(error) if error.is_timeout() => return Attempt::Failed(Error::Timeout(timeout)),
-            Err(error) => return Attempt::Failed(Error::Transport(error)),
+        // Redirects are followed here, not by reqwest: credentials go to the API's origin
+        // only, and no `Referer` is sent.
+        let mut redirects = 0;
+        let response = loop {
+            let remaining = ends.saturating_duration_since(tokio::time::Instant::now());
+            if remaining.is_zero() {
+                return Attempt::Failed(Error::Timeout(timeout));
+            }
+            let request = match self.request(call, &hop, remaining) {
+                Ok(request) => request,
+                Err(error) => return Attempt::Failed(error),
+            };
+            let response = match request.send().await {
+                Ok(response) => response,
+                Err(error) if error.is_timeout() => return Attempt::Failed(Error::Timeout(timeout)),
+                Err(error) => return Attempt::Failed(Error::Transport(error)),
+            };
+            let status = response.status().as_u16();
+            match self.redirect(call, &hop, status, response.headers()).filter(|_| redirects < MAX_REDIRECTS) {
+                Some(next) => {
+                    redirects += 1;
+                    hop = next;
+                }
+                None => break response,
+            }
         };
         let status = response.status().as_u16();
         let headers = response.headers().clone();
@@ -156,6 +178,10 @@ impl Core {
         }
     }
 }
+
+/// Most redirects one attempt follows (as reqwest's default policy): the answer past them is
+/// the attempt's answer (an [`Error::Api`] of its 3xx status).
+const MAX_REDIRECTS: usize = 10;
 
 /// A success, read or open.
 pub(super) enum Outcome {
