@@ -211,3 +211,184 @@ async fn a_redirect_loop_ends_after_ten_with_the_redirect_as_the_error() {
     assert_eq!(error.status(), Some(302));
     assert_eq!(asked.lock().unwrap().len(), 11, "the request and 10 redirects");
 }
+
+/// The forms of `secret` a service may echo in a header or in text: raw, JSON-escaped
+/// (serde's, and PHP's with `\/`), percent-encoded (either case of hex digits), and the query
+/// encoding (`+` for a space).
+fn forms(secret: &str) -> Vec<String> {
+    let json = serde_json::to_string(secret).unwrap();
+    let json = json[1..json.len() - 1].to_owned();
+    let percent: String = secret
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect();
+    let lower = percent.split('%').enumerate().map(|(i, part)| {
+        if i == 0 {
+            part.to_owned()
+        } else {
+            format!("{}{}", part.get(..2).unwrap_or_default().to_lowercase(), part.get(2..).unwrap_or_default())
+        }
+    });
+    let lower = lower.collect::<Vec<_>>().join("%");
+    let mut all = vec![
+        secret.to_owned(),
+        json.clone(),
+        json.replace('/', "\\/"),
+        percent.clone(),
+        lower,
+        percent.replace("%20", "+"),
+    ];
+    all.sort();
+    all.dedup();
+    all
+}
+
+/// A JSON string literal of `text` with every character but letters and digits escaped as
+/// `\uXXXX`: valid JSON no serializer writes, that any reader decodes to `text`.
+fn escaped_literal(text: &str) -> String {
+    let inner: String = text
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c.to_string() } else { format!("\\u{:04x}", c as u32) })
+        .collect();
+    format!("\"{inner}\"")
+}
+
+/// Base64 of `user:password`, as `Authorization: Basic` carries it.
+fn basic(user: &str, password: &str) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let bytes = format!("{user}:{password}").into_bytes();
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        for i in 0..4 {
+            out.push(if i <= chunk.len() { ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char } else { '=' });
+        }
+    }
+    out
+}
+
+/// Every secret of the clients here, and the `Authorization: Basic` value of `ada`.
+fn secrets() -> [String; 4] {
+    [KEY.to_owned(), TOKEN.to_owned(), PASSWORD.to_owned(), basic("ada", PASSWORD)]
+}
+
+/// Asserts that no form of the secrets `held` shows in the error's `Display` or `Debug`, nor
+/// as `Debug` escapes it, nor as the escaped JSON literal (in case one was left as it came).
+fn assert_clean(error: &forge_client::Error, held: &[String]) {
+    let shown = format!("{error}\n{error:?}");
+    for secret in held {
+        let escaped = escaped_literal(secret);
+        for form in forms(secret).into_iter().chain([escaped[1..escaped.len() - 1].to_owned()]) {
+            let debugged = format!("{form:?}");
+            for shape in [form.as_str(), &debugged[1..debugged.len() - 1]] {
+                assert!(!shown.contains(shape), "{shape:?} shows in:\n{shown}");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_connection_failure_never_shows_a_key_of_the_query() {
+    let closed = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap().local_addr().unwrap();
+    let client = client_with(&format!("http://{closed}"), |b| b.token("queryKey", KEY));
+    let error = client.events().list("octo", "hello").limit(3).send().await.unwrap_err();
+    assert!(matches!(error, forge_client::Error::Transport(_)), "{error:?}");
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "the request failed: error sending request for url \
+             (http://{closed}/repos/octo/hello/events?limit=3&access_token=%3Credacted%3E)"
+        )
+    );
+    assert_clean(&error, &[KEY.to_owned()]);
+}
+
+/// A service echoing the credentials back in every way it could: each form in a header and
+/// in a text body, in a JSON error body (each form as a string, and each secret as the
+/// `\u`-escaped literal no serializer writes), and in a page's `Link` leading away.
+fn echoing(seen: &Seen) -> Response {
+    use apigen_runtime::server::axum::http::{HeaderName, HeaderValue};
+    let path = seen.target.split('?').next().unwrap_or_default().to_owned();
+    let all: Vec<String> = secrets().iter().flat_map(|secret| forms(secret)).collect();
+    let mut response = match (seen.method.as_str(), path.as_str()) {
+        // A 200 that is not JSON: the decode error quotes its start.
+        ("GET", "/user/settings") => {
+            (StatusCode::OK, [(header::CONTENT_TYPE, "text/plain")], format!("{KEY} {}", all.join(" "))).into_response()
+        }
+        // A 201 that is not JSON, for an operation answering by status (generated code
+        // decodes it with `decode_body`).
+        ("POST", "/user/repos") if seen.body.contains("plain") => {
+            (StatusCode::CREATED, [(header::CONTENT_TYPE, "text/plain")], format!("{PASSWORD} {}", all.join(" ")))
+                .into_response()
+        }
+        // A page whose next link leads away, holding the key twice.
+        ("GET", "/user/repos") => {
+            let link =
+                format!("<http://127.0.0.2:9/user/repos?page=2&access_token=x&k={}>; rel=\"next\"", forms(KEY)[0]);
+            let mut response = (StatusCode::OK, [(header::CONTENT_TYPE, "application/json")], "[]").into_response();
+            response.headers_mut().insert(header::LINK, HeaderValue::from_str(&link).unwrap());
+            response
+        }
+        _ => {
+            let strings: Vec<String> = all.iter().map(|form| serde_json::to_string(form).unwrap()).collect();
+            let escaped: Vec<String> = secrets().iter().map(|secret| escaped_literal(secret)).collect();
+            let detail = serde_json::to_string(&format!("bad credentials {KEY}")).unwrap().replace('/', "\\/");
+            let body = format!(
+                r#"{{"status": 400, "detail": {detail}, "echo": [{}], "escaped": [{}]}}"#,
+                strings.join(", "),
+                escaped.join(", ")
+            );
+            (StatusCode::BAD_REQUEST, [(header::CONTENT_TYPE, "application/problem+json")], body).into_response()
+        }
+    };
+    for (i, form) in all.iter().enumerate() {
+        if let Ok(value) = HeaderValue::from_str(form) {
+            response.headers_mut().append(HeaderName::from_bytes(format!("x-echo-{i}").as_bytes()).unwrap(), value);
+        }
+    }
+    response
+}
+
+#[tokio::test]
+async fn secrets_echoed_back_never_show_in_any_form() {
+    let (api, _) = server(echoing).await;
+    let clients = [
+        client_with(&api, |b| b.token("apiKey", KEY).token("token", TOKEN).basic("basic", "ada", PASSWORD)),
+        client_with(&api, |b| b.token("queryKey", KEY)),
+        client_with(&api, |b| b.token("session", KEY)),
+    ];
+    // An API error whose body, headers and message echo every form.
+    let error = clients[0].repos().create("fresh").send().await.unwrap_err();
+    let forge_client::Error::Api { status, headers, body, .. } = &error else { panic!("{error:?}") };
+    assert_eq!(*status, 400);
+    assert!(body.contains("<redacted>") && headers.len() > 10, "{error:?}");
+    assert_eq!(error.to_string(), "the service answered 400: bad credentials <redacted>");
+    assert_clean(&error, &secrets());
+    let key = [KEY.to_owned()];
+    let error = clients[1].events().list("octo", "hello").send().await.unwrap_err();
+    assert_clean(&error, &key);
+    // A decode error quoting a body that is not JSON.
+    let error = clients[2].repos().get_settings().send().await.unwrap_err();
+    assert!(matches!(error, forge_client::Error::Decode { .. }), "{error:?}");
+    assert!(error.to_string().starts_with("the response does not decode at (root): not JSON: "), "{error}");
+    assert!(error.to_string().contains("(near <redacted> "), "{error}");
+    assert_clean(&error, &key);
+    let error = clients[0].repos().create("plain").send().await.unwrap_err();
+    assert!(error.to_string().contains("(near <redacted> "), "{error}");
+    assert_clean(&error, &secrets());
+    // A pagination error quoting a link: the API's query keys and every secret taken out.
+    use futures_util::StreamExt;
+    let results: Vec<_> = clients[0].repos().list().stream().collect().await;
+    let error = results.last().unwrap().as_ref().unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the next page's link leads outside the API: http://127.0.0.2:9/user/repos?page=2&access_token=<redacted>&k=<redacted>"
+    );
+    assert_clean(error, &secrets());
+}

@@ -149,7 +149,7 @@ pub(super) fn present(settings: &Settings) -> Result<Vec<(&'static str, Presente
 
 /// A cookie value as RFC 6265 allows it: `%`, controls, space, `"`, `,`, `;`, backslash and
 /// non-ASCII percent-encoded (the generated server decodes them).
-fn cookie_value(value: &str) -> String {
+pub(super) fn cookie_value(value: &str) -> String {
     let mut encoded = String::with_capacity(value.len());
     for byte in value.bytes() {
         match byte {

@@ -16,7 +16,8 @@
 //! [`Settings`] (`builder`), the [`Error`] of a call (`error`), the [`RetryPolicy`] and the loop
 //! of attempts (`retry`), a [`Call`] and how a request carries it (`call`), the bodies that
 //! travel: [`Upload`], [`Download`], [`Response`] (`transfer`), the [`Items`] of paginated
-//! lists (`pager`), and the request bodies [`Core`] encodes (`encode`).
+//! lists (`pager`), the request bodies [`Core`] encodes (`encode`), and the secrets taken out
+//! of every error (`redact`).
 
 mod builder;
 mod call;
@@ -24,6 +25,7 @@ mod core;
 mod encode;
 mod error;
 mod pager;
+mod redact;
 mod retry;
 mod transfer;
 
@@ -33,7 +35,7 @@ pub use call::{Call, CallBody, segment};
 pub use error::{Error, ErrorTypes, decode_error_as};
 pub use pager::Items;
 pub use retry::RetryPolicy;
-pub use transfer::{Answer, Download, Response, Upload, decode_body, read_headers};
+pub use transfer::{Answer, DecodeSource, Download, Received, Response, Upload, decode_body, read_headers};
 
 pub use futures_util::stream::Stream;
 pub use reqwest;

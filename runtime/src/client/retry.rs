@@ -4,8 +4,8 @@
 
 use super::call::{Call, CallBody};
 use super::core::Core;
-use super::error::{Error, ErrorTypes, api_error, redact};
-use super::transfer::{Answer, BodyError, Download, DownloadBody, read_body};
+use super::error::{Error, ErrorTypes, api_error};
+use super::transfer::{Answer, BodyError, Download, DownloadBody, Received, read_body};
 use crate::defaults::RETRIED_STATUSES;
 use crate::error::ErrorShape;
 use reqwest::header::{HeaderValue, RETRY_AFTER};
@@ -108,9 +108,7 @@ impl Core {
                     tokio::time::sleep(wait).await;
                 }
                 _ => {
-                    return outcome
-                        .into_result(self.settings.errors, call.errors)
-                        .map_err(|e| redact(e, &self.secrets.0));
+                    return outcome.into_result(self.settings.errors, call.errors).map_err(|e| self.redactor.error(e));
                 }
             }
         }
@@ -160,7 +158,8 @@ impl Core {
         let status = response.status().as_u16();
         let headers = response.headers().clone();
         if open && (200..300).contains(&status) {
-            return Attempt::Open(Download { status, headers, body: DownloadBody::Live(response) });
+            let redactor = self.redactor.clone();
+            return Attempt::Open(Download { status, headers, body: DownloadBody::Live(response), redactor });
         }
         let retry_after = headers.get(RETRY_AFTER).and_then(parse_retry_after);
         let body = match read_body(response, self.settings.max_response_bytes).await {
@@ -172,7 +171,7 @@ impl Core {
             Err(BodyError::Http(error)) => return Attempt::Failed(Error::Transport(error)),
         };
         if (200..300).contains(&status) {
-            Attempt::Done(Answer { status, headers, body })
+            Attempt::Done(Answer { status, headers, body: Received::new(body, &self.redactor) })
         } else {
             Attempt::Status { status, retry_after, headers, body }
         }
