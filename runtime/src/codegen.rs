@@ -40,7 +40,8 @@ pub use crate::validate::{Pattern, Validator};
 #[cfg(feature = "client")]
 pub mod client {
     pub use crate::client::{
-        Answer, Builder, Call, Core, Items, Settings, decode_body, decode_error_as, reqwest, segment,
+        Answer, Builder, Call, Core, DecodeSource, Items, Received, Settings, decode_body, decode_error_as, reqwest,
+        segment,
     };
 }
 

@@ -22,6 +22,11 @@ pub const DEFAULT_MAX_HEADER_BYTES: usize = 64 * 1024;
 /// The default limit on the number of query parameters: 256 (more answers 400).
 pub const DEFAULT_MAX_QUERY_PARAMS: usize = 256;
 
+/// The default limit on the number of fields of a form body (urlencoded pairs or multipart
+/// parts): 1000 (more answers 400 before any field is decoded). Django and PHP stop at 1000
+/// too.
+pub const DEFAULT_MAX_FORM_FIELDS: usize = 1000;
+
 /// The most violations an error body lists: 100. A request with more (a body of 100,000
 /// unknown fields) is answered with the first 100 and a message counting them all, so an
 /// error body is never much larger than this bound whatever the request.

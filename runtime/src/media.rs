@@ -174,24 +174,36 @@ pub fn boundary(content_type: &str) -> Option<String> {
 
 /// The parts of a multipart body, or what is wrong with it.
 pub fn parse_multipart(body: &Bytes, boundary: &str) -> Result<Vec<Part>, String> {
+    parse_parts(body, boundary, usize::MAX).map(|(parts, _)| parts)
+}
+
+/// The first `max` parts of a multipart body (each sharing the body's bytes), and how many
+/// parts it has: the parts past `max` are counted, not built.
+pub(crate) fn parse_parts(body: &Bytes, boundary: &str, max: usize) -> Result<(Vec<Part>, usize), String> {
     if boundary.is_empty() || boundary.len() > 70 {
         return Err("the multipart boundary is missing or longer than 70 characters".into());
     }
     let delimiter = format!("--{boundary}");
+    let closing = format!("\r\n{delimiter}");
     let bytes = body.as_ref();
     let mut parts = Vec::new();
+    let mut count = 0;
     let mut at = find(bytes, delimiter.as_bytes(), 0).ok_or("the body holds no multipart boundary")?;
     loop {
         at += delimiter.len();
         if bytes[at..].starts_with(b"--") {
-            return Ok(parts); // The closing delimiter.
+            return Ok((parts, count)); // The closing delimiter.
         }
         at += crlf_at(bytes, at).ok_or("a multipart boundary is not followed by a line break")?;
         let head_end = find(bytes, b"\r\n\r\n", at).ok_or("a multipart part has no blank line after its headers")?;
-        let head = std::str::from_utf8(&bytes[at..head_end]).map_err(|_| "a multipart part's headers are not text")?;
         let start = head_end + 4;
-        let end = find(bytes, format!("\r\n{delimiter}").as_bytes(), start).ok_or("the multipart body does not end")?;
-        parts.push(part(head, body.slice(start..end))?);
+        let end = find(bytes, closing.as_bytes(), start).ok_or("the multipart body does not end")?;
+        count += 1;
+        if parts.len() < max {
+            let head =
+                std::str::from_utf8(&bytes[at..head_end]).map_err(|_| "a multipart part's headers are not text")?;
+            parts.push(part(head, body.slice(start..end))?);
+        }
         at = end + 2;
     }
 }

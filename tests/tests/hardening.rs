@@ -281,6 +281,92 @@ async fn bodies_trickling_a_byte_at_a_time_cannot_hold_every_connection() {
     }
 }
 
+/// Opens a connection sending the head of a POST declaring a 2,000,000-byte body, then
+/// `burst` bytes of it at once, then `pace` bytes every 100 ms (none when 0) until the server
+/// closes; answers what the server sent before closing.
+async fn slow_body(address: &str, burst: usize, pace: usize) -> tokio::task::JoinHandle<String> {
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    stream.write_all(slow_post(2_000_000).as_bytes()).await.unwrap();
+    stream.write_all(&vec![b' '; burst]).await.unwrap();
+    tokio::spawn(async move {
+        let mut answer = Vec::new();
+        loop {
+            if pace > 0 && stream.write_all(&vec![b' '; pace]).await.is_err() {
+                break;
+            }
+            let mut chunk = [0u8; 4096];
+            match tokio::time::timeout(Duration::from_millis(100), stream.read(&mut chunk)).await {
+                Ok(Ok(0)) | Ok(Err(_)) => break,
+                Ok(Ok(read)) => answer.extend_from_slice(&chunk[..read]),
+                Err(_) => {}
+            }
+        }
+        String::from_utf8_lossy(&answer).into_owned()
+    })
+}
+
+#[tokio::test]
+async fn a_body_keeping_the_pace_is_cut_at_the_most_a_body_may_take() {
+    // 1,100 B/s keeps `min_body_rate`; `max_body_time` (60 s by default) ends it anyway.
+    let connections = ServeConfig { max_body_time: Duration::from_secs(1), ..ServeConfig::default() };
+    let address = start(ServerConfig::default(), connections).await;
+    let started = Instant::now();
+    let answer = slow_body(&address, 0, 110).await;
+    let answer = tokio::time::timeout(PATIENCE, answer).await.expect("answered and closed").unwrap();
+    let took = started.elapsed();
+    assert!(took >= Duration::from_secs(1) && took < Duration::from_secs(3), "answered after {took:?}");
+    let (status, body) = status_and_body(&answer);
+    assert_eq!(status, "408", "{answer}");
+    assert!(answer.to_ascii_lowercase().contains("\r\nconnection: close\r\n"), "{answer}");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("the body is too slow: ") && message.ends_with(" bytes arrived in 1.0 s"), "{message}");
+}
+
+/// Fills the 8 slots of a server with slow bodies (`burst` bytes at once, then `pace` every
+/// 100 ms), waits `after`, and answers how long a GET then took, and what each slow body's
+/// connection read before the server closed it.
+async fn get_past_slow_bodies(burst: usize, pace: usize, after: Duration) -> (Duration, Vec<String>) {
+    let connections =
+        ServeConfig { max_connections: 8, header_read_timeout: Duration::from_secs(30), ..ServeConfig::default() };
+    let address = start(ServerConfig::default(), connections).await;
+    let mut slow = Vec::new();
+    for _ in 0..8 {
+        slow.push(slow_body(&address, burst, pace).await);
+    }
+    tokio::time::sleep(after).await;
+    let started = Instant::now();
+    let answer = tokio::time::timeout(Duration::from_secs(3), raw(&address, &get("/v1/spaces/space_1", "")))
+        .await
+        .expect("a GET answered while slow bodies held every slot");
+    let took = started.elapsed();
+    assert!(answer.starts_with("HTTP/1.1 200 "), "{answer}");
+    let mut closed = Vec::new();
+    for body in slow {
+        closed.push(tokio::time::timeout(Duration::from_secs(1), body).await.expect("closed at once").unwrap());
+    }
+    (took, closed)
+}
+
+#[tokio::test]
+async fn slow_bodies_holding_every_slot_are_shed_and_a_get_is_answered_within_a_second() {
+    // Every slot holds a body keeping the pace of `min_body_rate` (1,100 B/s against 1,024),
+    // or one that sent 64 KiB at once and then nothing: by that pace alone, they held their
+    // slots for 30 minutes (2 MB at 1,100 B/s) or 74 s (10 s + 64 s of credit). Under
+    // pressure, a body averaging under `shed_body_rate` (32 KiB/s) after `shed_idle_after`
+    // (1 s) is cut: the first kind after 1 s, the second after 2 s.
+    for (burst, pace, after) in [(0, 110, 1100), (64 * 1024, 0, 2100)] {
+        let (took, closed) = get_past_slow_bodies(burst, pace, Duration::from_millis(after)).await;
+        assert!(took < Duration::from_secs(1), "answered after {took:?}");
+        for answer in closed {
+            // Its 408 may be lost to the reset of a connection closed with bytes unread.
+            if !answer.is_empty() {
+                assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
+                assert!(answer.contains(r#"{"error":{"code":408,"message":"the body is too slow: "#), "{answer}");
+            }
+        }
+    }
+}
+
 #[tokio::test]
 async fn when_slots_run_out_idle_connections_are_closed_first() {
     // The head timeout is long, so only shedding can free a slot in time.

@@ -197,6 +197,20 @@ impl<C: From<Core>> Builder<C> {
     }
 
     /// Sends requests with this reqwest client (its pool, proxy and TLS settings).
+    ///
+    /// Build it from [`http_client_builder`], which leaves redirects to the generated client:
+    /// it follows up to 10 itself and sends credentials (a bearer token, basic credentials,
+    /// an API key in a header, the query or a cookie) only to the API's origin (scheme, host
+    /// and port of the base URL); elsewhere it sends no credentials, no `Cookie`, no
+    /// `Authorization` or `Proxy-Authorization` of your default headers, and strips the
+    /// query parameters carrying the API's keys from the URL; it never sends `Referer`.
+    ///
+    /// A reqwest client cannot be changed once built, so these hold only if this one does not
+    /// follow redirects itself: one built from `reqwest::Client::builder()` (or given a
+    /// `redirect::Policy` other than `none()`) follows them before the generated client sees
+    /// them, with reqwest's rules: `Authorization` and `Cookie` are dropped on a redirect to
+    /// another host, but an API key in another header goes along, and `Referer` (unless
+    /// switched off) carries the URL, an API key in its query included.
     pub fn http_client(mut self, http: reqwest::Client) -> Self {
         self.settings.http = Some(http);
         self
@@ -208,15 +222,20 @@ impl<C: From<Core>> Builder<C> {
     }
 }
 
-/// A reqwest client builder that works with this crate's TLS: installs ring as rustls'
-/// process-wide crypto provider first (unless one is installed). reqwest is built here without
-/// a provider of its own (aws-lc-rs compiles C and doubles the build), so a bare
-/// `reqwest::Client::new()` made before any generated client would panic asking for one;
-/// start from this builder, set what you need (proxy, pool, certificates, default headers),
-/// and hand the result to `.http_client(..)`.
+/// A reqwest client builder that works with this crate's TLS and redirects: installs ring as
+/// rustls' process-wide crypto provider first (unless one is installed), and switches off
+/// reqwest's own following of redirects and its `Referer` header
+/// (`.redirect(Policy::none()).referer(false)`).
+///
+/// reqwest is built here without a provider of its own (aws-lc-rs compiles C and doubles the
+/// build), so a bare `reqwest::Client::new()` made before any generated client would panic
+/// asking for one; start from this builder, set what you need (proxy, pool, certificates,
+/// default headers), and hand the result to `.http_client(..)`. The generated client follows
+/// redirects itself (see [`Builder::http_client`]); a client built from this one for other
+/// uses gets 3xx answers as they are.
 pub fn http_client_builder() -> reqwest::ClientBuilder {
     let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::Client::builder()
+    reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).referer(false)
 }
 
 #[cfg(test)]

@@ -149,7 +149,7 @@ pub(super) fn present(settings: &Settings) -> Result<Vec<(&'static str, Presente
 
 /// A cookie value as RFC 6265 allows it: `%`, controls, space, `"`, `,`, `;`, backslash and
 /// non-ASCII percent-encoded (the generated server decodes them).
-fn cookie_value(value: &str) -> String {
+pub(super) fn cookie_value(value: &str) -> String {
     let mut encoded = String::with_capacity(value.len());
     for byte in value.bytes() {
         match byte {
@@ -178,39 +178,88 @@ impl Core {
         }
     }
 
-    /// The request of one attempt at `call`: the URL with its query, the user agent, the
-    /// timeout, `Accept`, the body, the credentials (a header, a query parameter or a cookie),
-    /// the cookies and the headers; a call that cannot be sent fails with [`Error::Config`].
-    pub(super) fn request(&self, call: &Call, timeout: Duration) -> Result<reqwest::RequestBuilder, Error> {
+    /// The URL of `call`: the base URL, the path and the query, without credentials.
+    fn url(&self, call: &Call) -> Result<reqwest::Url, Error> {
         let mut url = match self.base.join(call.path.trim_start_matches('/')) {
             Ok(url) => url,
             Err(e) => {
                 return Err(Error::Config(format!("the path {:?} does not join the base URL: {e}", call.path)));
             }
         };
-        let presented = self.presented(call)?;
-        let key_in_query = match presented {
-            Some(Presented::Query(name, key)) => Some((*name, key)),
-            _ => None,
+        if !call.query.is_empty() {
+            url.query_pairs_mut().extend_pairs(call.query.iter().map(|(key, value)| (*key, value.as_str())));
+        }
+        Ok(url)
+    }
+
+    /// The first request of an attempt at `call`: its own URL, method and body.
+    pub(super) fn first_hop(&self, call: &Call) -> Result<Hop, Error> {
+        let url = self.url(call)?;
+        let credentials = same_origin(&url, &self.base);
+        Ok(Hop { url, method: call.method.clone(), body: true, credentials })
+    }
+
+    /// Where a redirect answer (`status` with `headers`) to `hop` leads, when the client
+    /// follows it: 301, 302 (a POST becomes a GET without body), 303 (a GET, or a HEAD,
+    /// without body), 307 and 308 (the same method and body, unless the body was a stream,
+    /// sent once), to an `http` or `https` URL. Credentials go only where the URL has the
+    /// API's origin (scheme, host and port of the base URL); elsewhere the query parameters
+    /// that carry the API's keys are taken out of the URL too.
+    pub(super) fn redirect(
+        &self,
+        call: &Call,
+        hop: &Hop,
+        status: u16,
+        headers: &reqwest::header::HeaderMap,
+    ) -> Option<Hop> {
+        use reqwest::Method;
+        let (method, body) = match status {
+            301 | 302 if hop.method == Method::POST => (Method::GET, false),
+            303 if hop.method == Method::HEAD => (Method::HEAD, false),
+            303 => (Method::GET, false),
+            301 | 302 | 307 | 308 => (hop.method.clone(), hop.body),
+            _ => return None,
         };
-        if !call.query.is_empty() || key_in_query.is_some() {
-            let mut pairs = url.query_pairs_mut();
-            for (key, value) in &call.query {
-                pairs.append_pair(key, value);
-            }
-            if let Some((name, key)) = key_in_query {
-                pairs.append_pair(name, &key.0);
-            }
+        if body && matches!(call.body, Some(CallBody::Stream { .. })) {
+            return None;
+        }
+        let location = headers.get(reqwest::header::LOCATION)?.to_str().ok()?;
+        let mut url = hop.url.join(location).ok()?;
+        if !matches!(url.scheme(), "http" | "https") {
+            return None;
+        }
+        let credentials = same_origin(&url, &self.base);
+        if !credentials {
+            let keys: Vec<&str> = query_keys(self.settings.schemes).collect();
+            without_params(&mut url, &keys);
+        }
+        Some(Hop { url, method, body, credentials })
+    }
+
+    /// The request of one hop of an attempt at `call`: the hop's URL (with the API key in the
+    /// query when the operation's scheme says so and the hop goes to the API's origin), the
+    /// user agent, the timeout, `Accept`, the body, the credentials (a header, a query
+    /// parameter or a cookie), the cookies and the headers; a call that cannot be sent fails
+    /// with [`Error::Config`]. A hop away from the API's origin carries no credentials, no
+    /// `Cookie` header and none of the headers `Authorization` and `Proxy-Authorization`,
+    /// whoever set them.
+    pub(super) fn request(&self, call: &Call, hop: &Hop, timeout: Duration) -> Result<reqwest::RequestBuilder, Error> {
+        let presented = if hop.credentials { self.presented(call)? } else { None };
+        let mut url = hop.url.clone();
+        if let Some(Presented::Query(name, key)) = presented
+            && !url.query_pairs().any(|(param, _)| param == *name)
+        {
+            url.query_pairs_mut().append_pair(name, &key.0);
         }
         let mut request = self
             .http
-            .request(call.method.clone(), url)
+            .request(hop.method.clone(), url)
             .header(reqwest::header::USER_AGENT, self.user_agent.clone())
             .timeout(timeout);
         if !call.headers.iter().any(|(name, _)| name.eq_ignore_ascii_case("accept")) {
             request = request.header(reqwest::header::ACCEPT, "application/json");
         }
-        match &call.body {
+        match call.body.as_ref().filter(|_| hop.body) {
             None => {}
             Some(CallBody::Json(bytes)) => {
                 request = request.header(reqwest::header::CONTENT_TYPE, "application/json").body(bytes.clone());
@@ -235,7 +284,7 @@ impl Core {
             Some(Presented::Cookie(name, key)) => Some(format!("{name}={}", cookie_value(&key.0))),
             _ => None,
         };
-        if !call.cookies.is_empty() || key_in_cookie.is_some() {
+        if hop.credentials && (!call.cookies.is_empty() || key_in_cookie.is_some()) {
             let pairs: Vec<String> = call
                 .cookies
                 .iter()
@@ -256,9 +305,58 @@ impl Core {
                     call.operation
                 )));
             };
+            if !hop.credentials && CREDENTIAL_HEADERS.contains(&name) {
+                continue;
+            }
             request = request.header(name, value);
         }
         Ok(request)
+    }
+}
+
+/// Where one request of an attempt goes: the call's own URL, or where a redirect led.
+#[derive(Debug, Clone)]
+pub(super) struct Hop {
+    pub(super) url: reqwest::Url,
+    pub(super) method: reqwest::Method,
+    /// The call's body is sent (not after a 303, nor a 301 or 302 of a POST).
+    pub(super) body: bool,
+    /// The URL has the API's origin: the credentials go too.
+    pub(super) credentials: bool,
+}
+
+/// Headers that carry credentials, never sent away from the API's origin (reqwest's own
+/// list, for a caller's default headers; the API's keys in headers are left out by scheme).
+const CREDENTIAL_HEADERS: [reqwest::header::HeaderName; 3] =
+    [reqwest::header::AUTHORIZATION, reqwest::header::COOKIE, reqwest::header::PROXY_AUTHORIZATION];
+
+/// Whether two URLs have the same origin: scheme, host and port.
+pub(super) fn same_origin(a: &reqwest::Url, b: &reqwest::Url) -> bool {
+    a.scheme() == b.scheme() && a.host_str() == b.host_str() && a.port_or_known_default() == b.port_or_known_default()
+}
+
+/// The query parameters that carry API keys, by the API's schemes.
+pub(super) fn query_keys(schemes: &[crate::auth::Scheme]) -> impl Iterator<Item = &'static str> + '_ {
+    schemes.iter().filter_map(|scheme| match scheme.kind {
+        SchemeKind::ApiKey { location: KeyIn::Query, name } => Some(name),
+        _ => None,
+    })
+}
+
+/// `url` without the query parameters named `names` (left as it was when it has none).
+fn without_params(url: &mut reqwest::Url, names: &[&str]) {
+    if !url.query_pairs().any(|(name, _)| names.contains(&name.as_ref())) {
+        return;
+    }
+    let kept: Vec<(String, String)> = url
+        .query_pairs()
+        .filter(|(name, _)| !names.contains(&name.as_ref()))
+        .map(|(name, value)| (name.into_owned(), value.into_owned()))
+        .collect();
+    if kept.is_empty() {
+        url.set_query(None);
+    } else {
+        url.query_pairs_mut().clear().extend_pairs(kept);
     }
 }
 

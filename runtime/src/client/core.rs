@@ -4,9 +4,10 @@
 
 use super::builder::{Settings, http_client_builder};
 use super::call::{Call, Presented, present};
-use super::error::{Error, Secrets, secrets_of};
+use super::error::Error;
+use super::redact::Redactor;
 use super::retry::Outcome;
-use super::transfer::{Answer, Download, DownloadBody, Response, decode, snippet};
+use super::transfer::{Answer, Download, DownloadBody, Received, Response, decode, snippet};
 use crate::json::FromJson;
 use bytes::Bytes;
 use reqwest::header::HeaderValue;
@@ -20,9 +21,9 @@ pub struct Core {
     pub(super) base: reqwest::Url,
     /// The credentials, ready to send, by scheme name; and `User-Agent`, built once.
     pub(super) credentials: Arc<Vec<(&'static str, Presented)>>,
-    /// The secrets the credentials hold, as sent: taken out of every error body the client
-    /// reports (a service echoing the caller's token must not put it into the caller's logs).
-    pub(super) secrets: Secrets,
+    /// Takes the secrets the credentials hold out of every error the client reports (a
+    /// service echoing the caller's token must not put it into the caller's logs).
+    pub(super) redactor: Redactor,
     pub(super) user_agent: HeaderValue,
 }
 
@@ -40,10 +41,10 @@ impl Core {
                 .map_err(|e| Error::Config(format!("the HTTP client cannot be built: {e}")))?,
         };
         let credentials = Arc::new(present(&settings)?);
-        let secrets = Secrets(secrets_of(&settings).into());
+        let redactor = Redactor::new(&settings);
         let user_agent = HeaderValue::from_str(&settings.user_agent)
             .map_err(|_| Error::Config("the user agent holds characters a header cannot".into()))?;
-        Ok(Core { settings: Arc::new(settings), http, base, credentials, secrets, user_agent })
+        Ok(Core { settings: Arc::new(settings), http, base, credentials, redactor, user_agent })
     }
 
     /// The settings.
@@ -54,7 +55,7 @@ impl Core {
     /// Sends a call and decodes its answer as `T`.
     pub async fn send<T: FromJson>(&self, call: Call) -> Result<T, Error> {
         let answer = self.execute(&call).await?;
-        decode(&answer.body).map(|(body, _)| body)
+        decode(&answer.body, &self.redactor).map(|(body, _)| body)
     }
 
     /// Sends a call whose answer has no body.
@@ -65,7 +66,7 @@ impl Core {
     /// Sends a call; the decoded body with the status and headers.
     pub async fn send_with_response<T: FromJson>(&self, call: Call) -> Result<Response<T>, Error> {
         let answer = self.execute(&call).await?;
-        let (body, not_understood) = decode(&answer.body)?;
+        let (body, not_understood) = decode(&answer.body, &self.redactor)?;
         Ok(Response { status: answer.status, headers: answer.headers, body, not_understood })
     }
 
@@ -88,7 +89,7 @@ impl Core {
             Outcome::Open(download) => Ok(Answer {
                 status: download.status,
                 headers: download.headers.clone(),
-                body: download.bytes(self.settings.max_response_bytes).await?.to_vec(),
+                body: Received::new(download.bytes(self.settings.max_response_bytes).await?.to_vec(), &self.redactor),
             }),
         }
     }
@@ -101,7 +102,8 @@ impl Core {
             Outcome::Read(answer) => Download {
                 status: answer.status,
                 headers: answer.headers,
-                body: DownloadBody::Read(Some(Bytes::from(answer.body))),
+                body: DownloadBody::Read(Some(Bytes::from(answer.body.into_bytes()))),
+                redactor: self.redactor.clone(),
             },
         })
     }
@@ -109,10 +111,10 @@ impl Core {
     /// Sends a call whose answer is text (at most the response limit).
     pub async fn send_text(&self, call: Call) -> Result<String, Error> {
         let answer = self.execute(&call).await?;
-        String::from_utf8(answer.body).map_err(|error| Error::Decode {
+        String::from_utf8(answer.body.into_bytes()).map_err(|error| Error::Decode {
             path: String::new(),
             message: "the text is not UTF-8".into(),
-            snippet: snippet(&String::from_utf8_lossy(error.as_bytes())),
+            snippet: snippet(&String::from_utf8_lossy(error.as_bytes()), &self.redactor),
         })
     }
 }

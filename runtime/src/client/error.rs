@@ -1,15 +1,14 @@
 //! What can go wrong with a call ([`Error`]), the error body of a failure status read into it
 //! (through the API's error shape, and as the error type the spec declares: [`ErrorTypes`],
-//! [`decode_error_as`]), and the secrets the client holds taken out of every error it reports.
+//! [`decode_error_as`]); the secrets the client holds are taken out of every error it reports
+//! (see `redact`).
 
-use super::builder::{Credentials, Settings};
 use super::transfer::decode;
 use crate::error::ErrorShape;
 use crate::json::FromJson;
 use crate::validate::{Violation, Violations};
 use std::any::Any;
 use std::fmt;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// Everything that can go wrong with a call.
@@ -27,17 +26,20 @@ pub enum Error {
         message: String,
         /// The violations of a validation failure (where the API's error shape puts them).
         violations: Vec<Violation>,
-        /// The body as received, any secret the client holds replaced by `<redacted>`.
+        /// The body as received, any secret the client holds replaced by `<redacted>` (in
+        /// any form: raw, percent-encoded, JSON-escaped, base64 as in Basic credentials).
         body: String,
-        /// The response headers (a request id, `Retry-After`, rate limits); boxed, so the
-        /// error stays small on the happy path.
+        /// The response headers (a request id, `Retry-After`, rate limits), any secret the
+        /// client holds replaced by `<redacted>`; boxed, so the error stays small on the
+        /// happy path.
         headers: Box<reqwest::header::HeaderMap>,
         /// The body decoded as the error type the spec declares for this status (or for the
         /// API), when it declares one and the body fits it; read it with
         /// [`Error::body_as`]. `None` leaves `body` as the raw bytes as text.
         decoded: Option<Box<dyn Any + Send + Sync>>,
     },
-    /// The request did not complete: connection refused or reset, DNS, TLS, ...
+    /// The request did not complete: connection refused or reset, DNS, TLS, ... Its URL
+    /// shows the query parameters carrying the API's keys as `%3Credacted%3E`.
     Transport(reqwest::Error),
     /// An attempt took longer than the timeout, or the call (retries and waits included)
     /// longer than its deadline.
@@ -56,7 +58,8 @@ pub enum Error {
         path: String,
         /// What is wrong with it.
         message: String,
-        /// The failing value (or the start of the body), at most 200 characters.
+        /// The failing value (or the start of the body), at most 200 characters, any secret
+        /// the client holds replaced by `<redacted>` before it was cut.
         snippet: String,
     },
     /// The request body fails the spec's constraints (client-side validation is on).
@@ -128,7 +131,7 @@ pub type ErrorTypes = fn(u16, &[u8]) -> Option<Box<dyn Any + Send + Sync>>;
 /// it); `None` when it does not decode.
 #[doc(hidden)]
 pub fn decode_error_as<T: FromJson + Send + Sync + 'static>(body: &[u8]) -> Option<Box<dyn Any + Send + Sync>> {
-    let (value, _) = decode::<T>(body).ok()?;
+    let (value, _) = decode::<T>(body, &super::redact::Redactor::default()).ok()?;
     Some(Box::new(value))
 }
 
@@ -153,63 +156,5 @@ pub(super) fn api_error(
         body: text,
         headers: Box::new(headers),
         decoded,
-    }
-}
-
-/// The secrets of the credentials, never printed by `Debug`.
-#[derive(Clone)]
-pub(super) struct Secrets(pub(super) Arc<[String]>);
-
-impl fmt::Debug for Secrets {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("\"<redacted>\"")
-    }
-}
-
-/// The shortest secret redacted: shorter ones would blank out ordinary words of a message.
-const SHORTEST_REDACTED: usize = 4;
-
-/// Every secret the settings hold, as a request carries it: tokens and keys, and a basic
-/// scheme's password and its encoded `user:password` pair.
-pub(super) fn secrets_of(settings: &Settings) -> Vec<String> {
-    use base64::Engine;
-    let mut secrets = Vec::new();
-    for (_, credentials) in &settings.credentials {
-        match credentials {
-            Credentials::Token(token) => secrets.push(token.0.to_string()),
-            Credentials::Basic { user, password } => {
-                secrets.push(password.0.to_string());
-                secrets.push(base64::engine::general_purpose::STANDARD.encode(format!("{user}:{}", password.0)));
-            }
-        }
-    }
-    secrets.retain(|secret| secret.len() >= SHORTEST_REDACTED);
-    // Longest first, so a secret holding another is replaced whole.
-    secrets.sort_by_key(|secret| std::cmp::Reverse(secret.len()));
-    secrets
-}
-
-/// The error with every secret in the text of a received body (message, violations, raw
-/// body) replaced by `<redacted>`; the decoded body is left as the service sent it.
-pub(super) fn redact(error: Error, secrets: &[String]) -> Error {
-    let clean = |text: String| {
-        secrets.iter().fold(text, |text, secret| {
-            if text.contains(secret.as_str()) { text.replace(secret.as_str(), "<redacted>") } else { text }
-        })
-    };
-    match error {
-        Error::Api { status, code, message, violations, body, headers, decoded } => Error::Api {
-            status,
-            code,
-            message: clean(message),
-            violations: violations
-                .into_iter()
-                .map(|violation| Violation { path: clean(violation.path), message: clean(violation.message) })
-                .collect(),
-            body: clean(body),
-            headers,
-            decoded,
-        },
-        other => other,
     }
 }

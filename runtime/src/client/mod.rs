@@ -1,8 +1,10 @@
 //! Client support (feature `client`): what every generated reqwest client shares.
 //!
 //! Generated builders turn an operation into a [`Call`] (method, path, query, body); [`Core`]
-//! sends it with the bearer token, the timeout and the user agent, retries it when the policy
-//! allows, and decodes the answer leniently into the operation's type. Every failure is an
+//! sends it with the bearer token, the timeout and the user agent, follows redirects itself
+//! (credentials only to the API's origin, never a `Referer`; see [`Builder::http_client`]),
+//! retries it when the policy allows, and decodes the answer leniently into the operation's
+//! type. Every failure is an
 //! [`Error`] that says which kind it is: an API error (with the service's code and message),
 //! a transport failure or a timeout, a response that does not decode (with the JSON path of
 //! the failing field and a snippet of the body), or a request that fails validation.
@@ -14,7 +16,8 @@
 //! [`Settings`] (`builder`), the [`Error`] of a call (`error`), the [`RetryPolicy`] and the loop
 //! of attempts (`retry`), a [`Call`] and how a request carries it (`call`), the bodies that
 //! travel: [`Upload`], [`Download`], [`Response`] (`transfer`), the [`Items`] of paginated
-//! lists (`pager`), and the request bodies [`Core`] encodes (`encode`).
+//! lists (`pager`), the request bodies [`Core`] encodes (`encode`), and the secrets taken out
+//! of every error (`redact`).
 
 mod builder;
 mod call;
@@ -22,6 +25,7 @@ mod core;
 mod encode;
 mod error;
 mod pager;
+mod redact;
 mod retry;
 mod transfer;
 
@@ -31,7 +35,7 @@ pub use call::{Call, CallBody, segment};
 pub use error::{Error, ErrorTypes, decode_error_as};
 pub use pager::Items;
 pub use retry::RetryPolicy;
-pub use transfer::{Answer, Download, Response, Upload, decode_body, read_headers};
+pub use transfer::{Answer, DecodeSource, Download, Received, Response, Upload, decode_body, read_headers};
 
 pub use futures_util::stream::Stream;
 pub use reqwest;

@@ -6,6 +6,7 @@
 use super::call::Call;
 use super::core::Core;
 use super::error::Error;
+use super::redact::Redactor;
 use super::transfer::{Answer, decode_error, parse_body, snippet};
 use crate::json::FromJson;
 use crate::page::{PageStyle, Paging};
@@ -47,7 +48,9 @@ impl Core {
                     return Some((Ok(item), state));
                 }
                 let items = match state.pager.next_page().await? {
-                    Ok((items, page)) => decode_items::<I>(items, &page, state.pager.paging.items),
+                    Ok((items, page)) => {
+                        decode_items::<I>(items, &page, state.pager.paging.items, &state.pager.core.redactor)
+                    }
                     Err(error) => Err(error),
                 };
                 match items {
@@ -122,18 +125,19 @@ impl Pager {
 
     /// The items of a page, and where the next one is.
     fn read(&mut self, answer: Answer) -> Result<(serde_json::Value, Vec<u8>), Error> {
-        let mut body = parse_body(&answer.body)?;
+        let redactor = &self.core.redactor;
+        let mut body = parse_body(&answer.body, redactor)?;
         let items = if self.paging.items.is_empty() {
             body.take()
         } else {
             body.pointer_mut(self.paging.items).map(serde_json::Value::take).unwrap_or_default()
         };
         let Some(list) = items.as_array() else {
-            return Err(Error::Decode {
+            return Err(redactor.error(Error::Decode {
                 path: self.paging.items.to_owned(),
                 message: "the items of the page are not a list".into(),
-                snippet: snippet(&items.to_string()),
-            });
+                snippet: snippet(&items.to_string(), redactor),
+            }));
         };
         let count = list.len();
         let next = match self.paging.style {
@@ -161,20 +165,23 @@ impl Pager {
             },
         };
         self.follow(next);
-        Ok((items, answer.body))
+        Ok((items, answer.body.into_bytes()))
     }
 
     /// A link's target as a path and query relative to the API's base URL; a link to another
     /// host or outside the base path is refused (the client would send its credentials there).
+    /// The error quotes the link without the client's secrets or the API's query keys.
     fn within_api(&self, link: &str) -> Result<String, Error> {
-        let url = self
-            .core
-            .base
-            .join(link)
-            .map_err(|e| Error::Pagination(format!("the next page's link {link:?} does not parse: {e}")))?;
+        let redactor = &self.core.redactor;
+        let url = self.core.base.join(link).map_err(|e| {
+            Error::Pagination(format!("the next page's link {:?} does not parse: {e}", redactor.url_text(link)))
+        })?;
         match url.as_str().strip_prefix(self.core.base.as_str()) {
             Some(relative) => Ok(relative.to_owned()),
-            None => Err(Error::Pagination(format!("the next page's link leads outside the API: {url}"))),
+            None => Err(Error::Pagination(format!(
+                "the next page's link leads outside the API: {}",
+                redactor.url_text(url.as_str())
+            ))),
         }
     }
 
@@ -186,7 +193,11 @@ impl Pager {
             _ => return,
         };
         if self.seen.contains(&key) {
-            self.failure = Some(Error::Pagination(format!("the service repeated the page cursor {key:?}")));
+            let shown = match &next {
+                Some(Next::Link(_)) => self.core.redactor.url_text(&key),
+                _ => self.core.redactor.text(&key),
+            };
+            self.failure = Some(Error::Pagination(format!("the service repeated the page cursor {shown:?}")));
         } else {
             self.seen.push(key);
             self.next = next;
@@ -230,9 +241,14 @@ fn next_link(headers: &reqwest::header::HeaderMap) -> Option<String> {
 
 /// A page's items decoded leniently; a failure is located in the page's body (`page`), the
 /// items being at the pointer `at` in it.
-fn decode_items<I: FromJson>(items: serde_json::Value, page: &[u8], at: &str) -> Result<Vec<I>, Error> {
+fn decode_items<I: FromJson>(
+    items: serde_json::Value,
+    page: &[u8],
+    at: &str,
+    redactor: &Redactor,
+) -> Result<Vec<I>, Error> {
     crate::json::decode(items, crate::json::Mode::Lenient).map_err(|violations| {
         let located = violations.0.into_iter().map(|v| Violation::new(format!("{at}{}", v.path), v.message)).collect();
-        decode_error(page, crate::validate::Violations(located))
+        decode_error(page, crate::validate::Violations(located), redactor)
     })
 }

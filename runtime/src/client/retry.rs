@@ -4,8 +4,8 @@
 
 use super::call::{Call, CallBody};
 use super::core::Core;
-use super::error::{Error, ErrorTypes, api_error, redact};
-use super::transfer::{Answer, BodyError, Download, DownloadBody, read_body};
+use super::error::{Error, ErrorTypes, api_error};
+use super::transfer::{Answer, BodyError, Download, DownloadBody, Received, read_body};
 use crate::defaults::RETRIED_STATUSES;
 use crate::error::ErrorShape;
 use reqwest::header::{HeaderValue, RETRY_AFTER};
@@ -108,9 +108,7 @@ impl Core {
                     tokio::time::sleep(wait).await;
                 }
                 _ => {
-                    return outcome
-                        .into_result(self.settings.errors, call.errors)
-                        .map_err(|e| redact(e, &self.secrets.0));
+                    return outcome.into_result(self.settings.errors, call.errors).map_err(|e| self.redactor.error(e));
                 }
             }
         }
@@ -126,19 +124,42 @@ impl Core {
     /// before its body is read ([`Attempt::Open`]).
     async fn attempt(&self, call: &Call, left: Duration, open: bool) -> Attempt {
         let timeout = self.settings.timeout.min(left);
-        let request = match self.request(call, timeout) {
-            Ok(request) => request,
+        let ends = tokio::time::Instant::now() + timeout;
+        let mut hop = match self.first_hop(call) {
+            Ok(hop) => hop,
             Err(error) => return Attempt::Failed(error),
         };
-        let response = match request.send().await {
-            Ok(response) => response,
-            Err(error) if error.is_timeout() => return Attempt::Failed(Error::Timeout(timeout)),
-            Err(error) => return Attempt::Failed(Error::Transport(error)),
+        // Redirects are followed here, not by reqwest: credentials go to the API's origin
+        // only, and no `Referer` is sent.
+        let mut redirects = 0;
+        let response = loop {
+            let remaining = ends.saturating_duration_since(tokio::time::Instant::now());
+            if remaining.is_zero() {
+                return Attempt::Failed(Error::Timeout(timeout));
+            }
+            let request = match self.request(call, &hop, remaining) {
+                Ok(request) => request,
+                Err(error) => return Attempt::Failed(error),
+            };
+            let response = match request.send().await {
+                Ok(response) => response,
+                Err(error) if error.is_timeout() => return Attempt::Failed(Error::Timeout(timeout)),
+                Err(error) => return Attempt::Failed(Error::Transport(error)),
+            };
+            let status = response.status().as_u16();
+            match self.redirect(call, &hop, status, response.headers()).filter(|_| redirects < MAX_REDIRECTS) {
+                Some(next) => {
+                    redirects += 1;
+                    hop = next;
+                }
+                None => break response,
+            }
         };
         let status = response.status().as_u16();
         let headers = response.headers().clone();
         if open && (200..300).contains(&status) {
-            return Attempt::Open(Download { status, headers, body: DownloadBody::Live(response) });
+            let redactor = self.redactor.clone();
+            return Attempt::Open(Download { status, headers, body: DownloadBody::Live(response), redactor });
         }
         let retry_after = headers.get(RETRY_AFTER).and_then(parse_retry_after);
         let body = match read_body(response, self.settings.max_response_bytes).await {
@@ -150,12 +171,16 @@ impl Core {
             Err(BodyError::Http(error)) => return Attempt::Failed(Error::Transport(error)),
         };
         if (200..300).contains(&status) {
-            Attempt::Done(Answer { status, headers, body })
+            Attempt::Done(Answer { status, headers, body: Received::new(body, &self.redactor) })
         } else {
             Attempt::Status { status, retry_after, headers, body }
         }
     }
 }
+
+/// Most redirects one attempt follows (as reqwest's default policy): the answer past them is
+/// the attempt's answer (an [`Error::Api`] of its 3xx status).
+const MAX_REDIRECTS: usize = 10;
 
 /// A success, read or open.
 pub(super) enum Outcome {

@@ -5,6 +5,7 @@
 //! ([`decode_body`]) with the first problem located.
 
 use super::error::Error;
+use super::redact::Redactor;
 use crate::json::FromJson;
 use crate::validate::Violation;
 use bytes::Bytes;
@@ -99,6 +100,8 @@ pub struct Download {
     /// The response headers.
     pub headers: reqwest::header::HeaderMap,
     pub(super) body: DownloadBody,
+    /// Takes the client's secrets out of a failure while the body arrives.
+    pub(super) redactor: Redactor,
 }
 
 /// The body of a download: still arriving, or read already (what is left of it).
@@ -116,7 +119,9 @@ impl Download {
     /// The next chunk of the body, `None` at its end.
     pub async fn chunk(&mut self) -> Result<Option<Bytes>, Error> {
         match &mut self.body {
-            DownloadBody::Live(response) => response.chunk().await.map_err(Error::Transport),
+            DownloadBody::Live(response) => {
+                response.chunk().await.map_err(|error| self.redactor.error(Error::Transport(error)))
+            }
             DownloadBody::Read(rest) => Ok(rest.take()),
         }
     }
@@ -191,8 +196,68 @@ pub struct Answer {
     pub status: u16,
     /// The response headers.
     pub headers: reqwest::header::HeaderMap,
-    /// The body as received.
-    pub body: Vec<u8>,
+    /// The body as received (a `Vec<u8>` to read), with what to take out of an error quoting
+    /// it: generated code decodes it with `decode_body::<T>(&answer.body)`.
+    pub body: Received,
+}
+
+/// A response body as received: its bytes (it derefs to `Vec<u8>`), and the client's
+/// secrets, taken out of a decode error quoting it.
+#[doc(hidden)] // Generated code reaches it as `Answer::body`.
+pub struct Received {
+    bytes: Vec<u8>,
+    redactor: Redactor,
+}
+
+impl Received {
+    pub(super) fn new(bytes: Vec<u8>, redactor: &Redactor) -> Self {
+        Received { bytes, redactor: redactor.clone() }
+    }
+
+    /// The bytes.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+}
+
+impl std::ops::Deref for Received {
+    type Target = Vec<u8>;
+
+    fn deref(&self) -> &Vec<u8> {
+        &self.bytes
+    }
+}
+
+impl fmt::Debug for Received {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Received({} bytes)", self.bytes.len())
+    }
+}
+
+/// A body [`decode_body`] decodes: the [`Received`] body of an [`Answer`] (a decode error
+/// quoting it holds none of the client's secrets), or bytes from elsewhere.
+#[doc(hidden)] // Generated code passes `&answer.body`.
+pub trait DecodeSource {
+    /// Decodes the body leniently as `T`.
+    fn decode_as<T: FromJson>(&self) -> Result<T, Error>;
+}
+
+impl DecodeSource for Received {
+    fn decode_as<T: FromJson>(&self) -> Result<T, Error> {
+        decode(&self.bytes, &self.redactor).map(|(body, _)| body)
+    }
+}
+
+impl DecodeSource for [u8] {
+    fn decode_as<T: FromJson>(&self) -> Result<T, Error> {
+        decode(self, &Redactor::default()).map(|(body, _)| body)
+    }
+}
+
+impl DecodeSource for Vec<u8> {
+    fn decode_as<T: FromJson>(&self) -> Result<T, Error> {
+        self.as_slice().decode_as()
+    }
 }
 
 /// Why a response body was not read: past the limit, or the transfer failed.
@@ -219,41 +284,48 @@ pub(super) async fn read_body(mut response: reqwest::Response, limit: usize) -> 
     Ok(body)
 }
 
-/// A response body decoded leniently as `T` (generated code decoding by status).
+/// A response body decoded leniently as `T` (generated code decoding by status passes
+/// `&answer.body`, whose decode error holds none of the client's secrets; bytes from
+/// elsewhere decode as before).
 #[doc(hidden)] // Generated code names it through `codegen`.
-pub fn decode_body<T: FromJson>(bytes: &[u8]) -> Result<T, Error> {
-    decode(bytes).map(|(body, _)| body)
+pub fn decode_body<T: FromJson>(body: &(impl DecodeSource + ?Sized)) -> Result<T, Error> {
+    body.decode_as()
 }
 
 /// Decodes a response body leniently (what was not understood kept apart), locating the
-/// first problem when it does not decode at all.
-pub(super) fn decode<T: FromJson>(bytes: &[u8]) -> Result<(T, Vec<crate::NotUnderstood>), Error> {
-    let value = parse_body(bytes)?;
+/// first problem when it does not decode at all; the error holds none of the secrets of
+/// `redactor`.
+pub(super) fn decode<T: FromJson>(bytes: &[u8], redactor: &Redactor) -> Result<(T, Vec<crate::NotUnderstood>), Error> {
+    let value = parse_body(bytes, redactor)?;
     let reread = || serde_json::from_slice(bytes).unwrap_or_default();
-    crate::json::decode_reporting(value, reread).map_err(|violations| decode_error(bytes, violations))
+    crate::json::decode_reporting(value, reread).map_err(|violations| decode_error(bytes, violations, redactor))
 }
 
 /// The body as JSON (the part of decoding that does not depend on the type).
-pub(super) fn parse_body(bytes: &[u8]) -> Result<serde_json::Value, Error> {
-    serde_json::from_slice(bytes).map_err(|e| Error::Decode {
-        path: String::new(),
-        message: format!("not JSON: {e}"),
-        snippet: snippet(&String::from_utf8_lossy(bytes)),
+pub(super) fn parse_body(bytes: &[u8], redactor: &Redactor) -> Result<serde_json::Value, Error> {
+    serde_json::from_slice(bytes).map_err(|e| {
+        redactor.error(Error::Decode {
+            path: String::new(),
+            message: format!("not JSON: {e}"),
+            snippet: snippet(&String::from_utf8_lossy(bytes), redactor),
+        })
     })
 }
 
 /// The error for a body that does not decode: the first violation, with the part of the body
 /// it concerns.
-pub(super) fn decode_error(bytes: &[u8], violations: crate::validate::Violations) -> Error {
+pub(super) fn decode_error(bytes: &[u8], violations: crate::validate::Violations, redactor: &Redactor) -> Error {
     let first = violations.0.into_iter().next().unwrap_or_else(|| Violation::new("", "does not decode"));
     // The value was consumed while decoding; read it again, on this failure path only.
     let value: serde_json::Value = serde_json::from_slice(bytes).unwrap_or_default();
     let near = value.pointer(&first.path).map_or_else(|| value.to_string(), ToString::to_string);
-    Error::Decode { path: first.path, message: first.message, snippet: snippet(&near) }
+    redactor.error(Error::Decode { path: first.path, message: first.message, snippet: snippet(&near, redactor) })
 }
 
-/// The start of `text` for an error message: at most 200 characters, `…` where it was cut.
-pub(super) fn snippet(text: &str) -> String {
+/// The start of `text` for an error message, the secrets of `redactor` taken out first (so a
+/// cut never leaves part of one): at most 200 characters, `…` where it was cut.
+pub(super) fn snippet(text: &str, redactor: &Redactor) -> String {
+    let text = redactor.text(text);
     let mut cut: String = text.chars().take(200).collect();
     if cut.len() < text.len() {
         cut.push('…');
@@ -267,7 +339,8 @@ mod tests {
 
     #[test]
     fn decode_errors_carry_the_pointer_and_the_value() {
-        let error = decode::<crate::Page<i64>>(br#"{"count": 1, "items": [1, "two"]}"#).unwrap_err();
+        let error =
+            decode::<crate::Page<i64>>(br#"{"count": 1, "items": [1, "two"]}"#, &Redactor::default()).unwrap_err();
         assert_eq!(
             error.to_string(),
             "the response does not decode at /items/1: expected an integer, found the string \"two\" (near \"two\")"

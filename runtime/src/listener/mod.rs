@@ -9,13 +9,19 @@
 //! - closes a connection whose request head does not arrive in time (the same timer covers an
 //!   idle keep-alive connection waiting for its next request);
 //! - demands a pace of request bodies: a body gets [`ServeConfig::body_read_timeout`], plus
-//!   one second for every [`ServeConfig::min_body_rate`] bytes received, and one that falls
-//!   behind is answered 408 with the API's error body and its connection closed (data
-//!   already waiting is always read: only a body the server is left waiting for can fail);
+//!   one second for every [`ServeConfig::min_body_rate`] bytes received, and never more than
+//!   [`ServeConfig::max_body_time`] in all; one that falls behind is answered 408 with the
+//!   API's error body and its connection closed (data already waiting is always read: only a
+//!   body the server is left waiting for can fail);
 //! - caps the connections served at once (further ones wait in the listen backlog instead of
 //!   failing with "too many open files"), and when fewer than an eighth of the slots are free
 //!   it closes first the connections idle for [`ServeConfig::shed_idle_after`] (no request
-//!   in flight), so a flood of idle connections cannot keep a request waiting;
+//!   in flight) and those whose request body, after as long, has averaged less than
+//!   [`ServeConfig::shed_body_rate`] (answered 408, unless the reset of a connection closed
+//!   with bytes unread reaches the client first), so a flood of idle connections or of bodies
+//!   that merely keep the pace cannot keep a request waiting: a server whose every slot holds
+//!   a slow body answers a new request about [`ServeConfig::shed_idle_after`] after they
+//!   arrived;
 //! - answers a head past hyper's own limits (over [`ServeConfig::max_head_bytes`], more than
 //!   [`ServeConfig::max_headers`] headers, a request target over 65,000 bytes) with the API's
 //!   error body (414 or 431) instead of hyper's bare status, and closes the connection;
@@ -28,6 +34,7 @@ use crate::server::{ApiError, BodyTooSlow, Refused};
 use axum::body::Bytes;
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderValue, header};
+use futures_util::task::AtomicWaker;
 use head::{HeadGuard, HeadLimits, Shared};
 use http_body::{Body, Frame, SizeHint};
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -57,15 +64,32 @@ pub struct ServeConfig {
     /// `min_body_rate` bytes already received. Default 10 s.
     pub body_read_timeout: Duration,
     /// The slowest pace a request body may average past [`ServeConfig::body_read_timeout`],
-    /// in bytes a second. Default 1024 (a 1 MiB body may take 17 minutes; a byte every
-    /// five seconds fails after 10 s).
+    /// in bytes a second. Default 1024 (a byte every five seconds fails after 10 s; a body
+    /// keeping this pace is still cut at [`ServeConfig::max_body_time`]).
     pub min_body_rate: u32,
+    /// Longest a request body may take, from the arrival of its request's head, however
+    /// steadily it comes: the body fails (408, connection closed) when the server waits for
+    /// it past this. Default 60 s: a 2 MiB body (the router's default limit) must average
+    /// 35 KB/s. Raise it for operations taking large streamed uploads (a 1 GiB upload in 60 s
+    /// needs 18 MB/s); a streamed body the handler reads slowly is not charged for the
+    /// handler's time, only for the server waiting on the client.
+    pub max_body_time: Duration,
     /// Most connections served at once (default 512, under the usual limit of 1024 open
     /// files); the next ones wait to be accepted until one closes.
     pub max_connections: usize,
     /// When fewer than an eighth of [`ServeConfig::max_connections`] are free, connections
-    /// with no request in flight for this long are closed, oldest activity first. Default 1 s.
+    /// with no request in flight for this long are closed, oldest activity first, and so are
+    /// connections whose request body has been arriving for this long at less than
+    /// [`ServeConfig::shed_body_rate`] on average. Default 1 s.
     pub shed_idle_after: Duration,
+    /// When fewer than an eighth of [`ServeConfig::max_connections`] are free, the pace (bytes
+    /// a second, averaged since the request's head arrived) below which a request body the
+    /// server is waiting for loses its connection once it has been arriving for
+    /// [`ServeConfig::shed_idle_after`]: answered 408 and closed without lingering, so the
+    /// slot is free at once. Default 32 KiB/s (a 2 MiB body at this pace takes 64 s); 0 never
+    /// sheds a body. Without pressure, only [`ServeConfig::min_body_rate`] and
+    /// [`ServeConfig::max_body_time`] apply.
+    pub shed_body_rate: u32,
     /// Largest request head read, in bytes (default 1 MiB): a longer one is answered 431 with
     /// the error body and the connection closed. The router's own limits
     /// ([`crate::server::ServerConfig`]) are lower and apply first to what fits.
@@ -81,8 +105,10 @@ impl Default for ServeConfig {
             header_read_timeout: Duration::from_secs(10),
             body_read_timeout: Duration::from_secs(10),
             min_body_rate: 1024,
+            max_body_time: Duration::from_secs(60),
             max_connections: 512,
             shed_idle_after: Duration::from_secs(1),
+            shed_body_rate: 32 * 1024,
             max_head_bytes: 1024 * 1024,
             max_headers: 100,
         }
@@ -101,7 +127,7 @@ pub async fn serve(listener: TcpListener, router: axum::Router, config: ServeCon
             if let Ok(slot) = Arc::clone(&slots).try_acquire_owned() {
                 break slot;
             }
-            live.shed_idle(config.shed_idle_after);
+            live.shed(&config);
             let wait = tokio::time::timeout(SHED_EVERY, Arc::clone(&slots).acquire_owned());
             if let Ok(Ok(slot)) = wait.await {
                 break slot;
@@ -117,7 +143,7 @@ pub async fn serve(listener: TcpListener, router: axum::Router, config: ServeCon
             }
         };
         if slots.available_permits() < busy_below {
-            live.shed_idle(config.shed_idle_after);
+            live.shed(&config);
         }
         let connection = live.open();
         let (router, config, live) = (router.clone(), config.clone(), Arc::clone(&live));
@@ -129,7 +155,7 @@ pub async fn serve(listener: TcpListener, router: axum::Router, config: ServeCon
     }
 }
 
-/// How often a full server looks again for idle connections to close.
+/// How often a full server looks again for idle connections and slow bodies to close.
 const SHED_EVERY: Duration = Duration::from_millis(100);
 
 /// The connections being served, to find the idle ones when slots run out.
@@ -148,11 +174,51 @@ struct Connection {
     idle_since: AtomicU64,
     epoch: Instant,
     shed: Notify,
+    /// The request body being read, if any.
+    body: BodyWatch,
 }
+
+/// The progress of a connection's request body (one at a time: HTTP/1 reads requests in
+/// turn), shared by its [`PacedBody`] and the accept loop, which may cut it.
+struct BodyWatch {
+    /// When its request's head arrived, in milliseconds since the connection's `epoch`;
+    /// [`NO_BODY`] while no body is being read.
+    since: AtomicU64,
+    received: AtomicU64,
+    /// The server is waiting for more of it (its last poll found nothing).
+    waiting: AtomicBool,
+    /// Set by the accept loop: the body fails at once, and the connection closes without
+    /// lingering.
+    cut: AtomicBool,
+    waker: AtomicWaker,
+    /// Counts the bodies of the connection, so that a body dropped late leaves the watch of
+    /// the next one alone.
+    generation: AtomicU64,
+}
+
+const NO_BODY: u64 = u64::MAX;
 
 impl Connection {
     fn now(&self) -> u64 {
         self.epoch.elapsed().as_millis() as u64
+    }
+
+    /// Whether the body being read has been arriving for at least `grace`, slower than
+    /// `rate` bytes a second on average, with the server waiting for it.
+    fn body_behind(&self, grace: Duration, rate: u32) -> bool {
+        let since = self.body.since.load(Ordering::Acquire);
+        if since == NO_BODY || rate == 0 || !self.body.waiting.load(Ordering::Acquire) {
+            return false;
+        }
+        let elapsed = self.now().saturating_sub(since);
+        let received = self.body.received.load(Ordering::Acquire);
+        u128::from(elapsed) >= grace.as_millis() && u128::from(received) * 1000 < u128::from(elapsed) * u128::from(rate)
+    }
+
+    /// Fails the body being read at once (its reader is woken to find out).
+    fn cut_body(&self) {
+        self.body.cut.store(true, Ordering::Release);
+        self.body.waker.wake();
     }
 
     fn idle_for(&self) -> Option<Duration> {
@@ -172,6 +238,14 @@ impl Connections {
             idle_since: AtomicU64::new(0),
             epoch: Instant::now(),
             shed: Notify::new(),
+            body: BodyWatch {
+                since: AtomicU64::new(NO_BODY),
+                received: AtomicU64::new(0),
+                waiting: AtomicBool::new(false),
+                cut: AtomicBool::new(false),
+                waker: AtomicWaker::new(),
+                generation: AtomicU64::new(0),
+            },
         });
         self.lock().insert(id, Arc::clone(&connection));
         connection
@@ -181,12 +255,15 @@ impl Connections {
         self.lock().remove(&connection.id);
     }
 
-    /// Asks every connection idle for at least `after` to close (each finishes nothing, as
-    /// it has nothing in flight; one that started a request meanwhile finishes it first).
-    fn shed_idle(&self, after: Duration) {
+    /// Asks every connection idle for at least `shed_idle_after` to close (each finishes
+    /// nothing, as it has nothing in flight; one that started a request meanwhile finishes it
+    /// first), and cuts every body behind `shed_body_rate` after as long.
+    fn shed(&self, config: &ServeConfig) {
         for connection in self.lock().values() {
-            if connection.idle_for().is_some_and(|idle| idle >= after) {
+            if connection.idle_for().is_some_and(|idle| idle >= config.shed_idle_after) {
                 connection.shed.notify_one();
+            } else if connection.body_behind(config.shed_idle_after, config.shed_body_rate) {
+                connection.cut_body();
             }
         }
     }
@@ -204,7 +281,7 @@ async fn serve_connection(
     config: &ServeConfig,
     connection: &Arc<Connection>,
 ) {
-    let pace = Pace { grace: config.body_read_timeout, rate: config.min_body_rate.max(1) };
+    let pace = Pace { grace: config.body_read_timeout, rate: config.min_body_rate.max(1), most: config.max_body_time };
     let limits = HeadLimits { max_head_bytes: config.max_head_bytes.max(1024), max_headers: config.max_headers.max(1) };
     let shared = Arc::new(Shared::default());
     let io = HeadGuard::new(stream, limits, Arc::clone(&shared));
@@ -222,13 +299,16 @@ async fn serve_connection(
         activity.in_flight.fetch_add(1, Ordering::AcqRel);
         let timed_out = Arc::new(AtomicBool::new(close));
         let shared = Arc::clone(&shared);
-        let request = request.map(|body| axum::body::Body::new(PacedBody::new(body, pace, Arc::clone(&timed_out))));
+        let watch = Arc::clone(&activity);
+        let request =
+            request.map(|body| axum::body::Body::new(PacedBody::new(body, pace, Arc::clone(&timed_out), watch)));
         async move {
             let mut response = tower::Service::call(&mut router, request).await?;
             if timed_out.load(Ordering::Acquire) {
-                // The rest of a body that came too slowly, or of a refused head, is not read.
+                // The rest of a body that came too slowly, or of a refused head, is not read;
+                // a body cut to free a slot closes at once, without lingering.
                 response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
-                shared.linger.store(true, Ordering::Release);
+                shared.linger.store(!activity.body.cut.load(Ordering::Acquire), Ordering::Release);
             }
             activity.idle_since.store(activity.now(), Ordering::Release);
             activity.in_flight.fetch_sub(1, Ordering::AcqRel);
@@ -267,10 +347,16 @@ fn refused(shared: &Shared, request: u64) -> Option<Refused> {
 struct Pace {
     grace: Duration,
     rate: u32,
+    /// The most it may take in all.
+    most: Duration,
 }
 
+/// Longest wait a deadline is set for (a longer one is as good as none, and cannot overflow).
+const FOREVER: Duration = Duration::from_secs(365 * 24 * 3600);
+
 /// A request body that fails with [`BodyTooSlow`] when the server waits for it past its
-/// deadline: the grace time from the request's arrival, plus a second per `rate` bytes.
+/// deadline: the grace time from the request's arrival, plus a second per `rate` bytes, at
+/// most `most`; or at once when the accept loop cuts it to free a slot.
 struct PacedBody {
     inner: hyper::body::Incoming,
     pace: Pace,
@@ -278,16 +364,56 @@ struct PacedBody {
     received: u64,
     timer: Option<Pin<Box<Sleep>>>,
     timed_out: Arc<AtomicBool>,
+    /// The connection's activity, where the accept loop follows this body (the connection's
+    /// body number `generation`).
+    watch: Arc<Connection>,
+    generation: u64,
     done: bool,
 }
 
 impl PacedBody {
-    fn new(inner: hyper::body::Incoming, pace: Pace, timed_out: Arc<AtomicBool>) -> Self {
-        PacedBody { inner, pace, arrived: Instant::now(), received: 0, timer: None, timed_out, done: false }
+    fn new(inner: hyper::body::Incoming, pace: Pace, timed_out: Arc<AtomicBool>, watch: Arc<Connection>) -> Self {
+        watch.body.received.store(0, Ordering::Release);
+        watch.body.waiting.store(false, Ordering::Release);
+        watch.body.cut.store(false, Ordering::Release);
+        watch.body.since.store(watch.now(), Ordering::Release);
+        let generation = watch.body.generation.fetch_add(1, Ordering::AcqRel) + 1;
+        PacedBody {
+            inner,
+            pace,
+            arrived: Instant::now(),
+            received: 0,
+            timer: None,
+            timed_out,
+            watch,
+            generation,
+            done: false,
+        }
     }
 
     fn allowed(&self) -> Duration {
-        self.pace.grace + Duration::from_secs_f64(self.received as f64 / f64::from(self.pace.rate))
+        let paced =
+            self.pace.grace.saturating_add(Duration::from_secs_f64(self.received as f64 / f64::from(self.pace.rate)));
+        paced.min(self.pace.most).min(FOREVER)
+    }
+
+    /// Ends the body with [`BodyTooSlow`], having had `allowed`.
+    fn fail(&mut self, allowed: Duration) -> Poll<Option<Result<Frame<Bytes>, BodyError>>> {
+        self.finish();
+        self.timed_out.store(true, Ordering::Release);
+        Poll::Ready(Some(Err(Box::new(BodyTooSlow { received: self.received, allowed }))))
+    }
+
+    /// The body is over: the accept loop no longer follows it.
+    fn finish(&mut self) {
+        if !self.done {
+            self.done = true;
+            if self.watch.body.generation.load(Ordering::Acquire) != self.generation {
+                return;
+            }
+            self.watch.body.since.store(NO_BODY, Ordering::Release);
+            self.watch.body.waiting.store(false, Ordering::Release);
+        }
     }
 
     /// `Ready` once the deadline for the bytes received so far has passed.
@@ -301,36 +427,51 @@ impl PacedBody {
     }
 }
 
+/// Why a request body ended early.
+type BodyError = Box<dyn std::error::Error + Send + Sync>;
+
 impl Body for PacedBody {
     type Data = Bytes;
-    type Error = Box<dyn std::error::Error + Send + Sync>;
+    type Error = BodyError;
 
     fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
         if self.done {
             return Poll::Ready(None);
         }
+        if self.watch.body.cut.load(Ordering::Acquire) {
+            let taken = self.arrived.elapsed();
+            return self.fail(taken);
+        }
         match Pin::new(&mut self.inner).poll_frame(cx) {
             Poll::Ready(Some(Ok(frame))) => {
                 self.received += frame.data_ref().map_or(0, |data| data.len() as u64);
+                self.watch.body.received.store(self.received, Ordering::Release);
+                self.watch.body.waiting.store(false, Ordering::Release);
                 Poll::Ready(Some(Ok(frame)))
             }
             Poll::Ready(Some(Err(error))) => {
-                self.done = true;
+                self.finish();
                 Poll::Ready(Some(Err(error.into())))
             }
             Poll::Ready(None) => {
-                self.done = true;
+                self.finish();
                 Poll::Ready(None)
             }
-            Poll::Pending => match self.poll_deadline(cx) {
-                Poll::Ready(()) => {
-                    self.done = true;
-                    self.timed_out.store(true, Ordering::Release);
-                    let slow = BodyTooSlow { received: self.received, allowed: self.allowed() };
-                    Poll::Ready(Some(Err(Box::new(slow))))
+            Poll::Pending => {
+                self.watch.body.waker.register(cx.waker());
+                self.watch.body.waiting.store(true, Ordering::Release);
+                if self.watch.body.cut.load(Ordering::Acquire) {
+                    let taken = self.arrived.elapsed();
+                    return self.fail(taken);
                 }
-                Poll::Pending => Poll::Pending,
-            },
+                match self.poll_deadline(cx) {
+                    Poll::Ready(()) => {
+                        let allowed = self.allowed();
+                        self.fail(allowed)
+                    }
+                    Poll::Pending => Poll::Pending,
+                }
+            }
         }
     }
 
@@ -340,5 +481,11 @@ impl Body for PacedBody {
 
     fn size_hint(&self) -> SizeHint {
         self.inner.size_hint()
+    }
+}
+
+impl Drop for PacedBody {
+    fn drop(&mut self) {
+        self.finish();
     }
 }

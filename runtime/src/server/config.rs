@@ -4,7 +4,8 @@ use super::{ApiError, too_large};
 use axum::http::{StatusCode, header};
 
 pub use crate::defaults::{
-    DEFAULT_BODY_LIMIT, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_QUERY_PARAMS, DEFAULT_MAX_URI_BYTES, DEFAULT_UPLOAD_LIMIT,
+    DEFAULT_BODY_LIMIT, DEFAULT_MAX_FORM_FIELDS, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_QUERY_PARAMS,
+    DEFAULT_MAX_URI_BYTES, DEFAULT_UPLOAD_LIMIT,
 };
 
 /// Router settings: the limits checked before anything else is read. Every one answers with
@@ -28,6 +29,13 @@ pub struct ServerConfig {
     pub max_header_bytes: usize,
     /// Most query parameters (default [`DEFAULT_MAX_QUERY_PARAMS`]); more answers 400.
     pub max_query_params: usize,
+    /// Most fields of a form body, urlencoded pairs or multipart parts (default
+    /// [`DEFAULT_MAX_FORM_FIELDS`], 1000); more answers 400 (`the form has N fields; the
+    /// limit is 1000`) before any field is decoded. A form is held as the body plus 8 bytes a
+    /// field (at most 4 times its size), and decoded field by field as the operation reads
+    /// them; this limit also bounds what repeated or unknown fields cost (a list value each,
+    /// a violation each).
+    pub max_form_fields: usize,
 }
 
 impl Default for ServerConfig {
@@ -38,6 +46,7 @@ impl Default for ServerConfig {
             max_uri_bytes: DEFAULT_MAX_URI_BYTES,
             max_header_bytes: DEFAULT_MAX_HEADER_BYTES,
             max_query_params: DEFAULT_MAX_QUERY_PARAMS,
+            max_form_fields: DEFAULT_MAX_FORM_FIELDS,
         }
     }
 }

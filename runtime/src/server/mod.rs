@@ -42,8 +42,8 @@ pub use auth::{Authenticator, GroupLeftOut};
 pub(crate) use auth::{authenticate, challenge};
 pub use body::{BodyStream, BodyTooSlow, Download};
 pub use config::{
-    DEFAULT_BODY_LIMIT, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_QUERY_PARAMS, DEFAULT_MAX_URI_BYTES,
-    DEFAULT_UPLOAD_LIMIT, ServerConfig,
+    DEFAULT_BODY_LIMIT, DEFAULT_MAX_FORM_FIELDS, DEFAULT_MAX_HEADER_BYTES, DEFAULT_MAX_QUERY_PARAMS,
+    DEFAULT_MAX_URI_BYTES, DEFAULT_UPLOAD_LIMIT, ServerConfig,
 };
 pub use context::{Anonymous, Context, OnlyStatus, Status};
 pub use error::ApiError;

@@ -360,7 +360,8 @@ async fn handle<S: Authenticator>(
     if info.has_body && !info.streams && !body.is_empty() && !accepted {
         return refuse(unsupported(info.consumes));
     }
-    let mut input = Input::new(path, parts.uri.query().unwrap_or_default(), parts.headers.clone(), body, info.has_body);
+    let mut input = Input::new(path, parts.uri.query().unwrap_or_default(), parts.headers.clone(), body, info.has_body)
+        .with_max_form_fields(config.max_form_fields);
     if let Some(stream) = stream {
         input = input.with_stream(stream);
     }
