@@ -28,6 +28,7 @@
 
 pub use crate::auth::{KeyIn, Scheme, SchemeKind};
 pub use crate::error::ErrorShape;
+pub use crate::format::Format;
 pub use crate::json::{Decoder, Fields, Mode, decode, deserialize, tagged, untagged};
 pub use crate::media::Part;
 pub use crate::page::{PageStyle, Paginated, Paging};

@@ -24,6 +24,7 @@ pub mod client;
 pub mod codegen;
 pub mod defaults;
 pub mod error;
+pub mod format;
 pub mod json;
 #[cfg(feature = "server")]
 pub mod listener;
@@ -40,6 +41,7 @@ pub mod validate;
 
 pub use bytes::Bytes;
 pub use error::{ErrorBody, ErrorDetail, ErrorShape};
+pub use format::Format;
 pub use json::{Decoder, FromJson, Mode, NotUnderstood};
 pub use media::FilePart;
 pub use page::{Page, PageNext, PageStyle, Paginated, Paging};

@@ -136,6 +136,13 @@ impl Validator {
         }
     }
 
+    /// The current value has `format`.
+    pub fn format(&mut self, value: &str, format: crate::Format) {
+        if !format.accepts(value) {
+            self.fail(format!("must be a valid {}", format.as_str()));
+        }
+    }
+
     /// The current value matches `pattern`.
     pub fn pattern(&mut self, value: &str, pattern: &Pattern) {
         if !pattern.is_match(value) {

@@ -154,6 +154,27 @@ async fn read_only_fields_are_refused_in_requests_and_write_only_ones_required()
 }
 
 #[tokio::test]
+async fn a_string_format_is_checked_and_the_samples_have_it() {
+    let (base, _) = start().await;
+    let given = json!({"email": "ada at example.com", "password": "correct-horse"});
+    let (status, body) = raw(&base, "POST", "/users", Some(given)).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body,
+        json!({"error": {"code": 400, "message": "the request is invalid", "violations": [
+            {"path": "/email", "message": "must be a valid email"}
+        ]}})
+    );
+    // The sample invented for the field has its format; openapi.json says it.
+    let spec = std::path::Path::new("fixtures/valid/composition");
+    let (api, _) = apigen::load(spec).unwrap();
+    assert_eq!(apigen::model::sample::of_type(&api, "User")["email"], json!("user@example.com"));
+    let openapi: Value =
+        serde_json::from_str(&std::fs::read_to_string("fixtures/generated/composition/openapi.json").unwrap()).unwrap();
+    assert_eq!(openapi["components"]["schemas"]["User"]["properties"]["email"]["format"], json!("email"));
+}
+
+#[tokio::test]
 async fn the_client_never_sends_read_only_fields() {
     let (base, _) = start().await;
     let client = client(&base);

@@ -29,6 +29,19 @@ fn to_json<T: ::apigen_runtime::serde::Serialize>(
     ::apigen_runtime::serde_json::to_value(value)
         .map_err(|e| Error::Config(e.to_string()))
 }
+/// A client of the API at `base_url` holding a sample credential for every scheme
+/// (the token `sample-token`; the user `sample-user` with the password
+/// `sample-password`), so every sample call carries what its operation asks for.
+pub fn client(base_url: &str) -> ::core::result::Result<Client, Error> {
+    crate::ClientBuilder::new(
+            base_url,
+            crate::USER_AGENT,
+            crate::SCHEMES,
+            &crate::ERRORS,
+        )
+        .token("bearerAuth", "sample-token")
+        .build()
+}
 /// Every operation of the spec, each called once with its samples.
 pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
     ::std::vec![

@@ -815,6 +815,11 @@ fn constraint_direction(old: &Constraints, new: &Constraints) -> Direction {
         d.tightened |= new.exact_items.is_some();
         d.loosened |= old.exact_items.is_some();
     }
+    if old.format != new.format {
+        // A format added refuses what it refused not; one removed accepts what it refused.
+        d.tightened |= new.format.is_some();
+        d.loosened |= old.format.is_some();
+    }
     if old.pattern != new.pattern {
         // A changed pattern cannot be compared: it may reject values the old one accepted.
         d.tightened |= new.pattern.is_some();

@@ -700,6 +700,7 @@ fn add_constraints(schema: &mut Value, c: &Constraints) {
     put("minLength", c.min_length.map(Value::from));
     put("maxLength", c.max_length.map(Value::from));
     put("pattern", c.pattern.clone().map(Value::from));
+    put("format", c.format.map(|f| Value::from(f.as_str())));
     put("minimum", c.minimum.clone().map(Value::Number));
     put("maximum", c.maximum.clone().map(Value::Number));
     put("minItems", c.exact_items.or(c.min_items).map(Value::from));

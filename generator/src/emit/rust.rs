@@ -254,6 +254,11 @@ pub fn constraint_checks(
     if *ty == TypeRef::Url {
         checks.push(quote! { __v.url(__value); });
     }
+    if let Some(format) = c.format {
+        let variant = ident(&format!("{format:?}"));
+        let value = if matches!(ty, TypeRef::Named(_)) { quote!(__value.as_str()) } else { quote!(__value) };
+        checks.push(quote! { __v.format(#value, ::apigen_runtime::codegen::Format::#variant); });
+    }
     if c.minimum.is_some() || c.maximum.is_some() {
         checks.push(if *ty == TypeRef::Integer {
             let bound = |n: &Option<serde_json::Number>| option(n.as_ref().and_then(serde_json::Number::as_i64));

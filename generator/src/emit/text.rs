@@ -36,6 +36,9 @@ pub fn describe_constraints(c: &Constraints) -> Option<String> {
     if let Some(pattern) = &c.pattern {
         parts.push(format!("matches `{pattern}`"));
     }
+    if let Some(format) = c.format {
+        parts.push(format!("a `{}`", format.as_str()));
+    }
     match (&c.minimum, &c.maximum) {
         (Some(min), Some(max)) => parts.push(format!("from {min} to {max}")),
         (Some(min), None) => parts.push(format!("at least {min}")),

@@ -555,6 +555,11 @@ impl Importer<'_> {
         };
         let mut typed = Typed::of(expr);
         typed.sensitive = format == "password";
+        if typed.expr == Expr::Scalar("string")
+            && let Some(format) = crate::model::Format::parse(format)
+        {
+            typed.constraints.push(("format", json!(format.as_str())));
+        }
         if let Some(constant) = map.get("const") {
             match constant.as_str() {
                 Some(c) if !c.is_empty() => typed.constant = Some(c.to_owned()),
@@ -1019,8 +1024,20 @@ impl Importer<'_> {
                 typed.gap(self.gaps.note(gaps::EXAMPLE_DROPPED, &at.pointer));
             }
         }
-        let has_pattern = typed.constraints.iter().any(|(k, _)| *k == "pattern");
-        if has_pattern && typed.sample.is_none() {
+        // A pattern stays when the document shows a sample, or when lint can invent one (it does
+        // where the spec gives none); one it cannot walk is dropped.
+        let mut drop_pattern = typed.sample.is_none() && typed.constraints.iter().any(|(k, _)| *k == "pattern");
+        if drop_pattern && typed.expr == Expr::Scalar("string") {
+            let find = |key: &str| typed.constraints.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone());
+            let constraints = crate::model::Constraints {
+                pattern: find("pattern").and_then(|p| p.as_str().map(str::to_owned)),
+                min_length: find("min_length").and_then(|v| v.as_u64()),
+                max_length: find("max_length").and_then(|v| v.as_u64()),
+                ..crate::model::Constraints::default()
+            };
+            drop_pattern = crate::model::sample::fit_pattern(&constraints).is_none();
+        }
+        if drop_pattern {
             typed.constraints.retain(|(k, _)| *k != "pattern");
             typed.gap(self.gaps.note(gaps::PATTERN, &at.pointer));
         }
@@ -1049,6 +1066,10 @@ impl Importer<'_> {
                 && check("pattern")
                     .and_then(Value::as_str)
                     .is_none_or(|p| regex_lite::Regex::new(p).is_ok_and(|re| re.is_match(s)))
+                && check("format")
+                    .and_then(Value::as_str)
+                    .and_then(crate::model::Format::parse)
+                    .is_none_or(|f| f.accepts(s))
         };
         match (&typed.expr, value) {
             (Expr::Scalar("string" | "url"), Value::String(s)) => string_fits(s),

@@ -305,6 +305,8 @@ pub struct RawField {
     pub max_length: Option<u64>,
     /// Regular expression the whole string must match.
     pub pattern: Option<String>,
+    /// A string format (`uuid`, `email`, `date`, ...: OpenAPI's `format`).
+    pub format: Option<String>,
     /// Smallest allowed number.
     pub minimum: Option<serde_json::Number>,
     /// Largest allowed number.

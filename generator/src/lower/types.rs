@@ -616,6 +616,7 @@ impl Lowerer<'_> {
             min_length: raw.min_length,
             max_length: raw.max_length,
             pattern: raw.pattern.clone(),
+            format: raw.format.as_deref().and_then(Format::parse),
             minimum: raw.minimum.clone(),
             maximum: raw.maximum.clone(),
             min_items: raw.min_items,
@@ -629,6 +630,7 @@ impl Lowerer<'_> {
             ("min_length", c.min_length.is_some(), stringy, "strings"),
             ("max_length", c.max_length.is_some(), stringy, "strings"),
             ("pattern", c.pattern.is_some(), stringy, "strings"),
+            ("format", c.format.is_some(), stringy, "strings"),
             ("minimum", c.minimum.is_some(), ty.is_numeric(), "numbers"),
             ("maximum", c.maximum.is_some(), ty.is_numeric(), "numbers"),
             ("min_items", c.min_items.is_some(), is_list, "lists"),
@@ -680,6 +682,13 @@ impl Lowerer<'_> {
                     self.diags.error(at, format!("`{key}` of an integer must be a whole number"));
                 }
             }
+        }
+        if let Some(format) = raw.format.as_deref().filter(|f| Format::parse(f).is_none()) {
+            let at = self.at(&origin.key("format"));
+            let known: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+            self.diags
+                .error(at, format!("`format: {format}` is not a format apigen checks"))
+                .hint(format!("use one of {}; a date-time is `type: date-time`, a URL `type: url`", known.join(", ")));
         }
         if let Some(pattern) = &c.pattern
             && let Err(error) = regex_lite::Regex::new(pattern)
@@ -745,10 +754,10 @@ impl Lowerer<'_> {
 
     pub(super) fn queue_values(&mut self, raw: &RawField, ty: &TypeRef, constraints: &Constraints, origin: &Origin) {
         let compiles = constraints.pattern.as_deref().is_some_and(|p| regex_lite::Regex::new(p).is_ok());
-        if compiles && raw.sample.is_none() {
+        if compiles && raw.sample.is_none() && *ty == TypeRef::String && sample::fit_pattern(constraints).is_none() {
             let at = self.at(&origin.key("pattern"));
-            self.diags.error(at, "a value with a `pattern` needs a `sample`").hint(
-                "samples feed the generated tests and docs, and no generator can invent a string matching any pattern",
+            self.diags.error(at, "a value with this `pattern` needs a `sample`").hint(
+                "samples feed the generated tests and docs; apigen invents one for the common patterns (classes, repetitions, groups), not for this one (look-around, backreferences, or a length its pattern cannot reach)",
             );
         }
         if raw.sample.is_none() {

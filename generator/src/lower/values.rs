@@ -139,6 +139,9 @@ pub(super) fn check_string(s: &str, c: &Constraints, here: &str) -> Result<(), S
     {
         return Err(format!("`{s}` does not match `{pattern}`{here}"));
     }
+    if let Some(format) = c.format.filter(|f| !f.accepts(s)) {
+        return Err(format!("`{s}` is not a valid {}{here}", format.as_str()));
+    }
     Ok(())
 }
 

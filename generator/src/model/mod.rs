@@ -8,6 +8,7 @@
 
 pub mod names;
 pub mod path;
+pub mod pattern;
 pub mod reach;
 pub mod sample;
 pub mod shape;
@@ -17,6 +18,7 @@ use crate::diag::Location;
 use serde_json::{Number, Value};
 use std::collections::BTreeMap;
 
+pub use apigen_runtime::Format;
 pub use path::{PathSegment, PathTemplate};
 pub use shape::{ClientShape, OperationNames, ServerShape, TagNames};
 pub use typeref::TypeRef;
@@ -375,6 +377,8 @@ pub struct Constraints {
     pub max_length: Option<u64>,
     /// Regular expression the whole value matches.
     pub pattern: Option<String>,
+    /// The string format the value has (OpenAPI's `format`: `uuid`, `email`, `date`, ...).
+    pub format: Option<Format>,
     /// Smallest number.
     pub minimum: Option<Number>,
     /// Largest number.

@@ -116,7 +116,11 @@ impl Sampler<'_> {
 
     fn value(&self, ty: &TypeRef, c: &Constraints, hint: &str, depth: usize) -> Value {
         match ty {
-            TypeRef::String => Value::String(fit_length(hint, c)),
+            TypeRef::String => Value::String(
+                fit_pattern(c)
+                    .or_else(|| c.format.map(|f| f.sample().to_owned()))
+                    .unwrap_or_else(|| fit_length(hint, c)),
+            ),
             TypeRef::Url => Value::String(format!("https://example.com/{hint}")),
             TypeRef::DateTime => Value::String("2024-01-15T09:30:00Z".into()),
             TypeRef::Integer => {
@@ -156,6 +160,15 @@ impl Sampler<'_> {
             }
         }
     }
+}
+
+/// A string matching the pattern of `c` within its lengths, when it has a pattern and one can
+/// be invented ([`super::pattern`]).
+pub fn fit_pattern(c: &Constraints) -> Option<String> {
+    let pattern = c.pattern.as_deref()?;
+    let min = c.min_length.unwrap_or(0).min(MAX_LENGTH) as usize;
+    let max = c.max_length.unwrap_or(MAX_LENGTH).min(MAX_LENGTH) as usize;
+    super::pattern::sample(pattern, min, max)
 }
 
 /// `hint` (a field name) stretched or cut to fit the length constraints.

@@ -16,6 +16,13 @@ impl ClientEmitter<'_> {
             op.body.as_ref().is_none_or(|b| b.ty != TypeRef::Bytes && !b.encodings().contains(&Encoding::Multipart))
         };
         let calls = self.api.operations.iter().filter(json_sampled).map(|op| self.sample_call(op));
+        let credentials = self.api.auth_schemes.iter().map(|scheme| {
+            let name = &scheme.name;
+            match scheme.kind {
+                crate::model::SchemeKind::Basic => quote! { .basic(#name, "sample-user", "sample-password") },
+                _ => quote! { .token(#name, "sample-token") },
+            }
+        });
         quote! {
             //! Every operation called through the typed client with the spec's samples, for
             //! end-to-end tests against a server (feature `samples`).
@@ -39,6 +46,13 @@ impl ClientEmitter<'_> {
 
             fn to_json<T: ::apigen_runtime::serde::Serialize>(value: &T) -> ::core::result::Result<::apigen_runtime::serde_json::Value, Error> {
                 ::apigen_runtime::serde_json::to_value(value).map_err(|e| Error::Config(e.to_string()))
+            }
+
+            /// A client of the API at `base_url` holding a sample credential for every scheme
+            /// (the token `sample-token`; the user `sample-user` with the password
+            /// `sample-password`), so every sample call carries what its operation asks for.
+            pub fn client(base_url: &str) -> ::core::result::Result<Client, Error> {
+                crate::ClientBuilder::new(base_url, crate::USER_AGENT, crate::SCHEMES, &crate::ERRORS) #(#credentials)* .build()
             }
 
             /// Every operation of the spec, each called once with its samples.

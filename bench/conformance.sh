@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Judges the generated client with Prism (npm @stoplight/prism-cli 5.16.0) mocking the
+# ORIGINAL document: `prism mock -d --errors DOC` validates every request the client sends and
+# answers from the document's own schemas.
+#
+#   bench/conformance.sh DOC...                 the documents named
+#   SAMPLE=100 SEED=1 bench/conformance.sh      a seeded sample of the public API directory
+#
+# For each document: `apigen import`, `apigen generate` against this checkout's runtime, a
+# small harness on the generated client (`samples::client` holds a sample credential for
+# every scheme; `samples::calls` calls every operation once with the spec's samples), Prism
+# started on the original document, every call made with a 10 s deadline. Each call is:
+#   ok          accepted by Prism and its answer decoded;
+#   refused     Prism refused the request (422/400 naming the request, 401, 404 route, 405):
+#               always our failure;
+#   undecoded   the answer did not decode (our failure unless Prism flags its own answer);
+#   hung        the call did not end within its deadline;
+#   other       anything else (the message says what).
+# Prints one line per document and the rates, the failure classes with an example each, and
+# writes every call to $OUT/calls.tsv (OUT defaults to a temporary directory it names).
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
+apigen="$CARGO_TARGET_DIR/release/apigen"
+cargo build -q --release -p apigen --locked --manifest-path "$repo/Cargo.toml"
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/apigen-bench"
+prism="$cache/prism/node_modules/.bin/prism"
+if [ ! -x "$prism" ]; then
+  mkdir -p "$cache/prism"
+  (cd "$cache/prism" && npm install --silent --no-audit --no-fund @stoplight/prism-cli@5.16.0 >/dev/null)
+fi
+out="${OUT:-$(mktemp -d)}"
+mkdir -p "$out"
+work="$out/work"
+rm -rf "$work"
+mkdir -p "$work"
+
+docs=("$@")
+if [ ${#docs[@]} -eq 0 ]; then
+  # shellcheck source=bench/directory.sh
+  source "$repo/bench/directory.sh"
+  mapfile -t docs < <(python3 - "$directory" "${SAMPLE:-100}" "${SEED:-1}" <<'EOF'
+import os, random, sys
+root, count, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+found = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs if f.endswith((".json", ".yaml")))
+random.Random(seed).shuffle(found)
+print("\n".join(sorted(found[:count])))
+EOF
+  )
+fi
+
+members=()
+ids=()
+n=0
+for doc in "${docs[@]}"; do
+  n=$((n + 1))
+  id="d$n"
+  if ! "$apigen" import "$doc" --out "$work/specs/$id" >"$work/$id.import.log" 2>&1; then
+    printf '%s\timport-failed\n' "$doc" >>"$out/documents.tsv"
+    continue
+  fi
+  # Each document's crates get their own prefix (documents may share a title).
+  sed -i "0,/name: [a-z0-9-]*/s//name: $id/" "$work/specs/$id/api.yaml"
+  if ! "$apigen" generate --spec "$work/specs/$id" --out "$work/crates/$id" --runtime "$repo/runtime" \
+    >"$work/$id.generate.log" 2>&1; then
+    printf '%s\tgenerate-failed\n' "$doc" >>"$out/documents.tsv"
+    continue
+  fi
+  mkdir -p "$work/crates/$id/harness/src"
+  cat >"$work/crates/$id/harness/Cargo.toml" <<EOF
+[package]
+name = "$id-harness"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+api = { path = "../client", package = "$id-client", features = ["samples"] }
+tokio = { version = "1", features = ["macros", "rt", "time"] }
+EOF
+  sed "s/__CLIENT__/api/" "$repo/bench/conformance/harness.rs" >"$work/crates/$id/harness/src/main.rs"
+  members+=("\"$id/harness\"")
+  ids+=("$id")
+  printf '%s\t%s\n' "$id" "$doc" >>"$work/ids.tsv"
+done
+(IFS=,; printf '[workspace]\nresolver = "3"\nmembers = [%s]\n' "${members[*]}") >"$work/crates/Cargo.toml"
+cp "$repo/Cargo.lock" "$work/crates/Cargo.lock"
+echo "building ${#ids[@]} harnesses..." >&2
+CARGO_TARGET_DIR="$CARGO_TARGET_DIR/conformance" \
+  cargo build --quiet --offline --manifest-path "$work/crates/Cargo.toml" --workspace 2>"$work/build.log" \
+  || { tail -30 "$work/build.log" >&2; exit 1; }
+
+port=4010
+: >"$out/calls.tsv"
+for id in "${ids[@]}"; do
+  doc="$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$work/ids.tsv")"
+  port=$((port + 1))
+  "$prism" mock -d --errors -h 127.0.0.1 -p "$port" "$doc" >"$work/$id.prism.log" 2>&1 &
+  prism_pid=$!
+  for _ in $(seq 300); do
+    grep -q "Prism is listening" "$work/$id.prism.log" && break
+    kill -0 "$prism_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if ! grep -q "Prism is listening" "$work/$id.prism.log"; then
+    printf '%s\tprism-failed\n' "$doc" >>"$out/documents.tsv"
+    kill "$prism_pid" 2>/dev/null || true
+    continue
+  fi
+  "$CARGO_TARGET_DIR/conformance/debug/$id-harness" "http://127.0.0.1:$port" \
+    | sed "s|^|$(basename "$doc")\t|" >>"$out/calls.tsv" || true
+  kill "$prism_pid" 2>/dev/null || true
+  wait "$prism_pid" 2>/dev/null || true
+  printf '%s\tjudged\n' "$doc" >>"$out/documents.tsv"
+done
+python3 "$repo/bench/conformance/report.py" "$out/calls.tsv" "$out/documents.tsv"
+echo "calls: $out/calls.tsv" >&2

@@ -1,0 +1,89 @@
+"""Classifies the calls bench/conformance.sh made: rates per outcome, failure classes with an
+example each, one line per document. Usage: report.py calls.tsv documents.tsv"""
+import collections
+import json
+import re
+import sys
+
+calls_path, docs_path = sys.argv[1], sys.argv[2]
+PRISM = "stoplight.io/prism/errors#"
+
+
+def violations_of(text):
+    """The violations of a JSON list or object Prism wrote, or those found in text cut short."""
+    try:
+        value = json.loads(text)
+        return value if isinstance(value, list) else value.get("validation") or []
+    except ValueError:
+        found = []
+        for m in re.finditer(r'"location":\[([^\]]*)\],"severity":"[^"]*","code":("?[^,"]*"?),"message":"((?:[^"\\]|\\.)*)"', text):
+            location = [part.strip('"') for part in m.group(1).split(",")]
+            found.append({"location": location, "code": m.group(2).strip('"'), "message": m.group(3)})
+        return found
+
+
+def classify(kind, status, detail):
+    """(outcome, class) of one call."""
+    if kind == "ok":
+        return "ok", "ok"
+    if kind == "hung":
+        return "hung", "hung"
+    if kind == "decode":
+        return "undecoded", "decode: " + re.sub(r"\(near .*", "", detail)[:120]
+    if kind == "api" and detail.startswith("sl-violations: "):
+        violations = violations_of(detail[len("sl-violations: "):])
+        # Violations of the request are ours; those of the answer alone are Prism's own answer
+        # failing the document (counted apart, not against the client).
+        request = [v for v in violations if v.get("location", [""])[0] == "request"]
+        v = (request or violations or [{}])[0]
+        where = ".".join(str(part) for part in v.get("location", [])[:2])
+        message = re.sub(r"'[^']*'|\"[^\"]*\"|\b\d+\b", "_", v.get("message", ""))
+        outcome = "refused" if request else "prism-flagged"
+        return outcome, f"{where}: {v.get('code', '')} {message}"[:160]
+    if kind == "api" and PRISM in detail:
+        kind_name = detail.split(PRISM, 1)[1].split('"', 1)[0]
+        violations = violations_of(detail)
+        if violations:
+            v = violations[0]
+            where = ".".join(str(part) for part in v.get("location", [])[:1])
+            message = re.sub(r"'[^']*'|\"[^\"]*\"|\b\d+\b", "_", v.get("message", ""))
+            return "refused", f"{kind_name} {where}: {v.get('code', '')} {message}"[:160]
+        if kind_name in ("NO_PATH_MATCHED_ERROR", "NO_METHOD_MATCHED_ERROR", "UNAUTHORIZED", "UNPROCESSABLE_ENTITY", "INVALID_CONTENT_TYPE", "NOT_ACCEPTABLE"):
+            return "refused", kind_name
+        return "other", kind_name
+    if kind == "api" and status == "401":
+        return "refused", "401 without Prism's body"
+    return "other", f"{kind} {status}: {detail[:100]}"
+
+
+counts = collections.Counter()
+classes = collections.defaultdict(list)
+per_doc = collections.defaultdict(collections.Counter)
+with open(calls_path) as f:
+    for line in f:
+        parts = line.rstrip("\n").split("\t")
+        if len(parts) < 5:
+            continue
+        doc, op, kind, status, detail = parts[0], parts[1], parts[2], parts[3], "\t".join(parts[4:])
+        outcome, cls = classify(kind, status, detail)
+        counts[outcome] += 1
+        per_doc[doc][outcome] += 1
+        if outcome != "ok":
+            classes[(outcome, cls)].append(f"{doc} {op}: {detail[:300]}")
+documents = collections.Counter()
+with open(docs_path) as f:
+    for line in f:
+        documents[line.rstrip("\n").split("\t")[-1]] += 1
+total = sum(counts.values())
+judged = total - counts["prism-flagged"]
+print(f"documents: {dict(documents)}")
+for doc, c in sorted(per_doc.items()):
+    n = sum(c.values())
+    print(f"  {doc}: {c['ok']}/{n} ok" + "".join(f", {k} {v}" for k, v in sorted(c.items()) if k != "ok"))
+print(f"calls: {total}; " + ", ".join(f"{k} {v} ({100 * v / max(total, 1):.1f}%)" for k, v in counts.most_common()))
+print(f"pass rate (answers Prism flags itself excluded): {counts['ok']}/{judged} = {100 * counts['ok'] / max(judged, 1):.1f}%")
+print("failure classes (calls, documents):")
+for (outcome, cls), examples in sorted(classes.items(), key=lambda kv: -len(kv[1])):
+    docs = len({e.split(" ", 1)[0] for e in examples})
+    print(f"  {len(examples):4} {docs:3}  {outcome}: {cls}")
+    print(f"             e.g. {examples[0][:400]}")

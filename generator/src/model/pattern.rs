@@ -1,0 +1,258 @@
+//! A string matching a regular expression, invented for samples: the shortest walk through the
+//! common subset APIs write (`^CR[0-9a-fA-F]{32}$`, `^[a-z][a-z0-9-]{2,62}$`, `\d{4}-\d{2}`,
+//! `(ab|cd)+`): literals, escapes (`\d`, `\w`, `\s`, `\.`), classes (negated ones too), groups
+//! with alternatives (the first is taken), and quantifiers (`?`, `*`, `+`, `{n}`, `{n,}`,
+//! `{n,m}`, lazy or not). Anything else (look-around, backreferences, `\b`) gives `None`, and
+//! the result is always checked against the real regex engine before it is used.
+
+/// A string matching `pattern` whose length is within `min..=max` characters, or `None`.
+pub fn sample(pattern: &str, min: usize, max: usize) -> Option<String> {
+    let regex = regex_lite::Regex::new(pattern).ok()?;
+    let nodes = Parser { chars: pattern.chars().collect(), at: 0 }.alternatives()?;
+    // The shortest walk first; then every repetition stretched until the length fits.
+    for extra in [0, 1, 2, 4, 8, 16, 32, 64] {
+        let mut out = String::new();
+        write(&nodes, extra, &mut out);
+        let length = out.chars().count();
+        if length >= min && length <= max && regex.is_match(&out) {
+            return Some(out);
+        }
+        if length > max {
+            break;
+        }
+    }
+    None
+}
+
+/// A piece of a pattern.
+#[derive(Debug, Clone)]
+enum Node {
+    /// One character.
+    Char(char),
+    /// One character of a class: the one to write.
+    Class(char),
+    /// A group: its alternatives (the first is written).
+    Group(Vec<Vec<Node>>),
+    /// A node repeated at least `min`, at most `max` times.
+    Repeat(Box<Node>, usize, Option<usize>),
+    /// An anchor (`^`, `$`): writes nothing.
+    Anchor,
+}
+
+/// Writes the shortest string of `nodes`, each open repetition `extra` times more.
+fn write(alternatives: &[Vec<Node>], extra: usize, out: &mut String) {
+    for node in alternatives.first().into_iter().flatten() {
+        write_node(node, extra, out);
+    }
+}
+
+fn write_node(node: &Node, extra: usize, out: &mut String) {
+    match node {
+        Node::Char(c) | Node::Class(c) => out.push(*c),
+        Node::Group(alternatives) => write(alternatives, extra, out),
+        Node::Repeat(inner, min, max) => {
+            let count = max.map_or(min + extra, |max| (min + extra).min(max));
+            for _ in 0..count {
+                write_node(inner, extra, out);
+            }
+        }
+        Node::Anchor => {}
+    }
+}
+
+struct Parser {
+    chars: Vec<char>,
+    at: usize,
+}
+
+impl Parser {
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.at).copied()
+    }
+
+    fn next(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.at += 1;
+        Some(c)
+    }
+
+    /// `a|b|c` up to the end or a closing `)`.
+    fn alternatives(&mut self) -> Option<Vec<Vec<Node>>> {
+        let mut all = vec![Vec::new()];
+        while let Some(c) = self.peek() {
+            match c {
+                ')' => break,
+                '|' => {
+                    self.at += 1;
+                    all.push(Vec::new());
+                }
+                _ => {
+                    let atom = self.atom()?;
+                    let node = self.quantified(atom)?;
+                    all.last_mut()?.push(node);
+                }
+            }
+        }
+        Some(all)
+    }
+
+    fn atom(&mut self) -> Option<Node> {
+        match self.next()? {
+            '^' | '$' => Some(Node::Anchor),
+            '.' => Some(Node::Class('a')),
+            '(' => {
+                if self.peek() == Some('?') {
+                    self.at += 1;
+                    // Only `(?:...)` and flags groups (`(?i)`) are read; look-around is not.
+                    match self.next()? {
+                        ':' => {}
+                        'i' | 'm' | 's' | 'x' | 'u' => {
+                            while self.peek().is_some_and(|c| c != ')' && c != ':') {
+                                self.at += 1;
+                            }
+                            if self.next()? == ')' {
+                                return Some(Node::Anchor);
+                            }
+                        }
+                        _ => return None,
+                    }
+                }
+                let alternatives = self.alternatives()?;
+                (self.next()? == ')').then_some(Node::Group(alternatives))
+            }
+            '[' => self.class(),
+            '\\' => self.escape(false).map(Node::Class),
+            c if "*+?{".contains(c) => None,
+            c => Some(Node::Char(c)),
+        }
+    }
+
+    /// The character an escape stands for (`\d` gives `0`), in a class or not.
+    fn escape(&mut self, in_class: bool) -> Option<char> {
+        match self.next()? {
+            'd' => Some('0'),
+            'w' => Some('a'),
+            's' => Some(' '),
+            'D' => Some('a'),
+            'W' | 'S' => Some('-'),
+            'n' => Some('\n'),
+            't' => Some('\t'),
+            'b' if in_class => Some('\u{8}'),
+            c if c.is_ascii_alphanumeric() => None, // `\b`, `\p{..}`, backreferences...
+            c => Some(c),
+        }
+    }
+
+    /// `[...]`: the first character the class accepts (for a negated class, one of a few
+    /// candidates it does not exclude).
+    fn class(&mut self) -> Option<Node> {
+        let negated = self.peek() == Some('^');
+        if negated {
+            self.at += 1;
+        }
+        let mut members: Vec<(char, char)> = Vec::new();
+        let mut first = true;
+        loop {
+            let c = self.next()?;
+            if c == ']' && !first {
+                break;
+            }
+            first = false;
+            let low = match c {
+                '\\' => self.escape(true)?,
+                '[' if self.peek() == Some(':') => return None, // POSIX classes
+                c => c,
+            };
+            let high = if self.peek() == Some('-') && self.chars.get(self.at + 1).is_some_and(|&c| c != ']') {
+                self.at += 1;
+                match self.next()? {
+                    '\\' => self.escape(true)?,
+                    c => c,
+                }
+            } else {
+                low
+            };
+            members.push((low, high));
+        }
+        if !negated {
+            return members.first().map(|(low, _)| Node::Class(*low));
+        }
+        let inside = |c: char| members.iter().any(|(low, high)| (*low..=*high).contains(&c));
+        ['a', 'A', '0', '_', '-', 'x', 'Z', '9'].into_iter().find(|c| !inside(*c)).map(Node::Class)
+    }
+
+    /// The atom with its quantifier, if one follows (a lazy `?` after it is read and ignored).
+    fn quantified(&mut self, atom: Node) -> Option<Node> {
+        let (min, max) = match self.peek() {
+            Some('*') => (0, None),
+            Some('+') => (1, None),
+            Some('?') => (0, Some(1)),
+            Some('{') => return self.braces(atom),
+            _ => return Some(atom),
+        };
+        self.at += 1;
+        if self.peek() == Some('?') {
+            self.at += 1;
+        }
+        Some(Node::Repeat(Box::new(atom), min, max))
+    }
+
+    /// `{n}`, `{n,}`, `{n,m}`.
+    fn braces(&mut self, atom: Node) -> Option<Node> {
+        self.at += 1;
+        let mut text = String::new();
+        loop {
+            let c = self.next()?;
+            if c == '}' {
+                break;
+            }
+            text.push(c);
+        }
+        let (min, max) = match text.split_once(',') {
+            None => {
+                let n = text.trim().parse().ok()?;
+                (n, Some(n))
+            }
+            Some((min, max)) => {
+                let min = if min.trim().is_empty() { 0 } else { min.trim().parse().ok()? };
+                let max = if max.trim().is_empty() { None } else { Some(max.trim().parse().ok()?) };
+                (min, max)
+            }
+        };
+        if self.peek() == Some('?') {
+            self.at += 1;
+        }
+        Some(Node::Repeat(Box::new(atom), min, max))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_apis_write_get_a_matching_sample() {
+        let cases: &[(&str, usize, usize, &str)] = &[
+            ("^CR[0-9a-fA-F]{32}$", 0, 100, "CR00000000000000000000000000000000"),
+            ("^[a-z][a-z0-9-]{2,62}$", 0, 100, "aaa"),
+            (r"^\d{4}-\d{2}-\d{2}$", 0, 100, "0000-00-00"),
+            ("^(ab|cd)+$", 0, 100, "ab"),
+            ("^[^/]+$", 0, 100, "a"),
+            (r"^\w+@\w+\.com$", 0, 100, "a@a.com"),
+            ("^[A-Z]{2}$", 0, 100, "AA"),
+            ("x*", 3, 10, "xxxx"),
+            ("^(?:v|V)[0-9]+(?:\\.[0-9]+)*$", 0, 100, "v0"),
+            ("^[+-]?[0-9]+$", 0, 100, "0"),
+        ];
+        for (pattern, min, max, expected) in cases {
+            assert_eq!(sample(pattern, *min, *max).as_deref(), Some(*expected), "{pattern}");
+        }
+    }
+
+    #[test]
+    fn what_cannot_be_walked_or_fit_gives_nothing() {
+        assert_eq!(sample(r"^(a)\1$", 0, 10), None, "backreference");
+        assert_eq!(sample("^[a-z]{20}$", 0, 10), None, "longer than allowed");
+        assert_eq!(sample("(", 0, 10), None, "does not compile");
+    }
+}
