@@ -250,8 +250,8 @@ fn a_build_script_generates_through_the_library_without_the_command_line() {
     };
     // The library is built without clap (the command line's feature is off).
     let tree = cargo(&["tree", "--offline", "-p", "docs", "-e", "build,normal", "--prefix", "none"]);
-    let tree = String::from_utf8_lossy(&tree.stdout);
-    assert!(tree.contains("apigen v0.1.0") && !tree.contains("clap"), "{tree}");
+    let (tree, why) = (String::from_utf8_lossy(&tree.stdout), String::from_utf8_lossy(&tree.stderr));
+    assert!(tree.contains("apigen v0.1.0") && !tree.contains("clap"), "{tree}\n{why}");
     let tested = cargo(&["test", "--quiet", "--offline", "-p", "docs"]);
     assert!(tested.status.success(), "{}", String::from_utf8_lossy(&tested.stderr));
 }

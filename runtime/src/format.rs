@@ -1,6 +1,6 @@
 //! String formats a spec names (OpenAPI's `format`): what a value of each must look like.
 //! The generated server and client check values by these rules, and the generator checks a
-//! spec's own samples and defaults by them (it depends on this crate for that).
+//! spec's own samples and defaults by them (it compiles this file in for that).
 
 /// A string format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -18,7 +18,13 @@ use crate::diag::Location;
 use serde_json::{Number, Value};
 use std::collections::BTreeMap;
 
-pub use apigen_runtime::Format;
+/// What a string format accepts is decided once, in the runtime's `format.rs` (a file without
+/// dependencies), compiled in here rather than depended on: lint checks a spec's samples by the
+/// rules the generated server checks requests by, and a user's build script that takes apigen
+/// next to its own copy of the runtime would otherwise hold two `apigen-runtime` packages.
+#[path = "../../../runtime/src/format.rs"]
+mod format;
+pub use format::Format;
 pub use path::{PathSegment, PathTemplate};
 pub use shape::{ClientShape, OperationNames, ServerShape, TagNames};
 pub use typeref::TypeRef;
@@ -836,9 +842,11 @@ impl SchemeKind {
 pub enum Auth {
     /// Public: no credential; the authenticator is not called.
     None,
-    /// The credentials of any one of these schemes (by name, in the spec's order: the first
-    /// one a request carries is checked by the service's authenticator).
-    Any(Vec<String>),
+    /// The credentials of any one of these alternatives, each the schemes (by name) a request
+    /// carries together: one, usually; several when the API asks for two keys at once
+    /// (OpenAPI's security requirement of several schemes). In the spec's order: the first a
+    /// request carries whole is checked by the service's authenticator.
+    Any(Vec<Vec<String>>),
 }
 
 impl Auth {
@@ -847,12 +855,33 @@ impl Auth {
         matches!(self, Auth::None)
     }
 
-    /// The schemes accepted, by name; empty when public.
-    pub fn schemes(&self) -> &[String] {
+    /// The alternatives accepted; empty when public.
+    pub fn alternatives(&self) -> &[Vec<String>] {
         match self {
             Auth::None => &[],
-            Auth::Any(schemes) => schemes,
+            Auth::Any(alternatives) => alternatives,
         }
+    }
+
+    /// Every scheme an alternative names, each once, in order; empty when public.
+    pub fn schemes(&self) -> Vec<&String> {
+        let mut schemes: Vec<&String> = Vec::new();
+        for scheme in self.alternatives().iter().flatten() {
+            if !schemes.contains(&scheme) {
+                schemes.push(scheme);
+            }
+        }
+        schemes
+    }
+
+    /// The alternatives in words: `` `a` and `b` or `c` ``.
+    pub fn describe(&self) -> String {
+        let alternatives: Vec<String> = self
+            .alternatives()
+            .iter()
+            .map(|set| set.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(" and "))
+            .collect();
+        alternatives.join(" or ")
     }
 }
 
