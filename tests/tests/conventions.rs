@@ -294,6 +294,40 @@ async fn each_scheme_presents_its_credentials_where_the_spec_says() {
 }
 
 #[tokio::test]
+async fn schemes_required_together_are_all_sent_and_all_checked() {
+    let (base, forge) = start().await;
+    // `getSettings` takes the session cookie, or the header key and the query key together.
+    let app = client_with(&base, |b| b.token("apiKey", "key").token("queryKey", "key"));
+    let settings = app.repos().get_settings().send().await.unwrap();
+    assert_eq!(settings.theme, "light");
+    assert_eq!(*forge.principals.lock().unwrap(), ["apiKey", "queryKey"], "both authenticated, in the spec's order");
+    // Holding one of the two is not enough: the client says so before sending.
+    let half = client_with(&base, |b| b.token("apiKey", "key"));
+    let message = half.repos().get_settings().send().await.unwrap_err().to_string();
+    assert_eq!(
+        message,
+        "`getSettings` needs the credentials of `session` or `apiKey` and `queryKey`; give them to the client builder"
+    );
+    // The router refuses a request carrying one of the two.
+    let refused = http().get(format!("{base}/user/settings")).header("X-Forge-Key", "key").send().await.unwrap();
+    assert_eq!(refused.status(), 401);
+    assert_eq!(
+        refused.text().await.unwrap(),
+        r#"{"status":401,"detail":"missing credentials: send the cookie `forge_session` or the header `X-Forge-Key` and the query parameter `access_token`"}"#
+    );
+    // A wrong key of the two is refused by the authenticator.
+    let wrong = http().get(format!("{base}/user/settings?access_token=nope")).header("X-Forge-Key", "key").send().await;
+    assert_eq!(wrong.unwrap().status(), 401);
+    // openapi.json says both in one requirement object.
+    let openapi: Value =
+        serde_json::from_str(&std::fs::read_to_string("fixtures/generated/forge/openapi.json").unwrap()).unwrap();
+    assert_eq!(
+        openapi["paths"]["/user/settings"]["get"]["security"],
+        json!([{"session": []}, {"apiKey": [], "queryKey": []}])
+    );
+}
+
+#[tokio::test]
 async fn typed_headers_statuses_with_their_own_bodies_head_options_and_a_delete_body() {
     let (base, _) = start().await;
     let client = client(&base);

@@ -144,7 +144,7 @@ fn a_3_0_json_document_keeps_what_the_format_holds_and_records_the_rest() {
     let (dir, report, api) = import("fixtures/openapi/petstore-3.0.json");
     assert_eq!(
         report.summary.line(),
-        "6 of 6 operations kept, 4 types, 5 gaps; gap places: path-param-names 2, error-body 1, patterns 1, \
+        "6 of 6 operations kept, 4 types, 4 gaps; gap places: path-param-names 2, error-body 1, \
          undeclared-path-params 1, unique-items 1"
     );
     let ops: Vec<String> = apigen::listing::operations(&api);
@@ -165,6 +165,10 @@ fn a_3_0_json_document_keeps_what_the_format_holds_and_records_the_rest() {
     };
     let wires: Vec<&str> = pet.fields.iter().map(|f| f.wire.as_str()).collect();
     assert_eq!(wires, ["name", "tag", "kind", "photoUrls", "status", "attributes", "pattern-field", "id"]);
+    // A pattern without an example is kept: lint walks a sample from it.
+    let patterned = pet.field("pattern-field").unwrap();
+    assert_eq!(patterned.constraints.pattern.as_deref(), Some("^[a-z]+$"));
+    assert_eq!(apigen::model::sample::of_type(&api, "Pet")["pattern-field"], "a");
     // `allOf` of `NewPet` and an inline part: `NewPet` included, its fields first.
     assert_eq!(pet.includes, ["NewPet"]);
     let id = pet.field("id").unwrap();

@@ -377,7 +377,7 @@ impl<'a> ListSpaceChangeRequestsBuilder<'a> {
                 "/v1/spaces/{}/change-requests",
                 ::apigen_runtime::codegen::client::segment(& self.space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -488,7 +488,7 @@ impl<'a> CreateSpaceChangeRequestBuilder<'a> {
                 "/v1/spaces/{}/change-requests",
                 ::apigen_runtime::codegen::client::segment(& self.space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -547,7 +547,7 @@ impl<'a> GetChangeRequestBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.space_id),
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -649,7 +649,7 @@ impl<'a> UpdateChangeRequestBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.space_id),
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -708,7 +708,7 @@ impl<'a> MergeChangeRequestBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.space_id),
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -769,7 +769,7 @@ impl<'a> UpdateChangeRequestFromMainBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.space_id),
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -853,7 +853,7 @@ impl<'a> GetChangeRequestPdfBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.space_id),
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1001,7 +1001,7 @@ impl<'a> ListOrganizationChangeRequestsBuilder<'a> {
                 "/v1/orgs/{}/change-requests",
                 ::apigen_runtime::codegen::client::segment(& self.organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),

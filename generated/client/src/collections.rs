@@ -179,7 +179,7 @@ impl<'a> GetCollectionBuilder<'a> {
                 "/v1/collections/{}", ::apigen_runtime::codegen::client::segment(& self
                 .collection_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -236,7 +236,7 @@ impl<'a> DeleteCollectionBuilder<'a> {
                 "/v1/collections/{}", ::apigen_runtime::codegen::client::segment(& self
                 .collection_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -338,7 +338,7 @@ impl<'a> UpdateCollectionBuilder<'a> {
                 "/v1/collections/{}", ::apigen_runtime::codegen::client::segment(& self
                 .collection_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -418,7 +418,7 @@ impl<'a> ListCollectionSpacesBuilder<'a> {
                 "/v1/collections/{}/spaces", ::apigen_runtime::codegen::client::segment(&
                 self.collection_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -528,7 +528,7 @@ impl<'a> MoveCollectionBuilder<'a> {
                 "/v1/collections/{}/move", ::apigen_runtime::codegen::client::segment(&
                 self.collection_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -598,7 +598,7 @@ impl<'a> TransferCollectionBuilder<'a> {
                 "/v1/collections/{}/transfer",
                 ::apigen_runtime::codegen::client::segment(& self.collection_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -689,7 +689,7 @@ impl<'a> ListOrganizationCollectionsBuilder<'a> {
                 "/v1/orgs/{}/collections", ::apigen_runtime::codegen::client::segment(&
                 self.organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -805,7 +805,7 @@ impl<'a> CreateOrganizationCollectionBuilder<'a> {
                 "/v1/orgs/{}/collections", ::apigen_runtime::codegen::client::segment(&
                 self.organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),

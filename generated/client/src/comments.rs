@@ -586,7 +586,7 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
                 "/v1/spaces/{}/comments", ::apigen_runtime::codegen::client::segment(&
                 self.space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -703,7 +703,7 @@ impl<'a> CreateSpaceCommentBuilder<'a> {
                 "/v1/spaces/{}/comments", ::apigen_runtime::codegen::client::segment(&
                 self.space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -776,7 +776,7 @@ impl<'a> GetSpaceCommentBuilder<'a> {
                 self.space_id), ::apigen_runtime::codegen::client::segment(& self
                 .comment_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -887,7 +887,7 @@ impl<'a> UpdateSpaceCommentBuilder<'a> {
                 self.space_id), ::apigen_runtime::codegen::client::segment(& self
                 .comment_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -946,7 +946,7 @@ impl<'a> DeleteSpaceCommentBuilder<'a> {
                 self.space_id), ::apigen_runtime::codegen::client::segment(& self
                 .comment_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1015,7 +1015,7 @@ impl<'a> CreateSpaceCommentReplyBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.space_id),
                 ::apigen_runtime::codegen::client::segment(& self.comment_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1090,7 +1090,7 @@ impl<'a> GetSpaceCommentReplyBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.comment_id),
                 ::apigen_runtime::codegen::client::segment(& self.comment_reply_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1198,7 +1198,7 @@ impl<'a> UpdateSpaceCommentReplyBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.comment_id),
                 ::apigen_runtime::codegen::client::segment(& self.comment_reply_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1259,7 +1259,7 @@ impl<'a> DeleteSpaceCommentReplyBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.comment_id),
                 ::apigen_runtime::codegen::client::segment(& self.comment_reply_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1336,7 +1336,7 @@ impl<'a> ListSpaceCommentersBuilder<'a> {
                 "/v1/spaces/{}/commenters", ::apigen_runtime::codegen::client::segment(&
                 self.space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1503,7 +1503,7 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.space_id),
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1622,7 +1622,7 @@ impl<'a> CreateChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.space_id),
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1697,7 +1697,7 @@ impl<'a> GetChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                 ::apigen_runtime::codegen::client::segment(& self.comment_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1810,7 +1810,7 @@ impl<'a> UpdateChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                 ::apigen_runtime::codegen::client::segment(& self.comment_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1871,7 +1871,7 @@ impl<'a> DeleteChangeRequestCommentBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                 ::apigen_runtime::codegen::client::segment(& self.comment_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1956,7 +1956,7 @@ impl<'a> CreateChangeRequestCommentReplyBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                 ::apigen_runtime::codegen::client::segment(& self.comment_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -2054,7 +2054,7 @@ impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                 ::apigen_runtime::codegen::client::segment(& self.comment_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),

@@ -403,7 +403,7 @@ impl<'a> SearchSpaceContentBuilder<'a> {
                 "/v1/spaces/{}/search", ::apigen_runtime::codegen::client::segment(& self
                 .space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -503,7 +503,7 @@ impl<'a> GetSpaceContentBuilder<'a> {
                 "/v1/spaces/{}/content", ::apigen_runtime::codegen::client::segment(&
                 self.space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -586,7 +586,7 @@ impl<'a> ApplySpaceContentTemplateBuilder<'a> {
                 "/v1/spaces/{}/content/template",
                 ::apigen_runtime::codegen::client::segment(& self.space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -662,7 +662,7 @@ impl<'a> ListSpacePagesBuilder<'a> {
                 "/v1/spaces/{}/content/pages",
                 ::apigen_runtime::codegen::client::segment(& self.space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -764,7 +764,7 @@ impl<'a> ListSpaceFilesBuilder<'a> {
                 "/v1/spaces/{}/content/files",
                 ::apigen_runtime::codegen::client::segment(& self.space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -860,7 +860,7 @@ impl<'a> GetSpaceFileBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.space_id),
                 ::apigen_runtime::codegen::client::segment(& self.file_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -942,7 +942,7 @@ impl<'a> ListSpaceFileBacklinksBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.space_id),
                 ::apigen_runtime::codegen::client::segment(& self.file_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1073,7 +1073,7 @@ impl<'a> GetSpacePageBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.space_id),
                 ::apigen_runtime::codegen::client::segment(& self.page_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1167,7 +1167,7 @@ impl<'a> ListSpacePageLinksBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.space_id),
                 ::apigen_runtime::codegen::client::segment(& self.page_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1261,7 +1261,7 @@ impl<'a> GetChangeRequestContentBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.space_id),
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1342,7 +1342,7 @@ impl<'a> ListChangeRequestPagesBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.space_id),
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1446,7 +1446,7 @@ impl<'a> ListChangeRequestFilesBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.space_id),
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1544,7 +1544,7 @@ impl<'a> GetChangeRequestFileBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                 ::apigen_runtime::codegen::client::segment(& self.file_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1628,7 +1628,7 @@ impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                 ::apigen_runtime::codegen::client::segment(& self.file_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1761,7 +1761,7 @@ impl<'a> GetChangeRequestPageBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                 ::apigen_runtime::codegen::client::segment(& self.page_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1857,7 +1857,7 @@ impl<'a> ListChangeRequestPageLinksBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.change_request_id),
                 ::apigen_runtime::codegen::client::segment(& self.page_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),

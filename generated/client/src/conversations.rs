@@ -211,7 +211,7 @@ impl<'a> ListOrganizationConversationClustersBuilder<'a> {
                 "/v1/orgs/{}/conversations-clusters",
                 ::apigen_runtime::codegen::client::segment(& self.organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -324,7 +324,7 @@ impl<'a> ListOrganizationConversationsBuilder<'a> {
                 "/v1/orgs/{}/conversations", ::apigen_runtime::codegen::client::segment(&
                 self.organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -410,7 +410,7 @@ impl<'a> IngestOrganizationConversationsBuilder<'a> {
                 "/v1/orgs/{}/conversations", ::apigen_runtime::codegen::client::segment(&
                 self.organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -513,7 +513,7 @@ impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
                 "/v1/orgs/{}/conversations-issues",
                 ::apigen_runtime::codegen::client::segment(& self.organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -596,7 +596,7 @@ impl<'a> GetConversationIssueBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.organization_id),
                 ::apigen_runtime::codegen::client::segment(& self.issue_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -657,7 +657,7 @@ impl<'a> GetConversationBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.organization_id),
                 ::apigen_runtime::codegen::client::segment(& self.conversation_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),

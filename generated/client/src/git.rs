@@ -121,7 +121,7 @@ impl<'a> ImportSpaceFromGitBuilder<'a> {
                 "/v1/spaces/{}/git/import", ::apigen_runtime::codegen::client::segment(&
                 self.space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -183,7 +183,7 @@ impl<'a> ExportSpaceToGitBuilder<'a> {
                 "/v1/spaces/{}/git/export", ::apigen_runtime::codegen::client::segment(&
                 self.space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -237,7 +237,7 @@ impl<'a> GetSpaceGitInfoBuilder<'a> {
                 "/v1/spaces/{}/git/info", ::apigen_runtime::codegen::client::segment(&
                 self.space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -294,7 +294,7 @@ impl<'a> DeleteSpaceGitLegacyInstallationBuilder<'a> {
                 "/v1/spaces/{}/git/legacy-installation",
                 ::apigen_runtime::codegen::client::segment(& self.space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),

@@ -526,7 +526,7 @@ impl<'a> ListIntegrationsBuilder<'a> {
             operation: "listIntegrations",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::string::String::from("/v1/integrations"),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -604,7 +604,7 @@ impl<'a> GetIntegrationBuilder<'a> {
                 "/v1/integrations/{}", ::apigen_runtime::codegen::client::segment(& self
                 .integration_name)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -864,7 +864,7 @@ impl<'a> PublishIntegrationBuilder<'a> {
                 "/v1/integrations/{}", ::apigen_runtime::codegen::client::segment(& self
                 .integration_name)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -921,7 +921,7 @@ impl<'a> DeleteIntegrationBuilder<'a> {
                 "/v1/integrations/{}", ::apigen_runtime::codegen::client::segment(& self
                 .integration_name)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1012,7 +1012,7 @@ impl<'a> ListIntegrationInstallationsBuilder<'a> {
                 "/v1/integrations/{}/installations",
                 ::apigen_runtime::codegen::client::segment(& self.integration_name)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1103,7 +1103,7 @@ impl<'a> InstallIntegrationBuilder<'a> {
                 "/v1/integrations/{}/installations",
                 ::apigen_runtime::codegen::client::segment(& self.integration_name)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1183,7 +1183,7 @@ impl<'a> ListIntegrationEventsBuilder<'a> {
                 "/v1/integrations/{}/events",
                 ::apigen_runtime::codegen::client::segment(& self.integration_name)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1263,7 +1263,7 @@ impl<'a> GetIntegrationEventBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.integration_name),
                 ::apigen_runtime::codegen::client::segment(& self.event_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1370,7 +1370,7 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
                 "/v1/integrations/{}/spaces",
                 ::apigen_runtime::codegen::client::segment(& self.integration_name)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1498,7 +1498,7 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
                 "/v1/integrations/{}/sites", ::apigen_runtime::codegen::client::segment(&
                 self.integration_name)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1594,7 +1594,7 @@ impl<'a> UpdateIntegrationDevModeBuilder<'a> {
                 "/v1/integrations/{}/dev", ::apigen_runtime::codegen::client::segment(&
                 self.integration_name)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),

@@ -265,7 +265,7 @@ impl<'a> ListOrganizationMembersBuilder<'a> {
                 "/v1/orgs/{}/members", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -339,7 +339,7 @@ impl<'a> GetOrganizationMemberBuilder<'a> {
                 self.organization_id), ::apigen_runtime::codegen::client::segment(& self
                 .user_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -398,7 +398,7 @@ impl<'a> DeleteOrganizationMemberBuilder<'a> {
                 self.organization_id), ::apigen_runtime::codegen::client::segment(& self
                 .user_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -482,7 +482,7 @@ impl<'a> UpdateOrganizationMemberBuilder<'a> {
                 self.organization_id), ::apigen_runtime::codegen::client::segment(& self
                 .user_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -539,7 +539,7 @@ impl<'a> PingOrganizationBuilder<'a> {
                 "/v1/orgs/{}/ping", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -600,7 +600,7 @@ impl<'a> SetOrganizationMemberSsoBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.organization_id),
                 ::apigen_runtime::codegen::client::segment(& self.user_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -696,7 +696,7 @@ impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.organization_id),
                 ::apigen_runtime::codegen::client::segment(& self.user_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -811,7 +811,7 @@ impl<'a> ListOrganizationMemberTeamsBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.organization_id),
                 ::apigen_runtime::codegen::client::segment(& self.user_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),

@@ -175,7 +175,7 @@ impl<'a> ListOrganizationOpenApiSpecsBuilder<'a> {
                 "/v1/orgs/{}/openapi", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -261,7 +261,7 @@ impl<'a> CreateOrganizationOpenApiSpecBuilder<'a> {
                 "/v1/orgs/{}/openapi", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -320,7 +320,7 @@ impl<'a> GetOpenApiSpecBuilder<'a> {
                 self.organization_id), ::apigen_runtime::codegen::client::segment(& self
                 .spec_slug)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -392,7 +392,7 @@ impl<'a> CreateOrUpdateOpenApiSpecBuilder<'a> {
                 self.organization_id), ::apigen_runtime::codegen::client::segment(& self
                 .spec_slug)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -451,7 +451,7 @@ impl<'a> DeleteOpenApiSpecBuilder<'a> {
                 self.organization_id), ::apigen_runtime::codegen::client::segment(& self
                 .spec_slug)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -520,7 +520,7 @@ impl<'a> UpdateOpenApiSpecBuilder<'a> {
                 self.organization_id), ::apigen_runtime::codegen::client::segment(& self
                 .spec_slug)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),

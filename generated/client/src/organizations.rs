@@ -303,7 +303,7 @@ impl<'a> ListOrganizationsBuilder<'a> {
             operation: "listOrganizations",
             method: ::apigen_runtime::codegen::client::reqwest::Method::GET,
             path: ::std::string::String::from("/v1/orgs"),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -381,7 +381,7 @@ impl<'a> GetOrganizationBuilder<'a> {
                 "/v1/orgs/{}", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -543,7 +543,7 @@ impl<'a> UpdateOrganizationBuilder<'a> {
                 "/v1/orgs/{}", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -602,7 +602,7 @@ impl<'a> DeleteOrganizationInviteLinkBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.organization_id),
                 ::apigen_runtime::codegen::client::segment(& self.invite_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -656,7 +656,7 @@ impl<'a> JoinOrganizationBuilder<'a> {
                 "/v1/orgs/{}/join", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -734,7 +734,7 @@ impl<'a> SearchOrganizationContentBuilder<'a> {
                 "/v1/orgs/{}/search", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -815,7 +815,7 @@ impl<'a> GetOrganizationAgentInstructionsBuilder<'a> {
                 "/v1/orgs/{}/agent-instructions",
                 ::apigen_runtime::codegen::client::segment(& self.organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -892,7 +892,7 @@ impl<'a> UpdateOrganizationAgentInstructionsBuilder<'a> {
                 "/v1/orgs/{}/agent-instructions",
                 ::apigen_runtime::codegen::client::segment(& self.organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -953,7 +953,7 @@ impl<'a> ListOrganizationsByEmailDomainBuilder<'a> {
                 "/v1/email-domains/{}/orgs", ::apigen_runtime::codegen::client::segment(&
                 self.email_domain)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),

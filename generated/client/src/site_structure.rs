@@ -613,7 +613,7 @@ impl<'a> ListSiteSectionsBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.organization_id),
                 ::apigen_runtime::codegen::client::segment(& self.site_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -736,7 +736,7 @@ impl<'a> CreateSiteSectionBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.organization_id),
                 ::apigen_runtime::codegen::client::segment(& self.site_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -797,7 +797,7 @@ impl<'a> DeleteSiteSectionBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.site_id),
                 ::apigen_runtime::codegen::client::segment(& self.site_section_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -943,7 +943,7 @@ impl<'a> UpdateSiteSectionBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.site_id),
                 ::apigen_runtime::codegen::client::segment(& self.site_section_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1027,7 +1027,7 @@ impl<'a> MoveSiteSectionBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.site_id),
                 ::apigen_runtime::codegen::client::segment(& self.site_section_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1147,7 +1147,7 @@ impl<'a> ListSiteSpacesBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.organization_id),
                 ::apigen_runtime::codegen::client::segment(& self.site_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1246,7 +1246,7 @@ impl<'a> CreateSiteSpaceBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.organization_id),
                 ::apigen_runtime::codegen::client::segment(& self.site_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1307,7 +1307,7 @@ impl<'a> DeleteSiteSpaceBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.site_id),
                 ::apigen_runtime::codegen::client::segment(& self.site_space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1413,7 +1413,7 @@ impl<'a> UpdateSiteSpaceBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.site_id),
                 ::apigen_runtime::codegen::client::segment(& self.site_space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1497,7 +1497,7 @@ impl<'a> MoveSiteSpaceBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.site_id),
                 ::apigen_runtime::codegen::client::segment(& self.site_space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1579,7 +1579,7 @@ impl<'a> ListSiteSectionGroupsBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.organization_id),
                 ::apigen_runtime::codegen::client::segment(& self.site_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1704,7 +1704,7 @@ impl<'a> CreateSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.organization_id),
                 ::apigen_runtime::codegen::client::segment(& self.site_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1765,7 +1765,7 @@ impl<'a> DeleteSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.site_id),
                 ::apigen_runtime::codegen::client::segment(& self.site_section_group_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1856,7 +1856,7 @@ impl<'a> UpdateSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.site_id),
                 ::apigen_runtime::codegen::client::segment(& self.site_section_group_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1933,7 +1933,7 @@ impl<'a> AddSiteSectionGroupSectionBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.site_id),
                 ::apigen_runtime::codegen::client::segment(& self.site_section_group_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -1996,7 +1996,7 @@ impl<'a> RemoveSiteSectionGroupSectionBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.site_section_group_id),
                 ::apigen_runtime::codegen::client::segment(& self.site_section_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -2077,7 +2077,7 @@ impl<'a> MoveSiteSectionGroupBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.site_id),
                 ::apigen_runtime::codegen::client::segment(& self.site_section_group_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),

@@ -238,7 +238,7 @@ impl<'a> GetSpaceBuilder<'a> {
                 "/v1/spaces/{}", ::apigen_runtime::codegen::client::segment(& self
                 .space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -295,7 +295,7 @@ impl<'a> DeleteSpaceBuilder<'a> {
                 "/v1/spaces/{}", ::apigen_runtime::codegen::client::segment(& self
                 .space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -427,7 +427,7 @@ impl<'a> UpdateSpaceBuilder<'a> {
                 "/v1/spaces/{}", ::apigen_runtime::codegen::client::segment(& self
                 .space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -484,7 +484,7 @@ impl<'a> DuplicateSpaceBuilder<'a> {
                 "/v1/spaces/{}/duplicate", ::apigen_runtime::codegen::client::segment(&
                 self.space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -541,7 +541,7 @@ impl<'a> RestoreSpaceBuilder<'a> {
                 "/v1/spaces/{}/restore", ::apigen_runtime::codegen::client::segment(&
                 self.space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -636,7 +636,7 @@ impl<'a> MoveSpaceBuilder<'a> {
                 "/v1/spaces/{}/move", ::apigen_runtime::codegen::client::segment(& self
                 .space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -706,7 +706,7 @@ impl<'a> TransferSpaceBuilder<'a> {
                 "/v1/spaces/{}/transfer", ::apigen_runtime::codegen::client::segment(&
                 self.space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -798,7 +798,7 @@ impl<'a> ListSpaceLinksBuilder<'a> {
                 "/v1/spaces/{}/links", ::apigen_runtime::codegen::client::segment(& self
                 .space_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),

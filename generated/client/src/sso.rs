@@ -225,7 +225,7 @@ impl<'a> ListOrganizationSamlProvidersBuilder<'a> {
                 "/v1/orgs/{}/saml", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -371,7 +371,7 @@ impl<'a> CreateOrganizationSamlProviderBuilder<'a> {
                 "/v1/orgs/{}/saml", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -430,7 +430,7 @@ impl<'a> GetOrganizationSamlProviderBuilder<'a> {
                 .organization_id), ::apigen_runtime::codegen::client::segment(& self
                 .saml_provider_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -489,7 +489,7 @@ impl<'a> DeleteOrganizationSamlProviderBuilder<'a> {
                 .organization_id), ::apigen_runtime::codegen::client::segment(& self
                 .saml_provider_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -623,7 +623,7 @@ impl<'a> UpdateOrganizationSamlProviderBuilder<'a> {
                 .organization_id), ::apigen_runtime::codegen::client::segment(& self
                 .saml_provider_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -680,7 +680,7 @@ impl<'a> ListOrganizationSsoProvidersBuilder<'a> {
                 "/v1/orgs/{}/sso", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),

@@ -213,7 +213,7 @@ impl<'a> ListOrganizationTeamsBuilder<'a> {
                 "/v1/orgs/{}/teams", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -310,7 +310,7 @@ impl<'a> CreateOrganizationTeamBuilder<'a> {
                 "/v1/orgs/{}/teams", ::apigen_runtime::codegen::client::segment(& self
                 .organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -369,7 +369,7 @@ impl<'a> GetOrganizationTeamBuilder<'a> {
                 .organization_id), ::apigen_runtime::codegen::client::segment(& self
                 .team_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -428,7 +428,7 @@ impl<'a> DeleteOrganizationTeamBuilder<'a> {
                 .organization_id), ::apigen_runtime::codegen::client::segment(& self
                 .team_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -497,7 +497,7 @@ impl<'a> UpdateOrganizationTeamBuilder<'a> {
                 .organization_id), ::apigen_runtime::codegen::client::segment(& self
                 .team_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),

@@ -176,7 +176,7 @@ impl<'a> ListOrganizationTranslationsBuilder<'a> {
                 "/v1/orgs/{}/translations", ::apigen_runtime::codegen::client::segment(&
                 self.organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -262,7 +262,7 @@ impl<'a> CreateOrganizationTranslationBuilder<'a> {
                 "/v1/orgs/{}/translations", ::apigen_runtime::codegen::client::segment(&
                 self.organization_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -321,7 +321,7 @@ impl<'a> GetTranslationBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.organization_id),
                 ::apigen_runtime::codegen::client::segment(& self.translation_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -396,7 +396,7 @@ impl<'a> UpdateTranslationInstructionsBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.organization_id),
                 ::apigen_runtime::codegen::client::segment(& self.translation_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -455,7 +455,7 @@ impl<'a> DeleteTranslationBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.organization_id),
                 ::apigen_runtime::codegen::client::segment(& self.translation_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),
@@ -511,7 +511,7 @@ impl<'a> RunTranslationBuilder<'a> {
                 ::apigen_runtime::codegen::client::segment(& self.organization_id),
                 ::apigen_runtime::codegen::client::segment(& self.translation_id)
             ),
-            auth: &["bearerAuth"],
+            auth: &[&["bearerAuth"]],
             errors: ::core::option::Option::None,
             headers: self.headers.clone(),
             cookies: ::std::vec::Vec::new(),

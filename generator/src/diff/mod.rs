@@ -497,9 +497,19 @@ fn operation_error_types(old: &Operation, new: &Operation, s: &mut Sink) {
 
 fn operation_auth(old: &Operation, new: &Operation, s: &mut Sink) {
     if !old.auth.is_public() && !new.auth.is_public() {
-        let (before, after) = (old.auth.schemes(), new.auth.schemes());
-        let removed: Vec<String> = before.iter().filter(|n| !after.contains(n)).map(|n| format!("`{n}`")).collect();
-        let added: Vec<String> = after.iter().filter(|n| !before.contains(n)).map(|n| format!("`{n}`")).collect();
+        // Alternatives compared as sets of schemes (`a` and `b` together is one alternative).
+        let sorted = |set: &Vec<String>| {
+            let mut set = set.clone();
+            set.sort();
+            set
+        };
+        let (before, after): (Vec<Vec<String>>, Vec<Vec<String>>) = (
+            old.auth.alternatives().iter().map(sorted).collect(),
+            new.auth.alternatives().iter().map(sorted).collect(),
+        );
+        let words = |set: &Vec<String>| set.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" and ");
+        let removed: Vec<String> = before.iter().filter(|n| !after.contains(n)).map(words).collect();
+        let added: Vec<String> = after.iter().filter(|n| !before.contains(n)).map(words).collect();
         if !removed.is_empty() {
             s.push(
                 "auth-scheme-removed",

@@ -233,12 +233,16 @@ impl Document<'_> {
     fn operation_security(&self, op: &Operation) -> Option<Value> {
         match &op.auth {
             Auth::None => Some(json!([])),
-            Auth::Any(schemes)
-                if schemes.len() == 1 && self.api.auth_schemes.first().is_some_and(|s| s.name == schemes[0]) =>
-            {
+            Auth::Any(alternatives) if matches!(alternatives.as_slice(), [set] if set.len() == 1 && self.api.auth_schemes.first().is_some_and(|s| s.name == set[0])) => {
                 None
             }
-            Auth::Any(schemes) => Some(Value::Array(schemes.iter().map(|s| json!({ s.as_str(): [] })).collect())),
+            // Each alternative is one requirement object naming every scheme of it.
+            Auth::Any(alternatives) => Some(Value::Array(
+                alternatives
+                    .iter()
+                    .map(|set| Value::Object(set.iter().map(|s| (s.clone(), json!([]))).collect()))
+                    .collect(),
+            )),
         }
     }
 

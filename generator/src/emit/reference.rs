@@ -255,12 +255,10 @@ fn param_view(p: &crate::model::Param) -> ParamView {
 /// The schemes an operation accepts, when the API has several.
 fn credentials(api: &Api, op: &Operation) -> String {
     if api.auth_schemes.len() > 1 && !op.auth.is_public() {
-        op.auth
-            .schemes()
-            .iter()
-            .map(|s| format!("`{s}` ({})", api.scheme(s).kind.describe()))
-            .collect::<Vec<_>>()
-            .join(" or ")
+        let together = |set: &Vec<String>| {
+            set.iter().map(|s| format!("`{s}` ({})", api.scheme(s).kind.describe())).collect::<Vec<_>>().join(" and ")
+        };
+        op.auth.alternatives().iter().map(together).collect::<Vec<_>>().join(" or ")
     } else {
         String::new()
     }

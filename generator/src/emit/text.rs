@@ -85,8 +85,7 @@ pub fn operation_doc(api: &Api, op: &Operation) -> String {
     if op.auth.is_public() {
         text.push_str(" Public: no credentials needed.");
     } else if op.auth.schemes().len() > 1 || api.auth_schemes.len() > 1 {
-        let schemes: Vec<String> = op.auth.schemes().iter().map(|s| format!("`{s}`")).collect();
-        text.push_str(&format!(" Credentials: {}.", schemes.join(" or ")));
+        text.push_str(&format!(" Credentials: {}.", op.auth.describe()));
     }
     if !op.response.headers.is_empty() {
         let names: Vec<String> = op.response.headers.iter().map(|h| format!("`{}`", h.wire)).collect();

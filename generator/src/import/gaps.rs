@@ -47,8 +47,8 @@ kinds! {
         "The scheme is left out: operations needing only it are public; add the credentials to the HTTP client's default headers.";
     OAUTH = "oauth-as-bearer", "OAuth 2 and OpenID Connect flows and scopes.",
         "Read as a bearer token (`Authorization: Bearer <token>`), which is what they send; flows and scopes are not kept.";
-    OPTIONAL_AUTH = "optional-auth", "Security that also allows no credential (`{}` among the alternatives), or alternatives the format cannot offer together.",
-        "Each alternative keeps its first scheme the format holds; an alternative of no credential is dropped, so a credential is required.";
+    OPTIONAL_AUTH = "optional-auth", "Security that also allows no credential (`{}` among the alternatives), or an alternative naming a scheme the format cannot hold.",
+        "An alternative keeps the schemes the format holds (carried together, as the document asks); an alternative of no credential is dropped, so a credential is required.";
     SERVERS = "servers", "Servers whose URL is relative or has a variable without a default.",
         "Left out of `api.servers`.";
     METHOD = "methods", "An operation whose method is TRACE (or not an HTTP method).",

@@ -1043,33 +1043,38 @@ impl Importer<'_> {
         if alternatives.is_empty() {
             return Some(json!("none"));
         }
-        let mut names: Vec<String> = Vec::new();
+        // Each requirement object is an alternative; its schemes are carried together.
+        let mut kept: Vec<Vec<String>> = Vec::new();
         let mut partial = false;
         let spec_name = |auth: &Auth, key: &str| {
             auth.schemes.get(key).map(|(name, _)| name.clone()).or_else(|| auth.aliases.get(key).cloned())
         };
         for alternative in &alternatives {
-            let known: Vec<String> = alternative.iter().filter_map(|s| spec_name(&self.auth, s)).collect();
-            partial |= alternative.is_empty() || known.len() > 1;
+            let mut known: Vec<String> = Vec::new();
+            for name in alternative.iter().filter_map(|s| spec_name(&self.auth, s)) {
+                if !known.contains(&name) {
+                    known.push(name);
+                }
+            }
+            partial |= alternative.is_empty();
             for unknown in alternative.iter().filter(|s| spec_name(&self.auth, s).is_none()) {
                 let kind = self.auth.other.get(unknown).copied().unwrap_or(gaps::OPTIONAL_AUTH);
                 op_gaps.push(self.gaps.note(kind, pointer));
             }
-            if let Some(first) = known.first() {
-                let name = first.clone();
-                if !names.contains(&name) {
-                    names.push(name);
-                }
+            if !known.is_empty() && !kept.contains(&known) {
+                kept.push(known);
             }
         }
         if partial {
             op_gaps.push(self.gaps.note(gaps::OPTIONAL_AUTH, pointer));
         }
-        match names.as_slice() {
+        match kept.as_slice() {
             [] => Some(json!("none")),
-            [one] if Some(one) == default_scheme.as_ref() => None,
-            [one] => Some(json!(one)),
-            _ => Some(json!(names)),
+            [one] if one.len() == 1 && Some(&one[0]) == default_scheme.as_ref() => None,
+            [one] if one.len() == 1 => Some(json!(one[0])),
+            _ => Some(Value::Array(
+                kept.into_iter().map(|set| if set.len() == 1 { json!(set[0]) } else { json!(set) }).collect(),
+            )),
         }
     }
 }

@@ -405,9 +405,18 @@ impl<'de> Deserialize<'de> for RawMediaTypes {
     }
 }
 
-/// `auth:` of an operation: one scheme's name (or `none`), or a list of alternatives.
+/// `auth:` of an operation: one scheme's name (or `none`), or a list of alternatives, each a
+/// scheme's name or a list of the names a request carries together (`[[appKey, appToken]]`).
 #[derive(Debug)]
-pub struct RawAuth(pub Vec<String>);
+pub struct RawAuth(pub Vec<Vec<String>>);
+
+/// One alternative of `auth:`: a name, or the names carried together.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum RawAlternative {
+    One(String),
+    Together(Vec<String>),
+}
 
 impl<'de> Deserialize<'de> for RawAuth {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -415,17 +424,20 @@ impl<'de> Deserialize<'de> for RawAuth {
         impl<'de> Visitor<'de> for AuthVisitor {
             type Value = RawAuth;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("the name of an auth scheme, `none`, or a list of scheme names")
+                f.write_str("the name of an auth scheme, `none`, or a list of alternatives (names, or lists of names)")
             }
             fn visit_str<E: de::Error>(self, name: &str) -> Result<RawAuth, E> {
-                Ok(RawAuth(vec![name.to_owned()]))
+                Ok(RawAuth(vec![vec![name.to_owned()]]))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawAuth, A::Error> {
-                let mut names = Vec::new();
-                while let Some(name) = seq.next_element::<String>()? {
-                    names.push(name);
+                let mut alternatives = Vec::new();
+                while let Some(alternative) = seq.next_element::<RawAlternative>()? {
+                    alternatives.push(match alternative {
+                        RawAlternative::One(name) => vec![name],
+                        RawAlternative::Together(names) => names,
+                    });
                 }
-                Ok(RawAuth(names))
+                Ok(RawAuth(alternatives))
             }
         }
         deserializer.deserialize_any(AuthVisitor)

@@ -127,37 +127,53 @@ pub fn resolve(
     at: impl FnOnce() -> Location,
     diags: &mut Diagnostics,
 ) -> Option<Auth> {
-    let Some(RawAuth(names)) = raw else {
-        return Some(schemes.first().map_or(Auth::None, |s| Auth::Any(vec![s.name.clone()])));
+    let Some(RawAuth(alternatives)) = raw else {
+        return Some(schemes.first().map_or(Auth::None, |s| Auth::Any(vec![vec![s.name.clone()]])));
     };
-    match names.as_slice() {
+    let names: Vec<&String> = alternatives.iter().flatten().collect();
+    match alternatives.as_slice() {
         [] => {
             diags
                 .error(at(), "`auth` lists no scheme")
                 .hint(format!("name a scheme, or `{PUBLIC}` for a public operation"));
             None
         }
-        [only] if only == PUBLIC => Some(Auth::None),
-        _ if names.iter().any(|n| n == PUBLIC) => {
+        [only] if only.len() == 1 && only[0] == PUBLIC => Some(Auth::None),
+        _ if names.iter().any(|n| *n == PUBLIC) => {
             diags
                 .error(at(), format!("`{PUBLIC}` cannot be one of several alternatives"))
                 .hint("an operation is public, or needs the credentials of one of its schemes");
             None
         }
+        _ if alternatives.iter().any(Vec::is_empty) => {
+            diags
+                .error(at(), "an alternative of `auth` lists no scheme")
+                .hint("list the schemes a request carries together");
+            None
+        }
         _ => {
-            let unknown: Vec<&String> = names.iter().filter(|n| !schemes.iter().any(|s| &&s.name == n)).collect();
-            let repeated = names.iter().enumerate().find(|(i, n)| names[..*i].contains(n)).map(|(_, n)| n);
-            if let Some(name) = unknown.first() {
+            let unknown = names.iter().find(|n| !schemes.iter().any(|s| &&s.name == *n));
+            let repeated_in_set =
+                alternatives.iter().find_map(|set| set.iter().enumerate().find(|(i, n)| set[..*i].contains(n)));
+            let repeated_set = alternatives.iter().enumerate().find(|(i, set)| alternatives[..*i].contains(set));
+            if let Some(name) = unknown {
                 let known: Vec<&str> = schemes.iter().map(|s| s.name.as_str()).chain(std::iter::once(PUBLIC)).collect();
                 diags
                     .error(at(), format!("`{name}` is not an auth scheme of `api.auth`"))
                     .hint(format!("use one of: {}", known.join(", ")));
                 None
-            } else if let Some(name) = repeated {
-                diags.error(at(), format!("`auth` lists `{name}` twice")).hint("list each scheme once");
+            } else if let Some((_, name)) = repeated_in_set {
+                diags
+                    .error(at(), format!("`auth` lists `{name}` twice in one alternative"))
+                    .hint("list each scheme once");
+                None
+            } else if let Some((_, set)) = repeated_set {
+                diags
+                    .error(at(), format!("`auth` lists the alternative {} twice", set.join(" and ")))
+                    .hint("list each alternative once");
                 None
             } else {
-                Some(Auth::Any(names.clone()))
+                Some(Auth::Any(alternatives.clone()))
             }
         }
     }

@@ -142,6 +142,20 @@ const RESERVED_METHODS: &[&str] = &[
     "as_ref",
     "as_mut",
     "type_id",
+    // std's operator traits take `self` and a value, as the RouterBuilder's setters do:
+    // clippy's `should_implement_trait` would take `add(self, handler)` for `Add::add`.
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "rem",
+    "shl",
+    "shr",
+    "bitand",
+    "bitor",
+    "bitxor",
+    "neg",
+    "not",
 ];
 
 /// The Rust name of an operation's method (server trait, client handle): snake case, and
@@ -295,6 +309,8 @@ mod tests {
             ("fromTemplate", "op_from_template"),
             ("intoDraft", "op_into_draft"),
             ("toPdf", "to_pdf"),
+            ("add", "add_"),
+            ("not", "not_"),
             ("type", "type_"),
         ];
         for (input, expected) in cases {

@@ -247,6 +247,10 @@ pub struct ClientShape {
     pub streams: bool,
 }
 
+/// The methods of std's operator traits that take `self` and a value as a setter does: a
+/// setter named so would be taken by clippy's `should_implement_trait` for `Add::add`.
+const OPERATOR_METHODS: &[&str] = &["add", "sub", "mul", "div", "rem", "shl", "shr", "bitand", "bitor", "bitxor"];
+
 /// Builder method names taken before any setter: what every builder has.
 const BUILDER_METHODS: &[&str] = &[
     "send",
@@ -357,7 +361,7 @@ fn args(api: &Api, op: &Operation, body: BodyStyle) -> Vec<Arg> {
 }
 
 fn setters(api: &Api, op: &Operation, body: BodyStyle, media: &[MediaChoice]) -> Vec<Setter> {
-    let mut taken: BTreeSet<String> = BUILDER_METHODS.iter().map(|s| (*s).to_owned()).collect();
+    let mut taken: BTreeSet<String> = BUILDER_METHODS.iter().chain(OPERATOR_METHODS).map(|s| (*s).to_owned()).collect();
     let mut setters = vec![Setter { name: "header".into(), target: SetterTarget::Header }];
     for (index, param) in ClientShape::optional_params(op) {
         // A parameter named like a builder method (`accept`, `headers`) is moved aside.
@@ -367,7 +371,14 @@ fn setters(api: &Api, op: &Operation, body: BodyStyle, media: &[MediaChoice]) ->
     let sent = |f: &&Field| f.constant.is_none() && f.access != Access::ReadOnly;
     let field_setters = |setters: &mut Vec<Setter>, taken: &mut BTreeSet<String>, def: &TypeDef, index: usize| {
         let field = &body_object(api, op).expect("a body object").1.fields[index];
-        setters.push(Setter { name: free_name(taken, &field.rust), target: SetterTarget::Field(index) });
+        // Named like an operator's method: moved aside as a parameter is; taken by a parameter
+        // or a builder method: `body_` says whose it is.
+        let name = if OPERATOR_METHODS.contains(&field.rust.as_str()) {
+            suffixed(taken, &field.rust)
+        } else {
+            free_name(taken, &field.rust)
+        };
+        setters.push(Setter { name, target: SetterTarget::Field(index) });
         if matches!(field.presence(def.usage), Presence::TriState | Presence::Nullable) {
             let name = free_name(taken, &format!("clear_{}", field.rust));
             setters.push(Setter { name, target: SetterTarget::Clear(index) });

@@ -26,8 +26,10 @@ pub struct Call {
     /// The body.
     pub body: Option<CallBody>,
     /// The auth schemes the operation accepts, by name, in the spec's order (empty for a
-    /// public operation): the call sends the credentials of the first the client holds.
-    pub auth: &'static [&'static str],
+    /// public operation): alternatives, each the schemes a request carries together (one,
+    /// usually). The call sends the credentials of the first alternative the client holds
+    /// whole.
+    pub auth: &'static [&'static [&'static str]],
     /// The error types the spec declares for the operation's failure statuses, if any.
     pub errors: Option<ErrorTypes>,
     /// Headers of this call only, by name and value (after the client's default ones):
@@ -161,21 +163,27 @@ pub(super) fn cookie_value(value: &str) -> String {
 }
 
 impl Core {
-    /// The credentials a call sends: those of the first scheme its operation accepts that the
-    /// client holds; `None` for a public operation.
-    fn presented(&self, call: &Call) -> Result<Option<&Presented>, Error> {
+    /// The credentials a call sends: those of every scheme of the first alternative its
+    /// operation accepts whose schemes the client all holds (one scheme, usually; two keys
+    /// the API asks for together); none for a public operation.
+    fn presented(&self, call: &Call) -> Result<Vec<&Presented>, Error> {
         if call.auth.is_empty() {
-            return Ok(None);
+            return Ok(Vec::new());
         }
-        let held = call.auth.iter().find_map(|scheme| self.credentials.iter().find(|(name, _)| name == scheme));
-        match held {
-            Some((_, presented)) => Ok(Some(presented)),
-            None => Err(Error::Config(format!(
+        let held = |scheme: &&str| self.credentials.iter().find(|(name, _)| name == scheme).map(|(_, p)| p);
+        let all_held = call.auth.iter().find_map(|set| set.iter().map(held).collect::<Option<Vec<_>>>());
+        all_held.ok_or_else(|| {
+            let alternatives: Vec<String> = call
+                .auth
+                .iter()
+                .map(|set| set.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(" and "))
+                .collect();
+            Error::Config(format!(
                 "`{}` needs the credentials of {}; give them to the client builder",
                 call.operation,
-                call.auth.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(" or ")
-            ))),
-        }
+                alternatives.join(" or ")
+            ))
+        })
     }
 
     /// The URL of `call`: the base URL, the path and the query, without credentials.
@@ -244,12 +252,14 @@ impl Core {
     /// `Cookie` header and none of the headers `Authorization` and `Proxy-Authorization`,
     /// whoever set them.
     pub(super) fn request(&self, call: &Call, hop: &Hop, timeout: Duration) -> Result<reqwest::RequestBuilder, Error> {
-        let presented = if hop.credentials { self.presented(call)? } else { None };
+        let presented = if hop.credentials { self.presented(call)? } else { Vec::new() };
         let mut url = hop.url.clone();
-        if let Some(Presented::Query(name, key)) = presented
-            && !url.query_pairs().any(|(param, _)| param == *name)
-        {
-            url.query_pairs_mut().append_pair(name, &key.0);
+        for presented in &presented {
+            if let Presented::Query(name, key) = presented
+                && !url.query_pairs().any(|(param, _)| param == *name)
+            {
+                url.query_pairs_mut().append_pair(name, &key.0);
+            }
         }
         let mut request = self
             .http
@@ -277,19 +287,24 @@ impl Core {
                 request = request.header(reqwest::header::CONTENT_TYPE, content_type.as_str()).body(body);
             }
         }
-        if let Some(Presented::Header(name, value)) = presented {
-            request = request.header(name.clone(), value.clone());
+        for presented in &presented {
+            if let Presented::Header(name, value) = presented {
+                request = request.header(name.clone(), value.clone());
+            }
         }
-        let key_in_cookie = match presented {
-            Some(Presented::Cookie(name, key)) => Some(format!("{name}={}", cookie_value(&key.0))),
-            _ => None,
-        };
-        if hop.credentials && (!call.cookies.is_empty() || key_in_cookie.is_some()) {
+        let keys_in_cookies: Vec<String> = presented
+            .iter()
+            .filter_map(|presented| match presented {
+                Presented::Cookie(name, key) => Some(format!("{name}={}", cookie_value(&key.0))),
+                _ => None,
+            })
+            .collect();
+        if hop.credentials && (!call.cookies.is_empty() || !keys_in_cookies.is_empty()) {
             let pairs: Vec<String> = call
                 .cookies
                 .iter()
                 .map(|(name, value)| format!("{name}={}", cookie_value(value)))
-                .chain(key_in_cookie)
+                .chain(keys_in_cookies)
                 .collect();
             match HeaderValue::from_str(&pairs.join("; ")) {
                 Ok(cookie) => request = request.header(reqwest::header::COOKIE, cookie),

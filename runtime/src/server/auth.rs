@@ -9,7 +9,10 @@ use std::future::Future;
 
 /// Checks credentials. The service implements it; the router calls it on every request to an
 /// operation that is not public, before any handler, with the credential of the first scheme
-/// (in the order the spec lists the operation's schemes) the request carries.
+/// (in the order the spec lists the operation's schemes) the request carries. Where the
+/// operation asks for several schemes together (two keys at once), it is called with each of
+/// their credentials in the spec's order, every one must be accepted, and the handler gets
+/// the principal of the first.
 pub trait Authenticator: Send + Sync + 'static {
     /// Who the credential belongs to, handed to every handler in its [`Context`](super::Context).
     type Principal: Clone + Send + Sync + 'static;
@@ -51,24 +54,43 @@ impl Found {
     }
 }
 
-/// Authenticates a request to an operation accepting `schemes` (at least one): the first
-/// scheme whose credential the request carries goes to the service; none gives 401 naming
-/// what to send, with a `WWW-Authenticate` challenge for each scheme that has one.
+/// Authenticates a request to an operation accepting `alternatives` (at least one): the
+/// credentials of the first alternative the request carries whole go to the service, one by
+/// one, and the principal of the first is kept; none gives 401 naming what to send, with a
+/// `WWW-Authenticate` challenge for each scheme that has one.
 pub(crate) async fn authenticate<S: Authenticator>(
     service: &S,
     parts: &Parts,
-    schemes: &'static [Scheme],
+    alternatives: &'static [&'static [Scheme]],
 ) -> Result<S::Principal, ApiError> {
-    match schemes.iter().find_map(|scheme| find(parts, scheme)) {
-        Some(found) => service.authenticate(found.credential()).await,
-        None => Err(missing(parts, schemes)),
+    let carried =
+        alternatives.iter().find_map(|set| set.iter().map(|scheme| find(parts, scheme)).collect::<Option<Vec<_>>>());
+    let Some(found) = carried else {
+        return Err(missing(parts, alternatives));
+    };
+    let mut principal = None;
+    for found in &found {
+        let accepted = service.authenticate(found.credential()).await?;
+        principal.get_or_insert(accepted);
     }
+    principal.ok_or_else(|| missing(parts, alternatives))
 }
 
-/// The `WWW-Authenticate` value for a 401 of an operation accepting `schemes`.
-pub(crate) fn challenge(schemes: &[Scheme]) -> Option<HeaderValue> {
-    let challenges: Vec<&str> = schemes
-        .iter()
+/// Every scheme the alternatives name, each once, in order.
+pub(crate) fn schemes_of(alternatives: &[&'static [Scheme]]) -> Vec<&'static Scheme> {
+    let mut schemes: Vec<&'static Scheme> = Vec::new();
+    for scheme in alternatives.iter().flat_map(|set| set.iter()) {
+        if !schemes.iter().any(|known| known.name == scheme.name) {
+            schemes.push(scheme);
+        }
+    }
+    schemes
+}
+
+/// The `WWW-Authenticate` value for a 401 of an operation accepting `alternatives`.
+pub(crate) fn challenge(alternatives: &[&'static [Scheme]]) -> Option<HeaderValue> {
+    let challenges: Vec<&str> = schemes_of(alternatives)
+        .into_iter()
         .filter_map(|scheme| match scheme.kind {
             SchemeKind::Bearer => Some("Bearer"),
             SchemeKind::Basic => Some("Basic realm=\"api\""),
@@ -111,15 +133,17 @@ fn basic(credentials: &str) -> Option<String> {
     String::from_utf8(bytes).ok().filter(|pair| pair.contains(':'))
 }
 
-/// The 401 for a request carrying none of the credentials `schemes` accept.
-fn missing(parts: &Parts, schemes: &[Scheme]) -> ApiError {
+/// The 401 for a request carrying none of the alternatives of credentials accepted.
+fn missing(parts: &Parts, alternatives: &[&'static [Scheme]]) -> ApiError {
+    let schemes = schemes_of(alternatives);
     let reads_authorization = schemes.iter().any(|s| matches!(s.kind, SchemeKind::Bearer | SchemeKind::Basic));
-    let forms: Vec<String> = schemes.iter().map(Scheme::describe).collect();
-    let message = match schemes {
-        [Scheme { kind: SchemeKind::Bearer, .. }] if parts.headers.contains_key(header::AUTHORIZATION) => {
+    let forms: Vec<String> =
+        alternatives.iter().map(|set| set.iter().map(Scheme::describe).collect::<Vec<_>>().join(" and ")).collect();
+    let message = match alternatives {
+        [[Scheme { kind: SchemeKind::Bearer, .. }]] if parts.headers.contains_key(header::AUTHORIZATION) => {
             "the `Authorization` header must be `Bearer <token>`".to_owned()
         }
-        [Scheme { kind: SchemeKind::Bearer, .. }] => "missing `Authorization: Bearer <token>` header".to_owned(),
+        [[Scheme { kind: SchemeKind::Bearer, .. }]] => "missing `Authorization: Bearer <token>` header".to_owned(),
         _ if reads_authorization && parts.headers.contains_key(header::AUTHORIZATION) => {
             format!("the credentials are not valid: send {}", forms.join(" or "))
         }

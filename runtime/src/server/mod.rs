@@ -109,9 +109,10 @@ pub struct OperationInfo {
     pub also: &'static [u16],
     /// Public: answered without authentication (`auth` is empty).
     pub public: bool,
-    /// The schemes the operation accepts, in the spec's order: the first one a request
-    /// carries is authenticated.
-    pub auth: &'static [Scheme],
+    /// The schemes the operation accepts, in the spec's order: alternatives, each the schemes
+    /// a request carries together (one, usually; two keys an API asks for at once). The first
+    /// alternative a request carries whole is authenticated, each of its credentials.
+    pub auth: &'static [&'static [Scheme]],
     /// Takes a body.
     pub has_body: bool,
     /// The media types of the request body it takes, in the spec's order (empty without a

@@ -365,7 +365,7 @@ async fn handle<S: Authenticator>(
     if let Some(stream) = stream {
         input = input.with_stream(stream);
     }
-    for scheme in info.auth {
+    for scheme in super::auth::schemes_of(info.auth) {
         if let SchemeKind::ApiKey { location: KeyIn::Query, name } = scheme.kind {
             input.accept_query(name); // A key in the query is a credential, not a parameter.
         }
@@ -419,7 +419,7 @@ fn unsupported(consumes: &[&str]) -> ApiError {
 
 /// A 401 of the router with the challenges of the operation's schemes (none for API keys,
 /// which have no standard challenge).
-fn with_challenge(mut response: Response, schemes: &[crate::auth::Scheme]) -> Response {
+fn with_challenge(mut response: Response, schemes: &[&'static [crate::auth::Scheme]]) -> Response {
     if response.status() == StatusCode::UNAUTHORIZED {
         match challenge(schemes) {
             Some(value) => response.headers_mut().insert(header::WWW_AUTHENTICATE, value),

@@ -53,7 +53,7 @@ impl ClientEmitter<'_> {
             .map(|p| self.send_param(p));
         let body = self.body_expr(op);
         let (decls, headers_field, cookies_field) = self.list_decls(op, &query, &cookies);
-        let auth = op.auth.schemes();
+        let auth = op.auth.alternatives().iter().map(|set| quote!(&[#(#set),*]));
         let errors = self.error_types(op);
         let path = path_expr(op);
         let body_field = if op.body.is_some() { quote!(body,) } else { quote!(body: #body,) };

@@ -245,9 +245,12 @@ fn operation_info(api: &Api, op: &Operation) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
-    let auth = op.auth.schemes().iter().map(|name| {
-        let index = api.auth_schemes.iter().position(|s| &s.name == name).expect("lowered scheme");
-        quote!(SCHEMES[#index])
+    let auth = op.auth.alternatives().iter().map(|set| {
+        let schemes = set.iter().map(|name| {
+            let index = api.auth_schemes.iter().position(|s| &s.name == name).expect("lowered scheme");
+            quote!(SCHEMES[#index])
+        });
+        quote!(&[#(#schemes),*])
     });
     let cfg = features::cfg_group(api.tag_of(op));
     quote! {
