@@ -97,6 +97,7 @@ pub struct Generator {
     full: bool,
     cache: CacheDir,
     config_file: Option<PathBuf>,
+    levels: diag::Levels,
 }
 
 impl Default for Generator {
@@ -121,6 +122,7 @@ impl Generator {
             full: false,
             cache: CacheDir::default(),
             config_file: None,
+            levels: diag::Levels::default(),
         }
     }
 
@@ -203,6 +205,19 @@ impl Generator {
         self
     }
 
+    /// The level of each warning class (`[lint]` of `apigen.toml`): an allowed class is not
+    /// reported, a denied one fails the command like an error.
+    #[must_use]
+    pub fn lint_levels(mut self, levels: diag::Levels) -> Self {
+        self.levels = levels;
+        self
+    }
+
+    /// The level of each warning class.
+    pub fn levels(&self) -> &diag::Levels {
+        &self.levels
+    }
+
     /// Where this build remembers output directories ([`CacheDir`]).
     #[must_use]
     pub fn cache(mut self, cache: CacheDir) -> Self {
@@ -243,9 +258,14 @@ impl Generator {
     }
 
     /// `apigen lint` (and the first step of every command): the spec loaded and lowered, its
-    /// crates named with the crate prefix when one is set; the warnings, or every problem.
+    /// crates named with the crate prefix when one is set; the warnings at their levels, or
+    /// every problem (a warning of a denied class is one).
     pub fn lint(&self) -> Result<(Api, Diagnostics), Diagnostics> {
-        let (mut api, warnings) = load(&self.spec)?;
+        let (mut api, warnings) = load(&self.spec).map_err(|diags| diags.leveled(&self.levels))?;
+        let warnings = warnings.leveled(&self.levels);
+        if warnings.has_errors() {
+            return Err(warnings);
+        }
         if let Some(prefix) = &self.crate_prefix {
             api.name.clone_from(prefix);
         }
@@ -335,6 +355,7 @@ impl From<config::Settings> for Generator {
             regenerate: settings.regenerate.unwrap_or_else(|| "apigen generate".to_owned()),
             outputs: settings.outputs,
             config_file: settings.file,
+            levels: settings.lint,
             ..Generator::new()
         }
     }

@@ -32,6 +32,12 @@ struct Cli {
     /// `[runtime]` of the settings, else a registry version).
     #[arg(long, global = true)]
     runtime: Option<PathBuf>,
+    /// List every warning: by default a warning class with more than 10 is summarised in one
+    /// line (its count and first places). Errors are always listed in full. `[lint]` of
+    /// apigen.toml sets each class to "allow", "warn" or "deny": missing-description,
+    /// unused-type (allowed by default), unfollowed-link.
+    #[arg(long, short, global = true)]
+    verbose: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -134,8 +140,17 @@ enum DiffFormat {
     Json,
 }
 
+/// `--verbose`: every warning listed.
+static VERBOSE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Diagnostics as printed: every one with `--verbose`, else each crowded class summarised.
+fn shown(diags: &apigen::Diagnostics) -> String {
+    if VERBOSE.load(std::sync::atomic::Ordering::Relaxed) { diags.render() } else { diags.render_summarised() }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    VERBOSE.store(cli.verbose, std::sync::atomic::Ordering::Relaxed);
     if let Command::Init(args) = &cli.command {
         return init(args, &cli);
     }
@@ -174,12 +189,12 @@ fn main() -> ExitCode {
 fn with_spec(generator: &Generator, print: impl FnOnce(&Api)) -> ExitCode {
     match generator.lint() {
         Ok((api, warnings)) => {
-            eprint!("{}", warnings.render());
+            eprint!("{}", shown(&warnings));
             print(&api);
             ExitCode::SUCCESS
         }
         Err(diags) => {
-            eprint!("{}", diags.render());
+            eprint!("{}", shown(&diags));
             ExitCode::FAILURE
         }
     }
@@ -254,7 +269,7 @@ fn import(args: &ImportArgs, out: &std::path::Path) -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(diags) => {
-                    eprint!("{}", diags.render());
+                    eprint!("{}", shown(&diags));
                     eprintln!("error: the imported spec does not lint (a fault of apigen import: please report it)");
                     ExitCode::FAILURE
                 }
@@ -277,7 +292,7 @@ fn generate(generator: &Generator) -> ExitCode {
     let out = generator.out_dir();
     match generator.generate() {
         Ok(Generated { warnings, report }) => {
-            eprint!("{}", warnings.render());
+            eprint!("{}", shown(&warnings));
             for path in &report.written {
                 println!("wrote {}", out.join(path).display());
             }
@@ -305,7 +320,7 @@ fn generate(generator: &Generator) -> ExitCode {
 fn check(generator: &Generator) -> ExitCode {
     match generator.check() {
         Ok(Checked { warnings, files, drift }) => {
-            eprint!("{}", warnings.render());
+            eprint!("{}", shown(&warnings));
             if drift.is_clean() {
                 println!("ok: {files} files match the spec");
                 ExitCode::SUCCESS
@@ -320,7 +335,7 @@ fn check(generator: &Generator) -> ExitCode {
 
 fn fail(failure: Failure) -> ExitCode {
     match failure {
-        Failure::Spec(diags) => eprint!("{}", diags.render()),
+        Failure::Spec(diags) => eprint!("{}", shown(&diags)),
         Failure::Output(error) => eprintln!("error: {error}"),
     }
     ExitCode::FAILURE
@@ -343,7 +358,7 @@ fn diff(args: &DiffArgs, generator: &Generator) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    eprint!("{}", warnings.render());
+    eprint!("{}", shown(&warnings));
     match args.format {
         DiffFormat::Text => print!("{}", apigen::diff::render::text(&changes)),
         DiffFormat::Json => print!("{}", apigen::diff::render::json(&changes)),

@@ -95,3 +95,70 @@ fn import_writes_the_spec_where_spec_says_even_beside_out() {
     assert!(spec.join("api.yaml").is_file(), "the spec is written under --spec");
     assert!(!out.exists(), "nothing is written under --out: generate writes there");
 }
+
+/// Runs apigen in `dir`.
+fn apigen_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_apigen"))
+        .args(args)
+        .current_dir(dir)
+        .env("APIGEN_CACHE_DIR", "")
+        .output()
+        .expect("apigen runs")
+}
+
+/// A spec whose type `Thing` has `fields` fields without a description, and a type `Spare`
+/// no operation uses.
+fn undescribed(dir: &Path, fields: usize) {
+    let spec = dir.join("spec");
+    std::fs::create_dir_all(&spec).unwrap();
+    std::fs::write(
+        spec.join("api.yaml"),
+        "api: { name: t, title: T, version: \"1\" }\ntags: { things: { title: Things } }\n",
+    )
+    .unwrap();
+    let mut text = String::from("tag: things\ntypes:\n  Thing:\n    description: A thing.\n    fields:\n");
+    for i in 0..fields {
+        text.push_str(&format!("      f{i}: {{ type: string }}\n"));
+    }
+    text.push_str("  Spare:\n    description: Unused.\n    fields:\n      x: { type: string, description: X. }\n");
+    text.push_str("operations:\n  getThing:\n    method: GET\n    path: /thing\n    summary: Get it.\n    response: { status: 200, type: Thing }\n");
+    std::fs::write(spec.join("things.yaml"), text).unwrap();
+}
+
+#[test]
+fn warnings_of_a_crowded_class_are_summarised_unless_verbose_and_lint_levels_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    undescribed(dir.path(), 11);
+    let summarised = apigen_in(dir.path(), &["lint"]);
+    assert!(summarised.status.success());
+    assert_eq!(
+        stderr(&summarised),
+        "warning: 11 missing-description warnings, the first at spec/things.yaml:6:7: types.Thing.fields.f0; \
+         spec/things.yaml:7:7: types.Thing.fields.f1; spec/things.yaml:8:7: types.Thing.fields.f2, ...\n  \
+         hint: `--verbose` lists them all; `missing-description = \"allow\"` under [lint] in apigen.toml silences them\n\
+         0 error(s), 11 warning(s)\n"
+    );
+    let verbose = apigen_in(dir.path(), &["lint", "--verbose"]);
+    let lines: Vec<&str> = std::str::from_utf8(&verbose.stderr).unwrap().lines().collect();
+    assert_eq!(lines.len(), 12, "{lines:?}");
+    assert_eq!(
+        lines[10],
+        "warning: spec/things.yaml:16:7: types.Thing.fields.f10: field `Thing.f10` has no description"
+    );
+
+    // Levels: descriptions allowed, unused types denied (an error, never summarised).
+    std::fs::write(dir.path().join("apigen.toml"), "[lint]\nmissing-description = \"allow\"\nunused-type = \"deny\"\n")
+        .unwrap();
+    let denied = apigen_in(dir.path(), &["lint"]);
+    assert_eq!(denied.status.code(), Some(1));
+    assert_eq!(
+        stderr(&denied),
+        "error: spec/things.yaml:17:3: types.Spare: type `Spare` is taken or answered by no operation\n  hint: remove it, \
+         or allow `unused-type` under [lint] in apigen.toml if it is there for users of the types (denied by \
+         `unused-type = \"deny\"` in [lint] of apigen.toml)\n1 error(s), 0 warning(s)\n"
+    );
+    std::fs::write(dir.path().join("apigen.toml"), "[lint]\nmissing-description = \"allow\"\n").unwrap();
+    let quiet = apigen_in(dir.path(), &["lint"]);
+    assert!(quiet.status.success());
+    assert_eq!((stderr(&quiet).as_str(), stdout(&quiet).as_str()), ("", "ok: 1 operations, 2 types, 0 gaps\n"));
+}

@@ -119,6 +119,7 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
     for link in listing.iter().flat_map(|listing| &listing.linked_dirs) {
         diags
             .warning(
+                crate::diag::Lint::UnfollowedLink,
                 Location::file(link.display().to_string()),
                 "a link to a directory: not followed, so no file in it is read",
             )
