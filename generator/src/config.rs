@@ -255,6 +255,10 @@ pub enum Runtime {
     Dir(PathBuf, String),
     /// A git repository or a registry.
     Source(RuntimeSource),
+    /// Nothing names one (no `[runtime]`, no `--runtime`): the manifests would ask a registry
+    /// for this apigen's runtime version, which crates.io does not have, so `generate` refuses
+    /// to write crates.
+    Unnamed,
 }
 
 fn runtime_source(config: &RuntimeConfig, path: Option<PathBuf>, out: &Path, cwd: &Path) -> Result<Runtime, String> {
@@ -284,7 +288,8 @@ fn runtime_source(config: &RuntimeConfig, path: Option<PathBuf>, out: &Path, cwd
                 .find_map(|(key, value)| value.clone().map(|v| (key, v)));
             Ok(Runtime::Source(RuntimeSource::Git { url: url.clone(), reference, version }))
         }
-        (None, None) => Ok(Runtime::Source(RuntimeSource::Registry { version })),
+        (None, None) if config.version.is_some() => Ok(Runtime::Source(RuntimeSource::Registry { version })),
+        (None, None) => Ok(Runtime::Unnamed),
     }
 }
 

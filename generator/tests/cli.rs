@@ -162,3 +162,37 @@ fn warnings_of_a_crowded_class_are_summarised_unless_verbose_and_lint_levels_app
     assert!(quiet.status.success());
     assert_eq!((stderr(&quiet).as_str(), stdout(&quiet).as_str()), ("", "ok: 1 operations, 2 types, 0 gaps\n"));
 }
+
+#[test]
+fn schema_prints_the_json_schema_that_init_and_import_name_in_every_spec_file() {
+    let printed = apigen(&["schema"]);
+    assert_eq!(stdout(&printed), apigen::load::SCHEMA);
+    let home = tempfile::tempdir().unwrap();
+    assert!(apigen_in(home.path(), &["init", "acme", "--spec", "api/v1"]).status.success());
+    let dir = home.path().join("acme");
+    assert_eq!(std::fs::read_to_string(dir.join("apigen-spec.schema.json")).unwrap(), apigen::load::SCHEMA);
+    for file in ["api.yaml", "notes.yaml"] {
+        let text = std::fs::read_to_string(dir.join("api/v1").join(file)).unwrap();
+        assert!(text.starts_with("# yaml-language-server: $schema=../../apigen-spec.schema.json\n"), "{text}");
+    }
+    // An import into the repository names it too, from a subdirectory as well.
+    let doc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/openapi/petstore-3.0.json");
+    let imported = apigen_in(&dir.join("api"), &["import", doc.to_str().unwrap(), "--spec", "v1", "--replace"]);
+    assert!(imported.status.success(), "{}", stderr(&imported));
+    let text = std::fs::read_to_string(dir.join("api/v1/pets.yaml")).unwrap();
+    assert!(text.starts_with("# yaml-language-server: $schema=../../apigen-spec.schema.json\n"), "{text}");
+    assert!(stdout(&imported).ends_with("next: apigen generate --spec v1   (apigen gaps lists every gap)\n"));
+    // Without a repository: no schema to name, and the way to start one.
+    let bare = apigen_in(home.path(), &["import", doc.to_str().unwrap(), "--spec", "spec"]);
+    let text = std::fs::read_to_string(home.path().join("spec/pets.yaml")).unwrap();
+    assert!(!text.starts_with("# yaml-language-server"), "{text}");
+    assert!(
+        stdout(&bare).ends_with(&format!(
+            "next: this directory has no apigen.toml; to generate crates that build, start a repository with \
+             `apigen init --from {}` instead\n",
+            doc.display()
+        )),
+        "{}",
+        stdout(&bare)
+    );
+}

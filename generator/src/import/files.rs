@@ -11,7 +11,9 @@ const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
 
 impl Importer<'_> {
     pub(super) fn files(mut self, document: &str) -> Imported {
-        let mut files = vec![("api.yaml".to_owned(), yaml::file(&self.api_file(document)))];
+        let api = self.api_file(document);
+        let crate_name = api["api"]["name"].as_str().unwrap_or_default().to_owned();
+        let mut files = vec![("api.yaml".to_owned(), yaml::file(&api))];
         // Operations by tag, in one pass (a document may have as many tags as operations).
         let mut by_tag: indexmap::IndexMap<&str, Vec<(String, Value)>> =
             self.tags.keys().map(|tag| (tag.as_str(), Vec::new())).collect();
@@ -40,7 +42,7 @@ impl Importer<'_> {
             left_out: self.gaps.left_out_counts().iter().map(|(k, n)| ((*k).to_owned(), *n)).collect(),
         };
         self.operations.clear();
-        Imported { files, summary, shared_shapes: self.shared_shapes }
+        Imported { files, summary, shared_shapes: self.shared_shapes, crate_name }
     }
 
     fn api_file(&self, document: &str) -> Map<String, Value> {
@@ -55,11 +57,14 @@ impl Importer<'_> {
             Some(v @ Value::Number(_)) => v.to_string(),
             _ => "1".to_owned(),
         };
-        let name = info
-            .and_then(|i| i.get("x-api-name"))
-            .and_then(Value::as_str)
-            .filter(|n| crate::model::valid_crate_prefix(n))
-            .map_or_else(|| names::crate_prefix(title), str::to_owned);
+        // The name asked for (`--name`), else the one apigen's own export records, else from
+        // the document's file name (or its title when the file name is generic).
+        let name = self.crate_name.clone().unwrap_or_else(|| {
+            info.and_then(|i| i.get("x-api-name"))
+                .and_then(Value::as_str)
+                .filter(|n| crate::model::valid_crate_prefix(n))
+                .map_or_else(|| names::crate_prefix(document, title), str::to_owned)
+        });
         let mut api = Map::new();
         api.insert("name".into(), json!(name));
         api.insert("title".into(), json!(title));
