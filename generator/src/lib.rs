@@ -55,6 +55,7 @@ pub mod model;
 pub mod out;
 #[doc(hidden)]
 pub mod par;
+pub mod progress;
 
 pub use config::ConfigError;
 pub use diag::Diagnostics;
@@ -98,6 +99,7 @@ pub struct Generator {
     cache: CacheDir,
     config_file: Option<PathBuf>,
     levels: diag::Levels,
+    progress: progress::Reporter,
 }
 
 impl Default for Generator {
@@ -125,6 +127,7 @@ impl Generator {
             cache: CacheDir::default(),
             config_file: None,
             levels: diag::Levels::default(),
+            progress: progress::Reporter::default(),
         }
     }
 
@@ -215,6 +218,14 @@ impl Generator {
         self
     }
 
+    /// Report the progress of each command to `progress` (the command line draws it on a
+    /// terminal); nothing is reported by default.
+    #[must_use]
+    pub fn progress(mut self, progress: progress::Reporter) -> Self {
+        self.progress = progress;
+        self
+    }
+
     /// The level of each warning class.
     pub fn levels(&self) -> &diag::Levels {
         &self.levels
@@ -264,6 +275,7 @@ impl Generator {
     /// crates named with the crate prefix when one is set; the warnings at their levels, or
     /// every problem (a warning of a denied class is one).
     pub fn lint(&self) -> Result<(Api, Diagnostics), Diagnostics> {
+        self.progress.get().phase(progress::phase::SPEC, None);
         let (mut api, warnings) = load(&self.spec).map_err(|diags| diags.leveled(&self.levels))?;
         let warnings = warnings.leveled(&self.levels);
         if warnings.has_errors() {
@@ -296,6 +308,7 @@ impl Generator {
             return Ok(Generated { warnings, report: WriteReport { unchanged, ..WriteReport::default() } });
         }
         let output = self.emit_for(&api, &options, &dir, &build);
+        self.progress.get().phase(progress::phase::WRITE, None);
         let report = dir.write(&output)?;
         dir.remember(&output, &build);
         Ok(Generated { warnings, report })
@@ -309,6 +322,7 @@ impl Generator {
             return Ok(Checked { warnings, files, drift: Drift::default() });
         }
         let output = self.emit_for(&api, &options, &dir, &build);
+        self.progress.get().phase(progress::phase::COMPARE, None);
         let drift = dir.check(&output)?;
         if drift.is_clean() {
             dir.remember(&output, &build);
@@ -367,8 +381,12 @@ impl Generator {
     /// Every file the spec produces, stamped: printed in full, or reusing the printed Rust
     /// files this build remembers printing into `dir`.
     fn emit_for(&self, api: &Api, options: &Options, dir: &OutputDir, build: &Build) -> Output {
-        let output =
-            if self.full { emit::emit(api, options) } else { emit::emit_reusing(api, options, &dir.printed(build)) };
+        let progress = self.progress.get();
+        let output = if self.full {
+            emit::emit_reporting(api, options, &emit::jobs::Nothing, progress)
+        } else {
+            emit::emit_reporting(api, options, &dir.printed(build), progress)
+        };
         out::stamp::stamped(api, options, output)
     }
 }
@@ -477,21 +495,24 @@ pub struct ImportReport {
 /// `apigen import DOC --out DIR`: reads an OpenAPI document, writes the spec into `out` (which
 /// must be empty or absent unless `replace`), and lints it.
 pub fn import(document: &Path, out: &Path, replace: bool) -> Result<ImportReport, ImportFailure> {
-    import_named(document, out, replace, None, None)
+    import_named(document, out, replace, None, None, &progress::Silent)
 }
 
 /// [`import`], the crates named `name` (`--name`) instead of from the document's file name,
 /// each spec file naming the spec format's JSON Schema at `schema` (a path relative to the spec
-/// directory) on its first line when given ([`load::schema_modeline`]).
+/// directory) on its first line when given ([`load::schema_modeline`]), reporting its phases to
+/// `progress`.
 pub fn import_named(
     document: &Path,
     out: &Path,
     replace: bool,
     name: Option<&str>,
     schema: Option<&str>,
+    progress: &dyn progress::Progress,
 ) -> Result<ImportReport, ImportFailure> {
-    let mut read = ReadDocument::read(document, name)?;
+    let mut read = ReadDocument::read(document, name, progress)?;
     read.schema = schema.map(str::to_owned);
+    progress.phase(progress::phase::SPEC_FILES, None);
     let written = import::write::replace_dir(out, &read.files(&read.imported), replace, document)?;
     read.linted(written, out, document)
 }
@@ -508,16 +529,22 @@ struct ReadDocument {
 }
 
 impl ReadDocument {
-    fn read(document: &Path, name: Option<&str>) -> Result<ReadDocument, ImportFailure> {
+    fn read(
+        document: &Path,
+        name: Option<&str>,
+        progress: &dyn progress::Progress,
+    ) -> Result<ReadDocument, ImportFailure> {
         if let Some(name) = name.filter(|name| !model::valid_crate_prefix(name)) {
             return Err(ImportFailure::Refused(format!(
                 "--name {name}: cannot prefix a crate name: use lower-case letters, digits and dashes"
             )));
         }
         let shown = document.display().to_string();
+        progress.phase(progress::phase::DOCUMENT, None);
         let doc = load::document::read_document(document)
             .map_err(|error| ImportFailure::Unreadable { path: shown.clone(), error })?;
         let file_name = document.file_name().map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
+        progress.phase(progress::phase::IMPORT, None);
         let imported = import::import_named(&doc, &file_name, true, name)
             .map_err(|e| ImportFailure::NotOpenApi(shown.clone(), e))?;
         Ok(ReadDocument { doc, shown, file_name, name: name.map(str::to_owned), imported, schema: None })
@@ -578,20 +605,22 @@ pub struct InitFromReport {
 /// the runtime's source and `[lint]` levels that fit an imported document, the runtime's copy,
 /// the workspace manifest and lock file), whose spec is the document's import. The document is
 /// read and imported before anything is written; `options.name` is replaced by `name`, or the
-/// name the import gives.
+/// name the import gives. Its phases are reported to `progress`.
 pub fn init_from(
     dir: &Path,
     options: &init::Options,
     document: &Path,
     name: Option<&str>,
+    progress: &dyn progress::Progress,
 ) -> Result<InitFromReport, InitFromFailure> {
-    let mut read = ReadDocument::read(document, name)?;
+    let mut read = ReadDocument::read(document, name, progress)?;
     read.schema = options.spec.to_str().map(|spec| init::schema_from(&spec.replace('\\', "/")));
     let options = init::Options {
         name: read.imported.crate_name.clone(),
         imported: Some(read.files(&read.imported)),
         ..options.clone()
     };
+    progress.phase(progress::phase::SPEC_FILES, None);
     let report = init::init(dir, &options)?;
     let spec = dir.join(&options.spec);
     let written = read.imported.files.iter().map(|(file, _)| file.clone()).collect();

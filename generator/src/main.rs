@@ -7,6 +7,8 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod terminal;
+
 // Emission builds and drops millions of small token vectors; glibc's allocator spends a third
 // of the run on them (bench/generate-speed.sh), mimalloc much less.
 #[global_allocator]
@@ -199,11 +201,18 @@ fn main() -> ExitCode {
         Command::List { types: false } => with_spec(&generator, |api| print_lines(listing::operations(api))),
         Command::List { types: true } => with_spec(&generator, |api| print_lines(listing::types(api))),
         Command::Gaps => with_spec(&generator, |api| print_lines(listing::gaps(api))),
-        Command::Generate { full } => generate(&generator.full(full)),
-        Command::Check { full } => check(&generator.full(full)),
+        Command::Generate { full } => with_progress(generator.full(full), generate),
+        Command::Check { full } => with_progress(generator.full(full), check),
         Command::Diff(args) => diff(&args, &generator),
         Command::Init(_) | Command::Import(_) | Command::Schema => unreachable!("handled above"),
     }
+}
+
+/// Runs `command` with its progress drawn on a terminal (after a second), cleared before it
+/// prints.
+fn with_progress(generator: Generator, command: fn(&Generator, &terminal::Bar) -> ExitCode) -> ExitCode {
+    let bar = terminal::Bar::on_stderr();
+    command(&generator.progress(apigen::progress::Reporter::new(bar.clone())), &bar)
 }
 
 /// Runs `print` on the spec after printing its warnings; fails with every problem when it
@@ -271,7 +280,10 @@ fn init_failed(args: &InitArgs, error: apigen::init::InitError) -> ExitCode {
 /// `apigen init --from DOC [DIR]`.
 fn init_from(args: &InitArgs, options: &apigen::init::Options, document: &std::path::Path) -> ExitCode {
     let shown = |path: &str| args.dir.join(path).display().to_string();
-    match apigen::init_from(&args.dir, options, document, args.name.as_deref()) {
+    let bar = terminal::Bar::on_stderr();
+    let done = apigen::init_from(&args.dir, options, document, args.name.as_deref(), &bar);
+    bar.finish();
+    match done {
         Ok(report) => {
             for path in &report.init.written {
                 println!("wrote {}", shown(path));
@@ -324,7 +336,10 @@ fn import(args: &ImportArgs, out: &std::path::Path) -> ExitCode {
             let spec = std::path::absolute(cwd.join(out)).ok()?;
             Some(apigen::emit::relative_path(&spec, &std::path::absolute(schema).ok()?))
         });
-    match apigen::import_named(&args.document, out, args.replace, args.name.as_deref(), schema.as_deref()) {
+    let bar = terminal::Bar::on_stderr();
+    let done = apigen::import_named(&args.document, out, args.replace, args.name.as_deref(), schema.as_deref(), &bar);
+    bar.finish();
+    match done {
         Ok(report) => {
             for path in &report.written {
                 println!("wrote {}", out.join(path).display());
@@ -365,9 +380,11 @@ fn print_lines(lines: Vec<String>) {
     }
 }
 
-fn generate(generator: &Generator) -> ExitCode {
+fn generate(generator: &Generator, bar: &terminal::Bar) -> ExitCode {
     let out = generator.out_dir();
-    match generator.generate() {
+    let generated = generator.generate();
+    bar.finish();
+    match generated {
         Ok(Generated { warnings, report }) => {
             eprint!("{}", shown_diags(&warnings));
             for path in &report.written {
@@ -394,8 +411,10 @@ fn generate(generator: &Generator) -> ExitCode {
     }
 }
 
-fn check(generator: &Generator) -> ExitCode {
-    match generator.check() {
+fn check(generator: &Generator, bar: &terminal::Bar) -> ExitCode {
+    let checked = generator.check();
+    bar.finish();
+    match checked {
         Ok(Checked { warnings, files, drift }) => {
             eprint!("{}", shown_diags(&warnings));
             if drift.is_clean() {
