@@ -47,6 +47,8 @@ fn manifest(api: &Api, options: &super::Options, reach: &Reach<'_>) -> String {
     let types_name = types_crate.replace('-', "_");
     let mut features = features::manifest(reach, Some(&types_name));
     features.push(("mock".into(), "[]".into()));
+    // One `tracing` span per request (the runtime's `tracing` feature says which fields).
+    features.push(("tracing".into(), "[\"apigen-runtime/tracing\"]".into()));
     super::templates::cargo_toml(
         api,
         options,
