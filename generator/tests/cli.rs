@@ -196,3 +196,46 @@ fn schema_prints_the_json_schema_that_init_and_import_name_in_every_spec_file() 
         stdout(&bare)
     );
 }
+
+#[test]
+fn an_import_keeps_the_documents_extensions_and_the_export_writes_them_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let document = serde_json::json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Tiny", "version": "1", "x-logo": { "url": "logo.png" }, "x-api-name": "ignored" },
+        "x-tagGroups": [{ "name": "All", "tags": ["things"] }],
+        "paths": { "/things": { "get": { "operationId": "listThings", "tags": ["things"],
+            "responses": { "200": { "description": "ok", "content": { "application/json": { "schema": { "type": "string" } } } } } } } }
+    });
+    std::fs::write(dir.path().join("tiny.json"), serde_json::to_string(&document).unwrap()).unwrap();
+    let imported = apigen_in(dir.path(), &["import", "tiny.json", "--spec", "spec"]);
+    assert!(imported.status.success(), "{}", stderr(&imported));
+    let api = std::fs::read_to_string(dir.path().join("spec/api.yaml")).unwrap();
+    assert!(
+        api.contains(
+            "  extensions:\n    x-tagGroups:\n      - { name: All, tags: [things] }\n    info.x-logo: { url: logo.png }\n"
+        ),
+        "{api}"
+    );
+    assert!(api.contains("  name: ignored\n"), "apigen's own export names the crates: {api}");
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
+    let generated = apigen_in(dir.path(), &["generate", "--runtime", runtime.to_str().unwrap()]);
+    assert!(generated.status.success(), "{}", stderr(&generated));
+    let openapi: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("generated/openapi.json")).unwrap()).unwrap();
+    assert_eq!(openapi["info"]["x-logo"], document["info"]["x-logo"]);
+    assert_eq!(openapi["x-tagGroups"], document["x-tagGroups"]);
+
+    // A key that is no extension, or one the export writes itself, is refused where it is.
+    let edited = api.replace("    x-tagGroups:", "    info.x-api-name: a\n    tagGroups:");
+    std::fs::write(dir.path().join("spec/api.yaml"), edited).unwrap();
+    let refused = apigen_in(dir.path(), &["lint"]);
+    let text = stderr(&refused);
+    assert!(
+        text.contains(
+            "api.extensions.info.x-api-name: extension `info.x-api-name` is written by apigen's export itself"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("api.extensions.tagGroups: extension `tagGroups` is not an OpenAPI extension"), "{text}");
+}

@@ -45,6 +45,22 @@ impl Importer<'_> {
         Imported { files, summary, shared_shapes: self.shared_shapes, crate_name }
     }
 
+    /// The document's `x-` extensions, kept for the export: the root's as `x-<name>`, `info`'s
+    /// as `info.x-<name>`; those apigen's own export writes (and this import reads) left out.
+    fn extensions(&self) -> Map<String, Value> {
+        const OWN: [&str; 4] = ["x-api-name", "x-generated-by", "x-gaps", "x-pagination"];
+        let mut kept = Map::new();
+        for (prefix, place) in [("", Some(self.doc)), ("info.", self.doc.get("info"))] {
+            let Some(object) = place.and_then(Value::as_object) else { continue };
+            for (key, value) in object.iter().filter(|(key, _)| key.starts_with("x-") && key.len() > 2) {
+                if !OWN.contains(&key.as_str()) {
+                    kept.insert(format!("{prefix}{key}"), value.clone());
+                }
+            }
+        }
+        kept
+    }
+
     fn api_file(&self, document: &str) -> Map<String, Value> {
         let info = self.doc.get("info");
         let text = |key: &str| info.and_then(|i| i.get(key)).and_then(Value::as_str).map(str::trim).unwrap_or_default();
@@ -89,6 +105,10 @@ impl Importer<'_> {
         }
         if !self.servers.is_empty() {
             api.insert("servers".into(), Value::Array(self.servers.clone()));
+        }
+        let extensions = self.extensions();
+        if !extensions.is_empty() {
+            api.insert("extensions".into(), Value::Object(extensions));
         }
         let mut file = Map::new();
         file.insert("api".into(), Value::Object(api));

@@ -179,13 +179,14 @@ impl<'a> Lowerer<'a> {
         self.mark_boxes();
         self.check_values();
         let gaps = self.resolve_gaps(gaps);
-        let (name, title, version, description, source) = head?;
+        let (name, title, version, description, source, extensions) = head?;
         let mut api = Api {
             name,
             title,
             version,
             description,
             source,
+            extensions,
             tags,
             types: std::mem::take(&mut self.types),
             operations,
