@@ -47,7 +47,7 @@ run_one() {
   printf '%s\timport\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$status" "${secs:-0}" "${kb:-0}" "${ops:-0}" "${kept:-0}" "$detail" >>"$results"
   if [ "$status" = 0 ] && [ "${GENERATE:-1}" = 1 ]; then
     set +e
-    timeout 120 /usr/bin/time -f '%e %M' -o "$t" "$apigen" generate --spec "$spec" --out "$out" >"$log.generate" 2>&1
+    timeout 120 /usr/bin/time -f '%e %M' -o "$t" "$apigen" generate --spec "$spec" --out "$out" --runtime "$repo/runtime" >"$log.generate" 2>&1
     status=$?
     set -e
     read -r secs kb < <(tail -1 "$t") || true

@@ -40,7 +40,7 @@ fn printing_crates(lock: &str) -> String {
 
 fn main() {
     let mut paths = Vec::new();
-    for dir in ["src", "../templates", "../runtime/src"] {
+    for dir in ["src", "../templates", "../runtime/src", "../runtime/assets"] {
         println!("cargo::rerun-if-changed={dir}");
         files(Path::new(dir), &mut paths);
     }
@@ -65,11 +65,13 @@ fn main() {
 }
 
 /// `runtime_files.rs` in `OUT_DIR`: every file `apigen init` copies into a new repository's
-/// `apigen-runtime/`, as `(path, include_str!(..))` pairs sorted by path.
+/// `apigen-runtime/` (its manifest, README, `src/` and `assets/`, the vendored reference page),
+/// as `(path, include_str!(..))` pairs sorted by path.
 fn write_runtime_files() {
     let root = std::fs::canonicalize("../runtime").expect("the runtime crate sits beside the generator");
     let mut found = vec![root.join("Cargo.toml"), root.join("README.md")];
     files(&root.join("src"), &mut found);
+    files(&root.join("assets"), &mut found);
     let mut entries: Vec<(String, PathBuf)> = found
         .into_iter()
         .map(|path| (path.strip_prefix(&root).unwrap_or(&path).to_string_lossy().replace('\\', "/"), path))

@@ -17,8 +17,12 @@
 //!
 //! [outputs]                     # which outputs to write (all by default)
 //! client = false
+//!
+//! [lint]                        # each warning class: "allow", "warn" or "deny"
+//! missing-description = "allow" #   (default "warn"; unused-type defaults to "allow")
 //! ```
 
+use crate::diag::{Level, Levels, Lint};
 use crate::emit::{Outputs, RuntimeSource};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -44,6 +48,36 @@ pub struct Config {
     /// Which outputs to write.
     #[serde(default)]
     pub outputs: OutputsConfig,
+    /// The level of each warning class.
+    #[serde(default)]
+    pub lint: LintConfig,
+}
+
+/// `[lint]`: the level of each warning class ([`crate::diag::Lint`]); unset, its default.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct LintConfig {
+    /// A type, field, parameter or header without `description`.
+    pub missing_description: Option<Level>,
+    /// A named type no operation takes or answers.
+    pub unused_type: Option<Level>,
+    /// A link in the spec directory (or a git tree) that is not followed.
+    pub unfollowed_link: Option<Level>,
+}
+
+impl LintConfig {
+    /// The levels, each class's default where unset.
+    pub fn levels(&self) -> Levels {
+        let set = [
+            (Lint::MissingDescription, self.missing_description),
+            (Lint::UnusedType, self.unused_type),
+            (Lint::UnfollowedLink, self.unfollowed_link),
+        ];
+        set.into_iter().fold(Levels::default(), |levels, (lint, level)| match level {
+            Some(level) => levels.with(lint, level),
+            None => levels,
+        })
+    }
 }
 
 /// `[runtime]`: at most one of `path` and `git`; `version` alone means a registry.
@@ -158,6 +192,8 @@ pub struct Settings {
     pub regenerate: Option<String>,
     /// Which outputs to write.
     pub outputs: Outputs,
+    /// The level of each warning class.
+    pub lint: Levels,
 }
 
 /// The settings for a command run in `cwd` with `flags`.
@@ -194,6 +230,7 @@ pub fn resolve(flags: Flags, cwd: &Path) -> Result<Settings, ConfigError> {
         crate_prefix: config.crate_prefix,
         regenerate: config.regenerate,
         outputs,
+        lint: config.lint.levels(),
     })
 }
 
@@ -218,6 +255,10 @@ pub enum Runtime {
     Dir(PathBuf, String),
     /// A git repository or a registry.
     Source(RuntimeSource),
+    /// Nothing names one (no `[runtime]`, no `--runtime`): the manifests would ask a registry
+    /// for this apigen's runtime version, which crates.io does not have, so `generate` refuses
+    /// to write crates.
+    Unnamed,
 }
 
 fn runtime_source(config: &RuntimeConfig, path: Option<PathBuf>, out: &Path, cwd: &Path) -> Result<Runtime, String> {
@@ -247,7 +288,8 @@ fn runtime_source(config: &RuntimeConfig, path: Option<PathBuf>, out: &Path, cwd
                 .find_map(|(key, value)| value.clone().map(|v| (key, v)));
             Ok(Runtime::Source(RuntimeSource::Git { url: url.clone(), reference, version }))
         }
-        (None, None) => Ok(Runtime::Source(RuntimeSource::Registry { version })),
+        (None, None) if config.version.is_some() => Ok(Runtime::Source(RuntimeSource::Registry { version })),
+        (None, None) => Ok(Runtime::Unnamed),
     }
 }
 
@@ -327,5 +369,21 @@ mod tests {
         }
         let error = settings("sepc = \"x\"\n", Flags::default()).unwrap_err().to_string();
         assert!(error.contains("unknown field `sepc`"), "{error}");
+    }
+
+    #[test]
+    fn lint_levels_are_read_and_unknown_classes_or_levels_refused() {
+        let s =
+            settings("[lint]\nmissing-description = \"allow\"\nunused-type = \"deny\"\n", Flags::default()).unwrap();
+        let levels = s.levels();
+        assert_eq!(
+            Lint::ALL.map(|lint| levels.of(lint)),
+            [Level::Allow, Level::Deny, Level::Warn],
+            "missing-description, unused-type, unfollowed-link"
+        );
+        let error = settings("[lint]\nmissing-descriptions = \"allow\"\n", Flags::default()).unwrap_err().to_string();
+        assert!(error.contains("unknown field `missing-descriptions`, expected one of"), "{error}");
+        let error = settings("[lint]\nunused-type = \"off\"\n", Flags::default()).unwrap_err().to_string();
+        assert!(error.contains("unknown variant `off`, expected one of `allow`, `warn`, `deny`"), "{error}");
     }
 }

@@ -132,6 +132,78 @@ pub enum Severity {
     Warning,
 }
 
+/// A class of warnings, whose level `[lint]` of `apigen.toml` sets (`allow`, `warn`, `deny`).
+/// Errors have no class: a spec with an error cannot be turned into code, whatever the levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Lint {
+    /// A type, field, parameter or header without `description`.
+    MissingDescription,
+    /// A named type no operation takes or answers, directly or through another type.
+    UnusedType,
+    /// A link to a directory in the spec directory, or a link or submodule in a git tree:
+    /// not followed, so nothing in it is read.
+    UnfollowedLink,
+}
+
+impl Lint {
+    /// Every class, in the order `apigen --help` and the summaries list them.
+    pub const ALL: [Lint; 3] = [Lint::MissingDescription, Lint::UnusedType, Lint::UnfollowedLink];
+
+    /// The class's name in `[lint]` and in summaries.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lint::MissingDescription => "missing-description",
+            Lint::UnusedType => "unused-type",
+            Lint::UnfollowedLink => "unfollowed-link",
+        }
+    }
+
+    /// The level of a class no `[lint]` names: every class warns but `unused-type` (a spec
+    /// may declare types for its users alone, as GitHub's webhook payloads).
+    pub fn default_level(self) -> Level {
+        match self {
+            Lint::UnusedType => Level::Allow,
+            Lint::MissingDescription | Lint::UnfollowedLink => Level::Warn,
+        }
+    }
+}
+
+impl fmt::Display for Lint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a warning class does: nothing (`allow`), a warning (`warn`), or an error (`deny`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Not reported.
+    Allow,
+    /// Reported as a warning.
+    Warn,
+    /// Reported as an error: the command fails.
+    Deny,
+}
+
+/// The level of every warning class ([`Lint::default_level`] unless set).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Levels(std::collections::BTreeMap<Lint, Level>);
+
+impl Levels {
+    /// Sets the level of one class.
+    #[must_use]
+    pub fn with(mut self, lint: Lint, level: Level) -> Self {
+        self.0.insert(lint, level);
+        self
+    }
+
+    /// The level of `lint`.
+    pub fn of(&self, lint: Lint) -> Level {
+        self.0.get(&lint).copied().unwrap_or_else(|| lint.default_level())
+    }
+}
+
 /// One problem: where, what, and (usually) how to fix it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Diagnostic {
@@ -143,6 +215,8 @@ pub struct Diagnostic {
     pub message: String,
     /// How to fix it, when there is something useful to say.
     pub hint: Option<String>,
+    /// The warning class (for a warning, or an error a `deny` level made of one).
+    pub lint: Option<Lint>,
 }
 
 impl fmt::Display for Diagnostic {
@@ -177,14 +251,39 @@ impl Diagnostics {
         self.push(location, Severity::Error, message.into())
     }
 
-    /// Records a warning.
-    pub fn warning(&mut self, location: Location, message: impl Into<String>) -> &mut Diagnostic {
-        self.push(location, Severity::Warning, message.into())
+    /// Records a warning of the class `lint` (its level is applied by [`Diagnostics::leveled`]).
+    pub fn warning(&mut self, lint: Lint, location: Location, message: impl Into<String>) -> &mut Diagnostic {
+        let diagnostic = self.push(location, Severity::Warning, message.into());
+        diagnostic.lint = Some(lint);
+        diagnostic
     }
 
     fn push(&mut self, location: Location, severity: Severity, message: String) -> &mut Diagnostic {
-        self.items.push(Diagnostic { location, severity, message, hint: None });
+        self.items.push(Diagnostic { location, severity, message, hint: None, lint: None });
         self.items.last_mut().expect("just pushed")
+    }
+
+    /// These diagnostics at `levels`: warnings of an allowed class dropped, those of a denied
+    /// class made errors (their hint names the level); errors are kept as they are.
+    #[must_use]
+    pub fn leveled(self, levels: &Levels) -> Diagnostics {
+        let mut items = Vec::with_capacity(self.items.len());
+        for mut diagnostic in self.items {
+            match diagnostic.lint.map(|lint| (lint, levels.of(lint))) {
+                Some((_, Level::Allow)) if diagnostic.severity == Severity::Warning => continue,
+                Some((lint, Level::Deny)) if diagnostic.severity == Severity::Warning => {
+                    diagnostic.severity = Severity::Error;
+                    let denied = format!("denied by `{lint} = \"deny\"` in [lint] of apigen.toml");
+                    diagnostic.hint = Some(match diagnostic.hint.take() {
+                        Some(hint) => format!("{hint} ({denied})"),
+                        None => denied,
+                    });
+                }
+                _ => {}
+            }
+            items.push(diagnostic);
+        }
+        Diagnostics { items }
     }
 
     /// Moves every diagnostic of `other` into this collection.
@@ -226,6 +325,52 @@ impl Diagnostics {
         for diagnostic in self.sorted() {
             out.push_str(&diagnostic.to_string());
             out.push('\n');
+        }
+        let (errors, warnings) = (self.error_count(), self.warning_count());
+        if errors + warnings > 0 {
+            out.push_str(&format!("{} error(s), {} warning(s)\n", errors, warnings));
+        }
+        out
+    }
+}
+
+/// Past this many warnings of one class, [`Diagnostics::render_summarised`] gives the class one
+/// line.
+pub const SUMMARY_THRESHOLD: usize = 10;
+
+/// How many places a class's summary line names.
+const SUMMARY_PLACES: usize = 3;
+
+impl Diagnostics {
+    /// Renders like [`Diagnostics::render`], except that a warning class with more than
+    /// [`SUMMARY_THRESHOLD`] warnings is one line naming its count, its first places (in sorted
+    /// order) and how to see or silence them all. Errors are always listed, each in full.
+    pub fn render_summarised(&self) -> String {
+        let sorted = self.sorted();
+        let mut per_class: std::collections::BTreeMap<Lint, Vec<&Diagnostic>> = std::collections::BTreeMap::new();
+        for diagnostic in &sorted {
+            if let (Severity::Warning, Some(lint)) = (diagnostic.severity, diagnostic.lint) {
+                per_class.entry(lint).or_default().push(diagnostic);
+            }
+        }
+        per_class.retain(|_, warnings| warnings.len() > SUMMARY_THRESHOLD);
+        let mut out = String::new();
+        for diagnostic in &sorted {
+            let summarised = diagnostic.severity == Severity::Warning
+                && diagnostic.lint.is_some_and(|lint| per_class.contains_key(&lint));
+            if !summarised {
+                out.push_str(&diagnostic.to_string());
+                out.push('\n');
+            }
+        }
+        for (lint, warnings) in &per_class {
+            let places: Vec<String> = warnings.iter().take(SUMMARY_PLACES).map(|d| d.location.to_string()).collect();
+            out.push_str(&format!(
+                "warning: {} {lint} warnings, the first at {}, ...\n  hint: `--verbose` lists them all; `{lint} = \"allow\"` \
+                 under [lint] in apigen.toml silences them\n",
+                warnings.len(),
+                places.join("; "),
+            ));
         }
         let (errors, warnings) = (self.error_count(), self.warning_count());
         if errors + warnings > 0 {
@@ -277,10 +422,54 @@ mod tests {
         diags
             .error(Location { file: "a.yaml".into(), line: Some(9), column: Some(3), path: None }, "first")
             .hint("fix it");
-        diags.warning(Location::file("b.yaml"), "third");
+        diags.warning(Lint::UnfollowedLink, Location::file("b.yaml"), "third");
         assert_eq!(
             diags.render(),
             "error: a.yaml:9:3: first\n  hint: fix it\nwarning: b.yaml: third\nerror: b.yaml:1: second\n2 error(s), 1 warning(s)\n"
         );
+    }
+
+    fn many(count: usize, lint: Lint) -> Diagnostics {
+        let mut diags = Diagnostics::new();
+        for line in 1..=count {
+            let at = Location { file: "a.yaml".into(), line: Some(line), ..Location::default() };
+            diags.warning(lint, at, format!("thing {line} has no description"));
+        }
+        diags
+    }
+
+    #[test]
+    fn many_warnings_of_one_class_are_one_line_and_errors_are_never_summarised() {
+        let mut diags = many(11, Lint::MissingDescription);
+        diags.extend(many(2, Lint::UnfollowedLink));
+        diags.error(Location::file("b.yaml"), "broken");
+        assert_eq!(
+            diags.render_summarised(),
+            "warning: a.yaml:1: thing 1 has no description\n\
+             warning: a.yaml:2: thing 2 has no description\n\
+             error: b.yaml: broken\n\
+             warning: 11 missing-description warnings, the first at a.yaml:1; a.yaml:2; a.yaml:3, ...\n\
+             \x20 hint: `--verbose` lists them all; `missing-description = \"allow\"` under [lint] in apigen.toml silences them\n\
+             1 error(s), 13 warning(s)\n"
+        );
+        // Ten of a class are listed one by one.
+        assert_eq!(many(10, Lint::MissingDescription).render_summarised(), many(10, Lint::MissingDescription).render());
+    }
+
+    #[test]
+    fn levels_drop_allowed_warnings_and_make_denied_ones_errors() {
+        let mut diags = many(1, Lint::MissingDescription);
+        diags.extend(many(1, Lint::UnfollowedLink));
+        diags.extend(many(1, Lint::UnusedType));
+        let levels =
+            Levels::default().with(Lint::MissingDescription, Level::Allow).with(Lint::UnfollowedLink, Level::Deny);
+        let leveled = diags.leveled(&levels);
+        assert_eq!(
+            leveled.render(),
+            "error: a.yaml:1: thing 1 has no description\n  hint: denied by `unfollowed-link = \"deny\"` in [lint] of \
+             apigen.toml\n1 error(s), 0 warning(s)\n"
+        );
+        // unused-type is allowed unless a level says otherwise.
+        assert_eq!(many(1, Lint::UnusedType).leveled(&Levels::default()).render(), "");
     }
 }

@@ -3,8 +3,10 @@
 //! Writes `apigen.toml`, a starter spec (an `api.yaml` and one area with a resource, a list
 //! and a create) into the spec directory (`spec`, or `--spec`), a copy of apigen-runtime into
 //! `apigen-runtime/` (unless another source is named), and a workspace `Cargo.toml` (whose
-//! members are the crates in the output directory, `generated` or `--out`) and `.gitignore`
-//! when there are none: an existing one, of any kind, is left alone and reported.
+//! members are the crates in the output directory, `generated` or `--out`), a `Cargo.lock`
+//! holding the versions this apigen is built and tested with, and `.gitignore` when there are
+//! none: an existing one, of any kind, is left alone and reported. With `--from DOC` the spec
+//! is the document's import instead of the starter (`crate::init_from`).
 //!
 //! Only into a new or empty place. Before anything is written, every path init would write is
 //! inspected, and init refuses, naming each path and what to do, when `apigen.toml` exists,
@@ -19,8 +21,29 @@ use std::path::{Component, Path, PathBuf};
 
 /// The runtime's sources, copied by `init` into `apigen-runtime/`: the runtime this apigen
 /// was built with, so the two always match. `build.rs` lists every file of `runtime/` (its
-/// manifest, README and `src/`), so a new runtime module cannot be left out of the copy.
+/// manifest, README, `src/` and `assets/`), so a new runtime module cannot be left out of the
+/// copy.
 pub const RUNTIME_FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/runtime_files.rs"));
+
+/// The lock file of apigen's own workspace: every version the generated crates and the runtime
+/// are built and tested with here (CI builds them from it).
+const WORKSPACE_LOCK: &str = include_str!("../../Cargo.lock");
+
+/// The lock file `init` writes: apigen's own, less the packages of its workspace (those without
+/// a `source`), so the user's first build resolves the versions apigen is tested with instead
+/// of the newest (cargo keeps a locked version while it fits, adds the user's own crates and
+/// drops what nothing uses).
+pub fn lock_file() -> String {
+    let (head, packages) = WORKSPACE_LOCK.split_once("[[package]]").unwrap_or((WORKSPACE_LOCK, ""));
+    let mut out = String::from(head);
+    for package in packages.split("[[package]]") {
+        if package.lines().any(|line| line.starts_with("source = ")) {
+            out.push_str("[[package]]");
+            out.push_str(package);
+        }
+    }
+    out
+}
 
 /// Where the starter repository takes the runtime from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,6 +67,9 @@ pub struct Options {
     pub out: PathBuf,
     /// Where the generated crates take the runtime from.
     pub runtime: Runtime,
+    /// The spec files to write instead of the starter (an imported document's, by name
+    /// relative to the spec directory); `[lint]` then allows missing descriptions.
+    pub imported: Option<Vec<(String, String)>>,
 }
 
 /// `init`'s flags as the command line gives them: its own and the global ones it honours.
@@ -98,6 +124,7 @@ impl Options {
             spec: flags.spec.clone().unwrap_or_else(|| "spec".into()),
             out: flags.out.clone().unwrap_or_else(|| "generated".into()),
             runtime,
+            imported: None,
         })
     }
 }
@@ -208,6 +235,8 @@ fn no_overlap(spec: &str, out: &str, runtime: &Runtime) -> Result<(), InitError>
     let mut fixed = vec![
         ("the settings file", crate::config::FILE),
         ("the workspace file", "Cargo.toml"),
+        ("the lock file", "Cargo.lock"),
+        ("the spec's schema", crate::load::SCHEMA_FILE),
         ("the ignore file", ".gitignore"),
     ];
     if *runtime == Runtime::Vendored {
@@ -230,19 +259,37 @@ fn no_overlap(spec: &str, out: &str, runtime: &Runtime) -> Result<(), InitError>
 /// Every file of the starter repository.
 fn starter(options: &Options, spec: &str, out: &str) -> Result<Vec<Planned>, InitError> {
     let planned = |path: String, text: String, part| Planned { path, text, part };
-    let mut files = vec![
-        planned(crate::config::FILE.into(), config_text(spec, out, &options.runtime)?, Part::Settings),
-        planned(format!("{spec}/api.yaml"), api_yaml(&options.name), Part::Spec),
-        planned(format!("{spec}/notes.yaml"), NOTES_YAML.into(), Part::Spec),
-    ];
+    let imported = options.imported.is_some();
+    let mut files =
+        vec![planned(crate::config::FILE.into(), config_text(spec, out, &options.runtime, imported)?, Part::Settings)];
+    match &options.imported {
+        Some(spec_files) => {
+            for (name, text) in spec_files {
+                files.push(planned(format!("{spec}/{name}"), text.clone(), Part::Spec));
+            }
+        }
+        None => {
+            let modeline = crate::load::schema_modeline(&schema_from(spec));
+            files.push(planned(format!("{spec}/api.yaml"), modeline.clone() + &api_yaml(&options.name), Part::Spec));
+            files.push(planned(format!("{spec}/notes.yaml"), modeline + NOTES_YAML, Part::Spec));
+        }
+    }
+    files.push(planned(crate::load::SCHEMA_FILE.into(), crate::load::SCHEMA.into(), Part::Workspace));
     if options.runtime == Runtime::Vendored {
         for (path, text) in RUNTIME_FILES {
             files.push(planned(format!("{RUNTIME_DIR}/{path}"), (*text).into(), Part::Runtime));
         }
     }
     files.push(planned("Cargo.toml".into(), workspace_toml(out), Part::Workspace));
+    files.push(planned("Cargo.lock".into(), lock_file(), Part::Workspace));
     files.push(planned(".gitignore".into(), "/target\n".into(), Part::Workspace));
     Ok(files)
+}
+
+/// The schema file `init` writes beside `apigen.toml`, as named from the spec directory `spec`
+/// (a relative `/`-separated path inside the directory written into).
+pub fn schema_from(spec: &str) -> String {
+    "../".repeat(spec.split('/').count()) + crate::load::SCHEMA_FILE
 }
 
 /// What is at a path, without following a link.
@@ -395,7 +442,7 @@ fn toml_string(text: &str) -> String {
     toml::Value::String(text.to_owned()).to_string()
 }
 
-fn config_text(spec: &str, out: &str, runtime: &Runtime) -> Result<String, InitError> {
+fn config_text(spec: &str, out: &str, runtime: &Runtime, imported: bool) -> Result<String, InitError> {
     let source = match runtime {
         Runtime::Vendored => format!("path = {}", toml_string(RUNTIME_DIR)),
         Runtime::Path(path) => {
@@ -406,6 +453,17 @@ fn config_text(spec: &str, out: &str, runtime: &Runtime) -> Result<String, InitE
         }
         Runtime::Version(version) => format!("version = {}", toml_string(version)),
     };
+    let lint = if imported {
+        "\n# Each warning class: \"allow\", \"warn\" or \"deny\". An imported document describes few of its\n\
+         # fields; set \"warn\" to list them as you describe them.\n\
+         [lint]\n\
+         missing-description = \"allow\"\n"
+    } else {
+        "\n# Each warning class: \"allow\", \"warn\" or \"deny\" (missing-description, unused-type,\n\
+         # unfollowed-link).\n\
+         [lint]\n\
+         unused-type = \"warn\"\n"
+    };
     Ok(format!(
         "# apigen's settings: every command (lint, generate, check, list, gaps, diff) reads them from\n\
          # this directory or a subdirectory; flags override them.\n\
@@ -415,7 +473,7 @@ fn config_text(spec: &str, out: &str, runtime: &Runtime) -> Result<String, InitE
          # Where the generated crates take apigen-runtime from: `path`, `git` (with `rev`, `branch`\n\
          # or `tag`) or only `version` (a registry).\n\
          [runtime]\n\
-         {source}\n",
+         {source}\n{lint}",
         toml_string(spec),
         toml_string(out)
     ))
@@ -476,7 +534,12 @@ fn workspace_toml(out: &str) -> String {
         "# The generated crates are members, so building them leaves no Cargo.lock in the output.\n\
          [workspace]\n\
          resolver = \"3\"\n\
-         members = [{}]\n",
+         members = [{}]\n\
+         \n\
+         [profile.dev]\n\
+         # Debug info is the largest part of a debug build (apigen's README: costs); line tables\n\
+         # are enough for backtraces.\n\
+         debug = \"line-tables-only\"\n",
         members.join(", ")
     )
 }

@@ -55,6 +55,7 @@ pub mod model;
 pub mod out;
 #[doc(hidden)]
 pub mod par;
+pub mod progress;
 
 pub use config::ConfigError;
 pub use diag::Diagnostics;
@@ -97,6 +98,8 @@ pub struct Generator {
     full: bool,
     cache: CacheDir,
     config_file: Option<PathBuf>,
+    levels: diag::Levels,
+    progress: progress::Reporter,
 }
 
 impl Default for Generator {
@@ -107,20 +110,24 @@ impl Default for Generator {
 
 impl Generator {
     /// The defaults of a repository without `apigen.toml`: the spec in `spec/`, the output in
-    /// `generated/`, apigen-runtime from a registry at the version this apigen writes for,
+    /// `generated/`, no source of apigen-runtime named (manifests would ask a registry for the
+    /// version this apigen writes for; [`Generator::generate`] refuses to write crates until
+    /// [`Generator::runtime_path`] or [`Generator::runtime`] names one),
     /// every output, `apigen generate` named as the command that regenerates, the stamp
     /// trusted and the user's cache directory ([`CacheDir`]).
     pub fn new() -> Self {
         Generator {
             spec: PathBuf::from("spec"),
             out: PathBuf::from("generated"),
-            runtime: Runtime::Source(RuntimeSource::Registry { version: RUNTIME_VERSION.to_owned() }),
+            runtime: Runtime::Unnamed,
             crate_prefix: None,
             regenerate: "apigen generate".to_owned(),
             outputs: Outputs::default(),
             full: false,
             cache: CacheDir::default(),
             config_file: None,
+            levels: diag::Levels::default(),
+            progress: progress::Reporter::default(),
         }
     }
 
@@ -203,6 +210,27 @@ impl Generator {
         self
     }
 
+    /// The level of each warning class (`[lint]` of `apigen.toml`): an allowed class is not
+    /// reported, a denied one fails the command like an error.
+    #[must_use]
+    pub fn lint_levels(mut self, levels: diag::Levels) -> Self {
+        self.levels = levels;
+        self
+    }
+
+    /// Report the progress of each command to `progress` (the command line draws it on a
+    /// terminal); nothing is reported by default.
+    #[must_use]
+    pub fn progress(mut self, progress: progress::Reporter) -> Self {
+        self.progress = progress;
+        self
+    }
+
+    /// The level of each warning class.
+    pub fn levels(&self) -> &diag::Levels {
+        &self.levels
+    }
+
     /// Where this build remembers output directories ([`CacheDir`]).
     #[must_use]
     pub fn cache(mut self, cache: CacheDir) -> Self {
@@ -238,14 +266,21 @@ impl Generator {
                 RuntimeSource::Path { from_crate: Options::runtime_path(&self.out, dir), version: version.clone() }
             }
             Runtime::Source(source) => source.clone(),
+            Runtime::Unnamed => RuntimeSource::Registry { version: RUNTIME_VERSION.to_owned() },
         };
         Options { runtime, regenerate: self.regenerate.clone(), outputs: self.outputs }
     }
 
     /// `apigen lint` (and the first step of every command): the spec loaded and lowered, its
-    /// crates named with the crate prefix when one is set; the warnings, or every problem.
+    /// crates named with the crate prefix when one is set; the warnings at their levels, or
+    /// every problem (a warning of a denied class is one).
     pub fn lint(&self) -> Result<(Api, Diagnostics), Diagnostics> {
-        let (mut api, warnings) = load(&self.spec)?;
+        self.progress.get().phase(progress::phase::SPEC, None);
+        let (mut api, warnings) = load(&self.spec).map_err(|diags| diags.leveled(&self.levels))?;
+        let warnings = warnings.leveled(&self.levels);
+        if warnings.has_errors() {
+            return Err(warnings);
+        }
         if let Some(prefix) = &self.crate_prefix {
             api.name.clone_from(prefix);
         }
@@ -262,13 +297,18 @@ impl Generator {
 
     /// `apigen generate`: writes the output directory, only the files whose bytes changed,
     /// and removes the files an earlier run wrote that the spec no longer produces.
+    ///
+    /// Refuses ([`Failure::Runtime`]) to write crates whose runtime cannot be resolved: none
+    /// named, or a directory without a `Cargo.toml`.
     pub fn generate(&self) -> Result<Generated, Failure> {
         let (api, warnings) = self.lint()?;
+        self.runtime_resolves()?;
         let (dir, options, build) = self.open(&api)?;
         if let Some(unchanged) = self.proven_current(&dir, &build) {
             return Ok(Generated { warnings, report: WriteReport { unchanged, ..WriteReport::default() } });
         }
         let output = self.emit_for(&api, &options, &dir, &build);
+        self.progress.get().phase(progress::phase::WRITE, None);
         let report = dir.write(&output)?;
         dir.remember(&output, &build);
         Ok(Generated { warnings, report })
@@ -282,6 +322,7 @@ impl Generator {
             return Ok(Checked { warnings, files, drift: Drift::default() });
         }
         let output = self.emit_for(&api, &options, &dir, &build);
+        self.progress.get().phase(progress::phase::COMPARE, None);
         let drift = dir.check(&output)?;
         if drift.is_clean() {
             dir.remember(&output, &build);
@@ -302,6 +343,28 @@ impl Generator {
         Ok(Diffed { changes: diff::diff(&old, &new), warnings })
     }
 
+    /// Whether the crates written could find apigen-runtime (when crates are written at all).
+    fn runtime_resolves(&self) -> Result<(), Failure> {
+        if !(self.outputs.types || self.outputs.server || self.outputs.client) {
+            return Ok(());
+        }
+        let named = "name it under [runtime] in apigen.toml (`path = \"apigen-runtime\"` beside a copy of the \
+                     runtime, which `apigen init` writes; or `git = \"...\"`; or `version = \"...\"` for a registry \
+                     that has it), or pass --runtime DIR";
+        match &self.runtime {
+            Runtime::Unnamed => Err(Failure::Runtime(format!(
+                "no [runtime] names where the generated crates take apigen-runtime from, and it is not on \
+                 crates.io: nothing was written\n  hint: {named}"
+            ))),
+            Runtime::Dir(dir, _) if !dir.join("Cargo.toml").is_file() => Err(Failure::Runtime(format!(
+                "[runtime] path {} holds no Cargo.toml: the generated crates could not build against it; nothing \
+                 was written\n  hint: {named}",
+                dir.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect::<PathBuf>().display()
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// The output directory opened, with the options and the build of `api`'s output.
     fn open(&self, api: &Api) -> Result<(OutputDir, Options, Build), Failure> {
         let options = self.options();
@@ -318,8 +381,12 @@ impl Generator {
     /// Every file the spec produces, stamped: printed in full, or reusing the printed Rust
     /// files this build remembers printing into `dir`.
     fn emit_for(&self, api: &Api, options: &Options, dir: &OutputDir, build: &Build) -> Output {
-        let output =
-            if self.full { emit::emit(api, options) } else { emit::emit_reusing(api, options, &dir.printed(build)) };
+        let progress = self.progress.get();
+        let output = if self.full {
+            emit::emit_reporting(api, options, &emit::jobs::Nothing, progress)
+        } else {
+            emit::emit_reporting(api, options, &dir.printed(build), progress)
+        };
         out::stamp::stamped(api, options, output)
     }
 }
@@ -335,6 +402,7 @@ impl From<config::Settings> for Generator {
             regenerate: settings.regenerate.unwrap_or_else(|| "apigen generate".to_owned()),
             outputs: settings.outputs,
             config_file: settings.file,
+            levels: settings.lint,
             ..Generator::new()
         }
     }
@@ -349,6 +417,10 @@ pub enum Failure {
     /// The output directory could not be written or read.
     #[error("error: {0}")]
     Output(#[from] WriteError),
+    /// The generated crates' runtime cannot be resolved (none named, or a directory without
+    /// the crate): what to write under `[runtime]`.
+    #[error("error: {0}")]
+    Runtime(String),
 }
 
 impl From<Diagnostics> for Failure {
@@ -423,21 +495,138 @@ pub struct ImportReport {
 /// `apigen import DOC --out DIR`: reads an OpenAPI document, writes the spec into `out` (which
 /// must be empty or absent unless `replace`), and lints it.
 pub fn import(document: &Path, out: &Path, replace: bool) -> Result<ImportReport, ImportFailure> {
-    let shown = document.display().to_string();
-    let doc = load::document::read_document(document)
-        .map_err(|error| ImportFailure::Unreadable { path: shown.clone(), error })?;
-    let name = document.file_name().map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
-    let imported = import::import(&doc, &name).map_err(|e| ImportFailure::NotOpenApi(shown.clone(), e))?;
-    let written = import::write::replace_dir(out, &imported.files, replace, document)?;
-    let lint = load(out).map(|(_, warnings)| warnings);
-    if lint.is_err() && imported.shared_shapes > 0 {
-        // A shared shape may name a type a later pass dropped: every copy declared instead.
-        let unshared = import::import_sharing(&doc, &name, false).map_err(|e| ImportFailure::NotOpenApi(shown, e))?;
-        let written = import::write::replace_dir(out, &unshared.files, true, document)?;
-        let lint = load(out).map(|(_, warnings)| warnings);
-        return Ok(ImportReport { written, summary: unshared.summary, lint });
+    import_named(document, out, replace, None, None, &progress::Silent)
+}
+
+/// [`import`], the crates named `name` (`--name`) instead of from the document's file name,
+/// each spec file naming the spec format's JSON Schema at `schema` (a path relative to the spec
+/// directory) on its first line when given ([`load::schema_modeline`]), reporting its phases to
+/// `progress`.
+pub fn import_named(
+    document: &Path,
+    out: &Path,
+    replace: bool,
+    name: Option<&str>,
+    schema: Option<&str>,
+    progress: &dyn progress::Progress,
+) -> Result<ImportReport, ImportFailure> {
+    let mut read = ReadDocument::read(document, name, progress)?;
+    read.schema = schema.map(str::to_owned);
+    progress.phase(progress::phase::SPEC_FILES, None);
+    let written = import::write::replace_dir(out, &read.files(&read.imported), replace, document)?;
+    read.linted(written, out, document)
+}
+
+/// A document read and imported in memory.
+struct ReadDocument {
+    doc: serde_json::Value,
+    shown: String,
+    file_name: String,
+    name: Option<String>,
+    imported: import::Imported,
+    /// The schema's path from the spec directory, named on each file's first line.
+    schema: Option<String>,
+}
+
+impl ReadDocument {
+    fn read(
+        document: &Path,
+        name: Option<&str>,
+        progress: &dyn progress::Progress,
+    ) -> Result<ReadDocument, ImportFailure> {
+        if let Some(name) = name.filter(|name| !model::valid_crate_prefix(name)) {
+            return Err(ImportFailure::Refused(format!(
+                "--name {name}: cannot prefix a crate name: use lower-case letters, digits and dashes"
+            )));
+        }
+        let shown = document.display().to_string();
+        progress.phase(progress::phase::DOCUMENT, None);
+        let doc = load::document::read_document(document)
+            .map_err(|error| ImportFailure::Unreadable { path: shown.clone(), error })?;
+        let file_name = document.file_name().map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
+        progress.phase(progress::phase::IMPORT, None);
+        let imported = import::import_named(&doc, &file_name, true, name)
+            .map_err(|e| ImportFailure::NotOpenApi(shown.clone(), e))?;
+        Ok(ReadDocument { doc, shown, file_name, name: name.map(str::to_owned), imported, schema: None })
     }
-    Ok(ImportReport { written, summary: imported.summary, lint })
+
+    /// The spec files of `imported`, each naming the schema first when one is set.
+    fn files(&self, imported: &import::Imported) -> Vec<(String, String)> {
+        let Some(schema) = &self.schema else { return imported.files.clone() };
+        let modeline = load::schema_modeline(schema);
+        imported.files.iter().map(|(name, text)| (name.clone(), format!("{modeline}{text}"))).collect()
+    }
+
+    /// The spec written into `out` linted; when it does not lint and shapes were shared, the
+    /// document imported again declaring every copy (a shared shape may name a type a later
+    /// pass dropped), written over it.
+    fn linted(self, written: Vec<String>, out: &Path, document: &Path) -> Result<ImportReport, ImportFailure> {
+        let lint = load(out).map(|(_, warnings)| warnings);
+        if lint.is_err() && self.imported.shared_shapes > 0 {
+            let unshared = import::import_named(&self.doc, &self.file_name, false, self.name.as_deref())
+                .map_err(|e| ImportFailure::NotOpenApi(self.shown.clone(), e))?;
+            let written = import::write::replace_dir(out, &self.files(&unshared), true, document)?;
+            let lint = load(out).map(|(_, warnings)| warnings);
+            return Ok(ImportReport { written, summary: unshared.summary, lint });
+        }
+        Ok(ImportReport { written, summary: self.imported.summary, lint })
+    }
+}
+
+/// The lint levels `init --from` writes into `apigen.toml`: an imported document describes few
+/// of its fields, so missing descriptions are allowed.
+pub fn imported_levels() -> diag::Levels {
+    diag::Levels::default().with(diag::Lint::MissingDescription, diag::Level::Allow)
+}
+
+/// Why `apigen init --from` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum InitFromFailure {
+    /// The document could not be imported (nothing was written).
+    #[error("{0}")]
+    Import(#[from] ImportFailure),
+    /// The repository could not be set up (nothing was written when it was refused).
+    #[error("{0}")]
+    Init(#[from] init::InitError),
+}
+
+/// What `apigen init --from` did.
+#[derive(Debug)]
+pub struct InitFromReport {
+    /// The crate-name prefix the spec names (`--name`, or from the document).
+    pub name: String,
+    /// The files `init` wrote (the imported spec's among them) and left alone.
+    pub init: init::Report,
+    /// The import: its summary, and the spec linted at [`imported_levels`].
+    pub import: ImportReport,
+}
+
+/// `apigen init --from DOC [DIR]`: a repository set up as `init` sets it up (`apigen.toml` with
+/// the runtime's source and `[lint]` levels that fit an imported document, the runtime's copy,
+/// the workspace manifest and lock file), whose spec is the document's import. The document is
+/// read and imported before anything is written; `options.name` is replaced by `name`, or the
+/// name the import gives. Its phases are reported to `progress`.
+pub fn init_from(
+    dir: &Path,
+    options: &init::Options,
+    document: &Path,
+    name: Option<&str>,
+    progress: &dyn progress::Progress,
+) -> Result<InitFromReport, InitFromFailure> {
+    let mut read = ReadDocument::read(document, name, progress)?;
+    read.schema = options.spec.to_str().map(|spec| init::schema_from(&spec.replace('\\', "/")));
+    let options = init::Options {
+        name: read.imported.crate_name.clone(),
+        imported: Some(read.files(&read.imported)),
+        ..options.clone()
+    };
+    progress.phase(progress::phase::SPEC_FILES, None);
+    let report = init::init(dir, &options)?;
+    let spec = dir.join(&options.spec);
+    let written = read.imported.files.iter().map(|(file, _)| file.clone()).collect();
+    let mut import = read.linted(written, &spec, document)?;
+    import.lint = import.lint.map(|warnings| warnings.leveled(&imported_levels()));
+    Ok(InitFromReport { name: options.name, init: report, import })
 }
 
 /// Which spec `apigen diff` compares: a directory, or a git revision whose spec directory is

@@ -7,6 +7,8 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod terminal;
+
 // Emission builds and drops millions of small token vectors; glibc's allocator spends a third
 // of the run on them (bench/generate-speed.sh), mimalloc much less.
 #[global_allocator]
@@ -32,25 +34,41 @@ struct Cli {
     /// `[runtime]` of the settings, else a registry version).
     #[arg(long, global = true)]
     runtime: Option<PathBuf>,
+    /// List every warning: by default a warning class with more than 10 is summarised in one
+    /// line (its count and first places). Errors are always listed in full. `[lint]` of
+    /// apigen.toml sets each class to "allow", "warn" or "deny": missing-description,
+    /// unused-type (allowed by default), unfollowed-link.
+    #[arg(long, short, global = true)]
+    verbose: bool,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Writes a starter repository: apigen.toml, a spec with one resource, a copy of
-    /// apigen-runtime, a workspace Cargo.toml; it generates and builds with no edits.
+    /// Writes a starter repository: apigen.toml, a spec with one resource (or, with --from, the
+    /// import of an OpenAPI document), a copy of apigen-runtime, a workspace Cargo.toml and the
+    /// Cargo.lock apigen is tested with; it generates and builds with no edits.
     ///
     /// Only into a new or empty place: refuses, before writing anything, an existing
     /// apigen.toml, a spec or runtime directory holding anything, and links. --spec and --out
     /// name directories inside DIR (written into apigen.toml); --runtime is --runtime-path;
     /// --config does not apply.
+    ///
+    /// Adopting apigen for an existing API is one command: `apigen init --from openapi.json
+    /// DIR`, then `apigen generate` and `cargo build` in DIR.
     Init(InitArgs),
-    /// Reads an OpenAPI 3.0 or 3.1 document (JSON or YAML) and writes the spec it describes;
-    /// what the format cannot hold becomes gaps (`apigen gaps` lists them).
+    /// Reads an OpenAPI 3.0 or 3.1 document (JSON or YAML) and writes the spec it describes into
+    /// an existing apigen repository; what the format cannot hold becomes gaps (`apigen gaps`
+    /// lists them). To start a repository from a document, use `apigen init --from DOC`.
     Import(ImportArgs),
     /// Validates the spec and prints every problem; exits 1 on any error.
     Lint,
+    /// Prints the JSON Schema of a spec file, for editors: `init` writes it beside apigen.toml
+    /// as apigen-spec.schema.json and the spec files it and `import` write name it on their
+    /// first line (`# yaml-language-server: $schema=...`), so an editor with a YAML language
+    /// server completes and checks keys as you type.
+    Schema,
     /// Prints one line per operation (`METHOD PATH name`), sorted by path then method.
     List {
         /// Print one line per type instead.
@@ -116,6 +134,11 @@ struct InitArgs {
     /// Take the runtime from a registry at this version instead of copying it.
     #[arg(long)]
     runtime_version: Option<String>,
+    /// Import this OpenAPI document (JSON or YAML, 3.0 or 3.1) as the spec instead of the
+    /// starter; the crates are named from the document's file name (or its title when the file
+    /// is `openapi.json` or the like) unless --name says otherwise.
+    #[arg(long, value_name = "DOC")]
+    from: Option<PathBuf>,
 }
 
 /// Arguments of `apigen import`.
@@ -126,6 +149,9 @@ struct ImportArgs {
     /// Replace the content of a spec directory that is not empty.
     #[arg(long)]
     replace: bool,
+    /// The crate-name prefix (`api.name`) instead of one from the document's file name.
+    #[arg(long)]
+    name: Option<String>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -134,8 +160,21 @@ enum DiffFormat {
     Json,
 }
 
+/// `--verbose`: every warning listed.
+static VERBOSE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Diagnostics as printed: every one with `--verbose`, else each crowded class summarised.
+fn shown_diags(diags: &apigen::Diagnostics) -> String {
+    if VERBOSE.load(std::sync::atomic::Ordering::Relaxed) { diags.render() } else { diags.render_summarised() }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    VERBOSE.store(cli.verbose, std::sync::atomic::Ordering::Relaxed);
+    if let Command::Schema = &cli.command {
+        print!("{}", apigen::load::SCHEMA);
+        return ExitCode::SUCCESS;
+    }
     if let Command::Init(args) = &cli.command {
         return init(args, &cli);
     }
@@ -162,11 +201,18 @@ fn main() -> ExitCode {
         Command::List { types: false } => with_spec(&generator, |api| print_lines(listing::operations(api))),
         Command::List { types: true } => with_spec(&generator, |api| print_lines(listing::types(api))),
         Command::Gaps => with_spec(&generator, |api| print_lines(listing::gaps(api))),
-        Command::Generate { full } => generate(&generator.full(full)),
-        Command::Check { full } => check(&generator.full(full)),
+        Command::Generate { full } => with_progress(generator.full(full), generate),
+        Command::Check { full } => with_progress(generator.full(full), check),
         Command::Diff(args) => diff(&args, &generator),
-        Command::Init(_) | Command::Import(_) => unreachable!("handled above"),
+        Command::Init(_) | Command::Import(_) | Command::Schema => unreachable!("handled above"),
     }
+}
+
+/// Runs `command` with its progress drawn on a terminal (after a second), cleared before it
+/// prints.
+fn with_progress(generator: Generator, command: fn(&Generator, &terminal::Bar) -> ExitCode) -> ExitCode {
+    let bar = terminal::Bar::on_stderr();
+    command(&generator.progress(apigen::progress::Reporter::new(bar.clone())), &bar)
 }
 
 /// Runs `print` on the spec after printing its warnings; fails with every problem when it
@@ -174,12 +220,12 @@ fn main() -> ExitCode {
 fn with_spec(generator: &Generator, print: impl FnOnce(&Api)) -> ExitCode {
     match generator.lint() {
         Ok((api, warnings)) => {
-            eprint!("{}", warnings.render());
+            eprint!("{}", shown_diags(&warnings));
             print(&api);
             ExitCode::SUCCESS
         }
         Err(diags) => {
-            eprint!("{}", diags.render());
+            eprint!("{}", shown_diags(&diags));
             ExitCode::FAILURE
         }
     }
@@ -193,6 +239,9 @@ fn init(args: &InitArgs, cli: &Cli) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Some(document) = &args.from {
+        return init_from(args, &options, document);
+    }
     let shown = |path: &str| args.dir.join(path).display().to_string();
     match apigen::init::init(&args.dir, &options) {
         Ok(report) => {
@@ -209,19 +258,55 @@ fn init(args: &InitArgs, cli: &Cli) -> ExitCode {
             println!("  apigen check        # in CI: fails when {out}/ is stale");
             ExitCode::SUCCESS
         }
-        Err(apigen::init::InitError::Refused(refusals)) => {
+        Err(error) => init_failed(args, error),
+    }
+}
+
+fn init_failed(args: &InitArgs, error: apigen::init::InitError) -> ExitCode {
+    let shown = |path: &str| args.dir.join(path).display().to_string();
+    match error {
+        apigen::init::InitError::Refused(refusals) => {
             for refusal in refusals {
                 eprintln!("error: {}: {}\n  hint: {}", shown(&refusal.path), refusal.problem, refusal.hint);
             }
             eprintln!("error: nothing was written");
-            ExitCode::FAILURE
         }
-        Err(apigen::init::InitError::Io { path, source }) => {
-            eprintln!("error: {}: {source}", path.display());
-            ExitCode::FAILURE
+        apigen::init::InitError::Io { path, source } => eprintln!("error: {}: {source}", path.display()),
+        error => eprintln!("error: {error}"),
+    }
+    ExitCode::FAILURE
+}
+
+/// `apigen init --from DOC [DIR]`.
+fn init_from(args: &InitArgs, options: &apigen::init::Options, document: &std::path::Path) -> ExitCode {
+    let shown = |path: &str| args.dir.join(path).display().to_string();
+    let bar = terminal::Bar::on_stderr();
+    let done = apigen::init_from(&args.dir, options, document, args.name.as_deref(), &bar);
+    bar.finish();
+    match done {
+        Ok(report) => {
+            for path in &report.init.written {
+                println!("wrote {}", shown(path));
+            }
+            for path in &report.init.kept {
+                println!("left alone: {} (it exists)", shown(path));
+            }
+            println!("{}", report.import.summary.line());
+            if let Err(diags) = &report.import.lint {
+                eprint!("{}", shown_diags(diags));
+                eprintln!("error: the imported spec does not lint (a fault of apigen import: please report it)");
+                return ExitCode::FAILURE;
+            }
+            println!("\nnext, in {}:", args.dir.display());
+            let (name, out) = (&report.name, options.out.display());
+            println!("  apigen generate     # writes {out}/: {name}-types, -server, -client, openapi.json");
+            println!("  cargo build         # builds the generated crates at the versions of Cargo.lock");
+            println!("  apigen gaps         # what the document could not say, with the decision taken");
+            ExitCode::SUCCESS
         }
-        Err(error) => {
-            eprintln!("error: {error}");
+        Err(apigen::InitFromFailure::Init(error)) => init_failed(args, error),
+        Err(apigen::InitFromFailure::Import(error)) => {
+            eprintln!("error: {error}\nerror: nothing was written");
             ExitCode::FAILURE
         }
     }
@@ -242,7 +327,19 @@ fn init_options(args: &InitArgs, cli: &Cli) -> Result<apigen::init::Options, Str
 }
 
 fn import(args: &ImportArgs, out: &std::path::Path) -> ExitCode {
-    match apigen::import(&args.document, out, args.replace) {
+    // The spec's schema, when the repository has it (init writes it beside apigen.toml).
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let schema = apigen::config::find(&cwd)
+        .and_then(|config| config.parent().map(|dir| dir.join(apigen::load::SCHEMA_FILE)))
+        .filter(|schema| schema.is_file())
+        .and_then(|schema| {
+            let spec = std::path::absolute(cwd.join(out)).ok()?;
+            Some(apigen::emit::relative_path(&spec, &std::path::absolute(schema).ok()?))
+        });
+    let bar = terminal::Bar::on_stderr();
+    let done = apigen::import_named(&args.document, out, args.replace, args.name.as_deref(), schema.as_deref(), &bar);
+    bar.finish();
+    match done {
         Ok(report) => {
             for path in &report.written {
                 println!("wrote {}", out.join(path).display());
@@ -250,11 +347,21 @@ fn import(args: &ImportArgs, out: &std::path::Path) -> ExitCode {
             println!("{}", report.summary.line());
             match report.lint {
                 Ok(_warnings) => {
-                    println!("next: apigen generate --spec {}   (apigen gaps lists every gap)", out.display());
+                    if apigen::config::find(&cwd).is_some() {
+                        println!("next: apigen generate --spec {}   (apigen gaps lists every gap)", out.display());
+                    } else {
+                        // Without apigen.toml, nothing says where the generated crates take
+                        // the runtime from: `generate` would refuse to write them.
+                        println!(
+                            "next: this directory has no apigen.toml; to generate crates that build, start a \
+                             repository with `apigen init --from {}` instead",
+                            args.document.display()
+                        );
+                    }
                     ExitCode::SUCCESS
                 }
                 Err(diags) => {
-                    eprint!("{}", diags.render());
+                    eprint!("{}", shown_diags(&diags));
                     eprintln!("error: the imported spec does not lint (a fault of apigen import: please report it)");
                     ExitCode::FAILURE
                 }
@@ -273,11 +380,13 @@ fn print_lines(lines: Vec<String>) {
     }
 }
 
-fn generate(generator: &Generator) -> ExitCode {
+fn generate(generator: &Generator, bar: &terminal::Bar) -> ExitCode {
     let out = generator.out_dir();
-    match generator.generate() {
+    let generated = generator.generate();
+    bar.finish();
+    match generated {
         Ok(Generated { warnings, report }) => {
-            eprint!("{}", warnings.render());
+            eprint!("{}", shown_diags(&warnings));
             for path in &report.written {
                 println!("wrote {}", out.join(path).display());
             }
@@ -302,10 +411,12 @@ fn generate(generator: &Generator) -> ExitCode {
     }
 }
 
-fn check(generator: &Generator) -> ExitCode {
-    match generator.check() {
+fn check(generator: &Generator, bar: &terminal::Bar) -> ExitCode {
+    let checked = generator.check();
+    bar.finish();
+    match checked {
         Ok(Checked { warnings, files, drift }) => {
-            eprint!("{}", warnings.render());
+            eprint!("{}", shown_diags(&warnings));
             if drift.is_clean() {
                 println!("ok: {files} files match the spec");
                 ExitCode::SUCCESS
@@ -320,8 +431,9 @@ fn check(generator: &Generator) -> ExitCode {
 
 fn fail(failure: Failure) -> ExitCode {
     match failure {
-        Failure::Spec(diags) => eprint!("{}", diags.render()),
+        Failure::Spec(diags) => eprint!("{}", shown_diags(&diags)),
         Failure::Output(error) => eprintln!("error: {error}"),
+        Failure::Runtime(message) => eprintln!("error: {message}"),
     }
     ExitCode::FAILURE
 }
@@ -343,7 +455,7 @@ fn diff(args: &DiffArgs, generator: &Generator) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    eprint!("{}", warnings.render());
+    eprint!("{}", shown_diags(&warnings));
     match args.format {
         DiffFormat::Text => print!("{}", apigen::diff::render::text(&changes)),
         DiffFormat::Json => print!("{}", apigen::diff::render::json(&changes)),

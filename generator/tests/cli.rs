@@ -95,3 +95,147 @@ fn import_writes_the_spec_where_spec_says_even_beside_out() {
     assert!(spec.join("api.yaml").is_file(), "the spec is written under --spec");
     assert!(!out.exists(), "nothing is written under --out: generate writes there");
 }
+
+/// Runs apigen in `dir`.
+fn apigen_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_apigen"))
+        .args(args)
+        .current_dir(dir)
+        .env("APIGEN_CACHE_DIR", "")
+        .output()
+        .expect("apigen runs")
+}
+
+/// A spec whose type `Thing` has `fields` fields without a description, and a type `Spare`
+/// no operation uses.
+fn undescribed(dir: &Path, fields: usize) {
+    let spec = dir.join("spec");
+    std::fs::create_dir_all(&spec).unwrap();
+    std::fs::write(
+        spec.join("api.yaml"),
+        "api: { name: t, title: T, version: \"1\" }\ntags: { things: { title: Things } }\n",
+    )
+    .unwrap();
+    let mut text = String::from("tag: things\ntypes:\n  Thing:\n    description: A thing.\n    fields:\n");
+    for i in 0..fields {
+        text.push_str(&format!("      f{i}: {{ type: string }}\n"));
+    }
+    text.push_str("  Spare:\n    description: Unused.\n    fields:\n      x: { type: string, description: X. }\n");
+    text.push_str("operations:\n  getThing:\n    method: GET\n    path: /thing\n    summary: Get it.\n    response: { status: 200, type: Thing }\n");
+    std::fs::write(spec.join("things.yaml"), text).unwrap();
+}
+
+#[test]
+fn warnings_of_a_crowded_class_are_summarised_unless_verbose_and_lint_levels_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    undescribed(dir.path(), 11);
+    let summarised = apigen_in(dir.path(), &["lint"]);
+    assert!(summarised.status.success());
+    assert_eq!(
+        stderr(&summarised),
+        "warning: 11 missing-description warnings, the first at spec/things.yaml:6:7: types.Thing.fields.f0; \
+         spec/things.yaml:7:7: types.Thing.fields.f1; spec/things.yaml:8:7: types.Thing.fields.f2, ...\n  \
+         hint: `--verbose` lists them all; `missing-description = \"allow\"` under [lint] in apigen.toml silences them\n\
+         0 error(s), 11 warning(s)\n"
+    );
+    let verbose = apigen_in(dir.path(), &["lint", "--verbose"]);
+    let lines: Vec<&str> = std::str::from_utf8(&verbose.stderr).unwrap().lines().collect();
+    assert_eq!(lines.len(), 12, "{lines:?}");
+    assert_eq!(
+        lines[10],
+        "warning: spec/things.yaml:16:7: types.Thing.fields.f10: field `Thing.f10` has no description"
+    );
+
+    // Levels: descriptions allowed, unused types denied (an error, never summarised).
+    std::fs::write(dir.path().join("apigen.toml"), "[lint]\nmissing-description = \"allow\"\nunused-type = \"deny\"\n")
+        .unwrap();
+    let denied = apigen_in(dir.path(), &["lint"]);
+    assert_eq!(denied.status.code(), Some(1));
+    assert_eq!(
+        stderr(&denied),
+        "error: spec/things.yaml:17:3: types.Spare: type `Spare` is taken or answered by no operation\n  hint: remove it, \
+         or allow `unused-type` under [lint] in apigen.toml if it is there for users of the types (denied by \
+         `unused-type = \"deny\"` in [lint] of apigen.toml)\n1 error(s), 0 warning(s)\n"
+    );
+    std::fs::write(dir.path().join("apigen.toml"), "[lint]\nmissing-description = \"allow\"\n").unwrap();
+    let quiet = apigen_in(dir.path(), &["lint"]);
+    assert!(quiet.status.success());
+    assert_eq!((stderr(&quiet).as_str(), stdout(&quiet).as_str()), ("", "ok: 1 operations, 2 types, 0 gaps\n"));
+}
+
+#[test]
+fn schema_prints_the_json_schema_that_init_and_import_name_in_every_spec_file() {
+    let printed = apigen(&["schema"]);
+    assert_eq!(stdout(&printed), apigen::load::SCHEMA);
+    let home = tempfile::tempdir().unwrap();
+    assert!(apigen_in(home.path(), &["init", "acme", "--spec", "api/v1"]).status.success());
+    let dir = home.path().join("acme");
+    assert_eq!(std::fs::read_to_string(dir.join("apigen-spec.schema.json")).unwrap(), apigen::load::SCHEMA);
+    for file in ["api.yaml", "notes.yaml"] {
+        let text = std::fs::read_to_string(dir.join("api/v1").join(file)).unwrap();
+        assert!(text.starts_with("# yaml-language-server: $schema=../../apigen-spec.schema.json\n"), "{text}");
+    }
+    // An import into the repository names it too, from a subdirectory as well.
+    let doc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/openapi/petstore-3.0.json");
+    let imported = apigen_in(&dir.join("api"), &["import", doc.to_str().unwrap(), "--spec", "v1", "--replace"]);
+    assert!(imported.status.success(), "{}", stderr(&imported));
+    let text = std::fs::read_to_string(dir.join("api/v1/pets.yaml")).unwrap();
+    assert!(text.starts_with("# yaml-language-server: $schema=../../apigen-spec.schema.json\n"), "{text}");
+    assert!(stdout(&imported).ends_with("next: apigen generate --spec v1   (apigen gaps lists every gap)\n"));
+    // Without a repository: no schema to name, and the way to start one.
+    let bare = apigen_in(home.path(), &["import", doc.to_str().unwrap(), "--spec", "spec"]);
+    let text = std::fs::read_to_string(home.path().join("spec/pets.yaml")).unwrap();
+    assert!(!text.starts_with("# yaml-language-server"), "{text}");
+    assert!(
+        stdout(&bare).ends_with(&format!(
+            "next: this directory has no apigen.toml; to generate crates that build, start a repository with \
+             `apigen init --from {}` instead\n",
+            doc.display()
+        )),
+        "{}",
+        stdout(&bare)
+    );
+}
+
+#[test]
+fn an_import_keeps_the_documents_extensions_and_the_export_writes_them_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let document = serde_json::json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Tiny", "version": "1", "x-logo": { "url": "logo.png" }, "x-api-name": "ignored" },
+        "x-tagGroups": [{ "name": "All", "tags": ["things"] }],
+        "paths": { "/things": { "get": { "operationId": "listThings", "tags": ["things"],
+            "responses": { "200": { "description": "ok", "content": { "application/json": { "schema": { "type": "string" } } } } } } } }
+    });
+    std::fs::write(dir.path().join("tiny.json"), serde_json::to_string(&document).unwrap()).unwrap();
+    let imported = apigen_in(dir.path(), &["import", "tiny.json", "--spec", "spec"]);
+    assert!(imported.status.success(), "{}", stderr(&imported));
+    let api = std::fs::read_to_string(dir.path().join("spec/api.yaml")).unwrap();
+    assert!(
+        api.contains(
+            "  extensions:\n    x-tagGroups:\n      - { name: All, tags: [things] }\n    info.x-logo: { url: logo.png }\n"
+        ),
+        "{api}"
+    );
+    assert!(api.contains("  name: ignored\n"), "apigen's own export names the crates: {api}");
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
+    let generated = apigen_in(dir.path(), &["generate", "--runtime", runtime.to_str().unwrap()]);
+    assert!(generated.status.success(), "{}", stderr(&generated));
+    let openapi: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("generated/openapi.json")).unwrap()).unwrap();
+    assert_eq!(openapi["info"]["x-logo"], document["info"]["x-logo"]);
+    assert_eq!(openapi["x-tagGroups"], document["x-tagGroups"]);
+
+    // A key that is no extension, or one the export writes itself, is refused where it is.
+    let edited = api.replace("    x-tagGroups:", "    info.x-api-name: a\n    tagGroups:");
+    std::fs::write(dir.path().join("spec/api.yaml"), edited).unwrap();
+    let refused = apigen_in(dir.path(), &["lint"]);
+    let text = stderr(&refused);
+    assert!(
+        text.contains(
+            "api.extensions.info.x-api-name: extension `info.x-api-name` is written by apigen's export itself"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("api.extensions.tagGroups: extension `tagGroups` is not an OpenAPI extension"), "{text}");
+}

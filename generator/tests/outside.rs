@@ -75,9 +75,9 @@ fn init_generates_checks_and_builds_outside_the_repository() {
         "{manifest}"
     );
 
-    // The user's workspace builds (the lock file pins what this repository uses, so the build
-    // works offline); nothing it leaves is drift.
-    std::fs::copy(repository().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    // The user's workspace builds (the lock file init wrote pins what this repository uses, so
+    // the build works offline); nothing it leaves is drift.
+    assert_eq!(std::fs::read_to_string(dir.join("Cargo.lock")).unwrap(), apigen::init::lock_file());
     let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("outside-target");
     let cargo = env!("CARGO");
     let output = Command::new(cargo)
@@ -98,6 +98,99 @@ fn init_generates_checks_and_builds_outside_the_repository() {
     let report = String::from_utf8_lossy(&stale.stdout);
     assert!(report.contains("-    /// Read a note.\n+    /// Read one note.\n"), "{report}");
     assert!(report.ends_with("changed, 0 missing, 0 extra; run `apigen generate`\n"), "{report}");
+}
+
+/// Runs cargo in the user's workspace, offline, on the target directory these tests share.
+fn cargo(args: &[&str], dir: &Path) {
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("outside-target");
+    let output = Command::new(env!("CARGO"))
+        .arg("--offline")
+        .args(args)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", &target)
+        .env_remove("RUSTFLAGS")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "cargo {args:?}:\n{}", String::from_utf8_lossy(&output.stderr));
+}
+
+#[test]
+fn init_from_a_document_sets_up_a_repository_whose_crates_pass_clippy_and_tests() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::copy(repository().join("tests/fixtures/openapi/petstore-3.0.json"), home.path().join("petstore.json"))
+        .unwrap();
+    let printed = apigen(&["init", "--from", "petstore.json", "pets"], home.path());
+    assert!(
+        printed.contains("wrote pets/spec/api.yaml\nwrote pets/spec/pets.yaml\nwrote pets/spec/schemas.yaml\n"),
+        "{printed}"
+    );
+    assert!(printed.contains("wrote pets/Cargo.lock\n"), "{printed}");
+    assert!(
+        printed.contains("  apigen generate     # writes generated/: petstore-types, -server, -client"),
+        "{printed}"
+    );
+    let dir = home.path().join("pets");
+    let config = std::fs::read_to_string(dir.join("apigen.toml")).unwrap();
+    assert!(config.contains("[runtime]\npath = \"apigen-runtime\"\n"), "{config}");
+    assert!(config.ends_with("[lint]\nmissing-description = \"allow\"\n"), "{config}");
+    // The name is the document's file name, kept in api.yaml with the document it came from.
+    let api = std::fs::read_to_string(dir.join("spec/api.yaml")).unwrap();
+    assert!(api.contains("  name: petstore\n"), "{api}");
+    assert!(api.contains("  source: petstore.json\n"), "{api}");
+    // Quiet: the imported spec's missing descriptions are allowed by the levels init wrote.
+    let lint = run(env!("CARGO_BIN_EXE_apigen"), &["lint"], &dir);
+    assert_eq!(String::from_utf8_lossy(&lint.stderr), "");
+    assert!(apigen(&["generate"], &dir).ends_with("0 unchanged, 0 removed\n"));
+    cargo(&["clippy", "--quiet", "--workspace", "--all-targets", "--", "-D", "warnings"], &dir);
+    cargo(&["test", "--quiet", "--workspace"], &dir);
+    // The build kept every version of the lock file init wrote (it added the user's crates).
+    let lock = std::fs::read_to_string(dir.join("Cargo.lock")).unwrap();
+    let versions = |text: &str| -> std::collections::BTreeSet<String> {
+        text.split("[[package]]").filter(|p| p.contains("source = ")).map(|p| p.lines().take(3).collect()).collect()
+    };
+    assert!(versions(&lock).is_subset(&versions(&apigen::init::lock_file())), "the build changed a locked version");
+
+    // A second init --from refuses before writing anything; the document's name is checked.
+    let again = Command::new(env!("CARGO_BIN_EXE_apigen"))
+        .args(["init", "--from", "petstore.json", "pets"])
+        .current_dir(home.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&again.stderr),
+        "error: pets/apigen.toml: exists: this directory is set up already\n  hint: run `apigen generate` there, or \
+         remove apigen.toml to start again\nerror: nothing was written\n"
+    );
+}
+
+#[test]
+fn generate_refuses_crates_whose_runtime_nothing_names() {
+    let home = tempfile::tempdir().unwrap();
+    let doc = repository().join("tests/fixtures/openapi/petstore-3.0.json");
+    apigen(&["import", doc.to_str().unwrap(), "--spec", "spec"], home.path());
+    let refused = Command::new(env!("CARGO_BIN_EXE_apigen")).arg("generate").current_dir(home.path()).output().unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&refused.stderr),
+        "error: no [runtime] names where the generated crates take apigen-runtime from, and it is not on crates.io: \
+         nothing was written\n  hint: name it under [runtime] in apigen.toml (`path = \"apigen-runtime\"` beside a \
+         copy of the runtime, which `apigen init` writes; or `git = \"...\"`; or `version = \"...\"` for a registry \
+         that has it), or pass --runtime DIR\n"
+    );
+    assert!(!home.path().join("generated").exists());
+    std::fs::write(home.path().join("apigen.toml"), "[runtime]\npath = \"missing\"\n").unwrap();
+    let refused = Command::new(env!("CARGO_BIN_EXE_apigen")).arg("generate").current_dir(home.path()).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&refused.stderr)
+            .starts_with("error: [runtime] path missing holds no Cargo.toml: the generated crates could not build"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+    // Only openapi.json and the reference need no runtime.
+    std::fs::write(home.path().join("apigen.toml"), "[outputs]\ntypes = false\nserver = false\nclient = false\n")
+        .unwrap();
+    apigen(&["generate"], home.path());
+    assert!(home.path().join("generated/openapi.json").is_file());
 }
 
 #[test]

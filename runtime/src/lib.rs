@@ -37,6 +37,8 @@ pub mod redact;
 pub mod server;
 #[doc(hidden)]
 pub mod testing;
+#[cfg(feature = "tracing")]
+pub(crate) mod trace;
 pub mod validate;
 
 pub use bytes::Bytes;

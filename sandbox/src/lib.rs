@@ -65,9 +65,11 @@ impl Sandbox {
         &self.store
     }
 
-    /// The generated router serving every operation over this sandbox.
+    /// The generated router serving every operation over this sandbox, with the API's reference
+    /// page at `/docs` and its document at `/openapi.json`.
     pub fn app(&self) -> axum::Router {
-        docs_api_server::router(self.clone())
+        // The API, and beside it its reference: `/docs` (Redoc) and `/openapi.json`.
+        docs_api_server::router(self.clone()).merge(docs_api_server::docs_router())
     }
 
     /// On an empty database, creates one organization and its admin user, owner of `token`

@@ -26,6 +26,11 @@ struct Args {
     /// Load a small, deterministic demo data set (on a database that has no demo yet).
     #[arg(long)]
     demo: bool,
+    /// What to log on standard error: one line per request answered (`info`: the operation,
+    /// its group, the status, the latency and the violations refused), only server errors
+    /// (`warn`), or nothing (`off`).
+    #[arg(long, default_value = "info")]
+    log: tracing_subscriber::filter::LevelFilter,
 }
 
 #[tokio::main]
@@ -65,6 +70,9 @@ async fn main() -> ExitCode {
     println!("organization: {}", boot.organization);
     println!("try: curl -H 'Authorization: Bearer {}' http://{address}/v1/orgs", boot.token);
     let _ = std::io::stdout().flush();
+    // The generated server's spans (feature `tracing`), one line per request answered; set up
+    // once serving starts, so the demo's loading (through the router too) is not logged.
+    tracing_subscriber::fmt().with_writer(std::io::stderr).with_ansi(false).with_max_level(args.log).init();
     match apigen_runtime::listener::serve(listener, sandbox.app(), Default::default()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

@@ -30,7 +30,12 @@ fn every_broken_fixture_reports_its_located_diagnostics() {
 fn the_valid_fixtures_load_without_any_diagnostic() {
     for dir in subdirs(Path::new("fixtures/valid")) {
         match apigen::load(&dir) {
-            Ok((_, warnings)) => assert!(warnings.is_empty(), "{}:\n{}", dir.display(), warnings.render()),
+            Ok((_, warnings)) => {
+                // At the default levels (`unused-type` is allowed: the library declares
+                // webhook payloads no operation uses).
+                let warnings = warnings.leveled(&apigen::diag::Levels::default());
+                assert!(warnings.is_empty(), "{}:\n{}", dir.display(), warnings.render())
+            }
             Err(diags) => panic!("{}:\n{}", dir.display(), diags.render()),
         }
     }

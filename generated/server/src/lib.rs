@@ -166,3 +166,11 @@ pub use git::*;
 #[cfg(feature = "mock")]
 #[rustfmt::skip]
 pub mod mock;
+/// A router serving `/openapi.json` (the API's OpenAPI document, as generated) and
+/// `/docs`, its reference page (Redoc, served from the binary: no network at run
+/// time); no credentials needed. Merge it beside the API's router:
+/// `router(service).merge(docs_router())` (feature `docs`).
+#[cfg(feature = "docs")]
+pub fn docs_router() -> ::apigen_runtime::server::axum::Router {
+    ::apigen_runtime::server::docs_router(include_str!("../../openapi.json"))
+}

@@ -94,7 +94,11 @@ pub fn load_at_revision(rev: &str, dir: &Path) -> Result<(Api, Diagnostics), Rev
     let mut diags = Diagnostics::new();
     for link in entries.iter().filter(|e| e.kind == Kind::Unfollowed) {
         diags
-            .warning(Location::file(label(&link.path)), "a link or submodule in the tree: not followed")
+            .warning(
+                crate::diag::Lint::UnfollowedLink,
+                Location::file(label(&link.path)),
+                "a link or submodule in the tree: not followed",
+            )
             .hint("diff reads the regular files of the spec directory only");
     }
     let spec = crate::load::load_memory(files, &mut diags);

@@ -99,7 +99,23 @@ fn has_undelimited_group(tokens: TokenStream) -> bool {
 /// Runs every job (see [`crate::par::map`]) and adds the files, and the source hash of each
 /// Rust file, to `output`.
 pub fn run(jobs: Vec<Job<'_>>, printed: &dyn Printed, output: &mut Output) {
-    for done in crate::par::map(jobs, |job| job.run(printed)) {
+    run_reporting(jobs, printed, output, &crate::progress::Silent);
+}
+
+/// [`run`], reporting the phase and each job done to `progress`.
+pub fn run_reporting(
+    jobs: Vec<Job<'_>>,
+    printed: &dyn Printed,
+    output: &mut Output,
+    progress: &dyn crate::progress::Progress,
+) {
+    progress.phase(crate::progress::phase::PRINT, Some(jobs.len() as u64));
+    let done_one = |job: Job<'_>| {
+        let done = job.run(printed);
+        progress.item();
+        done
+    };
+    for done in crate::par::map(jobs, done_one) {
         output.add_hashed(done.path, done.text, done.hash, done.source);
     }
 }

@@ -38,6 +38,16 @@ pub fn emit(api: &Api, options: &Options) -> Output {
 /// printing of the files it changes only. Every file of every emitter is one job on one queue,
 /// so the threads stay busy until the last file.
 pub fn emit_reusing(api: &Api, options: &Options, printed: &dyn Printed) -> Output {
+    emit_reporting(api, options, printed, &crate::progress::Silent)
+}
+
+/// [`emit_reusing`], reporting each file printed to `progress`.
+pub fn emit_reporting(
+    api: &Api,
+    options: &Options,
+    printed: &dyn Printed,
+    progress: &dyn crate::progress::Progress,
+) -> Output {
     let outputs = options.outputs;
     // Which groups need each type: the cargo features of the three crates.
     let reach = api.reach();
@@ -59,6 +69,6 @@ pub fn emit_reusing(api: &Api, options: &Options, printed: &dyn Printed) -> Outp
         queue.extend(client::jobs(api, options, &reach));
     }
     let mut output = Output::default();
-    jobs::run(queue, printed, &mut output);
+    jobs::run_reporting(queue, printed, &mut output, progress);
     output
 }

@@ -67,6 +67,11 @@ impl Document<'_> {
         }
         info.push(("x-api-name", json!(api.name)));
         info.push(("x-generated-by", json!(self.header)));
+        // The document's own extensions an import kept (`api.extensions`), in key order.
+        let (in_info, at_root): (Vec<_>, Vec<_>) = api.extensions.iter().partition(|(key, _)| key.starts_with("info."));
+        for (key, value) in &in_info {
+            info.push((&key["info.".len()..], (*value).clone()));
+        }
         let tags: Vec<Value> = api
             .tags
             .iter()
@@ -132,6 +137,9 @@ impl Document<'_> {
         ];
         if let Some(pagination) = self.x_pagination() {
             root.push(("x-pagination", pagination));
+        }
+        for (key, value) in at_root {
+            root.push((key.as_str(), value.clone()));
         }
         object(root)
     }

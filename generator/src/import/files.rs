@@ -11,7 +11,9 @@ const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
 
 impl Importer<'_> {
     pub(super) fn files(mut self, document: &str) -> Imported {
-        let mut files = vec![("api.yaml".to_owned(), yaml::file(&self.api_file(document)))];
+        let api = self.api_file(document);
+        let crate_name = api["api"]["name"].as_str().unwrap_or_default().to_owned();
+        let mut files = vec![("api.yaml".to_owned(), yaml::file(&api))];
         // Operations by tag, in one pass (a document may have as many tags as operations).
         let mut by_tag: indexmap::IndexMap<&str, Vec<(String, Value)>> =
             self.tags.keys().map(|tag| (tag.as_str(), Vec::new())).collect();
@@ -40,7 +42,23 @@ impl Importer<'_> {
             left_out: self.gaps.left_out_counts().iter().map(|(k, n)| ((*k).to_owned(), *n)).collect(),
         };
         self.operations.clear();
-        Imported { files, summary, shared_shapes: self.shared_shapes }
+        Imported { files, summary, shared_shapes: self.shared_shapes, crate_name }
+    }
+
+    /// The document's `x-` extensions, kept for the export: the root's as `x-<name>`, `info`'s
+    /// as `info.x-<name>`; those apigen's own export writes (and this import reads) left out.
+    fn extensions(&self) -> Map<String, Value> {
+        const OWN: [&str; 4] = ["x-api-name", "x-generated-by", "x-gaps", "x-pagination"];
+        let mut kept = Map::new();
+        for (prefix, place) in [("", Some(self.doc)), ("info.", self.doc.get("info"))] {
+            let Some(object) = place.and_then(Value::as_object) else { continue };
+            for (key, value) in object.iter().filter(|(key, _)| key.starts_with("x-") && key.len() > 2) {
+                if !OWN.contains(&key.as_str()) {
+                    kept.insert(format!("{prefix}{key}"), value.clone());
+                }
+            }
+        }
+        kept
     }
 
     fn api_file(&self, document: &str) -> Map<String, Value> {
@@ -55,11 +73,14 @@ impl Importer<'_> {
             Some(v @ Value::Number(_)) => v.to_string(),
             _ => "1".to_owned(),
         };
-        let name = info
-            .and_then(|i| i.get("x-api-name"))
-            .and_then(Value::as_str)
-            .filter(|n| crate::model::valid_crate_prefix(n))
-            .map_or_else(|| names::crate_prefix(title), str::to_owned);
+        // The name asked for (`--name`), else the one apigen's own export records, else from
+        // the document's file name (or its title when the file name is generic).
+        let name = self.crate_name.clone().unwrap_or_else(|| {
+            info.and_then(|i| i.get("x-api-name"))
+                .and_then(Value::as_str)
+                .filter(|n| crate::model::valid_crate_prefix(n))
+                .map_or_else(|| names::crate_prefix(document, title), str::to_owned)
+        });
         let mut api = Map::new();
         api.insert("name".into(), json!(name));
         api.insert("title".into(), json!(title));
@@ -84,6 +105,10 @@ impl Importer<'_> {
         }
         if !self.servers.is_empty() {
             api.insert("servers".into(), Value::Array(self.servers.clone()));
+        }
+        let extensions = self.extensions();
+        if !extensions.is_empty() {
+            api.insert("extensions".into(), Value::Object(extensions));
         }
         let mut file = Map::new();
         file.insert("api".into(), Value::Object(api));

@@ -42,6 +42,8 @@ pub struct Imported {
     pub summary: Summary,
     /// How many inline shapes name an earlier copy instead of repeating it.
     pub shared_shapes: usize,
+    /// The crate-name prefix written as `api.name`.
+    pub crate_name: String,
 }
 
 /// What an import kept and left out.
@@ -137,6 +139,8 @@ struct Importer<'a> {
     inline_shapes: BTreeMap<String, String>,
     /// Whether a shape met before is named rather than repeated, and how many were.
     share_shapes: bool,
+    /// The crate-name prefix asked for (`--name`), instead of one from the document.
+    crate_name: Option<String>,
     shared_shapes: usize,
     pending_unions: Vec<PendingUnion>,
     /// References being expanded, to stop at loops.
@@ -183,11 +187,22 @@ pub fn import(doc: &Value, document: &str) -> Result<Imported, ImportError> {
 /// shape names the type its first copy became, which a later pass can still drop (the caller
 /// imports again without sharing when the spec does not lint).
 pub fn import_sharing(doc: &Value, document: &str, share: bool) -> Result<Imported, ImportError> {
+    import_named(doc, document, share, None)
+}
+
+/// [`import_sharing`], the crates named `crate_name` (`--name`) instead of from the document.
+pub fn import_named(
+    doc: &Value,
+    document: &str,
+    share: bool,
+    crate_name: Option<&str>,
+) -> Result<Imported, ImportError> {
     check_version(doc)?;
     let mut no_compose = BTreeSet::new();
     loop {
         let mut importer = Importer::new(doc, no_compose.clone());
         importer.share_shapes = share;
+        importer.crate_name = crate_name.map(str::to_owned);
         importer.run();
         let broken = importer.broken_includes();
         if broken.is_empty() || broken.is_subset(&no_compose) {
@@ -213,6 +228,7 @@ impl<'a> Importer<'a> {
             discriminator_properties: None,
             inline_shapes: BTreeMap::new(),
             share_shapes: true,
+            crate_name: None,
             shared_shapes: 0,
             pending_unions: Vec::new(),
             expanding: Vec::new(),

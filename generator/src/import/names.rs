@@ -101,18 +101,43 @@ pub fn tag_name(text: &str) -> String {
     }
 }
 
-/// A crate prefix (`petstore-api`) from the document's title.
-pub fn crate_prefix(title: &str) -> String {
-    let kebab = tag_name(title);
-    let mut prefix: String =
-        kebab.chars().filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-').collect();
+/// File stems that name no API (`openapi.json`): the title names the crates instead.
+const GENERIC_STEMS: &[&str] =
+    &["api", "doc", "docs", "document", "index", "openapi", "openapi3", "schema", "spec", "swagger", "swagger2"];
+
+/// A crate prefix from the document's file name (`gitbook.json` gives `gitbook`), or from its
+/// title when the file name is generic (`openapi.yaml`, `swagger.json`). Words are kept as
+/// written, never split at capitals (`GitBook` gives `gitbook`, not `git-book`): each run of
+/// characters other than ASCII letters and digits becomes one `-`, and a name starting with a
+/// digit is prefixed with `api-`.
+pub fn crate_prefix(document: &str, title: &str) -> String {
+    let file = document.rsplit(['/', '\\']).next().unwrap_or(document);
+    let lower = file.to_ascii_lowercase();
+    let stem = [".json", ".yaml", ".yml"].iter().find_map(|ext| lower.strip_suffix(ext)).unwrap_or(&lower);
+    let from_stem = words(stem);
+    let words =
+        if from_stem.is_empty() || GENERIC_STEMS.contains(&from_stem.as_str()) { words(title) } else { from_stem };
+    let mut prefix = words;
     prefix.truncate(40);
-    let prefix = prefix.trim_matches('-').to_owned();
-    if prefix.starts_with(|c: char| c.is_ascii_lowercase()) {
-        prefix
-    } else {
-        format!("api-{prefix}").trim_end_matches('-').to_owned()
+    let prefix = prefix.trim_matches('-');
+    match prefix.chars().next() {
+        None => "api".to_owned(),
+        Some(c) if c.is_ascii_digit() => format!("api-{prefix}"),
+        Some(_) => prefix.to_owned(),
     }
+}
+
+/// `text` lower-cased, each run of other characters than ASCII letters and digits one `-`.
+fn words(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_owned()
 }
 
 /// A path parameter name the format accepts (letters, digits and `_`).
@@ -135,8 +160,14 @@ mod tests {
         assert_eq!(operation_name("repos/get-content"), "reposGetContent");
         assert_eq!(operation_name_from_route("GET", "/pets/{petId}/toys"), "getPetsPetIdToys");
         assert_eq!(tag_name("Pet Store"), "pet-store");
-        assert_eq!(crate_prefix("Swagger Petstore"), "swagger-petstore");
-        assert_eq!(crate_prefix("1Password Connect"), "n1password-connect");
+        assert_eq!(crate_prefix("gitbook.json", "GitBook API"), "gitbook");
+        assert_eq!(crate_prefix("specs/GitBook.YAML", "x"), "gitbook");
+        assert_eq!(crate_prefix("petstore-3.0.json", "Swagger Petstore"), "petstore-3-0");
+        assert_eq!(crate_prefix("openapi.json", "GitBook API"), "gitbook-api");
+        assert_eq!(crate_prefix("swagger.yaml", "Swagger Petstore"), "swagger-petstore");
+        assert_eq!(crate_prefix("openapi.json", "1Password Connect"), "api-1password-connect");
+        assert_eq!(crate_prefix("amazonaws.com_iotsecuretunneling.json", "x"), "amazonaws-com-iotsecuretunneling");
+        assert_eq!(crate_prefix("openapi.json", "+++"), "api");
         assert_eq!(path_param_name("user-id"), "user_id");
     }
 

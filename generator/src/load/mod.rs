@@ -11,6 +11,23 @@ pub mod document;
 pub mod locate;
 pub mod raw;
 
+/// The JSON Schema of a spec file (draft 2020-12), for editors: `apigen schema` prints it,
+/// `init` writes it beside `apigen.toml` as [`SCHEMA_FILE`], and the spec files `init` and
+/// `import` write name it on their first line ([`schema_modeline`]), so an editor with a YAML
+/// language server completes and checks keys as the user types. It mirrors [`raw`] key for key
+/// (`generator/tests/schema.rs` keeps the two in step and checks every fixture against it);
+/// what a schema cannot say (references, names, routes) is `apigen lint`'s.
+pub const SCHEMA: &str = include_str!("../../schema/spec.schema.json");
+
+/// The schema's file name in a user's repository, beside `apigen.toml`.
+pub const SCHEMA_FILE: &str = "apigen-spec.schema.json";
+
+/// The first line of a spec file naming the schema at `relative` (from the spec file's
+/// directory), read by the YAML language server (VS Code's YAML extension, Helix, Neovim, Zed).
+pub fn schema_modeline(relative: &str) -> String {
+    format!("# yaml-language-server: $schema={relative}\n")
+}
+
 use crate::diag::{Diagnostics, Location, SpecPath};
 use raw::*;
 use serde::de::DeserializeOwned;
@@ -119,6 +136,7 @@ pub fn load(dir: &Path, diags: &mut Diagnostics) -> Spec {
     for link in listing.iter().flat_map(|listing| &listing.linked_dirs) {
         diags
             .warning(
+                crate::diag::Lint::UnfollowedLink,
                 Location::file(link.display().to_string()),
                 "a link to a directory: not followed, so no file in it is read",
             )

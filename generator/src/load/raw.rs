@@ -53,6 +53,10 @@ pub struct RawApi {
     /// The API's error body and where it carries the status, message and violations.
     /// Absent: the built-in envelope `{"error": {"code", "message", "violations"?}}`.
     pub errors: Option<RawErrors>,
+    /// OpenAPI `x-` extensions an import kept, written back by the export: `x-<name>` at the
+    /// document's root, `info.x-<name>` in its `info`.
+    #[serde(default)]
+    pub extensions: IndexMap<String, serde_json::Value>,
 }
 
 /// `api.servers[]:` one base URL of the API.

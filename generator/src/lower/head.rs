@@ -10,7 +10,9 @@ const MAX_NAME: usize = 64;
 
 impl Lowerer<'_> {
     #[allow(clippy::type_complexity)]
-    pub(super) fn lower_api(&mut self) -> Option<(String, String, String, Option<String>, Option<String>)> {
+    pub(super) fn lower_api(
+        &mut self,
+    ) -> Option<(String, String, String, Option<String>, Option<String>, BTreeMap<String, serde_json::Value>)> {
         let first = match self.spec.api.as_slice() {
             [] if self.spec.was_dropped("api", "api") => return None,
             [] => {
@@ -72,7 +74,43 @@ impl Lowerer<'_> {
             let origin = first.origin.key("errors");
             self.errors = (self.lower_error_convention(errors, &origin), Some(origin));
         }
-        Some((api.name.clone(), api.title.clone(), api.version.clone(), api.description.clone(), api.source.clone()))
+        let extensions = self.lower_extensions(&api.extensions, &first.origin.key("extensions"));
+        Some((
+            api.name.clone(),
+            api.title.clone(),
+            api.version.clone(),
+            api.description.clone(),
+            api.source.clone(),
+            extensions,
+        ))
+    }
+
+    /// `api.extensions`: `x-<name>` or `info.x-<name>` keys, none of those apigen's export
+    /// writes itself.
+    fn lower_extensions(
+        &mut self,
+        raw: &indexmap::IndexMap<String, serde_json::Value>,
+        origin: &crate::load::Origin,
+    ) -> BTreeMap<String, serde_json::Value> {
+        const WRITTEN: [&str; 4] = ["info.x-api-name", "info.x-generated-by", "x-gaps", "x-pagination"];
+        let mut kept = BTreeMap::new();
+        for (key, value) in raw {
+            let name = key.strip_prefix("info.").unwrap_or(key);
+            if !name.starts_with("x-") || name.len() == 2 {
+                let at = self.at(&origin.key(key.as_str()));
+                self.diags
+                    .error(at, format!("extension `{key}` is not an OpenAPI extension"))
+                    .hint("name it `x-<name>` (the document's root) or `info.x-<name>` (its `info`)");
+            } else if WRITTEN.contains(&key.as_str()) {
+                let at = self.at(&origin.key(key.as_str()));
+                self.diags
+                    .error(at, format!("extension `{key}` is written by apigen's export itself"))
+                    .hint("remove it: the export writes it from the spec");
+            } else {
+                kept.insert(key.clone(), value.clone());
+            }
+        }
+        kept
     }
 
     pub(super) fn lower_gaps(&mut self) -> BTreeMap<String, (Gap, Location)> {

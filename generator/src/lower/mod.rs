@@ -40,7 +40,19 @@ const FALLBACK_NAMES: &[&str] = &["Unknown", "UnknownValue", "Unrecognized"];
 pub fn lower(spec: &Spec, diags: &mut Diagnostics) -> Option<Api> {
     let mut lowerer = Lowerer::new(spec, diags);
     let api = lowerer.run();
-    if lowerer.diags.has_errors() { None } else { api }
+    if lowerer.diags.has_errors() {
+        return None;
+    }
+    if let Some(api) = &api {
+        for name in crate::model::reach::unused_types(api) {
+            let at = api.ty(name).origin.clone();
+            lowerer
+                .diags
+                .warning(crate::diag::Lint::UnusedType, at, format!("type `{name}` is taken or answered by no operation"))
+                .hint("remove it, or allow `unused-type` under [lint] in apigen.toml if it is there for users of the types");
+        }
+    }
+    api
 }
 
 /// A reference to a gap from an element.
@@ -167,13 +179,14 @@ impl<'a> Lowerer<'a> {
         self.mark_boxes();
         self.check_values();
         let gaps = self.resolve_gaps(gaps);
-        let (name, title, version, description, source) = head?;
+        let (name, title, version, description, source, extensions) = head?;
         let mut api = Api {
             name,
             title,
             version,
             description,
             source,
+            extensions,
             tags,
             types: std::mem::take(&mut self.types),
             operations,

@@ -83,7 +83,7 @@ impl Lowerer<'_> {
         }
         if raw.description.is_none() {
             let at = self.at(origin);
-            self.diags.warning(at, format!("{element} has no description"));
+            self.diags.warning(crate::diag::Lint::MissingDescription, at, format!("{element} has no description"));
         }
         self.queue_values(raw, &ty, &constraints, origin);
         Some(Param {

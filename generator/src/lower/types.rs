@@ -98,7 +98,11 @@ impl Lowerer<'_> {
         self.use_gaps(&raw.gaps, &format!("type `{}`", entry.name), origin);
         if raw.description.is_none() {
             let at = self.at(origin);
-            self.diags.warning(at, format!("type `{}` has no description", entry.name));
+            self.diags.warning(
+                crate::diag::Lint::MissingDescription,
+                at,
+                format!("type `{}` has no description", entry.name),
+            );
         }
         let def = TypeDef {
             name: entry.name.clone(),
@@ -259,7 +263,7 @@ impl Lowerer<'_> {
         let constraints = self.lower_constraints(raw, &ty, origin);
         if raw.description.is_none() {
             let at = self.at(origin);
-            self.diags.warning(at, format!("{element} has no description"));
+            self.diags.warning(crate::diag::Lint::MissingDescription, at, format!("{element} has no description"));
         }
         if raw.default.is_some() && !raw.optional {
             let at = self.at(&origin.key("default"));

@@ -42,6 +42,9 @@ pub struct Api {
     pub description: Option<String>,
     /// Where it is described.
     pub source: Option<String>,
+    /// OpenAPI `x-` extensions kept for the export: `x-<name>` at the document's root,
+    /// `info.x-<name>` in its `info` (`api.extensions`).
+    pub extensions: BTreeMap<String, Value>,
     /// Groups, in the order declared.
     pub tags: Vec<Tag>,
     /// Every type, named or lifted from an inline shape, by name.

@@ -117,6 +117,19 @@ impl<'a> Reach<'a> {
     }
 }
 
+/// The named types (not lifted inline shapes) that no operation takes or answers, directly or
+/// through another type, the API's error type aside: the `unused-type` warnings.
+pub fn unused_types(api: &Api) -> Vec<&str> {
+    let mut walk = Walk { api, bits: BTreeMap::new() };
+    let roots = api.operations.iter().flat_map(operation_types).chain(api.errors.ty.as_deref());
+    walk.from(0, roots);
+    api.types
+        .iter()
+        .filter(|(name, def)| def.inline_of.is_none() && !walk.bits.contains_key(name.as_str()))
+        .map(|(name, _)| name.as_str())
+        .collect()
+}
+
 /// The named types an operation mentions itself.
 fn operation_types(op: &super::Operation) -> impl Iterator<Item = &str> {
     let body = op.body.iter().map(|b| &b.ty);

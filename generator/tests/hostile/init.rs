@@ -207,6 +207,6 @@ fn the_runtime_flag_is_honoured_like_runtime_path() {
     let home = tempfile::tempdir().unwrap();
     ok(&run_in(home.path(), &["init", "acme", "--runtime", "../vendor/rt"], &[]));
     let config = std::fs::read_to_string(home.path().join("acme/apigen.toml")).unwrap();
-    assert!(config.ends_with("[runtime]\npath = \"../vendor/rt\"\n"), "{config}");
+    assert!(config.contains("[runtime]\npath = \"../vendor/rt\"\n"), "{config}");
     assert!(!home.path().join("acme/apigen-runtime").exists());
 }

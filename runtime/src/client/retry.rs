@@ -68,6 +68,26 @@ impl Core {
     /// Sends a call, retrying as the policy allows: a 2xx answer read whole, or (with `open`)
     /// before its body.
     pub(super) async fn run(&self, call: &Call, open: bool) -> Result<Outcome, Error> {
+        #[cfg(feature = "tracing")]
+        {
+            use tracing::Instrument;
+            let span = crate::trace::call(call.operation, &call.method);
+            let started = std::time::Instant::now();
+            let result = self.run_attempts(call, open).instrument(span.clone()).await;
+            let status = match &result {
+                Ok(Outcome::Read(answer)) => Some(answer.status),
+                Ok(Outcome::Open(download)) => Some(download.status),
+                Err(error) => error.status(),
+            };
+            crate::trace::ended(&span, status, result.as_ref().err().map(error_kind), started.elapsed());
+            result
+        }
+        #[cfg(not(feature = "tracing"))]
+        self.run_attempts(call, open).await
+    }
+
+    /// [`Core::run`]'s loop of attempts.
+    async fn run_attempts(&self, call: &Call, open: bool) -> Result<Outcome, Error> {
         let policy = &self.settings.retry;
         let idempotent = matches!(
             call.method,
@@ -87,6 +107,11 @@ impl Core {
             let Some(left) = deadline.checked_sub(started.elapsed()).filter(|left| !left.is_zero()) else {
                 return Err(Error::Timeout(deadline));
             };
+            #[cfg(feature = "tracing")]
+            let (span, attempt_started) = (crate::trace::attempt(retry + 1), std::time::Instant::now());
+            #[cfg(feature = "tracing")]
+            let outcome = tracing::Instrument::instrument(self.attempt(call, left, open), span.clone()).await;
+            #[cfg(not(feature = "tracing"))]
             let outcome = self.attempt(call, left, open).await;
             let wait = match &outcome {
                 Attempt::Done(_) | Attempt::Open(_) => None,
@@ -102,8 +127,23 @@ impl Core {
             // A wait that would end past the deadline is not started: the caller gets the
             // answer now rather than the same answer later.
             let within_deadline = |wait: &Duration| started.elapsed() + *wait < deadline;
-            match wait {
-                Some(wait) if retryable && retry < policy.max_retries && within_deadline(&wait) => {
+            let retried = wait.filter(|wait| retryable && retry < policy.max_retries && within_deadline(wait));
+            #[cfg(feature = "tracing")]
+            {
+                let (status, error) = match &outcome {
+                    Attempt::Done(answer) => (Some(answer.status), None),
+                    Attempt::Open(download) => (Some(download.status), None),
+                    Attempt::Status { status, .. } => (Some(*status), None),
+                    Attempt::Failed(failure) => (failure.status(), Some(error_kind(failure))),
+                };
+                crate::trace::ended(&span, status, error, attempt_started.elapsed());
+                if let Some(wait) = retried {
+                    span.record("retry_in_ms", wait.as_millis() as u64);
+                }
+                tracing::Span::current().record("attempts", retry + 1);
+            }
+            match retried {
+                Some(wait) => {
                     retry += 1;
                     tokio::time::sleep(wait).await;
                 }
@@ -175,6 +215,22 @@ impl Core {
         } else {
             Attempt::Status { status, retry_after, headers, body }
         }
+    }
+}
+
+/// The kind of a failure, as a span records it (never its text: a transport error's names the
+/// URL, which may carry a key in its query).
+#[cfg(feature = "tracing")]
+fn error_kind(error: &Error) -> &'static str {
+    match error {
+        Error::Api { .. } => "status",
+        Error::Transport(_) => "transport",
+        Error::Timeout(_) => "timeout",
+        Error::TooLarge { .. } => "too_large",
+        Error::Decode { .. } => "decode",
+        Error::Invalid(_) => "invalid",
+        Error::Pagination(_) => "pagination",
+        Error::Config(_) => "config",
     }
 }
 

@@ -130,6 +130,10 @@ impl ApiError {
         if self.status == StatusCode::UNAUTHORIZED {
             response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         }
+        #[cfg(feature = "tracing")]
+        if !self.violations().is_empty() {
+            response.extensions_mut().insert(crate::trace::Refused { violations: self.violations().len() });
+        }
         response
     }
 }

@@ -31,6 +31,8 @@ mod auth;
 mod body;
 mod config;
 mod context;
+#[cfg(feature = "docs")]
+mod docs;
 mod error;
 mod input;
 mod mock;
@@ -46,6 +48,8 @@ pub use config::{
     DEFAULT_MAX_URI_BYTES, DEFAULT_UPLOAD_LIMIT, ServerConfig,
 };
 pub use context::{Anonymous, Context, OnlyStatus, Status};
+#[cfg(feature = "docs")]
+pub use docs::{REDOC_JS, docs_router};
 pub use error::ApiError;
 pub(crate) use error::too_large;
 pub use input::Input;

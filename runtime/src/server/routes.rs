@@ -293,7 +293,10 @@ fn method_router<S: Authenticator>(
         let endpoint = Arc::new(endpoint);
         let (service, config) = (Arc::clone(service), Arc::clone(config));
         methods = methods.on(filter, move |request: Request| {
-            handle(Arc::clone(&service), request, Arc::clone(&endpoint), Arc::clone(&config), errors)
+            let answer = handle(Arc::clone(&service), request, Arc::clone(&endpoint), Arc::clone(&config), errors);
+            #[cfg(feature = "tracing")]
+            let answer = crate::trace::request(endpoint.info, answer);
+            answer
         });
     }
     methods.fallback(move || {

@@ -48,6 +48,8 @@ fn manifest(api: &Api, options: &super::Options, reach: &Reach<'_>) -> String {
     let mut features = features::manifest(reach, Some(&types_name));
     // The samples call every operation: every group.
     features.push(("samples".into(), format!("[\"{}\"]", features::FULL)));
+    // One `tracing` span per call and per attempt (the runtime's `tracing` feature).
+    features.push(("tracing".into(), "[\"apigen-runtime/tracing\"]".into()));
     super::templates::cargo_toml(
         api,
         options,

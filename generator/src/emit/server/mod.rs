@@ -26,7 +26,7 @@ pub fn jobs<'a>(api: &'a Api, options: &'a super::Options, reach: &'a Reach<'a>)
     let header = &super::text::header_text(api, options);
     let emitter = move || ServerEmitter { api, paths: Paths::from_crate(&format!("{}-types", api.name)) };
     let mut jobs = vec![
-        jobs::rust("server/src/lib.rs", header, move || emitter().crate_lib()),
+        jobs::rust("server/src/lib.rs", header, move || emitter().crate_lib(options.outputs.openapi)),
         jobs::rust(format!("server/src/{}.rs", super::rust::root_module(api)), header, move || emitter().root_module()),
         jobs::rust("server/src/mock.rs", header, move || emitter().mock_module()),
     ];
@@ -47,6 +47,12 @@ fn manifest(api: &Api, options: &super::Options, reach: &Reach<'_>) -> String {
     let types_name = types_crate.replace('-', "_");
     let mut features = features::manifest(reach, Some(&types_name));
     features.push(("mock".into(), "[]".into()));
+    // One `tracing` span per request (the runtime's `tracing` feature says which fields).
+    features.push(("tracing".into(), "[\"apigen-runtime/tracing\"]".into()));
+    if options.outputs.openapi {
+        // `docs_router()`: openapi.json and its reference page (the runtime's `docs`).
+        features.push(("docs".into(), "[\"apigen-runtime/docs\"]".into()));
+    }
     super::templates::cargo_toml(
         api,
         options,
@@ -66,8 +72,9 @@ struct ServerEmitter<'a> {
 impl ServerEmitter<'_> {
     // ---- crate root ---------------------------------------------------------------------
 
-    /// `lib.rs`: the crate's docs and modules.
-    fn crate_lib(&self) -> TokenStream {
+    /// `lib.rs`: the crate's docs and modules; with `openapi` (openapi.json is generated),
+    /// `docs_router` too.
+    fn crate_lib(&self, openapi: bool) -> TokenStream {
         let api = self.api;
         let groups: Vec<minijinja::Value> = api
             .tags_with_operations()
@@ -90,6 +97,22 @@ impl ServerEmitter<'_> {
                 groups => groups,
             },
         );
+        // The reference in the browser, beside the API's router (feature `docs`), when
+        // openapi.json is generated (it is two directories up from `src/lib.rs`).
+        let docs = if openapi {
+            quote! {
+                /// A router serving `/openapi.json` (the API's OpenAPI document, as generated) and
+                /// `/docs`, its reference page (Redoc, served from the binary: no network at run
+                /// time); no credentials needed. Merge it beside the API's router:
+                /// `router(service).merge(docs_router())` (feature `docs`).
+                #[cfg(feature = "docs")]
+                pub fn docs_router() -> ::apigen_runtime::server::axum::Router {
+                    ::apigen_runtime::server::docs_router(include_str!("../../openapi.json"))
+                }
+            }
+        } else {
+            TokenStream::new()
+        };
         let modules: Vec<(String, TokenStream)> =
             std::iter::once((super::rust::root_module(api).to_string(), TokenStream::new()))
                 .chain(api.tags_with_operations().map(|t| (t.rust.clone(), features::cfg_group(t))))
@@ -103,6 +126,7 @@ impl ServerEmitter<'_> {
                 #[cfg(feature = "mock")]
                 #[rustfmt::skip]
                 pub mod mock;
+                #docs
             },
         )
     }
