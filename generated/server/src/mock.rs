@@ -2,7 +2,742 @@
 
 //! [`MockService`] answers every operation through one function: a mock server for
 //! tests of clients, or a quick stand-in while the real service grows.
-pub use ::apigen_runtime::server::{MockCall, MockService};
+pub use ::apigen_runtime::server::{MockAnswer, MockCall, MockService};
+/// A [`MockService`] answering every operation with the spec's sample of its
+/// success response (`null` where it has no body), accepting every credential:
+/// what the API promises, for client tests and OpenAPI conformance runs
+/// (`router(mock::samples())`).
+pub fn samples() -> MockService {
+    MockService::answering(SAMPLES)
+}
+/// Each operation's sample response.
+const SAMPLES: &[MockAnswer] = &[
+    MockAnswer {
+        operation: "listSpaceChangeRequests",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"change-request\",\"id\":\"cr_1\",\"number\":12,\"status\":\"draft\",\"subject\":\"Document the new API\",\"description\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"createdBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"space\":\"space_1\",\"revision\":\"rev_2\",\"revisionInitial\":\"rev_1\",\"revisionMergedAncestor\":\"rev_1\",\"revisionMerged\":\"rev_3\",\"comments\":3,\"outdated\":true,\"conversationsIssuesCluster\":\"cluster_1\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/changes/12\",\"location\":\"https://api.example.com/v1/spaces/space_1/change-requests/cr_1\"}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "createSpaceChangeRequest",
+        body: "{\"object\":\"change-request\",\"id\":\"cr_1\",\"number\":12,\"status\":\"draft\",\"subject\":\"Document the new API\",\"description\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"createdBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"space\":\"space_1\",\"revision\":\"rev_2\",\"revisionInitial\":\"rev_1\",\"revisionMergedAncestor\":\"rev_1\",\"revisionMerged\":\"rev_3\",\"comments\":3,\"outdated\":true,\"conversationsIssuesCluster\":\"cluster_1\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/changes/12\",\"location\":\"https://api.example.com/v1/spaces/space_1/change-requests/cr_1\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getChangeRequest",
+        body: "{\"object\":\"change-request\",\"id\":\"cr_1\",\"number\":12,\"status\":\"draft\",\"subject\":\"Document the new API\",\"description\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"createdBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"space\":\"space_1\",\"revision\":\"rev_2\",\"revisionInitial\":\"rev_1\",\"revisionMergedAncestor\":\"rev_1\",\"revisionMerged\":\"rev_3\",\"comments\":3,\"outdated\":true,\"conversationsIssuesCluster\":\"cluster_1\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/changes/12\",\"location\":\"https://api.example.com/v1/spaces/space_1/change-requests/cr_1\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateChangeRequest",
+        body: "{\"object\":\"change-request\",\"id\":\"cr_1\",\"number\":12,\"status\":\"draft\",\"subject\":\"Document the new API\",\"description\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"createdBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"space\":\"space_1\",\"revision\":\"rev_2\",\"revisionInitial\":\"rev_1\",\"revisionMergedAncestor\":\"rev_1\",\"revisionMerged\":\"rev_3\",\"comments\":3,\"outdated\":true,\"conversationsIssuesCluster\":\"cluster_1\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/changes/12\",\"location\":\"https://api.example.com/v1/spaces/space_1/change-requests/cr_1\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "mergeChangeRequest",
+        body: "{\"revision\":\"rev_3\",\"result\":\"merge\"}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateChangeRequestFromMain",
+        body: "{\"revision\":\"rev_4\",\"result\":\"update\"}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getChangeRequestPdf",
+        body: "{\"url\":\"https://files.example.com/cr_1.pdf\"}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listOrganizationChangeRequests",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"change-request\",\"id\":\"cr_1\",\"number\":12,\"status\":\"draft\",\"subject\":\"Document the new API\",\"description\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"createdBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"space\":\"space_1\",\"revision\":\"rev_2\",\"revisionInitial\":\"rev_1\",\"revisionMergedAncestor\":\"rev_1\",\"revisionMerged\":\"rev_3\",\"comments\":3,\"outdated\":true,\"conversationsIssuesCluster\":\"cluster_1\",\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/changes/12\",\"location\":\"https://api.example.com/v1/spaces/space_1/change-requests/cr_1\"}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getCollection",
+        body: "{\"object\":\"collection\",\"id\":\"collection_1\",\"title\":\"Product guides\",\"description\":\"Guides for every product.\",\"organization\":\"org_1\",\"parent\":\"col_0\",\"defaultLevel\":\"admin\",\"urls\":{\"location\":\"https://api.example.com/v1/collections/collection_1\",\"app\":\"https://app.example.com/c/collection_1\"},\"permissions\":{\"view\":true,\"admin\":true,\"viewInviteLinks\":true,\"create\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "deleteCollection",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateCollection",
+        body: "{\"object\":\"collection\",\"id\":\"collection_1\",\"title\":\"Product guides\",\"description\":\"Guides for every product.\",\"organization\":\"org_1\",\"parent\":\"col_0\",\"defaultLevel\":\"admin\",\"urls\":{\"location\":\"https://api.example.com/v1/collections/collection_1\",\"app\":\"https://app.example.com/c/collection_1\"},\"permissions\":{\"view\":true,\"admin\":true,\"viewInviteLinks\":true,\"create\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listCollectionSpaces",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "moveCollection",
+        body: "{\"object\":\"collection\",\"id\":\"collection_1\",\"title\":\"Product guides\",\"description\":\"Guides for every product.\",\"organization\":\"org_1\",\"parent\":\"col_0\",\"defaultLevel\":\"admin\",\"urls\":{\"location\":\"https://api.example.com/v1/collections/collection_1\",\"app\":\"https://app.example.com/c/collection_1\"},\"permissions\":{\"view\":true,\"admin\":true,\"viewInviteLinks\":true,\"create\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "transferCollection",
+        body: "{\"object\":\"collection\",\"id\":\"collection_1\",\"title\":\"Product guides\",\"description\":\"Guides for every product.\",\"organization\":\"org_1\",\"parent\":\"col_0\",\"defaultLevel\":\"admin\",\"urls\":{\"location\":\"https://api.example.com/v1/collections/collection_1\",\"app\":\"https://app.example.com/c/collection_1\"},\"permissions\":{\"view\":true,\"admin\":true,\"viewInviteLinks\":true,\"create\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listOrganizationCollections",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"collection\",\"id\":\"collection_1\",\"title\":\"Product guides\",\"description\":\"Guides for every product.\",\"organization\":\"org_1\",\"parent\":\"col_0\",\"defaultLevel\":\"admin\",\"urls\":{\"location\":\"https://api.example.com/v1/collections/collection_1\",\"app\":\"https://app.example.com/c/collection_1\"},\"permissions\":{\"view\":true,\"admin\":true,\"viewInviteLinks\":true,\"create\":true}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "createOrganizationCollection",
+        body: "{\"object\":\"collection\",\"id\":\"collection_1\",\"title\":\"Product guides\",\"description\":\"Guides for every product.\",\"organization\":\"org_1\",\"parent\":\"col_0\",\"defaultLevel\":\"admin\",\"urls\":{\"location\":\"https://api.example.com/v1/collections/collection_1\",\"app\":\"https://app.example.com/c/collection_1\"},\"permissions\":{\"view\":true,\"admin\":true,\"viewInviteLinks\":true,\"create\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listSpaceComments",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "createSpaceComment",
+        body: "{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getSpaceComment",
+        body: "{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateSpaceComment",
+        body: "{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "deleteSpaceComment",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "createSpaceCommentReply",
+        body: "{\"object\":\"comment-reply\",\"id\":\"reply_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getSpaceCommentReply",
+        body: "{\"object\":\"comment-reply\",\"id\":\"reply_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateSpaceCommentReply",
+        body: "{\"object\":\"comment-reply\",\"id\":\"reply_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "deleteSpaceCommentReply",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listSpaceCommenters",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"member\",\"id\":\"user_1\",\"role\":\"admin\",\"user\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"disabled\":true,\"joinedAt\":\"2024-01-15T09:30:00Z\",\"lastSeenAt\":\"2024-03-01T12:00:00Z\",\"sso\":true,\"spaces\":3,\"teams\":2}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listChangeRequestComments",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "createChangeRequestComment",
+        body: "{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getChangeRequestComment",
+        body: "{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateChangeRequestComment",
+        body: "{\"object\":\"comment\",\"id\":\"comment_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"replies\":2,\"repliers\":[{\"updatedAt\":\"2024-01-15T09:30:00Z\",\"count\":1,\"user\":{\"object\":\"user\",\"id\":\"user_1\"}}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"target\":{\"node\":{\"id\":\"node_1\"},\"tableCell\":{\"record\":\"record_1\",\"definition\":\"def_1\"},\"changeRequest\":\"cr_1\",\"review\":\"review_1\",\"page\":{\"id\":\"page_1\"},\"space\":\"space_1\",\"revision\":\"rev_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true},\"status\":\"resolved\",\"resolvedAt\":\"2024-01-15T09:30:00Z\",\"resolvedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "deleteChangeRequestComment",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "createChangeRequestCommentReply",
+        body: "{\"object\":\"comment-reply\",\"id\":\"reply_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listChangeRequestCommentReplies",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"comment-reply\",\"id\":\"reply_1\",\"postedBy\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"postedAt\":\"2024-01-15T09:30:00Z\",\"editedAt\":\"2024-01-15T09:30:00Z\",\"reactions\":[{\"emoji\":\"👍\",\"count\":2,\"users\":[]}],\"body\":{\"markdown\":\"Should this say **v2**?\",\"document\":{\"object\":\"document\",\"data\":{},\"nodes\":[],\"extraKey\":{\"key\":\"value\"}}},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/comments/comment_1\"},\"permissions\":{\"view\":true,\"edit\":true,\"reply\":true,\"delete\":true}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "searchSpaceContent",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"id\":\"page_1\",\"title\":\"Getting started\",\"path\":\"guides/getting-started\",\"sections\":[{\"id\":\"install\",\"title\":\"Install\",\"path\":\"guides/getting-started#install\",\"body\":\"Run the installer.\",\"urls\":{}}],\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getSpaceContent",
+        body: "{\"object\":\"revision\",\"id\":\"rev_1\",\"type\":\"edits\",\"parents\":[\"rev_0\"],\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"files\":[{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{},\"git\":{}}],\"reusableContents\":[{\"id\":\"rc_1\",\"title\":\"Support footer\",\"git\":{}}],\"variables\":{\"version\":\"2.0\",\"major\":2,\"beta\":false},\"createdAt\":\"2024-01-15T09:30:00Z\",\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"message\":\"Update the guides\",\"createdByGitBook\":true,\"url\":\"https://github.com/acme/docs/commit/3b18e51\",\"ref\":\"refs/heads/main\"},\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/revisions/rev_1\",\"published\":\"https://docs.example.com/\",\"public\":\"https://docs.example.com/\"},\"extraKey\":{\"key\":\"value\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "applySpaceContentTemplate",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listSpacePages",
+        body: "{\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listSpaceFiles",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{\"width\":800,\"height\":600},\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getSpaceFile",
+        body: "{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{\"width\":800,\"height\":600},\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listSpaceFileBacklinks",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"kind\":\"file\",\"organization\":\"OrganizationRef\",\"space\":\"SpaceRef\",\"versionContext\":{\"type\":\"revision\",\"revision\":\"rev_1\"},\"file\":\"FileRef\"}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getSpacePage",
+        body: "{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"},\"layout\":{\"width\":\"default\",\"cover\":true,\"coverSize\":\"hero\",\"title\":true,\"description\":true,\"tableOfContents\":true,\"outline\":true,\"pagination\":true,\"metadata\":true},\"cover\":{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"},\"refDark\":{\"kind\":\"file\",\"file\":\"file_1\"},\"yPos\":0.5,\"height\":240},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\",\"dependencies\":{\"key\":{}},\"props\":{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}},\"computedSeed\":\"seed_1\"}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listSpacePageLinks",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":42,\"items\":[{\"status\":\"ok\",\"relation\":\"reference\",\"targetReference\":{},\"extraKey\":{\"key\":\"value\"}}],\"stats\":{\"total\":42,\"broken\":{\"total\":3,\"changeRequest\":1}}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getChangeRequestContent",
+        body: "{\"object\":\"revision\",\"id\":\"rev_1\",\"type\":\"edits\",\"parents\":[\"rev_0\"],\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"files\":[{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{},\"git\":{}}],\"reusableContents\":[{\"id\":\"rc_1\",\"title\":\"Support footer\",\"git\":{}}],\"variables\":{\"version\":\"2.0\",\"major\":2,\"beta\":false},\"createdAt\":\"2024-01-15T09:30:00Z\",\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"message\":\"Update the guides\",\"createdByGitBook\":true,\"url\":\"https://github.com/acme/docs/commit/3b18e51\",\"ref\":\"refs/heads/main\"},\"urls\":{\"app\":\"https://app.example.com/s/space_1/~/revisions/rev_1\",\"published\":\"https://docs.example.com/\",\"public\":\"https://docs.example.com/\"},\"extraKey\":{\"key\":\"value\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listChangeRequestPages",
+        body: "{\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listChangeRequestFiles",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{\"width\":800,\"height\":600},\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getChangeRequestFile",
+        body: "{\"id\":\"file_1\",\"name\":\"diagram.png\",\"contentType\":\"image/png\",\"downloadURL\":\"https://files.example.com/file_1/diagram.png\",\"size\":20480,\"dimensions\":{\"width\":800,\"height\":600},\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listChangeRequestFileBacklinks",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"kind\":\"file\",\"organization\":\"OrganizationRef\",\"space\":\"SpaceRef\",\"versionContext\":{\"type\":\"revision\",\"revision\":\"rev_1\"},\"file\":\"FileRef\"}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getChangeRequestPage",
+        body: "{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"urls\":{\"app\":\"https://app.example.com/s/space_1/guides/start\"},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[{\"type\":\"document\",\"id\":\"page_1\",\"title\":\"Getting started\",\"emoji\":\"🚀\",\"icon\":\"rocket\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"markdown\":\"# Getting started\",\"document\":{\"object\":\"document\",\"nodes\":[]},\"urls\":{},\"slug\":\"getting-started\",\"path\":\"guides/getting-started\",\"description\":\"How to start.\",\"pages\":[],\"git\":{},\"layout\":{},\"cover\":{},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{},\"computedSeed\":\"seed_1\"}],\"git\":{\"oid\":\"3b18e512dba79e4c8300dd08aeb37f8e728b8dad\",\"path\":\"guides/start.md\"},\"layout\":{\"width\":\"default\",\"cover\":true,\"coverSize\":\"hero\",\"title\":true,\"description\":true,\"tableOfContents\":true,\"outline\":true,\"pagination\":true,\"metadata\":true},\"cover\":{\"ref\":{\"kind\":\"file\",\"file\":\"file_1\"},\"refDark\":{\"kind\":\"file\",\"file\":\"file_1\"},\"yPos\":0.5,\"height\":240},\"variables\":{\"product\":\"Acme\",\"seats\":10},\"hidden\":true,\"noIndex\":true,\"noRobotsIndex\":true,\"computed\":{\"type\":\"builtin:openapi\",\"dependencies\":{\"key\":{}},\"props\":{\"doc\":\"operations\",\"extraKey\":{\"key\":\"value\"}}},\"computedSeed\":\"seed_1\"}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listChangeRequestPageLinks",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":42,\"items\":[{\"status\":\"ok\",\"relation\":\"reference\",\"targetReference\":{},\"extraKey\":{\"key\":\"value\"}}],\"stats\":{\"total\":42,\"broken\":{\"total\":3,\"changeRequest\":1}}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listOrganizationConversationClusters",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"issues-cluster\",\"id\":\"cluster_1\",\"label\":\"Single sign-on setup\",\"createdAt\":\"2024-04-01T10:00:00Z\",\"updatedAt\":\"2024-05-01T10:06:00Z\",\"icon\":\"key\",\"summary\":\"Users struggle to configure SAML.\",\"weeklyPulse\":[0,1,2,1,0,3,4,2,1,5,3,2,6],\"sources\":{\"intercom\":12,\"zendesk\":3},\"stats\":{\"issues\":15,\"conversations\":12,\"tasksTotal\":4,\"tasksBacklog\":1,\"tasksStarted\":1,\"tasksCompleted\":2,\"tasksCancelled\":0},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations-clusters/cluster_1\",\"app\":\"https://app.example.com/o/org_1/insights/cluster_1\"}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listOrganizationConversations",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"conversation\",\"id\":\"conv_1\",\"subject\":\"Cannot configure SSO\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"processedAt\":\"2024-05-01T10:05:00Z\",\"source\":\"intercom\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations/conv_1\",\"source\":\"https://support.example.com/conversations/123\"}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "ingestOrganizationConversations",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listOrganizationConversationIssues",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"issue\":{\"object\":\"conversation-issue\",\"id\":\"issue_1\",\"title\":\"SAML setup unclear\",\"summary\":\"The user could not find where to upload the certificate.\",\"createdAt\":\"2024-05-01T10:06:00Z\",\"ingestedAt\":\"2024-05-01T10:01:00Z\",\"conversation\":\"conv_1\",\"cluster\":\"cluster_1\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations-issues/issue_1\"}},\"conversation\":{\"object\":\"conversation\",\"id\":\"conv_1\",\"subject\":\"Cannot configure SSO\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"processedAt\":\"2024-05-01T10:05:00Z\",\"source\":\"intercom\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations/conv_1\",\"source\":\"https://support.example.com/conversations/123\"}}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getConversationIssue",
+        body: "{\"issue\":{\"object\":\"conversation-issue\",\"id\":\"issue_1\",\"title\":\"SAML setup unclear\",\"summary\":\"The user could not find where to upload the certificate.\",\"createdAt\":\"2024-05-01T10:06:00Z\",\"ingestedAt\":\"2024-05-01T10:01:00Z\",\"conversation\":\"conv_1\",\"cluster\":\"cluster_1\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations-issues/issue_1\"}},\"conversation\":{\"object\":\"conversation\",\"id\":\"conv_1\",\"subject\":\"Cannot configure SSO\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"processedAt\":\"2024-05-01T10:05:00Z\",\"source\":\"intercom\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations/conv_1\",\"source\":\"https://support.example.com/conversations/123\"}}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getConversation",
+        body: "{\"conversation\":{\"object\":\"conversation\",\"id\":\"conv_1\",\"subject\":\"Cannot configure SSO\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"processedAt\":\"2024-05-01T10:05:00Z\",\"source\":\"intercom\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/conversations/conv_1\",\"source\":\"https://support.example.com/conversations/123\"}},\"parts\":[{\"type\":\"message\",\"role\":\"user\",\"body\":\"How do I configure SAML single sign-on?\"}],\"metadata\":{\"url\":\"https://support.example.com/conversations/123\",\"attributes\":{\"plan\":\"business\"},\"createdAt\":\"2024-05-01T10:00:00Z\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "importSpaceFromGit",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "exportSpaceToGit",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getSpaceGitInfo",
+        body: "{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "deleteSpaceGitLegacyInstallation",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listIntegrations",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"integration\",\"name\":\"slack\",\"version\":3,\"title\":\"Slack\",\"description\":\"Notifications and link unfurling in Slack.\",\"summary\":\"# Slack\\n\\nGet notified in Slack.\",\"previewImages\":[\"https://example.com/preview-1.png\"],\"target\":\"all\",\"verified\":true,\"visibility\":\"public\",\"scopes\":[\"space:content:read\"],\"categories\":[\"analytics\"],\"blocks\":[{\"id\":\"message\",\"title\":\"Slack message\",\"description\":\"Embed a Slack message.\",\"icon\":\"slack.png\",\"urlUnfurl\":[\"https://slack.com/\"],\"markdown\":{}}],\"contentSources\":[{\"id\":\"openapi\",\"title\":\"OpenAPI pages\",\"description\":\"Generate pages from an OpenAPI file.\",\"icon\":\"openapi.png\",\"configuration\":{}}],\"configurations\":{\"account\":{\"properties\":{},\"required\":[\"channel\"]},\"space\":{\"properties\":{},\"required\":[\"channel\"]},\"site\":{\"properties\":{},\"required\":[\"channel\"]}},\"externalLinks\":[{\"url\":\"https://example.com/slack/docs\",\"label\":\"Documentation\"}],\"owner\":{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{},\"usageAddons\":{}},\"mergeRules\":{\"type\":\"rules\",\"rules\":[]},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}},\"urls\":{\"location\":\"https://api.example.com/v1/integrations/slack\",\"icon\":\"https://example.com/slack/icon.png\",\"app\":\"https://app.example.com/integrations/slack\",\"assets\":\"https://example.com/slack/assets/\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/integration\"},\"permissions\":{\"admin\":true},\"contentSecurityPolicy\":\"default-src 'self'\"}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getIntegration",
+        body: "{\"object\":\"integration\",\"name\":\"slack\",\"version\":3,\"title\":\"Slack\",\"description\":\"Notifications and link unfurling in Slack.\",\"summary\":\"# Slack\\n\\nGet notified in Slack.\",\"previewImages\":[\"https://example.com/preview-1.png\"],\"target\":\"all\",\"verified\":true,\"visibility\":\"public\",\"scopes\":[\"space:content:read\"],\"categories\":[\"analytics\"],\"blocks\":[{\"id\":\"message\",\"title\":\"Slack message\",\"description\":\"Embed a Slack message.\",\"icon\":\"slack.png\",\"urlUnfurl\":[\"https://slack.com/\"],\"markdown\":{}}],\"contentSources\":[{\"id\":\"openapi\",\"title\":\"OpenAPI pages\",\"description\":\"Generate pages from an OpenAPI file.\",\"icon\":\"openapi.png\",\"configuration\":{}}],\"configurations\":{\"account\":{\"properties\":{},\"required\":[\"channel\"]},\"space\":{\"properties\":{},\"required\":[\"channel\"]},\"site\":{\"properties\":{},\"required\":[\"channel\"]}},\"externalLinks\":[{\"url\":\"https://example.com/slack/docs\",\"label\":\"Documentation\"}],\"owner\":{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{},\"usageAddons\":{}},\"mergeRules\":{\"type\":\"rules\",\"rules\":[]},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}},\"urls\":{\"location\":\"https://api.example.com/v1/integrations/slack\",\"icon\":\"https://example.com/slack/icon.png\",\"app\":\"https://app.example.com/integrations/slack\",\"assets\":\"https://example.com/slack/assets/\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/integration\"},\"permissions\":{\"admin\":true},\"contentSecurityPolicy\":\"default-src 'self'\"}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "publishIntegration",
+        body: "{\"object\":\"integration\",\"name\":\"slack\",\"version\":3,\"title\":\"Slack\",\"description\":\"Notifications and link unfurling in Slack.\",\"summary\":\"# Slack\\n\\nGet notified in Slack.\",\"previewImages\":[\"https://example.com/preview-1.png\"],\"target\":\"all\",\"verified\":true,\"visibility\":\"public\",\"scopes\":[\"space:content:read\"],\"categories\":[\"analytics\"],\"blocks\":[{\"id\":\"message\",\"title\":\"Slack message\",\"description\":\"Embed a Slack message.\",\"icon\":\"slack.png\",\"urlUnfurl\":[\"https://slack.com/\"],\"markdown\":{}}],\"contentSources\":[{\"id\":\"openapi\",\"title\":\"OpenAPI pages\",\"description\":\"Generate pages from an OpenAPI file.\",\"icon\":\"openapi.png\",\"configuration\":{}}],\"configurations\":{\"account\":{\"properties\":{},\"required\":[\"channel\"]},\"space\":{\"properties\":{},\"required\":[\"channel\"]},\"site\":{\"properties\":{},\"required\":[\"channel\"]}},\"externalLinks\":[{\"url\":\"https://example.com/slack/docs\",\"label\":\"Documentation\"}],\"owner\":{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{},\"usageAddons\":{}},\"mergeRules\":{\"type\":\"rules\",\"rules\":[]},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}},\"urls\":{\"location\":\"https://api.example.com/v1/integrations/slack\",\"icon\":\"https://example.com/slack/icon.png\",\"app\":\"https://app.example.com/integrations/slack\",\"assets\":\"https://example.com/slack/assets/\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/integration\"},\"permissions\":{\"admin\":true},\"contentSecurityPolicy\":\"default-src 'self'\"}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "deleteIntegration",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listIntegrationInstallations",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"id\":\"inst_1\",\"status\":\"active\",\"space_selection\":\"all\",\"site_selection\":\"all\",\"spaces\":4,\"configuration\":{\"channel\":\"general\"},\"createdAt\":\"2024-05-01T10:00:00Z\",\"updatedAt\":\"2024-05-02T10:00:00Z\",\"urls\":{\"location\":\"https://api.example.com/v1/integrations/slack/installations/inst_1\",\"app\":\"https://app.example.com/integrations/slack/installations/inst_1\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1\"},\"externalIds\":[\"T0123456\"],\"target\":{\"organization\":\"org_1\"}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "installIntegration",
+        body: "{\"id\":\"inst_1\",\"status\":\"active\",\"space_selection\":\"all\",\"site_selection\":\"all\",\"spaces\":4,\"configuration\":{\"channel\":\"general\"},\"createdAt\":\"2024-05-01T10:00:00Z\",\"updatedAt\":\"2024-05-02T10:00:00Z\",\"urls\":{\"location\":\"https://api.example.com/v1/integrations/slack/installations/inst_1\",\"app\":\"https://app.example.com/integrations/slack/installations/inst_1\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1\"},\"externalIds\":[\"T0123456\"],\"target\":{\"organization\":\"org_1\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listIntegrationEvents",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"id\":\"event_1\",\"integrationId\":\"slack\",\"installationId\":\"inst_1\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"payload\":{\"type\":\"installation_setup\",\"eventId\":\"event_1\",\"installationId\":\"inst_1\",\"status\":\"active\",\"previous\":{\"status\":\"active\",\"configuration\":{\"channel\":\"random\"}}},\"status\":\"success\"}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getIntegrationEvent",
+        body: "{\"event\":{\"id\":\"event_1\",\"integrationId\":\"slack\",\"installationId\":\"inst_1\",\"createdAt\":\"2024-05-01T10:00:00Z\",\"payload\":{\"type\":\"installation_setup\",\"eventId\":\"event_1\",\"installationId\":\"inst_1\",\"status\":\"active\",\"previous\":{}},\"status\":\"success\"},\"trace\":{\"logs\":[{}]}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listIntegrationSpaces",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"integration\":\"slack\",\"installation\":\"inst_1\",\"status\":\"active\",\"configuration\":{\"channel\":\"docs\"},\"externalIds\":[\"C0123456\"],\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1/integrations/slack\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1/spaces/space_1\"},\"space\":\"IntegrationEntrySpace\"}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listIntegrationSites",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"integration\":\"slack\",\"installation\":\"inst_1\",\"status\":\"active\",\"configuration\":{\"channel\":\"docs\"},\"externalIds\":[\"C0123456\"],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1/integrations/slack\",\"publicEndpoint\":\"https://integrations.example.com/v1/integrations/slack/installations/inst_1/sites/site_1\"},\"site\":\"IntegrationEntrySite\"}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateIntegrationDevMode",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listOrganizationMembers",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"member\",\"id\":\"user_1\",\"role\":\"admin\",\"user\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"disabled\":true,\"joinedAt\":\"2024-01-15T09:30:00Z\",\"lastSeenAt\":\"2024-03-01T12:00:00Z\",\"sso\":true,\"spaces\":3,\"teams\":2}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getOrganizationMember",
+        body: "{\"object\":\"member\",\"id\":\"user_1\",\"role\":\"admin\",\"user\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"disabled\":true,\"joinedAt\":\"2024-01-15T09:30:00Z\",\"lastSeenAt\":\"2024-03-01T12:00:00Z\",\"sso\":true,\"spaces\":3,\"teams\":2}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "deleteOrganizationMember",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateOrganizationMember",
+        body: "{\"object\":\"member\",\"id\":\"user_1\",\"role\":\"admin\",\"user\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"disabled\":true,\"joinedAt\":\"2024-01-15T09:30:00Z\",\"lastSeenAt\":\"2024-03-01T12:00:00Z\",\"sso\":true,\"spaces\":3,\"teams\":2}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "pingOrganization",
+        body: "{\"serviceVisitorClaims\":\"eyJhbGciOiJIUzI1NiJ9.e30.signature\"}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "setOrganizationMemberSso",
+        body: "{\"object\":\"member\",\"id\":\"user_1\",\"role\":\"admin\",\"user\":{\"object\":\"user\",\"id\":\"user_1\",\"displayName\":\"Ada Lovelace\",\"email\":\"ada@example.com\",\"photoURL\":\"https://example.com/ada.png\",\"urls\":{\"location\":\"https://api.example.com/v1/users/user_1\"}},\"disabled\":true,\"joinedAt\":\"2024-01-15T09:30:00Z\",\"lastSeenAt\":\"2024-03-01T12:00:00Z\",\"sso\":true,\"spaces\":3,\"teams\":2}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listOrganizationMemberSpaces",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"permission\":\"admin\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listOrganizationMemberTeams",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"team\":{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}},\"member\":{\"role\":\"owner\"}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listOrganizationOpenApiSpecs",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"openapi-spec\",\"id\":\"spec_1\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"slug\":\"acme-api\",\"sourceURL\":\"https://example.com/openapi.yaml\",\"processingState\":\"pending\",\"visibility\":\"private\",\"lastVersion\":\"specver_1\",\"lastProcessedAt\":\"2024-01-15T09:30:00Z\",\"lastProcessErrorCode\":\"FETCH_TIMEOUT\",\"lastProcessedErrors\":[{\"message\":\"The spec could not be fetched in time.\",\"code\":\"FETCH_TIMEOUT\"}],\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/openapi/acme-api\",\"app\":\"https://app.example.com/o/org_1/openapi/acme-api\",\"published\":\"https://api.example.com/openapi/org_1/acme-api\"}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "createOrganizationOpenApiSpec",
+        body: "{\"object\":\"openapi-spec\",\"id\":\"spec_1\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"slug\":\"acme-api\",\"sourceURL\":\"https://example.com/openapi.yaml\",\"processingState\":\"pending\",\"visibility\":\"private\",\"lastVersion\":\"specver_1\",\"lastProcessedAt\":\"2024-01-15T09:30:00Z\",\"lastProcessErrorCode\":\"FETCH_TIMEOUT\",\"lastProcessedErrors\":[{\"message\":\"The spec could not be fetched in time.\",\"code\":\"FETCH_TIMEOUT\"}],\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/openapi/acme-api\",\"app\":\"https://app.example.com/o/org_1/openapi/acme-api\",\"published\":\"https://api.example.com/openapi/org_1/acme-api\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getOpenApiSpec",
+        body: "{\"object\":\"openapi-spec\",\"id\":\"spec_1\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"slug\":\"acme-api\",\"sourceURL\":\"https://example.com/openapi.yaml\",\"processingState\":\"pending\",\"visibility\":\"private\",\"lastVersion\":\"specver_1\",\"lastProcessedAt\":\"2024-01-15T09:30:00Z\",\"lastProcessErrorCode\":\"FETCH_TIMEOUT\",\"lastProcessedErrors\":[{\"message\":\"The spec could not be fetched in time.\",\"code\":\"FETCH_TIMEOUT\"}],\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/openapi/acme-api\",\"app\":\"https://app.example.com/o/org_1/openapi/acme-api\",\"published\":\"https://api.example.com/openapi/org_1/acme-api\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "createOrUpdateOpenApiSpec",
+        body: "{\"object\":\"openapi-spec\",\"id\":\"spec_1\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"slug\":\"acme-api\",\"sourceURL\":\"https://example.com/openapi.yaml\",\"processingState\":\"pending\",\"visibility\":\"private\",\"lastVersion\":\"specver_1\",\"lastProcessedAt\":\"2024-01-15T09:30:00Z\",\"lastProcessErrorCode\":\"FETCH_TIMEOUT\",\"lastProcessedErrors\":[{\"message\":\"The spec could not be fetched in time.\",\"code\":\"FETCH_TIMEOUT\"}],\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/openapi/acme-api\",\"app\":\"https://app.example.com/o/org_1/openapi/acme-api\",\"published\":\"https://api.example.com/openapi/org_1/acme-api\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "deleteOpenApiSpec",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateOpenApiSpec",
+        body: "{\"object\":\"openapi-spec\",\"id\":\"spec_1\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-01-15T09:30:00Z\",\"slug\":\"acme-api\",\"sourceURL\":\"https://example.com/openapi.yaml\",\"processingState\":\"pending\",\"visibility\":\"private\",\"lastVersion\":\"specver_1\",\"lastProcessedAt\":\"2024-01-15T09:30:00Z\",\"lastProcessErrorCode\":\"FETCH_TIMEOUT\",\"lastProcessedErrors\":[{\"message\":\"The spec could not be fetched in time.\",\"code\":\"FETCH_TIMEOUT\"}],\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/openapi/acme-api\",\"app\":\"https://app.example.com/o/org_1/openapi/acme-api\",\"published\":\"https://api.example.com/openapi/org_1/acme-api\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listOrganizations",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{\"members\":{},\"sites\":{}},\"usageAddons\":{\"key\":{}}},\"mergeRules\":{\"type\":\"rules\",\"rules\":[{\"rule\":\"require_specific_reviewers\"}]},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getOrganization",
+        body: "{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{\"members\":{},\"sites\":{}},\"usageAddons\":{\"key\":{}}},\"mergeRules\":{\"type\":\"rules\",\"rules\":[{\"rule\":\"require_specific_reviewers\"}]},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateOrganization",
+        body: "{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{\"interval\":\"monthly\",\"endDate\":\"2025-01-15T00:00:00Z\",\"hasPaymentFailed\":true,\"isScheduledToCancel\":true,\"pricing\":{\"members\":{},\"sites\":{}},\"usageAddons\":{\"key\":{}}},\"mergeRules\":{\"type\":\"rules\",\"rules\":[{\"rule\":\"require_specific_reviewers\"}]},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1\",\"app\":\"https://app.example.com/o/org_1\",\"logo\":\"https://example.com/acme-logo.png\"},\"trial\":{\"status\":\"notapplicable\",\"count\":1,\"endDate\":\"2024-02-15T00:00:00Z\",\"decision\":\"downgrade\"},\"customHostname\":\"docs.acme.com\",\"blocked\":{\"source\":\"backoffice\",\"reason\":\"Unpaid invoices\"},\"internal_billingMigration\":{\"deadline\":\"2025-06-30T00:00:00Z\",\"discountPercent\":20,\"discountEndDate\":\"2025-12-31T00:00:00Z\"},\"permissions\":{\"view\":true,\"admin\":true,\"ownTeam\":true,\"createContent\":true,\"createOpenAPISpec\":true,\"ingestConversations\":true,\"viewBilling\":true,\"listMembers\":true,\"listTeams\":true,\"listIntegrations\":true,\"listInstallations\":true,\"installIntegration\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "deleteOrganizationInviteLink",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "joinOrganization",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "searchOrganizationContent",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"id\":\"space_1\",\"title\":\"Product guides\",\"pages\":[{\"id\":\"page_1\",\"title\":\"Getting started\",\"path\":\"guides/getting-started\",\"sections\":[],\"urls\":{}}]}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getOrganizationAgentInstructions",
+        body: "{\"object\":\"agent-instructions\",\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"updatedAt\":\"2024-03-01T12:00:00Z\",\"updatedBy\":\"user_1\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/agent-instructions\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateOrganizationAgentInstructions",
+        body: "{\"object\":\"agent-instructions\",\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"updatedAt\":\"2024-03-01T12:00:00Z\",\"updatedBy\":\"user_1\",\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/agent-instructions\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listOrganizationsByEmailDomain",
+        body: "{\"organizations\":[{\"object\":\"organization\",\"id\":\"org_1\",\"title\":\"Acme\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"emailDomains\":[\"example.com\"],\"hostname\":\"acme.docs.example.com\",\"type\":\"business\",\"useCase\":\"internalDocs\",\"communityType\":\"nonProfit\",\"defaultRole\":\"admin\",\"defaultContent\":{\"type\":\"site\",\"site\":\"site_1\"},\"sso\":true,\"ai\":true,\"inviteLinks\":true,\"plan\":\"free_2024\",\"billing\":{},\"mergeRules\":{\"type\":\"rules\"},\"urls\":{},\"trial\":{},\"customHostname\":\"docs.acme.com\",\"blocked\":{},\"internal_billingMigration\":{},\"permissions\":{}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listSiteSections",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"mergeRules\":{\"type\":\"inherit\"},\"organization\":\"org_1\",\"revision\":\"rev_1\",\"defaultLevel\":null,\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{}}],\"urls\":{\"published\":\"https://docs.example.com/guides\"}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "createSiteSection",
+        body: "{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"mergeRules\":{\"type\":\"inherit\"},\"organization\":\"org_1\",\"revision\":\"rev_1\",\"defaultLevel\":null,\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{}}],\"urls\":{\"published\":\"https://docs.example.com/guides\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "deleteSiteSection",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateSiteSection",
+        body: "{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"mergeRules\":{\"type\":\"inherit\"},\"organization\":\"org_1\",\"revision\":\"rev_1\",\"defaultLevel\":null,\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{}}],\"urls\":{\"published\":\"https://docs.example.com/guides\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "moveSiteSection",
+        body: "{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"mergeRules\":{\"type\":\"inherit\"},\"organization\":\"org_1\",\"revision\":\"rev_1\",\"defaultLevel\":null,\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{}}],\"urls\":{\"published\":\"https://docs.example.com/guides\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listSiteSpaces",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{\"published\":\"https://docs.example.com/guides\"}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "createSiteSpace",
+        body: "{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{\"published\":\"https://docs.example.com/guides\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "deleteSiteSpace",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateSiteSpace",
+        body: "{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{\"published\":\"https://docs.example.com/guides\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "moveSiteSpace",
+        body: "{\"object\":\"site-space\",\"id\":\"sitesp_1\",\"path\":\"v2\",\"section\":\"section_1\",\"space\":{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}},\"title\":\"Version 2\",\"default\":true,\"condition\":\"visitor.claims.isBetaUser\",\"hasAdvancedCustomizationFeature\":true,\"urls\":{\"published\":\"https://docs.example.com/guides\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listSiteSectionGroups",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"site-section-group\",\"id\":\"group_1\",\"title\":\"Products\",\"sectionGroup\":\"group_0\",\"children\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[],\"urls\":{}}],\"icon\":\"box\"}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "createSiteSectionGroup",
+        body: "{\"object\":\"site-section-group\",\"id\":\"group_1\",\"title\":\"Products\",\"sectionGroup\":\"group_0\",\"children\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[],\"urls\":{}}],\"icon\":\"box\"}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "deleteSiteSectionGroup",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateSiteSectionGroup",
+        body: "{\"object\":\"site-section-group\",\"id\":\"group_1\",\"title\":\"Products\",\"sectionGroup\":\"group_0\",\"children\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[],\"urls\":{}}],\"icon\":\"box\"}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "addSiteSectionGroupSection",
+        body: "{\"object\":\"site-section-group\",\"id\":\"group_1\",\"title\":\"Products\",\"sectionGroup\":\"group_0\",\"children\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[],\"urls\":{}}],\"icon\":\"box\"}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "removeSiteSectionGroupSection",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "moveSiteSectionGroup",
+        body: "{\"object\":\"site-section-group\",\"id\":\"group_1\",\"title\":\"Products\",\"sectionGroup\":\"group_0\",\"children\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"description\":\"Guides for every product.\",\"default\":true,\"path\":\"guides\",\"condition\":\"visitor.claims.isBetaUser\",\"sectionGroup\":\"group_1\",\"icon\":\"book\",\"siteSpaces\":[],\"urls\":{}}],\"icon\":\"box\"}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listOrganizationSites",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\",\"plan\":\"basic\",\"frozen\":true,\"customizations\":[]}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "createOrganizationSite",
+        body: "{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\",\"plan\":\"basic\",\"frozen\":true,\"customizations\":[]}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getSite",
+        body: "{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\",\"plan\":\"basic\",\"frozen\":true,\"customizations\":[]}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "deleteSite",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateSite",
+        body: "{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\",\"plan\":\"basic\",\"frozen\":true,\"customizations\":[]}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getSiteAdaptiveSchema",
+        body: "{\"object\":\"site-adaptive-schema\",\"jsonSchema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"isBetaUser\":{\"type\":\"boolean\",\"description\":\"The visitor is a beta user.\"},\"unsigned\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"isLoggedIn\":{\"type\":\"boolean\",\"description\":\"The visitor is logged in.\"}}}}},\"updatedAt\":\"2024-01-15T09:30:00Z\"}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateSiteAdaptiveSchema",
+        body: "{\"object\":\"site-adaptive-schema\",\"jsonSchema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"isBetaUser\":{\"type\":\"boolean\",\"description\":\"The visitor is a beta user.\"},\"unsigned\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"isLoggedIn\":{\"type\":\"boolean\",\"description\":\"The visitor is logged in.\"}}}}},\"updatedAt\":\"2024-01-15T09:30:00Z\"}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listSiteTemplateConditions",
+        body: "{\"items\":[{\"description\":\"Visitor is a beta user\",\"condition\":\"visitor.claims.isBetaUser\"}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getPublishedSite",
+        body: "{\"object\":\"published-content-site\",\"site\":{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\"}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}},\"structure\":{\"type\":\"sections\",\"structure\":[{\"object\":\"site-section\",\"id\":\"section_1\",\"title\":\"Guides\",\"path\":\"guides\"}]},\"customizations\":{\"site\":{\"title\":\"Acme Docs\",\"styling\":{},\"favicon\":{},\"header\":{},\"footer\":{},\"announcement\":{},\"themes\":{},\"pdf\":{},\"feedback\":{},\"ai\":{},\"advancedCustomization\":{},\"git\":{},\"pageActions\":{},\"externalLinks\":{},\"pagination\":{},\"trademark\":{},\"privacyPolicy\":{},\"socialPreview\":{},\"insights\":{}},\"siteSpaces\":{\"key\":{}}},\"scripts\":[{\"script\":\"https://example.com/script.js\",\"contentSecurityPolicy\":\"script-src https://example.com\",\"cookies\":true}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "publishSite",
+        body: "{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\",\"plan\":\"basic\",\"frozen\":true,\"customizations\":[]}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getSpace",
+        body: "{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "deleteSpace",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateSpace",
+        body: "{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "duplicateSpace",
+        body: "{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "restoreSpace",
+        body: "{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "moveSpace",
+        body: "{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "transferSpace",
+        body: "{\"object\":\"space\",\"id\":\"space_1\",\"title\":\"API reference\",\"emoji\":\"📘\",\"visibility\":\"public\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"updatedAt\":\"2024-03-01T12:00:00Z\",\"deletedAt\":\"2024-03-02T08:00:00Z\",\"editMode\":\"live\",\"mergeRules\":{\"type\":\"inherit\"},\"urls\":{\"location\":\"https://api.example.com/v1/spaces/space_1\",\"app\":\"https://app.example.com/s/space_1\",\"published\":\"https://acme.docs.example.com/api-reference\",\"public\":\"https://acme.docs.example.com/api-reference\",\"icon\":\"https://example.com/icon.png\"},\"organization\":\"org_1\",\"parent\":\"collection_1\",\"language\":\"en\",\"gitSync\":{\"repoName\":\"acme/docs\",\"installationProvider\":\"github\",\"integration\":\"github\",\"url\":\"https://github.com/acme/docs.git\",\"updatedAt\":\"2024-03-01T12:00:00Z\"},\"visitorAuth\":{\"backend\":\"custom\",\"extraKey\":{\"key\":\"value\"}},\"revision\":\"rev_1\",\"defaultLevel\":\"admin\",\"comments\":2,\"changeRequests\":12,\"changeRequestsOpen\":3,\"changeRequestsDraft\":1,\"permissions\":{\"view\":true,\"access\":true,\"admin\":true,\"viewInviteLinks\":true,\"edit\":true,\"triggerGitSync\":true,\"comment\":true,\"merge\":true,\"review\":true,\"installIntegration\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listSpaceLinks",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":42,\"items\":[{\"status\":\"ok\",\"relation\":\"reference\",\"targetReference\":{},\"extraKey\":{\"key\":\"value\"}}],\"stats\":{\"total\":42,\"broken\":{\"total\":3,\"changeRequest\":1}}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listOrganizationSamlProviders",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"saml-provider\",\"id\":\"saml_1\",\"label\":\"Okta\",\"ssoURL\":\"https://idp.example.com/sso/saml\",\"entityID\":\"https://idp.example.com/metadata\",\"certificate\":\"MIIDpDCCAoygAwIBAgIGAV2ka\",\"defaultTeam\":{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}},\"defaultRole\":\"admin\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"status\":\"active\",\"service\":{\"acsURL\":\"https://app.example.com/saml/saml_1/acs\",\"startURL\":\"https://app.example.com/saml/saml_1/start\",\"entityID\":\"https://app.example.com/saml/saml_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/saml/saml_1\"}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "createOrganizationSamlProvider",
+        body: "{\"object\":\"saml-provider\",\"id\":\"saml_1\",\"label\":\"Okta\",\"ssoURL\":\"https://idp.example.com/sso/saml\",\"entityID\":\"https://idp.example.com/metadata\",\"certificate\":\"MIIDpDCCAoygAwIBAgIGAV2ka\",\"defaultTeam\":{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}},\"defaultRole\":\"admin\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"status\":\"active\",\"service\":{\"acsURL\":\"https://app.example.com/saml/saml_1/acs\",\"startURL\":\"https://app.example.com/saml/saml_1/start\",\"entityID\":\"https://app.example.com/saml/saml_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/saml/saml_1\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getOrganizationSamlProvider",
+        body: "{\"object\":\"saml-provider\",\"id\":\"saml_1\",\"label\":\"Okta\",\"ssoURL\":\"https://idp.example.com/sso/saml\",\"entityID\":\"https://idp.example.com/metadata\",\"certificate\":\"MIIDpDCCAoygAwIBAgIGAV2ka\",\"defaultTeam\":{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}},\"defaultRole\":\"admin\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"status\":\"active\",\"service\":{\"acsURL\":\"https://app.example.com/saml/saml_1/acs\",\"startURL\":\"https://app.example.com/saml/saml_1/start\",\"entityID\":\"https://app.example.com/saml/saml_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/saml/saml_1\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "deleteOrganizationSamlProvider",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateOrganizationSamlProvider",
+        body: "{\"object\":\"saml-provider\",\"id\":\"saml_1\",\"label\":\"Okta\",\"ssoURL\":\"https://idp.example.com/sso/saml\",\"entityID\":\"https://idp.example.com/metadata\",\"certificate\":\"MIIDpDCCAoygAwIBAgIGAV2ka\",\"defaultTeam\":{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}},\"defaultRole\":\"admin\",\"createdAt\":\"2024-01-15T09:30:00Z\",\"status\":\"active\",\"service\":{\"acsURL\":\"https://app.example.com/saml/saml_1/acs\",\"startURL\":\"https://app.example.com/saml/saml_1/start\",\"entityID\":\"https://app.example.com/saml/saml_1\"},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/saml/saml_1\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listOrganizationSsoProviders",
+        body: "{\"items\":[{\"id\":\"saml_1\",\"label\":\"Okta\",\"startURL\":\"https://app.example.com/saml/saml_1/start\"}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listOrganizationTeams",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "createOrganizationTeam",
+        body: "{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getOrganizationTeam",
+        body: "{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "deleteOrganizationTeam",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateOrganizationTeam",
+        body: "{\"object\":\"team\",\"id\":\"team_1\",\"title\":\"Writers\",\"members\":4,\"spaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"permissions\":{\"admin\":true,\"view\":true}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "listOrganizationTranslations",
+        body: "{\"next\":{\"page\":\"page_2\"},\"count\":1,\"items\":[{\"object\":\"translation\",\"id\":\"tr_1\",\"status\":\"pending\",\"source\":{\"space\":\"space_1\",\"language\":\"en\"},\"language\":\"en\",\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"result\":{\"space\":\"space_2\",\"revision\":\"rev_1\"},\"createdAt\":\"2024-05-01T10:00:00Z\",\"updatedAt\":\"2024-05-02T10:00:00Z\",\"stats\":{\"runs\":3,\"totalWords\":12000,\"totalPages\":42,\"totalDuration\":360,\"latestRunDuration\":120,\"latestPages\":14,\"latestWords\":4000},\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/translations/tr_1\"}}]}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "createOrganizationTranslation",
+        body: "{\"object\":\"translation\",\"id\":\"tr_1\",\"status\":\"pending\",\"source\":{\"space\":\"space_1\",\"language\":\"en\"},\"language\":\"en\",\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"result\":{\"space\":\"space_2\",\"revision\":\"rev_1\"},\"createdAt\":\"2024-05-01T10:00:00Z\",\"updatedAt\":\"2024-05-02T10:00:00Z\",\"stats\":{\"runs\":3,\"totalWords\":12000,\"totalPages\":42,\"totalDuration\":360,\"latestRunDuration\":120,\"latestPages\":14,\"latestWords\":4000},\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/translations/tr_1\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "getTranslation",
+        body: "{\"object\":\"translation\",\"id\":\"tr_1\",\"status\":\"pending\",\"source\":{\"space\":\"space_1\",\"language\":\"en\"},\"language\":\"en\",\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"result\":{\"space\":\"space_2\",\"revision\":\"rev_1\"},\"createdAt\":\"2024-05-01T10:00:00Z\",\"updatedAt\":\"2024-05-02T10:00:00Z\",\"stats\":{\"runs\":3,\"totalWords\":12000,\"totalPages\":42,\"totalDuration\":360,\"latestRunDuration\":120,\"latestPages\":14,\"latestWords\":4000},\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/translations/tr_1\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "updateTranslationInstructions",
+        body: "{\"object\":\"translation\",\"id\":\"tr_1\",\"status\":\"pending\",\"source\":{\"space\":\"space_1\",\"language\":\"en\"},\"language\":\"en\",\"instructions\":{\"object\":\"document\",\"data\":{\"schemaVersion\":1,\"extraKey\":{\"key\":\"value\"}},\"nodes\":[{\"object\":\"block\"}],\"extraKey\":{\"key\":\"value\"}},\"result\":{\"space\":\"space_2\",\"revision\":\"rev_1\"},\"createdAt\":\"2024-05-01T10:00:00Z\",\"updatedAt\":\"2024-05-02T10:00:00Z\",\"stats\":{\"runs\":3,\"totalWords\":12000,\"totalPages\":42,\"totalDuration\":360,\"latestRunDuration\":120,\"latestPages\":14,\"latestWords\":4000},\"permissions\":{\"view\":true,\"edit\":true},\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/translations/tr_1\"}}",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "deleteTranslation",
+        body: "null",
+        headers: &[],
+    },
+    MockAnswer {
+        operation: "runTranslation",
+        body: "null",
+        headers: &[],
+    },
+];
 #[cfg(feature = "organizations")]
 impl crate::OrganizationsApi for MockService {
     fn list_organizations(

@@ -33,6 +33,11 @@ pub fn of_param(api: &Api, param: &Param) -> Value {
     param.sample.clone().unwrap_or_else(|| of_ref(api, &param.ty, &param.constraints, &param.wire))
 }
 
+/// A sample value of a response header: its own sample, else one built from its type.
+pub fn of_response_header(api: &Api, header: &super::ResponseHeader) -> Value {
+    header.sample.clone().unwrap_or_else(|| of_ref(api, &header.ty, &Constraints::default(), &header.wire))
+}
+
 /// A sample request body of an operation, when it takes one.
 pub fn of_body(api: &Api, op: &Operation) -> Option<Value> {
     op.body.as_ref().map(|body| of_ref(api, &body.ty, &Constraints::default(), "body"))
@@ -135,8 +140,10 @@ impl Sampler<'_> {
             }
             TypeRef::Boolean => Value::Bool(true),
             TypeRef::Json => json!({ "key": "value" }),
-            // Bytes and files travel outside JSON: their sample is their size.
-            TypeRef::Bytes | TypeRef::File => json!(null),
+            // Raw bytes travel outside JSON; a file of a multipart body is sampled as its
+            // text (the runtime's `FilePart` reads a string leniently).
+            TypeRef::Bytes => json!(null),
+            TypeRef::File => json!("sample file"),
             TypeRef::Named(name) => self.named(name, depth),
             TypeRef::List(inner) => {
                 let count = match (c.exact_items, c.min_items, c.max_items) {

@@ -18,6 +18,19 @@ use std::sync::Arc;
 pub struct MockService {
     handler: Arc<MockHandler>,
     auth: Arc<MockAuth>,
+    /// The answers of [`MockService::answering`], whose headers are set on every call.
+    answers: &'static [MockAnswer],
+}
+
+/// What a [`MockService::answering`] answers to one operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MockAnswer {
+    /// The operation's name in the spec.
+    pub operation: &'static str,
+    /// The response body as JSON text (`null` for an operation answering none).
+    pub body: &'static str,
+    /// Response headers set on the answer, by name.
+    pub headers: &'static [(&'static str, &'static str)],
 }
 
 type MockHandler = dyn Fn(MockCall) -> Result<serde_json::Value, ApiError> + Send + Sync;
@@ -38,7 +51,24 @@ pub struct MockCall {
 impl MockService {
     /// A service answering every call with `handler`, accepting every token.
     pub fn new(handler: impl Fn(MockCall) -> Result<serde_json::Value, ApiError> + Send + Sync + 'static) -> Self {
-        MockService { handler: Arc::new(handler), auth: Arc::new(|token: &str| Ok(token.to_owned())) }
+        MockService { handler: Arc::new(handler), auth: Arc::new(|token: &str| Ok(token.to_owned())), answers: &[] }
+    }
+
+    /// A service answering each operation with the body and headers given for it, by the
+    /// operation's name in the spec (an operation not listed answers 501). The generated
+    /// server's `mock::samples()` gives every operation the spec's sample response this way: a
+    /// stand-in answering what the API promises, for client tests and OpenAPI conformance runs.
+    pub fn answering(answers: &'static [MockAnswer]) -> Self {
+        let mut service = MockService::new(move |call| {
+            let Some(answer) = answers.iter().find(|answer| answer.operation == call.operation) else {
+                return Err(ApiError::not_implemented(call.operation));
+            };
+            serde_json::from_str(answer.body).map_err(|error| {
+                ApiError::internal(format!("the answer given for `{}` is not JSON: {error}", call.operation))
+            })
+        });
+        service.answers = answers;
+        service
     }
 
     /// Checks tokens with `auth`, which returns the principal or refuses.
@@ -92,6 +122,15 @@ impl MockService {
         request: &impl Serialize,
     ) -> Result<serde_json::Value, ApiError> {
         let request = serde_json::to_value(request).map_err(|e| ApiError::internal(e.to_string()))?;
+        if let Some(answer) = self.answers.iter().find(|answer| answer.operation == operation) {
+            for (name, value) in answer.headers {
+                let header = axum::http::HeaderName::from_bytes(name.as_bytes());
+                let (Ok(header), Ok(value)) = (header, axum::http::HeaderValue::from_str(value)) else {
+                    return Err(ApiError::internal(format!("the mock's header `{name}` cannot hold {value:?}")));
+                };
+                context.insert_response_header(header, value);
+            }
+        }
         (self.handler)(MockCall { operation, principal: context.principal.mock_principal(), request })
     }
 }

@@ -53,7 +53,7 @@ pub use docs::{REDOC_JS, docs_router};
 pub use error::ApiError;
 pub(crate) use error::too_large;
 pub use input::Input;
-pub use mock::{MockCall, MockPrincipal, MockService};
+pub use mock::{MockAnswer, MockCall, MockPrincipal, MockService};
 pub use routes::{
     Access, Answer, Authenticated, MissingOperations, Public, Refused, Reply, Routes, download, empty, json, reject,
     text,

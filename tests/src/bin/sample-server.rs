@@ -1,41 +1,21 @@
 //! Serves the generated `docs-api-server` router on loopback, every operation answering the
-//! spec's sample response: the target of the OpenAPI conformance run in CI (schemathesis
-//! checks that what the server accepts and answers is what `generated/openapi.json` says).
+//! spec's sample response (`docs_api_server::mock::samples()`): the target of the OpenAPI
+//! conformance run in CI (schemathesis checks that what the server accepts and answers is what
+//! `generated/openapi.json` says).
 //!
-//! Usage: `sample-server [SPEC_DIR]` (default `spec`). Binds `127.0.0.1:0` and prints
-//! `listening on http://127.0.0.1:PORT` once it accepts connections. The one accepted bearer
-//! token is [`TOKEN`]; any other answers 401, so authentication checks see a real refusal.
+//! Usage: `sample-server`. Binds `127.0.0.1:0` and prints `listening on
+//! http://127.0.0.1:PORT` once it accepts connections. The one accepted bearer token is
+//! [`TOKEN`]; any other answers 401, so authentication checks see a real refusal.
 
-use apigen::model::sample;
 use apigen_runtime::server::ApiError;
-use docs_api_server::mock::MockService;
-use serde_json::Value;
-use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
 
 /// The bearer token the server accepts.
 const TOKEN: &str = "sample-token";
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    let spec = std::env::args().nth(1).map_or_else(|| PathBuf::from("spec"), PathBuf::from);
-    let api = match apigen::load(&spec) {
-        Ok((api, _)) => api,
-        Err(diags) => {
-            eprint!("{}", diags.render());
-            return std::process::ExitCode::FAILURE;
-        }
-    };
-    let answers: BTreeMap<String, Value> = api
-        .operations
-        .iter()
-        .map(|op| (op.name.clone(), sample::of_response(&api, op).unwrap_or(Value::Null)))
-        .collect();
-    let service = MockService::new(move |call| {
-        answers.get(call.operation).cloned().ok_or_else(|| ApiError::internal("no sample for this operation"))
-    })
-    .with_auth(|token| match token {
+    let service = docs_api_server::mock::samples().with_auth(|token| match token {
         TOKEN => Ok("sample-user".to_owned()),
         _ => Err(ApiError::unauthorized("unknown token")),
     });

@@ -4,18 +4,14 @@
 use super::{ClientEmitter, is_copy};
 use crate::emit::rust::ident;
 use crate::model::shape::{self, AnswerKind, ArgTarget, BodyStyle, SetterTarget};
-use crate::model::{Encoding, Operation, TypeRef};
+use crate::model::{Operation, TypeRef};
 use proc_macro2::TokenStream;
 use quote::quote;
 
 impl ClientEmitter<'_> {
     /// `samples.rs`: one typed call per operation, with the spec's samples as arguments.
     pub(super) fn samples_module(&self) -> TokenStream {
-        // Bodies a JSON sample cannot give (raw bytes, files) are left to hand-written tests.
-        let json_sampled = |op: &&Operation| {
-            op.body.as_ref().is_none_or(|b| b.ty != TypeRef::Bytes && !b.encodings().contains(&Encoding::Multipart))
-        };
-        let calls = self.api.operations.iter().filter(json_sampled).map(|op| self.sample_call(op));
+        let calls = self.api.operations.iter().map(|op| self.sample_call(op));
         let credentials = self.api.auth_schemes.iter().map(|scheme| {
             let name = &scheme.name;
             match scheme.kind {
@@ -81,6 +77,11 @@ impl ClientEmitter<'_> {
             }
         });
         let decode_body = match (&op.body, crate::model::sample::of_body(self.api, op)) {
+            // A raw body's sample is a few bytes of text.
+            (Some(body), _) if body.ty == TypeRef::Bytes => quote! {
+                let body = ::apigen_runtime::client::Upload::bytes("sample bytes");
+            },
+            // A multipart body's files are sampled as text (`FilePart` reads a string leniently).
             (Some(body), Some(json)) => {
                 let ty = self.paths.ty(self.api, &body.ty);
                 let json = json.to_string();

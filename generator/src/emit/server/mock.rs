@@ -5,7 +5,7 @@ use super::ServerEmitter;
 use super::handlers::context_ty;
 use crate::emit::features;
 use crate::emit::rust::ident;
-use crate::model::{ResponseBody, TypeRef};
+use crate::model::{ResponseBody, TypeRef, sample};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -57,13 +57,46 @@ impl ServerEmitter<'_> {
                 }
             }
         });
+        let samples = self.samples_table();
         quote! {
             //! [`MockService`] answers every operation through one function: a mock server for
             //! tests of clients, or a quick stand-in while the real service grows.
 
-            pub use ::apigen_runtime::server::{MockCall, MockService};
+            pub use ::apigen_runtime::server::{MockAnswer, MockCall, MockService};
+
+            /// A [`MockService`] answering every operation with the spec's sample of its
+            /// success response (`null` where it has no body), accepting every credential:
+            /// what the API promises, for client tests and OpenAPI conformance runs
+            /// (`router(mock::samples())`).
+            pub fn samples() -> MockService {
+                MockService::answering(SAMPLES)
+            }
+
+            #samples
 
             #(#impls)*
+        }
+    }
+
+    /// `SAMPLES`: each operation's sample response (body as JSON text, and the headers it
+    /// declares), by its name in the spec.
+    fn samples_table(&self) -> TokenStream {
+        let entries = self.api.operations.iter().map(|op| {
+            let name = &op.name;
+            let body = sample::of_response(self.api, op).unwrap_or(serde_json::Value::Null).to_string();
+            let headers = op.response.headers.iter().map(|header| {
+                let wire = &header.wire;
+                let value = match sample::of_response_header(self.api, header) {
+                    serde_json::Value::String(text) => text,
+                    other => other.to_string(),
+                };
+                quote! { (#wire, #value) }
+            });
+            quote! { MockAnswer { operation: #name, body: #body, headers: &[#(#headers),*] } }
+        });
+        quote! {
+            /// Each operation's sample response.
+            const SAMPLES: &[MockAnswer] = &[#(#entries),*];
         }
     }
 }
