@@ -32,5 +32,5 @@ done
 (IFS=,; printf '[workspace]\nresolver = "3"\nmembers = [%s]\n' "${members[*]}") >"$work/crates/Cargo.toml"
 cp "$repo/Cargo.lock" "$work/crates/Cargo.lock"
 CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}/directory-slice" \
-  cargo clippy --quiet --offline --manifest-path "$work/crates/Cargo.toml" --workspace --all-targets -- -D warnings
+  cargo clippy --quiet --offline --manifest-path "$work/crates/Cargo.toml" --workspace --all-targets --all-features -- -D warnings
 echo "the directory slice: ${#members[@]} crates of $n documents pass clippy, warnings denied"

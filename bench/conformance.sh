@@ -1,23 +1,42 @@
 #!/usr/bin/env bash
-# Judges the generated client with Prism (npm @stoplight/prism-cli 5.16.0) mocking the
-# ORIGINAL document: `prism mock -d --errors DOC` validates every request the client sends and
-# answers from the document's own schemas.
+# Judges the generated client and server on the ORIGINAL document, with tools nobody here wrote:
+#
+# - Prism (npm @stoplight/prism-cli 5.16.0), `prism mock -d --errors DOC`, validates every
+#   request the generated client sends and answers from the document's own schemas;
+# - schemathesis (PyPI, 4.32.5) drives the generated server, answering every operation with
+#   the spec's sample response (`mock::samples()`), and checks its answers against the
+#   document.
 #
 #   bench/conformance.sh DOC...                 the documents named
 #   SAMPLE=100 SEED=1 bench/conformance.sh      a seeded sample of the public API directory
+#   JUDGES=prism (or schemathesis)              one judge only (default: both)
+#   MAX_EXAMPLES=5 TIME_LIMIT=240               schemathesis's examples per operation and
+#                                               seconds per document
 #
-# For each document: `apigen import`, `apigen generate` against this checkout's runtime, a
-# small harness on the generated client (`samples::client` holds a sample credential for
-# every scheme; `samples::calls` calls every operation once with the spec's samples), Prism
-# started on the original document, every call made with a 10 s deadline. Each call is:
+# For each document: `apigen import`, `apigen generate` against this checkout's runtime, and a
+# small harness with two programs.
+#
+# The client (Prism): `samples::client` holds a sample credential for every scheme,
+# `samples::calls` calls every operation once with the spec's samples, each with a 10 s
+# deadline. Each call is:
 #   ok          accepted by Prism and its answer decoded;
 #   refused     Prism refused the request (422/400 naming the request, 401, 404 route, 405):
 #               always our failure;
 #   undecoded   the answer did not decode (our failure unless Prism flags its own answer);
 #   hung        the call did not end within its deadline;
 #   other       anything else (the message says what).
+#
+# The server (schemathesis): `router(mock::samples())` on loopback; `schemathesis run DOC`
+# with a sample credential for every scheme and the checks not_a_server_error,
+# status_code_conformance, content_type_conformance, response_headers_conformance,
+# response_schema_conformance, positive_data_acceptance and negative_data_rejection. An
+# operation passes when no check fails; a status the document never lists for a refusal the
+# router must make (400, 401, 404, 405, 406, 413, 415) is counted apart as the document's
+# own incompleteness.
+#
 # Prints one line per document and the rates, the failure classes with an example each, and
-# writes every call to $OUT/calls.tsv (OUT defaults to a temporary directory it names).
+# writes every call to $OUT/calls.tsv and every schemathesis verdict to $OUT/server.tsv (OUT
+# defaults to a temporary directory it names).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
@@ -76,9 +95,13 @@ publish = false
 
 [dependencies]
 api = { path = "../client", package = "$id-client", features = ["samples"] }
-tokio = { version = "1", features = ["macros", "rt", "time"] }
+server = { path = "../server", package = "$id-server", features = ["mock"] }
+apigen-runtime = { path = "$repo/runtime", features = ["server"] }
+tokio = { version = "1", features = ["macros", "rt", "time", "net"] }
 EOF
-  sed "s/__CLIENT__/api/" "$repo/bench/conformance/harness.rs" >"$work/crates/$id/harness/src/main.rs"
+  sed "s/__CLIENT__/api/g" "$repo/bench/conformance/harness.rs" >"$work/crates/$id/harness/src/main.rs"
+  mkdir -p "$work/crates/$id/harness/src/bin"
+  sed "s/__SERVER__/server/g" "$repo/bench/conformance/serve.rs" >"$work/crates/$id/harness/src/bin/$id-serve.rs"
   members+=("\"$id/harness\"")
   ids+=("$id")
   printf '%s\t%s\n' "$id" "$doc" >>"$work/ids.tsv"
@@ -90,9 +113,11 @@ CARGO_TARGET_DIR="$CARGO_TARGET_DIR/conformance" \
   cargo build --quiet --offline --manifest-path "$work/crates/Cargo.toml" --workspace 2>"$work/build.log" \
   || { tail -30 "$work/build.log" >&2; exit 1; }
 
+judges="${JUDGES:-prism schemathesis}"
 port=4010
 : >"$out/calls.tsv"
 for id in "${ids[@]}"; do
+  [[ "$judges" == *prism* ]] || break
   doc="$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$work/ids.tsv")"
   port=$((port + 1))
   "$prism" mock -d --errors -h 127.0.0.1 -p "$port" "$doc" >"$work/$id.prism.log" 2>&1 &
@@ -113,5 +138,38 @@ for id in "${ids[@]}"; do
   wait "$prism_pid" 2>/dev/null || true
   printf '%s\tjudged\n' "$doc" >>"$out/documents.tsv"
 done
-python3 "$repo/bench/conformance/report.py" "$out/calls.tsv" "$out/documents.tsv"
-echo "calls: $out/calls.tsv" >&2
+if [[ "$judges" == *prism* ]]; then
+  python3 "$repo/bench/conformance/report.py" "$out/calls.tsv" "$out/documents.tsv"
+  echo "calls: $out/calls.tsv" >&2
+fi
+
+[[ "$judges" == *schemathesis* ]] || exit 0
+venv="$cache/schemathesis-4.32.5"
+if [ ! -x "$venv/bin/schemathesis" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check schemathesis==4.32.5
+fi
+checks=not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance
+checks="$checks,response_schema_conformance,positive_data_acceptance,negative_data_rejection"
+: >"$out/server.tsv"
+for id in "${ids[@]}"; do
+  doc="$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$work/ids.tsv")"
+  port=$((port + 1))
+  "$CARGO_TARGET_DIR/conformance/debug/$id-serve" "$port" >"$work/$id.serve.log" 2>&1 &
+  serve_pid=$!
+  for _ in $(seq 100); do
+    grep -q '^listening on ' "$work/$id.serve.log" && break
+    sleep 0.1
+  done
+  "$venv/bin/python" "$repo/bench/conformance/schemathesis_auth.py" "$doc" >"$work/$id.schemathesis.toml"
+  timeout "${TIME_LIMIT:-240}" "$venv/bin/schemathesis" --config-file "$work/$id.schemathesis.toml" run "$doc" \
+    --url "http://127.0.0.1:$port" --checks "$checks" --phases examples,coverage,fuzzing \
+    --max-examples "${MAX_EXAMPLES:-5}" --seed 1 --workers 1 --no-color --request-timeout 10 --continue-on-failure \
+    --suppress-health-check all --report junit --report-junit-path "$work/$id.junit.xml" \
+    >"$work/$id.schemathesis.log" 2>&1 || true
+  kill "$serve_pid" 2>/dev/null || true
+  wait "$serve_pid" 2>/dev/null || true
+  python3 "$repo/bench/conformance/server_verdicts.py" "$(basename "$doc")" "$work/$id.junit.xml" >>"$out/server.tsv"
+done
+python3 "$repo/bench/conformance/server_report.py" "$out/server.tsv"
+echo "server verdicts: $out/server.tsv" >&2

@@ -12,6 +12,23 @@ impl ClientEmitter<'_> {
     /// `samples.rs`: one typed call per operation, with the spec's samples as arguments.
     pub(super) fn samples_module(&self) -> TokenStream {
         let calls = self.api.operations.iter().map(|op| self.sample_call(op));
+        // The helpers only where a call uses them: generated code has no dead code.
+        let ops = &self.api.operations;
+        let sample_fn = ops.iter().any(|op| op.body.as_ref().is_some_and(|b| b.ty != TypeRef::Bytes)).then(|| {
+            quote! {
+                fn sample<T: ::apigen_runtime::FromJson>(json: &str) -> ::core::result::Result<T, Error> {
+                    let value = ::apigen_runtime::serde_json::from_str(json).map_err(|e| Error::Config(e.to_string()))?;
+                    ::apigen_runtime::codegen::decode(value, ::apigen_runtime::codegen::Mode::Lenient).map_err(|e| Error::Config(e.to_string()))
+                }
+            }
+        });
+        let to_json_fn = ops.iter().any(|op| !matches!(op.client.answer, AnswerKind::Empty | AnswerKind::Download)).then(|| {
+            quote! {
+                fn to_json<T: ::apigen_runtime::serde::Serialize>(value: &T) -> ::core::result::Result<::apigen_runtime::serde_json::Value, Error> {
+                    ::apigen_runtime::serde_json::to_value(value).map_err(|e| Error::Config(e.to_string()))
+                }
+            }
+        });
         let credentials = self.api.auth_schemes.iter().map(|scheme| {
             let name = &scheme.name;
             match scheme.kind {
@@ -35,14 +52,8 @@ impl ClientEmitter<'_> {
             /// An operation's name and its sample call.
             pub type Sample<'a> = (&'static str, SampleCall<'a>);
 
-            fn sample<T: ::apigen_runtime::FromJson>(json: &str) -> ::core::result::Result<T, Error> {
-                let value = ::apigen_runtime::serde_json::from_str(json).map_err(|e| Error::Config(e.to_string()))?;
-                ::apigen_runtime::codegen::decode(value, ::apigen_runtime::codegen::Mode::Lenient).map_err(|e| Error::Config(e.to_string()))
-            }
-
-            fn to_json<T: ::apigen_runtime::serde::Serialize>(value: &T) -> ::core::result::Result<::apigen_runtime::serde_json::Value, Error> {
-                ::apigen_runtime::serde_json::to_value(value).map_err(|e| Error::Config(e.to_string()))
-            }
+            #sample_fn
+            #to_json_fn
 
             /// A client of the API at `base_url` holding a sample credential for every scheme
             /// (the token `sample-token`; the user `sample-user` with the password

@@ -1,0 +1,30 @@
+"""Writes a schemathesis config giving a sample credential for every security scheme of an
+OpenAPI document (the generated mock accepts any): `[auth.openapi.<scheme>]` for API keys,
+bearer and basic schemes; a bearer `Authorization` header for OAuth 2 and OpenID Connect
+ones, which schemathesis cannot fill by itself. Usage: schemathesis_auth.py DOC > config.toml"""
+import json
+import sys
+
+import yaml
+
+path = sys.argv[1]
+with open(path) as f:
+    doc = json.load(f) if path.endswith(".json") else yaml.safe_load(f)
+components = doc.get("components") or {}
+schemes = components.get("securitySchemes") or doc.get("securityDefinitions") or {}
+lines, bearer_header = [], False
+for name, scheme in sorted(schemes.items()):
+    if not isinstance(scheme, dict):
+        continue
+    kind, http = scheme.get("type"), str(scheme.get("scheme", "")).lower()
+    key = json.dumps(name)
+    if kind == "apiKey":
+        lines += [f"[auth.openapi.{key}]", 'api_key = "sample-token"']
+    elif kind == "http" and http == "basic" or kind == "basic":
+        lines += [f"[auth.openapi.{key}]", 'username = "sample-user"', 'password = "sample-password"']
+    elif kind == "http":
+        lines += [f"[auth.openapi.{key}]", 'bearer = "sample-token"']
+    else:
+        bearer_header = True
+header = ['headers = { Authorization = "Bearer sample-token" }'] if bearer_header else []
+print("\n".join(header + lines))

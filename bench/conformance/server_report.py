@@ -1,0 +1,35 @@
+"""Summarises bench/conformance.sh's schemathesis verdicts: operations passing every check,
+those whose only failures are refusals the document never lists (its own incompleteness),
+failure classes with an example each, one line per document. Usage: server_report.py server.tsv"""
+import collections
+import sys
+
+verdicts = collections.Counter()
+per_doc = collections.defaultdict(collections.Counter)
+classes = collections.defaultdict(list)
+with open(sys.argv[1]) as f:
+    for line in f:
+        parts = line.rstrip("\n").split("\t")
+        if len(parts) < 3:
+            continue
+        doc, op, verdict = parts[:3]
+        verdicts[verdict] += 1
+        per_doc[doc][verdict] += 1
+        for failure in parts[3:]:
+            cls, _, example = failure.partition("\x1f")
+            classes[cls].append(f"{doc} {op}: {example}")
+total = sum(verdicts.values())
+tested = total - verdicts["no-report"]
+passed = verdicts["pass"] + verdicts["refusal-undocumented"]
+print("server (schemathesis):")
+for doc, c in sorted(per_doc.items()):
+    n = sum(c.values())
+    print(f"  {doc}: {c['pass'] + c['refusal-undocumented']}/{n} pass" + "".join(f", {k} {v}" for k, v in sorted(c.items()) if k != "pass"))
+print(f"operations: {total}; " + ", ".join(f"{k} {v}" for k, v in verdicts.most_common()))
+print(f"pass rate (every check; refusals the document never lists counted apart): {passed}/{tested} = {100 * passed / max(tested, 1):.1f}%")
+print(f"  of which the document lists no status for a refusal the router made: {verdicts['refusal-undocumented']}")
+print("failure classes (operations, documents):")
+for cls, examples in sorted(classes.items(), key=lambda kv: -len(kv[1])):
+    docs = len({e.split(" ", 1)[0] for e in examples})
+    print(f"  {len(examples):4} {docs:3}  {cls}")
+    print(f"             e.g. {examples[0][:400]}")

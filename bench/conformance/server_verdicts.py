@@ -1,0 +1,47 @@
+"""One line per operation schemathesis tested, from its JUnit report: the document, the
+operation, `pass` or `fail`, and each failure as `class<TAB>example` (bench/conformance.sh).
+
+A failure is `<code> <title>` as schemathesis names it (`ST103 Undocumented status code`). An
+undocumented status that is a refusal the router must make (400 for a request breaking the
+document's rules, 401, 404, 405, 406, 413, 415) is `undocumented-refusal <status>`: the
+document's own incompleteness, counted apart. Usage: server_verdicts.py DOC_NAME junit.xml"""
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+REFUSALS = {"400", "401", "404", "405", "406", "413", "415"}
+doc, path = sys.argv[1], sys.argv[2]
+try:
+    suites = ET.parse(path).getroot()
+except (OSError, ET.ParseError) as error:
+    print(f"{doc}\t*\tno-report\tno report: {error}")
+    sys.exit(0)
+
+
+def failures_of(text):
+    """(class, example) of each failure a JUnit failure text lists."""
+    found = []
+    for block in re.split(r"\n(?=- )", text):
+        head = re.match(r"- (?:([A-Z]+\d+) )?([^\n]+)", block)
+        if not head:
+            continue
+        code, title = head.group(1) or "", head.group(2).strip()
+        received = re.search(r"Received: (\d{3})", block)
+        if code == "ST103" and received and received.group(1) in REFUSALS:
+            cls = f"undocumented-refusal {received.group(1)}"
+        else:
+            cls = f"{code} {title}".strip()
+        example = " ".join(block.split())[:600]
+        found.append((cls, example))
+    return found
+
+
+for case in suites.iter("testcase"):
+    name = case.get("name", "?")
+    failures = []
+    for failure in list(case.iter("failure")) + list(case.iter("error")):
+        failures += failures_of(failure.text or failure.get("message", "")) or [(failure.get("message", "error"), (failure.text or "")[:600])]
+    ours = [f for f in failures if not f[0].startswith("undocumented-refusal")]
+    verdict = "fail" if ours else ("refusal-undocumented" if failures else "pass")
+    fields = [doc, name, verdict] + [f"{cls}\x1f{example}" for cls, example in failures]
+    print("\t".join(field.replace("\t", " ").replace("\n", " ") for field in fields))
