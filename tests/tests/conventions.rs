@@ -361,3 +361,11 @@ async fn typed_headers_statuses_with_their_own_bodies_head_options_and_a_delete_
         .unwrap();
     assert_eq!(health.status(), 204, "public, no credentials");
 }
+
+#[test]
+fn the_default_base_url_is_the_first_server_with_its_variables_at_their_defaults() {
+    // api.yaml: `url: "https://{host}"`, `host: { default: api.forge.example }`.
+    assert_eq!(forge_client::DEFAULT_BASE_URL, "https://api.forge.example");
+    let client = Client::new(forge_client::DEFAULT_BASE_URL, "tok").unwrap();
+    drop(client);
+}

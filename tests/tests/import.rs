@@ -303,3 +303,19 @@ fn an_inline_shape_met_twice_is_declared_once_with_its_constraints() {
          enum   CreateZBodyKind (closed: eu_vat, us_ein)\nobject CreateZBodyOwner (1 fields)"
     );
 }
+
+#[test]
+fn a_required_authorization_header_parameter_is_the_operations_credential() {
+    let (dir, report, api) = import("fixtures/openapi/authorization-param-3.0.json");
+    assert_eq!(report.summary.kept, 2);
+    let schemes: Vec<String> = api.auth_schemes.iter().map(|s| format!("{} {:?}", s.name, s.kind)).collect();
+    assert_eq!(schemes, ["authorization Bearer"]);
+    let list = api.operations.iter().find(|op| op.name == "listEntries").unwrap();
+    assert_eq!(list.auth.describe(), "`authorization`");
+    assert!(list.params.is_empty(), "neither Authorization nor Accept is an ordinary parameter");
+    // An optional one says the operation takes no credential: it stays public.
+    assert!(api.operations.iter().find(|op| op.name == "health").unwrap().auth.is_public());
+    let entries = std::fs::read_to_string(dir.path().join("spec/entries.yaml")).unwrap();
+    assert!(entries.contains("auth: authorization"), "{entries}");
+    assert!(entries.contains("gaps: [authorization-param, header-params]"), "{entries}");
+}

@@ -10,6 +10,9 @@ pub use ::apigen_runtime::FilePart;
 pub use ::docs_api_types as types;
 /// The user agent sent unless the builder sets another.
 pub const USER_AGENT: &str = "docs-api-client/1.0.0";
+/// The API's first server (`servers` of the spec), its variables at their defaults:
+/// `Client::new(DEFAULT_BASE_URL, ..)` calls it.
+pub const DEFAULT_BASE_URL: &str = "https://api.example.com";
 /// Sets up a [`Client`]: timeout, user agent, retry policy, validation, or a
 /// caller-provided `reqwest::Client`.
 pub type ClientBuilder = ::apigen_runtime::client::Builder<Client>;

@@ -29,6 +29,8 @@ macro_rules! kinds {
 kinds! {
     HEADER_PARAM = "header-params", "Header parameters naming a header the generated code sets itself (`Authorization`, `Content-Type`, `Accept`, ...), which OpenAPI ignores, or that are not HTTP tokens.",
         "Left out of the operation.";
+    AUTHORIZATION_PARAM = "authorization-param", "A required `Authorization` header declared as an operation's parameter rather than as a security scheme (OpenAPI 3 ignores such a parameter; Swagger 2 documents and the services behind them expect it sent).",
+        "Read as the operation's credential: a bearer scheme of the document when it has one, else a bearer scheme `authorization` (the client sends `Authorization: Bearer <token>`), for operations needing no other credential.";
     COOKIE_PARAM = "cookie-params", "Cookie parameters whose names are not HTTP tokens.",
         "Left out of the operation.";
     OBJECT_PARAM = "object-params", "Parameters of an object, nested list or union type (deepObject, `content`): a parameter is a scalar, an enumeration or a list of those.",

@@ -172,6 +172,8 @@ struct Importer<'a> {
     total: usize,
     /// The error body gap is noted once, where first met.
     error_noted: bool,
+    /// The operation being imported declares a required `Authorization` header parameter.
+    declared_authorization: bool,
 }
 
 /// Imports `doc`; `document` names it in gap sources.
@@ -246,6 +248,7 @@ impl<'a> Importer<'a> {
             pagination: None,
             total: 0,
             error_noted: false,
+            declared_authorization: false,
         }
     }
 

@@ -250,6 +250,7 @@ impl Importer<'_> {
             node.insert("description".into(), json!(description));
         }
         let mut op_gaps: Vec<String> = Vec::new();
+        self.declared_authorization = false;
         let params = self.parameters(item, op, &path, &renames, &op_type, pointer, &mut op_gaps);
         if !params.is_empty() {
             node.insert("params".into(), Value::Array(params.clone()));
@@ -289,8 +290,14 @@ impl Importer<'_> {
         if op.get("deprecated") == Some(&Value::Bool(true)) {
             node.insert("deprecated".into(), json!({}));
         }
-        if let Some(auth) = self.operation_auth(op, pointer, &mut op_gaps) {
-            node.insert("auth".into(), auth);
+        match self.operation_auth(op, pointer, &mut op_gaps) {
+            Some(auth) if auth == json!("none") && self.declared_authorization => {
+                node.insert("auth".into(), json!(self.authorization_scheme()));
+            }
+            Some(auth) => {
+                node.insert("auth".into(), auth);
+            }
+            None => {}
         }
         for (key, kind) in [("callbacks", gaps::CALLBACKS), ("servers", gaps::SERVERS)] {
             if op.get(key).is_some_and(|v| {
@@ -496,6 +503,11 @@ impl Importer<'_> {
         merged.sort_by_key(|((_, location), _)| location != "path");
         for ((name, location), (param, param_pointer)) in merged {
             match location.as_str() {
+                "header" if name.eq_ignore_ascii_case("authorization") && is_required(doc, &param) => {
+                    self.declared_authorization = true;
+                    op_gaps.push(self.gaps.note(gaps::AUTHORIZATION_PARAM, &param_pointer));
+                    continue;
+                }
                 "header" if !is_token(&name) || is_reserved_header(&name) => {
                     op_gaps.push(self.gaps.note(gaps::HEADER_PARAM, &param_pointer));
                     continue;
@@ -1024,6 +1036,24 @@ impl Importer<'_> {
         Some(json_media(content).map(|(_, schema)| schema.clone()))
     }
 
+    /// The scheme an operation declaring an `Authorization` header parameter needs: the
+    /// document's first bearer scheme, else a bearer scheme `authorization` declared here.
+    fn authorization_scheme(&mut self) -> String {
+        let bearer = |node: &Map<String, Value>| node.get("type") == Some(&json!("bearer"));
+        if let Some((name, _)) = self.auth.schemes.values().find(|(_, node)| bearer(node)) {
+            return name.clone();
+        }
+        let taken: BTreeSet<String> = self.auth.schemes.values().map(|(name, _)| name.clone()).collect();
+        let name = (1..).map(|i| if i == 1 { "authorization".to_owned() } else { format!("authorization{i}") });
+        let name = name.into_iter().find(|n| !taken.contains(n)).unwrap_or_default();
+        let mut node = Map::new();
+        node.insert("type".into(), json!("bearer"));
+        node.insert("description".into(), json!("The `Authorization` header the document declares as a parameter."));
+        // Keyed apart from the document's schemes: no security requirement names it.
+        self.auth.schemes.insert(format!("\u{0}{name}"), (name.clone(), node));
+        name
+    }
+
     /// The auth of an operation, when it differs from the default the spec gets: a scheme's
     /// name, a list of alternatives, or `none`. An alternative needing several schemes at
     /// once keeps its first, and one allowing no credential is dropped (gap `optional-auth`).
@@ -1082,6 +1112,11 @@ impl Importer<'_> {
 /// An HTTP token (RFC 9110 `tchar`s): what a header or cookie name may hold.
 fn is_token(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// True when a parameter (followed through its reference) says `required: true`.
+fn is_required(doc: &Value, param: &Value) -> bool {
+    refs::follow(doc, param, "#").is_ok_and(|(param, _)| param.get("required") == Some(&Value::Bool(true)))
 }
 
 /// Headers the generated code sets itself (OpenAPI ignores parameters naming them).

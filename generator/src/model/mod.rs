@@ -980,6 +980,16 @@ pub struct Server {
     pub variables: Vec<(String, String, Option<String>)>,
 }
 
+impl Server {
+    /// The URL with every variable at its default (`https://{region}.example.com` with
+    /// `region: eu` gives `https://eu.example.com`).
+    pub fn default_url(&self) -> String {
+        self.variables
+            .iter()
+            .fold(self.url.clone(), |url, (name, default, _)| url.replace(&format!("{{{name}}}"), default))
+    }
+}
+
 /// Deprecation of an operation.
 #[derive(Debug, Clone)]
 pub struct Deprecated {

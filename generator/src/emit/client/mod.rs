@@ -140,6 +140,7 @@ impl ClientEmitter<'_> {
         let errors = super::rust::errors_const(api);
         let constructors = constructors(api);
         let accessors = api.tags_with_operations().map(accessor);
+        let default_base_url = default_base_url(api);
         quote! {
             //! The client and its builder.
 
@@ -151,6 +152,8 @@ impl ClientEmitter<'_> {
 
             /// The user agent sent unless the builder sets another.
             pub const USER_AGENT: &str = #user_agent;
+
+            #default_base_url
 
             /// Sets up a [`Client`]: timeout, user agent, retry policy, validation, or a
             /// caller-provided `reqwest::Client`.
@@ -290,6 +293,20 @@ fn constructors(api: &Api) -> TokenStream {
             ClientBuilder::new(base_url, USER_AGENT, SCHEMES, &ERRORS)#set
         }
     }
+}
+
+/// `DEFAULT_BASE_URL`: the spec's first server, its variables at their defaults, when that is
+/// an absolute `http(s)` URL (a relative one names no host to call).
+fn default_base_url(api: &Api) -> Option<TokenStream> {
+    let url = api.servers.first()?.default_url();
+    if !(url.starts_with("https://") || url.starts_with("http://")) || url.contains(['{', '}']) {
+        return None;
+    }
+    Some(quote! {
+        /// The API's first server (`servers` of the spec), its variables at their defaults:
+        /// `Client::new(DEFAULT_BASE_URL, ..)` calls it.
+        pub const DEFAULT_BASE_URL: &str = #url;
+    })
 }
 
 /// A Rust literal for a JSON sample of a parameter type.
