@@ -12,6 +12,8 @@
 #   JUDGES=prism (or schemathesis)              one judge only (default: both)
 #   MAX_EXAMPLES=5 TIME_LIMIT=240               schemathesis's examples per operation and
 #                                               seconds per document
+#   MIN_CLIENT=94 MIN_SERVER=50                 fail (exit 1) below these pass rates, or on
+#                                               any hung call or server error (CI's gate)
 #
 # For each document: `apigen import`, `apigen generate` against this checkout's runtime, and a
 # small harness with two programs.
@@ -40,8 +42,9 @@
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
-apigen="$CARGO_TARGET_DIR/release/apigen"
-cargo build -q --release -p apigen --locked --manifest-path "$repo/Cargo.toml"
+# APIGEN names a binary built already (CI's debug build); otherwise a release build.
+apigen="${APIGEN:-$CARGO_TARGET_DIR/release/apigen}"
+[ -n "${APIGEN:-}" ] || cargo build -q --release -p apigen --locked --manifest-path "$repo/Cargo.toml"
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/apigen-bench"
 prism="$cache/prism/node_modules/.bin/prism"
 if [ ! -x "$prism" ]; then
@@ -139,11 +142,11 @@ for id in "${ids[@]}"; do
   printf '%s\tjudged\n' "$doc" >>"$out/documents.tsv"
 done
 if [[ "$judges" == *prism* ]]; then
-  python3 "$repo/bench/conformance/report.py" "$out/calls.tsv" "$out/documents.tsv"
+  python3 "$repo/bench/conformance/report.py" "$out/calls.tsv" "$out/documents.tsv" "${MIN_CLIENT:-0}" || failed=1
   echo "calls: $out/calls.tsv" >&2
 fi
 
-[[ "$judges" == *schemathesis* ]] || exit 0
+[[ "$judges" == *schemathesis* ]] || exit "${failed:-0}"
 venv="$cache/schemathesis-4.32.5"
 if [ ! -x "$venv/bin/schemathesis" ]; then
   python3 -m venv "$venv"
@@ -171,5 +174,6 @@ for id in "${ids[@]}"; do
   wait "$serve_pid" 2>/dev/null || true
   python3 "$repo/bench/conformance/server_verdicts.py" "$(basename "$doc")" "$work/$id.junit.xml" >>"$out/server.tsv"
 done
-python3 "$repo/bench/conformance/server_report.py" "$out/server.tsv"
+python3 "$repo/bench/conformance/server_report.py" "$out/server.tsv" "${MIN_SERVER:-0}" || failed=1
 echo "server verdicts: $out/server.tsv" >&2
+exit "${failed:-0}"

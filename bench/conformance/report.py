@@ -1,11 +1,13 @@
 """Classifies the calls bench/conformance.sh made: rates per outcome, failure classes with an
-example each, one line per document. Usage: report.py calls.tsv documents.tsv"""
+example each, one line per document. Usage: report.py calls.tsv documents.tsv [MIN_RATE]: exits 1
+when the pass rate is below MIN_RATE percent or a call hung."""
 import collections
 import json
 import re
 import sys
 
 calls_path, docs_path = sys.argv[1], sys.argv[2]
+min_rate = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
 PRISM = "stoplight.io/prism/errors#"
 
 
@@ -87,3 +89,7 @@ for (outcome, cls), examples in sorted(classes.items(), key=lambda kv: -len(kv[1
     docs = len({e.split(" ", 1)[0] for e in examples})
     print(f"  {len(examples):4} {docs:3}  {outcome}: {cls}")
     print(f"             e.g. {examples[0][:400]}")
+rate = 100 * counts["ok"] / max(judged, 1)
+if rate < min_rate or counts["hung"]:
+    print(f"FAILED: client pass rate {rate:.1f}% (at least {min_rate}% wanted), {counts['hung']} hung calls")
+    sys.exit(1)
