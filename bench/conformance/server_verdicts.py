@@ -10,7 +10,10 @@ named gap, counted apart too:
                      (the format's objects are closed to requests; OpenAPI's are open unless
                      `additionalProperties: false`);
   gap dropped-body   a body sent to an operation whose document body the import left out
-                     (a GET or DELETE body, gap `body-on-get`).
+                     (a GET or DELETE body, gap `body-on-get`);
+  gap untyped-object a body that is not an object refused where the document's schema gives
+                     `properties` without `type: object` (by JSON Schema any non-object is
+                     then valid; the format reads such a schema as an object).
 Usage: server_verdicts.py DOC_NAME junit.xml"""
 import re
 import sys
@@ -42,6 +45,8 @@ def failures_of(text):
             cls = "gap open-objects"
         elif code == "ST202" and violations and all(v == "this operation takes no body" for v in violations):
             cls = "gap dropped-body"
+        elif code == "ST202" and violations and all(v.startswith("expected an object, found") for v in violations):
+            cls = "gap untyped-object"
         else:
             cls = f"{code} {title}".strip()
         example = " ".join(block.split())[:600]
