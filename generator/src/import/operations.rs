@@ -290,6 +290,9 @@ impl Importer<'_> {
         if op.get("deprecated") == Some(&Value::Bool(true)) {
             node.insert("deprecated".into(), json!({}));
         }
+        if !lists_refusal(op) {
+            self.gaps.note(gaps::UNLISTED_REFUSALS, &refs::child(pointer, "responses"));
+        }
         match self.operation_auth(op, pointer, &mut op_gaps) {
             Some(auth) if auth == json!("none") && self.declared_authorization => {
                 node.insert("auth".into(), json!(self.authorization_scheme()));
@@ -1112,6 +1115,13 @@ impl Importer<'_> {
 /// An HTTP token (RFC 9110 `tchar`s): what a header or cookie name may hold.
 fn is_token(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// True when an operation's responses list a status the router's refusal of an invalid
+/// request may answer: 400, `4XX` or `default`.
+fn lists_refusal(op: &Map<String, Value>) -> bool {
+    let responses = op.get("responses").and_then(Value::as_object);
+    responses.is_some_and(|r| r.keys().any(|k| matches!(k.to_ascii_uppercase().as_str(), "400" | "4XX" | "DEFAULT")))
 }
 
 /// True when a parameter (followed through its reference) says `required: true`.
