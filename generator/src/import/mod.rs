@@ -4,9 +4,11 @@
 //! One function per construct of the document, each the one place to extend when the format
 //! learns more: [`schema`] (schemas to types), [`operations`] (paths, parameters, bodies,
 //! responses, security), [`settle`] (unions, finiteness, names that failed), [`files`] (the spec
-//! files). Whatever the format cannot hold yet becomes a gap ([`gaps`]) recorded beside the
-//! decision taken, so nothing is lost silently: `apigen gaps` lists them, and the import
-//! prints how many of each.
+//! files). What OpenAPI has no word for is told from the names a document uses and written in
+//! the spec to be checked: how lists page ([`pagination`]) and the error body ([`errors`]),
+//! both checked against the types built ([`walk`]). Whatever the format cannot hold yet
+//! becomes a gap ([`gaps`]) recorded beside the decision taken, so nothing is lost silently:
+//! `apigen gaps` lists them, and the import prints how many of each.
 //!
 //! Decisions that hold for every document: wire names (fields, parameters, enumeration
 //! values, paths) are kept exactly; names the format derives Rust names from (types,
