@@ -145,7 +145,7 @@ fn a_3_0_json_document_keeps_what_the_format_holds_and_records_the_rest() {
     assert_eq!(
         report.summary.line(),
         "6 of 6 operations kept, 4 types, 5 gaps; gap places: unlisted-refusals 4, path-param-names 2, \
-         error-body 1, undeclared-path-params 1, unique-items 1"
+         error-body-by-name 1, undeclared-path-params 1, unique-items 1"
     );
     let ops: Vec<String> = apigen::listing::operations(&api);
     assert_eq!(
@@ -318,4 +318,255 @@ fn a_required_authorization_header_parameter_is_the_operations_credential() {
     let entries = std::fs::read_to_string(dir.path().join("spec/entries.yaml")).unwrap();
     assert!(entries.contains("auth: authorization"), "{entries}");
     assert!(entries.contains("gaps: [authorization-param, header-params]"), "{entries}");
+}
+
+/// The `response:` of operation `op` as the import wrote it in `file` of the spec in `dir`, and
+/// the operation's `gaps:` line (empty without one).
+fn written_response(dir: &Path, file: &str, op: &str) -> (String, String) {
+    let text = std::fs::read_to_string(dir.join("spec").join(file)).unwrap();
+    let start = text.find(&format!("\n  {op}:\n")).unwrap_or_else(|| panic!("{op} not in {file}:\n{text}"));
+    let lines: Vec<&str> = text[start + 1..].lines().skip(1).take_while(|l| l.starts_with("    ")).collect();
+    let at = lines.iter().position(|l| l.starts_with("    response:")).expect("a response");
+    let mut response = vec![lines[at]];
+    response.extend(lines[at + 1..].iter().take_while(|l| l.starts_with("     ")));
+    let gaps = lines.iter().find(|l| l.starts_with("    gaps:")).map_or(String::new(), |l| l.trim().to_owned());
+    (response.join("\n"), gaps)
+}
+
+/// Generates the spec imported into `dir`, as a user would next.
+fn generate(dir: &Path) -> apigen::model::Api {
+    let spec = dir.join("spec");
+    let generator = apigen::Generator::new()
+        .spec(&spec)
+        .out(dir.join("out"))
+        .runtime_path(std::fs::canonicalize("../runtime").unwrap())
+        .cache(apigen::CacheDir::none());
+    if let Err(failure) = generator.generate() {
+        panic!("{} does not generate: {failure}", spec.display());
+    }
+    generator.lint().unwrap().0
+}
+
+#[test]
+fn pagination_is_told_from_names_and_written_in_the_spec() {
+    let (dir, report, api) = import("fixtures/openapi/pagination-3.0.json");
+    assert_eq!(report.summary.kept, 9);
+    let cases = [
+        (
+            "repos.yaml",
+            "listRepos",
+            "    response:\n      status: 200\n      description: The repositories.\n      items: Repo\n      \
+             pagination: { style: link, params: [page], cursor: page, items: \"\", gaps: [pagination] }",
+            "gaps: [response-headers]",
+        ),
+        (
+            "customers.yaml",
+            "listCustomers",
+            "    response:\n      status: 200\n      description: A page of customers.\n      items: Customer\n      \
+             envelope: ListCustomersResponse\n      pagination:\n        style: has-more\n        \
+             params: [starting_after]\n        cursor: starting_after\n        items: /data\n        \
+             has_more: /has_more\n        item_id: /id\n        gaps: [pagination]",
+            "",
+        ),
+        (
+            "events.yaml",
+            "listEvents",
+            "    response:\n      status: 200\n      description: A page of events.\n      items: Event\n      \
+             envelope: EventPage\n      pagination:\n        style: cursor\n        params: [cursor]\n        \
+             cursor: cursor\n        items: /events\n        next: /response_metadata/next_cursor\n        \
+             gaps: [pagination]",
+            "",
+        ),
+        (
+            "files.yaml",
+            "listFiles",
+            "    response:\n      status: 200\n      description: A page of files.\n      items: File\n      \
+             envelope: ListFilesResponse\n      pagination:\n        style: cursor\n        params: [pageToken]\n        \
+             cursor: pageToken\n        items: /files\n        next: /nextPageToken\n        gaps: [pagination]",
+            "",
+        ),
+        (
+            "invoices.yaml",
+            "listInvoices",
+            "    response:\n      status: 200\n      description: A page of invoices.\n      items: Invoice\n      \
+             envelope: ListInvoicesResponse\n      \
+             pagination: { style: offset, params: [offset], cursor: offset, items: /invoices, gaps: [pagination] }",
+            "",
+        ),
+        (
+            "tags.yaml",
+            "listTags",
+            "    response:\n      status: 200\n      description: A page of tags.\n      items: Tag\n      \
+             pagination: { style: page, params: [page], cursor: page, items: \"\", gaps: [pagination] }",
+            "",
+        ),
+        // Azure's next page is a URL the format's cursor cannot pass: a plain response, a gap.
+        (
+            "vaults.yaml",
+            "listVaults",
+            "    response:\n      status: 200\n      description: A page of vaults.\n      fields:\n        \
+             value: { type: list<Vault>, optional: true }\n        \
+             nextLink: { type: string, optional: true, description: The next page's URL. }",
+            "gaps: [pagination-next-url]",
+        ),
+        (
+            "deliveries.yaml",
+            "listDeliveries",
+            "    response: { status: 200, description: Deliveries., type: list<Tag> }",
+            "gaps: [pagination-unknown]",
+        ),
+        // No sign of paging: a plain list, nothing to note.
+        (
+            "licenses.yaml",
+            "listLicenses",
+            "    response: { status: 200, description: Every license., type: list<Tag> }",
+            "",
+        ),
+    ];
+    for (file, op, response, gaps) in cases {
+        assert_eq!(written_response(dir.path(), file, op), (response.to_owned(), gaps.to_owned()), "{op}");
+    }
+    // The cursors are shared parameters (a convention's `params` are), the page sizes stay.
+    let api_yaml = std::fs::read_to_string(dir.path().join("spec/api.yaml")).unwrap();
+    assert!(
+        api_yaml.contains(
+            "  starting_after: { in: query, type: string, description: The last item of the page before this one. }\n  \
+             cursor: { in: query, type: string, description: Where the page starts. }\n  \
+             pageToken: { in: query, type: string, description: The page's token. }\n  \
+             offset: { in: query, type: integer, minimum: 0, description: Items to skip. }\n"
+        ),
+        "{api_yaml}"
+    );
+    let streams: Vec<&str> = api.operations.iter().filter(|op| op.client.streams).map(|op| op.name.as_str()).collect();
+    assert_eq!(streams, ["listCustomers", "listEvents", "listFiles", "listInvoices", "listRepos", "listTags"]);
+    let generated = generate(dir.path());
+    assert_eq!(generated.operations.len(), 9);
+    // Each list told pages in the generated client: `.stream()` follows its convention.
+    for (group, style) in [
+        ("customers", "HasMore {"),
+        ("events", "Cursor {"),
+        ("files", "Cursor {"),
+        ("invoices", "Offset,"),
+        ("repos", "Link,"),
+        ("tags", "Page,"),
+    ] {
+        let client = std::fs::read_to_string(dir.path().join(format!("out/client/src/{group}.rs"))).unwrap();
+        assert!(client.contains("    pub fn stream("), "{group}: {client}");
+        assert!(client.contains(&format!("style: ::apigen_runtime::codegen::PageStyle::{style}")), "{group}: {client}");
+    }
+    let plain = std::fs::read_to_string(dir.path().join("out/client/src/vaults.rs")).unwrap();
+    assert!(!plain.contains("pub fn stream("), "{plain}");
+}
+
+#[test]
+fn a_convention_most_lists_share_is_declared_once_and_a_cursor_defined_otherwise_leaves_its_list_plain() {
+    let list = |op: &str, max: Option<u64>| {
+        let mut cursor = serde_json::json!({"type": "string"});
+        if let Some(max) = max {
+            cursor["maxLength"] = serde_json::json!(max);
+        }
+        serde_json::json!({"get": {"operationId": op, "parameters": [
+            {"name": "starting_after", "in": "query", "schema": cursor, "description": "The last id seen."},
+            {"name": "limit", "in": "query", "schema": {"type": "integer"}}],
+            "responses": {"200": {"description": "A page.", "content": {"application/json": {"schema": {
+                "type": "object", "required": ["data", "has_more"],
+                "properties": {"data": {"type": "array", "items": {"$ref": "#/components/schemas/Item"}},
+                               "has_more": {"type": "boolean"}}}}}}}}})
+    };
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Lists", "version": "1"},
+        // The first list defines its cursor otherwise than the two after it.
+        "paths": {"/a": list("listA", None), "/b": list("listB", Some(64)), "/c": list("listC", Some(64))},
+        "components": {"schemas": {"Item": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}}}
+    });
+    let imported = apigen::import::import(&doc, "lists.json").unwrap();
+    let file = |name: &str| imported.files.iter().find(|(n, _)| n == name).map(|(_, t)| t.clone()).unwrap();
+    let api_yaml = file("api.yaml");
+    assert!(
+        api_yaml.contains(
+            "parameters:\n  \
+             starting_after: { in: query, type: string, max_length: 64, description: The last id seen. }\n\n\
+             pagination:\n  style: has-more\n  params: [starting_after]\n  cursor: starting_after\n  items: /data\n  \
+             has_more: /has_more\n  item_id: /id\n  gaps: [pagination]\n"
+        ),
+        "{api_yaml}"
+    );
+    assert!(
+        file("b.yaml").contains(
+            "    params:\n      - { name: limit, in: query, type: integer }\n    \
+             response: { status: 200, description: A page., items: Item, envelope: ListBResponse }\n"
+        ),
+        "{}",
+        file("b.yaml")
+    );
+    assert!(
+        file("a.yaml").contains(
+            "    params:\n      - { name: limit, in: query, type: integer }\n      \
+             - { name: starting_after, in: query, type: string, description: The last id seen. }\n    \
+             response: { status: 200, description: A page., type: ListAResponse }\n"
+        ),
+        "{}",
+        file("a.yaml")
+    );
+    assert!(file("a.yaml").contains("    gaps: [pagination-cursor-param]\n"), "{}", file("a.yaml"));
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("spec")).unwrap();
+    for (name, text) in &imported.files {
+        std::fs::write(dir.path().join("spec").join(name), text).unwrap();
+    }
+    let api = generate(dir.path());
+    let streams: Vec<&str> = api.operations.iter().filter(|op| op.client.streams).map(|op| op.name.as_str()).collect();
+    assert_eq!(streams, ["listB", "listC"]);
+}
+
+#[test]
+fn the_error_body_most_error_responses_share_becomes_api_errors() {
+    // Without `api.errors`: the format's own `{"error": {"code", "message", "violations"}}`.
+    const BUILT_IN: &str =
+        "    message: \"/error/message\",\n    violations: ::core::option::Option::Some(\"/error/violations\"),\n";
+    let cases = [
+        (
+            "errors-oauth-3.0.json",
+            "  errors: { type: OAuthError, media_type: application/json, message: /error_description }\n",
+            "error-body-by-name",
+            "    status: ::core::option::Option::None,\n    message: \"/error_description\",\n",
+        ),
+        (
+            "errors-problem-3.0.json",
+            "  errors:\n    type: Problem\n    media_type: application/problem+json\n    status: /status\n    \
+             message: /detail\n    violations: /invalid_params\n    violation: { path: name, message: reason }\n",
+            "error-body-by-name",
+            "    media_type: \"application/problem+json\",\n    status: ::core::option::Option::Some(\"/status\"),\n    \
+             message: \"/detail\",\n    violations: ::core::option::Option::Some(\"/invalid_params\"),\n    \
+             violation_path: \"name\",\n    violation_message: \"reason\",\n",
+        ),
+        (
+            "errors-google-3.0.json",
+            "  errors: { type: Status, media_type: application/json, status: /error/code, message: /error/message }\n",
+            "error-body-by-name",
+            "    message: \"/error/message\",\n    violations: ::core::option::Option::None,\n",
+        ),
+        // No schema is the body of more than half of the error responses.
+        ("errors-unshared-3.0.json", "", "error-body", BUILT_IN),
+        // Shared, but its required `error.type` no pointer fills.
+        ("errors-unfillable-3.0.json", "", "error-body-unfillable", BUILT_IN),
+    ];
+    for (doc, errors, gap, shape) in cases {
+        let (dir, _, api) = import(&format!("fixtures/openapi/{doc}"));
+        let api_yaml = std::fs::read_to_string(dir.path().join("spec/api.yaml")).unwrap();
+        let written = api_yaml.find("  errors:").map_or("", |at| {
+            let end = api_yaml[at + 1..].find("\n\n").map_or(api_yaml.len(), |e| at + 1 + e + 1);
+            &api_yaml[at..end]
+        });
+        assert_eq!(written, errors, "{doc}");
+        let gaps: Vec<&str> = api.gaps.keys().map(String::as_str).collect();
+        assert_eq!(gaps, [gap], "{doc}");
+        assert_eq!(api.errors.ty.is_some(), !errors.is_empty(), "{doc}");
+        generate(dir.path());
+        // The generated router writes its own refusals (400, 401, 404, ...) in that shape.
+        let root = std::fs::read_to_string(dir.path().join("out/server/src/root.rs")).unwrap();
+        assert!(root.contains(shape), "{doc}: {root}");
+        assert!(root.contains("&ERRORS,"), "{doc}: the router is given the shape");
+    }
 }

@@ -62,6 +62,45 @@ impl Importer<'_> {
     }
 
     fn api_file(&self, document: &str) -> Map<String, Value> {
+        let mut file = Map::new();
+        file.insert("api".into(), Value::Object(self.api_section(document)));
+        if !self.tags.is_empty() {
+            let tags: Map<String, Value> = self
+                .tags
+                .iter()
+                .map(|(name, (title, description))| {
+                    let mut tag = Map::from_iter([("title".to_owned(), json!(title))]);
+                    if let Some(d) = description {
+                        tag.insert("description".into(), json!(d));
+                    }
+                    (name.clone(), Value::Object(tag))
+                })
+                .collect();
+            file.insert("tags".into(), Value::Object(tags));
+        }
+        if !self.shared.is_empty() {
+            let params: Map<String, Value> =
+                self.shared.iter().map(|(name, (node, _))| (name.clone(), Value::Object(node.clone()))).collect();
+            file.insert("parameters".into(), Value::Object(params));
+        }
+        if let Some(pagination) = self.pagination_section() {
+            file.insert("pagination".into(), Value::Object(pagination));
+        }
+        let gaps: Map<String, Value> = self
+            .gaps
+            .entries(document)
+            .into_iter()
+            .map(|(id, source, gap, decision)| (id, json!({ "source": source, "gap": gap, "decision": decision })))
+            .collect();
+        if !gaps.is_empty() {
+            file.insert("gaps".into(), Value::Object(gaps));
+        }
+        file
+    }
+
+    /// `api.yaml`'s `api`: the name, title, version, description and source, the schemes, the
+    /// servers, the error body and the extensions.
+    fn api_section(&self, document: &str) -> Map<String, Value> {
         let info = self.doc.get("info");
         let text = |key: &str| info.and_then(|i| i.get(key)).and_then(Value::as_str).map(str::trim).unwrap_or_default();
         // The title and version are in every generated file's header: kept to the format's
@@ -106,48 +145,21 @@ impl Importer<'_> {
         if !self.servers.is_empty() {
             api.insert("servers".into(), Value::Array(self.servers.clone()));
         }
+        if let super::errors::ErrorsTold::Mapped(errors) = &self.errors {
+            api.insert("errors".into(), Value::Object(errors.clone()));
+        }
         let extensions = self.extensions();
         if !extensions.is_empty() {
             api.insert("extensions".into(), Value::Object(extensions));
         }
-        let mut file = Map::new();
-        file.insert("api".into(), Value::Object(api));
-        if !self.tags.is_empty() {
-            let tags: Map<String, Value> = self
-                .tags
-                .iter()
-                .map(|(name, (title, description))| {
-                    let mut tag = Map::from_iter([("title".to_owned(), json!(title))]);
-                    if let Some(d) = description {
-                        tag.insert("description".into(), json!(d));
-                    }
-                    (name.clone(), Value::Object(tag))
-                })
-                .collect();
-            file.insert("tags".into(), Value::Object(tags));
-        }
-        if !self.shared.is_empty() {
-            let params: Map<String, Value> =
-                self.shared.iter().map(|(name, (node, _))| (name.clone(), Value::Object(node.clone()))).collect();
-            file.insert("parameters".into(), Value::Object(params));
-        }
-        if let Some(pagination) = self.pagination_section() {
-            file.insert("pagination".into(), Value::Object(pagination));
-        }
-        let gaps: Map<String, Value> = self
-            .gaps
-            .entries(document)
-            .into_iter()
-            .map(|(id, source, gap, decision)| (id, json!({ "source": source, "gap": gap, "decision": decision })))
-            .collect();
-        if !gaps.is_empty() {
-            file.insert("gaps".into(), Value::Object(gaps));
-        }
-        file
+        api
     }
 
     /// The list convention of an apigen export, when its parameters are shared here.
     fn pagination_section(&self) -> Option<Map<String, Value>> {
+        if let Some(told) = &self.told_pagination {
+            return Some(told.clone());
+        }
         let pagination = self.pagination.as_ref()?;
         let params = pagination.get("params")?.as_array()?;
         if !params.iter().all(|p| p.as_str().is_some_and(|p| self.shared.contains_key(p))) {

@@ -77,8 +77,26 @@ kinds! {
         "Left out.";
     RESPONSE_HEADERS = "response-headers", "Headers of responses: the format holds no response headers yet.",
         "Left out: the generated client does not expose them.";
-    ERROR_BODY = "error-body", "The API's own error body: the format's error body is fixed (`{\"error\": {\"code\", \"message\"}}`) until a spec can declare its own.",
-        "The error schema is kept as a type; the generated client reads failures as the format's error body.";
+    ERROR_BODY = "error-body", "Error responses that share no body: no component schema is the JSON body of more than half of the document's 4xx, 5xx and `default` responses.",
+        "The format's built-in error body (`{\"error\": {\"code\", \"message\"}}`) is declared; the error schemas are kept as types.";
+    ERROR_BODY_NO_MESSAGE = "error-body-no-message", "An error body most error responses share that `api.errors` cannot point into: not an object, or without a string message at its top or inside its `error` (`message`, `detail`, `error_description`, `title`, `error`).",
+        "The format's built-in error body (`{\"error\": {\"code\", \"message\"}}`) is declared; the shared schema is kept as a type.";
+    ERROR_BODY_UNFILLABLE = "error-body-unfillable", "An error body most error responses share with a required field that none of the pointers (`status`, `message`, `violations`) names or passes through: the generated router could not write a valid value of it.",
+        "The format's built-in error body (`{\"error\": {\"code\", \"message\"}}`) is declared; the shared schema is kept as a type.";
+    ERROR_BODY_BY_NAME = "error-body-by-name", "Where the error body holds its message, status and violations: OpenAPI has no word for it.",
+        "Told from the field names (README, \"Importing an OpenAPI document\") and declared as `api.errors`: check the pointers against the API's documentation.";
+    PAGINATION = "pagination", "How a list pages: OpenAPI has no word for it, so the import tells it from the names the document uses (a `Link` response header, a `has_more` boolean with a `starting_after` parameter, a next cursor in the body and the parameter taking it, an `offset` or `page` parameter).",
+        "Declared as the convention those names say (`pagination`; the rules are in the README's \"Importing an OpenAPI document\"): check it against the API's documentation.";
+    PAGE_URL = "pagination-next-url", "Lists whose next page is a URL in the body (Azure's `nextLink`, OData's `@odata.nextLink`, `next_page_url`): the format's `cursor` style passes a token as a query parameter, and its `link` style reads the `Link` header.",
+        "A plain response (no `.stream()`): the caller follows the URL.";
+    PAGE_UNTOLD = "pagination-unknown", "Lists taking a paging parameter (`cursor`, `after`, `page_token`, a `page` or `offset` that is not an integer, ...) whose response shows no next position the format can read: no `Link` header, no `has_more`, no next cursor.",
+        "A plain response (no `.stream()`): the caller passes the parameter itself.";
+    PAGE_CURSOR_PARAM = "pagination-cursor-param", "Lists whose next position no parameter can be told to take: a next cursor in the body no query parameter is named for, a `Link` header whose next URL sets no parameter of the operation, or a cursor parameter declared otherwise (another type or constraints) by another operation, or not a scalar.",
+        "A plain response (no `.stream()`): the caller passes the cursor itself.";
+    PAGE_ITEMS = "pagination-items", "Pages whose items cannot be told: the body holds several lists of objects, or its types do not hold what its names say.",
+        "A plain response (no `.stream()`).";
+    PAGE_ITEM_ID = "pagination-item-id", "Lists with `has_more` whose items carry no string or integer `id` to pass as `starting_after`.",
+        "A plain response (no `.stream()`): the caller passes the last item's cursor itself.";
     CALLBACKS = "callbacks", "Callbacks and webhooks: requests the API sends, which the format does not describe.",
         "Left out.";
     LINKS = "links", "Links between responses and operations.",

@@ -4,9 +4,11 @@
 //! One function per construct of the document, each the one place to extend when the format
 //! learns more: [`schema`] (schemas to types), [`operations`] (paths, parameters, bodies,
 //! responses, security), [`settle`] (unions, finiteness, names that failed), [`files`] (the spec
-//! files). Whatever the format cannot hold yet becomes a gap ([`gaps`]) recorded beside the
-//! decision taken, so nothing is lost silently: `apigen gaps` lists them, and the import
-//! prints how many of each.
+//! files). What OpenAPI has no word for is told from the names a document uses and written in
+//! the spec to be checked: how lists page ([`pagination`]) and the error body ([`errors`]),
+//! both checked against the types built ([`walk`]). Whatever the format cannot hold yet
+//! becomes a gap ([`gaps`]) recorded beside the decision taken, so nothing is lost silently:
+//! `apigen gaps` lists them, and the import prints how many of each.
 //!
 //! Decisions that hold for every document: wire names (fields, parameters, enumeration
 //! values, paths) are kept exactly; names the format derives Rust names from (types,
@@ -14,14 +16,17 @@
 //! read as the format reads objects (unknown fields are ignored in responses and refused in
 //! requests by the generated server).
 
+mod errors;
 mod files;
 pub mod gaps;
 mod names;
 mod operations;
+mod pagination;
 mod refs;
 mod schema;
 mod settle;
 mod typed;
+mod walk;
 pub(crate) mod write;
 pub mod yaml;
 
@@ -168,12 +173,21 @@ struct Importer<'a> {
     servers: Vec<Value>,
     /// The list convention of an apigen export (`x-pagination`).
     pagination: Option<Map<String, Value>>,
+    /// Whether lists' pagination is told from names ([`pagination`]): the document does not
+    /// say its own (`x-pagination`, at its root or on an operation).
+    tell_pages: bool,
+    /// Lists told whose cursor parameter is shared once every list is known.
+    pending_cursors: Vec<pagination::PendingCursor>,
+    /// The convention most lists share, told from names: `api.yaml`'s `pagination`.
+    told_pagination: Option<Map<String, Value>>,
     /// Operation counts.
     total: usize,
     /// The error body gap is noted once, where first met.
     error_noted: bool,
     /// The operation being imported declares a required `Authorization` header parameter.
     declared_authorization: bool,
+    /// The document's error body, told from its error responses ([`errors`]).
+    errors: errors::ErrorsTold,
 }
 
 /// Imports `doc`; `document` names it in gap sources.
@@ -246,9 +260,13 @@ impl<'a> Importer<'a> {
             auth: operations::Auth::default(),
             servers: Vec::new(),
             pagination: None,
+            tell_pages: false,
+            pending_cursors: Vec::new(),
+            told_pagination: None,
             total: 0,
             error_noted: false,
             declared_authorization: false,
+            errors: errors::ErrorsTold::NotShared,
         }
     }
 
@@ -260,7 +278,11 @@ impl<'a> Importer<'a> {
         self.declare_tags();
         self.auth = self.security_schemes();
         self.pagination = self.doc.get("x-pagination").and_then(Value::as_object).cloned();
+        self.tell_pages = self.pagination.is_none() && !says_pagination(self.doc);
+        self.tell_errors();
         self.paths();
+        self.settle_cursors();
+        self.hoist_pagination();
         self.note_document_gaps();
         self.build_needed();
     }
@@ -521,13 +543,27 @@ fn is_named_type(schema: &Value) -> bool {
     has_properties || map.get("additionalProperties") == Some(&Value::Bool(false))
 }
 
-/// True when a schema is the format's own error body, `{"error": {"code", "message"}}`: the
-/// generated code has it already.
+/// True when a schema is the format's own error body, `{"error": {"code", "message",
+/// "violations"?}}` and nothing more: the generated code has it already. (Google's `{"error":
+/// {"code", "message", "status"}}` says more, and is a type of its own.)
 fn is_default_error_body(doc: &Value, schema: &Value) -> bool {
     let Ok((schema, _)) = refs::follow(doc, schema, "#") else { return false };
     let props = schema.get("properties").and_then(Value::as_object);
     let Some(error) = props.filter(|p| p.len() == 1).and_then(|p| p.get("error")) else { return false };
     let Some(inner) = error.get("properties").and_then(Value::as_object) else { return false };
+    if inner.keys().any(|k| !matches!(k.as_str(), "code" | "message" | "violations")) {
+        return false;
+    }
     inner.get("code").and_then(|c| c.get("type")) == Some(&Value::String("integer".into()))
         && inner.get("message").and_then(|m| m.get("type")) == Some(&Value::String("string".into()))
+}
+
+/// True when an operation of the document says how it pages (`x-pagination`, apigen's export).
+fn says_pagination(doc: &Value) -> bool {
+    let paths = doc.get("paths").and_then(Value::as_object);
+    paths
+        .into_iter()
+        .flatten()
+        .filter_map(|(_, item)| item.as_object())
+        .any(|item| item.values().any(|op| op.get("x-pagination").is_some()))
 }

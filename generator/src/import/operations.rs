@@ -2,6 +2,7 @@
 //! responses, security and tags. An operation the format cannot route or call is left out
 //! with a gap of its own; a part of one it cannot hold is left out with a gap of its kind.
 
+use super::errors::ErrorsTold;
 use super::gaps::{self, Kind};
 use super::refs;
 use super::schema::At;
@@ -27,6 +28,28 @@ pub struct Auth {
 }
 
 const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/// What the responses of an operation are read with, besides its OpenAPI object.
+struct ResponseContext<'a> {
+    /// The operation's type name (`ListReposResponse` and the like are named from it).
+    op_type: &'a str,
+    /// Whether the list convention of an apigen export applies (`x-pagination`).
+    paginated: bool,
+    /// A GET's parameters, when its pagination is told from names ([`super::pagination`]).
+    page_params: Option<&'a [Value]>,
+    /// The operation's JSON pointer in the document.
+    pointer: &'a str,
+}
+
+/// A success response: its status, its body ([`Importer::response_body`]), the response
+/// object (references followed) and its pointer.
+#[derive(Clone)]
+struct Success {
+    status: u16,
+    body: Option<Option<Value>>,
+    resolved: Value,
+    pointer: String,
+}
 
 /// Why an operation is left out.
 struct LeftOut {
@@ -258,23 +281,16 @@ impl Importer<'_> {
         if let Some(body) = self.request_body(op, method, &op_type, pointer, &mut op_gaps)? {
             node.insert("body".into(), Value::Object(body));
         }
-        let paginated = self.pagination.is_some() && has_pagination_params(&params, self.pagination.as_ref());
-        let (response, errors) = self.responses(op, &op_type, paginated, pointer, &mut op_gaps);
+        let cx = ResponseContext {
+            op_type: &op_type,
+            paginated: self.pagination.is_some() && has_pagination_params(&params, self.pagination.as_ref()),
+            // A GET's list whose pages its names tell (when the document does not say its own).
+            page_params: (method == "get" && self.tell_pages).then_some(params.as_slice()),
+            pointer,
+        };
+        let (response, errors) = self.responses(op, &cx, &mut op_gaps);
         if response.contains_key("items") {
-            // The list convention adds its parameters to every paginated operation.
-            let convention: Vec<Value> = self
-                .pagination
-                .as_ref()
-                .and_then(|p| p.get("params"))
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let kept: Vec<Value> = params.iter().filter(|p| !convention.contains(p)).cloned().collect();
-            if kept.is_empty() {
-                node.shift_remove("params");
-            } else {
-                node.insert("params".into(), Value::Array(kept));
-            }
+            self.drop_convention_params(&mut node, &params, &response);
         }
         let mut response = response;
         if method == "head" {
@@ -302,6 +318,24 @@ impl Importer<'_> {
             }
             None => {}
         }
+        self.last_gaps(op, pointer, &mut op_gaps);
+        let mut unique = Vec::new();
+        for gap in op_gaps {
+            if !unique.contains(&gap) {
+                unique.push(gap);
+            }
+        }
+        add_gaps(&mut node, &unique);
+        // The group: the operation's first tag, else one named from its path.
+        let tag_text = op.get("tags").and_then(Value::as_array).and_then(|t| t.first()).and_then(Value::as_str);
+        let tag = self.tag(tag_text.unwrap_or_else(|| untagged_group(&path.raw)), None);
+        routes.add(&path, method);
+        Ok(OperationOut { name: name.to_owned(), tag, node })
+    }
+
+    /// The gaps of an operation's callbacks and servers, and those an apigen export carries
+    /// (`x-gap`).
+    fn last_gaps(&mut self, op: &Map<String, Value>, pointer: &str, op_gaps: &mut Vec<String>) {
         for (key, kind) in [("callbacks", gaps::CALLBACKS), ("servers", gaps::SERVERS)] {
             if op.get(key).is_some_and(|v| {
                 v.as_object().is_some_and(|m| !m.is_empty()) || v.as_array().is_some_and(|a| !a.is_empty())
@@ -314,23 +348,31 @@ impl Importer<'_> {
                 op_gaps.push(id.to_owned());
             }
         }
-        let mut unique = Vec::new();
-        for gap in op_gaps {
-            if !unique.contains(&gap) {
-                unique.push(gap);
-            }
-        }
-        add_gaps(&mut node, &unique);
-        let tag_text = op.get("tags").and_then(Value::as_array).and_then(|t| t.first()).and_then(Value::as_str);
-        let tag = match tag_text {
-            Some(text) => self.tag(text, None),
-            None => {
-                let group = untagged_group(&path.raw);
-                self.tag(group, None)
-            }
+    }
+
+    /// A paginated operation's parameters without those of its list convention, which adds
+    /// them (the convention's `params`, shared by name).
+    fn drop_convention_params(&self, node: &mut Map<String, Value>, params: &[Value], response: &Map<String, Value>) {
+        let convention: Vec<Value> = response
+            .get("pagination")
+            .and_then(|p| p.get("params"))
+            .or_else(|| self.pagination.as_ref().and_then(|p| p.get("params")))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        // A shared parameter by its name; an inline one (now shared) by its wire name.
+        let wire = |p: &Value| match p {
+            Value::Object(node) if node.get("in") == Some(&json!("query")) => node.get("name").cloned(),
+            Value::Object(_) => None,
+            other => Some(other.clone()),
         };
-        routes.add(&path, method);
-        Ok(OperationOut { name: name.to_owned(), tag, node })
+        let kept: Vec<Value> =
+            params.iter().filter(|p| wire(p).is_none_or(|w| !convention.contains(&w))).cloned().collect();
+        if kept.is_empty() {
+            node.shift_remove("params");
+        } else {
+            node.insert("params".into(), Value::Array(kept));
+        }
     }
 
     /// The path as the format routes it: parameter names made valid and agreeing with other
@@ -805,14 +847,62 @@ impl Importer<'_> {
     fn responses(
         &mut self,
         op: &Map<String, Value>,
-        op_type: &str,
-        paginated: bool,
-        pointer: &str,
+        cx: &ResponseContext<'_>,
         op_gaps: &mut Vec<String>,
     ) -> (Map<String, Value>, Vec<Value>) {
+        let (mut successes, errors, default) = self.sort_responses(op, cx.pointer, op_gaps);
+        if successes.is_empty()
+            && let Some((resolved, response_pointer)) = default
+        {
+            let body = self.response_body(&resolved, &response_pointer);
+            if matches!(body, Some(Some(_))) {
+                op_gaps.push(self.gaps.note(gaps::DEFAULT_SUCCESS, &response_pointer));
+                successes.push(Success { status: 200, body, resolved, pointer: response_pointer });
+            }
+        }
+        let Some(main) = successes.first().cloned() else {
+            op_gaps.push(self.gaps.note(gaps::NO_SUCCESS, cx.pointer));
+            return (map(vec![("status", json!(200)), ("empty", json!(true))]), errors);
+        };
+        let mut response = map(vec![("status", json!(main.status))]);
+        let mut also = Vec::new();
+        for other in &successes[1..] {
+            let same = match (&main.body, &other.body) {
+                (None, None) => other.status == 204 || main.status != 204,
+                (Some(a), Some(b)) => a == b && other.status != 204,
+                _ => false,
+            };
+            // A raw body (not JSON) is the main response's alone.
+            let raw = matches!(main.body, Some(None)) && raw_response(&main.resolved).is_some();
+            if same && !raw && !also.contains(&other.status) && other.status != main.status {
+                also.push(other.status);
+            } else {
+                op_gaps.push(self.gaps.note(gaps::OTHER_SUCCESS, &other.pointer));
+            }
+        }
+        if !also.is_empty() {
+            response.insert("also".into(), json!(also));
+        }
+        if let Some(description) =
+            main.resolved.get("description").and_then(Value::as_str).map(str::trim).filter(|d| !d.is_empty())
+        {
+            response.insert("description".into(), json!(description));
+        }
+        self.success_keys(&mut response, main, cx, op_gaps);
+        (response, errors)
+    }
+
+    /// An operation's responses sorted: the successes (2xx), the failure cases (4xx, 5xx) and
+    /// the `default` response; a redirect or an unknown key is a gap.
+    fn sort_responses(
+        &mut self,
+        op: &Map<String, Value>,
+        pointer: &str,
+        op_gaps: &mut Vec<String>,
+    ) -> (Vec<Success>, Vec<Value>, Option<(Value, String)>) {
         let doc = self.doc;
         let responses_pointer = refs::child(pointer, "responses");
-        let mut successes: Vec<(u16, Option<Option<Value>>, Value, String)> = Vec::new();
+        let mut successes = Vec::new();
         let mut errors = Vec::new();
         let mut default: Option<(Value, String)> = None;
         for (code, response) in op.get("responses").and_then(Value::as_object).into_iter().flatten() {
@@ -823,78 +913,66 @@ impl Importer<'_> {
                 op_gaps.push(self.gaps.note(gaps::BROKEN_REF, &response_pointer));
                 continue;
             };
-            let status = status_of(code);
             if resolved.get("links").and_then(Value::as_object).is_some_and(|l| !l.is_empty()) {
                 op_gaps.push(self.gaps.note(gaps::LINKS, &response_pointer));
             }
-            match status {
+            match status_of(code) {
                 Some(s @ 200..=299) => {
                     if resolved.get("headers").and_then(Value::as_object).is_some_and(|h| !h.is_empty()) {
                         op_gaps.push(self.gaps.note(gaps::RESPONSE_HEADERS, &response_pointer));
                     }
                     let body = self.response_body(resolved, &response_pointer);
-                    successes.push((s, body, resolved.clone(), response_pointer));
+                    successes.push(Success { status: s, body, resolved: resolved.clone(), pointer: response_pointer });
                 }
                 Some(s @ 400..=599) => {
-                    let body = self.response_body(resolved, &response_pointer);
-                    if let Some(Some(schema)) = &body
-                        && !is_default_error_body(doc, schema)
-                        && !self.error_noted
-                    {
-                        self.error_noted = true;
-                        op_gaps.push(self.gaps.note(gaps::ERROR_BODY, &response_pointer));
-                    }
-                    let default_error =
-                        body.as_ref().and_then(Option::as_ref).is_some_and(|s| is_default_error_body(doc, s));
-                    if implied && default_error && matches!(s, 400 | 401) {
-                        continue; // The generated server answers these itself.
-                    }
-                    let when = resolved.get("description").and_then(Value::as_str).map(str::trim).unwrap_or_default();
-                    let when = if when.is_empty() { format!("status {s}") } else { when.to_owned() };
-                    errors.push(json!({ "status": s, "when": when }));
+                    errors.extend(self.failure_case(s, resolved, implied, &response_pointer, op_gaps));
                 }
                 Some(_) => op_gaps.push(self.gaps.note(gaps::REDIRECTS, &response_pointer)),
                 None if code == "default" => default = Some((resolved.clone(), response_pointer)),
                 None => op_gaps.push(self.gaps.note(gaps::BAD_VALUE, &response_pointer)),
             }
         }
-        if successes.is_empty()
-            && let Some((resolved, response_pointer)) = default
+        (successes, errors, default)
+    }
+
+    /// The failure case of a 4xx or 5xx response (`None` for one the generated server answers
+    /// itself); the first error body that is not the format's own is a gap when the
+    /// document's error responses share none ([`super::errors`]).
+    fn failure_case(
+        &mut self,
+        status: u16,
+        resolved: &Value,
+        implied: bool,
+        response_pointer: &str,
+        op_gaps: &mut Vec<String>,
+    ) -> Option<Value> {
+        let doc = self.doc;
+        let body = self.response_body(resolved, response_pointer);
+        let default_error = body.as_ref().and_then(Option::as_ref).is_some_and(|s| is_default_error_body(doc, s));
+        if matches!(body, Some(Some(_))) && !default_error && self.errors == ErrorsTold::NotShared && !self.error_noted
         {
-            let body = self.response_body(&resolved, &response_pointer);
-            if matches!(body, Some(Some(_))) {
-                op_gaps.push(self.gaps.note(gaps::DEFAULT_SUCCESS, &response_pointer));
-                successes.push((200, body, resolved, response_pointer));
-            }
+            self.error_noted = true;
+            op_gaps.push(self.gaps.note(gaps::ERROR_BODY, response_pointer));
         }
-        let Some((status, body, resolved, response_pointer)) = successes.first().cloned() else {
-            op_gaps.push(self.gaps.note(gaps::NO_SUCCESS, pointer));
-            return (map(vec![("status", json!(200)), ("empty", json!(true))]), errors);
-        };
-        let mut response = map(vec![("status", json!(status))]);
-        let mut also = Vec::new();
-        for (other, other_body, _, other_pointer) in &successes[1..] {
-            let same = match (&body, other_body) {
-                (None, None) => *other == 204 || status != 204,
-                (Some(a), Some(b)) => a == b && *other != 204,
-                _ => false,
-            };
-            // A raw body (not JSON) is the main response's alone.
-            let raw = matches!(body, Some(None)) && raw_response(&resolved).is_some();
-            if same && !raw && !also.contains(other) && *other != status {
-                also.push(*other);
-            } else {
-                op_gaps.push(self.gaps.note(gaps::OTHER_SUCCESS, other_pointer));
-            }
+        if implied && default_error && matches!(status, 400 | 401) {
+            return None; // The generated server answers these itself.
         }
-        if !also.is_empty() {
-            response.insert("also".into(), json!(also));
-        }
-        if let Some(description) =
-            resolved.get("description").and_then(Value::as_str).map(str::trim).filter(|d| !d.is_empty())
-        {
-            response.insert("description".into(), json!(description));
-        }
+        let when = resolved.get("description").and_then(Value::as_str).map(str::trim).unwrap_or_default();
+        let when = if when.is_empty() { format!("status {status}") } else { when.to_owned() };
+        Some(json!({ "status": status, "when": when }))
+    }
+
+    /// The body keys of the main success response: none for a 204, `empty` without a body,
+    /// `type` and `media_type` for a raw one, else those of its JSON body (a page of a list
+    /// when its convention is told).
+    fn success_keys(
+        &mut self,
+        response: &mut Map<String, Value>,
+        main: Success,
+        cx: &ResponseContext<'_>,
+        op_gaps: &mut Vec<String>,
+    ) {
+        let Success { status, body, resolved, pointer } = main;
         match body {
             None if status == 204 => {}
             None => {
@@ -909,17 +987,26 @@ impl Importer<'_> {
                 );
             }
             Some(None) => {
-                op_gaps.push(self.gaps.note(gaps::NON_JSON_RESPONSE, &response_pointer));
-                if status == 204 {
+                op_gaps.push(self.gaps.note(gaps::NON_JSON_RESPONSE, &pointer));
+                if status != 204 {
                     // 204 never has a body: nothing to say.
-                } else {
                     response.insert("empty".into(), json!(true));
                 }
             }
             Some(Some(_)) if status == 204 => {}
-            Some(Some(schema)) => self.success_body(&mut response, &schema, op_type, paginated, &response_pointer),
+            Some(Some(schema)) => {
+                let page = match cx.page_params {
+                    Some(params) if !cx.paginated => {
+                        self.recognise_page(&schema, &resolved, params, cx.op_type, &pointer, op_gaps)
+                    }
+                    _ => None,
+                };
+                match page {
+                    Some(keys) => response.extend(keys),
+                    None => self.success_body(response, &schema, cx.op_type, cx.paginated, &pointer),
+                }
+            }
         }
-        (response, errors)
     }
 
     /// The body keys of a success response: `items` for a page of the export's list
@@ -1206,7 +1293,7 @@ fn server_node(server: &Value) -> Option<Map<String, Value>> {
 }
 
 /// The status of a response key: `201` is 201, `4XX` is 400; `default` and others are `None`.
-fn status_of(code: &str) -> Option<u16> {
+pub(super) fn status_of(code: &str) -> Option<u16> {
     if let Ok(status) = code.parse::<u16>() {
         return (100..=599).contains(&status).then_some(status);
     }
@@ -1218,7 +1305,7 @@ fn status_of(code: &str) -> Option<u16> {
 }
 
 /// The JSON media type of a content map and its schema (`{}` when it gives none).
-fn json_media(content: &Map<String, Value>) -> Option<(&str, &Value)> {
+pub(super) fn json_media(content: &Map<String, Value>) -> Option<(&str, &Value)> {
     static ANY: Value = Value::Bool(true);
     let is_json = |media: &str| {
         let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();

@@ -332,7 +332,8 @@ fn loosen_required(fields: &mut Map<String, Value>, finite: &BTreeSet<String>, g
 fn rewrite_map(node: &mut Map<String, Value>, failed: &BTreeMap<String, String>) {
     for (key, value) in node.iter_mut() {
         match (key.as_str(), value) {
-            ("sample" | "default" | "enum" | "const", _) => {}
+            // A convention's `items` is a JSON pointer, not a type.
+            ("sample" | "default" | "enum" | "const" | "pagination", _) => {}
             ("type" | "additional_properties" | "items", Value::String(expr)) => *expr = rewrite_expr(expr, failed),
             ("variants", Value::Array(list)) => {
                 for v in list.iter_mut() {

@@ -1,0 +1,254 @@
+//! The document's error body as `api.errors`. OpenAPI declares an error body per response, and
+//! has no word for where it holds its message or status, so the import tells it:
+//!
+//! 1. The shared schema: the component schema (`$ref` to `#/components/schemas/...`) that is the
+//!    JSON body of more than half of the document's 4xx, 5xx and `default` responses (each use
+//!    by an operation counts; a response with an inline schema counts against every
+//!    component). None: the built-in error body, gap `error-body`.
+//! 2. Its media type: the one it is answered in most often (the first met of a tie); `*/*`
+//!    is written `application/json`.
+//! 3. `message`: a string field named `message`, `detail`, `error_description`, `title` or
+//!    `error` (in that order; names compared without case and separators) at the top of the
+//!    body, else inside its `error` object (Google's and Azure's `/error/message`).
+//! 4. `status`: an integer field named `status` or `code` beside the message.
+//! 5. `violations`: a list beside the message whose items are objects with a string field
+//!    naming where (`path`, `field`, `pointer`, `name`, `param`, `parameter`, `location`) and
+//!    one saying what (`message`, `reason`, `detail`, `description`, `error`), and no other
+//!    required field.
+//!
+//! What lint checks of `api.errors` is checked here first: the type is an object, and the
+//! generated router can fill every required field (each is named by a pointer, or a pointer
+//! passes through it). A shared schema that fails (no message, a required field no pointer
+//! fills) keeps the built-in error body, with gap `error-body-no-message` or
+//! `error-body-unfillable`; one that passes is
+//! `api.errors`, with gap `error-body-by-name` on its type (the pointers were told from names).
+
+use super::gaps::{self, Kind};
+use super::operations::{json_media, status_of};
+use super::walk::{field_type, is_required};
+use super::{Importer, add_gaps, is_default_error_body, refs};
+use indexmap::IndexMap;
+use serde_json::{Map, Value, json};
+
+/// Names of the message field, in the order one is preferred.
+const MESSAGE_NAMES: &[&str] = &["message", "detail", "errordescription", "title", "error"];
+
+/// Names of the status field, in the order one is preferred.
+const STATUS_NAMES: &[&str] = &["status", "code"];
+
+/// Names of the key of a violation saying where.
+const VIOLATION_PATH_NAMES: &[&str] = &["path", "field", "pointer", "name", "param", "parameter", "location"];
+
+/// Names of the key of a violation saying what.
+const VIOLATION_MESSAGE_NAMES: &[&str] = &["message", "reason", "detail", "description", "error"];
+
+const METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/// What the document's error responses share.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum ErrorsTold {
+    /// No error response has a JSON body, or no schema is the body of more than half.
+    #[default]
+    NotShared,
+    /// A shared schema `api.errors` cannot describe: the built-in error body is kept.
+    Unmapped,
+    /// The shared schema, as `api.errors` says it.
+    Mapped(Map<String, Value>),
+}
+
+/// A name as the rules compare it: lower case, letters and digits only.
+fn normal(name: &str) -> String {
+    name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
+}
+
+impl Importer<'_> {
+    /// Tells the document's error body (before its operations are built, after its types).
+    pub(super) fn tell_errors(&mut self) {
+        let Some((key, media)) = self.shared_error_schema() else { return };
+        let schema = &self.doc["components"]["schemas"][&key];
+        if is_default_error_body(self.doc, schema) {
+            return; // The format's own error body (apigen's export): nothing to declare.
+        }
+        let pointer = refs::child("#/components/schemas", &key);
+        let name = self.components.get(&key).cloned().flatten().filter(|n| self.types.contains_key(n));
+        let node = match &name {
+            Some(name) => self.errors_node(name, &media),
+            None => Err(gaps::ERROR_BODY_NO_MESSAGE),
+        };
+        let (told, kind) = match node {
+            Ok(node) => (ErrorsTold::Mapped(node), gaps::ERROR_BODY_BY_NAME),
+            Err(kind) => (ErrorsTold::Unmapped, kind),
+        };
+        let id = self.gaps.note(kind, &pointer);
+        if let Some(ty) = name.and_then(|name| self.types.get_mut(&name)) {
+            add_gaps(&mut ty.node, &[id]);
+        }
+        self.errors = told;
+    }
+
+    /// The component key of the schema more than half of the error responses answer, and the
+    /// media type it is answered in most often.
+    fn shared_error_schema(&self) -> Option<(String, String)> {
+        let doc = self.doc;
+        let mut uses: IndexMap<String, IndexMap<String, usize>> = IndexMap::new();
+        let mut total = 0usize;
+        let paths = doc.get("paths").and_then(Value::as_object).into_iter().flatten();
+        for (_, item) in paths {
+            let Some(item) = refs::lookup_value(doc, item).and_then(Value::as_object) else { continue };
+            for (_, op) in item.iter().filter(|(m, _)| METHODS.contains(&m.as_str())) {
+                let responses = op.get("responses").and_then(Value::as_object).into_iter().flatten();
+                for (code, response) in responses {
+                    if !(code == "default" || status_of(code).is_some_and(|s| (400..=599).contains(&s))) {
+                        continue;
+                    }
+                    let Some(response) = refs::lookup_value(doc, response) else { continue };
+                    let Some(content) = response.get("content").and_then(Value::as_object) else { continue };
+                    let Some((media, schema)) = json_media(content) else { continue };
+                    total += 1;
+                    let Some(key) = schema
+                        .get("$ref")
+                        .and_then(Value::as_str)
+                        .and_then(|r| r.strip_prefix("#/components/schemas/"))
+                        .filter(|k| !k.contains('/'))
+                    else {
+                        continue;
+                    };
+                    let key = key.replace("~1", "/").replace("~0", "~");
+                    let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+                    *uses.entry(key).or_default().entry(essence).or_default() += 1;
+                }
+            }
+        }
+        let mut best: Option<(&String, usize)> = None;
+        for (key, media) in &uses {
+            let count = media.values().sum();
+            if best.is_none_or(|(_, most)| count > most) {
+                best = Some((key, count));
+            }
+        }
+        let (key, count) = best?;
+        if count * 2 <= total {
+            return None;
+        }
+        let mut media: Option<(&String, usize)> = None;
+        for (essence, n) in &uses[key] {
+            if media.is_none_or(|(_, most)| *n > most) {
+                media = Some((essence, *n));
+            }
+        }
+        let media = media.map(|(m, _)| m.clone()).filter(|m| m != "*/*").unwrap_or_else(|| "application/json".into());
+        Some((key.clone(), media))
+    }
+
+    /// `api.errors` for the object type `name`, when its fields say where the message is and
+    /// the router can fill every required field; else the kind of gap saying why not.
+    fn errors_node(&self, name: &str, media: &str) -> Result<Map<String, Value>, Kind> {
+        let no_message = gaps::ERROR_BODY_NO_MESSAGE;
+        let top = self.named_fields(name).ok_or(no_message)?;
+        let find = |fields: &Map<String, Value>, names: &[&str], ty: &str| {
+            names.iter().find_map(|wanted| {
+                fields
+                    .iter()
+                    .find(|(wire, field)| {
+                        normal(wire) == *wanted && field.as_object().is_some_and(|f| field_type(f) == ty)
+                    })
+                    .map(|(wire, _)| wire.clone())
+            })
+        };
+        // The message: at the top, else inside `error`.
+        let (prefix, level) = match find(&top, MESSAGE_NAMES, "string") {
+            Some(_) => (String::new(), top.clone()),
+            None => {
+                let (wire, error) = top.iter().find(|(wire, _)| normal(wire) == "error").ok_or(no_message)?;
+                let inner = error.as_object().and_then(|e| self.object_fields(e)).ok_or(no_message)?;
+                (refs::child("", wire), inner)
+            }
+        };
+        let message = refs::child(&prefix, &find(&level, MESSAGE_NAMES, "string").ok_or(no_message)?);
+        let status = find(&level, STATUS_NAMES, "integer").map(|wire| refs::child(&prefix, &wire));
+        let violations = self.violations(&level).map(|(wire, keys)| (refs::child(&prefix, &wire), keys));
+        let mut filled = vec![message.clone()];
+        filled.extend(status.clone());
+        filled.extend(violations.as_ref().map(|(p, _)| p.clone()));
+        if !self.fills_required(&top, "", &filled, 0) {
+            return Err(gaps::ERROR_BODY_UNFILLABLE);
+        }
+        let mut node = Map::new();
+        node.insert("type".into(), json!(name));
+        node.insert("media_type".into(), json!(media));
+        if let Some(status) = status {
+            node.insert("status".into(), json!(status));
+        }
+        node.insert("message".into(), json!(message));
+        if let Some((violations, (path, what))) = violations {
+            node.insert("violations".into(), json!(violations));
+            if path != "path" || what != "message" {
+                node.insert("violation".into(), json!({ "path": path, "message": what }));
+            }
+        }
+        Ok(node)
+    }
+
+    /// The list of violations among `fields`: its wire name and the keys of one violation.
+    fn violations(&self, fields: &Map<String, Value>) -> Option<(String, (String, String))> {
+        for (wire, field) in fields {
+            let Some(field) = field.as_object() else { continue };
+            let Some(inner) = field_type(field).strip_prefix("list<").and_then(|t| t.strip_suffix('>')) else {
+                continue;
+            };
+            let item = match inner {
+                "object" => field.get("fields").and_then(Value::as_object).cloned(),
+                name => self.named_fields(name),
+            };
+            let Some(item) = item else { continue };
+            let key = |names: &[&str]| {
+                names.iter().find_map(|wanted| {
+                    item.iter()
+                        .find(|(k, f)| normal(k) == *wanted && f.as_object().is_some_and(|f| field_type(f) == "string"))
+                        .map(|(k, _)| k.clone())
+                })
+            };
+            let (Some(path), Some(what)) = (key(VIOLATION_PATH_NAMES), key(VIOLATION_MESSAGE_NAMES)) else {
+                continue;
+            };
+            let others_optional = item
+                .iter()
+                .filter(|(k, _)| **k != path && **k != what)
+                .all(|(_, f)| f.as_object().is_none_or(|f| !is_required(f)));
+            if path != what && others_optional {
+                return Some((wire.clone(), (path, what)));
+            }
+        }
+        None
+    }
+
+    /// True when every required field of `fields` (at `prefix`) is named by a pointer of
+    /// `filled` or holds one, as lint requires of an error body.
+    fn fills_required(&self, fields: &Map<String, Value>, prefix: &str, filled: &[String], depth: usize) -> bool {
+        fields.iter().all(|(wire, field)| {
+            let Some(field) = field.as_object() else { return true };
+            if !is_required(field) {
+                return true;
+            }
+            let pointer = refs::child(prefix, wire);
+            if filled.contains(&pointer) {
+                return true;
+            }
+            if depth < 8 && filled.iter().any(|p| p.starts_with(&format!("{pointer}/"))) {
+                return self
+                    .object_fields(field)
+                    .is_some_and(|inner| self.fills_required(&inner, &pointer, filled, depth + 1));
+            }
+            false
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn names_are_compared_without_case_or_separators() {
+        assert_eq!(super::normal("error_description"), "errordescription");
+        assert_eq!(super::normal("Message"), "message");
+    }
+}
