@@ -570,3 +570,16 @@ fn the_error_body_most_error_responses_share_becomes_api_errors() {
         assert!(root.contains("&ERRORS,"), "{doc}: the router is given the shape");
     }
 }
+
+#[test]
+fn an_api_without_types_gets_no_round_trip_test_and_no_unused_sample_helpers() {
+    let (dir, report, _) = import("fixtures/openapi/no-types-3.0.json");
+    assert_eq!(report.summary.kept, 1);
+    generate(dir.path());
+    // An empty test left `failures` untyped (E0282) and `check` unused (dead code, denied).
+    let samples = std::fs::read_to_string(dir.path().join("out/types/src/samples.rs")).unwrap();
+    assert!(!samples.contains("fn check") && !samples.contains("#[test]"), "{samples}");
+    // Without bodies or JSON answers, the client's samples need neither helper.
+    let calls = std::fs::read_to_string(dir.path().join("out/client/src/samples.rs")).unwrap();
+    assert!(!calls.contains("fn sample<") && !calls.contains("fn to_json<"), "{calls}");
+}
