@@ -583,3 +583,15 @@ fn an_api_without_types_gets_no_round_trip_test_and_no_unused_sample_helpers() {
     let calls = std::fs::read_to_string(dir.path().join("out/client/src/samples.rs")).unwrap();
     assert!(!calls.contains("fn sample<") && !calls.contains("fn to_json<"), "{calls}");
 }
+
+#[test]
+fn a_vendor_json_media_type_is_kept_and_asked_for() {
+    let (dir, _, api) = import("fixtures/openapi/vendor-json-3.0.json");
+    let list = api.operations.iter().find(|op| op.name == "listOffers").unwrap();
+    assert_eq!(list.response.media_types, ["application/vnd.amadeus+json"]);
+    generate(dir.path());
+    let openapi = std::fs::read_to_string(dir.path().join("out/openapi.json")).unwrap();
+    assert!(openapi.contains("\"application/vnd.amadeus+json\": {"), "{openapi}");
+    let client = std::fs::read_to_string(dir.path().join("out/client/src/offers.rs")).unwrap();
+    assert!(client.contains("application/vnd.amadeus+json"), "the client asks for it: {client}");
+}

@@ -1005,6 +1005,9 @@ impl Importer<'_> {
                     Some(keys) => response.extend(keys),
                     None => self.success_body(response, &schema, cx.op_type, cx.paginated, &pointer),
                 }
+                if let Some(media) = json_media_named(&resolved) {
+                    response.insert("media_type".into(), json!(media));
+                }
             }
         }
     }
@@ -1209,6 +1212,17 @@ fn is_token(name: &str) -> bool {
 fn lists_refusal(op: &Map<String, Value>) -> bool {
     let responses = op.get("responses").and_then(Value::as_object);
     responses.is_some_and(|r| r.keys().any(|k| matches!(k.to_ascii_uppercase().as_str(), "400" | "4XX" | "DEFAULT")))
+}
+
+/// The JSON media type a response is answered in when it is not `application/json`
+/// (`application/vnd.amadeus+json`, `application/problem+json`, `text/json`): kept, so the
+/// client asks for it and the server answers in it.
+fn json_media_named(response: &Value) -> Option<String> {
+    let content = response.get("content").and_then(Value::as_object)?;
+    let (media, _) = json_media(content)?;
+    let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    let json = essence == "text/json" || (essence.starts_with("application/") && essence.ends_with("+json"));
+    json.then_some(essence)
 }
 
 /// True when a parameter (followed through its reference) says `required: true`.
