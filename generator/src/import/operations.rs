@@ -858,7 +858,8 @@ impl Importer<'_> {
         };
         let mut response = map(vec![("status", json!(status))]);
         let mut also = Vec::new();
-        for (other, other_body, _, other_pointer) in &successes[1..] {
+        let mut seen = vec![status];
+        for (other, other_body, other_resolved, other_pointer) in &successes[1..] {
             let same = match (&body, other_body) {
                 (None, None) => *other == 204 || status != 204,
                 (Some(a), Some(b)) => a == b && *other != 204,
@@ -866,8 +867,25 @@ impl Importer<'_> {
             };
             // A raw body (not JSON) is the main response's alone.
             let raw = matches!(body, Some(None)) && raw_response(&resolved).is_some();
-            if same && !raw && !also.contains(other) && *other != status {
-                also.push(*other);
+            if seen.contains(other) {
+                op_gaps.push(self.gaps.note(gaps::OTHER_SUCCESS, other_pointer));
+            } else if same && !raw {
+                seen.push(*other);
+                also.push(json!(other));
+            } else if other_body.is_none() && body.is_some() && !raw {
+                // A bodiless status beside a body (`200` the resource, `204` nothing): a
+                // response of its own, so the answer is the operation's enumeration.
+                seen.push(*other);
+                let mut entry = map(vec![("status", json!(other))]);
+                if *other != 204 {
+                    entry.insert("empty".into(), json!(true));
+                }
+                if let Some(description) =
+                    other_resolved.get("description").and_then(Value::as_str).map(str::trim).filter(|d| !d.is_empty())
+                {
+                    entry.insert("description".into(), json!(description));
+                }
+                also.push(Value::Object(entry));
             } else {
                 op_gaps.push(self.gaps.note(gaps::OTHER_SUCCESS, other_pointer));
             }
