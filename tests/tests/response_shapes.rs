@@ -214,3 +214,28 @@ fn the_types_alone_decode_the_same_shapes_and_report_the_same_parts() {
     assert_eq!(parts.len(), 1);
     assert_eq!((parts[0].pointer.as_str(), &parts[0].value), ("/createdAt", &json!("yesterday")));
 }
+
+#[tokio::test]
+async fn the_space_counters_read_any_json_number() {
+    let mut counted = space();
+    counted["comments"] = json!(3);
+    counted["changeRequests"] = json!(12.0);
+    counted["changeRequestsOpen"] = json!(2.5);
+    counted["changeRequestsDraft"] = json!(1e3);
+    let client = serve(vec![("/v1/spaces/space_1", counted)]).await;
+    let answer = client.spaces().get("space_1").send_with_response().await.unwrap();
+    assert!(answer.not_understood.is_empty(), "{:?}", answer.not_understood);
+    let space = answer.body;
+    assert_eq!(
+        [space.comments, space.change_requests, space.change_requests_open, space.change_requests_draft],
+        [3.0, 12.0, 2.5, 1000.0]
+    );
+    let read: docs_api_types::Space = serde_json::from_value(space_with_comments(json!(3))).unwrap();
+    assert_eq!(read.comments, 3.0, "a JSON integer reads into the counter");
+}
+
+fn space_with_comments(comments: Value) -> Value {
+    let mut space = space();
+    space["comments"] = comments;
+    space
+}
