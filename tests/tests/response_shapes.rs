@@ -7,8 +7,8 @@ use apigen_runtime::server::axum::Router;
 use apigen_runtime::server::axum::http::{StatusCode, Uri};
 use docs_api_client::{Client, RetryPolicy};
 use docs_api_types::{
-    BacklinkVersionContext, ChangeRequestResult, FileRef, OrganizationRef, Page, RevisionType, SiteSectionOrGroup,
-    SpaceRef, VariableValue,
+    BacklinkVersionContext, ChangeRequestResult, FileRef, OrganizationRef, Page, RevisionType, SitePublication,
+    SiteSectionOrGroup, SpaceRef, VariableValue,
 };
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -213,6 +213,49 @@ fn the_types_alone_decode_the_same_shapes_and_report_the_same_parts() {
     assert_eq!((revision.type_, revision.created_at), (Some(RevisionType::Edits), None));
     assert_eq!(parts.len(), 1);
     assert_eq!((parts[0].pointer.as_str(), &parts[0].value), ("/createdAt", &json!("yesterday")));
+}
+
+#[tokio::test]
+async fn publishing_a_site_may_answer_a_checkout_session_instead_of_the_site() {
+    let client = serve(vec![
+        ("/v1/orgs/org_1/sites/site_1/publish", json!({"type": "checkout", "sessionId": "cs_1"})),
+        // A session carrying more than the two fields shown still reads as a session.
+        (
+            "/v1/orgs/org_1/sites/site_2/publish",
+            json!({"type": "checkout", "sessionId": "cs_2", "url": "https://pay.example.com/cs_2"}),
+        ),
+        (
+            "/v1/orgs/org_1/sites/site_3/publish",
+            json!({"object": "site", "id": "site_3", "type": "basic", "title": "Docs", "published": true}),
+        ),
+        // A site with a field the spec does not list is still the site.
+        (
+            "/v1/orgs/org_1/sites/site_4/publish",
+            json!({"object": "site", "id": "site_4", "published": true, "theme": "dark"}),
+        ),
+    ])
+    .await;
+    let sites = client.sites();
+    let session = sites.publish("org_1", "site_1").send_with_response().await.unwrap();
+    assert!(session.not_understood.is_empty(), "{:?}", session.not_understood);
+    let SitePublication::SiteCheckoutSession(session) = session.body else { panic!("{:?}", session.body) };
+    assert_eq!(session.session_id, "cs_1");
+    assert_eq!(serde_json::to_value(&session).unwrap(), json!({"type": "checkout", "sessionId": "cs_1"}));
+    let SitePublication::SiteCheckoutSession(larger) = sites.publish("org_1", "site_2").send().await.unwrap() else {
+        panic!("a larger session is a session")
+    };
+    assert_eq!(larger.session_id, "cs_2");
+    let SitePublication::Site(site) = sites.publish("org_1", "site_3").send().await.unwrap() else {
+        panic!("a site is a site")
+    };
+    assert_eq!((site.id.as_str(), site.published, site.title.as_deref()), ("site_3", Some(true), Some("Docs")));
+    let SitePublication::Site(site) = sites.publish("org_1", "site_4").send().await.unwrap() else {
+        panic!("a site with a new field is a site")
+    };
+    assert_eq!(site.id, "site_4");
+    // The types alone read the same.
+    let read: SitePublication = serde_json::from_value(json!({"type": "checkout", "sessionId": "cs_9"})).unwrap();
+    assert!(matches!(read, SitePublication::SiteCheckoutSession(s) if s.session_id == "cs_9"));
 }
 
 #[tokio::test]

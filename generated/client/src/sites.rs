@@ -292,10 +292,11 @@ impl<'a> SitesClient<'a> {
     /// Publish a site.
     ///
     /// Makes an unpublished site (`published` false) live for its audience (`published`
-    /// true) and returns the site (Part B §3.2). Reverting a published site to unpublished is
-    /// not shown.
+    /// true) and returns the site (Part B §3.2). The service may answer a checkout session
+    /// (`{ type: 'checkout', sessionId }`) instead of the site; when, and what it is for, is
+    /// not shown. Reverting a published site to unpublished is not shown.
     ///
-    /// `POST /v1/orgs/{organizationId}/sites/{siteId}/publish` answers 200 with `Site`.
+    /// `POST /v1/orgs/{organizationId}/sites/{siteId}/publish` answers 200 with `SitePublication`.
     ///
     /// Source: Part B §3.2, §4.1.
     ///
@@ -306,6 +307,13 @@ impl<'a> SitesClient<'a> {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `site-publish-checkout`: `publishSite` answers `SitePublication`: the site, or a `SiteCheckoutSession` (`type`
+    /// always `checkout`, `sessionId` required), with the same status 200. It is an untagged
+    /// union told apart by fields (a site carries `object` and `id`, a session `type:
+    /// checkout` and `sessionId`; a site's own `type` is its kind, never `checkout`), closed
+    /// and read leniently like every answer, so a session carrying more fields still decodes.
+    /// The sandbox has no billing and always answers the site.
     pub fn publish(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -1152,20 +1160,20 @@ impl<'a> PublishSiteBuilder<'a> {
     pub async fn send(
         self,
     ) -> ::core::result::Result<
-        ::docs_api_types::Site,
+        ::docs_api_types::SitePublication,
         ::apigen_runtime::client::Error,
     > {
         let call = self.call();
-        self.core.send::<::docs_api_types::Site>(call).await
+        self.core.send::<::docs_api_types::SitePublication>(call).await
     }
     /// Like `send`, with the status and headers of the answer.
     pub async fn send_with_response(
         self,
     ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Site>,
+        ::apigen_runtime::client::Response<::docs_api_types::SitePublication>,
         ::apigen_runtime::client::Error,
     > {
         let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Site>(call).await
+        self.core.send_with_response::<::docs_api_types::SitePublication>(call).await
     }
 }

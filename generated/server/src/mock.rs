@@ -1538,7 +1538,7 @@ impl crate::SitesApi for MockService {
         request: crate::PublishSiteRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::docs_api_types::Site,
+            ::docs_api_types::SitePublication,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send {

@@ -722,10 +722,11 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// Publish a site.
     ///
     /// Makes an unpublished site (`published` false) live for its audience (`published`
-    /// true) and returns the site (Part B §3.2). Reverting a published site to unpublished is
-    /// not shown.
+    /// true) and returns the site (Part B §3.2). The service may answer a checkout session
+    /// (`{ type: 'checkout', sessionId }`) instead of the site; when, and what it is for, is
+    /// not shown. Reverting a published site to unpublished is not shown.
     ///
-    /// `POST /v1/orgs/{organizationId}/sites/{siteId}/publish` answers 200 with `Site`.
+    /// `POST /v1/orgs/{organizationId}/sites/{siteId}/publish` answers 200 with `SitePublication`.
     ///
     /// Source: Part B §3.2, §4.1.
     ///
@@ -736,6 +737,13 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `site-publish-checkout`: `publishSite` answers `SitePublication`: the site, or a `SiteCheckoutSession` (`type`
+    /// always `checkout`, `sessionId` required), with the same status 200. It is an untagged
+    /// union told apart by fields (a site carries `object` and `id`, a session `type:
+    /// checkout` and `sessionId`; a site's own `type` is its kind, never `checkout`), closed
+    /// and read leniently like every answer, so a session carrying more fields still decodes.
+    /// The sandbox has no billing and always answers the site.
     fn publish_site(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -745,7 +753,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
         request: PublishSiteRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::docs_api_types::Site,
+            ::docs_api_types::SitePublication,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send;
@@ -1023,7 +1031,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
         Fut: ::core::future::Future<
                 Output = ::core::result::Result<
-                    ::docs_api_types::Site,
+                    ::docs_api_types::SitePublication,
                     ::apigen_runtime::server::ApiError,
                 >,
             > + ::core::marker::Send + 'static,
