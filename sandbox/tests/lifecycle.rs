@@ -6,6 +6,7 @@ mod common;
 
 use docs_api_types::{
     ChangeRequestResult, ChangeRequestStatus, Space, SpaceEditMode, SpacePosition, SpacePositionSpace,
+    UpdateChangeRequestAnswer,
 };
 
 fn space_in(sb: &common::Running, collection: &str, title: &str) -> String {
@@ -148,7 +149,11 @@ async fn a_change_request_goes_from_draft_to_open_to_merged_and_moves_the_space(
         (2.0, 2.0)
     );
 
-    let opened = crs.update(&space, &first.id).status(ChangeRequestStatus::Open).send().await.unwrap();
+    let UpdateChangeRequestAnswer::Ok(opened) =
+        crs.update(&space, &first.id).status(ChangeRequestStatus::Open).send().await.unwrap()
+    else {
+        panic!("the sandbox answers an update with the change request")
+    };
     assert_eq!(opened.status, Some(ChangeRequestStatus::Open));
     let counted = stored_space(&sb, &space);
     assert_eq!((counted.change_requests_open, counted.change_requests_draft), (1.0, 1.0));

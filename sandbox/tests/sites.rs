@@ -8,7 +8,7 @@ mod common;
 use docs_api_types::{
     PublishedSiteStructure, SitePublication, SiteSectionGroupPosition, SiteSectionGroupPositionTarget,
     SiteSectionOrGroup, SiteSectionPosition, SiteSectionPositionTarget, SiteSpacePosition, SiteSpacePositionTarget,
-    SiteVisibility,
+    SiteVisibility, UpdateSiteAdaptiveSchemaAnswer,
 };
 
 /// Titles of the entries of a section list (a group shows as `[title: children…]`).
@@ -316,7 +316,11 @@ async fn the_adaptive_schema_is_checked_and_gives_template_conditions() {
                 "properties": {"isLoggedIn": {"type": "boolean", "description": "The visitor is logged in."}}},
         },
     });
-    let saved = sites.update_adaptive_schema(&org, &site.id, schema.clone()).send().await.unwrap();
+    let UpdateSiteAdaptiveSchemaAnswer::Ok(saved) =
+        sites.update_adaptive_schema(&org, &site.id, schema.clone()).send().await.unwrap()
+    else {
+        panic!("the sandbox answers an update with the schema")
+    };
     assert_eq!(saved.json_schema.as_ref(), Some(&schema));
     assert!(saved.updated_at.is_some());
     assert_eq!(sites.get_adaptive_schema(&org, &site.id).send().await.unwrap().json_schema, Some(schema));

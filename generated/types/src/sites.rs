@@ -3111,3 +3111,39 @@ const _: () = {
         }
     }
 };
+#[cfg(feature = "sites")]
+/// What `updateSiteAdaptiveSchema` answers: one variant per success status, each with its own body. The server's handler returns one; the client receives one.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum UpdateSiteAdaptiveSchemaAnswer {
+    /// 200: Updated; the resource as it is now.
+    Ok(crate::SiteAdaptiveSchema),
+    /// 204: Updated; no content.
+    NoContent,
+}
+#[cfg(feature = "sites")]
+const _: () = {
+    impl UpdateSiteAdaptiveSchemaAnswer {
+        /// The HTTP status of this answer.
+        pub fn status(&self) -> u16 {
+            match self {
+                UpdateSiteAdaptiveSchemaAnswer::Ok(_) => 200u16,
+                UpdateSiteAdaptiveSchemaAnswer::NoContent => 204u16,
+            }
+        }
+    }
+    /// The body of the answer (`null` for a status without one).
+    impl ::apigen_runtime::serde::Serialize for UpdateSiteAdaptiveSchemaAnswer {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                UpdateSiteAdaptiveSchemaAnswer::Ok(body) => {
+                    ::apigen_runtime::serde::Serialize::serialize(body, serializer)
+                }
+                UpdateSiteAdaptiveSchemaAnswer::NoContent => serializer.serialize_unit(),
+            }
+        }
+    }
+};

@@ -38,7 +38,8 @@
 //!   booleans; anything else is a 400. No schema yet is a 404 on reading it. The template
 //!   conditions are one per boolean of the schema (`visitor.claims.<name>`, and
 //!   `visitor.claims.unsigned.<name>` for unsigned claims), described by its `description`;
-//!   none without a schema.
+//!   none without a schema. Setting the schema answers 200 with it, never the 204 the
+//!   service may answer (gap `update-no-content`).
 
 use crate::api::prelude::*;
 use crate::domain::kinds::{ORGANIZATION, SITE, SITE_SCHEMA, SITE_SPACE};
@@ -265,7 +266,7 @@ impl SitesApi for Sandbox {
         &self,
         context: Ctx,
         request: UpdateSiteAdaptiveSchemaRequest,
-    ) -> Result<SiteAdaptiveSchema, ApiError> {
+    ) -> Result<UpdateSiteAdaptiveSchemaAnswer, ApiError> {
         self.store().write_async(move |tx| {
             let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
             let json_schema = request.body.json_schema;
@@ -278,7 +279,7 @@ impl SitesApi for Sandbox {
                 tx.insert(SITE_SCHEMA.name, &site.id, &site.org, &site.id, &schema)?;
             }
             decode(SITE_SCHEMA.name, schema)
-        }).await
+        }).await.map(UpdateSiteAdaptiveSchemaAnswer::Ok)
     }
 
     async fn list_site_template_conditions(
