@@ -26,10 +26,10 @@ pub fn space(id: String) -> Space {
         visitor_auth: None,
         revision: "rev_1".into(),
         default_level: None,
-        comments: 2,
-        change_requests: 12,
-        change_requests_open: 3,
-        change_requests_draft: 1,
+        comments: 2.0,
+        change_requests: 12.0,
+        change_requests_open: 3.0,
+        change_requests_draft: 1.0,
         permissions: None,
     }
 }

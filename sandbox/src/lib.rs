@@ -17,7 +17,9 @@
 //! Conventions of the data: ids are `<kind>_<n>`; the list scope of an organization's
 //! resources is the organization's id, of a space's content the space's id, and so on; every
 //! handler checks the caller's role in the organization that owns what it touches
-//! ([`domain::require`]).
+//! ([`domain::require`]). Updates the service may answer 204 (gap `update-no-content`)
+//! answer 200 with the resource here, and counters (a space's `comments` and change request
+//! counts) are whole numbers.
 
 pub mod api;
 pub mod clock;

@@ -43,7 +43,7 @@ async fn thirty_two_concurrent_writers_lose_no_comment_and_no_change_request() {
         .unwrap();
     assert_eq!(requests.count, Some(32 * 5));
     let counted = sb.sandbox.store().read(|tx| tx.get::<docs_api_types::Space>("space", &space)).unwrap();
-    assert_eq!((counted.comments, counted.change_requests, counted.change_requests_draft), (160, 160, 160));
+    assert_eq!((counted.comments, counted.change_requests, counted.change_requests_draft), (160.0, 160.0, 160.0));
     let numbers: std::collections::BTreeSet<i64> = sb
         .sandbox
         .store()

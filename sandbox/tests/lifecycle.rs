@@ -6,6 +6,7 @@ mod common;
 
 use docs_api_types::{
     ChangeRequestResult, ChangeRequestStatus, Space, SpaceEditMode, SpacePosition, SpacePositionSpace,
+    UpdateChangeRequestAnswer,
 };
 
 fn space_in(sb: &common::Running, collection: &str, title: &str) -> String {
@@ -143,12 +144,19 @@ async fn a_change_request_goes_from_draft_to_open_to_merged_and_moves_the_space(
     assert_eq!(second.number, Some(2));
     let main = stored_space(&sb, &space).revision;
     assert_eq!(first.revision_initial.as_deref(), Some(main.as_str()));
-    assert_eq!((stored_space(&sb, &space).change_requests, stored_space(&sb, &space).change_requests_draft), (2, 2));
+    assert_eq!(
+        (stored_space(&sb, &space).change_requests, stored_space(&sb, &space).change_requests_draft),
+        (2.0, 2.0)
+    );
 
-    let opened = crs.update(&space, &first.id).status(ChangeRequestStatus::Open).send().await.unwrap();
+    let UpdateChangeRequestAnswer::Ok(opened) =
+        crs.update(&space, &first.id).status(ChangeRequestStatus::Open).send().await.unwrap()
+    else {
+        panic!("the sandbox answers an update with the change request")
+    };
     assert_eq!(opened.status, Some(ChangeRequestStatus::Open));
     let counted = stored_space(&sb, &space);
-    assert_eq!((counted.change_requests_open, counted.change_requests_draft), (1, 1));
+    assert_eq!((counted.change_requests_open, counted.change_requests_draft), (1.0, 1.0));
     assert_eq!(
         crs.list_space_change_requests(&space).send().await.unwrap().count,
         Some(1),
@@ -161,7 +169,7 @@ async fn a_change_request_goes_from_draft_to_open_to_merged_and_moves_the_space(
     assert_eq!(Some(after.revision.clone()), merged.revision);
     assert_ne!(after.revision, main);
     assert_eq!(crs.get(&space, &first.id).send().await.unwrap().revision_merged, merged.revision);
-    assert_eq!((after.change_requests_open, after.change_requests), (0, 2));
+    assert_eq!((after.change_requests_open, after.change_requests), (0.0, 2.0));
     let (status, message) = common::failure(crs.merge(&space, &first.id).send().await);
     assert_eq!((status, message), (400, format!("change request {} is already merged", first.id)));
 
@@ -252,20 +260,20 @@ async fn a_comment_is_resolved_and_reopened_and_the_space_counts_open_ones() {
     assert_eq!(common::status(reader.comments().create_space_comment(&space, body("no")).send().await), 403);
     let first = commenter.comments().create_space_comment(&space, body("Is this right?")).send().await.unwrap();
     let second = sb.client.comments().create_space_comment(&space, body("Typo here")).send().await.unwrap();
-    assert_eq!(stored_space(&sb, &space).comments, 2);
+    assert_eq!(stored_space(&sb, &space).comments, 2.0);
 
     let resolved = sb.client.comments().update_space_comment(&space, &first.id).resolved(true).send().await.unwrap();
     assert_eq!(resolved.status, Some(CommentStatus::Resolved));
     assert!(resolved.resolved_at.is_some());
     assert_eq!(resolved.resolved_by.map(|u| u.id), Some(sb.boot.user.clone()));
-    assert_eq!(stored_space(&sb, &space).comments, 1);
+    assert_eq!(stored_space(&sb, &space).comments, 1.0);
     let only_resolved =
         sb.client.comments().list_space_comments(&space).status(CommentStatusFilter::Resolved).send().await.unwrap();
     assert_eq!(only_resolved.items.iter().map(|c| c.id.clone()).collect::<Vec<_>>(), std::slice::from_ref(&first.id));
 
     let reopened = commenter.comments().update_space_comment(&space, &first.id).resolved(false).send().await.unwrap();
     assert_eq!((reopened.status, reopened.resolved_at, reopened.resolved_by), (None, None, None));
-    assert_eq!(stored_space(&sb, &space).comments, 2);
+    assert_eq!(stored_space(&sb, &space).comments, 2.0);
 
     // Newest first by default; replies are counted on their comment.
     let listed = sb.client.comments().list_space_comments(&space).send().await.unwrap();
@@ -292,5 +300,40 @@ async fn a_comment_is_resolved_and_reopened_and_the_space_counts_open_ones() {
     );
     sb.client.comments().delete_space_comment(&space, &second.id).send().await.unwrap();
     sb.client.comments().delete_space_comment(&space, &second.id).send().await.unwrap();
-    assert_eq!(stored_space(&sb, &space).comments, 1);
+    assert_eq!(stored_space(&sb, &space).comments, 1.0);
+}
+
+#[tokio::test]
+async fn the_space_counters_are_answered_as_json_numbers_and_read_as_numbers() {
+    use apigen_runtime::server::axum::{body::Body, http::Request};
+    use docs_api_types::CommentBodyMarkdown;
+    use tower::ServiceExt;
+    let sb = common::start().await;
+    let space = sb.seed_space("Counted");
+    let body = |text: &str| docs_api_types::CommentBody::from(CommentBodyMarkdown { markdown: text.to_owned() });
+    for text in ["One", "Two"] {
+        sb.client.comments().create_space_comment(&space, body(text)).send().await.unwrap();
+    }
+    let crs = sb.client.change_requests();
+    let draft = crs.create_space_change_request(&space).subject("Draft").send().await.unwrap();
+    crs.create_space_change_request(&space).subject("Open").send().await.unwrap();
+    crs.update(&space, &draft.id).status(ChangeRequestStatus::Open).send().await.unwrap();
+
+    // On the wire: numbers (gap `number-types`: the service's schema types them `number`).
+    let request = Request::get(format!("/v1/spaces/{space}"))
+        .header("authorization", format!("Bearer {}", sb.boot.token))
+        .body(Body::empty())
+        .unwrap();
+    let answer = sb.sandbox.app().oneshot(request).await.unwrap();
+    assert_eq!(answer.status(), 200);
+    let bytes = apigen_runtime::server::axum::body::to_bytes(answer.into_body(), 1 << 20).await.unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let counters = ["comments", "changeRequests", "changeRequestsOpen", "changeRequestsDraft"];
+    let numbers: Vec<Option<f64>> = counters.iter().map(|name| json[name].as_f64()).collect();
+    assert_eq!(numbers, [Some(2.0), Some(2.0), Some(1.0), Some(1.0)], "{json}");
+
+    // Through the client: the same numbers.
+    let read = sb.client.spaces().get(&space).send().await.unwrap();
+    let read = [read.comments, read.change_requests, read.change_requests_open, read.change_requests_draft];
+    assert_eq!(read, [2.0, 2.0, 1.0, 1.0]);
 }

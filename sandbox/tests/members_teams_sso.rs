@@ -3,7 +3,7 @@
 
 mod common;
 
-use docs_api_types::{OrganizationDefaultContentSite, Role};
+use docs_api_types::{OrganizationDefaultContentSite, Role, UpdateOrganizationSamlProviderAnswer};
 
 #[tokio::test]
 async fn members_page_filter_and_change_roles_without_losing_the_last_admin() {
@@ -85,7 +85,11 @@ async fn saml_providers_are_active_until_deleted_and_listed_for_sign_in() {
     let provider =
         sso.create_organization_saml_provider(&org, "Okta").default_team(team.id.clone()).send().await.unwrap();
     assert_eq!(provider.default_team.map(|t| t.id), Some(team.id.clone()));
-    let renamed = sso.update_organization_saml_provider(&org, &provider.id).label("Okta EU").send().await.unwrap();
+    let UpdateOrganizationSamlProviderAnswer::Ok(renamed) =
+        sso.update_organization_saml_provider(&org, &provider.id).label("Okta EU").send().await.unwrap()
+    else {
+        panic!("the sandbox answers an update with the provider")
+    };
     assert_eq!(renamed.label.as_deref(), Some("Okta EU"));
     let (_, reader) = sb.member("rita", Some("read"));
     let sign_in = reader.sso().list_organization_sso_providers(&org).send().await.unwrap();

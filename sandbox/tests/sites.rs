@@ -6,8 +6,9 @@
 mod common;
 
 use docs_api_types::{
-    PublishedSiteStructure, SiteSectionGroupPosition, SiteSectionGroupPositionTarget, SiteSectionOrGroup,
-    SiteSectionPosition, SiteSectionPositionTarget, SiteSpacePosition, SiteSpacePositionTarget, SiteVisibility,
+    PublishedSiteStructure, SitePublication, SiteSectionGroupPosition, SiteSectionGroupPositionTarget,
+    SiteSectionOrGroup, SiteSectionPosition, SiteSectionPositionTarget, SiteSpacePosition, SiteSpacePositionTarget,
+    SiteVisibility, UpdateSiteAdaptiveSchemaAnswer,
 };
 
 /// Titles of the entries of a section list (a group shows as `[title: children…]`).
@@ -51,8 +52,10 @@ async fn a_site_is_unpublished_until_published_and_then_has_a_published_profile(
     assert_eq!(sites.list_organization_sites(&org).published(false).send().await.unwrap().count, Some(1));
     assert_eq!(sites.list_organization_sites(&org).published(true).send().await.unwrap().count, Some(0));
 
-    // unpublished --publish--> published, answering the site.
-    let published = sites.publish(&org, &site.id).send().await.unwrap();
+    // unpublished --publish--> published, answering the site (never a checkout session).
+    let SitePublication::Site(published) = sites.publish(&org, &site.id).send().await.unwrap() else {
+        panic!("the sandbox answers publishing with the site")
+    };
     assert_eq!(published.published, Some(true));
     let url = published.urls.unwrap().published.unwrap();
     assert!(url.starts_with("https://"), "{url}");
@@ -313,7 +316,11 @@ async fn the_adaptive_schema_is_checked_and_gives_template_conditions() {
                 "properties": {"isLoggedIn": {"type": "boolean", "description": "The visitor is logged in."}}},
         },
     });
-    let saved = sites.update_adaptive_schema(&org, &site.id, schema.clone()).send().await.unwrap();
+    let UpdateSiteAdaptiveSchemaAnswer::Ok(saved) =
+        sites.update_adaptive_schema(&org, &site.id, schema.clone()).send().await.unwrap()
+    else {
+        panic!("the sandbox answers an update with the schema")
+    };
     assert_eq!(saved.json_schema.as_ref(), Some(&schema));
     assert!(saved.updated_at.is_some());
     assert_eq!(sites.get_adaptive_schema(&org, &site.id).send().await.unwrap().json_schema, Some(schema));

@@ -45,10 +45,10 @@ async fn get_space(_: Arc<Probe>, context: Context<String>, request: GetSpaceReq
         visitor_auth: None,
         revision: "rev_1".into(),
         default_level: None,
-        comments: 0,
-        change_requests: 0,
-        change_requests_open: 0,
-        change_requests_draft: 0,
+        comments: 0.0,
+        change_requests: 0.0,
+        change_requests_open: 0.0,
+        change_requests_draft: 0.0,
         permissions: None,
     })
 }

@@ -595,3 +595,36 @@ fn a_vendor_json_media_type_is_kept_and_asked_for() {
     let client = std::fs::read_to_string(dir.path().join("out/client/src/offers.rs")).unwrap();
     assert!(client.contains("application/vnd.amadeus+json"), "the client asks for it: {client}");
 }
+
+#[test]
+fn a_bodiless_success_beside_a_body_is_a_response_of_its_own() {
+    // `200` the resource or `204` nothing (an update), `201` or `202` accepted without a body.
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Updates", "version": "1"},
+        "paths": {"/things/{id}": {"parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "patch": {"operationId": "updateThing", "responses": {
+                "200": {"description": "Updated.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}}},
+                "204": {"description": "Updated; no content."}}},
+            "put": {"operationId": "putThing", "responses": {
+                "201": {"description": "Created.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}}},
+                "202": {"description": "Queued."}}}}},
+        "components": {"schemas": {"Thing": {"type": "object", "properties": {"id": {"type": "string"}}}}}
+    });
+    let imported = apigen::import::import(&doc, "updates.json").unwrap();
+    assert_eq!(imported.summary.kept, 2);
+    assert!(!imported.summary.kinds.contains_key("success-bodies"), "{}", imported.summary.line());
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in &imported.files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let (api, _) = apigen::load(dir.path()).unwrap_or_else(|d| panic!("{}", d.render()));
+    let statuses = |name: &str| {
+        let op = api.operations.iter().find(|op| op.name == name).unwrap();
+        let others: Vec<(u16, bool)> =
+            op.response.others.iter().map(|o| (o.status, matches!(o.body, ResponseBody::Empty))).collect();
+        (op.response.status, others)
+    };
+    assert_eq!(statuses("updateThing"), (200, vec![(204, true)]));
+    assert_eq!(statuses("putThing"), (201, vec![(202, true)]));
+}

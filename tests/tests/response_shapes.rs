@@ -5,10 +5,12 @@
 
 use apigen_runtime::server::axum::Router;
 use apigen_runtime::server::axum::http::{StatusCode, Uri};
+use apigen_runtime::server::axum::response::IntoResponse;
 use docs_api_client::{Client, RetryPolicy};
 use docs_api_types::{
-    BacklinkVersionContext, ChangeRequestResult, FileRef, OrganizationRef, Page, RevisionType, SiteSectionOrGroup,
-    SpaceRef, VariableValue,
+    BacklinkVersionContext, ChangeRequestResult, FileRef, OrganizationRef, Page, RevisionType, SitePublication,
+    SiteSectionOrGroup, SpaceRef, UpdateChangeRequestAnswer, UpdateOrganizationAnswer, UpdateOrganizationTeamAnswer,
+    VariableValue,
 };
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -16,14 +18,25 @@ use std::sync::Arc;
 
 /// A server answering each path with its canned body (what a service could send).
 async fn serve(bodies: Vec<(&'static str, Value)>) -> Client {
-    let bodies: Arc<BTreeMap<&'static str, String>> =
-        Arc::new(bodies.into_iter().map(|(path, body)| (path, body.to_string())).collect());
+    serve_statuses(bodies.into_iter().map(|(path, body)| (path, 200, Some(body))).collect()).await
+}
+
+/// A server answering each path with its canned status and body (`None`: no body at all).
+async fn serve_statuses(answers: Vec<(&'static str, u16, Option<Value>)>) -> Client {
+    type Canned = (StatusCode, Option<String>);
+    let answers: Arc<BTreeMap<&'static str, Canned>> = Arc::new(
+        answers
+            .into_iter()
+            .map(|(path, status, body)| (path, (StatusCode::from_u16(status).unwrap(), body.map(|b| b.to_string()))))
+            .collect(),
+    );
     let app = Router::new().fallback(move |uri: Uri| {
-        let body = bodies.get(uri.path()).cloned();
+        let answer = answers.get(uri.path()).cloned();
         async move {
-            match body {
-                Some(body) => (StatusCode::OK, [("content-type", "application/json")], body),
-                None => (StatusCode::NOT_FOUND, [("content-type", "application/json")], String::new()),
+            match answer {
+                Some((status, Some(body))) => (status, [("content-type", "application/json")], body).into_response(),
+                Some((status, None)) => status.into_response(),
+                None => (StatusCode::NOT_FOUND, [("content-type", "application/json")], String::new()).into_response(),
             }
         }
     });
@@ -213,4 +226,103 @@ fn the_types_alone_decode_the_same_shapes_and_report_the_same_parts() {
     assert_eq!((revision.type_, revision.created_at), (Some(RevisionType::Edits), None));
     assert_eq!(parts.len(), 1);
     assert_eq!((parts[0].pointer.as_str(), &parts[0].value), ("/createdAt", &json!("yesterday")));
+}
+
+#[tokio::test]
+async fn publishing_a_site_may_answer_a_checkout_session_instead_of_the_site() {
+    let client = serve(vec![
+        ("/v1/orgs/org_1/sites/site_1/publish", json!({"type": "checkout", "sessionId": "cs_1"})),
+        // A session carrying more than the two fields shown still reads as a session.
+        (
+            "/v1/orgs/org_1/sites/site_2/publish",
+            json!({"type": "checkout", "sessionId": "cs_2", "url": "https://pay.example.com/cs_2"}),
+        ),
+        (
+            "/v1/orgs/org_1/sites/site_3/publish",
+            json!({"object": "site", "id": "site_3", "type": "basic", "title": "Docs", "published": true}),
+        ),
+        // A site with a field the spec does not list is still the site.
+        (
+            "/v1/orgs/org_1/sites/site_4/publish",
+            json!({"object": "site", "id": "site_4", "published": true, "theme": "dark"}),
+        ),
+    ])
+    .await;
+    let sites = client.sites();
+    let session = sites.publish("org_1", "site_1").send_with_response().await.unwrap();
+    assert!(session.not_understood.is_empty(), "{:?}", session.not_understood);
+    let SitePublication::SiteCheckoutSession(session) = session.body else { panic!("{:?}", session.body) };
+    assert_eq!(session.session_id, "cs_1");
+    assert_eq!(serde_json::to_value(&session).unwrap(), json!({"type": "checkout", "sessionId": "cs_1"}));
+    let SitePublication::SiteCheckoutSession(larger) = sites.publish("org_1", "site_2").send().await.unwrap() else {
+        panic!("a larger session is a session")
+    };
+    assert_eq!(larger.session_id, "cs_2");
+    let SitePublication::Site(site) = sites.publish("org_1", "site_3").send().await.unwrap() else {
+        panic!("a site is a site")
+    };
+    assert_eq!((site.id.as_str(), site.published, site.title.as_deref()), ("site_3", Some(true), Some("Docs")));
+    let SitePublication::Site(site) = sites.publish("org_1", "site_4").send().await.unwrap() else {
+        panic!("a site with a new field is a site")
+    };
+    assert_eq!(site.id, "site_4");
+    // The types alone read the same.
+    let read: SitePublication = serde_json::from_value(json!({"type": "checkout", "sessionId": "cs_9"})).unwrap();
+    assert!(matches!(read, SitePublication::SiteCheckoutSession(s) if s.session_id == "cs_9"));
+}
+
+#[tokio::test]
+async fn updates_the_service_answers_with_204_and_no_body_are_accepted() {
+    let team = json!({"object": "team", "id": "team_1", "title": "Writers"});
+    let client = serve_statuses(vec![
+        ("/v1/orgs/org_1", 204, None),
+        ("/v1/orgs/org_2", 200, Some(json!({"object": "organization", "id": "org_2", "title": "Acme"}))),
+        ("/v1/orgs/org_1/teams/team_1", 204, None),
+        ("/v1/orgs/org_1/teams/team_2", 200, Some(team)),
+        ("/v1/spaces/space_1/change-requests/cr_1", 204, None),
+    ])
+    .await;
+    let organizations = client.organizations();
+    let answer = organizations.update("org_1").title("Acme").send_with_response().await.unwrap();
+    assert_eq!((answer.status, answer.body), (204, UpdateOrganizationAnswer::NoContent));
+    let UpdateOrganizationAnswer::Ok(org) = organizations.update("org_2").title("Acme").send().await.unwrap() else {
+        panic!("200 answers the organization")
+    };
+    assert_eq!(org.title.as_deref(), Some("Acme"));
+    let teams = client.teams();
+    let no_content = teams.update_organization_team("org_1", "team_1", "Writers").send().await.unwrap();
+    assert_eq!(no_content, UpdateOrganizationTeamAnswer::NoContent);
+    assert_eq!(no_content.status(), 204);
+    let updated = teams.update_organization_team("org_1", "team_2", "Writers").send().await.unwrap();
+    assert!(matches!(updated, UpdateOrganizationTeamAnswer::Ok(t) if t.title.as_deref() == Some("Writers")));
+    let requests = client.change_requests();
+    assert_eq!(
+        requests.update("space_1", "cr_1").subject("New").send().await.unwrap(),
+        UpdateChangeRequestAnswer::NoContent
+    );
+}
+
+#[tokio::test]
+async fn the_space_counters_read_any_json_number() {
+    let mut counted = space();
+    counted["comments"] = json!(3);
+    counted["changeRequests"] = json!(12.0);
+    counted["changeRequestsOpen"] = json!(2.5);
+    counted["changeRequestsDraft"] = json!(1e3);
+    let client = serve(vec![("/v1/spaces/space_1", counted)]).await;
+    let answer = client.spaces().get("space_1").send_with_response().await.unwrap();
+    assert!(answer.not_understood.is_empty(), "{:?}", answer.not_understood);
+    let space = answer.body;
+    assert_eq!(
+        [space.comments, space.change_requests, space.change_requests_open, space.change_requests_draft],
+        [3.0, 12.0, 2.5, 1000.0]
+    );
+    let read: docs_api_types::Space = serde_json::from_value(space_with_comments(json!(3))).unwrap();
+    assert_eq!(read.comments, 3.0, "a JSON integer reads into the counter");
+}
+
+fn space_with_comments(comments: Value) -> Value {
+    let mut space = space();
+    space["comments"] = comments;
+    space
 }

@@ -16,7 +16,7 @@ fn space_json() -> Value {
         "visibility": "members-only", "createdAt": "2024-01-15T09:30:00Z",
         "updatedAt": "2024-01-15T09:30:00Z", "mergeRules": { "type": "inherit" },
         "organization": "org_1", "language": "fr", "revision": "rev_1", "defaultLevel": null,
-        "comments": 0, "changeRequests": 0, "changeRequestsOpen": 0, "changeRequestsDraft": 0
+        "comments": 0.0, "changeRequests": 0.0, "changeRequestsOpen": 0.0, "changeRequestsDraft": 0.0
     })
 }
 

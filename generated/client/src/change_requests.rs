@@ -102,7 +102,7 @@ impl<'a> ChangeRequestsClient<'a> {
     /// request moves to the given status, whatever its current one (Part B §3.1); the allowed
     /// target values are not shown.
     ///
-    /// `PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}` answers 200 with `ChangeRequest`.
+    /// `PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}` answers 200 with `ChangeRequest`, 204 with no body.
     ///
     /// Source: Part B §3.1, §4.6.
     ///
@@ -111,6 +111,17 @@ impl<'a> ChangeRequestsClient<'a> {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `update-no-content`: Those updates (`updateOrganization`, `updateOrganizationAgentInstructions`,
+    /// `updateOrganizationTeam`, `updateOrganizationSamlProvider`, `updateSiteAdaptiveSchema`,
+    /// `updateChangeRequest`, `updateSpaceCommentReply`) answer 200 with the resource (gap
+    /// `success-status-dash`) or 204 with no content: the handler chooses, and the client
+    /// receives `<Operation>Answer` (`Ok(resource)` or `NoContent`; after a 204, read the
+    /// resource again if it is needed). Updates whose status the documents give (200:
+    /// collections, spaces, members, OpenAPI specs, translations, change request comments) or
+    /// whose meaning is "(OK)" (sites, site sections, site spaces, section groups) answer 200
+    /// only, and a space comment's update follows its change request twin's 200 (gap
+    /// `success-status-dash`). The sandbox answers 200 with the resource.
     pub fn update(
         &self,
         space_id: impl ::core::convert::Into<::std::string::String>,
@@ -657,25 +668,50 @@ impl<'a> UpdateChangeRequestBuilder<'a> {
             body,
         })
     }
-    /// Sends the request and decodes the answer.
+    fn decode_answer(
+        answer: &::apigen_runtime::codegen::client::Answer,
+    ) -> ::core::result::Result<
+        ::docs_api_types::UpdateChangeRequestAnswer,
+        ::apigen_runtime::client::Error,
+    > {
+        ::core::result::Result::Ok(
+            match answer.status {
+                204u16 => ::docs_api_types::UpdateChangeRequestAnswer::NoContent,
+                _ => {
+                    ::docs_api_types::UpdateChangeRequestAnswer::Ok(
+                        ::apigen_runtime::codegen::client::decode_body::<
+                            ::docs_api_types::ChangeRequest,
+                        >(&answer.body)?,
+                    )
+                }
+            },
+        )
+    }
+    /// Sends the request and decodes the answer by its status (one variant per status).
     pub async fn send(
         self,
     ) -> ::core::result::Result<
-        ::docs_api_types::ChangeRequest,
+        ::docs_api_types::UpdateChangeRequestAnswer,
         ::apigen_runtime::client::Error,
     > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::ChangeRequest>(call).await
+        let answer = self.core.send_raw(self.call()?).await?;
+        Self::decode_answer(&answer)
     }
     /// Like `send`, with the status and headers of the answer.
     pub async fn send_with_response(
         self,
     ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::ChangeRequest>,
+        ::apigen_runtime::client::Response<::docs_api_types::UpdateChangeRequestAnswer>,
         ::apigen_runtime::client::Error,
     > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::ChangeRequest>(call).await
+        let answer = self.core.send_raw(self.call()?).await?;
+        let body = Self::decode_answer(&answer)?;
+        ::core::result::Result::Ok(::apigen_runtime::client::Response {
+            status: answer.status,
+            headers: answer.headers,
+            body,
+            not_understood: ::std::vec::Vec::new(),
+        })
     }
 }
 /// A `mergeChangeRequest` request (`POST /v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge`): set optional values, then `.send()`.

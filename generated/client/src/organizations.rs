@@ -61,7 +61,7 @@ impl<'a> OrganizationsClient<'a> {
     /// Changes the fields given; omitted fields stay as they are. Fails when the default
     /// content names an invalid space or collection.
     ///
-    /// `PATCH /v1/orgs/{organizationId}` answers 200 with `Organization`.
+    /// `PATCH /v1/orgs/{organizationId}` answers 200 with `Organization`, 204 with no body.
     ///
     /// Failure cases:
     /// - 400: invalid default content space or collection
@@ -77,6 +77,17 @@ impl<'a> OrganizationsClient<'a> {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `update-no-content`: Those updates (`updateOrganization`, `updateOrganizationAgentInstructions`,
+    /// `updateOrganizationTeam`, `updateOrganizationSamlProvider`, `updateSiteAdaptiveSchema`,
+    /// `updateChangeRequest`, `updateSpaceCommentReply`) answer 200 with the resource (gap
+    /// `success-status-dash`) or 204 with no content: the handler chooses, and the client
+    /// receives `<Operation>Answer` (`Ok(resource)` or `NoContent`; after a 204, read the
+    /// resource again if it is needed). Updates whose status the documents give (200:
+    /// collections, spaces, members, OpenAPI specs, translations, change request comments) or
+    /// whose meaning is "(OK)" (sites, site sections, site spaces, section groups) answer 200
+    /// only, and a space comment's update follows its change request twin's 200 (gap
+    /// `success-status-dash`). The sandbox answers 200 with the resource.
     pub fn update(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -209,7 +220,7 @@ impl<'a> OrganizationsClient<'a> {
     ///
     /// Sets the instructions to the document given and answers them in the same shape as the GET.
     ///
-    /// `PUT /v1/orgs/{organizationId}/agent-instructions` answers 200 with `OrganizationAgentInstructions`.
+    /// `PUT /v1/orgs/{organizationId}/agent-instructions` answers 200 with `OrganizationAgentInstructions`, 204 with no body.
     ///
     /// Source: Part A §4.3.
     ///
@@ -218,6 +229,17 @@ impl<'a> OrganizationsClient<'a> {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `update-no-content`: Those updates (`updateOrganization`, `updateOrganizationAgentInstructions`,
+    /// `updateOrganizationTeam`, `updateOrganizationSamlProvider`, `updateSiteAdaptiveSchema`,
+    /// `updateChangeRequest`, `updateSpaceCommentReply`) answer 200 with the resource (gap
+    /// `success-status-dash`) or 204 with no content: the handler chooses, and the client
+    /// receives `<Operation>Answer` (`Ok(resource)` or `NoContent`; after a 204, read the
+    /// resource again if it is needed). Updates whose status the documents give (200:
+    /// collections, spaces, members, OpenAPI specs, translations, change request comments) or
+    /// whose meaning is "(OK)" (sites, site sections, site spaces, section groups) answer 200
+    /// only, and a space comment's update follows its change request twin's 200 (gap
+    /// `success-status-dash`). The sandbox answers 200 with the resource.
     pub fn update_agent_instructions(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -551,25 +573,50 @@ impl<'a> UpdateOrganizationBuilder<'a> {
             body,
         })
     }
-    /// Sends the request and decodes the answer.
+    fn decode_answer(
+        answer: &::apigen_runtime::codegen::client::Answer,
+    ) -> ::core::result::Result<
+        ::docs_api_types::UpdateOrganizationAnswer,
+        ::apigen_runtime::client::Error,
+    > {
+        ::core::result::Result::Ok(
+            match answer.status {
+                204u16 => ::docs_api_types::UpdateOrganizationAnswer::NoContent,
+                _ => {
+                    ::docs_api_types::UpdateOrganizationAnswer::Ok(
+                        ::apigen_runtime::codegen::client::decode_body::<
+                            ::docs_api_types::Organization,
+                        >(&answer.body)?,
+                    )
+                }
+            },
+        )
+    }
+    /// Sends the request and decodes the answer by its status (one variant per status).
     pub async fn send(
         self,
     ) -> ::core::result::Result<
-        ::docs_api_types::Organization,
+        ::docs_api_types::UpdateOrganizationAnswer,
         ::apigen_runtime::client::Error,
     > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::Organization>(call).await
+        let answer = self.core.send_raw(self.call()?).await?;
+        Self::decode_answer(&answer)
     }
     /// Like `send`, with the status and headers of the answer.
     pub async fn send_with_response(
         self,
     ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Organization>,
+        ::apigen_runtime::client::Response<::docs_api_types::UpdateOrganizationAnswer>,
         ::apigen_runtime::client::Error,
     > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::Organization>(call).await
+        let answer = self.core.send_raw(self.call()?).await?;
+        let body = Self::decode_answer(&answer)?;
+        ::core::result::Result::Ok(::apigen_runtime::client::Response {
+            status: answer.status,
+            headers: answer.headers,
+            body,
+            not_understood: ::std::vec::Vec::new(),
+        })
     }
 }
 /// A `deleteOrganizationInviteLink` request (`DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}`): set optional values, then `.send()`.
@@ -900,29 +947,54 @@ impl<'a> UpdateOrganizationAgentInstructionsBuilder<'a> {
             body,
         })
     }
-    /// Sends the request and decodes the answer.
+    fn decode_answer(
+        answer: &::apigen_runtime::codegen::client::Answer,
+    ) -> ::core::result::Result<
+        ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
+        ::apigen_runtime::client::Error,
+    > {
+        ::core::result::Result::Ok(
+            match answer.status {
+                204u16 => {
+                    ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer::NoContent
+                }
+                _ => {
+                    ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer::Ok(
+                        ::apigen_runtime::codegen::client::decode_body::<
+                            ::docs_api_types::OrganizationAgentInstructions,
+                        >(&answer.body)?,
+                    )
+                }
+            },
+        )
+    }
+    /// Sends the request and decodes the answer by its status (one variant per status).
     pub async fn send(
         self,
     ) -> ::core::result::Result<
-        ::docs_api_types::OrganizationAgentInstructions,
+        ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
         ::apigen_runtime::client::Error,
     > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::OrganizationAgentInstructions>(call).await
+        let answer = self.core.send_raw(self.call()?).await?;
+        Self::decode_answer(&answer)
     }
     /// Like `send`, with the status and headers of the answer.
     pub async fn send_with_response(
         self,
     ) -> ::core::result::Result<
         ::apigen_runtime::client::Response<
-            ::docs_api_types::OrganizationAgentInstructions,
+            ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
         >,
         ::apigen_runtime::client::Error,
     > {
-        let call = self.call()?;
-        self.core
-            .send_with_response::<::docs_api_types::OrganizationAgentInstructions>(call)
-            .await
+        let answer = self.core.send_raw(self.call()?).await?;
+        let body = Self::decode_answer(&answer)?;
+        ::core::result::Result::Ok(::apigen_runtime::client::Response {
+            status: answer.status,
+            headers: answer.headers,
+            body,
+            not_understood: ::std::vec::Vec::new(),
+        })
     }
 }
 /// A `listOrganizationsByEmailDomain` request (`GET /v1/email-domains/{emailDomain}/orgs`): set optional values, then `.send()`.

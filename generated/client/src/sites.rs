@@ -197,7 +197,7 @@ impl<'a> SitesClient<'a> {
     ///
     /// Replaces the JSON Schema of the site's visitor attributes. Fails on a bad request; other unexpected errors fail too (Part A §7).
     ///
-    /// `PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema` answers 200 with `SiteAdaptiveSchema`.
+    /// `PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema` answers 200 with `SiteAdaptiveSchema`, 204 with no body.
     ///
     /// Failure cases:
     /// - 400: bad request
@@ -214,6 +214,17 @@ impl<'a> SitesClient<'a> {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `update-no-content`: Those updates (`updateOrganization`, `updateOrganizationAgentInstructions`,
+    /// `updateOrganizationTeam`, `updateOrganizationSamlProvider`, `updateSiteAdaptiveSchema`,
+    /// `updateChangeRequest`, `updateSpaceCommentReply`) answer 200 with the resource (gap
+    /// `success-status-dash`) or 204 with no content: the handler chooses, and the client
+    /// receives `<Operation>Answer` (`Ok(resource)` or `NoContent`; after a 204, read the
+    /// resource again if it is needed). Updates whose status the documents give (200:
+    /// collections, spaces, members, OpenAPI specs, translations, change request comments) or
+    /// whose meaning is "(OK)" (sites, site sections, site spaces, section groups) answer 200
+    /// only, and a space comment's update follows its change request twin's 200 (gap
+    /// `success-status-dash`). The sandbox answers 200 with the resource.
     pub fn update_adaptive_schema(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -292,10 +303,11 @@ impl<'a> SitesClient<'a> {
     /// Publish a site.
     ///
     /// Makes an unpublished site (`published` false) live for its audience (`published`
-    /// true) and returns the site (Part B §3.2). Reverting a published site to unpublished is
-    /// not shown.
+    /// true) and returns the site (Part B §3.2). The service may answer a checkout session
+    /// (`{ type: 'checkout', sessionId }`) instead of the site; when, and what it is for, is
+    /// not shown. Reverting a published site to unpublished is not shown.
     ///
-    /// `POST /v1/orgs/{organizationId}/sites/{siteId}/publish` answers 200 with `Site`.
+    /// `POST /v1/orgs/{organizationId}/sites/{siteId}/publish` answers 200 with `SitePublication`.
     ///
     /// Source: Part B §3.2, §4.1.
     ///
@@ -306,6 +318,13 @@ impl<'a> SitesClient<'a> {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `site-publish-checkout`: `publishSite` answers `SitePublication`: the site, or a `SiteCheckoutSession` (`type`
+    /// always `checkout`, `sessionId` required), with the same status 200. It is an untagged
+    /// union told apart by fields (a site carries `object` and `id`, a session `type:
+    /// checkout` and `sessionId`; a site's own `type` is its kind, never `checkout`), closed
+    /// and read leniently like every answer, so a session carrying more fields still decodes.
+    /// The sandbox has no billing and always answers the site.
     pub fn publish(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -941,25 +960,52 @@ impl<'a> UpdateSiteAdaptiveSchemaBuilder<'a> {
             body,
         })
     }
-    /// Sends the request and decodes the answer.
+    fn decode_answer(
+        answer: &::apigen_runtime::codegen::client::Answer,
+    ) -> ::core::result::Result<
+        ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
+        ::apigen_runtime::client::Error,
+    > {
+        ::core::result::Result::Ok(
+            match answer.status {
+                204u16 => ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer::NoContent,
+                _ => {
+                    ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer::Ok(
+                        ::apigen_runtime::codegen::client::decode_body::<
+                            ::docs_api_types::SiteAdaptiveSchema,
+                        >(&answer.body)?,
+                    )
+                }
+            },
+        )
+    }
+    /// Sends the request and decodes the answer by its status (one variant per status).
     pub async fn send(
         self,
     ) -> ::core::result::Result<
-        ::docs_api_types::SiteAdaptiveSchema,
+        ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
         ::apigen_runtime::client::Error,
     > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::SiteAdaptiveSchema>(call).await
+        let answer = self.core.send_raw(self.call()?).await?;
+        Self::decode_answer(&answer)
     }
     /// Like `send`, with the status and headers of the answer.
     pub async fn send_with_response(
         self,
     ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SiteAdaptiveSchema>,
+        ::apigen_runtime::client::Response<
+            ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
+        >,
         ::apigen_runtime::client::Error,
     > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::SiteAdaptiveSchema>(call).await
+        let answer = self.core.send_raw(self.call()?).await?;
+        let body = Self::decode_answer(&answer)?;
+        ::core::result::Result::Ok(::apigen_runtime::client::Response {
+            status: answer.status,
+            headers: answer.headers,
+            body,
+            not_understood: ::std::vec::Vec::new(),
+        })
     }
 }
 /// A `listSiteTemplateConditions` request (`GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions`): set optional values, then `.send()`.
@@ -1152,20 +1198,20 @@ impl<'a> PublishSiteBuilder<'a> {
     pub async fn send(
         self,
     ) -> ::core::result::Result<
-        ::docs_api_types::Site,
+        ::docs_api_types::SitePublication,
         ::apigen_runtime::client::Error,
     > {
         let call = self.call();
-        self.core.send::<::docs_api_types::Site>(call).await
+        self.core.send::<::docs_api_types::SitePublication>(call).await
     }
     /// Like `send`, with the status and headers of the answer.
     pub async fn send_with_response(
         self,
     ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::Site>,
+        ::apigen_runtime::client::Response<::docs_api_types::SitePublication>,
         ::apigen_runtime::client::Error,
     > {
         let call = self.call();
-        self.core.send_with_response::<::docs_api_types::Site>(call).await
+        self.core.send_with_response::<::docs_api_types::SitePublication>(call).await
     }
 }

@@ -121,7 +121,7 @@ impl<'a> SsoClient<'a> {
     ///
     /// Takes the same fields as the creation; omitted fields stay as they are.
     ///
-    /// `PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}` answers 200 with `SamlProvider`.
+    /// `PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}` answers 200 with `SamlProvider`, 204 with no body.
     ///
     /// Source: Part A §4.6.
     ///
@@ -130,6 +130,17 @@ impl<'a> SsoClient<'a> {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `update-no-content`: Those updates (`updateOrganization`, `updateOrganizationAgentInstructions`,
+    /// `updateOrganizationTeam`, `updateOrganizationSamlProvider`, `updateSiteAdaptiveSchema`,
+    /// `updateChangeRequest`, `updateSpaceCommentReply`) answer 200 with the resource (gap
+    /// `success-status-dash`) or 204 with no content: the handler chooses, and the client
+    /// receives `<Operation>Answer` (`Ok(resource)` or `NoContent`; after a 204, read the
+    /// resource again if it is needed). Updates whose status the documents give (200:
+    /// collections, spaces, members, OpenAPI specs, translations, change request comments) or
+    /// whose meaning is "(OK)" (sites, site sections, site spaces, section groups) answer 200
+    /// only, and a space comment's update follows its change request twin's 200 (gap
+    /// `success-status-dash`). The sandbox answers 200 with the resource.
     pub fn update_organization_saml_provider(
         &self,
         organization_id: impl ::core::convert::Into<::std::string::String>,
@@ -631,25 +642,54 @@ impl<'a> UpdateOrganizationSamlProviderBuilder<'a> {
             body,
         })
     }
-    /// Sends the request and decodes the answer.
+    fn decode_answer(
+        answer: &::apigen_runtime::codegen::client::Answer,
+    ) -> ::core::result::Result<
+        ::docs_api_types::UpdateOrganizationSamlProviderAnswer,
+        ::apigen_runtime::client::Error,
+    > {
+        ::core::result::Result::Ok(
+            match answer.status {
+                204u16 => {
+                    ::docs_api_types::UpdateOrganizationSamlProviderAnswer::NoContent
+                }
+                _ => {
+                    ::docs_api_types::UpdateOrganizationSamlProviderAnswer::Ok(
+                        ::apigen_runtime::codegen::client::decode_body::<
+                            ::docs_api_types::SamlProvider,
+                        >(&answer.body)?,
+                    )
+                }
+            },
+        )
+    }
+    /// Sends the request and decodes the answer by its status (one variant per status).
     pub async fn send(
         self,
     ) -> ::core::result::Result<
-        ::docs_api_types::SamlProvider,
+        ::docs_api_types::UpdateOrganizationSamlProviderAnswer,
         ::apigen_runtime::client::Error,
     > {
-        let call = self.call()?;
-        self.core.send::<::docs_api_types::SamlProvider>(call).await
+        let answer = self.core.send_raw(self.call()?).await?;
+        Self::decode_answer(&answer)
     }
     /// Like `send`, with the status and headers of the answer.
     pub async fn send_with_response(
         self,
     ) -> ::core::result::Result<
-        ::apigen_runtime::client::Response<::docs_api_types::SamlProvider>,
+        ::apigen_runtime::client::Response<
+            ::docs_api_types::UpdateOrganizationSamlProviderAnswer,
+        >,
         ::apigen_runtime::client::Error,
     > {
-        let call = self.call()?;
-        self.core.send_with_response::<::docs_api_types::SamlProvider>(call).await
+        let answer = self.core.send_raw(self.call()?).await?;
+        let body = Self::decode_answer(&answer)?;
+        ::core::result::Result::Ok(::apigen_runtime::client::Response {
+            status: answer.status,
+            headers: answer.headers,
+            body,
+            not_understood: ::std::vec::Vec::new(),
+        })
     }
 }
 /// A `listOrganizationSsoProviders` request (`GET /v1/orgs/{organizationId}/sso`): set optional values, then `.send()`.

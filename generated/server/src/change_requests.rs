@@ -561,7 +561,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// request moves to the given status, whatever its current one (Part B §3.1); the allowed
     /// target values are not shown.
     ///
-    /// `PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}` answers 200 with `ChangeRequest`.
+    /// `PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}` answers 200 with `ChangeRequest`, 204 with no body.
     ///
     /// Source: Part B §3.1, §4.6.
     ///
@@ -570,6 +570,17 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `update-no-content`: Those updates (`updateOrganization`, `updateOrganizationAgentInstructions`,
+    /// `updateOrganizationTeam`, `updateOrganizationSamlProvider`, `updateSiteAdaptiveSchema`,
+    /// `updateChangeRequest`, `updateSpaceCommentReply`) answer 200 with the resource (gap
+    /// `success-status-dash`) or 204 with no content: the handler chooses, and the client
+    /// receives `<Operation>Answer` (`Ok(resource)` or `NoContent`; after a 204, read the
+    /// resource again if it is needed). Updates whose status the documents give (200:
+    /// collections, spaces, members, OpenAPI specs, translations, change request comments) or
+    /// whose meaning is "(OK)" (sites, site sections, site spaces, section groups) answer 200
+    /// only, and a space comment's update follows its change request twin's 200 (gap
+    /// `success-status-dash`). The sandbox answers 200 with the resource.
     fn update_change_request(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -579,7 +590,7 @@ pub trait ChangeRequestsApi: ::apigen_runtime::server::Authenticator {
         request: UpdateChangeRequestRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::docs_api_types::ChangeRequest,
+            ::docs_api_types::UpdateChangeRequestAnswer,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send;
@@ -812,17 +823,34 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
         Fut: ::core::future::Future<
                 Output = ::core::result::Result<
-                    ::docs_api_types::ChangeRequest,
+                    ::docs_api_types::UpdateChangeRequestAnswer,
                     ::apigen_runtime::server::ApiError,
                 >,
             > + ::core::marker::Send + 'static,
     {
+        fn answer(
+            value: ::docs_api_types::UpdateChangeRequestAnswer,
+            _: u16,
+            media: &'static str,
+        ) -> ::core::result::Result<
+            ::apigen_runtime::codegen::server::axum::response::Response,
+            ::apigen_runtime::server::ApiError,
+        > {
+            match value {
+                ::docs_api_types::UpdateChangeRequestAnswer::Ok(body) => {
+                    ::apigen_runtime::codegen::server::json(body, 200u16, media)
+                }
+                ::docs_api_types::UpdateChangeRequestAnswer::NoContent => {
+                    ::apigen_runtime::codegen::server::empty((), 204u16, media)
+                }
+            }
+        }
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
                 "updateChangeRequest",
                 UpdateChangeRequestRequest::from_input,
-                ::apigen_runtime::codegen::server::json,
+                answer,
                 handler,
             );
         self

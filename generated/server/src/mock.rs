@@ -779,11 +779,18 @@ impl crate::OrganizationsApi for MockService {
         request: crate::UpdateOrganizationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::docs_api_types::Organization,
+            ::docs_api_types::UpdateOrganizationAnswer,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send {
-        self.call("updateOrganization", &context, &request)
+        ::std::future::ready(
+            self
+                .call::<
+                    ::docs_api_types::Organization,
+                >("updateOrganization", &context, &request)
+                .into_inner()
+                .map(::docs_api_types::UpdateOrganizationAnswer::Ok),
+        )
     }
     fn delete_organization_invite_link(
         &self,
@@ -848,11 +855,18 @@ impl crate::OrganizationsApi for MockService {
         request: crate::UpdateOrganizationAgentInstructionsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::docs_api_types::OrganizationAgentInstructions,
+            ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send {
-        self.call("updateOrganizationAgentInstructions", &context, &request)
+        ::std::future::ready(
+            self
+                .call::<
+                    ::docs_api_types::OrganizationAgentInstructions,
+                >("updateOrganizationAgentInstructions", &context, &request)
+                .into_inner()
+                .map(::docs_api_types::UpdateOrganizationAgentInstructionsAnswer::Ok),
+        )
     }
     fn list_organizations_by_email_domain(
         &self,
@@ -1058,11 +1072,18 @@ impl crate::TeamsApi for MockService {
         request: crate::UpdateOrganizationTeamRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::docs_api_types::Team,
+            ::docs_api_types::UpdateOrganizationTeamAnswer,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send {
-        self.call("updateOrganizationTeam", &context, &request)
+        ::std::future::ready(
+            self
+                .call::<
+                    ::docs_api_types::Team,
+                >("updateOrganizationTeam", &context, &request)
+                .into_inner()
+                .map(::docs_api_types::UpdateOrganizationTeamAnswer::Ok),
+        )
     }
 }
 #[cfg(feature = "sso")]
@@ -1133,11 +1154,18 @@ impl crate::SsoApi for MockService {
         request: crate::UpdateOrganizationSamlProviderRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::docs_api_types::SamlProvider,
+            ::docs_api_types::UpdateOrganizationSamlProviderAnswer,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send {
-        self.call("updateOrganizationSamlProvider", &context, &request)
+        ::std::future::ready(
+            self
+                .call::<
+                    ::docs_api_types::SamlProvider,
+                >("updateOrganizationSamlProvider", &context, &request)
+                .into_inner()
+                .map(::docs_api_types::UpdateOrganizationSamlProviderAnswer::Ok),
+        )
     }
     fn list_organization_sso_providers(
         &self,
@@ -1493,11 +1521,18 @@ impl crate::SitesApi for MockService {
         request: crate::UpdateSiteAdaptiveSchemaRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::docs_api_types::SiteAdaptiveSchema,
+            ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send {
-        self.call("updateSiteAdaptiveSchema", &context, &request)
+        ::std::future::ready(
+            self
+                .call::<
+                    ::docs_api_types::SiteAdaptiveSchema,
+                >("updateSiteAdaptiveSchema", &context, &request)
+                .into_inner()
+                .map(::docs_api_types::UpdateSiteAdaptiveSchemaAnswer::Ok),
+        )
     }
     fn list_site_template_conditions(
         &self,
@@ -1538,7 +1573,7 @@ impl crate::SitesApi for MockService {
         request: crate::PublishSiteRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::docs_api_types::Site,
+            ::docs_api_types::SitePublication,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send {
@@ -2089,11 +2124,18 @@ impl crate::ChangeRequestsApi for MockService {
         request: crate::UpdateChangeRequestRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::docs_api_types::ChangeRequest,
+            ::docs_api_types::UpdateChangeRequestAnswer,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send {
-        self.call("updateChangeRequest", &context, &request)
+        ::std::future::ready(
+            self
+                .call::<
+                    ::docs_api_types::ChangeRequest,
+                >("updateChangeRequest", &context, &request)
+                .into_inner()
+                .map(::docs_api_types::UpdateChangeRequestAnswer::Ok),
+        )
     }
     fn merge_change_request(
         &self,
@@ -2269,11 +2311,18 @@ impl crate::CommentsApi for MockService {
         request: crate::UpdateSpaceCommentReplyRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::docs_api_types::CommentReply,
+            ::docs_api_types::UpdateSpaceCommentReplyAnswer,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send {
-        self.call("updateSpaceCommentReply", &context, &request)
+        ::std::future::ready(
+            self
+                .call::<
+                    ::docs_api_types::CommentReply,
+                >("updateSpaceCommentReply", &context, &request)
+                .into_inner()
+                .map(::docs_api_types::UpdateSpaceCommentReplyAnswer::Ok),
+        )
     }
     fn delete_space_comment_reply(
         &self,

@@ -419,7 +419,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// Changes the fields given; omitted fields stay as they are. Fails when the default
     /// content names an invalid space or collection.
     ///
-    /// `PATCH /v1/orgs/{organizationId}` answers 200 with `Organization`.
+    /// `PATCH /v1/orgs/{organizationId}` answers 200 with `Organization`, 204 with no body.
     ///
     /// Failure cases:
     /// - 400: invalid default content space or collection
@@ -435,6 +435,17 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `update-no-content`: Those updates (`updateOrganization`, `updateOrganizationAgentInstructions`,
+    /// `updateOrganizationTeam`, `updateOrganizationSamlProvider`, `updateSiteAdaptiveSchema`,
+    /// `updateChangeRequest`, `updateSpaceCommentReply`) answer 200 with the resource (gap
+    /// `success-status-dash`) or 204 with no content: the handler chooses, and the client
+    /// receives `<Operation>Answer` (`Ok(resource)` or `NoContent`; after a 204, read the
+    /// resource again if it is needed). Updates whose status the documents give (200:
+    /// collections, spaces, members, OpenAPI specs, translations, change request comments) or
+    /// whose meaning is "(OK)" (sites, site sections, site spaces, section groups) answer 200
+    /// only, and a space comment's update follows its change request twin's 200 (gap
+    /// `success-status-dash`). The sandbox answers 200 with the resource.
     fn update_organization(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -444,7 +455,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
         request: UpdateOrganizationRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::docs_api_types::Organization,
+            ::docs_api_types::UpdateOrganizationAnswer,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send;
@@ -558,7 +569,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Sets the instructions to the document given and answers them in the same shape as the GET.
     ///
-    /// `PUT /v1/orgs/{organizationId}/agent-instructions` answers 200 with `OrganizationAgentInstructions`.
+    /// `PUT /v1/orgs/{organizationId}/agent-instructions` answers 200 with `OrganizationAgentInstructions`, 204 with no body.
     ///
     /// Source: Part A §4.3.
     ///
@@ -567,6 +578,17 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `update-no-content`: Those updates (`updateOrganization`, `updateOrganizationAgentInstructions`,
+    /// `updateOrganizationTeam`, `updateOrganizationSamlProvider`, `updateSiteAdaptiveSchema`,
+    /// `updateChangeRequest`, `updateSpaceCommentReply`) answer 200 with the resource (gap
+    /// `success-status-dash`) or 204 with no content: the handler chooses, and the client
+    /// receives `<Operation>Answer` (`Ok(resource)` or `NoContent`; after a 204, read the
+    /// resource again if it is needed). Updates whose status the documents give (200:
+    /// collections, spaces, members, OpenAPI specs, translations, change request comments) or
+    /// whose meaning is "(OK)" (sites, site sections, site spaces, section groups) answer 200
+    /// only, and a space comment's update follows its change request twin's 200 (gap
+    /// `success-status-dash`). The sandbox answers 200 with the resource.
     fn update_organization_agent_instructions(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -576,7 +598,7 @@ pub trait OrganizationsApi: ::apigen_runtime::server::Authenticator {
         request: UpdateOrganizationAgentInstructionsRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::docs_api_types::OrganizationAgentInstructions,
+            ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send;
@@ -680,17 +702,34 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
         Fut: ::core::future::Future<
                 Output = ::core::result::Result<
-                    ::docs_api_types::Organization,
+                    ::docs_api_types::UpdateOrganizationAnswer,
                     ::apigen_runtime::server::ApiError,
                 >,
             > + ::core::marker::Send + 'static,
     {
+        fn answer(
+            value: ::docs_api_types::UpdateOrganizationAnswer,
+            _: u16,
+            media: &'static str,
+        ) -> ::core::result::Result<
+            ::apigen_runtime::codegen::server::axum::response::Response,
+            ::apigen_runtime::server::ApiError,
+        > {
+            match value {
+                ::docs_api_types::UpdateOrganizationAnswer::Ok(body) => {
+                    ::apigen_runtime::codegen::server::json(body, 200u16, media)
+                }
+                ::docs_api_types::UpdateOrganizationAnswer::NoContent => {
+                    ::apigen_runtime::codegen::server::empty((), 204u16, media)
+                }
+            }
+        }
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
                 "updateOrganization",
                 UpdateOrganizationRequest::from_input,
-                ::apigen_runtime::codegen::server::json,
+                answer,
                 handler,
             );
         self
@@ -819,17 +858,34 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
         Fut: ::core::future::Future<
                 Output = ::core::result::Result<
-                    ::docs_api_types::OrganizationAgentInstructions,
+                    ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
                     ::apigen_runtime::server::ApiError,
                 >,
             > + ::core::marker::Send + 'static,
     {
+        fn answer(
+            value: ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer,
+            _: u16,
+            media: &'static str,
+        ) -> ::core::result::Result<
+            ::apigen_runtime::codegen::server::axum::response::Response,
+            ::apigen_runtime::server::ApiError,
+        > {
+            match value {
+                ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer::Ok(body) => {
+                    ::apigen_runtime::codegen::server::json(body, 200u16, media)
+                }
+                ::docs_api_types::UpdateOrganizationAgentInstructionsAnswer::NoContent => {
+                    ::apigen_runtime::codegen::server::empty((), 204u16, media)
+                }
+            }
+        }
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
                 "updateOrganizationAgentInstructions",
                 UpdateOrganizationAgentInstructionsRequest::from_input,
-                ::apigen_runtime::codegen::server::json,
+                answer,
                 handler,
             );
         self

@@ -629,7 +629,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     ///
     /// Replaces the JSON Schema of the site's visitor attributes. Fails on a bad request; other unexpected errors fail too (Part A §7).
     ///
-    /// `PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema` answers 200 with `SiteAdaptiveSchema`.
+    /// `PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema` answers 200 with `SiteAdaptiveSchema`, 204 with no body.
     ///
     /// Failure cases:
     /// - 400: bad request
@@ -646,6 +646,17 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `update-no-content`: Those updates (`updateOrganization`, `updateOrganizationAgentInstructions`,
+    /// `updateOrganizationTeam`, `updateOrganizationSamlProvider`, `updateSiteAdaptiveSchema`,
+    /// `updateChangeRequest`, `updateSpaceCommentReply`) answer 200 with the resource (gap
+    /// `success-status-dash`) or 204 with no content: the handler chooses, and the client
+    /// receives `<Operation>Answer` (`Ok(resource)` or `NoContent`; after a 204, read the
+    /// resource again if it is needed). Updates whose status the documents give (200:
+    /// collections, spaces, members, OpenAPI specs, translations, change request comments) or
+    /// whose meaning is "(OK)" (sites, site sections, site spaces, section groups) answer 200
+    /// only, and a space comment's update follows its change request twin's 200 (gap
+    /// `success-status-dash`). The sandbox answers 200 with the resource.
     fn update_site_adaptive_schema(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -655,7 +666,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
         request: UpdateSiteAdaptiveSchemaRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::docs_api_types::SiteAdaptiveSchema,
+            ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send;
@@ -722,10 +733,11 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// Publish a site.
     ///
     /// Makes an unpublished site (`published` false) live for its audience (`published`
-    /// true) and returns the site (Part B §3.2). Reverting a published site to unpublished is
-    /// not shown.
+    /// true) and returns the site (Part B §3.2). The service may answer a checkout session
+    /// (`{ type: 'checkout', sessionId }`) instead of the site; when, and what it is for, is
+    /// not shown. Reverting a published site to unpublished is not shown.
     ///
-    /// `POST /v1/orgs/{organizationId}/sites/{siteId}/publish` answers 200 with `Site`.
+    /// `POST /v1/orgs/{organizationId}/sites/{siteId}/publish` answers 200 with `SitePublication`.
     ///
     /// Source: Part B §3.2, §4.1.
     ///
@@ -736,6 +748,13 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
     /// of two parallel families, the other family follows it: comments and replies posted on a
     /// change request answer 200 (the document's number), so those posted on a space answer 200
     /// too, one status for one operation shape.
+    ///
+    /// Gap `site-publish-checkout`: `publishSite` answers `SitePublication`: the site, or a `SiteCheckoutSession` (`type`
+    /// always `checkout`, `sessionId` required), with the same status 200. It is an untagged
+    /// union told apart by fields (a site carries `object` and `id`, a session `type:
+    /// checkout` and `sessionId`; a site's own `type` is its kind, never `checkout`), closed
+    /// and read leniently like every answer, so a session carrying more fields still decodes.
+    /// The sandbox has no billing and always answers the site.
     fn publish_site(
         &self,
         context: ::apigen_runtime::server::Context<
@@ -745,7 +764,7 @@ pub trait SitesApi: ::apigen_runtime::server::Authenticator {
         request: PublishSiteRequest,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            ::docs_api_types::Site,
+            ::docs_api_types::SitePublication,
             ::apigen_runtime::server::ApiError,
         >,
     > + ::core::marker::Send;
@@ -936,17 +955,34 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
         Fut: ::core::future::Future<
                 Output = ::core::result::Result<
-                    ::docs_api_types::SiteAdaptiveSchema,
+                    ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
                     ::apigen_runtime::server::ApiError,
                 >,
             > + ::core::marker::Send + 'static,
     {
+        fn answer(
+            value: ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer,
+            _: u16,
+            media: &'static str,
+        ) -> ::core::result::Result<
+            ::apigen_runtime::codegen::server::axum::response::Response,
+            ::apigen_runtime::server::ApiError,
+        > {
+            match value {
+                ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer::Ok(body) => {
+                    ::apigen_runtime::codegen::server::json(body, 200u16, media)
+                }
+                ::docs_api_types::UpdateSiteAdaptiveSchemaAnswer::NoContent => {
+                    ::apigen_runtime::codegen::server::empty((), 204u16, media)
+                }
+            }
+        }
         self.routes
             .set(
                 ::apigen_runtime::codegen::server::Authenticated,
                 "updateSiteAdaptiveSchema",
                 UpdateSiteAdaptiveSchemaRequest::from_input,
-                ::apigen_runtime::codegen::server::json,
+                answer,
                 handler,
             );
         self
@@ -1023,7 +1059,7 @@ impl<S: ::apigen_runtime::server::Authenticator> crate::RouterBuilder<S> {
             ) -> Fut + ::core::marker::Send + ::core::marker::Sync + 'static,
         Fut: ::core::future::Future<
                 Output = ::core::result::Result<
-                    ::docs_api_types::Site,
+                    ::docs_api_types::SitePublication,
                     ::apigen_runtime::server::ApiError,
                 >,
             > + ::core::marker::Send + 'static,

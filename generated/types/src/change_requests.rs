@@ -641,3 +641,39 @@ const _: () = {
         fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
 };
+#[cfg(feature = "change_requests")]
+/// What `updateChangeRequest` answers: one variant per success status, each with its own body. The server's handler returns one; the client receives one.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum UpdateChangeRequestAnswer {
+    /// 200: Updated; the resource as it is now.
+    Ok(crate::ChangeRequest),
+    /// 204: Updated; no content.
+    NoContent,
+}
+#[cfg(feature = "change_requests")]
+const _: () = {
+    impl UpdateChangeRequestAnswer {
+        /// The HTTP status of this answer.
+        pub fn status(&self) -> u16 {
+            match self {
+                UpdateChangeRequestAnswer::Ok(_) => 200u16,
+                UpdateChangeRequestAnswer::NoContent => 204u16,
+            }
+        }
+    }
+    /// The body of the answer (`null` for a status without one).
+    impl ::apigen_runtime::serde::Serialize for UpdateChangeRequestAnswer {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                UpdateChangeRequestAnswer::Ok(body) => {
+                    ::apigen_runtime::serde::Serialize::serialize(body, serializer)
+                }
+                UpdateChangeRequestAnswer::NoContent => serializer.serialize_unit(),
+            }
+        }
+    }
+};

@@ -1416,3 +1416,39 @@ const _: () = {
         fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
 };
+#[cfg(feature = "comments")]
+/// What `updateSpaceCommentReply` answers: one variant per success status, each with its own body. The server's handler returns one; the client receives one.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum UpdateSpaceCommentReplyAnswer {
+    /// 200: Updated; the resource as it is now.
+    Ok(crate::CommentReply),
+    /// 204: Updated; no content.
+    NoContent,
+}
+#[cfg(feature = "comments")]
+const _: () = {
+    impl UpdateSpaceCommentReplyAnswer {
+        /// The HTTP status of this answer.
+        pub fn status(&self) -> u16 {
+            match self {
+                UpdateSpaceCommentReplyAnswer::Ok(_) => 200u16,
+                UpdateSpaceCommentReplyAnswer::NoContent => 204u16,
+            }
+        }
+    }
+    /// The body of the answer (`null` for a status without one).
+    impl ::apigen_runtime::serde::Serialize for UpdateSpaceCommentReplyAnswer {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                UpdateSpaceCommentReplyAnswer::Ok(body) => {
+                    ::apigen_runtime::serde::Serialize::serialize(body, serializer)
+                }
+                UpdateSpaceCommentReplyAnswer::NoContent => serializer.serialize_unit(),
+            }
+        }
+    }
+};

@@ -2842,3 +2842,78 @@ const _: () = {
         }
     }
 };
+#[cfg(feature = "organizations")]
+/// What `updateOrganization` answers: one variant per success status, each with its own body. The server's handler returns one; the client receives one.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum UpdateOrganizationAnswer {
+    /// 200: Updated; the resource as it is now.
+    Ok(crate::Organization),
+    /// 204: Updated; no content.
+    NoContent,
+}
+#[cfg(feature = "organizations")]
+const _: () = {
+    impl UpdateOrganizationAnswer {
+        /// The HTTP status of this answer.
+        pub fn status(&self) -> u16 {
+            match self {
+                UpdateOrganizationAnswer::Ok(_) => 200u16,
+                UpdateOrganizationAnswer::NoContent => 204u16,
+            }
+        }
+    }
+    /// The body of the answer (`null` for a status without one).
+    impl ::apigen_runtime::serde::Serialize for UpdateOrganizationAnswer {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                UpdateOrganizationAnswer::Ok(body) => {
+                    ::apigen_runtime::serde::Serialize::serialize(body, serializer)
+                }
+                UpdateOrganizationAnswer::NoContent => serializer.serialize_unit(),
+            }
+        }
+    }
+};
+#[cfg(feature = "organizations")]
+/// What `updateOrganizationAgentInstructions` answers: one variant per success status, each with its own body. The server's handler returns one; the client receives one.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum UpdateOrganizationAgentInstructionsAnswer {
+    /// 200: Updated; the resource as it is now.
+    Ok(crate::OrganizationAgentInstructions),
+    /// 204: Updated; no content.
+    NoContent,
+}
+#[cfg(feature = "organizations")]
+const _: () = {
+    impl UpdateOrganizationAgentInstructionsAnswer {
+        /// The HTTP status of this answer.
+        pub fn status(&self) -> u16 {
+            match self {
+                UpdateOrganizationAgentInstructionsAnswer::Ok(_) => 200u16,
+                UpdateOrganizationAgentInstructionsAnswer::NoContent => 204u16,
+            }
+        }
+    }
+    /// The body of the answer (`null` for a status without one).
+    impl ::apigen_runtime::serde::Serialize
+    for UpdateOrganizationAgentInstructionsAnswer {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                UpdateOrganizationAgentInstructionsAnswer::Ok(body) => {
+                    ::apigen_runtime::serde::Serialize::serialize(body, serializer)
+                }
+                UpdateOrganizationAgentInstructionsAnswer::NoContent => {
+                    serializer.serialize_unit()
+                }
+            }
+        }
+    }
+};

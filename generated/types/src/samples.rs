@@ -1226,6 +1226,13 @@ fn every_type_round_trips_its_sample() {
         crate::SiteAgentsContext,
     >("SiteAgentsContext", "\"excluded\"", &mut failures);
     check::<
+        crate::SiteCheckoutSession,
+    >(
+        "SiteCheckoutSession",
+        "{\"type\":\"checkout\",\"sessionId\":\"cs_1\"}",
+        &mut failures,
+    );
+    check::<
         crate::SiteCustomization,
     >(
         "SiteCustomization",
@@ -1361,6 +1368,13 @@ fn every_type_round_trips_its_sample() {
     >(
         "SiteProxy",
         "{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"}",
+        &mut failures,
+    );
+    check::<
+        crate::SitePublication,
+    >(
+        "SitePublication",
+        "{\"object\":\"site\",\"id\":\"site_1\",\"type\":\"basic\",\"title\":\"Acme Docs\",\"icon\":{\"icon\":{\"light\":\"https://example.com/logo-light.png\",\"dark\":\"https://example.com/logo-dark.png\"}},\"hostname\":\"docs.example.com\",\"basename\":\"docs\",\"proxy\":{\"origin\":\"https://company-domain.com\",\"target\":\"company-domain.com/docs\"},\"visibility\":\"public\",\"published\":true,\"siteSpaces\":2,\"createdAt\":\"2024-01-15T09:30:00Z\",\"adaptiveContent\":{\"enabled\":true},\"ads\":{\"status\":\"pending\",\"submittable\":true},\"agentsContext\":\"excluded\",\"features\":[{\"id\":\"sites-adaptive-content\",\"plan\":\"basic\",\"frozen\":true,\"customizations\":[]}],\"urls\":{\"location\":\"https://api.example.com/v1/orgs/org_1/sites/site_1\",\"app\":\"https://app.example.com/o/org_1/sites/site_1\",\"published\":\"https://docs.example.com/\"}}",
         &mut failures,
     );
     check::<
@@ -1770,7 +1784,7 @@ fn every_type_round_trips_its_sample() {
     );
     check::<crate::VariableValue>("VariableValue", "\"VariableValue\"", &mut failures);
     assert!(
-        failures.is_empty(), "{} of {} types failed:\n{}", failures.len(), 312usize,
+        failures.is_empty(), "{} of {} types failed:\n{}", failures.len(), 314usize,
         failures.join("\n")
     );
 }

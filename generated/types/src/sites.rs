@@ -795,6 +795,64 @@ const _: () = {
     }
 };
 #[cfg(feature = "sites")]
+/// A checkout session answered by `publishSite` instead of the site. Only `type` and
+/// `sessionId` are shown; what the session is for is not (gap `site-publish-checkout`).
+///
+///
+/// Source: Part B §4.1.
+///
+/// Gap `site-publish-checkout`: `publishSite` answers `SitePublication`: the site, or a `SiteCheckoutSession` (`type`
+/// always `checkout`, `sessionId` required), with the same status 200. It is an untagged
+/// union told apart by fields (a site carries `object` and `id`, a session `type:
+/// checkout` and `sessionId`; a site's own `type` is its kind, never `checkout`), closed
+/// and read leniently like every answer, so a session carrying more fields still decodes.
+/// The sandbox has no billing and always answers the site.
+#[derive(Clone, PartialEq, Debug)]
+pub struct SiteCheckoutSession {
+    /// Id of the checkout session.
+    ///
+    /// JSON name: `sessionId`.
+    pub session_id: ::std::string::String,
+}
+#[cfg(feature = "sites")]
+const _: () = {
+    impl ::apigen_runtime::FromJson for SiteCheckoutSession {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            let mut __reader = __decoder.object(__value)?;
+            __reader.constant("type", "checkout");
+            let __decoded = Self {
+                session_id: __reader.required("sessionId"),
+            };
+            __reader.finish()?;
+            ::core::option::Option::Some(__decoded)
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for SiteCheckoutSession {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut __fields = ::apigen_runtime::codegen::Fields::begin(serializer)?;
+            __fields.put("type", "checkout");
+            __fields.put("sessionId", &self.session_id);
+            __fields.end()
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SiteCheckoutSession {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::codegen::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SiteCheckoutSession {
+        fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
+    }
+};
+#[cfg(feature = "sites")]
 /// How a site (or one of its site spaces) looks and behaves. Every key listed by the
 /// document is modelled; the allowed values of its enumerations are not shown, so they are
 /// strings. The endpoints that create or change customizations are not shown.
@@ -2279,6 +2337,112 @@ const _: () = {
     }
 };
 #[cfg(feature = "sites")]
+/// What publishing a site answers: the site, now published, or a checkout session the
+/// service answers instead (gap `site-publish-checkout`).
+///
+///
+/// Source: Part B §3.2, §4.1.
+///
+/// Gap `site-publish-checkout`: `publishSite` answers `SitePublication`: the site, or a `SiteCheckoutSession` (`type`
+/// always `checkout`, `sessionId` required), with the same status 200. It is an untagged
+/// union told apart by fields (a site carries `object` and `id`, a session `type:
+/// checkout` and `sessionId`; a site's own `type` is its kind, never `checkout`), closed
+/// and read leniently like every answer, so a session carrying more fields still decodes.
+/// The sandbox has no billing and always answers the site.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SitePublication {
+    /// A published documentation site of an organization. Which fields are always present is
+    Site(::std::boxed::Box<crate::Site>),
+    /// A checkout session answered by `publishSite` instead of the site. Only `type` and
+    SiteCheckoutSession(::std::boxed::Box<crate::SiteCheckoutSession>),
+    ///A variant the spec does not list, kept as the JSON sent; `validate()` rejects it, as the list is closed.
+    Unknown(::apigen_runtime::serde_json::Value),
+}
+#[cfg(feature = "sites")]
+const _: () = {
+    impl ::core::convert::From<crate::Site> for SitePublication {
+        fn from(value: crate::Site) -> Self {
+            Self::Site(::std::boxed::Box::new(value))
+        }
+    }
+    impl ::core::convert::From<crate::SiteCheckoutSession> for SitePublication {
+        fn from(value: crate::SiteCheckoutSession) -> Self {
+            Self::SiteCheckoutSession(::std::boxed::Box::new(value))
+        }
+    }
+    impl ::apigen_runtime::FromJson for SitePublication {
+        fn from_json(
+            __value: ::apigen_runtime::serde_json::Value,
+            __decoder: &mut ::apigen_runtime::Decoder,
+        ) -> ::core::option::Option<Self> {
+            ::apigen_runtime::codegen::untagged(
+                __value,
+                __decoder,
+                &["Site", "SiteCheckoutSession"],
+                &[
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::Site(
+                                <::std::boxed::Box<
+                                    crate::Site,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                    |__value, __decoder| {
+                        ::core::option::Option::Some(
+                            Self::SiteCheckoutSession(
+                                <::std::boxed::Box<
+                                    crate::SiteCheckoutSession,
+                                > as ::apigen_runtime::FromJson>::from_json(
+                                    __value,
+                                    __decoder,
+                                )?,
+                            ),
+                        )
+                    },
+                ],
+                Self::Unknown,
+                false,
+            )
+        }
+        fn placeholder() -> Self {
+            Self::Unknown(::core::default::Default::default())
+        }
+    }
+    impl ::apigen_runtime::serde::Serialize for SitePublication {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Site(__value) => __value.serialize(serializer),
+                Self::SiteCheckoutSession(__value) => __value.serialize(serializer),
+                Self::Unknown(__value) => __value.serialize(serializer),
+            }
+        }
+    }
+    impl<'de> ::apigen_runtime::serde::Deserialize<'de> for SitePublication {
+        fn deserialize<D: ::apigen_runtime::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            ::apigen_runtime::codegen::deserialize(deserializer)
+        }
+    }
+    impl ::apigen_runtime::Validate for SitePublication {
+        fn validate_into(&self, __v: &mut ::apigen_runtime::Validator) {
+            match self {
+                Self::Site(__value) => __value.validate_into(__v),
+                Self::SiteCheckoutSession(_) => {}
+                Self::Unknown(_) => __v.fail("is not a variant the spec lists"),
+            }
+        }
+    }
+};
+#[cfg(feature = "sites")]
 /// Scripts loaded by the published site.
 ///
 /// The shape of `PublishedContentSite.scripts`.
@@ -2943,6 +3107,42 @@ const _: () = {
             }
             if let ::core::option::Option::Some(__value) = &self.agents_context {
                 __v.field("agentsContext", __value);
+            }
+        }
+    }
+};
+#[cfg(feature = "sites")]
+/// What `updateSiteAdaptiveSchema` answers: one variant per success status, each with its own body. The server's handler returns one; the client receives one.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum UpdateSiteAdaptiveSchemaAnswer {
+    /// 200: Updated; the resource as it is now.
+    Ok(crate::SiteAdaptiveSchema),
+    /// 204: Updated; no content.
+    NoContent,
+}
+#[cfg(feature = "sites")]
+const _: () = {
+    impl UpdateSiteAdaptiveSchemaAnswer {
+        /// The HTTP status of this answer.
+        pub fn status(&self) -> u16 {
+            match self {
+                UpdateSiteAdaptiveSchemaAnswer::Ok(_) => 200u16,
+                UpdateSiteAdaptiveSchemaAnswer::NoContent => 204u16,
+            }
+        }
+    }
+    /// The body of the answer (`null` for a status without one).
+    impl ::apigen_runtime::serde::Serialize for UpdateSiteAdaptiveSchemaAnswer {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                UpdateSiteAdaptiveSchemaAnswer::Ok(body) => {
+                    ::apigen_runtime::serde::Serialize::serialize(body, serializer)
+                }
+                UpdateSiteAdaptiveSchemaAnswer::NoContent => serializer.serialize_unit(),
             }
         }
     }

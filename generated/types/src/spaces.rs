@@ -727,19 +727,21 @@ pub struct Space {
     /// JSON name: `defaultLevel`. May be null.
     pub default_level: ::core::option::Option<crate::Role>,
     /// Number of opened comments.
-    pub comments: i64,
+    ///
+    /// Gap `number-types`.
+    pub comments: f64,
     /// Total number of change requests.
     ///
-    /// JSON name: `changeRequests`.
-    pub change_requests: i64,
+    /// JSON name: `changeRequests`. Gap `number-types`.
+    pub change_requests: f64,
     /// Number of open change requests.
     ///
-    /// JSON name: `changeRequestsOpen`.
-    pub change_requests_open: i64,
+    /// JSON name: `changeRequestsOpen`. Gap `number-types`.
+    pub change_requests_open: f64,
     /// Number of draft change requests.
     ///
-    /// JSON name: `changeRequestsDraft`.
-    pub change_requests_draft: i64,
+    /// JSON name: `changeRequestsDraft`. Gap `number-types`.
+    pub change_requests_draft: f64,
     /// What the caller may do with the space.
     pub permissions: ::core::option::Option<crate::SpacePermissions>,
 }

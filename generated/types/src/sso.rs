@@ -575,3 +575,41 @@ const _: () = {
         }
     }
 };
+#[cfg(feature = "sso")]
+/// What `updateOrganizationSamlProvider` answers: one variant per success status, each with its own body. The server's handler returns one; the client receives one.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum UpdateOrganizationSamlProviderAnswer {
+    /// 200: Updated; the resource as it is now.
+    Ok(crate::SamlProvider),
+    /// 204: Updated; no content.
+    NoContent,
+}
+#[cfg(feature = "sso")]
+const _: () = {
+    impl UpdateOrganizationSamlProviderAnswer {
+        /// The HTTP status of this answer.
+        pub fn status(&self) -> u16 {
+            match self {
+                UpdateOrganizationSamlProviderAnswer::Ok(_) => 200u16,
+                UpdateOrganizationSamlProviderAnswer::NoContent => 204u16,
+            }
+        }
+    }
+    /// The body of the answer (`null` for a status without one).
+    impl ::apigen_runtime::serde::Serialize for UpdateOrganizationSamlProviderAnswer {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                UpdateOrganizationSamlProviderAnswer::Ok(body) => {
+                    ::apigen_runtime::serde::Serialize::serialize(body, serializer)
+                }
+                UpdateOrganizationSamlProviderAnswer::NoContent => {
+                    serializer.serialize_unit()
+                }
+            }
+        }
+    }
+};

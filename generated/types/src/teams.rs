@@ -223,3 +223,39 @@ const _: () = {
         fn validate_into(&self, _: &mut ::apigen_runtime::Validator) {}
     }
 };
+#[cfg(feature = "teams")]
+/// What `updateOrganizationTeam` answers: one variant per success status, each with its own body. The server's handler returns one; the client receives one.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum UpdateOrganizationTeamAnswer {
+    /// 200: Updated; the resource as it is now.
+    Ok(crate::Team),
+    /// 204: Updated; no content.
+    NoContent,
+}
+#[cfg(feature = "teams")]
+const _: () = {
+    impl UpdateOrganizationTeamAnswer {
+        /// The HTTP status of this answer.
+        pub fn status(&self) -> u16 {
+            match self {
+                UpdateOrganizationTeamAnswer::Ok(_) => 200u16,
+                UpdateOrganizationTeamAnswer::NoContent => 204u16,
+            }
+        }
+    }
+    /// The body of the answer (`null` for a status without one).
+    impl ::apigen_runtime::serde::Serialize for UpdateOrganizationTeamAnswer {
+        fn serialize<S: ::apigen_runtime::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                UpdateOrganizationTeamAnswer::Ok(body) => {
+                    ::apigen_runtime::serde::Serialize::serialize(body, serializer)
+                }
+                UpdateOrganizationTeamAnswer::NoContent => serializer.serialize_unit(),
+            }
+        }
+    }
+};

@@ -866,6 +866,7 @@ impl Importer<'_> {
         };
         let mut response = map(vec![("status", json!(main.status))]);
         let mut also = Vec::new();
+        let mut seen = vec![main.status];
         for other in &successes[1..] {
             let same = match (&main.body, &other.body) {
                 (None, None) => other.status == 204 || main.status != 204,
@@ -874,8 +875,15 @@ impl Importer<'_> {
             };
             // A raw body (not JSON) is the main response's alone.
             let raw = matches!(main.body, Some(None)) && raw_response(&main.resolved).is_some();
-            if same && !raw && !also.contains(&other.status) && other.status != main.status {
-                also.push(other.status);
+            let fresh = !seen.contains(&other.status);
+            if same && !raw && fresh {
+                seen.push(other.status);
+                also.push(json!(other.status));
+            } else if fresh && other.body.is_none() && main.body.is_some() && !raw {
+                // A bodiless status beside a body (`200` the resource, `204` nothing): a
+                // response of its own, so the answer is the operation's enumeration.
+                seen.push(other.status);
+                also.push(Value::Object(bodiless_success(other)));
             } else {
                 op_gaps.push(self.gaps.note(gaps::OTHER_SUCCESS, &other.pointer));
             }
@@ -1205,6 +1213,20 @@ impl Importer<'_> {
 /// An HTTP token (RFC 9110 `tchar`s): what a header or cookie name may hold.
 fn is_token(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// `also`'s entry for a success status without a body beside the main one's body: `{ status:
+/// 204 }` (or `{ status: 202, empty: true }`), with its description.
+fn bodiless_success(success: &Success) -> Map<String, Value> {
+    let mut entry = map(vec![("status", json!(success.status))]);
+    if success.status != 204 {
+        entry.insert("empty".into(), json!(true));
+    }
+    let description = success.resolved.get("description").and_then(Value::as_str).map(str::trim);
+    if let Some(description) = description.filter(|d| !d.is_empty()) {
+        entry.insert("description".into(), json!(description));
+    }
+    entry
 }
 
 /// True when an operation's responses list a status the router's refusal of an invalid

@@ -124,7 +124,7 @@ impl ChangeRequestsApi for Sandbox {
         &self,
         context: Ctx,
         request: UpdateChangeRequestRequest,
-    ) -> Result<ChangeRequest, ApiError> {
+    ) -> Result<UpdateChangeRequestAnswer, ApiError> {
         self.store()
             .write_async(move |tx| {
                 let row =
@@ -135,6 +135,7 @@ impl ChangeRequestsApi for Sandbox {
                 out(CHANGE_REQUEST, document)
             })
             .await
+            .map(UpdateChangeRequestAnswer::Ok)
     }
 
     async fn merge_change_request(

@@ -379,7 +379,7 @@ impl CommentsApi for Sandbox {
         &self,
         context: Ctx,
         request: UpdateSpaceCommentReplyRequest,
-    ) -> Result<CommentReply, ApiError> {
+    ) -> Result<UpdateSpaceCommentReplyAnswer, ApiError> {
         self.store()
             .write_async(move |tx| {
                 let thread = thread(tx, &context.principal, &request.space_id, None, Role::Comment)?;
@@ -398,6 +398,7 @@ impl CommentsApi for Sandbox {
                 out(REPLY, document)
             })
             .await
+            .map(UpdateSpaceCommentReplyAnswer::Ok)
     }
 
     async fn delete_space_comment_reply(

@@ -72,7 +72,7 @@ impl OrganizationsApi for Sandbox {
         &self,
         context: Ctx,
         request: UpdateOrganizationRequest,
-    ) -> Result<Organization, ApiError> {
+    ) -> Result<UpdateOrganizationAnswer, ApiError> {
         self.store()
             .write_async(move |tx| {
                 tx.live(ORGANIZATION.name, &request.organization_id)?;
@@ -83,6 +83,7 @@ impl OrganizationsApi for Sandbox {
                 decode(ORGANIZATION.name, data)
             })
             .await
+            .map(UpdateOrganizationAnswer::Ok)
     }
 
     async fn delete_organization_invite_link(
@@ -198,7 +199,7 @@ impl OrganizationsApi for Sandbox {
         &self,
         context: Ctx,
         request: UpdateOrganizationAgentInstructionsRequest,
-    ) -> Result<OrganizationAgentInstructions, ApiError> {
+    ) -> Result<UpdateOrganizationAgentInstructionsAnswer, ApiError> {
         self.store().write_async(move |tx| {
             let org = &request.organization_id;
             tx.live(ORGANIZATION.name, org)?;
@@ -213,7 +214,7 @@ impl OrganizationsApi for Sandbox {
                 tx.insert(AGENT_INSTRUCTIONS.name, org, org, org, &document)?;
             }
             decode("agent instructions", document)
-        }).await
+        }).await.map(UpdateOrganizationAgentInstructionsAnswer::Ok)
     }
 
     async fn list_organizations_by_email_domain(

@@ -14,7 +14,9 @@
 //!   off; the spaces of `spaces` become site spaces at its root (an absent space is a 404,
 //!   one of another organization a 400).
 //! - Publication (§3.2): publishing an unpublished site makes it `published`; publishing a
-//!   published site is a refused state change (400), as the table has no such row. The
+//!   published site is a refused state change (400), as the table has no such row. It
+//!   answers the site, never a checkout session (gap `site-publish-checkout`: the sandbox
+//!   has no billing). The
 //!   published profile exists once the site is published: before, it is a 404. Published
 //!   URLs (`urls.published` of the site, its sections and site spaces) appear once the site
 //!   is published: `https://<hostname>/` or `https://sites.example.com/<basename or id>/`,
@@ -36,7 +38,8 @@
 //!   booleans; anything else is a 400. No schema yet is a 404 on reading it. The template
 //!   conditions are one per boolean of the schema (`visitor.claims.<name>`, and
 //!   `visitor.claims.unsigned.<name>` for unsigned claims), described by its `description`;
-//!   none without a schema.
+//!   none without a schema. Setting the schema answers 200 with it, never the 204 the
+//!   service may answer (gap `update-no-content`).
 
 use crate::api::prelude::*;
 use crate::domain::kinds::{ORGANIZATION, SITE, SITE_SCHEMA, SITE_SPACE};
@@ -263,7 +266,7 @@ impl SitesApi for Sandbox {
         &self,
         context: Ctx,
         request: UpdateSiteAdaptiveSchemaRequest,
-    ) -> Result<SiteAdaptiveSchema, ApiError> {
+    ) -> Result<UpdateSiteAdaptiveSchemaAnswer, ApiError> {
         self.store().write_async(move |tx| {
             let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
             let json_schema = request.body.json_schema;
@@ -276,7 +279,7 @@ impl SitesApi for Sandbox {
                 tx.insert(SITE_SCHEMA.name, &site.id, &site.org, &site.id, &schema)?;
             }
             decode(SITE_SCHEMA.name, schema)
-        }).await
+        }).await.map(UpdateSiteAdaptiveSchemaAnswer::Ok)
     }
 
     async fn list_site_template_conditions(
@@ -335,7 +338,7 @@ impl SitesApi for Sandbox {
             .await
     }
 
-    async fn publish_site(&self, context: Ctx, request: PublishSiteRequest) -> Result<Site, ApiError> {
+    async fn publish_site(&self, context: Ctx, request: PublishSiteRequest) -> Result<SitePublication, ApiError> {
         self.store()
             .write_async(move |tx| {
                 let site = site_for(tx, &context.principal, &request.organization_id, &request.site_id, Role::Create)?;
@@ -343,8 +346,9 @@ impl SitesApi for Sandbox {
                     return Err(ApiError::bad_request(format!("site {} is already published", site.id)));
                 }
                 tx.modify(SITE.name, &site.id, |data| data["published"] = json!(true))?;
-                decode(SITE.name, present(tx, &tx.live(SITE.name, &site.id)?, None)?)
+                decode::<Site>(SITE.name, present(tx, &tx.live(SITE.name, &site.id)?, None)?)
             })
             .await
+            .map(SitePublication::from)
     }
 }

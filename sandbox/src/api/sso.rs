@@ -113,7 +113,7 @@ impl SsoApi for Sandbox {
         &self,
         context: Ctx,
         request: UpdateOrganizationSamlProviderRequest,
-    ) -> Result<SamlProvider, ApiError> {
+    ) -> Result<UpdateOrganizationSamlProviderAnswer, ApiError> {
         self.store()
             .write_async(move |tx| {
                 organization(tx, &context.principal, &request.organization_id, Role::Admin)?;
@@ -124,6 +124,7 @@ impl SsoApi for Sandbox {
                 answer(tx, &context.principal, document)
             })
             .await
+            .map(UpdateOrganizationSamlProviderAnswer::Ok)
     }
 
     async fn list_organization_sso_providers(

@@ -129,7 +129,7 @@ impl TeamsApi for Sandbox {
         &self,
         context: Ctx,
         request: UpdateOrganizationTeamRequest,
-    ) -> Result<Team, ApiError> {
+    ) -> Result<UpdateOrganizationTeamAnswer, ApiError> {
         self.store()
             .write_async(move |tx| {
                 organization(tx, &context.principal, &request.organization_id, Role::Read)?;
@@ -141,5 +141,6 @@ impl TeamsApi for Sandbox {
                 out(TEAM, with_counts(tx, &context.principal, tx.live(TEAM.name, &team.id)?)?)
             })
             .await
+            .map(UpdateOrganizationTeamAnswer::Ok)
     }
 }
