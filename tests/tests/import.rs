@@ -628,3 +628,13 @@ fn a_bodiless_success_beside_a_body_is_a_response_of_its_own() {
     assert_eq!(statuses("updateThing"), (200, vec![(204, true)]));
     assert_eq!(statuses("putThing"), (201, vec![(202, true)]));
 }
+
+#[test]
+fn an_api_without_operations_gets_samples_that_use_nothing_unused() {
+    let (dir, report, _) = import("fixtures/openapi/no-operations-3.0.json");
+    assert_eq!(report.summary.kept, 0);
+    generate(dir.path());
+    // `client` unused denied the crate with `--all-features` (the directory slice in CI).
+    let calls = std::fs::read_to_string(dir.path().join("out/client/src/samples.rs")).unwrap();
+    assert!(calls.contains("pub fn calls<'a>(_client: &'a Client)"), "{calls}");
+}

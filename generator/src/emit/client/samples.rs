@@ -12,6 +12,8 @@ impl ClientEmitter<'_> {
     /// `samples.rs`: one typed call per operation, with the spec's samples as arguments.
     pub(super) fn samples_module(&self) -> TokenStream {
         let calls = self.api.operations.iter().map(|op| self.sample_call(op));
+        // An API whose every operation the import left out has no call to make.
+        let client_arg = if self.api.operations.is_empty() { quote!(_client) } else { quote!(client) };
         // The helpers only where a call uses them: generated code has no dead code.
         let ops = &self.api.operations;
         let sample_fn = ops.iter().any(|op| op.body.as_ref().is_some_and(|b| b.ty != TypeRef::Bytes)).then(|| {
@@ -63,7 +65,7 @@ impl ClientEmitter<'_> {
             }
 
             /// Every operation of the spec, each called once with its samples.
-            pub fn calls<'a>(client: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
+            pub fn calls<'a>(#client_arg: &'a Client) -> ::std::vec::Vec<Sample<'a>> {
                 ::std::vec![#(#calls)*]
             }
         }
