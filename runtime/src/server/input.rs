@@ -324,8 +324,9 @@ impl Input {
         }
     }
 
-    /// The JSON body, decoded strictly and validated. `None` when absent or `null` (allowed
-    /// only when `required` is false) or invalid (the problems are recorded).
+    /// The JSON body, decoded strictly and validated. `None` when absent (allowed only when
+    /// `required` is false) or invalid (the problems are recorded). An optional object body
+    /// given as JSON `null` is refused: `null` is not an instance of its schema.
     pub fn body<T: FromJson + Validate>(&mut self, required: bool) -> Option<T> {
         if self.body.iter().all(u8::is_ascii_whitespace) {
             if required {
@@ -346,11 +347,6 @@ impl Input {
                 return None;
             }
         };
-        // An optional body given as JSON `null` is no body (what clients that serialize an
-        // absent body send; schemathesis does).
-        if value.is_null() && !required {
-            return None;
-        }
         match crate::json::decode::<T>(value, Mode::Strict) {
             Ok(decoded) => {
                 if let Err(found) = decoded.validate() {
