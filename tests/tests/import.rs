@@ -547,6 +547,15 @@ fn the_error_body_most_error_responses_share_becomes_api_errors() {
             "error-body-by-name",
             "    message: \"/error/message\",\n    violations: ::core::option::Option::None,\n",
         ),
+        // A component per status, all of one shape: counted as one, answered as the one used most.
+        (
+            "errors-alike-3.0.json",
+            "  errors: { type: BadRequestResponse, media_type: application/json, message: /message }\n",
+            "error-body-by-name",
+            "    status: ::core::option::Option::None,\n    message: \"/message\",\n",
+        ),
+        // One shape in names, but one message is an object: a body written as one is not the other.
+        ("errors-unalike-3.0.json", "", "error-body", BUILT_IN),
         // No schema is the body of more than half of the error responses.
         ("errors-unshared-3.0.json", "", "error-body", BUILT_IN),
         // Shared, but its required `error.type` no pointer fills.

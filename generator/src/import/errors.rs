@@ -4,7 +4,10 @@
 //! 1. The shared schema: the component schema (`$ref` to `#/components/schemas/...`) that is the
 //!    JSON body of more than half of the document's 4xx, 5xx and `default` responses (each use
 //!    by an operation counts; a response with an inline schema counts against every
-//!    component). None: the built-in error body, gap `error-body`.
+//!    component). Components alike (the same property names, the same required ones: an API
+//!    declaring `BadRequestResponse`, `UnauthorizedResponse`, ... of one shape) count as one,
+//!    answered as the one used most, when the fields the router writes have the same types in
+//!    all of them. None: the built-in error body, gap `error-body`.
 //! 2. Its media type: the one it is answered in most often (the first met of a tie); `*/*`
 //!    is written `application/json`.
 //! 3. `message`: a string field named `message`, `detail`, `error_description`, `title` or
@@ -56,6 +59,13 @@ pub enum ErrorsTold {
     Mapped(Map<String, Value>),
 }
 
+/// The shared error schema: its component key, its media type, and the components alike it.
+struct Shared {
+    key: String,
+    media: String,
+    alike: Vec<String>,
+}
+
 /// A name as the rules compare it: lower case, letters and digits only.
 fn normal(name: &str) -> String {
     name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
@@ -64,7 +74,7 @@ fn normal(name: &str) -> String {
 impl Importer<'_> {
     /// Tells the document's error body (before its operations are built, after its types).
     pub(super) fn tell_errors(&mut self) {
-        let Some((key, media)) = self.shared_error_schema() else { return };
+        let Some(Shared { key, media, alike }) = self.shared_error_schema() else { return };
         let schema = &self.doc["components"]["schemas"][&key];
         if is_default_error_body(self.doc, schema) {
             return; // The format's own error body (apigen's export): nothing to declare.
@@ -75,6 +85,12 @@ impl Importer<'_> {
             Some(name) => self.errors_node(name, &media),
             None => Err(gaps::ERROR_BODY_NO_MESSAGE),
         };
+        if let (Ok(node), Some(name)) = (&node, &name)
+            && !alike.iter().all(|other| self.writes_alike(name, other, node))
+        {
+            self.gaps.note(gaps::ERROR_BODY, &pointer);
+            return; // Alike in names, not in the types of what the router writes.
+        }
         let (told, kind) = match node {
             Ok(node) => (ErrorsTold::Mapped(node), gaps::ERROR_BODY_BY_NAME),
             Err(kind) => (ErrorsTold::Unmapped, kind),
@@ -86,9 +102,9 @@ impl Importer<'_> {
         self.errors = told;
     }
 
-    /// The component key of the schema more than half of the error responses answer, and the
-    /// media type it is answered in most often.
-    fn shared_error_schema(&self) -> Option<(String, String)> {
+    /// The component key of the schema more than half of the error responses answer (with the
+    /// components alike it), and the media type it is answered in most often.
+    fn shared_error_schema(&self) -> Option<Shared> {
         let doc = self.doc;
         let mut uses: IndexMap<String, IndexMap<String, usize>> = IndexMap::new();
         let mut total = 0usize;
@@ -119,25 +135,83 @@ impl Importer<'_> {
                 }
             }
         }
-        let mut best: Option<(&String, usize)> = None;
-        for (key, media) in &uses {
-            let count = media.values().sum();
-            if best.is_none_or(|(_, most)| count > most) {
-                best = Some((key, count));
+        // Components alike are counted together, in the order first met.
+        let mut groups: IndexMap<String, Vec<&String>> = IndexMap::new();
+        for key in uses.keys() {
+            groups.entry(self.likeness(key)).or_default().push(key);
+        }
+        let count = |key: &String| uses[key].values().sum::<usize>();
+        let mut best: Option<(&Vec<&String>, usize)> = None;
+        for keys in groups.values() {
+            let sum = keys.iter().map(|k| count(k)).sum();
+            if best.is_none_or(|(_, most)| sum > most) {
+                best = Some((keys, sum));
             }
         }
-        let (key, count) = best?;
-        if count * 2 <= total {
+        let (keys, sum) = best?;
+        if sum * 2 <= total {
             return None;
         }
-        let mut media: Option<(&String, usize)> = None;
-        for (essence, n) in &uses[key] {
-            if media.is_none_or(|(_, most)| *n > most) {
-                media = Some((essence, *n));
+        let mut key: Option<(&String, usize)> = None;
+        let mut media: IndexMap<&String, usize> = IndexMap::new();
+        for k in keys {
+            if key.is_none_or(|(_, most)| count(k) > most) {
+                key = Some((k, count(k)));
+            }
+            for (essence, n) in &uses[*k] {
+                *media.entry(essence).or_default() += n;
             }
         }
-        let media = media.map(|(m, _)| m.clone()).filter(|m| m != "*/*").unwrap_or_else(|| "application/json".into());
-        Some((key.clone(), media))
+        let key = key?.0.clone();
+        let mut most: Option<(&String, usize)> = None;
+        for (essence, n) in media {
+            if most.is_none_or(|(_, m)| n > m) {
+                most = Some((essence, n));
+            }
+        }
+        let media = most.map(|(m, _)| m.clone()).filter(|m| m != "*/*").unwrap_or_else(|| "application/json".into());
+        let alike = keys.iter().filter(|k| ***k != key).map(|k| (*k).clone()).collect();
+        Some(Shared { key, media, alike })
+    }
+
+    /// What makes two error components alike: their property names and required ones (a
+    /// component without properties is like no other).
+    fn likeness(&self, key: &str) -> String {
+        let schema = &self.doc["components"]["schemas"][key];
+        let Some(properties) = schema.get("properties").and_then(Value::as_object).filter(|p| !p.is_empty()) else {
+            return format!("#{key}");
+        };
+        let mut names: Vec<&str> = properties.keys().map(String::as_str).collect();
+        names.sort_unstable();
+        let mut required: Vec<&str> =
+            schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+        required.sort_unstable();
+        format!("{}|{}", names.join(","), required.join(","))
+    }
+
+    /// True when the component `other` gives every field `node` writes (message, status,
+    /// violations) the type the type `name` gives it, so a body written as `name` is one of it.
+    fn writes_alike(&self, name: &str, other: &str, node: &Map<String, Value>) -> bool {
+        let Some(other) = self.components.get(other).cloned().flatten() else { return false };
+        ["message", "status", "violations"].iter().filter_map(|k| node.get(*k).and_then(Value::as_str)).all(|pointer| {
+            let one = self.field_type_at(name, pointer);
+            one.is_some() && one == self.field_type_at(&other, pointer)
+        })
+    }
+
+    /// The type of the field at `pointer` (`/message`, `/error/message`) in the type `name`.
+    fn field_type_at(&self, name: &str, pointer: &str) -> Option<String> {
+        let mut fields = self.named_fields(name)?;
+        let mut parts = pointer.trim_start_matches('/').split('/').peekable();
+        while let Some(part) = parts.next() {
+            let wire = part.replace("~1", "/").replace("~0", "~");
+            let field = fields.get(&wire)?.as_object()?.clone();
+            if parts.peek().is_none() {
+                return Some(field_type(&field).to_owned());
+            }
+            fields = self.object_fields(&field)?;
+        }
+        None
     }
 
     /// `api.errors` for the object type `name`, when its fields say where the message is and
