@@ -71,12 +71,27 @@ impl ErrorShape {
     };
 
     /// The body for a failure with this status, message and violations (none written when
-    /// there are none).
+    /// there are none). A shape with no place for violations names them in the message
+    /// (`the request is invalid: /name: is required; query.limit: is too large`), so a caller
+    /// still learns each violated field.
     pub fn render(&self, status: u16, message: &str, violations: &[Violation]) -> Value {
         let mut body = Value::Object(Map::new());
         if let Some(pointer) = self.status {
             set(&mut body, pointer, Value::from(status));
         }
+        let message = match self.violations {
+            None if !violations.is_empty() => {
+                let each: Vec<String> = violations
+                    .iter()
+                    .map(|v| match v.path.as_str() {
+                        "" => format!("the body: {}", v.message),
+                        path => format!("{path}: {}", v.message),
+                    })
+                    .collect();
+                format!("{message}: {}", each.join("; "))
+            }
+            _ => message.to_owned(),
+        };
         set(&mut body, self.message, Value::from(message));
         if let Some(pointer) = self.violations.filter(|_| !violations.is_empty()) {
             let list = violations
@@ -171,6 +186,12 @@ mod tests {
         );
         let github = ErrorShape { status: None, message: "/message", violations: None, ..problem };
         assert_eq!(github.render(404, "Not Found", &[]).to_string(), r#"{"message":"Not Found"}"#);
+        // No place for violations: the message names each one.
+        let invalid = [Violation::new("/name", "is required"), Violation::new("", "expected an object, found null")];
+        assert_eq!(
+            github.render(400, "the request is invalid", &invalid).to_string(),
+            r#"{"message":"the request is invalid: /name: is required; the body: expected an object, found null"}"#
+        );
         assert_eq!(github.read(&serde_json::json!({"message": 1})), (None, None, vec![]));
     }
 }
