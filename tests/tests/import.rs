@@ -185,6 +185,22 @@ fn a_3_0_json_document_keeps_what_the_format_holds_and_records_the_rest() {
     assert_eq!((body.ty.to_string(), body.media_types.clone()), ("bytes".to_owned(), vec!["image/png".to_owned()]));
     let api_yaml = std::fs::read_to_string(dir.path().join("spec/api.yaml")).unwrap();
     assert!(api_yaml.contains("  limit:\n    in: query\n    type: integer\n"), "{api_yaml}");
+    // `format: int32` bounds the value as bounds would (the format's integers are 64-bit);
+    // bounds of the document's own stay where tighter (`limit`: 1 to 100).
+    let error = match &api.types["Error"].kind {
+        TypeKind::Object(o) => o,
+        _ => panic!("Error is an object"),
+    };
+    let code = &error.field("code").unwrap().constraints;
+    assert_eq!(
+        (code.minimum.as_ref().map(ToString::to_string), code.maximum.as_ref().map(ToString::to_string)),
+        (Some("-2147483648".to_owned()), Some("2147483647".to_owned()))
+    );
+    let limit = &list.params.iter().find(|p| p.wire == "limit").unwrap().constraints;
+    assert_eq!(
+        (limit.minimum.as_ref().map(ToString::to_string), limit.maximum.as_ref().map(ToString::to_string)),
+        (Some("1".to_owned()), Some("100".to_owned()))
+    );
 }
 
 #[test]

@@ -631,8 +631,16 @@ impl Importer<'_> {
                 None
             }
         };
-        let min = bound("minimum", "exclusiveMinimum", 1, self, &mut typed);
-        let max = bound("maximum", "exclusiveMaximum", -1, self, &mut typed);
+        let mut min = bound("minimum", "exclusiveMinimum", 1, self, &mut typed);
+        let mut max = bound("maximum", "exclusiveMaximum", -1, self, &mut typed);
+        // A sized integer format bounds the values as the document's own bounds would: the
+        // format's integers are 64-bit, and a 32-bit one must be refused past its range.
+        if let Some((lo, hi)) =
+            integer.then(|| map.get("format").and_then(Value::as_str).and_then(format_range)).flatten()
+        {
+            min = Some(min.map_or(lo, |m| m.max(lo)));
+            max = Some(max.map_or(hi, |m| m.min(hi)));
+        }
         let whole = |v: f64| v.fract() == 0.0 && v.abs() < 9.0e15;
         match (min, max) {
             (Some(lo), Some(hi)) if lo > hi => typed.gap(self.gaps.note(gaps::CONTRADICTORY, &at.pointer)),
@@ -1209,4 +1217,17 @@ pub(super) fn description_of(map: &Map<String, Value>) -> Option<String> {
     let text = map.get("description").and_then(Value::as_str).or_else(|| map.get("title").and_then(Value::as_str))?;
     let text = text.trim();
     (!text.is_empty()).then(|| text.to_owned())
+}
+
+/// The range of an integer format of OpenAPI's registry narrower than 64 bits.
+fn format_range(format: &str) -> Option<(f64, f64)> {
+    match format {
+        "int8" => Some((-128.0, 127.0)),
+        "uint8" => Some((0.0, 255.0)),
+        "int16" => Some((-32_768.0, 32_767.0)),
+        "uint16" => Some((0.0, 65_535.0)),
+        "int32" => Some((-2_147_483_648.0, 2_147_483_647.0)),
+        "uint32" => Some((0.0, 4_294_967_295.0)),
+        _ => None,
+    }
 }
