@@ -13,7 +13,10 @@ named gap, counted apart too:
                      (a GET or DELETE body, gap `body-on-get`);
   gap untyped-object a body that is not an object refused where the document's schema gives
                      `properties` without `type: object` (by JSON Schema any non-object is
-                     then valid; the format reads such a schema as an object).
+                     then valid; the format reads such a schema as an object);
+  gap big-integers   an integer of 19 digits or more refused where the document gives
+                     `type: integer` with no format or bounds (JSON Schema's integers are
+                     unbounded; the format's are 64-bit).
 Usage: server_verdicts.py DOC_NAME junit.xml"""
 import re
 import sys
@@ -28,17 +31,33 @@ except (OSError, ET.ParseError) as error:
     sys.exit(0)
 
 
+def violations_in(block):
+    """The violation messages a refusal in this block names: its `violations` list, or, where
+    the API's error body has no place for them, its message (`...: /a: is required; the body:
+    expected an object, found null`)."""
+    listed = re.search(r'"violations":\[(.*?)\]\}', block)
+    if listed:
+        return re.findall(r'"message":"((?:[^"\\]|\\.)*)"', listed.group(1))
+    folded = re.search(r'the request is invalid: ((?:[^"\\]|\\.)*)"', block)
+    if folded:
+        return [part.split(": ", 1)[-1] for part in folded.group(1).split("; ")]
+    return []
+
+
 def failures_of(text):
     """(class, example) of each failure a JUnit failure text lists."""
     found = []
-    for block in re.split(r"\n(?=- )", text):
+    blocks = [b for b in re.split(r"\n(?=- )", text) if re.match(r"- ", b)]
+    # A check that shows no response (ST202 often does not) is judged by the refusal another
+    # check of the same case shows.
+    shown = [v for b in blocks if "[400]" in b for v in violations_in(b)]
+    for block in blocks:
         head = re.match(r"- (?:([A-Z]+\d+) )?([^\n]+)", block)
         if not head:
             continue
         code, title = head.group(1) or "", head.group(2).strip()
         received = re.search(r"Received: (\d{3})", block)
-        listed = re.search(r'"violations":\[(.*?)\]\}', block)
-        violations = re.findall(r'"message":"((?:[^"\\]|\\.)*)"', listed.group(1)) if listed else []
+        violations = violations_in(block) or ([] if "[400]" in block else shown)
         if code == "ST103" and received and received.group(1) in REFUSALS:
             cls = f"undocumented-refusal {received.group(1)}"
         elif code == "ST202" and violations and all(v.startswith("is not a field of this") for v in violations):
@@ -47,6 +66,8 @@ def failures_of(text):
             cls = "gap dropped-body"
         elif code == "ST202" and violations and all(v.startswith("expected an object, found") for v in violations):
             cls = "gap untyped-object"
+        elif code == "ST202" and violations and all(re.match(r'expected an integer, found \\"-?\d{19,}', v) for v in violations):
+            cls = "gap big-integers"
         else:
             cls = f"{code} {title}".strip()
         example = " ".join(block.split())[:600]
