@@ -224,6 +224,7 @@ fn cross_check(package: &str, side: &str, breaking: &str, complaint: &str) {
 
 /// One test drives both crates: they share the scratch workspace and its `generated/`.
 #[test]
+#[ignore = "heavy tier: builds crates outside the workspace; run with `cargo test --workspace -- --ignored` (CI does)"]
 fn what_diff_calls_safe_compiles_against_code_written_for_the_base() {
     // A field added to a response breaks the implementer's struct literal.
     cross_check("implementer", "implementers", "response-field-added-optional", "missing field");

@@ -142,6 +142,7 @@ fn cargo(args: &[&str], dir: &Path) -> Output {
 }
 
 #[test]
+#[ignore = "heavy tier: builds crates outside the workspace; run with `cargo test --workspace -- --ignored` (CI does)"]
 fn a_build_with_one_group_serves_and_calls_it_and_knows_nothing_else() {
     let dir = tempfile::tempdir().unwrap();
     let generated = repository().join("tests/fixtures/generated/library");
