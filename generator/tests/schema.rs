@@ -172,6 +172,7 @@ fn every_spec_with_an_unknown_key_or_a_wrong_type_fails_the_schema() {
         ),
         ("wrong-value-type", "things.yaml", vec!["/types/Thing/fields/title/max_length"]),
         ("auth", "api.yaml", vec!["/api/auth/badKey", "/api/auth/badKey/in", "/api/auth/oauth/type"]),
+        ("unknown-fields", "things.yaml", vec!["/types/Lid/unknown_fields"]),
     ] {
         let path = broken.join(fixture).join(file);
         let mut refused: Vec<String> =

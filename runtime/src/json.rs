@@ -640,6 +640,13 @@ impl Object<'_> {
         read_map(map, self.decoder).unwrap_or_default()
     }
 
+    /// Ends an object whose spec ignores fields it does not declare (`unknown_fields:
+    /// ignore`, OpenAPI's objects without `additionalProperties: false`): keys not read are
+    /// dropped in every mode. Returns what [`Object::finish`] returns.
+    pub fn finish_open(self) -> Option<()> {
+        (self.decoder.placeholder || self.decoder.violations.len() == self.before).then_some(())
+    }
+
     /// Ends the object: in strict and exact modes every key not read is a violation. Returns
     /// `Some` when nothing in this object failed (a field holding a placeholder among it).
     pub fn finish(self) -> Option<()> {
@@ -1090,6 +1097,34 @@ mod tests {
 
     fn violations(result: Result<Thing, Violations>) -> Vec<String> {
         result.unwrap_err().0.iter().map(|v| v.to_string()).collect()
+    }
+
+    /// An object that ignores fields it does not declare (`unknown_fields: ignore`).
+    #[derive(Debug, PartialEq)]
+    struct Open {
+        id: String,
+    }
+
+    impl FromJson for Open {
+        fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+            let mut o = d.object(value)?;
+            let open = Open { id: o.required("id") };
+            o.finish_open()?;
+            Some(open)
+        }
+    }
+
+    #[test]
+    fn an_open_object_drops_undeclared_fields_in_every_mode_and_still_checks_its_own() {
+        for mode in [Mode::Strict, Mode::Exact, Mode::Lenient] {
+            let open: Open = decode(json!({"id": "o", "extra": {"any": 1}}), mode).unwrap();
+            assert_eq!(open, Open { id: "o".into() });
+        }
+        let result = decode::<Open>(json!({"id": 1, "extra": true}), Mode::Strict);
+        assert_eq!(
+            result.unwrap_err().0.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
+            ["/id: expected a string, found the number 1"]
+        );
     }
 
     #[test]

@@ -246,6 +246,40 @@ async fn a_validation_failure_answers_400_in_the_apis_own_error_shape() {
 }
 
 #[tokio::test]
+async fn undeclared_fields_are_ignored_unless_the_type_refuses_them() {
+    // `api.unknown_fields: ignore`: the DELETE body's `reason` is dropped unread.
+    let (base, _) = start().await;
+    let delete = http()
+        .delete(format!("{base}/repos/octo/hello"))
+        .basic_auth("ada", Some("pw"))
+        .header("content-type", "application/json")
+        .body(r#"{"confirm": "octo/hello", "reason": "cleanup"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(delete.status(), 204, "{:?}", delete.text().await);
+    // ... while its declared field is still checked.
+    let wrong = http()
+        .delete(format!("{base}/repos/octo/hello"))
+        .basic_auth("ada", Some("pw"))
+        .header("content-type", "application/json")
+        .body(r#"{"confirm": 1, "reason": "cleanup"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        wrong.text().await.unwrap(),
+        r#"{"status":400,"detail":"the request is invalid","invalid_params":[{"name":"/confirm","reason":"expected a string, found the number 1"}]}"#
+    );
+    // openapi.json says which objects are closed.
+    let openapi: Value =
+        serde_json::from_str(&std::fs::read_to_string("fixtures/generated/forge/openapi.json").unwrap()).unwrap();
+    let schemas = &openapi["components"]["schemas"];
+    assert_eq!(schemas["CreateRepoBody"]["additionalProperties"], json!(false));
+    assert_eq!(schemas["DeleteRepoBody"].get("additionalProperties"), None);
+}
+
+#[tokio::test]
 async fn the_client_decodes_a_declared_error_type_and_keeps_a_body_that_does_not_fit_raw() {
     let (base, _) = start().await;
     let repos = client(&base);

@@ -26,7 +26,14 @@ fn public_api(api: &Api) -> Vec<String> {
         match &ty.kind {
             TypeKind::Object(o) => {
                 let extra = o.additional.as_ref().map(ToString::to_string);
-                lines.push(format!("struct {} extra={extra:?} includes={:?}", ty.rust, o.includes));
+                // What a request's undeclared fields meet matters where the type is read from
+                // one (an object keeping its extra keys reads them all either way).
+                let unknown = if ty.usage.input && extra.is_none() {
+                    format!(" ignores_unknown={}", o.ignores_unknown)
+                } else {
+                    String::new()
+                };
+                lines.push(format!("struct {} extra={extra:?} includes={:?}{unknown}", ty.rust, o.includes));
                 for f in &o.fields {
                     lines.push(format!(
                         "  {} {:?} {} optional={} nullable={} const={:?} default={:?} {:?}",
@@ -191,6 +198,10 @@ fn a_3_0_json_document_keeps_what_the_format_holds_and_records_the_rest() {
         TypeKind::Object(o) => o,
         _ => panic!("Error is an object"),
     };
+    // OpenAPI's objects are open unless closed: `api.unknown_fields: ignore`, and `Error`
+    // (`additionalProperties: false`) refuses.
+    assert!(api_yaml.contains("\n  unknown_fields: ignore\n"), "{api_yaml}");
+    assert!(!error.ignores_unknown && pet.ignores_unknown);
     let code = &error.field("code").unwrap().constraints;
     assert_eq!(
         (code.minimum.as_ref().map(ToString::to_string), code.maximum.as_ref().map(ToString::to_string)),
@@ -580,8 +591,14 @@ fn the_error_body_most_error_responses_share_becomes_api_errors() {
     for (doc, errors, gap, shape) in cases {
         let (dir, _, api) = import(&format!("fixtures/openapi/{doc}"));
         let api_yaml = std::fs::read_to_string(dir.path().join("spec/api.yaml")).unwrap();
+        // The `errors:` block: up to the next key of `api` or the blank line ending it.
         let written = api_yaml.find("  errors:").map_or("", |at| {
-            let end = api_yaml[at + 1..].find("\n\n").map_or(api_yaml.len(), |e| at + 1 + e + 1);
+            let rest = &api_yaml[at + 1..];
+            let end = [rest.find("\n\n"), rest.find("\n  unknown_fields:")]
+                .into_iter()
+                .flatten()
+                .min()
+                .map_or(api_yaml.len(), |e| at + 1 + e + 1);
             &api_yaml[at..end]
         });
         assert_eq!(written, errors, "{doc}");

@@ -930,6 +930,16 @@ fn compare_objects(old: &Object, new: &Object, usage: Usage, s: &mut Sink) {
     for after in new.fields.iter().filter(|f| old.field(&f.wire).is_none()) {
         field_added(after, usage, &mut s.child(&["fields", &after.wire]));
     }
+    if usage.input && old.ignores_unknown != new.ignores_unknown {
+        // A request the server took (a field it did not declare, dropped) may now be refused;
+        // the generated client only sends declared fields, so only other callers notice.
+        let (callers, message) = if new.ignores_unknown {
+            (Class::Safe, "undeclared fields of a request are ignored (were refused)")
+        } else {
+            (Class::Breaking, "undeclared fields of a request are refused (were ignored)")
+        };
+        s.push("unknown-fields-changed", callers, Class::Safe, message.to_owned());
+    }
 }
 
 fn field_added(field: &Field, usage: Usage, s: &mut Sink) {

@@ -509,9 +509,10 @@ impl Document<'_> {
                 }
                 if let Some(extra) = &o.additional {
                     out.push(("additionalProperties", self.schema(extra)));
-                } else if def.usage.input && !self.included.contains(def.name.as_str()) {
+                } else if def.usage.input && !o.ignores_unknown && !self.included.contains(def.name.as_str()) {
                     // The server rejects fields a request object does not declare; responses
                     // only carry declared fields too, so the closed schema holds both ways.
+                    // (`unknown_fields: ignore` leaves it open, as OpenAPI's objects are.)
                     out.push(("additionalProperties", json!(false)));
                 }
             }

@@ -529,6 +529,8 @@ impl TypesEmitter<'_> {
                 constants.clear();
             }
         }
+        // `unknown_fields: ignore`: a request's undeclared fields are dropped, not refused.
+        let finish = if object.ignores_unknown { quote!(finish_open) } else { quote!(finish) };
         quote! {
             impl ::apigen_runtime::FromJson for #name {
                 fn from_json(
@@ -539,7 +541,7 @@ impl TypesEmitter<'_> {
                     #(#leading)*
                     let __decoded = Self { #(#inits)* };
                     #(#constants)*
-                    __reader.finish()?;
+                    __reader.#finish()?;
                     ::core::option::Option::Some(__decoded)
                 }
             }

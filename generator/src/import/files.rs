@@ -148,6 +148,11 @@ impl Importer<'_> {
         if let super::errors::ErrorsTold::Mapped(errors) = &self.errors {
             api.insert("errors".into(), Value::Object(errors.clone()));
         }
+        if self.open_objects {
+            // OpenAPI's objects take fields they do not declare unless `additionalProperties:
+            // false` says otherwise (those say `unknown_fields: refuse`).
+            api.insert("unknown_fields".into(), json!("ignore"));
+        }
         let extensions = self.extensions();
         if !extensions.is_empty() {
             api.insert("extensions".into(), Value::Object(extensions));

@@ -188,6 +188,9 @@ struct Importer<'a> {
     declared_authorization: bool,
     /// The document's error body, told from its error responses ([`errors`]).
     errors: errors::ErrorsTold,
+    /// An object schema with properties and no `additionalProperties` was met: the spec says
+    /// `api.unknown_fields: ignore`.
+    open_objects: bool,
 }
 
 /// Imports `doc`; `document` names it in gap sources.
@@ -267,6 +270,7 @@ impl<'a> Importer<'a> {
             error_noted: false,
             declared_authorization: false,
             errors: errors::ErrorsTold::NotShared,
+            open_objects: false,
         }
     }
 

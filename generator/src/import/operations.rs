@@ -295,7 +295,16 @@ impl Importer<'_> {
         let mut response = response;
         if method == "head" {
             // HEAD answers a GET's status and headers, never a body.
-            for key in ["type", "type_name", "fields", "additional_properties", "empty", "media_type", "also"] {
+            for key in [
+                "type",
+                "type_name",
+                "fields",
+                "additional_properties",
+                "unknown_fields",
+                "empty",
+                "media_type",
+                "also",
+            ] {
                 response.shift_remove(key);
             }
         }

@@ -182,6 +182,10 @@ impl Importer<'_> {
         for (key, value) in map.iter().filter(|(k, _)| !matches!(k.as_str(), "allOf" | "additionalProperties")) {
             own.insert(key.clone(), value.clone());
         }
+        // A closed composition stays closed to undeclared fields (`unknown_fields: refuse`).
+        if map.get("additionalProperties") == Some(&Value::Bool(false)) && own.contains_key("properties") {
+            own.insert("additionalProperties".into(), Value::Bool(false));
+        }
         let mut inline_parts = 0;
         for part in parts {
             let part_map = part.as_object()?;
@@ -749,6 +753,7 @@ impl Importer<'_> {
                         inline_name: Some(name),
                         derived_name: Some(at.name.clone()),
                         fields: Some(Map::new()),
+                        refuses_unknown: true,
                         ..Typed::default()
                     }
                 }
@@ -765,8 +770,10 @@ impl Importer<'_> {
             expr: Expr::Object,
             inline_name: Some(name.clone()),
             derived_name: Some(at.name.clone()),
+            refuses_unknown: additional == Some(&Value::Bool(false)),
             ..Typed::default()
         };
+        self.open_objects |= additional.is_none();
         typed.additional = match additional {
             Some(Value::Bool(true)) => Some("json".to_owned()),
             Some(schema @ Value::Object(_)) => {
@@ -859,7 +866,7 @@ impl Importer<'_> {
     /// constraints (an enumeration's `max_length`) belong to it: they are part of what must be
     /// the same, and the field naming the shared type leaves them to the type.
     fn share_inline_shape(&mut self, typed: &Typed, node: &mut Map<String, Value>) {
-        const SHAPE: [&str; 4] = ["fields", "additional_properties", "enum", "open"];
+        const SHAPE: [&str; 5] = ["fields", "additional_properties", "unknown_fields", "enum", "open"];
         if !self.share_shapes || !matches!(typed.expr, Expr::Object | Expr::Enum) || typed.constant.is_some() {
             return;
         }

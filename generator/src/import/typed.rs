@@ -81,6 +81,9 @@ pub struct Typed {
     pub fields: Option<Map<String, Value>>,
     /// Inline object: the type of additional properties.
     pub additional: Option<String>,
+    /// Object: closed to undeclared fields (`additionalProperties: false`), where the
+    /// import's `api.unknown_fields: ignore` leaves the others open, as OpenAPI does.
+    pub refuses_unknown: bool,
     /// Inline enumeration: values.
     pub enum_values: Option<Vec<Value>>,
     /// Inline enumeration: open.
@@ -167,6 +170,9 @@ impl Typed {
             }
             if let Some(additional) = &self.additional {
                 node.insert("additional_properties".into(), Value::String(additional.clone()));
+            }
+            if self.refuses_unknown && self.fields.is_some() {
+                node.insert("unknown_fields".into(), Value::String("refuse".into()));
             }
             if let Some(fields) = &self.fields {
                 node.insert("fields".into(), Value::Object(fields.clone()));

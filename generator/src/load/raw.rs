@@ -57,6 +57,20 @@ pub struct RawApi {
     /// document's root, `info.x-<name>` in its `info`.
     #[serde(default)]
     pub extensions: IndexMap<String, serde_json::Value>,
+    /// What a request object's undeclared fields meet, unless its type says otherwise.
+    /// Absent: `refuse`.
+    pub unknown_fields: Option<RawUnknownFields>,
+}
+
+/// `unknown_fields:` what the server does with a request object's fields its type does not
+/// declare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RawUnknownFields {
+    /// A violation each (`is not a field of this object`): the format's default.
+    Refuse,
+    /// Dropped unread: OpenAPI's objects without `additionalProperties: false`.
+    Ignore,
 }
 
 /// `api.servers[]:` one base URL of the API.
@@ -181,6 +195,8 @@ pub struct RawType {
     pub fields: Option<IndexMap<String, RawField>>,
     /// Object: the type of keys beyond `fields`, kept rather than dropped.
     pub additional_properties: Option<String>,
+    /// Object: what a request's undeclared fields meet (`api.unknown_fields` when absent).
+    pub unknown_fields: Option<RawUnknownFields>,
     /// Object: object types whose fields come first in this one (OpenAPI `allOf`).
     pub includes: Option<Vec<String>>,
     /// Enumeration: the values.
@@ -337,6 +353,9 @@ pub struct RawField {
     pub fields: Option<IndexMap<String, RawField>>,
     /// Inline object: the type of keys beyond `fields`.
     pub additional_properties: Option<String>,
+    /// Inline object: what a request's undeclared fields meet (`api.unknown_fields` when
+    /// absent).
+    pub unknown_fields: Option<RawUnknownFields>,
     /// Inline enumeration: its values.
     #[serde(rename = "enum")]
     pub enum_values: Option<Vec<RawEnumValue>>,

@@ -34,6 +34,7 @@ impl Lowerer<'_> {
             }
         };
         let api = &first.value;
+        self.ignore_unknown = api.unknown_fields == Some(crate::load::raw::RawUnknownFields::Ignore);
         if !super::valid_crate_prefix(&api.name) {
             let at = self.at(&first.origin.key("name"));
             self.diags

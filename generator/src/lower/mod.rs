@@ -92,6 +92,9 @@ struct Lowerer<'a> {
     servers: Vec<Server>,
     /// `api.errors` (set by `lower_api`), and where it is declared.
     errors: (ErrorConvention, Option<Origin>),
+    /// `api.unknown_fields: ignore` (set by `lower_api`): objects that say nothing ignore a
+    /// request's undeclared fields.
+    ignore_unknown: bool,
     /// The `includes:` of each object type, resolved once every type is lowered.
     includes: Vec<(String, Vec<String>, Origin)>,
     /// Text constraints (`max_length`...) on a named type not lowered yet when met (an inline
@@ -124,6 +127,7 @@ impl<'a> Lowerer<'a> {
             auth_schemes: Vec::new(),
             servers: Vec::new(),
             errors: (ErrorConvention::default(), None),
+            ignore_unknown: false,
             includes: Vec::new(),
             text_checks: Vec::new(),
         }

@@ -52,6 +52,10 @@ impl Lowerer<'_> {
             raw.enum_values.is_some(),
             raw.union.is_some(),
         ];
+        if raw.unknown_fields.is_some() && !kinds[0] {
+            let at = self.at(&origin.key("unknown_fields"));
+            self.diags.error(at, "`unknown_fields` belongs to object types").hint("remove it");
+        }
         let kind = match kinds.iter().filter(|k| **k).count() {
             0 => {
                 self.diags
@@ -65,7 +69,9 @@ impl Lowerer<'_> {
                     self.diags.error(at, "`open` belongs to enumerations").hint("remove it");
                 }
                 let fields = raw.fields.as_ref();
-                let object = self.lower_object(&entry.name, fields, raw.additional_properties.as_deref(), origin);
+                let additional = raw.additional_properties.as_deref();
+                let mut object = self.lower_object(&entry.name, fields, additional, origin);
+                object.ignores_unknown = raw.unknown_fields.map_or(self.ignore_unknown, ignores);
                 if let Some(included) = raw.includes.clone() {
                     self.includes.push((entry.name.clone(), included, origin.clone()));
                 }
@@ -241,7 +247,7 @@ impl Lowerer<'_> {
             scope.claim("extra", "the map of additional properties", &at, self.diags);
             self.complete_ref(expr, &at)
         });
-        Object { fields: lowered, additional, includes: Vec::new() }
+        Object { fields: lowered, additional, includes: Vec::new(), ignores_unknown: self.ignore_unknown }
     }
 
     pub(super) fn lower_field(
@@ -403,6 +409,12 @@ impl Lowerer<'_> {
             let at = self.at(&origin.key("open"));
             self.diags.error(at, "`open` belongs to inline enumerations (next to `enum`)");
         }
+        if raw.unknown_fields.is_some() && !inline_object {
+            let at = self.at(&origin.key("unknown_fields"));
+            self.diags
+                .error(at, "`unknown_fields` belongs to inline objects (next to `fields`)")
+                .hint("remove it, or say it on the type named");
+        }
         if raw.type_name.is_some() && !inline_object && !inline_enum {
             let at = self.at(&origin.key("type_name"));
             self.diags.error(at, "`type_name` names an inline object or enumeration, and there is none here");
@@ -462,12 +474,12 @@ impl Lowerer<'_> {
                 });
                 let name = raw.type_name.clone().unwrap_or_else(|| format!("{derived}{suffix}"));
                 let kind = match placeholder {
-                    Placeholder::Object => TypeKind::Object(self.lower_object(
-                        &name,
-                        raw.fields.as_ref(),
-                        raw.additional_properties.as_deref(),
-                        origin,
-                    )),
+                    Placeholder::Object => {
+                        let additional = raw.additional_properties.as_deref();
+                        let mut object = self.lower_object(&name, raw.fields.as_ref(), additional, origin);
+                        object.ignores_unknown = raw.unknown_fields.map_or(self.ignore_unknown, ignores);
+                        TypeKind::Object(object)
+                    }
                     Placeholder::Enum => {
                         let values = raw.enum_values.as_deref().unwrap_or_default();
                         TypeKind::Enum(self.lower_enum(&name, values, raw.open, origin)?)
@@ -792,4 +804,9 @@ impl Lowerer<'_> {
             self.gap_uses.push(GapUse { id: id.clone(), element: element.to_owned(), at });
         }
     }
+}
+
+/// True when `unknown_fields` says to drop a request's undeclared fields.
+fn ignores(unknown: crate::load::raw::RawUnknownFields) -> bool {
+    unknown == crate::load::raw::RawUnknownFields::Ignore
 }

@@ -285,6 +285,9 @@ pub struct Object {
     /// The object types whose fields this one includes (OpenAPI `allOf`), in order; their
     /// fields are already in `fields`, first.
     pub includes: Vec<String>,
+    /// True when a request's fields this object does not declare are dropped unread
+    /// (`unknown_fields: ignore`) rather than refused.
+    pub ignores_unknown: bool,
 }
 
 impl Object {
