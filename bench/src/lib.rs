@@ -1,8 +1,9 @@
-//! Shared pieces of the benchmarks: a service answering `getSpace`, for the generated router.
+//! Shared pieces of the benchmarks: a service answering `getSpace` and
+//! `createSpaceChangeRequest`, for the generated router.
 
 use apigen_runtime::server::Credential;
 use docs_api_server::{ApiError, Authenticator, Context, RouterBuilder};
-use docs_api_types::{MergeRules, MergeRulesInherit, Space, SpaceVisibility};
+use docs_api_types::{ChangeRequest, MergeRules, MergeRulesInherit, Space, SpaceVisibility};
 use std::sync::Arc;
 
 /// The space every benchmark answers.
@@ -34,7 +35,30 @@ pub fn space(id: String) -> Space {
     }
 }
 
-/// The generated router's service: `getSpace` only.
+/// The change request every benchmark creates: the subject and space it was given, and ids.
+pub fn change_request(space: String, subject: Option<String>) -> ChangeRequest {
+    ChangeRequest {
+        id: "cr_1".into(),
+        number: Some(1),
+        status: None,
+        subject,
+        description: None,
+        created_by: None,
+        created_at: None,
+        updated_at: None,
+        space: Some(space),
+        revision: Some("rev_1".into()),
+        revision_initial: None,
+        revision_merged_ancestor: None,
+        revision_merged: None,
+        comments: Some(0),
+        outdated: None,
+        conversations_issues_cluster: None,
+        urls: None,
+    }
+}
+
+/// The generated router's service: `getSpace` and `createSpaceChangeRequest`.
 pub struct Bench;
 
 impl Authenticator for Bench {
@@ -52,7 +76,16 @@ async fn get_space(
     Ok(space(request.space_id))
 }
 
-/// The generated router serving `getSpace` with [`Bench`]; other operations answer 501.
+async fn create_change_request(
+    _: Arc<Bench>,
+    _: Context<()>,
+    request: docs_api_server::CreateSpaceChangeRequestRequest,
+) -> Result<ChangeRequest, ApiError> {
+    Ok(change_request(request.space_id, request.body.subject))
+}
+
+/// The generated router serving `getSpace` and `createSpaceChangeRequest` with [`Bench`];
+/// other operations answer 501.
 pub fn app() -> apigen_runtime::server::axum::Router {
-    RouterBuilder::new(Bench).get_space(get_space).build_partial()
+    RouterBuilder::new(Bench).get_space(get_space).create_space_change_request(create_change_request).build_partial()
 }
