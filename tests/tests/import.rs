@@ -627,6 +627,24 @@ fn an_api_without_types_gets_no_round_trip_test_and_no_unused_sample_helpers() {
 }
 
 #[test]
+fn media_types_a_json_response_offers_beside_json_are_a_recorded_gap() {
+    // `application/xml` and `text/plain` beside JSON, a ZIP file beside JSON, and `*/*`: the
+    // JSON body is kept, and what is not kept is said, at each response's content.
+    let (_dir, report, api) = import("fixtures/openapi/media-alternatives-3.0.json");
+    assert_eq!(report.summary.kept, 3);
+    let gap = &api.gaps["response-media-alternatives"];
+    assert_eq!(
+        gap.source,
+        "media-alternatives-3.0.json: #/paths/~1a/get/responses/200/content, \
+         #/paths/~1export/get/responses/200/content, #/paths/~1any/get/responses/200/content"
+    );
+    for op in &api.operations {
+        assert_eq!(op.response.media_types, ["application/json"], "{}", op.name);
+        assert!(op.gaps.contains(&"response-media-alternatives".to_owned()), "{}", op.name);
+    }
+}
+
+#[test]
 fn a_vendor_json_media_type_is_kept_and_asked_for() {
     let (dir, _, api) = import("fixtures/openapi/vendor-json-3.0.json");
     let list = api.operations.iter().find(|op| op.name == "listOffers").unwrap();

@@ -67,6 +67,8 @@ kinds! {
         "Left out of the operation.";
     NON_JSON_RESPONSE = "non-json-responses", "A success response that is not JSON and that the format cannot hold: a media range (`*/*`, `image/*`) or a mix with JSON.",
         "Declared without body (`empty: true`): the generated client does not read it.";
+    RESPONSE_ALTERNATIVES = "response-media-alternatives", "A JSON success response that also offers media types the format cannot answer for the same value (`application/xml`, `text/plain`, `application/zip` beside `application/json`), or that is JSON only by a media range (`*/*`).",
+        "The JSON body is kept (a media range is answered as `application/json`); the other media types are not: the client asks for JSON, and the server answers 406 to an `Accept` naming only another.";
     OTHER_SUCCESS = "success-bodies", "Another success status answering a different body than the first.",
         "Only the first success status is kept with its body; the others are left out.";
     DEFAULT_SUCCESS = "default-as-success", "An operation whose only response with a body is `default`.",

@@ -1025,6 +1025,9 @@ impl Importer<'_> {
                 if let Some(media) = json_media_named(&resolved) {
                     response.insert("media_type".into(), json!(media));
                 }
+                if offers_other_media(&resolved) {
+                    op_gaps.push(self.gaps.note(gaps::RESPONSE_ALTERNATIVES, &refs::child(&pointer, "content")));
+                }
             }
         }
     }
@@ -1256,6 +1259,19 @@ fn json_media_named(response: &Value) -> Option<String> {
     json.then_some(essence)
 }
 
+/// True when a JSON response also offers media types that are not JSON (`application/xml`,
+/// `text/plain`, `application/zip`), or is JSON only by a media range (`*/*`).
+fn offers_other_media(response: &Value) -> bool {
+    let Some(content) = response.get("content").and_then(Value::as_object) else { return false };
+    content.keys().any(|media| !is_json_media(media))
+}
+
+/// True for `application/json`, `text/json` and the `+json` and `/json` media types.
+fn is_json_media(media: &str) -> bool {
+    let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    essence == "application/json" || essence.ends_with("+json") || essence == "text/json" || essence.ends_with("/json")
+}
+
 /// True when a parameter (followed through its reference) says `required: true`.
 fn is_required(doc: &Value, param: &Value) -> bool {
     refs::follow(doc, param, "#").is_ok_and(|(param, _)| param.get("required") == Some(&Value::Bool(true)))
@@ -1352,16 +1368,9 @@ pub(super) fn status_of(code: &str) -> Option<u16> {
 /// The JSON media type of a content map and its schema (`{}` when it gives none).
 pub(super) fn json_media(content: &Map<String, Value>) -> Option<(&str, &Value)> {
     static ANY: Value = Value::Bool(true);
-    let is_json = |media: &str| {
-        let essence = media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-        essence == "application/json"
-            || essence.ends_with("+json")
-            || essence == "text/json"
-            || essence.ends_with("/json")
-    };
     let found = content
         .iter()
-        .find(|(media, _)| is_json(media))
+        .find(|(media, _)| is_json_media(media))
         .or_else(|| content.iter().find(|(m, _)| m.as_str() == "*/*"))?;
     Some((found.0.as_str(), found.1.get("schema").unwrap_or(&ANY)))
 }
