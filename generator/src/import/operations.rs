@@ -481,7 +481,7 @@ impl Importer<'_> {
         let mut select = Vec::new();
         for pair in fragment.split('&') {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-            let location = declared.iter().find(|(n, _)| n == name).map(|(_, location)| location.as_str());
+            let location = declared.iter().find(|p| p.name == name).map(|p| p.location.as_str());
             let location = match location {
                 Some("header") => SelectIn::Header,
                 Some("query") => SelectIn::Query,
@@ -497,23 +497,50 @@ impl Importer<'_> {
             }
             select.push(Selector { location, name: name.to_owned(), value: value.to_owned() });
         }
+        // AWS's query protocol also requires `Version`, a parameter of one value: a constant
+        // the client always sends, so a selector too, in the location of the fragment's.
+        for param in &declared {
+            let location = select.iter().map(|s| s.location).find(|l| l.as_str() == param.location);
+            if let (Some(location), Some(value)) = (location, &param.constant)
+                && !select.iter().any(|s| s.location == location && s.name == param.name)
+            {
+                select.push(Selector { location, name: param.name.clone(), value: value.clone() });
+            }
+        }
         select.sort_by_key(|s| s.location);
         Ok((path, select))
     }
 
-    /// The names and locations of the path's and the operation's parameters.
-    fn declared_params(&mut self, item: &Map<String, Value>, op: &Map<String, Value>, pointer: &str) -> Vec<(String, String)> {
+    /// The path's and the operation's parameters: name, location, and the value of a
+    /// required one of one value.
+    fn declared_params(&mut self, item: &Map<String, Value>, op: &Map<String, Value>, pointer: &str) -> Vec<Declared> {
         let doc = self.doc;
         let mut declared = Vec::new();
         for list in [item.get("parameters"), op.get("parameters")] {
             for param in list.and_then(Value::as_array).into_iter().flatten() {
                 let Ok((resolved, _)) = refs::follow(doc, param, pointer) else { continue };
                 let text = |key: &str| resolved.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
-                declared.push((text("name"), text("in")));
+                let schema = resolved.get("schema").and_then(|s| refs::follow(doc, s, pointer).ok()).map(|(s, _)| s);
+                let values = schema.and_then(|s| s.get("enum")).and_then(Value::as_array);
+                let constant = match values.map(Vec::as_slice) {
+                    Some([Value::String(value)]) if resolved.get("required") == Some(&Value::Bool(true)) => {
+                        Some(value.clone()).filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_graphic()))
+                    }
+                    _ => None,
+                };
+                declared.push(Declared { name: text("name"), location: text("in"), constant });
             }
         }
         declared
     }
+}
+
+/// A parameter an operation declares, as the selectors read it.
+struct Declared {
+    name: String,
+    location: String,
+    /// The value of a required parameter of one value.
+    constant: Option<String>,
 }
 
 /// `x-select` of an apigen export: `{header: {name: value}, query: {name: value}}`.
