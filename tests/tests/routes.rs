@@ -45,16 +45,36 @@ async fn every_route_form_reaches_its_operation_with_the_exact_request_line() {
             json!({"id": "x.json"}),
         ),
         (routes.get_job("j1").send().await.unwrap(), "GET /v1/jobs/j1", "getJob", json!({"name": "j1"})),
-        (routes.cancel_job("a:b").send().await.unwrap(), "POST /v1/jobs/a%3Ab:cancel", "cancelJob", json!({"name": "a:b"})),
-        (routes.send_message("j1").send().await.unwrap(), "POST /v1/jobs/j1/messages:send", "sendMessage", json!({"name": "j1"})),
+        (
+            routes.cancel_job("a:b").send().await.unwrap(),
+            "POST /v1/jobs/a%3Ab:cancel",
+            "cancelJob",
+            json!({"name": "a:b"}),
+        ),
+        (
+            routes.send_message("j1").send().await.unwrap(),
+            "POST /v1/jobs/j1/messages:send",
+            "sendMessage",
+            json!({"name": "j1"}),
+        ),
         (
             routes.get_participant("p1").send().await.unwrap(),
             "GET /v1/participants/$p1",
             "getParticipant",
             json!({"participantId": "p1"}),
         ),
-        (routes.item_at("x y", 2).send().await.unwrap(), "GET /v1/fn(a='x%20y',b=2)", "itemAt", json!({"a": "x y", "b": 2})),
-        (routes.nearby(1.5, -2.0).send().await.unwrap(), "GET /v1/near/1.5,-2", "nearby", json!({"lat": 1.5, "lon": -2.0})),
+        (
+            routes.item_at("x y", 2).send().await.unwrap(),
+            "GET /v1/fn(a='x%20y',b=2)",
+            "itemAt",
+            json!({"a": "x y", "b": 2}),
+        ),
+        (
+            routes.nearby(1.5, -2.0).send().await.unwrap(),
+            "GET /v1/near/1.5,-2",
+            "nearby",
+            json!({"lat": 1.5, "lon": -2.0}),
+        ),
         (routes.list_items().send().await.unwrap(), "GET /v1/items", "listItems", json!({})),
         (routes.list_items_slash().send().await.unwrap(), "GET /v1/items/", "listItemsSlash", json!({})),
         (
@@ -91,7 +111,10 @@ async fn every_route_form_reaches_its_operation_with_the_exact_request_line() {
 }
 
 /// A raw request's status, `Allow` header and body.
-async fn raw(client: &apigen_runtime::client::reqwest::Client, request: apigen_runtime::client::reqwest::RequestBuilder) -> (u16, Option<String>, Value) {
+async fn raw(
+    client: &apigen_runtime::client::reqwest::Client,
+    request: apigen_runtime::client::reqwest::RequestBuilder,
+) -> (u16, Option<String>, Value) {
     let response = client.execute(request.bearer_auth("t").build().unwrap()).await.unwrap();
     let allow = response.headers().get("allow").map(|v| v.to_str().unwrap().to_owned());
     (response.status().as_u16(), allow, serde_json::from_slice(&response.bytes().await.unwrap()).unwrap())
@@ -129,7 +152,10 @@ async fn near_misses_answer_404_405_and_a_400_naming_the_selector() {
             ),
         ),
         (
-            http.post(format!("{base}/")).header(target, "Store_20240101.Nope").header("content-type", "application/json").body(r#"{"key": "k"}"#),
+            http.post(format!("{base}/"))
+                .header(target, "Store_20240101.Nope")
+                .header("content-type", "application/json")
+                .body(r#"{"key": "k"}"#),
             (
                 400,
                 None,
@@ -171,7 +197,10 @@ async fn near_misses_answer_404_405_and_a_400_naming_the_selector() {
 fn the_generated_descriptors_hold_the_pieces_and_selectors() {
     let info = |name: &str| routes_server::OPERATIONS.iter().find(|op| op.name == name).unwrap();
     use apigen_runtime::server::Piece::{Param, Text};
-    assert_eq!(info("itemAt").segments, [&[Text("v1")][..], &[Text("fn(a='"), Param("a"), Text("',b="), Param("b"), Text(")")]]);
+    assert_eq!(
+        info("itemAt").segments,
+        [&[Text("v1")][..], &[Text("fn(a='"), Param("a"), Text("',b="), Param("b"), Text(")")]]
+    );
     assert_eq!(info("listItemsSlash").segments, [&[Text("v1")][..], &[Text("items")], &[]]);
     assert_eq!(info("getItem").select, [Selector::Header("X-Amz-Target", "Store_20240101.GetItem")]);
     assert_eq!(

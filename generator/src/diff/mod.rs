@@ -63,8 +63,7 @@ pub mod render;
 
 use crate::diag::Location;
 use crate::model::{
-    Access, Api, Constraints, Enum, Field, Object, Operation, Param, ResponseBody, TypeDef, TypeKind, Union,
-    Usage,
+    Access, Api, Constraints, Enum, Field, Object, Operation, Param, ResponseBody, TypeDef, TypeKind, Union, Usage,
 };
 use std::collections::{BTreeMap, HashMap, VecDeque};
 

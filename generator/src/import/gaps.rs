@@ -57,7 +57,7 @@ kinds! {
         "Left out of `api.servers`.";
     METHOD = "methods", "An operation whose method is TRACE (or not an HTTP method).",
         "Left out.";
-    PATH = "paths", "A path the format cannot route: a parameter sharing a segment with text (`{id}.json`, `{name}:cancel`), characters other than letters, digits and `-._~`, an empty segment, or a query in the path.",
+    PATH = "paths", "A path the format cannot route: a query in the path (`/alerts?lat={lat}`), a fragment naming no declared header or query parameter (`/files/{id}#add_shared_link`), optional segments in parentheses (`(/ref/{ref})`), two parameters with no text between them, `%` or a space, an empty segment.",
         "Operation left out.";
     ROUTE = "routes", "Two operations with the same method on the same route (up to parameter names).",
         "The later operation is left out.";

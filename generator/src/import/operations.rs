@@ -8,8 +8,8 @@ use super::refs;
 use super::schema::At;
 use super::typed::Expr;
 use super::{Importer, OperationOut, add_gaps, is_default_error_body, names};
-use crate::model::{PathTemplate, SelectIn, Selector, routes_conflict};
 use crate::model::names::{Case, sanitize};
+use crate::model::{PathTemplate, SelectIn, Selector, routes_conflict};
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -474,7 +474,9 @@ impl Importer<'_> {
         if !fragment.contains('=') {
             return Err(LeftOut::new(
                 gaps::PATH,
-                format!("the path `{raw}` ends in the fragment `#{fragment}`, which names no header or query value to select the operation by (a fragment never travels)"),
+                format!(
+                    "the path `{raw}` ends in the fragment `#{fragment}`, which names no header or query value to select the operation by (a fragment never travels)"
+                ),
             ));
         }
         let declared = self.declared_params(item, op, pointer);
@@ -488,12 +490,17 @@ impl Importer<'_> {
                 _ => {
                     return Err(LeftOut::new(
                         gaps::PATH,
-                        format!("the fragment of `{raw}` selects by `{name}`, which the operation declares as no header or query parameter"),
+                        format!(
+                            "the fragment of `{raw}` selects by `{name}`, which the operation declares as no header or query parameter"
+                        ),
                     ));
                 }
             };
             if value.is_empty() || !value.bytes().all(|b| b.is_ascii_graphic()) {
-                return Err(LeftOut::new(gaps::PATH, format!("the fragment of `{raw}` gives `{name}` no constant value")));
+                return Err(LeftOut::new(
+                    gaps::PATH,
+                    format!("the fragment of `{raw}` gives `{name}` no constant value"),
+                ));
             }
             select.push(Selector { location, name: name.to_owned(), value: value.to_owned() });
         }
@@ -610,8 +617,11 @@ fn rename_params(segment: &str, renames: &mut BTreeMap<String, String>) -> Strin
 #[derive(Default)]
 struct Routes {
     names: BTreeMap<String, Vec<String>>,
-    methods: BTreeMap<(String, String), Vec<(PathTemplate, Vec<Selector>)>>,
+    methods: BTreeMap<(String, String), Vec<Taken>>,
 }
+
+/// An operation's path and selectors, as the conflict check compares them.
+type Taken = (PathTemplate, Vec<Selector>);
 
 impl Routes {
     fn add(&mut self, path: &PathTemplate, select: &[Selector], method: &str) {

@@ -20,8 +20,14 @@ pub fn check_routes(operations: &[Operation], diags: &mut Diagnostics) {
     for op in operations {
         let group = groups.entry((route(op), op.method.as_str())).or_default();
         if let Some(first) = group.iter().find(|other| conflict(other, op)) {
-            let message =
-                format!("`{}` ({}) answers the same requests as `{}` ({}, at {})", op.name, describe(op), first.name, describe(first), first.origin);
+            let message = format!(
+                "`{}` ({}) answers the same requests as `{}` ({}, at {})",
+                op.name,
+                describe(op),
+                first.name,
+                describe(first),
+                first.origin
+            );
             diags.error(op.origin.clone(), message).hint("give one of them another method, path or selector value");
             continue;
         }

@@ -271,7 +271,8 @@ mod tests {
     #[test]
     fn tells_conflicting_routes() {
         let path = |raw: &str| PathTemplate::parse(raw).unwrap();
-        let header = |v: &str| Selector { location: super::super::SelectIn::Header, name: "X-T".into(), value: v.into() };
+        let header =
+            |v: &str| Selector { location: super::super::SelectIn::Header, name: "X-T".into(), value: v.into() };
         let cases = [
             ("/v1/{a}", "/v1/{b}", true),
             ("/v1/{a}", "/v1/{a}:cancel", false),
@@ -302,7 +303,10 @@ mod tests {
                 "the segment `{a}{b}` of `/v1/{a}{b}` holds two parameters with no text between them: nothing says where one ends",
             ),
             ("/v1/{a", "the segment `{a` of `/v1/{a` opens `{` without closing it"),
-            ("/v1/a}", "the segment `a}` of `/v1/a}` holds `}`: a path holds letters, digits, `-._~`, `!$&'()*+,;=:@` and parameters"),
+            (
+                "/v1/a}",
+                "the segment `a}` of `/v1/a}` holds `}`: a path holds letters, digits, `-._~`, `!$&'()*+,;=:@` and parameters",
+            ),
             ("/v1/{}", "`{}` in `/v1/{}` is not a valid parameter name"),
             (
                 "/v1/pets?x=1",

@@ -143,9 +143,7 @@ fn match_pieces(pieces: &[Piece], text: &str, params: &mut Vec<(&'static str, St
     match pieces.split_first() {
         None => text.is_empty().then_some(()),
         Some((Piece::Text(literal), rest)) => match_pieces(rest, text.strip_prefix(literal)?, params),
-        Some((Piece::Param(name), [])) => {
-            (!text.is_empty()).then(|| params.push((name, text.to_owned())))
-        }
+        Some((Piece::Param(name), [])) => (!text.is_empty()).then(|| params.push((name, text.to_owned()))),
         Some((Piece::Param(name), rest)) => {
             let mark = params.len();
             for end in (1..=text.len()).filter(|&end| text.is_char_boundary(end)) {
@@ -172,10 +170,8 @@ pub(crate) fn refuse_selectors(matched: &[&OperationInfo], headers: &HeaderMap, 
     let mut remaining: Vec<&OperationInfo> = matched.to_vec();
     let names: Vec<Selector> = matched.iter().flat_map(|i| i.select.iter().copied()).collect();
     for name in names {
-        let values: Vec<&str> = remaining
-            .iter()
-            .filter_map(|i| i.select.iter().find(|s| s.same_name(name)).map(|s| s.value()))
-            .collect();
+        let values: Vec<&str> =
+            remaining.iter().filter_map(|i| i.select.iter().find(|s| s.same_name(name)).map(|s| s.value())).collect();
         if values.is_empty() {
             continue;
         }
@@ -192,9 +188,9 @@ pub(crate) fn refuse_selectors(matched: &[&OperationInfo], headers: &HeaderMap, 
                     "the {location} `{wire}` is `{found}`, which selects no operation; send one of: {expected}"
                 ));
             }
-            Some(found) => remaining.retain(|i| {
-                i.select.iter().find(|s| s.same_name(name)).is_none_or(|s| s.value() == found)
-            }),
+            Some(found) => {
+                remaining.retain(|i| i.select.iter().find(|s| s.same_name(name)).is_none_or(|s| s.value() == found))
+            }
         }
     }
     ApiError::bad_request("the request's headers and query select no operation of this path")
@@ -259,6 +255,9 @@ mod tests {
         link_cursor: None,
     };
 
+    type Segments = &'static [&'static [Piece]];
+    type Pairs = Vec<(&'static str, &'static str)>;
+
     const JSON: &[&[Piece]] = &[&[Piece::Text("files")], &[Piece::Param("id"), Piece::Text(".json")]];
     const WHOLE: &[&[Piece]] = &[&[Piece::Text("files")], &[Piece::Param("id")]];
     const CALL: &[&[Piece]] =
@@ -266,13 +265,13 @@ mod tests {
     const COMMA: &[&[Piece]] = &[&[Piece::Param("lat"), Piece::Text(","), Piece::Param("lon")]];
     const SLASH: &[&[Piece]] = &[&[Piece::Text("a")], &[]];
 
-    fn pairs(found: Option<Vec<(&'static str, String)>>) -> Option<Vec<(&'static str, &'static str)>> {
+    fn pairs(found: Option<Vec<(&'static str, String)>>) -> Option<Pairs> {
         found.map(|v| v.into_iter().map(|(k, v)| (k, &*Box::leak(v.into_boxed_str()))).collect())
     }
 
     #[test]
     fn routes_for_axum() {
-        let cases: [(&'static [&'static [Piece]], &str); 5] =
+        let cases: [(Segments, &str); 5] =
             [(JSON, "/files/{p1}"), (WHOLE, "/files/{p1}"), (CALL, "/{p0}"), (SLASH, "/a/"), (&[], "/")];
         for (segments, route) in cases {
             assert_eq!(axum_route(&info(segments, &[])), route);
@@ -281,7 +280,7 @@ mod tests {
 
     #[test]
     fn matches_paths() {
-        let cases: [(&'static [&'static [Piece]], &str, Option<Vec<(&str, &str)>>); 12] = [
+        let cases: [(Segments, &str, Option<Pairs>); 12] = [
             (JSON, "/files/7.json", Some(vec![("id", "7")])),
             (JSON, "/files/a.json.json", Some(vec![("id", "a.json")])),
             (JSON, "/files/.json", None),

@@ -18,7 +18,10 @@
 //!
 //! Then the handler runs; its `Ok` value is answered with the operation's status, its `Err`
 //! with the error body. A panic in a handler answers 500 and the server keeps serving.
-//! Unknown routes answer 404 and known routes with another method 405, with the error body.
+//! Unknown routes answer 404 and known routes with another method 405, with the error body;
+//! a route whose operations are selected by a header or query constant answers 400 naming the
+//! selector when the request carries none of their values (its `dispatch` module matches what axum's
+//! router cannot: parameters sharing a segment with text, and selectors).
 //!
 //! One handler type serves every route, so axum's generic machinery is compiled once per
 //! service rather than once per operation.

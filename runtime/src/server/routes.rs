@@ -9,7 +9,8 @@
 //! the group traits, whose methods have no default, so a forgotten one is a compile error.
 
 use super::{
-    ApiError, OperationInfo, dispatch, Authenticator, Context, Input, ServerConfig, authenticate, challenge, json_response,
+    ApiError, Authenticator, Context, Input, OperationInfo, ServerConfig, authenticate, challenge, dispatch,
+    json_response,
 };
 use crate::auth::{KeyIn, SchemeKind};
 use crate::error::ErrorShape;
@@ -366,8 +367,8 @@ fn unmatched<P>(all: &[Arc<Endpoint<P>>], path: &str, errors: &'static ErrorShap
         return ApiError::not_found("no operation matches this path").into_response_with(errors);
     }
     let allow = HeaderValue::from_str(&allow.join(", ")).unwrap_or_else(|_| HeaderValue::from_static(""));
-    let mut response =
-        ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "the method is not allowed on this path").into_response_with(errors);
+    let mut response = ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "the method is not allowed on this path")
+        .into_response_with(errors);
     response.headers_mut().insert(header::ALLOW, allow);
     response
 }
