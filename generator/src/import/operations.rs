@@ -438,11 +438,11 @@ impl Importer<'_> {
         if renames.iter().any(|(from, to)| from != to) {
             self.gaps.note(gaps::PATH_PARAM_RENAMED, pointer);
         }
-        let params = params_of(&path);
+        let template = PathTemplate::parse(&path).map_err(|why| LeftOut::new(gaps::PATH, why))?;
+        let params: Vec<&str> = template.params().collect();
         if params.iter().collect::<BTreeSet<_>>().len() != params.len() {
             return Err(LeftOut::new(gaps::PATH, format!("the path `{raw}` names a parameter twice")));
         }
-        let template = PathTemplate::parse(&path).map_err(|why| LeftOut::new(gaps::PATH, why))?;
         let taken = routes.methods.get(&(template.route(), method.to_owned())).into_iter().flatten();
         if taken.into_iter().any(|(other, theirs)| routes_conflict((&template, select), (other, theirs))) {
             return Err(LeftOut::new(
@@ -958,7 +958,7 @@ impl Importer<'_> {
             return Ok(None);
         };
         let required = body.get("required") == Some(&Value::Bool(true));
-        if matches!(method, "get" | "delete") {
+        if matches!(method, "get" | "head" | "delete") {
             op_gaps.push(self.gaps.note(gaps::BODY_ON_GET, &body_pointer));
             return Ok(None);
         }
