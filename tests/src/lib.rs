@@ -43,7 +43,7 @@ pub mod calls {
     //! A sample HTTP call for every operation of a spec, built from its samples: what to send,
     //! what the handler must receive, what the mock answers.
 
-    use apigen::model::{Api, Operation, ParamIn, PathSegment, sample};
+    use apigen::model::{Api, Operation, ParamIn, Piece, sample};
     use serde_json::{Map, Value};
 
     /// One operation's sample call.
@@ -71,15 +71,20 @@ pub mod calls {
         let mut path = String::new();
         for segment in &op.path.segments {
             path.push('/');
-            match segment {
-                PathSegment::Literal(text) => path.push_str(text),
-                PathSegment::Param(name) => {
-                    let param = op.params.iter().find(|p| &p.wire == name).expect("lowered");
-                    let value = sample::of_param(api, param);
-                    let text = value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
-                    path.push_str(&encode(&text));
+            for piece in segment.pieces() {
+                match piece {
+                    Piece::Text(text) => path.push_str(&text),
+                    Piece::Param(name) => {
+                        let param = op.params.iter().find(|p| p.wire == name).expect("lowered");
+                        let value = sample::of_param(api, param);
+                        let text = value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+                        path.push_str(&encode(&text));
+                    }
                 }
             }
+        }
+        if op.path.trailing_slash || op.path.segments.is_empty() {
+            path.push('/');
         }
         let mut query = Vec::new();
         for param in &op.params {

@@ -65,13 +65,14 @@ fn public_api(api: &Api) -> Vec<String> {
             ResponseBody::Page { item, envelope } => format!("page<{item}> {envelope:?}"),
         };
         lines.push(format!(
-            "op {} {} client={:?} tag={} {} {} params=[{}] body={body:?} -> {:?} {response} auth={:?}",
+            "op {} {} client={:?} tag={} {} {} select={:?} params=[{}] body={body:?} -> {:?} {response} auth={:?}",
             op.rust,
             op.rust_type,
             op.client,
             op.tag,
             op.method.as_str(),
             op.path.raw,
+            op.select,
             params.join(", "),
             op.response.statuses().collect::<Vec<_>>(),
             op.auth
@@ -111,6 +112,60 @@ fn importing_the_export_of_a_composed_api_gives_the_same_rust_api() {
     let (_dir, report, imported) = import("fixtures/generated/composition/openapi.json");
     assert_eq!(report.summary.kept, 5);
     assert_same_rust_api(&original, &imported);
+}
+
+#[test]
+fn importing_the_export_of_every_route_form_gives_the_same_routes_and_selectors() {
+    // Mixed segments as written; selectors as AWS writes them (`/#X-Amz-Target=...`), read
+    // back from `x-select`.
+    let (original, _) = apigen::load(Path::new("fixtures/valid/routes")).unwrap();
+    let (_dir, report, imported) = import("fixtures/generated/routes/openapi.json");
+    assert_eq!(report.summary.kept, 14);
+    assert_same_rust_api(&original, &imported);
+}
+
+#[test]
+fn every_route_form_of_a_document_is_read_and_the_others_are_gaps_with_their_reason() {
+    let (dir, report, api) = import("fixtures/openapi/routes-3.0.json");
+    assert_eq!((report.summary.operations, report.summary.kept), (16, 11));
+    let left_out: Vec<(&str, usize)> = report.summary.left_out.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    assert_eq!(left_out, [("paths", 4), ("routes", 1)]);
+    let routes: Vec<String> = api
+        .operations
+        .iter()
+        .map(|op| {
+            let select: Vec<String> =
+                op.select.iter().map(|s| format!(" {} {}={}", s.location.as_str(), s.name, s.value)).collect();
+            let params: Vec<&str> = op.params.iter().map(|p| p.wire.as_str()).collect();
+            format!("{} {} {}{} {params:?}", op.name, op.method.as_str(), op.path.raw, select.concat())
+        })
+        .collect();
+    assert_eq!(
+        routes,
+        [
+            r#"getItem POST / header X-Amz-Target=Store_20240101.GetItem []"#,
+            r#"putItem POST / header X-Amz-Target=Store_20240101.PutItem []"#,
+            r#"listThings GET / query Action=ListThings query Version=2024-01-01 []"#,
+            r#"describeThings GET / query Action=DescribeThings query Version=2024-01-01 ["MaxResults"]"#,
+            r#"getFileJson GET /v1/files/{file_id}.json ["file_id"]"#,
+            r#"listItems GET /v1/items []"#,
+            r#"listItemsSlash GET /v1/items/ []"#,
+            r#"cancelJob POST /v1/jobs/{name}:cancel ["name"]"#,
+            r#"nearby GET /v1/near/{lat},{lon} ["lat", "lon"]"#,
+            r#"getParticipant GET /v1/participants/${participantId} ["participantId"]"#,
+            r#"itemAt GET /v1/fn(a='{a}',b={b}) ["a", "b"]"#,
+        ]
+    );
+    let api_yaml = std::fs::read_to_string(dir.path().join("spec/api.yaml")).unwrap();
+    for reason in [
+        "another POST operation answers the requests of `/v1/jobs/{job}:cancel`",
+        "the fragment of `/#Action=Undeclared` selects by `Action`, which the operation declares as no header or query parameter",
+        "the path `/files/{file_id}#add_shared_link` ends in the fragment `#add_shared_link`, which names no header or query value to select the operation by (a fragment never travels)",
+        "the path `/projects/{id}/repository/files(/ref/{ref})` holds optional segments in parentheses: one operation is one route",
+        "the path `/alerts?lat={lat}&lon={lon}` holds a query (`?`): a path cannot say which query values select it",
+    ] {
+        assert!(api_yaml.contains(reason), "{reason}\n{api_yaml}");
+    }
 }
 
 #[test]

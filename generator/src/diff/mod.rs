@@ -63,8 +63,7 @@ pub mod render;
 
 use crate::diag::Location;
 use crate::model::{
-    Access, Api, Constraints, Enum, Field, Method, Object, Operation, Param, ResponseBody, TypeDef, TypeKind, Union,
-    Usage,
+    Access, Api, Constraints, Enum, Field, Object, Operation, Param, ResponseBody, TypeDef, TypeKind, Union, Usage,
 };
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
@@ -325,13 +324,13 @@ fn compare_operations(old: &Api, new: &Api, out: &mut Vec<Change>) {
 /// one (in name order) takes the first added one of its route. Routes are looked up, not
 /// searched, so renaming every operation stays linear.
 fn pair_renamed_operations(removed: &mut Vec<&Operation>, added: &mut Vec<&Operation>, out: &mut Vec<Change>) {
-    let mut by_route: BTreeMap<(Method, &str), VecDeque<usize>> = BTreeMap::new();
+    let mut by_route: BTreeMap<String, VecDeque<usize>> = BTreeMap::new();
     for (index, op) in added.iter().enumerate() {
-        by_route.entry((op.method, op.path.raw.as_str())).or_default().push_back(index);
+        by_route.entry(route_text(op)).or_default().push_back(index);
     }
     let mut paired = vec![false; added.len()];
     removed.retain(|before| {
-        let route = (before.method, before.path.raw.as_str());
+        let route = route_text(before);
         let Some(index) = by_route.get_mut(&route).and_then(VecDeque::pop_front) else {
             return true;
         };
@@ -375,18 +374,29 @@ fn compare_operation(old: &Operation, new: &Operation, out: &mut Vec<Change>) {
     operation_docs(old, new, &mut s);
 }
 
+/// `POST /` and its selectors (`POST / with header X-Amz-Target: A`): what routes a request.
+fn route_text(op: &Operation) -> String {
+    let mut text = format!("{} {}", op.method.as_str(), op.path.raw);
+    for (i, selector) in op.select.iter().enumerate() {
+        text.push_str(if i == 0 { " with " } else { " and " });
+        text.push_str(&format!("{} {}={}", selector.location.as_str(), selector.name, selector.value));
+    }
+    text
+}
+
+/// A changed method, path or selector: a request built for the old route no longer reaches it.
 fn operation_route(old: &Operation, new: &Operation, s: &mut Sink) {
-    if old.method != new.method || old.path.raw != new.path.raw {
+    if old.method != new.method || old.path.raw != new.path.raw || old.select != new.select {
+        let selected = !old.select.is_empty() || !new.select.is_empty();
+        let refusals = if selected { "404/405 (400 for a selector)" } else { "404/405" };
         s.push(
             "route-changed",
             Class::Breaking,
             Class::Safe,
             format!(
-                "{} {} becomes {} {}; callers built for the old route get 404/405, the trait is unchanged",
-                old.method.as_str(),
-                old.path.raw,
-                new.method.as_str(),
-                new.path.raw
+                "{} becomes {}; callers built for the old route get {refusals}, the trait is unchanged",
+                route_text(old),
+                route_text(new)
             ),
         );
     }

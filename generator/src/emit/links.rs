@@ -75,20 +75,17 @@ fn answered<'a>(api: &Api, op: &'a Operation) -> Option<(&'a str, String)> {
 fn parameters(source: &Operation, target: &Operation, id_params: &[&str], pointer: &str) -> Option<Map<String, Value>> {
     let mut parameters = Map::new();
     let mut names_resource = false;
-    for param in target.path.segments.iter().filter_map(|s| match s {
-        PathSegment::Param(name) => Some(name),
-        PathSegment::Literal(_) => None,
-    }) {
-        let in_request = source.path_params().any(|p| p.wire == *param);
-        names_resource |= id_params.contains(&param.as_str());
+    for param in target.path.params() {
+        let in_request = source.path_params().any(|p| p.wire == param);
+        names_resource |= id_params.contains(&param);
         let value = if in_request {
             format!("$request.path.{param}")
-        } else if id_params.contains(&param.as_str()) {
+        } else if id_params.contains(&param) {
             format!("$response.body#{pointer}")
         } else {
             return None;
         };
-        parameters.insert(param.clone(), json!(value));
+        parameters.insert(param.to_owned(), json!(value));
     }
     names_resource.then_some(parameters)
 }

@@ -57,13 +57,13 @@ kinds! {
         "Left out of `api.servers`.";
     METHOD = "methods", "An operation whose method is TRACE (or not an HTTP method).",
         "Left out.";
-    PATH = "paths", "A path the format cannot route: a parameter sharing a segment with text (`{id}.json`, `{name}:cancel`), characters other than letters, digits and `-._~`, an empty segment, or a query in the path.",
+    PATH = "paths", "A path the format cannot route: a query in the path (`/alerts?lat={lat}`), a fragment naming no declared header or query parameter (`/files/{id}#add_shared_link`), optional segments in parentheses (`(/ref/{ref})`), two parameters with no text between them, `%` or a space, an empty segment.",
         "Operation left out.";
     ROUTE = "routes", "Two operations with the same method on the same route (up to parameter names).",
         "The later operation is left out.";
     NON_JSON_BODY = "non-json-request-bodies", "A request body that is not JSON and that the format cannot hold: a form of nested objects, a media range (`*/*`), XML.",
         "A required one: operation left out. An optional one: left out of the operation.";
-    BODY_ON_GET = "bodies-on-get-delete", "A request body on a GET or DELETE operation.",
+    BODY_ON_GET = "bodies-on-get-delete", "A request body on a GET, HEAD or DELETE operation.",
         "Left out of the operation.";
     NON_JSON_RESPONSE = "non-json-responses", "A success response that is not JSON and that the format cannot hold: a media range (`*/*`, `image/*`) or a mix with JSON.",
         "Declared without body (`empty: true`): the generated client does not read it.";

@@ -8,8 +8,8 @@ use super::refs;
 use super::schema::At;
 use super::typed::Expr;
 use super::{Importer, OperationOut, add_gaps, is_default_error_body, names};
-use crate::model::PathTemplate;
 use crate::model::names::{Case, sanitize};
+use crate::model::{PathTemplate, SelectIn, Selector, routes_conflict};
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -263,10 +263,14 @@ impl Importer<'_> {
             return Err(LeftOut::new(gaps::BAD_VALUE, "the operation is not a mapping"));
         };
         let op_type = sanitize(name, Case::Pascal);
-        let (path, renames) = self.route(path, method, routes, pointer)?;
+        let (path, select) = self.selectors(path, item, op, pointer)?;
+        let (path, renames) = self.route(path, &select, method, routes, pointer)?;
         let mut node = Map::new();
         node.insert("method".into(), json!(method.to_uppercase()));
         node.insert("path".into(), json!(path.raw));
+        if !select.is_empty() {
+            node.insert("select".into(), select_node(&select));
+        }
         let (summary, description) = summary_and_description(op, method, &path.raw);
         node.insert("summary".into(), json!(summary));
         if let Some(description) = description {
@@ -274,7 +278,7 @@ impl Importer<'_> {
         }
         let mut op_gaps: Vec<String> = Vec::new();
         self.declared_authorization = false;
-        let params = self.parameters(item, op, &path, &renames, &op_type, pointer, &mut op_gaps);
+        let params = self.parameters(item, op, (&path, &select), &renames, &op_type, pointer, &mut op_gaps);
         if !params.is_empty() {
             node.insert("params".into(), Value::Array(params.clone()));
         }
@@ -338,7 +342,7 @@ impl Importer<'_> {
         // The group: the operation's first tag, else one named from its path.
         let tag_text = op.get("tags").and_then(Value::as_array).and_then(|t| t.first()).and_then(Value::as_str);
         let tag = self.tag(tag_text.unwrap_or_else(|| untagged_group(&path.raw)), None);
-        routes.add(&path, method);
+        routes.add(&path, &select, method);
         Ok(OperationOut { name: name.to_owned(), tag, node })
     }
 
@@ -389,24 +393,27 @@ impl Importer<'_> {
     fn route(
         &mut self,
         raw: &str,
+        select: &[Selector],
         method: &str,
         routes: &Routes,
         pointer: &str,
     ) -> Result<(PathTemplate, BTreeMap<String, String>), LeftOut> {
-        if raw.contains('?') || raw.contains('#') {
-            return Err(LeftOut::new(gaps::PATH, format!("the path `{raw}` holds a query or fragment")));
+        if raw.contains('?') {
+            return Err(LeftOut::new(
+                gaps::PATH,
+                format!("the path `{raw}` holds a query (`?`): a path cannot say which query values select it"),
+            ));
+        }
+        if spans_segments(raw) {
+            return Err(LeftOut::new(
+                gaps::PATH,
+                format!("the path `{raw}` holds optional segments in parentheses: one operation is one route"),
+            ));
         }
         let mut renames = BTreeMap::new();
         let mut segments = Vec::new();
         for segment in raw.split('/').skip(1) {
-            match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                Some(name) if !name.contains(['{', '}']) => {
-                    let valid = names::path_param_name(name.trim_start_matches('+'));
-                    renames.insert(name.to_owned(), valid.clone());
-                    segments.push(format!("{{{valid}}}"));
-                }
-                _ => segments.push(segment.to_owned()),
-            }
+            segments.push(rename_params(segment, &mut renames));
         }
         let mut path = format!("/{}", segments.join("/"));
         // The same route named otherwise elsewhere: take that naming.
@@ -426,8 +433,8 @@ impl Importer<'_> {
             path = path
                 .split('/')
                 .map(|s| {
-                    if s.starts_with('{') {
-                        let renamed = format!("{{{}}}", existing[i]);
+                    if let (Some(_), Some(theirs)) = (whole_param(s), existing.get(i)) {
+                        let renamed = format!("{{{theirs}}}");
                         i += 1;
                         renamed
                     } else {
@@ -440,43 +447,212 @@ impl Importer<'_> {
         if renames.iter().any(|(from, to)| from != to) {
             self.gaps.note(gaps::PATH_PARAM_RENAMED, pointer);
         }
-        let params = params_of(&path);
+        let template = PathTemplate::parse(&path).map_err(|why| LeftOut::new(gaps::PATH, why))?;
+        let params: Vec<&str> = template.params().collect();
         if params.iter().collect::<BTreeSet<_>>().len() != params.len() {
             return Err(LeftOut::new(gaps::PATH, format!("the path `{raw}` names a parameter twice")));
         }
-        let template = PathTemplate::parse(&path).map_err(|why| LeftOut::new(gaps::PATH, why))?;
-        if routes.methods.contains(&(shape, method.to_owned())) {
+        let taken = routes.methods.get(&(template.route(), method.to_owned())).into_iter().flatten();
+        if taken.into_iter().any(|(other, theirs)| routes_conflict((&template, select), (other, theirs))) {
             return Err(LeftOut::new(
                 gaps::ROUTE,
-                format!("another {} operation answers `{raw}`", method.to_uppercase()),
+                format!("another {} operation answers the requests of `{raw}`", method.to_uppercase()),
             ));
         }
         Ok((template, renames))
     }
+
+    /// The path without its fragment, and the operation's selectors: an apigen export's
+    /// `x-select` as written, else the fragment's `Name=Value` pairs (AWS's
+    /// `/#X-Amz-Target=DynamoDB_20120810.GetItem`, `/#Action=DescribeInstances`), each naming a
+    /// header or query parameter the operation declares (which the selector then replaces).
+    fn selectors<'p>(
+        &mut self,
+        raw: &'p str,
+        item: &Map<String, Value>,
+        op: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<(&'p str, Vec<Selector>), LeftOut> {
+        let (path, fragment) = raw.split_once('#').map_or((raw, None), |(path, f)| (path, Some(f)));
+        if let Some(exported) = op.get("x-select") {
+            return read_x_select(exported).map(|select| (path, select)).ok_or_else(|| {
+                LeftOut::new(gaps::PATH, "`x-select` is not a mapping of `header` and `query` to names and values")
+            });
+        }
+        let Some(fragment) = fragment else { return Ok((path, Vec::new())) };
+        if !fragment.contains('=') {
+            return Err(LeftOut::new(
+                gaps::PATH,
+                format!(
+                    "the path `{raw}` ends in the fragment `#{fragment}`, which names no header or query value to select the operation by (a fragment never travels)"
+                ),
+            ));
+        }
+        let declared = self.declared_params(item, op, pointer);
+        let mut select = Vec::new();
+        for pair in fragment.split('&') {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let location = declared.iter().find(|p| p.name == name).map(|p| p.location.as_str());
+            let location = match location {
+                Some("header") => SelectIn::Header,
+                Some("query") => SelectIn::Query,
+                _ => {
+                    return Err(LeftOut::new(
+                        gaps::PATH,
+                        format!(
+                            "the fragment of `{raw}` selects by `{name}`, which the operation declares as no header or query parameter"
+                        ),
+                    ));
+                }
+            };
+            if value.is_empty() || !value.bytes().all(|b| b.is_ascii_graphic()) {
+                return Err(LeftOut::new(
+                    gaps::PATH,
+                    format!("the fragment of `{raw}` gives `{name}` no constant value"),
+                ));
+            }
+            select.push(Selector { location, name: name.to_owned(), value: value.to_owned() });
+        }
+        // AWS's query protocol also requires `Version`, a parameter of one value: a constant
+        // the client always sends, so a selector too, in the location of the fragment's.
+        for param in &declared {
+            let location = select.iter().map(|s| s.location).find(|l| l.as_str() == param.location);
+            if let (Some(location), Some(value)) = (location, &param.constant)
+                && !select.iter().any(|s| s.location == location && s.name == param.name)
+            {
+                select.push(Selector { location, name: param.name.clone(), value: value.clone() });
+            }
+        }
+        select.sort_by_key(|s| s.location);
+        Ok((path, select))
+    }
+
+    /// The path's and the operation's parameters: name, location, and the value of a
+    /// required one of one value.
+    fn declared_params(&mut self, item: &Map<String, Value>, op: &Map<String, Value>, pointer: &str) -> Vec<Declared> {
+        let doc = self.doc;
+        let mut declared = Vec::new();
+        for list in [item.get("parameters"), op.get("parameters")] {
+            for param in list.and_then(Value::as_array).into_iter().flatten() {
+                let Ok((resolved, _)) = refs::follow(doc, param, pointer) else { continue };
+                let text = |key: &str| resolved.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+                let schema = resolved.get("schema").and_then(|s| refs::follow(doc, s, pointer).ok()).map(|(s, _)| s);
+                let values = schema.and_then(|s| s.get("enum")).and_then(Value::as_array);
+                let constant = match values.map(Vec::as_slice) {
+                    Some([Value::String(value)]) if resolved.get("required") == Some(&Value::Bool(true)) => {
+                        Some(value.clone()).filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_graphic()))
+                    }
+                    _ => None,
+                };
+                declared.push(Declared { name: text("name"), location: text("in"), constant });
+            }
+        }
+        declared
+    }
 }
 
-/// Routes taken so far: parameter names of each route shape, and method + shape pairs.
+/// A parameter an operation declares, as the selectors read it.
+struct Declared {
+    name: String,
+    location: String,
+    /// The value of a required parameter of one value.
+    constant: Option<String>,
+}
+
+/// `x-select` of an apigen export: `{header: {name: value}, query: {name: value}}`.
+fn read_x_select(value: &Value) -> Option<Vec<Selector>> {
+    let mut select = Vec::new();
+    for (key, pairs) in value.as_object()? {
+        let location = match key.as_str() {
+            "header" => SelectIn::Header,
+            "query" => SelectIn::Query,
+            _ => return None,
+        };
+        for (name, value) in pairs.as_object()? {
+            select.push(Selector { location, name: name.clone(), value: value.as_str()?.to_owned() });
+        }
+    }
+    select.sort_by_key(|s| s.location);
+    Some(select)
+}
+
+/// The spec's `select:` of the selectors.
+fn select_node(select: &[Selector]) -> Value {
+    let mut node = Map::new();
+    for selector in select {
+        let entry = node.entry(selector.location.as_str()).or_insert_with(|| json!({}));
+        entry[selector.name.as_str()] = json!(selector.value);
+    }
+    Value::Object(node)
+}
+
+/// True when parentheses hold a `/` (gitlab's optional `(/ref/{ref})` segments).
+fn spans_segments(path: &str) -> bool {
+    let mut depth = 0usize;
+    for c in path.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            '/' if depth > 0 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// A segment with every `{name}` renamed to a valid parameter name (`{+path}` to `{path}`),
+/// the renames recorded.
+fn rename_params(segment: &str, renames: &mut BTreeMap<String, String>) -> String {
+    let mut out = String::new();
+    let mut rest = segment;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}').map(|c| open + c) else { break };
+        let name = &rest[open + 1..close];
+        if name.contains('{') {
+            break;
+        }
+        let valid = names::path_param_name(name.trim_start_matches('+'));
+        renames.insert(name.to_owned(), valid.clone());
+        out.push_str(&rest[..open]);
+        out.push_str(&format!("{{{valid}}}"));
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Routes taken so far: parameter names of each route shape, and the paths and selectors of
+/// each route and method.
 #[derive(Default)]
 struct Routes {
     names: BTreeMap<String, Vec<String>>,
-    methods: BTreeSet<(String, String)>,
+    methods: BTreeMap<(String, String), Vec<Taken>>,
 }
 
+/// An operation's path and selectors, as the conflict check compares them.
+type Taken = (PathTemplate, Vec<Selector>);
+
 impl Routes {
-    fn add(&mut self, path: &PathTemplate, method: &str) {
+    fn add(&mut self, path: &PathTemplate, select: &[Selector], method: &str) {
         let shape = shape_of(&path.raw);
-        self.names.entry(shape.clone()).or_insert_with(|| params_of(&path.raw));
-        self.methods.insert((shape, method.to_owned()));
+        self.names.entry(shape).or_insert_with(|| params_of(&path.raw));
+        let taken = self.methods.entry((path.route(), method.to_owned())).or_default();
+        taken.push((path.clone(), select.to_vec()));
     }
 }
 
 /// A path with every parameter written `{}`.
 fn shape_of(path: &str) -> String {
-    path.split('/').map(|s| if s.starts_with('{') && s.ends_with('}') { "{}" } else { s }).collect::<Vec<_>>().join("/")
+    path.split('/').map(|s| if whole_param(s).is_some() { "{}" } else { s }).collect::<Vec<_>>().join("/")
 }
 
 fn params_of(path: &str) -> Vec<String> {
-    path.split('/').filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}'))).map(str::to_owned).collect()
+    path.split('/').filter_map(whole_param).map(str::to_owned).collect()
+}
+
+/// The name of a segment that is one whole parameter (`{id}`, not `{a},{b}`).
+fn whole_param(segment: &str) -> Option<&str> {
+    segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')).filter(|name| !name.contains(['{', '}']))
 }
 
 /// One line of summary (the document's, its description's first line, or the route) and the
@@ -521,7 +697,7 @@ impl Importer<'_> {
         &mut self,
         item: &Map<String, Value>,
         op: &Map<String, Value>,
-        path: &PathTemplate,
+        (path, select): (&PathTemplate, &[Selector]),
         renames: &BTreeMap<String, String>,
         op_type: &str,
         pointer: &str,
@@ -556,6 +732,13 @@ impl Importer<'_> {
         let mut merged: Vec<_> = merged.into_iter().collect();
         merged.sort_by_key(|((_, location), _)| location != "path");
         for ((name, location), (param, param_pointer)) in merged {
+            let selects = |s: &Selector| {
+                s.location.as_str() == location
+                    && (s.name == name || (location == "header" && s.name.eq_ignore_ascii_case(&name)))
+            };
+            if select.iter().any(selects) {
+                continue; // The selector's constant replaces the parameter.
+            }
             match location.as_str() {
                 "header" if name.eq_ignore_ascii_case("authorization") && is_required(doc, &param) => {
                     self.declared_authorization = true;
@@ -784,7 +967,7 @@ impl Importer<'_> {
             return Ok(None);
         };
         let required = body.get("required") == Some(&Value::Bool(true));
-        if matches!(method, "get" | "delete") {
+        if matches!(method, "get" | "head" | "delete") {
             op_gaps.push(self.gaps.note(gaps::BODY_ON_GET, &body_pointer));
             return Ok(None);
         }

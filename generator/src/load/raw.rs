@@ -396,9 +396,23 @@ pub struct RawOperation {
     /// The auth schemes the operation accepts, by name (one, or a list of alternatives), or
     /// `none` for a public operation; absent: the first scheme of `api.auth`.
     pub auth: Option<RawAuth>,
+    /// Constants that select this operation among those sharing its method and path: the
+    /// client always sends them, the router dispatches on them.
+    pub select: Option<RawSelect>,
     /// Gaps this operation depends on.
     #[serde(default)]
     pub gaps: Vec<String>,
+}
+
+/// `select:` of an operation: header and query values, each a constant.
+#[derive(Debug, Default, Deserialize)]
+pub struct RawSelect {
+    /// Header name to its value (`X-Amz-Target: DynamoDB_20120810.GetItem`).
+    #[serde(default)]
+    pub header: IndexMap<String, String>,
+    /// Query parameter name to its value (`Action: DescribeInstances`).
+    #[serde(default)]
+    pub query: IndexMap<String, String>,
 }
 
 /// `media_type:` one media type, or a list.

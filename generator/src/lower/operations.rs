@@ -125,7 +125,9 @@ impl Lowerer<'_> {
             || self.spec.locate(&origin.key("auth")),
             self.diags,
         );
-        let (method, path, tag, response, params, auth) = (method?, path?, tag?, response?, params?, auth?);
+        let select = self.lower_select(raw.select.as_ref(), &params, origin);
+        let (method, path, tag, response, params, auth, select) =
+            (method?, path?, tag?, response?, params?, auth?, select?);
         let mut gaps = raw.gaps.clone();
         gaps.extend(raw.response.gaps.iter().cloned());
         Some(Operation {
@@ -139,6 +141,7 @@ impl Lowerer<'_> {
             tag,
             method,
             path,
+            select,
             summary: raw.summary.clone(),
             description: raw.description.clone(),
             source: raw.source.clone(),
@@ -160,6 +163,53 @@ impl Lowerer<'_> {
             gaps,
             origin: self.at(origin),
         })
+    }
+
+    /// `select`: header selectors name HTTP tokens the generated code does not set itself, and
+    /// no selector repeats a parameter of its location; values are visible ASCII (a header
+    /// value and a query value alike travel as written).
+    fn lower_select(
+        &mut self,
+        raw: Option<&RawSelect>,
+        params: &Option<Vec<Param>>,
+        origin: &Origin,
+    ) -> Option<Vec<Selector>> {
+        let Some(raw) = raw else { return Some(Vec::new()) };
+        let mut ok = true;
+        let mut select = Vec::new();
+        let lists = [(SelectIn::Header, &raw.header, ParamIn::Header), (SelectIn::Query, &raw.query, ParamIn::Query)];
+        for (location, entries, param_in) in lists {
+            for (name, value) in entries {
+                let at = self.at(&origin.key("select").key(location.as_str()).key(name));
+                let selector = Selector { location, name: name.clone(), value: value.clone() };
+                let problem = if location == SelectIn::Header && !params::is_token(name) {
+                    Some(format!("the selector header `{name}` is not an HTTP token"))
+                } else if location == SelectIn::Header && params::is_reserved_header(name) {
+                    Some(format!("the selector header `{name}` is a header the generated code sets itself"))
+                } else if name.is_empty() {
+                    Some("a selector needs a name".to_owned())
+                } else if value.is_empty() || !value.bytes().all(|b| b.is_ascii_graphic()) {
+                    Some(format!("the value of selector `{name}` is empty or holds other than visible ASCII"))
+                } else if params.iter().flatten().any(|p| {
+                    p.location == param_in
+                        && (p.wire == *name || (location == SelectIn::Header && p.wire.eq_ignore_ascii_case(name)))
+                }) {
+                    Some(format!("the selector `{name}` is also a {} parameter", location.as_str()))
+                } else {
+                    None
+                };
+                match problem {
+                    Some(message) => {
+                        self.diags.error(at, message).hint(
+                            "a selector is a constant header or query value, other than the operation's parameters",
+                        );
+                        ok = false;
+                    }
+                    None => select.push(selector),
+                }
+            }
+        }
+        ok.then_some(select)
     }
 
     #[allow(clippy::too_many_arguments)]

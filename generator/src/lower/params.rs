@@ -103,13 +103,13 @@ impl Lowerer<'_> {
 }
 
 /// An HTTP token (RFC 9110 `tchar`s): what a header or cookie name may hold.
-fn is_token(name: &str) -> bool {
+pub(super) fn is_token(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
 /// Headers the generated server and client set or read themselves, which a parameter may not
 /// name (OpenAPI ignores such parameters; apigen says so).
-fn is_reserved_header(name: &str) -> bool {
+pub(super) fn is_reserved_header(name: &str) -> bool {
     ["authorization", "content-type", "accept", "content-length", "cookie", "host", "transfer-encoding"]
         .contains(&name.to_ascii_lowercase().as_str())
 }

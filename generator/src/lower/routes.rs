@@ -1,61 +1,60 @@
-//! Routes: every request reaches at most one operation, and the router can be built.
+//! Routes: every request reaches at most one operation.
 //!
-//! Two operations with the same method and the same path (up to parameter names) would answer
-//! the same requests. Two paths equal up to parameter names (`/pets/{petId}` for GET and
-//! `/pets/{id}` for DELETE) cannot share one routing tree: axum refuses them at start-up.
-//! (Paths that only share a prefix may name its parameters differently.) Both are spec
-//! errors, reported here rather than as a panic of the generated router.
+//! The generated router (`apigen_runtime`'s `Routes`) gives axum each path with every segment
+//! holding a parameter as a positional capture, and tries the operations sharing such a route
+//! and a method most specific first: segment by segment, literal text before a mixed segment
+//! (`{id}.json`; more literal text first) before a whole-segment parameter. So `/pets/mine`
+//! beside `/pets/{id}`, or `/v1/{name}:cancel` beside `/v1/{name}`, is fine: the more specific
+//! one wins. Two operations of one method are an error when a request can match both and
+//! neither is more specific: their paths rank the same and may match one request (equal up to
+//! parameter names, or mixed segments whose literal ends agree), and their selectors may too
+//! (no selector names one header or query parameter with two different values).
 
 use crate::diag::Diagnostics;
-use crate::model::{Operation, PathSegment};
+use crate::model::{Operation, SelectIn};
 use std::collections::BTreeMap;
 
-/// Reports every operation whose route collides with an earlier one's.
+/// Reports every operation a request could reach as well as an earlier one.
 pub fn check_routes(operations: &[Operation], diags: &mut Diagnostics) {
-    let mut methods: BTreeMap<(String, &str), &Operation> = BTreeMap::new();
-    let mut shapes: BTreeMap<String, &Operation> = BTreeMap::new();
+    let mut groups: BTreeMap<(String, &str), Vec<&Operation>> = BTreeMap::new();
     for op in operations {
-        let shape = shape(&op.path.segments);
-        if let Some(first) = methods.get(&(shape.clone(), op.method.as_str())) {
+        let group = groups.entry((route(op), op.method.as_str())).or_default();
+        if let Some(first) = group.iter().find(|other| conflict(other, op)) {
             let message = format!(
-                "`{}` ({} {}) answers the same requests as `{}` ({} {}, at {})",
+                "`{}` ({}) answers the same requests as `{}` ({}, at {})",
                 op.name,
-                op.method.as_str(),
-                op.path.raw,
+                describe(op),
                 first.name,
-                first.method.as_str(),
-                first.path.raw,
+                describe(first),
                 first.origin
             );
-            diags.error(op.origin.clone(), message).hint("give one of them another method or path");
+            diags.error(op.origin.clone(), message).hint("give one of them another method, path or selector value");
             continue;
         }
-        methods.insert((shape.clone(), op.method.as_str()), op);
-        match shapes.get(&shape) {
-            Some(first) if first.path.raw != op.path.raw => {
-                let message = format!(
-                    "the path `{}` of `{}` differs from `{}` of `{}` (at {}) only by parameter names: the router cannot hold both",
-                    op.path.raw, op.name, first.path.raw, first.name, first.origin
-                );
-                diags
-                    .error(op.origin.clone(), message)
-                    .hint("name the parameters of one path the same way in every operation");
-            }
-            Some(_) => {}
-            None => {
-                shapes.insert(shape, op);
-            }
-        }
+        group.push(op);
     }
 }
 
-/// The path with every parameter written `{}`: what the router matches on.
-fn shape(segments: &[PathSegment]) -> String {
-    segments
-        .iter()
-        .map(|segment| match segment {
-            PathSegment::Literal(text) => format!("/{text}"),
-            PathSegment::Param(_) => "/{}".to_owned(),
-        })
-        .collect()
+/// The route axum matches, as the model computes it.
+fn route(op: &Operation) -> String {
+    op.path.route()
+}
+
+/// `GET /v1/x` and its selectors (`POST / with header X-Amz-Target: A`).
+fn describe(op: &Operation) -> String {
+    let mut text = format!("{} {}", op.method.as_str(), op.path.raw);
+    for (i, selector) in op.select.iter().enumerate() {
+        text.push_str(if i == 0 { " with " } else { " and " });
+        let (name, value) = (&selector.name, &selector.value);
+        match selector.location {
+            SelectIn::Header => text.push_str(&format!("header {name}: {value}")),
+            SelectIn::Query => text.push_str(&format!("query {name}={value}")),
+        }
+    }
+    text
+}
+
+/// Two operations of one route and method a request can reach both of, neither preferred.
+fn conflict(a: &Operation, b: &Operation) -> bool {
+    crate::model::routes_conflict((&a.path, &a.select), (&b.path, &b.select))
 }

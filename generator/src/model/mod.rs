@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 #[path = "../../../runtime/src/format.rs"]
 mod format;
 pub use format::Format;
-pub use path::{PathSegment, PathTemplate};
+pub use path::{PathSegment, PathTemplate, Piece, routes_conflict};
 pub use shape::{ClientShape, OperationNames, ServerShape, TagNames};
 pub use typeref::TypeRef;
 
@@ -514,6 +514,9 @@ pub struct Operation {
     pub method: Method,
     /// Path template.
     pub path: PathTemplate,
+    /// Constants selecting it among the operations sharing its method and path (`select`),
+    /// headers then query parameters, each in declared order.
+    pub select: Vec<Selector>,
     /// One line.
     pub summary: String,
     /// The rest.
@@ -540,6 +543,47 @@ pub struct Operation {
     pub gaps: Vec<String>,
     /// Where it is declared.
     pub origin: Location,
+}
+
+/// A constant the client always sends and the router dispatches on: `X-Amz-Target:
+/// DynamoDB_20120810.GetItem`, `Action=DescribeInstances`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selector {
+    /// Where it travels.
+    pub location: SelectIn,
+    /// The header's or query parameter's name.
+    pub name: String,
+    /// Its value.
+    pub value: String,
+}
+
+/// Where a selector travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SelectIn {
+    /// A request header.
+    Header,
+    /// A query parameter.
+    Query,
+}
+
+impl SelectIn {
+    /// `header` or `query`, as the spec writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SelectIn::Header => "header",
+            SelectIn::Query => "query",
+        }
+    }
+}
+
+impl Selector {
+    /// The key two selectors are compared by: header names without case.
+    pub fn key(&self) -> (SelectIn, String) {
+        match self.location {
+            SelectIn::Header => (self.location, self.name.to_ascii_lowercase()),
+            SelectIn::Query => (self.location, self.name.clone()),
+        }
+    }
 }
 
 impl Operation {

@@ -18,7 +18,10 @@
 //!
 //! Then the handler runs; its `Ok` value is answered with the operation's status, its `Err`
 //! with the error body. A panic in a handler answers 500 and the server keeps serving.
-//! Unknown routes answer 404 and known routes with another method 405, with the error body.
+//! Unknown routes answer 404 and known routes with another method 405, with the error body;
+//! a route whose operations are selected by a header or query constant answers 400 naming the
+//! selector when the request carries none of their values (its `dispatch` module matches what axum's
+//! router cannot: parameters sharing a segment with text, and selectors).
 //!
 //! One handler type serves every route, so axum's generic machinery is compiled once per
 //! service rather than once per operation.
@@ -31,6 +34,7 @@ mod auth;
 mod body;
 mod config;
 mod context;
+mod dispatch;
 #[cfg(feature = "docs")]
 mod docs;
 mod error;
@@ -48,6 +52,7 @@ pub use config::{
     DEFAULT_MAX_URI_BYTES, DEFAULT_UPLOAD_LIMIT, ServerConfig,
 };
 pub use context::{Anonymous, Context, OnlyStatus, Status};
+pub use dispatch::{Piece, Selector};
 #[cfg(feature = "docs")]
 pub use docs::{REDOC_JS, docs_router};
 pub use error::ApiError;
@@ -105,8 +110,14 @@ pub struct OperationInfo {
     pub tag: &'static str,
     /// HTTP method.
     pub method: &'static str,
-    /// Path template, `{param}` placeholders included.
+    /// Path template, `{param}` placeholders included, as the spec writes it.
     pub path: &'static str,
+    /// The path's segments, each its pieces of literal text and parameters; a trailing slash
+    /// is a last segment of no pieces; `/` has none. The router matches on these.
+    pub segments: &'static [&'static [Piece]],
+    /// The constants selecting this operation among those sharing its method and path: the
+    /// router answers it only to a request carrying each of them.
+    pub select: &'static [Selector],
     /// Success status answered unless the handler chooses another.
     pub status: u16,
     /// The other success statuses the handler may choose.

@@ -9,12 +9,13 @@
 //! the group traits, whose methods have no default, so a forgotten one is a compile error.
 
 use super::{
-    ApiError, Authenticator, Context, Input, OperationInfo, ServerConfig, authenticate, challenge, json_response,
+    ApiError, Authenticator, Context, Input, OperationInfo, ServerConfig, authenticate, challenge, dispatch,
+    json_response,
 };
 use crate::auth::{KeyIn, SchemeKind};
 use crate::error::ErrorShape;
 use axum::body::Body;
-use axum::extract::{FromRequestParts, RawPathParams, Request};
+use axum::extract::Request;
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodFilter, MethodRouter};
@@ -238,20 +239,25 @@ impl<S: Authenticator> Routes<S> {
     }
 
     /// The router; operations without a handler answer 501 (after authentication).
+    ///
+    /// Operations are grouped by their axum route ([`super::dispatch`]): each path with every
+    /// segment holding a parameter made a positional capture, so operations differing only
+    /// inside such segments, or by selectors, share one route and are told apart by the
+    /// runtime.
     pub fn build_partial(self) -> axum::Router {
         let errors = self.errors;
         let config = Arc::new(self.config);
-        let mut by_path: BTreeMap<&'static str, Vec<Endpoint<S::Principal>>> = BTreeMap::new();
+        let mut by_route: BTreeMap<String, Vec<Endpoint<S::Principal>>> = BTreeMap::new();
         for (info, handler) in self.operations.iter().zip(self.handlers) {
             let handler = handler.unwrap_or_else(|| {
                 let name = info.name;
                 Arc::new(move |_, _| reject(ApiError::not_implemented(name), errors))
             });
-            by_path.entry(info.path).or_default().push(Endpoint { info, handler });
+            by_route.entry(dispatch::axum_route(info)).or_default().push(Endpoint { info, handler });
         }
         let mut router = axum::Router::new();
-        for (path, endpoints) in by_path {
-            router = router.route(path, method_router(&self.service, endpoints, &config, errors));
+        for (route, endpoints) in by_route {
+            router = router.route(&route, method_router(&self.service, endpoints, &config, errors));
         }
         router
             .fallback(move || async move {
@@ -277,37 +283,94 @@ struct Endpoint<P> {
     handler: Handler<P>,
 }
 
-/// The methods of one path, and 405 with `Allow` for the others.
+/// The methods of one axum route, each trying its operations most specific first; 405 with
+/// `Allow` for a method no operation of a matching path has, 404 when no path matches.
 fn method_router<S: Authenticator>(
     service: &Arc<S>,
-    endpoints: Vec<Endpoint<S::Principal>>,
+    mut endpoints: Vec<Endpoint<S::Principal>>,
     config: &Arc<ServerConfig>,
     errors: &'static ErrorShape,
 ) -> MethodRouter {
-    let allow: Vec<&str> = endpoints.iter().map(|e| e.info.method).collect();
-    let allow = HeaderValue::from_str(&allow.join(", ")).unwrap_or_else(|_| HeaderValue::from_static(""));
+    endpoints.sort_by(|a, b| dispatch::specificity(a.info, b.info));
+    let all: Arc<[Arc<Endpoint<S::Principal>>]> = endpoints.into_iter().map(Arc::new).collect();
+    let mut by_method: BTreeMap<&str, Vec<Arc<Endpoint<S::Principal>>>> = BTreeMap::new();
+    for endpoint in all.iter() {
+        by_method.entry(endpoint.info.method).or_default().push(Arc::clone(endpoint));
+    }
     let mut methods = MethodRouter::new();
-    for endpoint in endpoints {
-        let Ok(method) = Method::from_bytes(endpoint.info.method.as_bytes()) else { continue };
+    for (method, candidates) in by_method {
+        let Ok(method) = Method::from_bytes(method.as_bytes()) else { continue };
         let Ok(filter) = MethodFilter::try_from(method) else { continue };
-        let endpoint = Arc::new(endpoint);
-        let (service, config) = (Arc::clone(service), Arc::clone(config));
+        let candidates: Arc<[Arc<Endpoint<S::Principal>>]> = candidates.into();
+        let (service, config, all) = (Arc::clone(service), Arc::clone(config), Arc::clone(&all));
         methods = methods.on(filter, move |request: Request| {
-            let answer = handle(Arc::clone(&service), request, Arc::clone(&endpoint), Arc::clone(&config), errors);
-            #[cfg(feature = "tracing")]
-            let answer = crate::trace::request(endpoint.info, answer);
-            answer
+            let (service, config) = (Arc::clone(&service), Arc::clone(&config));
+            dispatch_request(service, request, Arc::clone(&candidates), Arc::clone(&all), config, errors)
         });
     }
-    methods.fallback(move || {
-        let allow = allow.clone();
-        async move {
-            let mut response = ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "the method is not allowed on this path")
-                .into_response_with(errors);
-            response.headers_mut().insert(header::ALLOW, allow);
-            response
-        }
+    methods.fallback(move |request: Request| {
+        let all = Arc::clone(&all);
+        async move { unmatched(&all, request.uri().path(), errors) }
     })
+}
+
+/// The first operation of `candidates` (one method's, most specific first) whose path and
+/// selectors the request matches, handled; else the refusal saying what did not match.
+async fn dispatch_request<S: Authenticator>(
+    service: Arc<S>,
+    request: Request,
+    candidates: Arc<[Arc<Endpoint<S::Principal>>]>,
+    all: Arc<[Arc<Endpoint<S::Principal>>]>,
+    config: Arc<ServerConfig>,
+    errors: &'static ErrorShape,
+) -> Response {
+    let query = request.uri().query().unwrap_or_default().to_owned();
+    let mut path_only: Vec<&OperationInfo> = Vec::new();
+    for endpoint in candidates.iter() {
+        let Some(params) = dispatch::match_path(endpoint.info, request.uri().path()) else { continue };
+        if !dispatch::selected(endpoint.info, request.headers(), &query) {
+            path_only.push(endpoint.info);
+            continue;
+        }
+        let mut path = Vec::with_capacity(params.len());
+        for (name, raw) in params {
+            match dispatch::decode(&raw) {
+                Some(value) => path.push((name.to_owned(), value)),
+                None => {
+                    return ApiError::bad_request("a path parameter is not valid UTF-8 once decoded")
+                        .into_response_with(errors);
+                }
+            }
+        }
+        let answer = handle(service, request, path, Arc::clone(endpoint), config, errors);
+        #[cfg(feature = "tracing")]
+        let answer = crate::trace::request(endpoint.info, answer);
+        return answer.await;
+    }
+    if path_only.is_empty() {
+        unmatched(&all, request.uri().path(), errors)
+    } else {
+        dispatch::refuse_selectors(&path_only, request.headers(), &query).into_response_with(errors)
+    }
+}
+
+/// 405 with `Allow` naming the methods of the operations whose path matches, or 404 when none
+/// does.
+fn unmatched<P>(all: &[Arc<Endpoint<P>>], path: &str, errors: &'static ErrorShape) -> Response {
+    let mut allow: Vec<&str> = Vec::new();
+    for endpoint in all.iter().filter(|e| dispatch::match_path(e.info, path).is_some()) {
+        if !allow.contains(&endpoint.info.method) {
+            allow.push(endpoint.info.method);
+        }
+    }
+    if allow.is_empty() {
+        return ApiError::not_found("no operation matches this path").into_response_with(errors);
+    }
+    let allow = HeaderValue::from_str(&allow.join(", ")).unwrap_or_else(|_| HeaderValue::from_static(""));
+    let mut response = ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "the method is not allowed on this path")
+        .into_response_with(errors);
+    response.headers_mut().insert(header::ALLOW, allow);
+    response
 }
 
 /// The steps before every handler, in order: limits, authentication, path parameters, body
@@ -315,12 +378,13 @@ fn method_router<S: Authenticator>(
 async fn handle<S: Authenticator>(
     service: Arc<S>,
     request: Request,
+    path: Vec<(String, String)>,
     endpoint: Arc<Endpoint<S::Principal>>,
     config: Arc<ServerConfig>,
     errors: &'static ErrorShape,
 ) -> Response {
     let refuse = |error: ApiError| error.into_response_with(errors);
-    let (mut parts, body) = request.into_parts();
+    let (parts, body) = request.into_parts();
     let info = endpoint.info;
     if let Some(refusal) = config.refuse(&parts, info.streams) {
         return refuse(refusal);
@@ -332,10 +396,6 @@ async fn handle<S: Authenticator>(
             Ok(principal) => Some(principal),
             Err(error) => return with_challenge(refuse(error), info.auth),
         }
-    };
-    let path = match RawPathParams::from_request_parts(&mut parts, &()).await {
-        Ok(params) => params.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
-        Err(_) => return refuse(ApiError::bad_request("a path parameter is not valid UTF-8 once decoded")),
     };
     let media = match crate::media::negotiate(header_text(&parts.headers, header::ACCEPT), info.produces) {
         Some(media) => media,
@@ -367,6 +427,11 @@ async fn handle<S: Authenticator>(
         .with_max_form_fields(config.max_form_fields);
     if let Some(stream) = stream {
         input = input.with_stream(stream);
+    }
+    for selector in info.select {
+        if let dispatch::Selector::Query(name, _) = selector {
+            input.accept_query(name); // A selector is the route's, not a parameter.
+        }
     }
     for scheme in super::auth::schemes_of(info.auth) {
         if let SchemeKind::ApiKey { location: KeyIn::Query, name } = scheme.kind {

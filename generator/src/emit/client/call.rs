@@ -5,7 +5,7 @@
 use super::ClientEmitter;
 use crate::emit::rust::{ident, param_text};
 use crate::model::shape::{AcceptHeader, BodyStyle};
-use crate::model::{Access, Body, Encoding, ErrorStatus, Method, Operation, Param, ParamIn, PathSegment, Presence};
+use crate::model::{Access, Body, Encoding, ErrorStatus, Method, Operation, Param, ParamIn, Piece, Presence, SelectIn};
 use crate::model::{TypeKind, TypeRef};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -28,15 +28,18 @@ impl<'o> ListStart<'o> {
         self.start.iter().any(|s| std::ptr::eq(*s, param))
     }
 
-    /// The list's initial value.
-    fn initial(&self) -> TokenStream {
+    /// The list's initial value: `constants` (the operation's selectors), then the leading
+    /// required scalars.
+    fn initial(&self, constants: &[(&str, &str)]) -> TokenStream {
+        let constants = constants.iter().map(|(name, value)| quote! { (#name, ::std::string::String::from(#value)) });
         let items = self.start.iter().map(|p| {
             let wire = &p.wire;
             let field = ident(&p.rust);
             let value = param_text(quote!(self.#field), &p.ty);
             quote! { (#wire, #value) }
         });
-        if self.start.is_empty() { quote!(::std::vec::Vec::new()) } else { quote!(::std::vec![#(#items),*]) }
+        let items: Vec<TokenStream> = constants.chain(items).collect();
+        if items.is_empty() { quote!(::std::vec::Vec::new()) } else { quote!(::std::vec![#(#items),*]) }
     }
 }
 
@@ -104,7 +107,10 @@ impl ClientEmitter<'_> {
         cookies: &ListStart,
     ) -> (TokenStream, TokenStream, TokenStream) {
         let used = |location: ParamIn| op.params_in(location).next().is_some();
-        let query_init = query.initial();
+        let selected = |location: SelectIn| -> Vec<(&str, &str)> {
+            op.select.iter().filter(|s| s.location == location).map(|s| (s.name.as_str(), s.value.as_str())).collect()
+        };
+        let query_init = query.initial(&selected(SelectIn::Query));
         let query_decl = if query.pushed {
             quote! { let mut query = #query_init; }
         } else {
@@ -119,13 +125,20 @@ impl ClientEmitter<'_> {
         let accept = accept.map(|value| {
             quote! { headers.push((::std::string::String::from("accept"), ::std::string::String::from(#value))); }
         });
+        // The selectors travel on every request.
+        let header_selectors = selected(SelectIn::Header);
+        let selectors = header_selectors.iter().map(|(name, value)| {
+            quote! { headers.push((::std::string::String::from(#name), ::std::string::String::from(#value))); }
+        });
+        let selectors = quote! { #(#selectors)* };
         let headers = ident(&op.client.members.headers);
-        let (headers_decl, headers_field) = if used(ParamIn::Header) || accept.is_some() {
-            (quote! { let mut headers = self.#headers.clone(); #accept }, quote! { headers, })
+        let (headers_decl, headers_field) = if used(ParamIn::Header) || accept.is_some() || !header_selectors.is_empty()
+        {
+            (quote! { let mut headers = self.#headers.clone(); #selectors #accept }, quote! { headers, })
         } else {
             (quote! {}, quote! { headers: self.#headers.clone(), })
         };
-        let cookies_init = cookies.initial();
+        let cookies_init = cookies.initial(&[]);
         let (cookies_decl, cookies_field) = if cookies.pushed {
             (quote! { let mut cookies = #cookies_init; }, quote! { cookies, })
         } else if used(ParamIn::Cookie) {
@@ -354,35 +367,44 @@ fn form_write(field: &crate::model::Field, multipart: bool) -> TokenStream {
     }
 }
 
-/// The path with its parameters: a `format!` of the template, each parameter a segment.
+/// The path with its parameters: a `format!` of the template, literal text as written, each
+/// parameter's value percent-encoded as a segment, the trailing slash kept.
 fn path_expr(op: &Operation) -> TokenStream {
     let mut format = String::new();
     let mut args = Vec::new();
     for segment in &op.path.segments {
         format.push('/');
-        match segment {
-            PathSegment::Literal(text) => format.push_str(&text.replace('{', "{{").replace('}', "}}")),
-            PathSegment::Param(wire) => {
-                format.push_str("{}");
-                let param = op.params.iter().find(|p| &p.wire == wire).expect("lowered");
-                let field = ident(&param.rust);
-                args.push(match &param.ty {
-                    TypeRef::String | TypeRef::Url => {
-                        quote! { ::apigen_runtime::codegen::client::segment(&self.#field) }
-                    }
-                    TypeRef::Named(_) => quote! { ::apigen_runtime::codegen::client::segment(self.#field.as_str()) },
-                    other => {
-                        let text = param_text(quote!(self.#field), other);
-                        quote! { ::apigen_runtime::codegen::client::segment(&#text) }
-                    }
-                });
+        for piece in segment.pieces() {
+            match piece {
+                Piece::Text(text) => format.push_str(&text.replace('{', "{{").replace('}', "}}")),
+                Piece::Param(wire) => {
+                    format.push_str("{}");
+                    args.push(segment_arg(op, &wire));
+                }
             }
         }
+    }
+    if op.path.trailing_slash || op.path.segments.is_empty() {
+        format.push('/');
     }
     if args.is_empty() {
         quote! { ::std::string::String::from(#format) }
     } else {
         quote! { ::std::format!(#format, #(#args),*) }
+    }
+}
+
+/// A path parameter's value, percent-encoded by the runtime's `segment`.
+fn segment_arg(op: &Operation, wire: &str) -> TokenStream {
+    let param = op.params.iter().find(|p| p.wire == wire).expect("lowered");
+    let field = ident(&param.rust);
+    match &param.ty {
+        TypeRef::String | TypeRef::Url => quote! { ::apigen_runtime::codegen::client::segment(&self.#field) },
+        TypeRef::Named(_) => quote! { ::apigen_runtime::codegen::client::segment(self.#field.as_str()) },
+        other => {
+            let text = param_text(quote!(self.#field), other);
+            quote! { ::apigen_runtime::codegen::client::segment(&#text) }
+        }
     }
 }
 

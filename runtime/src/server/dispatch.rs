@@ -1,0 +1,341 @@
+//! Matching a request to one of the operations that share an axum route.
+//!
+//! axum's router (matchit) matches literal segments and whole-segment parameters only, and
+//! never looks at the query or headers. So the router is given, per operation, its path with
+//! every segment holding a parameter written as a whole-segment capture named by position
+//! (`/v1/{name}` and `/v1/{name}:cancel` both become `/v1/{p1}`), and the rest is done here,
+//! from each operation's [`OperationInfo::segments`] and [`OperationInfo::select`]:
+//!
+//! - the operations of one route and method are tried most specific first: segment by
+//!   segment, literal text before a mixed segment (more literal text first) before a
+//!   whole-segment parameter, then more selectors first;
+//! - a mixed segment matches the raw (still percent-encoded) segment: its literal pieces as
+//!   written, each parameter non-empty, the shortest value first (`{a}.{b}` splits `x.y.z` as
+//!   `x` and `y.z`); parameter values are percent-decoded afterwards;
+//! - a selector matches a header's value or a query parameter's value exactly.
+//!
+//! A request whose path no operation of its method matches answers 405 when another method's
+//! operation matches it, else 404; one whose path matches but whose selectors do not answers
+//! 400 naming the selector to send and the values it takes.
+
+use super::{ApiError, OperationInfo};
+use axum::http::HeaderMap;
+use std::cmp::Ordering;
+
+/// A piece of a path segment, as generated code declares it in [`OperationInfo::segments`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Piece {
+    /// Literal text, matched as written.
+    Text(&'static str),
+    /// A parameter, by wire name.
+    Param(&'static str),
+}
+
+/// A constant selecting an operation among those sharing its method and path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Selector {
+    /// A header (name, value).
+    Header(&'static str, &'static str),
+    /// A query parameter (name, value).
+    Query(&'static str, &'static str),
+}
+
+impl Selector {
+    fn describe(self) -> (&'static str, &'static str) {
+        match self {
+            Selector::Header(name, _) => ("header", name),
+            Selector::Query(name, _) => ("query parameter", name),
+        }
+    }
+
+    fn value(self) -> &'static str {
+        match self {
+            Selector::Header(_, value) | Selector::Query(_, value) => value,
+        }
+    }
+
+    fn same_name(self, other: Selector) -> bool {
+        match (self, other) {
+            (Selector::Header(a, _), Selector::Header(b, _)) => a.eq_ignore_ascii_case(b),
+            (Selector::Query(a, _), Selector::Query(b, _)) => a == b,
+            _ => false,
+        }
+    }
+
+    /// The value the request carries for this selector's name, if any (the first one).
+    fn found(self, headers: &HeaderMap, query: &str) -> Option<String> {
+        match self {
+            Selector::Header(name, _) => headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned),
+            Selector::Query(name, _) => {
+                form_urlencoded::parse(query.as_bytes()).find(|(key, _)| key == name).map(|(_, v)| v.into_owned())
+            }
+        }
+    }
+
+    /// True when the request carries this selector's value.
+    pub(crate) fn matches(self, headers: &HeaderMap, query: &str) -> bool {
+        match self {
+            Selector::Header(name, value) => headers.get_all(name).iter().any(|v| v.as_bytes() == value.as_bytes()),
+            Selector::Query(name, value) => {
+                form_urlencoded::parse(query.as_bytes()).any(|(key, v)| key == name && v == value)
+            }
+        }
+    }
+}
+
+/// The axum route of an operation: literal segments as written, each segment holding a
+/// parameter a capture named by its position (`p1`), the trailing slash kept.
+pub(crate) fn axum_route(info: &OperationInfo) -> String {
+    if info.segments.is_empty() {
+        return "/".to_owned();
+    }
+    let mut route = String::new();
+    for (index, pieces) in info.segments.iter().enumerate() {
+        route.push('/');
+        if pieces.iter().any(|p| matches!(p, Piece::Param(_))) {
+            route.push_str(&format!("{{p{index}}}"));
+        } else {
+            for piece in pieces.iter() {
+                if let Piece::Text(text) = piece {
+                    // matchit reads `{` and `}` doubled as themselves (the spec never has them).
+                    route.push_str(&text.replace('{', "{{").replace('}', "}}"));
+                }
+            }
+        }
+    }
+    route
+}
+
+/// Orders operations sharing a route most specific first (see the module's doc).
+pub(crate) fn specificity(a: &OperationInfo, b: &OperationInfo) -> Ordering {
+    let rank = |pieces: &[Piece]| -> (u8, usize) {
+        let text: usize = pieces.iter().map(|p| if let Piece::Text(t) = p { t.len() } else { 0 }).sum();
+        match pieces {
+            [Piece::Param(_)] => (0, 0),
+            _ if pieces.iter().any(|p| matches!(p, Piece::Param(_))) => (1, text),
+            _ => (2, text),
+        }
+    };
+    let ranks = |info: &OperationInfo| info.segments.iter().map(|s| rank(s)).collect::<Vec<_>>();
+    ranks(b).cmp(&ranks(a)).then(b.select.len().cmp(&a.select.len()))
+}
+
+/// The path parameters of `info` in the request's raw path (`/v1/x%20y:cancel`), still
+/// percent-encoded, or `None` when the path does not match.
+pub(crate) fn match_path(info: &OperationInfo, path: &str) -> Option<Vec<(&'static str, String)>> {
+    let rest = path.strip_prefix('/')?;
+    if info.segments.is_empty() {
+        return rest.is_empty().then(Vec::new);
+    }
+    let raw: Vec<&str> = rest.split('/').collect();
+    if raw.len() != info.segments.len() {
+        return None;
+    }
+    let mut params = Vec::new();
+    for (pieces, text) in info.segments.iter().zip(raw) {
+        match_pieces(pieces, text, &mut params)?;
+    }
+    Some(params)
+}
+
+/// Matches one segment's pieces, trying the shortest value of each parameter first.
+fn match_pieces(pieces: &[Piece], text: &str, params: &mut Vec<(&'static str, String)>) -> Option<()> {
+    match pieces.split_first() {
+        None => text.is_empty().then_some(()),
+        Some((Piece::Text(literal), rest)) => match_pieces(rest, text.strip_prefix(literal)?, params),
+        Some((Piece::Param(name), [])) => (!text.is_empty()).then(|| params.push((name, text.to_owned()))),
+        Some((Piece::Param(name), rest)) => {
+            let mark = params.len();
+            for end in (1..=text.len()).filter(|&end| text.is_char_boundary(end)) {
+                params.push((name, text[..end].to_owned()));
+                if match_pieces(rest, &text[end..], params).is_some() {
+                    return Some(());
+                }
+                params.truncate(mark);
+            }
+            None
+        }
+    }
+}
+
+/// True when the request carries every selector of `info`.
+pub(crate) fn selected(info: &OperationInfo, headers: &HeaderMap, query: &str) -> bool {
+    info.select.iter().all(|s| s.matches(headers, query))
+}
+
+/// The 400 for a request whose path matches `matched` (in order) but whose selectors match
+/// none of them: it names the first selector the request lacks or gives another value, and
+/// the values that select an operation.
+pub(crate) fn refuse_selectors(matched: &[&OperationInfo], headers: &HeaderMap, query: &str) -> ApiError {
+    let mut remaining: Vec<&OperationInfo> = matched.to_vec();
+    let names: Vec<Selector> = matched.iter().flat_map(|i| i.select.iter().copied()).collect();
+    for name in names {
+        let values: Vec<&str> =
+            remaining.iter().filter_map(|i| i.select.iter().find(|s| s.same_name(name)).map(|s| s.value())).collect();
+        if values.is_empty() {
+            continue;
+        }
+        let (location, wire) = name.describe();
+        let expected = listing(&values);
+        match name.found(headers, query) {
+            None => {
+                return ApiError::bad_request(format!(
+                    "the {location} `{wire}` selects the operation and is missing; send one of: {expected}"
+                ));
+            }
+            Some(found) if !values.contains(&found.as_str()) => {
+                return ApiError::bad_request(format!(
+                    "the {location} `{wire}` is `{found}`, which selects no operation; send one of: {expected}"
+                ));
+            }
+            Some(found) => {
+                remaining.retain(|i| i.select.iter().find(|s| s.same_name(name)).is_none_or(|s| s.value() == found))
+            }
+        }
+    }
+    ApiError::bad_request("the request's headers and query select no operation of this path")
+}
+
+/// Up to ten values, then how many more: an error body stays bounded.
+fn listing(values: &[&str]) -> String {
+    const SHOWN: usize = 10;
+    let mut text = values.iter().take(SHOWN).map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
+    if values.len() > SHOWN {
+        text.push_str(&format!(" and {} more", values.len() - SHOWN));
+    }
+    text
+}
+
+/// Percent-decodes a path parameter; `None` when the bytes are not UTF-8. An invalid escape
+/// is kept as written, as axum does.
+pub(crate) fn decode(raw: &str) -> Option<String> {
+    let bytes = raw.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (bytes[i], bytes.get(i + 1).and_then(|&b| hex(b)), bytes.get(i + 2).and_then(|&b| hex(b))) {
+            (b'%', Some(high), Some(low)) => {
+                out.push((high * 16 + low) as u8);
+                i += 3;
+            }
+            (byte, _, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(segments: &'static [&'static [Piece]], select: &'static [Selector]) -> OperationInfo {
+        OperationInfo { segments, select, ..BASE }
+    }
+
+    const BASE: OperationInfo = OperationInfo {
+        name: "op",
+        tag: "tag",
+        method: "GET",
+        path: "/",
+        segments: &[],
+        select: &[],
+        status: 200,
+        also: &[],
+        public: true,
+        auth: &[],
+        has_body: false,
+        consumes: &[],
+        produces: &[],
+        streams: false,
+        headers: &[],
+        link_cursor: None,
+    };
+
+    type Segments = &'static [&'static [Piece]];
+    type Pairs = Vec<(&'static str, &'static str)>;
+
+    const JSON: &[&[Piece]] = &[&[Piece::Text("files")], &[Piece::Param("id"), Piece::Text(".json")]];
+    const WHOLE: &[&[Piece]] = &[&[Piece::Text("files")], &[Piece::Param("id")]];
+    const CALL: &[&[Piece]] =
+        &[&[Piece::Text("fn(a='"), Piece::Param("a"), Piece::Text("',b="), Piece::Param("b"), Piece::Text(")")]];
+    const COMMA: &[&[Piece]] = &[&[Piece::Param("lat"), Piece::Text(","), Piece::Param("lon")]];
+    const SLASH: &[&[Piece]] = &[&[Piece::Text("a")], &[]];
+
+    fn pairs(found: Option<Vec<(&'static str, String)>>) -> Option<Pairs> {
+        found.map(|v| v.into_iter().map(|(k, v)| (k, &*Box::leak(v.into_boxed_str()))).collect())
+    }
+
+    #[test]
+    fn routes_for_axum() {
+        let cases: [(Segments, &str); 5] =
+            [(JSON, "/files/{p1}"), (WHOLE, "/files/{p1}"), (CALL, "/{p0}"), (SLASH, "/a/"), (&[], "/")];
+        for (segments, route) in cases {
+            assert_eq!(axum_route(&info(segments, &[])), route);
+        }
+    }
+
+    #[test]
+    fn matches_paths() {
+        let cases: [(Segments, &str, Option<Pairs>); 12] = [
+            (JSON, "/files/7.json", Some(vec![("id", "7")])),
+            (JSON, "/files/a.json.json", Some(vec![("id", "a.json")])),
+            (JSON, "/files/.json", None),
+            (JSON, "/files/7", None),
+            (WHOLE, "/files/7.json", Some(vec![("id", "7.json")])),
+            (CALL, "/fn(a='x',b=2)", Some(vec![("a", "x"), ("b", "2")])),
+            (CALL, "/fn(a='x',b=)", None),
+            (COMMA, "/1.5,-2", Some(vec![("lat", "1.5"), ("lon", "-2")])),
+            (COMMA, "/1.5", None),
+            (SLASH, "/a/", Some(vec![])),
+            (SLASH, "/a", None),
+            (&[], "/", Some(vec![])),
+        ];
+        for (segments, path, expected) in cases {
+            assert_eq!(pairs(match_path(&info(segments, &[]), path)), expected, "{path}");
+        }
+    }
+
+    #[test]
+    fn orders_most_specific_first() {
+        let (json, whole) = (info(JSON, &[]), info(WHOLE, &[]));
+        assert_eq!(specificity(&json, &whole), Ordering::Less);
+        let literal = info(&[&[Piece::Text("files")], &[Piece::Text("list")]], &[]);
+        assert_eq!(specificity(&literal, &json), Ordering::Less);
+        let selected = info(&[], &[Selector::Header("X-Target", "A")]);
+        assert_eq!(specificity(&selected, &info(&[], &[])), Ordering::Less);
+    }
+
+    #[test]
+    fn matches_selectors_and_names_the_missing_one() {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-target", "Svc.Get".parse().unwrap());
+        let get = info(&[], &[Selector::Header("X-Target", "Svc.Get")]);
+        let put = info(&[], &[Selector::Header("X-Target", "Svc.Put")]);
+        assert!(selected(&get, &headers, ""));
+        assert!(!selected(&put, &headers, ""));
+        let query = info(&[], &[Selector::Query("Action", "List")]);
+        assert!(selected(&query, &HeaderMap::new(), "Version=1&Action=List"));
+        assert!(!selected(&query, &HeaderMap::new(), "Action=Lis"));
+        let message = |h: &HeaderMap| refuse_selectors(&[&get, &put], h, "").message().unwrap().to_owned();
+        assert_eq!(
+            message(&HeaderMap::new()),
+            "the header `X-Target` selects the operation and is missing; send one of: `Svc.Get`, `Svc.Put`"
+        );
+        headers.insert("x-target", "Svc.Nope".parse().unwrap());
+        assert_eq!(
+            message(&headers),
+            "the header `X-Target` is `Svc.Nope`, which selects no operation; send one of: `Svc.Get`, `Svc.Put`"
+        );
+    }
+
+    #[test]
+    fn decodes_parameters() {
+        assert_eq!(decode("a%20b%3A"), Some("a b:".to_owned()));
+        assert_eq!(decode("100%"), Some("100%".to_owned()));
+        assert_eq!(decode("%FF"), None);
+    }
+}
