@@ -319,10 +319,37 @@ impl Document<'_> {
             if let Some(example) = sample::of_body(self.api, op).filter(|_| json_like) {
                 media.push(("example", example));
             }
+            if matches!(encoding, Encoding::Form | Encoding::Multipart)
+                && let Some(nested) = self.nested_form_encoding(&body.ty)
+            {
+                media.push(("encoding", nested));
+            }
             content.insert(media_type.clone(), object(media));
         }
         request.push(("content", Value::Object(content)));
         object(request)
+    }
+
+    /// The `encoding` of a form body of nested values: each field that is not a scalar or a
+    /// list of scalars travels in brackets (`deepObject`, exploded, as Stripe's document says
+    /// it); `None` for a flat form, whose fields travel as OpenAPI's default says.
+    fn nested_form_encoding(&self, ty: &TypeRef) -> Option<Value> {
+        if self.api.flat_form(ty) {
+            return None;
+        }
+        let TypeRef::Named(name) = ty else { return None };
+        let TypeKind::Object(object) = &self.api.ty(name).kind else { return None };
+        let mut encoding = Map::new();
+        for field in &object.fields {
+            let flat = match &field.ty {
+                TypeRef::List(inner) => self.api.form_scalar(inner),
+                other => self.api.form_scalar(other),
+            };
+            if !flat {
+                encoding.insert(field.wire.clone(), json!({"style": "deepObject", "explode": true}));
+            }
+        }
+        Some(Value::Object(encoding))
     }
 
     /// `responses`: every success status, the router's refusals, each failure status once

@@ -1057,9 +1057,9 @@ impl Importer<'_> {
     }
 
     /// A response's body: `None` without content, `Some(None)` when not JSON, else its schema.
-    /// A request body that is not JSON, as the format holds it: a form (an object of scalars
-    /// and lists of those), a multipart form (the same, plus files: `format: binary`), text
-    /// (`string`) or raw bytes. The first media type of the content that fits decides; `None`
+    /// A request body that is not JSON, as the format holds it: a form (an object, nested
+    /// values in brackets), a multipart form (an object of scalars and lists of those, plus
+    /// files: `format: binary`), text (`string`) or raw bytes. The first media type of the content that fits decides; `None`
     /// when none does.
     fn other_body(&mut self, content: &Map<String, Value>, op_type: &str, pointer: &str) -> Option<Map<String, Value>> {
         let essence = |m: &str| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
@@ -1103,10 +1103,12 @@ impl Importer<'_> {
     }
 
     /// The fields of a form body that are files, when the schema is an object whose every
-    /// property can travel in a form; `None` otherwise.
+    /// property can travel in a form (a urlencoded form: anything but a file; a multipart
+    /// one: anything without files, or scalars, lists of those and files); `None` otherwise.
     fn form_fields(&self, schema: &Value, multipart: bool) -> Option<Vec<(String, FormField)>> {
         let properties = schema_properties(self.doc, schema)?;
         let mut files = Vec::new();
+        let mut nested = false;
         for (name, property) in properties.as_object()? {
             let property = refs::lookup_value(self.doc, property)?;
             let binary =
@@ -1117,16 +1119,19 @@ impl Importer<'_> {
                     && s.get("format") != Some(&json!("binary"))
             };
             let items = property.get("items").and_then(|i| refs::lookup_value(self.doc, i));
-            if binary(property) && multipart {
+            if binary(property) {
                 files.push((name.clone(), FormField::File));
-            } else if property.get("type") == Some(&json!("array")) && items.is_some_and(binary) && multipart {
+            } else if property.get("type") == Some(&json!("array")) && items.is_some_and(binary) {
                 files.push((name.clone(), FormField::Files));
             } else if !(scalar(property) || property.get("type") == Some(&json!("array")) && items.is_some_and(scalar))
             {
-                return None;
+                nested = true;
             }
         }
-        Some(files)
+        // Files travel in a multipart form of scalars only; a form without files holds any
+        // value, nested ones in brackets (`items[0][price]=x`).
+        let fits = if multipart { files.is_empty() || !nested } else { files.is_empty() };
+        fits.then_some(files)
     }
 
     fn response_body(&mut self, response: &Value, _pointer: &str) -> Option<Option<Value>> {

@@ -79,6 +79,29 @@ impl Api {
         &self.types[name]
     }
 
+    /// Whether `ty` travels in a form as text: a scalar or an enumeration.
+    pub fn form_scalar(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::Named(n) => matches!(self.types.get(n).map(|d| &d.kind), Some(TypeKind::Enum(_))),
+            TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_) | TypeRef::Bytes | TypeRef::File => false,
+            _ => true,
+        }
+    }
+
+    /// Whether a form body of type `ty` is flat, read field by field: an object whose every
+    /// field is a scalar, an enumeration, a list of those, or a file. A urlencoded body that
+    /// is not (objects, maps, lists of objects at any depth) travels in brackets
+    /// (`items[0][price]=x`, `apigen_runtime::form`) and is decoded whole, like JSON.
+    pub fn flat_form(&self, ty: &TypeRef) -> bool {
+        let TypeRef::Named(name) = ty else { return true };
+        let Some(TypeKind::Object(object)) = self.types.get(name).map(|d| &d.kind) else { return true };
+        object.fields.iter().all(|f| match &f.ty {
+            TypeRef::File => true,
+            TypeRef::List(inner) => **inner == TypeRef::File || self.form_scalar(inner),
+            other => self.form_scalar(other),
+        })
+    }
+
     /// The group of an operation. Lowering guarantees every operation's tag exists.
     pub fn tag_of(&self, op: &Operation) -> &Tag {
         &self.tags[self.tag_index[&op.tag]]

@@ -8,6 +8,7 @@ use crate::params::FromParam;
 use crate::validate::{Validate, Validator, Violation};
 use axum::body::Bytes;
 use axum::http::HeaderMap;
+use std::borrow::Cow;
 
 /// A request's parameters and body, read by generated code into the operation's typed
 /// request. Every problem is collected; [`Input::finish`] answers them all at once.
@@ -357,6 +358,58 @@ impl Input {
             }
             Err(found) => {
                 self.violations.extend(found.0);
+                None
+            }
+        }
+    }
+
+    /// A form body (urlencoded, or multipart without files) of nested objects and lists
+    /// (`items[0][price]=x`, see [`crate::form`]),
+    /// decoded strictly and validated like a JSON body, every violation named by its key in
+    /// the form (`items[0][price]`). `None` when absent (allowed only when `required` is
+    /// false) or invalid (the problems are recorded).
+    pub fn form_body<T: FromJson + Validate>(&mut self, required: bool) -> Option<T> {
+        if self.body.iter().all(u8::is_ascii_whitespace) {
+            if required {
+                self.fail(String::new(), "a form body is required");
+            }
+            return None;
+        }
+        self.form_fields();
+        let (tree, problems) = match self.form.as_mut() {
+            Some(Form::Pairs(pairs)) => {
+                for pair in pairs.iter_mut() {
+                    pair.end |= READ;
+                }
+                let body = &self.body;
+                crate::form::from_pairs(pairs.iter().map(|pair| pair.decode(body)))
+            }
+            Some(Form::Parts(parts)) => {
+                let mut files = Vec::new();
+                let mut texts = Vec::new();
+                for (name, value, read) in parts.iter_mut() {
+                    *read = true;
+                    match value {
+                        FormValue::Text(text) => texts.push((Cow::Borrowed(name.as_str()), Cow::Borrowed(text.as_str()))),
+                        FormValue::File(_) => files.push(Violation::new(name.clone(), "is a file; a value was expected")),
+                    }
+                }
+                let (tree, mut problems) = crate::form::from_pairs(texts);
+                problems.extend(files);
+                (tree, problems)
+            }
+            None => return None,
+        };
+        if !problems.is_empty() {
+            self.violations.extend(problems);
+            return None;
+        }
+        let decoded = crate::json::decode_form::<T>(tree).and_then(|decoded| decoded.validate().map(|()| decoded));
+        match decoded {
+            Ok(decoded) => Some(decoded),
+            Err(found) => {
+                let named = found.0.into_iter().map(|v| Violation::new(crate::form::key_of_pointer(&v.path), v.message));
+                self.violations.extend(named);
                 None
             }
         }

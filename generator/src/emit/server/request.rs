@@ -160,7 +160,12 @@ impl ServerEmitter<'_> {
         if !form {
             return quote! { let body = #json; };
         }
-        let form = self.read_form(&body.ty);
+        let form = if self.api.flat_form(&body.ty) {
+            self.read_form(&body.ty)
+        } else {
+            // Nested objects and lists, in brackets: decoded whole, like JSON.
+            quote! { __input.form_body::<#ty>(#required) }
+        };
         if encodings.contains(&Encoding::Json) {
             quote! { let body = if __input.is_form() { #form } else { #json }; }
         } else {
