@@ -11,7 +11,7 @@
 //! response may carry new ones (the generated server still rejects them in requests).
 
 use crate::model::{
-    Access, Api, Auth, Constraints, Encoding, ErrorStatus, Field, Operation, PageStyle, Param, Presence, ResponseBody,
+    Access, Api, Auth, Constraints, Encoding, ErrorStatus, Field, Operation, PageStyle, Param, ParamIn, Presence, ResponseBody,
     SchemeKind, TypeDef, TypeKind, TypeRef, Union, sample,
 };
 use serde_json::{Map, Value, json};
@@ -475,8 +475,12 @@ impl Document<'_> {
             out.push(("description", json!(d.trim())));
         }
         if matches!(param.ty, TypeRef::List(_)) {
-            out.push(("style", json!("form")));
-            out.push(("explode", json!(true)));
+            let (style, explode) = match param.location {
+                ParamIn::Header | ParamIn::Path => ("simple", false),
+                _ => param.style.openapi().unwrap_or(("form", true)),
+            };
+            out.push(("style", json!(style)));
+            out.push(("explode", json!(explode)));
         }
         out.push(("schema", schema));
         out.push(("example", sample::of_param(self.api, param)));

@@ -691,13 +691,25 @@ impl Importer<'_> {
             typed.sample = Some(example.clone());
         }
         let list = matches!(typed.expr, Expr::List(_));
-        let explode = param.get("explode").and_then(Value::as_bool).unwrap_or(true);
         let style = param.get("style").and_then(Value::as_str).unwrap_or("form");
-        // Query lists travel as repeated keys (`form`, exploded), header lists as one
-        // comma-separated value (`simple`, OpenAPI's default for headers).
+        let explode = param.get("explode").and_then(Value::as_bool).unwrap_or(style == "form");
+        // Query lists travel as repeated keys (`form`, exploded) or one delimited value (the
+        // spec's `style`/`explode`), header lists as one comma-separated value (`simple`,
+        // OpenAPI's default for headers).
+        let mut style_keys = Vec::new();
         let as_format = match location {
             "header" => style == "simple" || param.get("style").is_none(),
-            _ => explode && style == "form",
+            _ => match (style, explode) {
+                ("form", true) => true,
+                ("form", false) | ("spaceDelimited" | "pipeDelimited", false) if list => {
+                    style_keys.push(("style", json!(style)));
+                    if style == "form" {
+                        style_keys.push(("explode", json!(false)));
+                    }
+                    true
+                }
+                _ => false,
+            },
         };
         if list && !as_format {
             typed.gap(self.gaps.note(gaps::PARAM_STYLE, pointer));
@@ -724,6 +736,7 @@ impl Importer<'_> {
         if required && location != "path" {
             extra.push(("required", json!(true)));
         }
+        extra.append(&mut style_keys);
         let typed_node = typed.node(Vec::new());
         // `in` and `required` first, as a person writes a parameter.
         let mut node: Map<String, Value> = extra.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();

@@ -679,6 +679,53 @@ impl ParamIn {
     }
 }
 
+/// How a list parameter travels, in OpenAPI's words (`style` and `explode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ParamStyle {
+    /// A query list as repeated keys (`ids=1&ids=2`: `form`, exploded, the default), a header
+    /// list as one comma-separated value (`simple`), a scalar as itself.
+    Default,
+    /// A query list as one comma-separated value (`ids=1,2`: `form`, `explode: false`).
+    Comma,
+    /// A query list as one space-separated value (`ids=1%202`: `spaceDelimited`).
+    Space,
+    /// A query list as one `|`-separated value (`ids=1|2`: `pipeDelimited`).
+    Pipe,
+}
+
+impl ParamStyle {
+    /// The character between the items of a list sent as one value (`None`: repeated keys,
+    /// or a header's commas).
+    pub fn delimiter(self) -> Option<char> {
+        match self {
+            ParamStyle::Default => None,
+            ParamStyle::Comma => Some(','),
+            ParamStyle::Space => Some(' '),
+            ParamStyle::Pipe => Some('|'),
+        }
+    }
+
+    /// How a list travels, in words (for `apigen diff`).
+    pub fn words(self) -> &'static str {
+        match self {
+            ParamStyle::Default => "repeated keys",
+            ParamStyle::Comma => "one comma-separated value",
+            ParamStyle::Space => "one space-separated value",
+            ParamStyle::Pipe => "one `|`-separated value",
+        }
+    }
+
+    /// OpenAPI's `style` and `explode` for a list in the query (`None`: the defaults).
+    pub fn openapi(self) -> Option<(&'static str, bool)> {
+        match self {
+            ParamStyle::Default => None,
+            ParamStyle::Comma => Some(("form", false)),
+            ParamStyle::Space => Some(("spaceDelimited", false)),
+            ParamStyle::Pipe => Some(("pipeDelimited", false)),
+        }
+    }
+}
+
 /// A parameter.
 #[derive(Debug, Clone)]
 pub struct Param {
@@ -704,6 +751,8 @@ pub struct Param {
     pub gaps: Vec<String>,
     /// Holds a secret.
     pub sensitive: bool,
+    /// How it travels, when a list.
+    pub style: ParamStyle,
 }
 
 /// A request body.

@@ -137,7 +137,8 @@ impl ClientEmitter<'_> {
     }
 
     /// A query, header or cookie parameter pushed as text onto its list: a list as repeated
-    /// query keys, or one comma-separated header value.
+    /// query keys or one delimited query value (its `style`), or one comma-separated header
+    /// value.
     fn send_param(&self, p: &Param) -> TokenStream {
         let wire = &p.wire;
         let field = ident(&p.rust);
@@ -158,7 +159,19 @@ impl ClientEmitter<'_> {
             }
             TypeRef::List(inner) => {
                 let item = param_text(quote!(item), inner);
-                quote! { for item in &self.#field { #list.push((#name, #item)); } }
+                match p.style.delimiter() {
+                    // One value of delimited items (`ids=1,2`); an empty list is left out.
+                    Some(delimiter) => {
+                        let delimiter = delimiter.to_string();
+                        quote! {
+                            if !self.#field.is_empty() {
+                                let items: ::std::vec::Vec<::std::string::String> = self.#field.iter().map(|item| #item).collect();
+                                #list.push((#name, items.join(#delimiter)));
+                            }
+                        }
+                    }
+                    None => quote! { for item in &self.#field { #list.push((#name, #item)); } },
+                }
             }
             ty if p.required => {
                 let value = param_text(quote!(self.#field), ty);

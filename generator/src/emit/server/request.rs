@@ -339,7 +339,11 @@ impl ServerEmitter<'_> {
             (false, true) => ident(&format!("{place}_required")),
             (false, false) => ident(place),
         };
-        let read = quote! { __input.#reader::<#read_ty>(#wire) };
+        let read = match param.style.delimiter() {
+            // One value of delimited items (`ids=1,2`, `ids=1|2`).
+            Some(delimiter) if is_list => quote! { __input.query_delimited::<#read_ty>(#wire, #delimiter) },
+            _ => quote! { __input.#reader::<#read_ty>(#wire) },
+        };
         let read = match (convert, is_list) {
             (Some(convert), true) => quote! { #read.into_iter().map(#convert).collect::<::std::vec::Vec<_>>() },
             (Some(convert), false) => quote! { #read.map(#convert) },
