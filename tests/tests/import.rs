@@ -158,6 +158,7 @@ fn importing_the_export_of_nested_forms_and_query_styles_gives_them_back() {
 fn nested_forms_and_delimited_query_lists_are_kept_and_what_the_format_cannot_hold_is_a_gap() {
     let (_dir, report, api) = import("fixtures/openapi/styles-3.0.json");
     assert_eq!((report.summary.kept, report.summary.operations), (3, 4));
+    assert_eq!((report.summary.params, report.summary.params_left_out), (5, 1), "the `deepObject` one is left out");
     let kinds = &report.summary.kinds;
     assert!(!kinds.contains_key("param-styles"), "{kinds:?}");
     assert_eq!(kinds.get("object-params"), Some(&1), "`deepObject` is not held yet: {kinds:?}");
@@ -203,7 +204,7 @@ fn a_3_0_json_document_keeps_what_the_format_holds_and_records_the_rest() {
     let (dir, report, api) = import("fixtures/openapi/petstore-3.0.json");
     assert_eq!(
         report.summary.line(),
-        "6 of 6 operations kept, 4 types, 5 gaps; gap places: unlisted-refusals 4, path-param-names 2, \
+        "6 of 6 operations kept, 6 of 6 parameters kept, 4 types, 5 gaps; gap places: unlisted-refusals 4, path-param-names 2, \
          error-body-by-name 1, undeclared-path-params 1, unique-items 1"
     );
     let ops: Vec<String> = apigen::listing::operations(&api);
@@ -316,7 +317,7 @@ fn invalid_schemas_and_references_to_nothing_are_gaps_not_failures() {
     let imported = apigen::import::import(&doc, "odd.json").unwrap();
     assert_eq!(
         imported.summary.line(),
-        "1 of 1 operations kept, 1 types, 4 gaps; gap places: broken-refs 1, contradictory-constraints 1, invalid-schemas 1, \
+        "1 of 1 operations kept, 0 of 0 parameters kept, 1 types, 4 gaps; gap places: broken-refs 1, contradictory-constraints 1, invalid-schemas 1, \
          unlisted-refusals 1"
     );
     let schemas = &imported.files.iter().find(|(name, _)| name == "schemas.yaml").unwrap().1;

@@ -210,8 +210,13 @@ impl Importer<'_> {
                 let op_pointer = refs::child(&pointer, method);
                 let name = self.operation_name(op, method, path, &mut op_names);
                 self.budget = super::SCHEMA_BUDGET;
+                self.op_params = (0, 0);
                 match self.operation(&name, method, path, item, op, &op_pointer, &mut routes) {
-                    Ok(out) => self.operations.push(out),
+                    Ok(out) => {
+                        self.params.0 += self.op_params.0;
+                        self.params.1 += self.op_params.1;
+                        self.operations.push(out);
+                    }
                     Err(left) => {
                         let what = format!("operation `{} {path}` ({name})", method.to_uppercase());
                         self.gaps.left_out(
@@ -547,10 +552,15 @@ impl Importer<'_> {
         let mut merged: Vec<_> = merged.into_iter().collect();
         merged.sort_by_key(|((_, location), _)| location != "path");
         for ((name, location), (param, param_pointer)) in merged {
+            // Counted read, then left out by every `continue` below but the two that say
+            // otherwise (`dropped` is undone there).
+            self.op_params.0 += 1;
+            self.op_params.1 += 1;
             match location.as_str() {
                 "header" if name.eq_ignore_ascii_case("authorization") && is_required(doc, &param) => {
                     self.declared_authorization = true;
                     op_gaps.push(self.gaps.note(gaps::AUTHORIZATION_PARAM, &param_pointer));
+                    self.op_params.1 -= 1; // Kept: it is the operation's credential.
                     continue;
                 }
                 "header" if !is_token(&name) || is_reserved_header(&name) => {
@@ -570,7 +580,10 @@ impl Importer<'_> {
             let wire =
                 if location == "path" { renames.get(&name).cloned().unwrap_or(name.clone()) } else { name.clone() };
             if location == "path" && !in_path.contains(&wire.as_str()) {
-                continue; // Declared for a path that does not hold it: it cannot be sent.
+                // Declared for a path that does not hold it: not a parameter of the operation.
+                self.op_params.0 -= 1;
+                self.op_params.1 -= 1;
+                continue;
             }
             // Header names are compared without case.
             let key = if location == "header" { wire.to_ascii_lowercase() } else { wire.clone() };
@@ -582,6 +595,7 @@ impl Importer<'_> {
                 Some(entry) => entry,
                 None => continue,
             };
+            self.op_params.1 -= 1;
             wires.insert(key);
             taken.claim(&wire);
             if location == "path" {
