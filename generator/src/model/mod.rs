@@ -708,7 +708,7 @@ impl ParamStyle {
     /// How a list travels, in words (for `apigen diff`).
     pub fn words(self) -> &'static str {
         match self {
-            ParamStyle::Default => "repeated keys",
+            ParamStyle::Default => "the default style (a query list as repeated keys)",
             ParamStyle::Comma => "one comma-separated value",
             ParamStyle::Space => "one space-separated value",
             ParamStyle::Pipe => "one `|`-separated value",
