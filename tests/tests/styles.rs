@@ -49,7 +49,13 @@ impl CheckoutsApi for Echo {
     }
 
     async fn search_checkouts(&self, _: Context<()>, request: SearchCheckoutsRequest) -> Result<Search, ApiError> {
-        Ok(Search { ids: request.ids, tags: request.tags, codes: request.codes, expand: request.expand })
+        Ok(Search {
+            ids: request.ids,
+            tags: request.tags,
+            codes: request.codes,
+            expand: request.expand,
+            include: request.include,
+        })
     }
 }
 
@@ -244,11 +250,12 @@ async fn query_lists_travel_in_their_style_both_ways() {
             .tags(["a", "b c"])
             .codes(["x", "y"])
             .expand(["customer", "items"])
+            .include(["a", "b"])
     };
     let call = search().call();
     assert_eq!(
         query_string(&call.query),
-        "ids=1%2C22%2C333&tags=a+b+c&codes=x%7Cy&expand=customer&expand=items",
+        "ids=1%2C22%2C333&tags=a+b+c&codes=x%7Cy&expand=customer&expand=items&include%5B%5D=a&include%5B%5D=b",
         "a space inside an item of a space-delimited list cannot be told apart"
     );
     let found = client.checkouts().search().ids([1, 22, 333]).tags(["a", "b"]).codes(["x", "y"]).send().await.unwrap();
@@ -257,6 +264,7 @@ async fn query_lists_travel_in_their_style_both_ways() {
         tags: vec!["a".into(), "b".into()],
         codes: vec!["x".into(), "y".into()],
         expand: Vec::new(),
+        include: Vec::new(),
     };
     assert_eq!(found, expected);
     // Empty lists are left out, and read back empty.
@@ -265,10 +273,11 @@ async fn query_lists_travel_in_their_style_both_ways() {
     // Unencoded delimiters, as other clients write them, and what does not parse.
     let http = styles_client::http_client_builder().build().unwrap();
     let get = |query: &'static str| http.get(format!("{base}/checkouts?{query}")).bearer_auth("tok").send();
-    let response = get("ids=1,2&tags=a%20b&codes=x|y&expand=e").await.unwrap();
+    let response = get("ids=1,2&tags=a%20b&codes=x|y&expand=e&include[1]=b&include[0]=a").await.unwrap();
     assert_eq!(response.status().as_u16(), 200);
     let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
-    assert_eq!(body, json!({"ids": [1, 2], "tags": ["a", "b"], "codes": ["x", "y"], "expand": ["e"]}));
+    let expected = json!({"ids": [1, 2], "tags": ["a", "b"], "codes": ["x", "y"], "expand": ["e"], "include": ["a", "b"]});
+    assert_eq!(body, expected);
     let response = get("ids=1,two&codes=a|b|c|d").await.unwrap();
     assert_eq!(response.status().as_u16(), 400);
     let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();

@@ -715,11 +715,12 @@ impl Importer<'_> {
             "header" => style == "simple" || param.get("style").is_none(),
             _ => match (style, explode) {
                 ("form", true) => true,
-                ("form", false) | ("spaceDelimited" | "pipeDelimited", false) if list => {
+                ("form", false) | ("spaceDelimited" | "pipeDelimited", false) | ("deepObject", true) if list => {
                     style_keys.push(("style", json!(style)));
                     if style == "form" {
                         style_keys.push(("explode", json!(false)));
                     }
+                    // `deepObject` is exploded by default: `explode: true` says nothing more.
                     true
                 }
                 _ => false,

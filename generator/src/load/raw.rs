@@ -281,7 +281,8 @@ pub struct RawField {
     /// Parameter: must the caller give it.
     pub required: Option<bool>,
     /// Parameter: how a list travels, in OpenAPI's words (`form`, `spaceDelimited`,
-    /// `pipeDelimited` in the query; `simple` in a path or header; `form` in a cookie).
+    /// `pipeDelimited`, `deepObject` in the query; `simple` in a path or header; `form` in a
+    /// cookie).
     pub style: Option<String>,
     /// Parameter: whether a list of a `form` style is repeated keys (`true`, the default) or
     /// one comma-separated value.

@@ -124,6 +124,7 @@ impl Lowerer<'_> {
         let (explode_default, held) = match (location, style) {
             (ParamIn::Query, None | Some("form")) => (true, true),
             (ParamIn::Query, Some("spaceDelimited" | "pipeDelimited")) => (false, list),
+            (ParamIn::Query, Some("deepObject")) => (true, list),
             (ParamIn::Path | ParamIn::Header, None | Some("simple")) => (false, true),
             (ParamIn::Cookie, None | Some("form")) => (true, true),
             _ => (false, false),
@@ -133,7 +134,7 @@ impl Lowerer<'_> {
         if !held {
             let allowed = match location {
                 ParamIn::Query => {
-                    "`form` (a list as repeated keys, or with `explode: false` one comma-separated value), `spaceDelimited` or `pipeDelimited` (lists only); objects (`deepObject`) are not held yet"
+                    "`form` (a list as repeated keys, or with `explode: false` one comma-separated value), `spaceDelimited`, `pipeDelimited` or `deepObject` (lists only: `name[]=a`); objects are not held yet"
                 }
                 ParamIn::Path => "`simple` (`label` and `matrix` are not held yet)",
                 ParamIn::Header => "`simple`",
@@ -152,6 +153,13 @@ impl Lowerer<'_> {
                     .hint("drop `explode: true`, or write `style: form` for repeated keys");
                 ParamStyle::Default
             }
+            (ParamIn::Query, Some("deepObject")) if !explode => {
+                self.diags
+                    .error(at, format!("{element} is `deepObject` and not exploded, which OpenAPI leaves undefined"))
+                    .hint("drop `explode: false`");
+                ParamStyle::Default
+            }
+            (ParamIn::Query, Some("deepObject")) => ParamStyle::Brackets,
             (ParamIn::Query, Some("spaceDelimited")) => ParamStyle::Space,
             (ParamIn::Query, Some("pipeDelimited")) => ParamStyle::Pipe,
             (ParamIn::Query, _) if list && !explode => ParamStyle::Comma,

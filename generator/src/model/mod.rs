@@ -691,6 +691,9 @@ pub enum ParamStyle {
     Space,
     /// A query list as one `|`-separated value (`ids=1|2`: `pipeDelimited`).
     Pipe,
+    /// A query list in brackets (`expand[]=a&expand[]=b`: `deepObject` on a list, as Stripe's
+    /// document writes it and its API and SDKs read it).
+    Brackets,
 }
 
 impl ParamStyle {
@@ -698,7 +701,7 @@ impl ParamStyle {
     /// or a header's commas).
     pub fn delimiter(self) -> Option<char> {
         match self {
-            ParamStyle::Default => None,
+            ParamStyle::Default | ParamStyle::Brackets => None,
             ParamStyle::Comma => Some(','),
             ParamStyle::Space => Some(' '),
             ParamStyle::Pipe => Some('|'),
@@ -712,6 +715,7 @@ impl ParamStyle {
             ParamStyle::Comma => "one comma-separated value",
             ParamStyle::Space => "one space-separated value",
             ParamStyle::Pipe => "one `|`-separated value",
+            ParamStyle::Brackets => "keys in brackets (`name[]`)",
         }
     }
 
@@ -722,6 +726,7 @@ impl ParamStyle {
             ParamStyle::Comma => Some(("form", false)),
             ParamStyle::Space => Some(("spaceDelimited", false)),
             ParamStyle::Pipe => Some(("pipeDelimited", false)),
+            ParamStyle::Brackets => Some(("deepObject", true)),
         }
     }
 }

@@ -222,6 +222,28 @@ impl Input {
         items.iter().filter_map(|item| self.parse(Place::Query, name, item)).collect()
     }
 
+    /// A list-valued query parameter sent in brackets (`expand[]=a&expand[]=b`: `deepObject`
+    /// on a list, as Stripe's API reads it); indexes (`expand[0]=a`, which give the order) and
+    /// repeated keys (`expand=a`) are read too, as clients write them.
+    pub fn query_brackets<T: FromParam>(&mut self, name: &str) -> Vec<T> {
+        let mut found: Vec<(u64, u64, String)> = Vec::new();
+        for (position, (key, value, used)) in self.query.iter_mut().enumerate() {
+            let index = match key.strip_prefix(name) {
+                Some("" | "[]") => Some(u64::MAX),
+                Some(rest) => rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')).and_then(|i| i.parse().ok()),
+                None => None,
+            };
+            if let Some(index) = index {
+                *used = true;
+                found.push((index, position as u64, value.clone()));
+            }
+        }
+        // Indexes give the order; unindexed items keep theirs, after them.
+        found.sort_by_key(|(index, position, _)| (*index, *position));
+        let at = format!("{name}[]");
+        found.iter().filter_map(|(_, _, value)| self.parse(Place::Query, &at, value)).collect()
+    }
+
     /// An optional header parameter (its name compared without case); given twice is a
     /// violation at `header.<name>`.
     pub fn header<T: FromParam>(&mut self, name: &str) -> Option<T> {
@@ -814,6 +836,30 @@ mod tests {
         assert_eq!(
             found,
             [("query.ids", "expected an integer, found \"x\""), ("query.ids", "expected an integer, found \"\"")]
+        );
+    }
+
+    #[test]
+    fn bracketed_query_lists_read_every_way_clients_write_them() {
+        let cases: [(&str, Vec<i64>); 5] = [
+            ("ids[]=1&ids[]=2", vec![1, 2]),
+            ("ids%5B%5D=1&ids%5B%5D=2", vec![1, 2]),
+            ("ids[1]=2&ids[0]=1&ids=3", vec![1, 2, 3]),
+            ("ids=1&idsx=9&ids[x]=9", vec![1]),
+            ("", vec![]),
+        ];
+        for (query, expected) in cases {
+            let mut input = Input::for_test(&[], query, "", false);
+            assert_eq!(input.query_brackets::<i64>("ids"), expected, "{query}");
+        }
+        let mut input = Input::for_test(&[], "ids[]=x&ids[y]=1", "", false);
+        assert!(input.query_brackets::<i64>("ids").is_empty());
+        let error = input.finish().unwrap_err();
+        let found: Vec<(&str, &str)> =
+            error.violations().iter().map(|v| (v.path.as_str(), v.message.as_str())).collect();
+        assert_eq!(
+            found,
+            [("query.ids[]", "expected an integer, found \"x\""), ("query.ids[y]", "is not a parameter of this operation")]
         );
     }
 

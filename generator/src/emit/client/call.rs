@@ -170,6 +170,10 @@ impl ClientEmitter<'_> {
                             }
                         }
                     }
+                    None if p.style == crate::model::ParamStyle::Brackets => {
+                        let key = format!("{wire}[]");
+                        quote! { for item in &self.#field { #list.push((#key, #item)); } }
+                    }
                     None => quote! { for item in &self.#field { #list.push((#name, #item)); } },
                 }
             }

@@ -342,6 +342,9 @@ impl ServerEmitter<'_> {
         let read = match param.style.delimiter() {
             // One value of delimited items (`ids=1,2`, `ids=1|2`).
             Some(delimiter) if is_list => quote! { __input.query_delimited::<#read_ty>(#wire, #delimiter) },
+            None if is_list && param.style == crate::model::ParamStyle::Brackets => {
+                quote! { __input.query_brackets::<#read_ty>(#wire) }
+            }
             _ => quote! { __input.#reader::<#read_ty>(#wire) },
         };
         let read = match (convert, is_list) {
