@@ -198,7 +198,10 @@ mod tests {
             (json!({"name": "x", "n": 2, "ok": true, "gone": null}), "name=x&n=2&ok=true"),
             (json!({"tags": ["a", "b"]}), "tags=a&tags=b"),
             (json!({"metadata": {"k": "v", "a[b": "c"}}), "metadata[k]=v&metadata[a[b]=c"),
-            (json!({"items": [{"price": "p", "n": 2}, {"price": "q"}]}), "items[0][price]=p&items[0][n]=2&items[1][price]=q"),
+            (
+                json!({"items": [{"price": "p", "n": 2}, {"price": "q"}]}),
+                "items[0][price]=p&items[0][n]=2&items[1][price]=q",
+            ),
             (json!({"a": {"ids": [1, 2], "deep": [[1], []]}}), "a[ids][0]=1&a[ids][1]=2&a[deep][0][0]=1&a[deep][1]="),
             (json!({"metadata": {}, "tags": [], "mixed": [1, {"x": 1}]}), "metadata=&tags=&mixed[0]=1&mixed[1][x]=1"),
         ];
@@ -219,7 +222,10 @@ mod tests {
             ("tags[]=a&tags[]=b", json!({"tags": ["a", "b"]})),
             ("tags%5B%5D=a&tags%5B%5D=b", json!({"tags": ["a", "b"]})),
             ("tags[0]=a&tags[1]=b", json!({"tags": {"0": "a", "1": "b"}})),
-            ("items[0][price]=p&items[0][n]=2&items[1][price]=q", json!({"items": {"0": {"price": "p", "n": "2"}, "1": {"price": "q"}}})),
+            (
+                "items[0][price]=p&items[0][n]=2&items[1][price]=q",
+                json!({"items": {"0": {"price": "p", "n": "2"}, "1": {"price": "q"}}}),
+            ),
             ("metadata%5Bk%5D=v+w&metadata%5Bk2%5D=", json!({"metadata": {"k": "v w", "k2": ""}})),
             ("a]b=1&a[b=2&a[b]c=3&[x]=4", json!({"a]b": "1", "a[b": "2", "a[b]c": "3", "[x]": "4"})),
             ("m[a[b]=1", json!({"m": {"a[b": "1"}})),

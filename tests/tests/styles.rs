@@ -11,7 +11,8 @@ use std::collections::BTreeMap;
 use styles_client::{Client, CreateCheckoutContentType, RetryPolicy};
 use styles_server::types::{Address, Checkout, CheckoutForm, CreateNoteBody, FileLink, LineItem, Mode, Note, Search};
 use styles_server::{
-    ApiError, Authenticator, CheckoutsApi, Context, CreateCheckoutRequest, CreateNoteRequest, Credential, SearchCheckoutsRequest, Secret,
+    ApiError, Authenticator, CheckoutsApi, Context, CreateCheckoutRequest, CreateNoteRequest, Credential,
+    SearchCheckoutsRequest, Secret,
 };
 
 /// The service: answers the checkout it was given.
@@ -75,7 +76,11 @@ fn form() -> CheckoutForm {
         customer: "cus_1".into(),
         mode: Mode::Payment,
         items: vec![
-            LineItem { price: "price_a".into(), quantity: Some(2), tax_rates: Some(vec!["txr_1".into(), "txr_2".into()]) },
+            LineItem {
+                price: "price_a".into(),
+                quantity: Some(2),
+                tax_rates: Some(vec!["txr_1".into(), "txr_2".into()]),
+            },
             LineItem { price: "price_b".into(), quantity: None, tax_rates: Some(Vec::new()) },
         ],
         metadata: Some(BTreeMap::from([("order".into(), "6735".into()), ("a b&c".into(), "x=y".into())])),
@@ -100,7 +105,8 @@ async fn violations(base: &str, body: &'static str) -> (u16, Vec<(String, String
     let status = response.status().as_u16();
     let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
     let found = body["error"]["violations"].as_array().cloned().unwrap_or_default();
-    let found = found.iter().map(|v| (v["path"].as_str().unwrap().to_owned(), v["message"].as_str().unwrap().to_owned()));
+    let found =
+        found.iter().map(|v| (v["path"].as_str().unwrap().to_owned(), v["message"].as_str().unwrap().to_owned()));
     (status, found.collect())
 }
 
@@ -131,8 +137,13 @@ async fn a_nested_form_travels_in_brackets_and_arrives_whole() {
     assert_eq!(checkout.shipping, sent.shipping);
     assert_eq!(Some(checkout.expand.clone()), sent.expand);
     assert_eq!((&checkout.mode, checkout.paid), (&Mode::Payment, false));
-    let as_json =
-        client.checkouts().create(form()).content_type(CreateCheckoutContentType::ApplicationJson).send().await.unwrap();
+    let as_json = client
+        .checkouts()
+        .create(form())
+        .content_type(CreateCheckoutContentType::ApplicationJson)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(as_json, checkout, "the same body as JSON");
 }
 
@@ -184,8 +195,7 @@ async fn a_bad_form_names_every_violation_by_its_key() {
     assert_eq!((status, found), (400, expected));
 
     // Decoded, then checked against the spec's constraints, named the same way.
-    let (status, found) =
-        violations(&base, "customer=c&mode=refund&items[0][price]=nope&items[0][quantity]=0").await;
+    let (status, found) = violations(&base, "customer=c&mode=refund&items[0][price]=nope&items[0][quantity]=0").await;
     let expected = [
         ("mode", "\"refund\" is not one of: payment, subscription"),
         ("items[0][price]", "must match the pattern ^price_[a-z0-9]+$"),
@@ -220,9 +230,13 @@ async fn a_multipart_form_without_files_nests_the_same_way_one_part_a_pair() {
             let part = |name: &str, value: &str| {
                 format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n")
             };
-            let expected =
-                [part("text", "hello"), part("link[create]", "true"), part("link[metadata][k]", "v"), format!("--{boundary}--\r\n")]
-                    .concat();
+            let expected = [
+                part("text", "hello"),
+                part("link[create]", "true"),
+                part("link[metadata][k]", "v"),
+                format!("--{boundary}--\r\n"),
+            ]
+            .concat();
             assert_eq!(String::from_utf8_lossy(&bytes), expected);
         }
         other => panic!("a multipart body, not {other:?}"),
@@ -276,7 +290,8 @@ async fn query_lists_travel_in_their_style_both_ways() {
     let response = get("ids=1,2&tags=a%20b&codes=x|y&expand=e&include[1]=b&include[0]=a").await.unwrap();
     assert_eq!(response.status().as_u16(), 200);
     let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
-    let expected = json!({"ids": [1, 2], "tags": ["a", "b"], "codes": ["x", "y"], "expand": ["e"], "include": ["a", "b"]});
+    let expected =
+        json!({"ids": [1, 2], "tags": ["a", "b"], "codes": ["x", "y"], "expand": ["e"], "include": ["a", "b"]});
     assert_eq!(body, expected);
     let response = get("ids=1,two&codes=a|b|c|d").await.unwrap();
     assert_eq!(response.status().as_u16(), 400);

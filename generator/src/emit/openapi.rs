@@ -11,8 +11,8 @@
 //! response may carry new ones (the generated server still rejects them in requests).
 
 use crate::model::{
-    Access, Api, Auth, Constraints, Encoding, ErrorStatus, Field, Operation, PageStyle, Param, ParamIn, Presence, ResponseBody,
-    SchemeKind, TypeDef, TypeKind, TypeRef, Union, sample,
+    Access, Api, Auth, Constraints, Encoding, ErrorStatus, Field, Operation, PageStyle, Param, ParamIn, Presence,
+    ResponseBody, SchemeKind, TypeDef, TypeKind, TypeRef, Union, sample,
 };
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;

@@ -81,8 +81,15 @@ impl Summary {
         kinds.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         let kinds: Vec<String> = kinds.iter().map(|(id, n)| format!("{id} {n}")).collect();
         let left_out: Vec<String> = self.left_out.iter().map(|(id, n)| format!("{id} {n}")).collect();
-        let mut line =
-            format!("{} of {} operations kept, {} of {} parameters kept, {} types, {} gaps", self.kept, self.operations, self.params - self.params_left_out, self.params, self.types, self.gaps);
+        let mut line = format!(
+            "{} of {} operations kept, {} of {} parameters kept, {} types, {} gaps",
+            self.kept,
+            self.operations,
+            self.params - self.params_left_out,
+            self.params,
+            self.types,
+            self.gaps
+        );
         if !left_out.is_empty() {
             line.push_str(&format!("; left out: {}", left_out.join(", ")));
         }

@@ -422,8 +422,12 @@ impl Input {
                 for (name, value, read) in parts.iter_mut() {
                     *read = true;
                     match value {
-                        FormValue::Text(text) => texts.push((Cow::Borrowed(name.as_str()), Cow::Borrowed(text.as_str()))),
-                        FormValue::File(_) => files.push(Violation::new(name.clone(), "is a file; a value was expected")),
+                        FormValue::Text(text) => {
+                            texts.push((Cow::Borrowed(name.as_str()), Cow::Borrowed(text.as_str())))
+                        }
+                        FormValue::File(_) => {
+                            files.push(Violation::new(name.clone(), "is a file; a value was expected"))
+                        }
                     }
                 }
                 let (tree, mut problems) = crate::form::from_pairs(texts);
@@ -440,7 +444,8 @@ impl Input {
         match decoded {
             Ok(decoded) => Some(decoded),
             Err(found) => {
-                let named = found.0.into_iter().map(|v| Violation::new(crate::form::key_of_pointer(&v.path), v.message));
+                let named =
+                    found.0.into_iter().map(|v| Violation::new(crate::form::key_of_pointer(&v.path), v.message));
                 self.violations.extend(named);
                 None
             }
@@ -859,7 +864,10 @@ mod tests {
             error.violations().iter().map(|v| (v.path.as_str(), v.message.as_str())).collect();
         assert_eq!(
             found,
-            [("query.ids[]", "expected an integer, found \"x\""), ("query.ids[y]", "is not a parameter of this operation")]
+            [
+                ("query.ids[]", "expected an integer, found \"x\""),
+                ("query.ids[y]", "is not a parameter of this operation")
+            ]
         );
     }
 

@@ -236,7 +236,9 @@ impl ClientEmitter<'_> {
                 Encoding::Text => quote! { self.#core.text(#value, #media) },
                 Encoding::Binary => quote! { self.#core.upload(#value, #media) },
                 Encoding::Form if !self.api.flat_form(&body.ty) => quote! { self.#core.nested_form(#value, false)? },
-                Encoding::Multipart if !self.api.flat_form(&body.ty) => quote! { self.#core.nested_form(#value, true)? },
+                Encoding::Multipart if !self.api.flat_form(&body.ty) => {
+                    quote! { self.#core.nested_form(#value, true)? }
+                }
                 encoding @ (Encoding::Form | Encoding::Multipart) => self.encode_form(&core, body, value, encoding),
             }
         };
