@@ -4,7 +4,7 @@
 //! | value | pairs |
 //! |---|---|
 //! | `{"name": "x"}` | `name=x` |
-//! | `{"tags": ["a", "b"]}` (a list of scalars, at the top) | `tags=a&tags=b` |
+//! | `{"tags": ["a", "b"]}` (a list of scalars, at the top) | `tags=a&tags=b`, or with `indexed` (`style: deepObject`) `tags[0]=a&tags[1]=b` |
 //! | `{"metadata": {"k": "v"}}` | `metadata[k]=v` |
 //! | `{"items": [{"price": "p", "n": 2}]}` | `items[0][price]=p&items[0][n]=2` |
 //! | `{"a": {"ids": [1, 2]}}` (a list below the top) | `a[ids][0]=1&a[ids][1]=2` |
@@ -33,8 +33,10 @@ pub const MAX_DEPTH: usize = 32;
 
 /// The pairs of a form body for a JSON object (the body as the client serialized it): each
 /// scalar a pair, nested values in brackets (see the module's table); `null` is left out (a
-/// form has no null). Fails on a map key holding `]` and on a value that is not an object.
-pub fn to_pairs(value: &Value) -> Result<Vec<(String, String)>, String> {
+/// form has no null); with `indexed`, a top-level list of scalars too has indexes
+/// (`expand[0]=a`, `style: deepObject`). Fails on a map key holding `]` and on a value that is
+/// not an object.
+pub fn to_pairs(value: &Value, indexed: bool) -> Result<Vec<(String, String)>, String> {
     let Value::Object(fields) = value else {
         return Err("a form body is an object".to_owned());
     };
@@ -42,7 +44,7 @@ pub fn to_pairs(value: &Value) -> Result<Vec<(String, String)>, String> {
     for (name, value) in fields {
         match value {
             // The top level's lists of scalars are repeated keys, as a form of scalars sends them.
-            Value::Array(items) if !items.is_empty() && items.iter().all(is_scalar) => {
+            Value::Array(items) if !indexed && !items.is_empty() && items.iter().all(is_scalar) => {
                 for item in items {
                     write(name.clone(), item, &mut pairs)?;
                 }
@@ -183,7 +185,7 @@ mod tests {
     use serde_json::json;
 
     fn pairs(value: Value) -> String {
-        let pairs = to_pairs(&value).unwrap();
+        let pairs = to_pairs(&value, false).unwrap();
         pairs.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&")
     }
 
@@ -209,10 +211,15 @@ mod tests {
             assert_eq!(pairs(value.clone()), expected, "{value}");
         }
         assert_eq!(
-            to_pairs(&json!({"m": {"a]b": 1}})).unwrap_err(),
+            to_pairs(&json!({"m": {"a]b": 1}}), false).unwrap_err(),
             "the key \"a]b\" of `m` holds `]`, which a form key cannot carry"
         );
-        assert!(to_pairs(&json!([1])).is_err());
+        assert!(to_pairs(&json!([1]), false).is_err());
+        let indexed = to_pairs(&json!({"expand": ["a", "b"], "n": 1}), true).unwrap();
+        assert_eq!(
+            indexed,
+            [("expand[0]".into(), "a".into()), ("expand[1]".into(), "b".into()), ("n".into(), "1".into())]
+        );
     }
 
     #[test]

@@ -279,7 +279,7 @@ impl Decoder {
 
     /// Starts reading an object; records a problem when `value` is not one.
     pub fn object(&mut self, value: Value) -> Option<Object<'_>> {
-        match self.from_text(value, Want::Object) {
+        match self.as_form_gives(value, Want::Object) {
             Value::Object(map) => {
                 let before = self.violations.len();
                 Some(Object { map, decoder: self, before })
@@ -291,7 +291,7 @@ impl Decoder {
     /// `value` as a form gives it for what is wanted (when reading a form; otherwise `value`
     /// itself): an empty value is an empty list or object, one value a list of one, and an
     /// object of indexes (`a[0]`, `a[1]`) a list in the order of its indexes.
-    fn from_text(&self, value: Value, want: Want) -> Value {
+    fn as_form_gives(&self, value: Value, want: Want) -> Value {
         if !self.text {
             return value;
         }
@@ -330,7 +330,7 @@ impl Decoder {
     }
 }
 
-/// What a form's value is read as, for [`Decoder::from_text`].
+/// What a form's value is read as, for [`Decoder::as_form_gives`].
 #[derive(Clone, Copy)]
 enum Want {
     List,
@@ -482,7 +482,7 @@ impl<T: FromJson> FromJson for Box<T> {
 
 impl<T: FromJson> FromJson for Vec<T> {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
-        let items = match d.from_text(value, Want::List) {
+        let items = match d.as_form_gives(value, Want::List) {
             Value::Array(items) => items,
             other => return d.fail(format!("expected an array, found {}", kind(&other))),
         };
@@ -504,7 +504,7 @@ impl<T: FromJson> FromJson for Vec<T> {
 
 impl<T: FromJson> FromJson for BTreeMap<String, T> {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
-        let map = match d.from_text(value, Want::Object) {
+        let map = match d.as_form_gives(value, Want::Object) {
             Value::Object(map) => map,
             other => return d.fail(format!("expected an object, found {}", kind(&other))),
         };

@@ -150,6 +150,7 @@ fn importing_the_export_of_nested_forms_and_query_styles_gives_them_back() {
         let original = original.operations.iter().find(|o| o.name == op.name).unwrap();
         let (body, expected) = (op.body.as_ref().unwrap(), original.body.as_ref().unwrap());
         assert_eq!(body.media_types, expected.media_types, "{}", op.name);
+        assert_eq!(body.brackets, expected.brackets, "{}: the body's style", op.name);
         assert!(!imported.flat_form(&body.ty), "{} travels in brackets", op.name);
     }
 }
@@ -182,14 +183,15 @@ fn nested_forms_and_delimited_query_lists_are_kept_and_what_the_format_cannot_ho
         .filter(|op| op.body.is_some())
         .map(|op| {
             let body = op.body.as_ref().unwrap();
-            format!("{}: {} {} flat={}", op.name, body.ty, body.media_types.join("|"), api.flat_form(&body.ty))
+            let flat = api.flat_form(&body.ty);
+            format!("{}: {} {} flat={flat} brackets={}", op.name, body.ty, body.media_types.join("|"), body.brackets)
         })
         .collect();
     assert_eq!(
         bodies,
         [
-            "postCheckoutSessions: PostCheckoutSessionsBody application/x-www-form-urlencoded flat=false",
-            "postFiles: PostFilesBody multipart/form-data flat=false",
+            "postCheckoutSessions: PostCheckoutSessionsBody application/x-www-form-urlencoded flat=false brackets=true",
+            "postFiles: PostFilesBody multipart/form-data flat=false brackets=false",
         ]
     );
 }

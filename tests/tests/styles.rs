@@ -124,7 +124,7 @@ async fn a_nested_form_travels_in_brackets_and_arrives_whole() {
                 "&items%5B1%5D%5Bprice%5D=price_b&items%5B1%5D%5Btax_rates%5D=",
                 "&metadata%5Ba+b%26c%5D=x%3Dy&metadata%5Border%5D=6735",
                 "&shipping%5Bline1%5D=1+Main+St",
-                "&expand=customer&expand=line_items&paid=false",
+                "&expand%5B0%5D=customer&expand%5B1%5D=line_items&paid=false",
             );
             assert_eq!(std::str::from_utf8(&bytes).unwrap(), expected);
         }

@@ -320,7 +320,7 @@ impl Document<'_> {
                 media.push(("example", example));
             }
             if matches!(encoding, Encoding::Form | Encoding::Multipart)
-                && let Some(nested) = self.nested_form_encoding(&body.ty)
+                && let Some(nested) = self.nested_form_encoding(body)
             {
                 media.push(("encoding", nested));
             }
@@ -330,19 +330,20 @@ impl Document<'_> {
         object(request)
     }
 
-    /// The `encoding` of a form body of nested values: each field that is not a scalar or a
-    /// list of scalars travels in brackets (`deepObject`, exploded, as Stripe's document says
-    /// it); `None` for a flat form, whose fields travel as OpenAPI's default says.
-    fn nested_form_encoding(&self, ty: &TypeRef) -> Option<Value> {
-        if self.api.flat_form(ty) {
+    /// The `encoding` of a form body in brackets: each field that is not a scalar or a list of
+    /// scalars travels as `deepObject`, exploded (as Stripe's document says it), and with the
+    /// body's `style: deepObject` a list of scalars too; `None` for a flat form, whose fields
+    /// travel as OpenAPI's default says.
+    fn nested_form_encoding(&self, body: &crate::model::Body) -> Option<Value> {
+        if !body.bracketed(self.api) {
             return None;
         }
-        let TypeRef::Named(name) = ty else { return None };
+        let TypeRef::Named(name) = &body.ty else { return None };
         let TypeKind::Object(object) = &self.api.ty(name).kind else { return None };
         let mut encoding = Map::new();
         for field in &object.fields {
             let flat = match &field.ty {
-                TypeRef::List(inner) => self.api.form_scalar(inner),
+                TypeRef::List(inner) => !body.brackets && self.api.form_scalar(inner),
                 other => self.api.form_scalar(other),
             };
             if !flat {

@@ -867,6 +867,9 @@ impl Importer<'_> {
                 .map(Value::String)
                 .collect();
             extra.push(("media_type", Value::Array(listed)));
+            if form.is_some_and(|(_, entry)| brackets_lists(self.doc, entry, schema)) {
+                extra.push(("style", json!("deepObject")));
+            }
         }
         Ok(Some(typed.node(extra)))
     }
@@ -1105,7 +1108,11 @@ impl Importer<'_> {
                 let inline = json!({"type": "object", "properties": schema_properties(self.doc, &schema)?, "required": schema_required(self.doc, &schema)});
                 let mut typed = self.schema(&inline, &at);
                 typed.description = None;
-                let mut node = typed.node(vec![("media_type", json!(media_essence))]);
+                let mut keys = vec![("media_type", json!(media_essence))];
+                if brackets_lists(self.doc, entry, &schema) {
+                    keys.push(("style", json!("deepObject")));
+                }
+                let mut node = typed.node(keys);
                 // Files: `format: binary` strings of a multipart form.
                 if let Some(Value::Object(out)) = node.get_mut("fields") {
                     for (name, file) in fields {
@@ -1308,6 +1315,20 @@ fn raw_response(response: &Value) -> Option<(&'static str, Vec<String>)> {
     }
     let text = media_types.iter().all(|m| m.starts_with("text/"));
     (!media_types.is_empty()).then_some((if text { "string" } else { "bytes" }, media_types))
+}
+
+/// Whether a form's `encoding` sends a list property in brackets (`style: deepObject`, as
+/// Stripe's document says of `expand`): then the body's every list has indexes.
+fn brackets_lists(doc: &Value, entry: &Value, schema: &Value) -> bool {
+    let Some(properties) = schema_properties(doc, schema).and_then(|p| p.as_object().cloned()) else { return false };
+    let Some(encoding) = entry.get("encoding").and_then(Value::as_object) else { return false };
+    encoding.iter().any(|(name, how)| {
+        let list = properties
+            .get(name)
+            .and_then(|p| refs::lookup_value(doc, p))
+            .is_some_and(|p| p.get("type") == Some(&json!("array")));
+        list && how.get("style") == Some(&json!("deepObject"))
+    })
 }
 
 /// A field of a form body that is a file, or a list of files.

@@ -358,7 +358,11 @@ impl Lowerer<'_> {
             ("in", raw.location.is_some() && role != Role::Param, "`in` belongs to parameters"),
             ("required", raw.required.is_some() && role != Role::Param, "fields are required unless `optional: true`"),
             ("optional", raw.optional && role == Role::Param, "parameters are optional unless `required: true`"),
-            ("style", raw.style.is_some() && role != Role::Param, "`style` says how a parameter travels"),
+            (
+                "style",
+                raw.style.is_some() && role == Role::Field,
+                "`style` says how a parameter or a form body travels",
+            ),
             ("explode", raw.explode.is_some() && role != Role::Param, "`explode` says how a parameter travels"),
             ("nullable", raw.nullable && role != Role::Field, "only object fields may be null"),
             ("const", raw.constant.is_some() && role != Role::Field, "only object fields hold constants"),

@@ -771,6 +771,17 @@ pub struct Body {
     pub optional: bool,
     /// What it is.
     pub description: Option<String>,
+    /// A form whose every list travels in brackets with indexes (`expand[0]=a`: `style:
+    /// deepObject`), and so is sent and read whole (`apigen_runtime::form`).
+    pub brackets: bool,
+}
+
+impl Body {
+    /// Whether the body, as a form, travels in brackets (`apigen_runtime::form`): it nests, or
+    /// its style says so; otherwise a form is written and read field by field.
+    pub fn bracketed(&self, api: &Api) -> bool {
+        self.brackets || !api.flat_form(&self.ty)
+    }
 }
 
 /// A success response.

@@ -39,13 +39,19 @@ impl Core {
 
     /// A form body of nested objects and lists, in brackets (`items[0][price]=x`, see
     /// [`crate::form`]): `application/x-www-form-urlencoded`, or with `multipart` a
-    /// `multipart/form-data` body of one text part per pair; validated first when the client
-    /// validates requests.
-    pub fn nested_form<T: serde::Serialize + Validate>(&self, body: &T, multipart: bool) -> Result<CallBody, Error> {
+    /// `multipart/form-data` body of one text part per pair; with `indexed` every list has
+    /// indexes (`expand[0]=a`), the top level's too. Validated first when the client validates
+    /// requests.
+    pub fn nested_form<T: serde::Serialize + Validate>(
+        &self,
+        body: &T,
+        multipart: bool,
+        indexed: bool,
+    ) -> Result<CallBody, Error> {
         self.check(body)?;
         let value = crate::json::writing(crate::json::Direction::Request, || serde_json::to_value(body))
             .map_err(|e| Error::Config(format!("the body cannot be serialized: {e}")))?;
-        let pairs = crate::form::to_pairs(&value)
+        let pairs = crate::form::to_pairs(&value, indexed)
             .map_err(|e| Error::Config(format!("the body cannot be sent as a form: {e}")))?;
         if multipart {
             let parts: Vec<crate::media::Part> = pairs

@@ -235,9 +235,10 @@ impl ClientEmitter<'_> {
                 Encoding::Json => quote! { self.#core.body(#value)? },
                 Encoding::Text => quote! { self.#core.text(#value, #media) },
                 Encoding::Binary => quote! { self.#core.upload(#value, #media) },
-                Encoding::Form if !self.api.flat_form(&body.ty) => quote! { self.#core.nested_form(#value, false)? },
-                Encoding::Multipart if !self.api.flat_form(&body.ty) => {
-                    quote! { self.#core.nested_form(#value, true)? }
+                encoding @ (Encoding::Form | Encoding::Multipart) if body.bracketed(self.api) => {
+                    let multipart = encoding == Encoding::Multipart;
+                    let indexed = body.brackets;
+                    quote! { self.#core.nested_form(#value, #multipart, #indexed)? }
                 }
                 encoding @ (Encoding::Form | Encoding::Multipart) => self.encode_form(&core, body, value, encoding),
             }

@@ -160,7 +160,7 @@ impl ServerEmitter<'_> {
         if !form {
             return quote! { let body = #json; };
         }
-        let form = if self.api.flat_form(&body.ty) {
+        let form = if !body.bracketed(self.api) {
             self.read_form(&body.ty)
         } else {
             // Nested objects and lists, in brackets: decoded whole, like JSON.
