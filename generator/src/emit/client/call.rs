@@ -149,11 +149,10 @@ impl ClientEmitter<'_> {
         };
         match &p.ty {
             TypeRef::List(inner) if p.location == ParamIn::Header => {
-                let item = param_text(quote!(item), inner);
+                let joined = joined(quote!(self.#field), inner, ",");
                 quote! {
                     if !self.#field.is_empty() {
-                        let items: ::std::vec::Vec<::std::string::String> = self.#field.iter().map(|item| #item).collect();
-                        headers.push((#name, items.join(",")));
+                        headers.push((#name, #joined));
                     }
                 }
             }
@@ -162,11 +161,10 @@ impl ClientEmitter<'_> {
                 match p.style.delimiter() {
                     // One value of delimited items (`ids=1,2`); an empty list is left out.
                     Some(delimiter) => {
-                        let delimiter = delimiter.to_string();
+                        let joined = joined(quote!(self.#field), inner, &delimiter.to_string());
                         quote! {
                             if !self.#field.is_empty() {
-                                let items: ::std::vec::Vec<::std::string::String> = self.#field.iter().map(|item| #item).collect();
-                                #list.push((#name, items.join(#delimiter)));
+                                #list.push((#name, #joined));
                             }
                         }
                     }
@@ -333,6 +331,15 @@ impl ClientEmitter<'_> {
             ::core::option::Option::Some(|status, body| match status { #(#arms)* _ => #fallback })
         }
     }
+}
+
+/// The items of the list `list` as text, joined by `delimiter` (text items joined as they are).
+fn joined(list: TokenStream, inner: &TypeRef, delimiter: &str) -> TokenStream {
+    if matches!(inner, TypeRef::String | TypeRef::Url) {
+        return quote! { #list.join(#delimiter) };
+    }
+    let item = param_text(quote!(item), inner);
+    quote! { #list.iter().map(|item| #item).collect::<::std::vec::Vec<::std::string::String>>().join(#delimiter) }
 }
 
 /// Writing the form field `item` (a reference) as a form pair or a multipart part.
