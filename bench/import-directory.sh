@@ -26,14 +26,14 @@ apigen="${CARGO_TARGET_DIR:-$repo/target}/release/apigen"
 
 mkdir -p "$work/specs" "$work/out" "$work/logs"
 results="$work/results.tsv"
-printf 'doc\tphase\tstatus\tseconds\tkb\tops\tkept\tdetail\n' >"$results"
+printf 'doc\tphase\tstatus\tseconds\tkb\tops\tkept\tparams\tparams_kept\tdetail\n' >"$results"
 
 # One document: import (which lints the spec it writes), then generate. A phase that takes
 # more than 120 s is a failure (`timeout`).
 run_one() {
   local doc="$1" id="$2"
   local spec="$work/specs/$id" out="$work/out/$id" log="$work/logs/$id"
-  local t status kb secs line ops kept detail
+  local t status kb secs line ops kept params params_kept detail
   t="$(mktemp)"
   set +e
   timeout 120 /usr/bin/time -f '%e %M' -o "$t" "$apigen" import "$doc" --out "$spec" --replace >"$log.import" 2>&1
@@ -43,8 +43,10 @@ run_one() {
   line="$(grep -E '^[0-9]+ of [0-9]+ operations kept' "$log.import" | head -1 || true)"
   kept="$(sed -nE 's/^([0-9]+) of ([0-9]+) operations kept.*/\1/p' <<<"$line")"
   ops="$(sed -nE 's/^([0-9]+) of ([0-9]+) operations kept.*/\2/p' <<<"$line")"
+  params_kept="$(sed -nE 's/.*operations kept, ([0-9]+) of ([0-9]+) parameters kept.*/\1/p' <<<"$line")"
+  params="$(sed -nE 's/.*operations kept, ([0-9]+) of ([0-9]+) parameters kept.*/\2/p' <<<"$line")"
   detail="$(grep -m1 -E '^(error|.*: error:|thread)' "$log.import" | tr '\t' ' ' | cut -c1-300 || true)"
-  printf '%s\timport\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$status" "${secs:-0}" "${kb:-0}" "${ops:-0}" "${kept:-0}" "$detail" >>"$results"
+  printf '%s\timport\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$status" "${secs:-0}" "${kb:-0}" "${ops:-0}" "${kept:-0}" "${params:-0}" "${params_kept:-0}" "$detail" >>"$results"
   if [ "$status" = 0 ] && [ "${GENERATE:-1}" = 1 ]; then
     set +e
     timeout 120 /usr/bin/time -f '%e %M' -o "$t" "$apigen" generate --spec "$spec" --out "$out" --runtime "$repo/runtime" >"$log.generate" 2>&1
@@ -52,7 +54,7 @@ run_one() {
     set -e
     read -r secs kb < <(tail -1 "$t") || true
     detail="$(grep -m1 -E '(error|panicked)' "$log.generate" | tr '\t' ' ' | cut -c1-300 || true)"
-    printf '%s\tgenerate\t%s\t%s\t%s\t\t\t%s\n' "$id" "$status" "${secs:-0}" "${kb:-0}" "$detail" >>"$results"
+    printf '%s\tgenerate\t%s\t%s\t%s\t\t\t\t\t%s\n' "$id" "$status" "${secs:-0}" "${kb:-0}" "$detail" >>"$results"
     rm -rf "$out" # Only the sample is built; the output of the others is not kept.
   fi
   rm -f "$t"
@@ -82,7 +84,7 @@ for d in sorted(chosen):
 EOF
   members=()
   while read -r id state; do
-    [ "$state" = ok ] || { printf '%s\tclippy\tskipped\t0\t0\t\t\tdid not generate\n' "$id" >>"$results"; continue; }
+    [ "$state" = ok ] || { printf '%s\tclippy\tskipped\t0\t0\t\t\t\t\tdid not generate\n' "$id" >>"$results"; continue; }
     # Documents may share a title (and so a crate prefix): each sampled spec gets its own.
     n=$((${n:-0} + 1))
     sed -i "0,/^  name: .*/s//  name: sample$n/" "$work/specs/$id/api.yaml"
@@ -95,7 +97,7 @@ EOF
     read -r secs kb < <(tail -1 "$t") || true
     rm -f "$t"
     detail="$(grep -m1 -E '(error|panicked)' "$work/logs/$id.sample-generate" | tr '\t' ' ' | cut -c1-300 || true)"
-    printf '%s\tsample-generate\t%s\t%s\t%s\t\t\t%s\n' "$id" "$status" "${secs:-0}" "${kb:-0}" "$detail" >>"$results"
+    printf '%s\tsample-generate\t%s\t%s\t%s\t\t\t\t\t%s\n' "$id" "$status" "${secs:-0}" "${kb:-0}" "$detail" >>"$results"
     for part in types server client; do
       [ -f "$work/sample/$id/$part/Cargo.toml" ] && members+=("\"$id/$part\"")
     done
@@ -115,7 +117,7 @@ EOF
       set -e
       read -r secs kb < <(tail -1 "$t") || true
       detail="$(grep -m1 -E '^(error|warning)' "$work/logs/$id.clippy.$part" | tr '\t' ' ' | cut -c1-300 || true)"
-      printf '%s\tclippy-%s\t%s\t%s\t%s\t\t\t%s\n' "$id" "$part" "$status" "${secs:-0}" "${kb:-0}" "$detail" >>"$results"
+      printf '%s\tclippy-%s\t%s\t%s\t%s\t\t\t\t\t%s\n' "$id" "$part" "$status" "${secs:-0}" "${kb:-0}" "$detail" >>"$results"
       rm -f "$t"
     done
   done <"$work/sample/ids"

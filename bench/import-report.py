@@ -29,6 +29,12 @@ kept = sum(int(r["kept"] or 0) for r in ok)
 print(f"documents: {len(imports)}")
 print(f"import + lint without error: {len(ok)} ({100 * len(ok) / max(len(imports), 1):.1f}%)")
 print(f"operations kept: {kept} of {ops} ({100 * kept / max(ops, 1):.1f}%)")
+# Parameters of the operations kept (an import before this column wrote none: not shown).
+params = sum(int(r.get("params") or 0) for r in ok)
+params_kept = sum(int(r.get("params_kept") or 0) for r in ok)
+if params:
+    print(f"parameters kept (of the operations kept): {params_kept} of {params} ({100 * params_kept / params:.1f}%);"
+          f" left out: {params - params_kept}")
 generated = [r for r in by_phase["generate"] if r["status"] == "0"]
 print(f"generate without error: {len(generated)} of {len(by_phase['generate'])}")
 

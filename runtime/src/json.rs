@@ -51,6 +51,9 @@ pub struct Decoder {
     not_understood: Vec<(String, String)>,
     /// Building a [`FromJson::placeholder`]: every object decodes, whatever it lacks.
     placeholder: bool,
+    /// Reading a form body ([`decode_form`]): its scalars arrive as text and are parsed by
+    /// their type, and lists and objects take the forms a form gives them.
+    text: bool,
 }
 
 /// A part of a response the client could not read. Reading a response degrades locally: an
@@ -71,6 +74,19 @@ pub struct NotUnderstood {
 /// Decodes a value of type `T` in the given mode.
 pub fn decode<T: FromJson>(value: Value, mode: Mode) -> Result<T, Violations> {
     let mut decoder = Decoder::new(mode);
+    match T::from_json(value, &mut decoder) {
+        Some(decoded) if decoder.violations.is_empty() => Ok(decoded),
+        _ => Err(decoder.into_error()),
+    }
+}
+
+/// Decodes a form body strictly (see [`crate::form`]): `value` is the tree of its keys, every
+/// scalar a string parsed by the type it is read as (`"5"` is an integer where one is
+/// expected), a list given by repeated keys, `[]` or indexes, an empty value an empty list or
+/// object.
+pub fn decode_form<T: FromJson>(value: Value) -> Result<T, Violations> {
+    let mut decoder = Decoder::new(Mode::Strict);
+    decoder.text = true;
     match T::from_json(value, &mut decoder) {
         Some(decoded) if decoder.violations.is_empty() => Ok(decoded),
         _ => Err(decoder.into_error()),
@@ -149,7 +165,22 @@ use serde::Deserialize;
 impl Decoder {
     /// A decoder in the given mode.
     pub fn new(mode: Mode) -> Self {
-        Decoder { mode, path: Vec::new(), violations: Vec::new(), not_understood: Vec::new(), placeholder: false }
+        Decoder {
+            mode,
+            path: Vec::new(),
+            violations: Vec::new(),
+            not_understood: Vec::new(),
+            placeholder: false,
+            text: false,
+        }
+    }
+
+    /// A decoder for a trial (a variant of a union) of this one: same path and text rule.
+    fn trial(&self, mode: Mode) -> Decoder {
+        let mut trial = Decoder::new(mode);
+        trial.path = self.path.clone();
+        trial.text = self.text;
+        trial
     }
 
     /// The mode.
@@ -248,12 +279,45 @@ impl Decoder {
 
     /// Starts reading an object; records a problem when `value` is not one.
     pub fn object(&mut self, value: Value) -> Option<Object<'_>> {
-        match value {
+        match self.as_form_gives(value, Want::Object) {
             Value::Object(map) => {
                 let before = self.violations.len();
                 Some(Object { map, decoder: self, before })
             }
             other => self.fail(format!("expected an object, found {}", kind(&other))),
+        }
+    }
+
+    /// `value` as a form gives it for what is wanted (when reading a form; otherwise `value`
+    /// itself): an empty value is an empty list or object, one value a list of one, and an
+    /// object of indexes (`a[0]`, `a[1]`) a list in the order of its indexes.
+    fn as_form_gives(&self, value: Value, want: Want) -> Value {
+        if !self.text {
+            return value;
+        }
+        match (value, want) {
+            (Value::String(s), Want::List) if s.is_empty() => Value::Array(Vec::new()),
+            (Value::String(s), Want::Object) if s.is_empty() => Value::Object(Map::new()),
+            (Value::String(s), Want::List) => Value::Array(vec![Value::String(s)]),
+            (Value::Object(map), Want::List) if crate::form::indexed(&map) => crate::form::by_index(map),
+            (value, _) => value,
+        }
+    }
+
+    /// Reads a scalar given as text in a form with `parse` (any other value as JSON, with
+    /// `json`).
+    fn scalar<T>(
+        &mut self,
+        value: Value,
+        parse: fn(&str) -> Result<T, String>,
+        json: fn(Value, &mut Decoder) -> Option<T>,
+    ) -> Option<T> {
+        match value {
+            Value::String(text) if self.text => match parse(&text) {
+                Ok(parsed) => Some(parsed),
+                Err(message) => self.fail(message),
+            },
+            other => json(other, self),
         }
     }
 
@@ -264,6 +328,13 @@ impl Decoder {
             other => self.fail(format!("expected a string, found {}", kind(&other))),
         }
     }
+}
+
+/// What a form's value is read as, for [`Decoder::as_form_gives`].
+#[derive(Clone, Copy)]
+enum Want {
+    List,
+    Object,
 }
 
 /// A short description of a JSON value for messages: its kind, and small scalars in full.
@@ -317,10 +388,10 @@ impl FromJson for String {
 
 impl FromJson for bool {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
-        match value {
+        d.scalar(value, crate::params::FromParam::from_param, |value, d| match value {
             Value::Bool(b) => Some(b),
             other => d.fail(format!("expected a boolean, found {}", kind(&other))),
-        }
+        })
     }
 
     fn placeholder() -> Self {
@@ -338,15 +409,7 @@ fn whole(x: f64) -> Option<i64> {
 
 impl FromJson for i64 {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
-        match &value {
-            // JSON (and JSON Schema) make no difference between `3` and `3.0`: a number with
-            // no fraction is a whole number, whichever way it was written.
-            Value::Number(n) => match n.as_i64().or_else(|| n.as_f64().and_then(whole)) {
-                Some(i) => Some(i),
-                None => d.fail(format!("expected a whole number, found {}", kind(&value))),
-            },
-            other => d.fail(format!("expected an integer, found {}", kind(other))),
-        }
+        d.scalar(value, crate::params::FromParam::from_param, integer)
     }
 
     fn placeholder() -> Self {
@@ -354,12 +417,25 @@ impl FromJson for i64 {
     }
 }
 
+/// An integer of JSON.
+fn integer(value: Value, d: &mut Decoder) -> Option<i64> {
+    match &value {
+        // JSON (and JSON Schema) make no difference between `3` and `3.0`: a number with
+        // no fraction is a whole number, whichever way it was written.
+        Value::Number(n) => match n.as_i64().or_else(|| n.as_f64().and_then(whole)) {
+            Some(i) => Some(i),
+            None => d.fail(format!("expected a whole number, found {}", kind(&value))),
+        },
+        other => d.fail(format!("expected an integer, found {}", kind(other))),
+    }
+}
+
 impl FromJson for f64 {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
-        match &value {
+        d.scalar(value, crate::params::FromParam::from_param, |value, d| match &value {
             Value::Number(n) => n.as_f64().or_else(|| d.fail("the number is out of range")),
             other => d.fail(format!("expected a number, found {}", kind(other))),
-        }
+        })
     }
 
     fn placeholder() -> Self {
@@ -406,7 +482,7 @@ impl<T: FromJson> FromJson for Box<T> {
 
 impl<T: FromJson> FromJson for Vec<T> {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
-        let items = match value {
+        let items = match d.as_form_gives(value, Want::List) {
             Value::Array(items) => items,
             other => return d.fail(format!("expected an array, found {}", kind(&other))),
         };
@@ -428,7 +504,7 @@ impl<T: FromJson> FromJson for Vec<T> {
 
 impl<T: FromJson> FromJson for BTreeMap<String, T> {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
-        let map = match value {
+        let map = match d.as_form_gives(value, Want::Object) {
             Value::Object(map) => map,
             other => return d.fail(format!("expected an object, found {}", kind(&other))),
         };
@@ -867,8 +943,7 @@ fn choose_untagged(
     let choosing = if d.mode == Mode::Strict { Mode::Strict } else { Mode::Exact };
     let mut reasons = Vec::new();
     for (index, name) in names.iter().enumerate() {
-        let mut trial = Decoder::new(choosing);
-        trial.path = d.path.clone();
+        let mut trial = d.trial(choosing);
         if attempt(index, value.clone(), &mut trial) && trial.violations.is_empty() {
             return Choice::Variant(index);
         }
@@ -879,8 +954,7 @@ fn choose_untagged(
     }
     if d.mode == Mode::Lenient {
         for index in 0..names.len() {
-            let mut trial = Decoder::new(Mode::Lenient);
-            trial.path = d.path.clone();
+            let mut trial = d.trial(Mode::Lenient);
             if attempt(index, value.clone(), &mut trial) && trial.violations.is_empty() {
                 d.not_understood.append(&mut trial.not_understood);
                 return Choice::Variant(index);
@@ -1253,5 +1327,21 @@ mod tests {
         assert_eq!(at.to_rfc3339(), "2024-01-02T02:04:05+00:00");
         let err = decode::<chrono::DateTime<chrono::Utc>>(json!("yesterday"), Mode::Lenient).unwrap_err();
         assert_eq!(err.to_string(), "(root): expected an RFC 3339 date-time, found \"yesterday\"");
+    }
+
+    #[test]
+    fn forms_give_scalars_as_text_and_lists_and_objects_their_own_ways() {
+        assert_eq!(decode_form::<i64>(json!("42")).unwrap(), 42);
+        assert_eq!(decode_form::<f64>(json!("1.5")).unwrap(), 1.5);
+        assert!(decode_form::<bool>(json!("true")).unwrap());
+        assert_eq!(decode_form::<Vec<i64>>(json!({"10": "3", "2": "2", "0": "1"})).unwrap(), [1, 2, 3]);
+        assert_eq!(decode_form::<Vec<i64>>(json!("7")).unwrap(), [7]);
+        assert_eq!(decode_form::<Vec<i64>>(json!("")).unwrap(), Vec::<i64>::new());
+        assert_eq!(decode_form::<BTreeMap<String, i64>>(json!("")).unwrap(), BTreeMap::new());
+        let err = decode_form::<Vec<i64>>(json!(["1", "x"])).unwrap_err();
+        assert_eq!(err.to_string(), "/1: expected an integer, found \"x\"");
+        let err = decode_form::<bool>(json!({"a": "1"})).unwrap_err();
+        assert_eq!(err.to_string(), "(root): expected a boolean, found an object");
+        assert!(decode::<i64>(json!("42"), Mode::Strict).is_err(), "JSON keeps its types");
     }
 }

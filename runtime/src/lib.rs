@@ -24,6 +24,7 @@ pub mod client;
 pub mod codegen;
 pub mod defaults;
 pub mod error;
+pub mod form;
 pub mod format;
 pub mod json;
 #[cfg(feature = "server")]

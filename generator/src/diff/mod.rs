@@ -38,6 +38,8 @@
 //! | parameter made required                  | breaking                 | breaking (`Option<T>` → `T`) |
 //! | parameter made optional                  | safe                     | breaking     |
 //! | parameter type changed                   | breaking                 | breaking     |
+//! | form body style changed (`expand=a` ↔ `expand[0]=a`) | breaking (the service may read one form only) | safe |
+//! | parameter style changed (`ids=1&ids=2` ↔ `ids=1,2`) | breaking (old clients send the other form) | safe (the generated server reads the new form) |
 //! | request constraint tightened / loosened  | breaking / safe          | safe         |
 //! | response constraint tightened / loosened | safe / breaking          | safe         |
 //! | request field added required / optional  | breaking / safe          | safe         |
@@ -636,6 +638,11 @@ fn operation_body(old: &Operation, new: &Operation, s: &mut Sink) {
                     "the request body becomes optional (`Option` in Rust)",
                 );
             }
+            if a.brackets != b.brackets {
+                // The generated server reads both; another server may read only one.
+                let now = if b.brackets { "with indexes (`expand[0]=a`)" } else { "as repeated keys" };
+                s.push("body-style-changed", Class::Breaking, Class::Safe, format!("the form's lists travel {now}"));
+            }
         }
     }
 }
@@ -752,6 +759,15 @@ fn compare_param(old: &Param, new: &Param, s: &mut Sink) {
             Class::Breaking,
             Class::Breaking,
             format!("parameter `{name}` Rust name `{}` becomes `{}`", old.rust, new.rust),
+        );
+    }
+    if old.style != new.style {
+        // The server reads only the new form: `ids=1,2` read as repeated keys is one item.
+        s.push(
+            "param-style-changed",
+            Class::Breaking,
+            Class::Safe,
+            format!("parameter `{name}` travels as {} instead of {}", new.style.words(), old.style.words()),
         );
     }
     if !old.required && new.required {

@@ -11,8 +11,8 @@
 //! response may carry new ones (the generated server still rejects them in requests).
 
 use crate::model::{
-    Access, Api, Auth, Constraints, Encoding, ErrorStatus, Field, Operation, PageStyle, Param, Presence, ResponseBody,
-    SchemeKind, TypeDef, TypeKind, TypeRef, Union, sample,
+    Access, Api, Auth, Constraints, Encoding, ErrorStatus, Field, Operation, PageStyle, Param, ParamIn, Presence,
+    ResponseBody, SchemeKind, TypeDef, TypeKind, TypeRef, Union, sample,
 };
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -330,10 +330,38 @@ impl Document<'_> {
             if let Some(example) = sample::of_body(self.api, op).filter(|_| json_like) {
                 media.push(("example", example));
             }
+            if matches!(encoding, Encoding::Form | Encoding::Multipart)
+                && let Some(nested) = self.nested_form_encoding(body)
+            {
+                media.push(("encoding", nested));
+            }
             content.insert(media_type.clone(), object(media));
         }
         request.push(("content", Value::Object(content)));
         object(request)
+    }
+
+    /// The `encoding` of a form body in brackets: each field that is not a scalar or a list of
+    /// scalars travels as `deepObject`, exploded (as Stripe's document says it), and with the
+    /// body's `style: deepObject` a list of scalars too; `None` for a flat form, whose fields
+    /// travel as OpenAPI's default says.
+    fn nested_form_encoding(&self, body: &crate::model::Body) -> Option<Value> {
+        if !body.bracketed(self.api) {
+            return None;
+        }
+        let TypeRef::Named(name) = &body.ty else { return None };
+        let TypeKind::Object(object) = &self.api.ty(name).kind else { return None };
+        let mut encoding = Map::new();
+        for field in &object.fields {
+            let flat = match &field.ty {
+                TypeRef::List(inner) => !body.brackets && self.api.form_scalar(inner),
+                other => self.api.form_scalar(other),
+            };
+            if !flat {
+                encoding.insert(field.wire.clone(), json!({"style": "deepObject", "explode": true}));
+            }
+        }
+        Some(Value::Object(encoding))
     }
 
     /// `responses`: every success status, the router's refusals, each failure status once
@@ -459,8 +487,12 @@ impl Document<'_> {
             out.push(("description", json!(d.trim())));
         }
         if matches!(param.ty, TypeRef::List(_)) {
-            out.push(("style", json!("form")));
-            out.push(("explode", json!(true)));
+            let (style, explode) = match param.location {
+                ParamIn::Header | ParamIn::Path => ("simple", false),
+                _ => param.style.openapi().unwrap_or(("form", true)),
+            };
+            out.push(("style", json!(style)));
+            out.push(("explode", json!(explode)));
         }
         out.push(("schema", schema));
         out.push(("example", sample::of_param(self.api, param)));

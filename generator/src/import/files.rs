@@ -36,6 +36,8 @@ impl Importer<'_> {
         let summary = Summary {
             operations: self.total,
             kept: self.operations.len(),
+            params: self.params.0,
+            params_left_out: self.params.1,
             types: type_count,
             gaps,
             kinds: self.gaps.kind_counts().into_iter().map(|(k, n)| (k.to_owned(), n)).collect(),

@@ -58,6 +58,12 @@ pub struct Summary {
     pub operations: usize,
     /// Operations kept in the spec.
     pub kept: usize,
+    /// Parameters of the operations kept, as the document declares them (path-level ones
+    /// counted with each operation).
+    pub params: usize,
+    /// Of those, the parameters left out with a gap (an object, a union, a style the format
+    /// does not hold, a header the generated code sets itself, a name taken twice).
+    pub params_left_out: usize,
     /// Named types written.
     pub types: usize,
     /// Gap entries written.
@@ -69,14 +75,21 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// One line: `12 of 14 operations kept, 20 types, 6 gaps (header-params 3, paths 2, ...)`.
+    /// One line: `12 of 14 operations kept, 30 of 31 parameters kept, 20 types, 6 gaps; ...`.
     pub fn line(&self) -> String {
         let mut kinds: Vec<(&String, &usize)> = self.kinds.iter().collect();
         kinds.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         let kinds: Vec<String> = kinds.iter().map(|(id, n)| format!("{id} {n}")).collect();
         let left_out: Vec<String> = self.left_out.iter().map(|(id, n)| format!("{id} {n}")).collect();
-        let mut line =
-            format!("{} of {} operations kept, {} types, {} gaps", self.kept, self.operations, self.types, self.gaps);
+        let mut line = format!(
+            "{} of {} operations kept, {} of {} parameters kept, {} types, {} gaps",
+            self.kept,
+            self.operations,
+            self.params - self.params_left_out,
+            self.params,
+            self.types,
+            self.gaps
+        );
         if !left_out.is_empty() {
             line.push_str(&format!("; left out: {}", left_out.join(", ")));
         }
@@ -161,6 +174,10 @@ struct Importer<'a> {
     /// memory of documents whose schemas expand into each other.
     budget: usize,
     operations: Vec<OperationOut>,
+    /// The parameters of the operation being read, and how many of them were left out.
+    op_params: (usize, usize),
+    /// The parameters of the operations kept, and how many of them were left out.
+    params: (usize, usize),
     /// Shared parameters by wire name: their mapping and the component they come from.
     shared: IndexMap<String, (Map<String, Value>, String)>,
     /// Tags by name: title and description, in order.
@@ -248,6 +265,8 @@ impl<'a> Importer<'a> {
             inline_shapes: BTreeMap::new(),
             share_shapes: true,
             crate_name: None,
+            op_params: (0, 0),
+            params: (0, 0),
             shared_shapes: 0,
             pending_unions: Vec::new(),
             expanding: Vec::new(),

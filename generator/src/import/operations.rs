@@ -210,8 +210,13 @@ impl Importer<'_> {
                 let op_pointer = refs::child(&pointer, method);
                 let name = self.operation_name(op, method, path, &mut op_names);
                 self.budget = super::SCHEMA_BUDGET;
+                self.op_params = (0, 0);
                 match self.operation(&name, method, path, item, op, &op_pointer, &mut routes) {
-                    Ok(out) => self.operations.push(out),
+                    Ok(out) => {
+                        self.params.0 += self.op_params.0;
+                        self.params.1 += self.op_params.1;
+                        self.operations.push(out);
+                    }
                     Err(left) => {
                         let what = format!("operation `{} {path}` ({name})", method.to_uppercase());
                         self.gaps.left_out(
@@ -739,10 +744,15 @@ impl Importer<'_> {
             if select.iter().any(selects) {
                 continue; // The selector's constant replaces the parameter.
             }
+            // Counted read, then left out by every `continue` below but the two that say
+            // otherwise (`dropped` is undone there).
+            self.op_params.0 += 1;
+            self.op_params.1 += 1;
             match location.as_str() {
                 "header" if name.eq_ignore_ascii_case("authorization") && is_required(doc, &param) => {
                     self.declared_authorization = true;
                     op_gaps.push(self.gaps.note(gaps::AUTHORIZATION_PARAM, &param_pointer));
+                    self.op_params.1 -= 1; // Kept: it is the operation's credential.
                     continue;
                 }
                 "header" if !is_token(&name) || is_reserved_header(&name) => {
@@ -762,7 +772,10 @@ impl Importer<'_> {
             let wire =
                 if location == "path" { renames.get(&name).cloned().unwrap_or(name.clone()) } else { name.clone() };
             if location == "path" && !in_path.contains(&wire.as_str()) {
-                continue; // Declared for a path that does not hold it: it cannot be sent.
+                // Declared for a path that does not hold it: not a parameter of the operation.
+                self.op_params.0 -= 1;
+                self.op_params.1 -= 1;
+                continue;
             }
             // Header names are compared without case.
             let key = if location == "header" { wire.to_ascii_lowercase() } else { wire.clone() };
@@ -774,6 +787,7 @@ impl Importer<'_> {
                 Some(entry) => entry,
                 None => continue,
             };
+            self.op_params.1 -= 1;
             wires.insert(key);
             taken.claim(&wire);
             if location == "path" {
@@ -883,13 +897,26 @@ impl Importer<'_> {
             typed.sample = Some(example.clone());
         }
         let list = matches!(typed.expr, Expr::List(_));
-        let explode = param.get("explode").and_then(Value::as_bool).unwrap_or(true);
         let style = param.get("style").and_then(Value::as_str).unwrap_or("form");
-        // Query lists travel as repeated keys (`form`, exploded), header lists as one
-        // comma-separated value (`simple`, OpenAPI's default for headers).
+        let explode = param.get("explode").and_then(Value::as_bool).unwrap_or(style == "form");
+        // Query lists travel as repeated keys (`form`, exploded) or one delimited value (the
+        // spec's `style`/`explode`), header lists as one comma-separated value (`simple`,
+        // OpenAPI's default for headers).
+        let mut style_keys = Vec::new();
         let as_format = match location {
             "header" => style == "simple" || param.get("style").is_none(),
-            _ => explode && style == "form",
+            _ => match (style, explode) {
+                ("form", true) => true,
+                ("form", false) | ("spaceDelimited" | "pipeDelimited", false) | ("deepObject", true) if list => {
+                    style_keys.push(("style", json!(style)));
+                    if style == "form" {
+                        style_keys.push(("explode", json!(false)));
+                    }
+                    // `deepObject` is exploded by default: `explode: true` says nothing more.
+                    true
+                }
+                _ => false,
+            },
         };
         if list && !as_format {
             typed.gap(self.gaps.note(gaps::PARAM_STYLE, pointer));
@@ -916,6 +943,7 @@ impl Importer<'_> {
         if required && location != "path" {
             extra.push(("required", json!(true)));
         }
+        extra.append(&mut style_keys);
         let typed_node = typed.node(Vec::new());
         // `in` and `required` first, as a person writes a parameter.
         let mut node: Map<String, Value> = extra.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
@@ -1031,6 +1059,9 @@ impl Importer<'_> {
                 .map(Value::String)
                 .collect();
             extra.push(("media_type", Value::Array(listed)));
+            if form.is_some_and(|(_, entry)| brackets_lists(self.doc, entry, schema)) {
+                extra.push(("style", json!("deepObject")));
+            }
         }
         Ok(Some(typed.node(extra)))
     }
@@ -1252,9 +1283,9 @@ impl Importer<'_> {
     }
 
     /// A response's body: `None` without content, `Some(None)` when not JSON, else its schema.
-    /// A request body that is not JSON, as the format holds it: a form (an object of scalars
-    /// and lists of those), a multipart form (the same, plus files: `format: binary`), text
-    /// (`string`) or raw bytes. The first media type of the content that fits decides; `None`
+    /// A request body that is not JSON, as the format holds it: a form (an object, nested
+    /// values in brackets), a multipart form (an object of scalars and lists of those, plus
+    /// files: `format: binary`), text (`string`) or raw bytes. The first media type of the content that fits decides; `None`
     /// when none does.
     fn other_body(&mut self, content: &Map<String, Value>, op_type: &str, pointer: &str) -> Option<Map<String, Value>> {
         let essence = |m: &str| m.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
@@ -1272,7 +1303,11 @@ impl Importer<'_> {
                 let inline = json!({"type": "object", "properties": schema_properties(self.doc, &schema)?, "required": schema_required(self.doc, &schema)});
                 let mut typed = self.schema(&inline, &at);
                 typed.description = None;
-                let mut node = typed.node(vec![("media_type", json!(media_essence))]);
+                let mut keys = vec![("media_type", json!(media_essence))];
+                if brackets_lists(self.doc, entry, &schema) {
+                    keys.push(("style", json!("deepObject")));
+                }
+                let mut node = typed.node(keys);
                 // Files: `format: binary` strings of a multipart form.
                 if let Some(Value::Object(out)) = node.get_mut("fields") {
                     for (name, file) in fields {
@@ -1298,10 +1333,12 @@ impl Importer<'_> {
     }
 
     /// The fields of a form body that are files, when the schema is an object whose every
-    /// property can travel in a form; `None` otherwise.
+    /// property can travel in a form (a urlencoded form: anything but a file; a multipart
+    /// one: anything without files, or scalars, lists of those and files); `None` otherwise.
     fn form_fields(&self, schema: &Value, multipart: bool) -> Option<Vec<(String, FormField)>> {
         let properties = schema_properties(self.doc, schema)?;
         let mut files = Vec::new();
+        let mut nested = false;
         for (name, property) in properties.as_object()? {
             let property = refs::lookup_value(self.doc, property)?;
             let binary =
@@ -1312,16 +1349,19 @@ impl Importer<'_> {
                     && s.get("format") != Some(&json!("binary"))
             };
             let items = property.get("items").and_then(|i| refs::lookup_value(self.doc, i));
-            if binary(property) && multipart {
+            if binary(property) {
                 files.push((name.clone(), FormField::File));
-            } else if property.get("type") == Some(&json!("array")) && items.is_some_and(binary) && multipart {
+            } else if property.get("type") == Some(&json!("array")) && items.is_some_and(binary) {
                 files.push((name.clone(), FormField::Files));
             } else if !(scalar(property) || property.get("type") == Some(&json!("array")) && items.is_some_and(scalar))
             {
-                return None;
+                nested = true;
             }
         }
-        Some(files)
+        // Files travel in a multipart form of scalars only; a form without files holds any
+        // value, nested ones in brackets (`items[0][price]=x`).
+        let fits = if multipart { files.is_empty() || !nested } else { files.is_empty() };
+        fits.then_some(files)
     }
 
     fn response_body(&mut self, response: &Value, _pointer: &str) -> Option<Option<Value>> {
@@ -1483,6 +1523,20 @@ fn raw_response(response: &Value) -> Option<(&'static str, Vec<String>)> {
     }
     let text = media_types.iter().all(|m| m.starts_with("text/"));
     (!media_types.is_empty()).then_some((if text { "string" } else { "bytes" }, media_types))
+}
+
+/// Whether a form's `encoding` sends a list property in brackets (`style: deepObject`, as
+/// Stripe's document says of `expand`): then the body's every list has indexes.
+fn brackets_lists(doc: &Value, entry: &Value, schema: &Value) -> bool {
+    let Some(properties) = schema_properties(doc, schema).and_then(|p| p.as_object().cloned()) else { return false };
+    let Some(encoding) = entry.get("encoding").and_then(Value::as_object) else { return false };
+    encoding.iter().any(|(name, how)| {
+        let list = properties
+            .get(name)
+            .and_then(|p| refs::lookup_value(doc, p))
+            .is_some_and(|p| p.get("type") == Some(&json!("array")));
+        list && how.get("style") == Some(&json!("deepObject"))
+    })
 }
 
 /// A field of a form body that is a file, or a list of files.

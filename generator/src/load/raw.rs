@@ -296,6 +296,13 @@ pub struct RawField {
     pub location: Option<String>,
     /// Parameter: must the caller give it.
     pub required: Option<bool>,
+    /// Parameter: how a list travels, in OpenAPI's words (`form`, `spaceDelimited`,
+    /// `pipeDelimited`, `deepObject` in the query; `simple` in a path or header; `form` in a
+    /// cookie).
+    pub style: Option<String>,
+    /// Parameter: whether a list of a `form` style is repeated keys (`true`, the default) or
+    /// one comma-separated value.
+    pub explode: Option<bool>,
     /// Type expression: `string`, `integer`, `number`, `boolean`, `date-time`, `url`, `json`,
     /// a type name, `list<T>`, `map<T>`, `object` (with `fields`), `enum` (with `enum`).
     #[serde(rename = "type")]

@@ -340,8 +340,8 @@ impl Lowerer<'_> {
 
     /// The parameters of a list convention are shared optional query parameters; `at`
     /// locates the convention.
-    /// Bodies that are not JSON: each media type suits the body's type (a form's object of
-    /// scalars, a multipart object that may hold files, text a `string`, raw bytes `bytes`);
+    /// Bodies that are not JSON: each media type suits the body's type (a form's object, a
+    /// multipart object of scalars that may hold files, text a `string`, raw bytes `bytes`);
     /// `bytes` is only ever a whole body, and `file` only a field of a multipart body's object.
     pub(super) fn check_media(&mut self, operations: &[Operation]) {
         let mut multipart_objects: BTreeSet<String> = BTreeSet::new();
@@ -457,12 +457,20 @@ impl Lowerer<'_> {
                     return Some(format!("is sent as `{media}`, so its type is an object, not `{ty}`"));
                 };
                 let file_ok = encoding == Encoding::Multipart;
+                let is_file =
+                    |f: &Field| f.ty == TypeRef::File || matches!(&f.ty, TypeRef::List(i) if **i == TypeRef::File);
+                if !file_ok || !fields.iter().any(is_file) {
+                    // A form without files holds any value at any depth, nested ones in
+                    // brackets (`items[0][price]=x`); a file in a urlencoded one is refused
+                    // with the other fields.
+                    return None;
+                }
                 let bad = fields.iter().find(|f| {
                     let file = f.ty == TypeRef::File || matches!(&f.ty, TypeRef::List(i) if **i == TypeRef::File);
                     let value = scalar(&f.ty) || matches!(&f.ty, TypeRef::List(i) if scalar(i));
                     !(value || file && file_ok)
                 });
-                bad.map(|f| format!("is sent as `{media}`, whose field `{}` cannot be `{}`: a form holds scalars, enumerations and lists of those{}", f.wire, f.ty, if file_ok { ", and files" } else { "" }))
+                bad.map(|f| format!("is sent as `{media}`, whose field `{}` cannot be `{}`: a multipart form with files holds scalars, enumerations, lists of those and files (one without files, or an `application/x-www-form-urlencoded` one, may nest objects and lists)", f.wire, f.ty))
             }
             Encoding::Text if *ty != TypeRef::String => {
                 Some(format!("is text (`{media}`), so its type is `string`, not `{ty}`"))

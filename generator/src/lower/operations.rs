@@ -146,7 +146,8 @@ impl Lowerer<'_> {
             description: raw.description.clone(),
             source: raw.source.clone(),
             params,
-            body: body.map(|(ty, optional, media_types)| Body {
+            body: body.map(|(ty, optional, media_types, brackets)| Body {
+                brackets,
                 ty,
                 media_types,
                 optional,
@@ -388,7 +389,7 @@ impl Lowerer<'_> {
         raw: &RawField,
         method: Option<Method>,
         origin: &Origin,
-    ) -> Option<(TypeRef, bool, Vec<String>)> {
+    ) -> Option<(TypeRef, bool, Vec<String>, bool)> {
         self.reject_misplaced(raw, Role::Body, origin);
         if let Some(method @ (Method::Get | Method::Head)) = method {
             let at = self.at(origin);
@@ -412,7 +413,40 @@ impl Lowerer<'_> {
         let ty = self.lower_value_type(raw, &format!("{op_type}Body"), &format!("the body of `{op}`"), origin)?;
         self.use_gaps(&raw.gaps, &format!("the body of `{op}`"), origin);
         let media_types = self.lower_media_types(raw.media_type.as_ref(), Some(&ty), false, origin);
-        Some((ty, raw.optional, media_types))
+        let brackets = self.lower_body_style(raw, &ty, &media_types, op, origin);
+        Some((ty, raw.optional, media_types, brackets))
+    }
+
+    /// A form body's `style`: `deepObject` sends every list of the form in brackets with
+    /// indexes (`expand[0]=a`, as Stripe's `encoding` says of each property), `form` (the
+    /// default) a top-level list of scalars as repeated keys.
+    fn lower_body_style(
+        &mut self,
+        raw: &RawField,
+        ty: &TypeRef,
+        media_types: &[String],
+        op: &str,
+        origin: &Origin,
+    ) -> bool {
+        let Some(style) = raw.style.as_deref() else { return false };
+        let form = media_types.iter().any(|m| matches!(body_encoding(ty, m), Encoding::Form | Encoding::Multipart));
+        let at = self.at(&origin.key("style"));
+        match style {
+            "form" | "deepObject" if !form => {
+                self.diags
+                    .error(at, format!("the body of `{op}` has a `style`, which only a form body has"))
+                    .hint("give it a form media type, or drop `style`");
+                false
+            }
+            "form" => false,
+            "deepObject" => true,
+            other => {
+                self.diags
+                    .error(at, format!("the body of `{op}` cannot travel as `{other}`"))
+                    .hint("a form body's style is `form` (the default) or `deepObject` (every list in brackets)");
+                false
+            }
+        }
     }
 
     pub(super) fn lower_response(

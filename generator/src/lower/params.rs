@@ -86,6 +86,7 @@ impl Lowerer<'_> {
             self.diags.warning(crate::diag::Lint::MissingDescription, at, format!("{element} has no description"));
         }
         self.queue_values(raw, &ty, &constraints, origin);
+        let style = self.lower_style(raw, location, &ty, &element, origin);
         Some(Param {
             wire: wire.to_owned(),
             rust: sanitize(wire, Case::Snake),
@@ -98,7 +99,73 @@ impl Lowerer<'_> {
             description: raw.description.clone(),
             gaps: raw.gaps.clone(),
             sensitive: raw.sensitive,
+            style,
         })
+    }
+
+    /// How a parameter travels (`style`, `explode`): a query list as repeated keys (`form`,
+    /// the default), or as one value delimited by commas (`form`, `explode: false`), spaces
+    /// (`spaceDelimited`) or pipes (`pipeDelimited`); a path or header parameter is `simple`,
+    /// a cookie `form`. What OpenAPI defines elsewhere (objects, `deepObject`, `label`,
+    /// `matrix`) is refused with what the format holds.
+    fn lower_style(
+        &mut self,
+        raw: &RawField,
+        location: ParamIn,
+        ty: &TypeRef,
+        element: &str,
+        origin: &Origin,
+    ) -> ParamStyle {
+        if raw.style.is_none() && raw.explode.is_none() {
+            return ParamStyle::Default;
+        }
+        let list = matches!(ty, TypeRef::List(_));
+        let style = raw.style.as_deref();
+        let (explode_default, held) = match (location, style) {
+            (ParamIn::Query, None | Some("form")) => (true, true),
+            (ParamIn::Query, Some("spaceDelimited" | "pipeDelimited")) => (false, list),
+            (ParamIn::Query, Some("deepObject")) => (true, list),
+            (ParamIn::Path | ParamIn::Header, None | Some("simple")) => (false, true),
+            (ParamIn::Cookie, None | Some("form")) => (true, true),
+            _ => (false, false),
+        };
+        let at = self.at(&origin.key(if raw.style.is_some() { "style" } else { "explode" }));
+        let found = style.unwrap_or("the default style");
+        if !held {
+            let allowed = match location {
+                ParamIn::Query => {
+                    "`form` (a list as repeated keys, or with `explode: false` one comma-separated value), `spaceDelimited`, `pipeDelimited` or `deepObject` (lists only: `name[]=a`); objects are not held yet"
+                }
+                ParamIn::Path => "`simple` (`label` and `matrix` are not held yet)",
+                ParamIn::Header => "`simple`",
+                ParamIn::Cookie => "`form`",
+            };
+            self.diags
+                .error(at, format!("{element} cannot travel as `{found}` in the {}", location.as_str()))
+                .hint(format!("a {} parameter's style is {allowed}", location.as_str()));
+            return ParamStyle::Default;
+        }
+        let explode = raw.explode.unwrap_or(explode_default);
+        match (location, style) {
+            (ParamIn::Query, Some("spaceDelimited")) | (ParamIn::Query, Some("pipeDelimited")) if explode => {
+                self.diags
+                    .error(at, format!("{element} is `{found}` and exploded, which is repeated keys"))
+                    .hint("drop `explode: true`, or write `style: form` for repeated keys");
+                ParamStyle::Default
+            }
+            (ParamIn::Query, Some("deepObject")) if !explode => {
+                self.diags
+                    .error(at, format!("{element} is `deepObject` and not exploded, which OpenAPI leaves undefined"))
+                    .hint("drop `explode: false`");
+                ParamStyle::Default
+            }
+            (ParamIn::Query, Some("deepObject")) => ParamStyle::Brackets,
+            (ParamIn::Query, Some("spaceDelimited")) => ParamStyle::Space,
+            (ParamIn::Query, Some("pipeDelimited")) => ParamStyle::Pipe,
+            (ParamIn::Query, _) if list && !explode => ParamStyle::Comma,
+            // A `simple` list is comma-separated exploded or not; a cookie holds what it holds.
+            _ => ParamStyle::Default,
+        }
     }
 }
 

@@ -357,13 +357,19 @@ impl Lowerer<'_> {
 
     /// Reports keys that make no sense for what the raw field is being read as.
     pub(super) fn reject_misplaced(&mut self, raw: &RawField, role: Role, origin: &Origin) {
-        let checks: [(&str, bool, &str); 10] = [
+        let checks: [(&str, bool, &str); 12] = [
             ("read_only", raw.read_only && role != Role::Field, "only object fields are read-only"),
             ("write_only", raw.write_only && role != Role::Field, "only object fields are write-only"),
             ("name", raw.name.is_some() && role != Role::Param, "`name` names inline parameters"),
             ("in", raw.location.is_some() && role != Role::Param, "`in` belongs to parameters"),
             ("required", raw.required.is_some() && role != Role::Param, "fields are required unless `optional: true`"),
             ("optional", raw.optional && role == Role::Param, "parameters are optional unless `required: true`"),
+            (
+                "style",
+                raw.style.is_some() && role == Role::Field,
+                "`style` says how a parameter or a form body travels",
+            ),
+            ("explode", raw.explode.is_some() && role != Role::Param, "`explode` says how a parameter travels"),
             ("nullable", raw.nullable && role != Role::Field, "only object fields may be null"),
             ("const", raw.constant.is_some() && role != Role::Field, "only object fields hold constants"),
             ("sensitive", raw.sensitive && role == Role::Body, "mark the sensitive field of the body type instead"),

@@ -79,6 +79,29 @@ impl Api {
         &self.types[name]
     }
 
+    /// Whether `ty` travels in a form as text: a scalar or an enumeration.
+    pub fn form_scalar(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::Named(n) => matches!(self.types.get(n).map(|d| &d.kind), Some(TypeKind::Enum(_))),
+            TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_) | TypeRef::Bytes | TypeRef::File => false,
+            _ => true,
+        }
+    }
+
+    /// Whether a form body of type `ty` is flat, read field by field: an object whose every
+    /// field is a scalar, an enumeration, a list of those, or a file. A urlencoded body that
+    /// is not (objects, maps, lists of objects at any depth) travels in brackets
+    /// (`items[0][price]=x`, `apigen_runtime::form`) and is decoded whole, like JSON.
+    pub fn flat_form(&self, ty: &TypeRef) -> bool {
+        let TypeRef::Named(name) = ty else { return true };
+        let Some(TypeKind::Object(object)) = self.types.get(name).map(|d| &d.kind) else { return true };
+        object.fields.iter().all(|f| match &f.ty {
+            TypeRef::File => true,
+            TypeRef::List(inner) => **inner == TypeRef::File || self.form_scalar(inner),
+            other => self.form_scalar(other),
+        })
+    }
+
     /// The group of an operation. Lowering guarantees every operation's tag exists.
     pub fn tag_of(&self, op: &Operation) -> &Tag {
         &self.tags[self.tag_index[&op.tag]]
@@ -703,6 +726,58 @@ impl ParamIn {
     }
 }
 
+/// How a list parameter travels, in OpenAPI's words (`style` and `explode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ParamStyle {
+    /// A query list as repeated keys (`ids=1&ids=2`: `form`, exploded, the default), a header
+    /// list as one comma-separated value (`simple`), a scalar as itself.
+    Default,
+    /// A query list as one comma-separated value (`ids=1,2`: `form`, `explode: false`).
+    Comma,
+    /// A query list as one space-separated value (`ids=1%202`: `spaceDelimited`).
+    Space,
+    /// A query list as one `|`-separated value (`ids=1|2`: `pipeDelimited`).
+    Pipe,
+    /// A query list in brackets (`expand[]=a&expand[]=b`: `deepObject` on a list, as Stripe's
+    /// document writes it and its API and SDKs read it).
+    Brackets,
+}
+
+impl ParamStyle {
+    /// The character between the items of a list sent as one value (`None`: repeated keys,
+    /// or a header's commas).
+    pub fn delimiter(self) -> Option<char> {
+        match self {
+            ParamStyle::Default | ParamStyle::Brackets => None,
+            ParamStyle::Comma => Some(','),
+            ParamStyle::Space => Some(' '),
+            ParamStyle::Pipe => Some('|'),
+        }
+    }
+
+    /// How a list travels, in words (for `apigen diff`).
+    pub fn words(self) -> &'static str {
+        match self {
+            ParamStyle::Default => "the default style (a query list as repeated keys)",
+            ParamStyle::Comma => "one comma-separated value",
+            ParamStyle::Space => "one space-separated value",
+            ParamStyle::Pipe => "one `|`-separated value",
+            ParamStyle::Brackets => "keys in brackets (`name[]`)",
+        }
+    }
+
+    /// OpenAPI's `style` and `explode` for a list in the query (`None`: the defaults).
+    pub fn openapi(self) -> Option<(&'static str, bool)> {
+        match self {
+            ParamStyle::Default => None,
+            ParamStyle::Comma => Some(("form", false)),
+            ParamStyle::Space => Some(("spaceDelimited", false)),
+            ParamStyle::Pipe => Some(("pipeDelimited", false)),
+            ParamStyle::Brackets => Some(("deepObject", true)),
+        }
+    }
+}
+
 /// A parameter.
 #[derive(Debug, Clone)]
 pub struct Param {
@@ -728,6 +803,8 @@ pub struct Param {
     pub gaps: Vec<String>,
     /// Holds a secret.
     pub sensitive: bool,
+    /// How it travels, when a list.
+    pub style: ParamStyle,
 }
 
 /// A request body.
@@ -741,6 +818,17 @@ pub struct Body {
     pub optional: bool,
     /// What it is.
     pub description: Option<String>,
+    /// A form whose every list travels in brackets with indexes (`expand[0]=a`: `style:
+    /// deepObject`), and so is sent and read whole (`apigen_runtime::form`).
+    pub brackets: bool,
+}
+
+impl Body {
+    /// Whether the body, as a form, travels in brackets (`apigen_runtime::form`): it nests, or
+    /// its style says so; otherwise a form is written and read field by field.
+    pub fn bracketed(&self, api: &Api) -> bool {
+        self.brackets || !api.flat_form(&self.ty)
+    }
 }
 
 /// A success response.

@@ -37,6 +37,39 @@ impl Core {
         CallBody::Raw { content_type: "application/x-www-form-urlencoded".into(), bytes: form.finish().into() }
     }
 
+    /// A form body of nested objects and lists, in brackets (`items[0][price]=x`, see
+    /// [`crate::form`]): `application/x-www-form-urlencoded`, or with `multipart` a
+    /// `multipart/form-data` body of one text part per pair; with `indexed` every list has
+    /// indexes (`expand[0]=a`), the top level's too. Validated first when the client validates
+    /// requests.
+    pub fn nested_form<T: serde::Serialize + Validate>(
+        &self,
+        body: &T,
+        multipart: bool,
+        indexed: bool,
+    ) -> Result<CallBody, Error> {
+        self.check(body)?;
+        let value = crate::json::writing(crate::json::Direction::Request, || serde_json::to_value(body))
+            .map_err(|e| Error::Config(format!("the body cannot be serialized: {e}")))?;
+        let pairs = crate::form::to_pairs(&value, indexed)
+            .map_err(|e| Error::Config(format!("the body cannot be sent as a form: {e}")))?;
+        if multipart {
+            let parts: Vec<crate::media::Part> = pairs
+                .into_iter()
+                .map(|(name, value)| crate::media::Part {
+                    name,
+                    file_name: None,
+                    content_type: None,
+                    bytes: value.into_bytes().into(),
+                })
+                .collect();
+            return Ok(self.multipart(&parts));
+        }
+        let mut form = form_urlencoded::Serializer::new(String::new());
+        form.extend_pairs(&pairs);
+        Ok(CallBody::Raw { content_type: "application/x-www-form-urlencoded".into(), bytes: form.finish().into() })
+    }
+
     /// A `multipart/form-data` body of these parts (generated code lists them).
     pub fn multipart(&self, parts: &[crate::media::Part]) -> CallBody {
         let (content_type, bytes) = crate::media::write_multipart(parts);

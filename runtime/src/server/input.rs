@@ -8,6 +8,7 @@ use crate::params::FromParam;
 use crate::validate::{Validate, Validator, Violation};
 use axum::body::Bytes;
 use axum::http::HeaderMap;
+use std::borrow::Cow;
 
 /// A request's parameters and body, read by generated code into the operation's typed
 /// request. Every problem is collected; [`Input::finish`] answers them all at once.
@@ -211,6 +212,38 @@ impl Input {
         self.list(Place::Query, name)
     }
 
+    /// A list-valued query parameter sent as one value of items separated by `delimiter`
+    /// (`ids=1,2`: `form` with `explode: false`, `spaceDelimited`, `pipeDelimited`); repeated
+    /// keys add their items, and an empty value is no item.
+    pub fn query_delimited<T: FromParam>(&mut self, name: &str, delimiter: char) -> Vec<T> {
+        let values = self.values(Place::Query, name);
+        let items = values.iter().filter(|value| !value.is_empty()).flat_map(|value| value.split(delimiter));
+        let items: Vec<String> = items.map(str::to_owned).collect();
+        items.iter().filter_map(|item| self.parse(Place::Query, name, item)).collect()
+    }
+
+    /// A list-valued query parameter sent in brackets (`expand[]=a&expand[]=b`: `deepObject`
+    /// on a list, as Stripe's API reads it); indexes (`expand[0]=a`, which give the order) and
+    /// repeated keys (`expand=a`) are read too, as clients write them.
+    pub fn query_brackets<T: FromParam>(&mut self, name: &str) -> Vec<T> {
+        let mut found: Vec<(u64, u64, String)> = Vec::new();
+        for (position, (key, value, used)) in self.query.iter_mut().enumerate() {
+            let index = match key.strip_prefix(name) {
+                Some("" | "[]") => Some(u64::MAX),
+                Some(rest) => rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')).and_then(|i| i.parse().ok()),
+                None => None,
+            };
+            if let Some(index) = index {
+                *used = true;
+                found.push((index, position as u64, value.clone()));
+            }
+        }
+        // Indexes give the order; unindexed items keep theirs, after them.
+        found.sort_by_key(|(index, position, _)| (*index, *position));
+        let at = format!("{name}[]");
+        found.iter().filter_map(|(_, _, value)| self.parse(Place::Query, &at, value)).collect()
+    }
+
     /// An optional header parameter (its name compared without case); given twice is a
     /// violation at `header.<name>`.
     pub fn header<T: FromParam>(&mut self, name: &str) -> Option<T> {
@@ -357,6 +390,63 @@ impl Input {
             }
             Err(found) => {
                 self.violations.extend(found.0);
+                None
+            }
+        }
+    }
+
+    /// A form body (urlencoded, or multipart without files) of nested objects and lists
+    /// (`items[0][price]=x`, see [`crate::form`]),
+    /// decoded strictly and validated like a JSON body, every violation named by its key in
+    /// the form (`items[0][price]`). `None` when absent (allowed only when `required` is
+    /// false) or invalid (the problems are recorded).
+    pub fn form_body<T: FromJson + Validate>(&mut self, required: bool) -> Option<T> {
+        if self.body.iter().all(u8::is_ascii_whitespace) {
+            if required {
+                self.fail(String::new(), "a form body is required");
+            }
+            return None;
+        }
+        self.form_fields();
+        let (tree, problems) = match self.form.as_mut() {
+            Some(Form::Pairs(pairs)) => {
+                for pair in pairs.iter_mut() {
+                    pair.end |= READ;
+                }
+                let body = &self.body;
+                crate::form::from_pairs(pairs.iter().map(|pair| pair.decode(body)))
+            }
+            Some(Form::Parts(parts)) => {
+                let mut files = Vec::new();
+                let mut texts = Vec::new();
+                for (name, value, read) in parts.iter_mut() {
+                    *read = true;
+                    match value {
+                        FormValue::Text(text) => {
+                            texts.push((Cow::Borrowed(name.as_str()), Cow::Borrowed(text.as_str())))
+                        }
+                        FormValue::File(_) => {
+                            files.push(Violation::new(name.clone(), "is a file; a value was expected"))
+                        }
+                    }
+                }
+                let (tree, mut problems) = crate::form::from_pairs(texts);
+                problems.extend(files);
+                (tree, problems)
+            }
+            None => return None,
+        };
+        if !problems.is_empty() {
+            self.violations.extend(problems);
+            return None;
+        }
+        let decoded = crate::json::decode_form::<T>(tree).and_then(|decoded| decoded.validate().map(|()| decoded));
+        match decoded {
+            Ok(decoded) => Some(decoded),
+            Err(found) => {
+                let named =
+                    found.0.into_iter().map(|v| Violation::new(crate::form::key_of_pointer(&v.path), v.message));
+                self.violations.extend(named);
                 None
             }
         }
@@ -727,6 +817,58 @@ mod tests {
         let found: Vec<(&str, &str)> =
             error.violations().iter().map(|v| (v.path.as_str(), v.message.as_str())).collect();
         assert_eq!(found, [("/a", "is given more than once"), ("/z", "is not a field of this form")]);
+    }
+
+    #[test]
+    fn delimited_query_lists_split_on_their_delimiter() {
+        let cases: [(&str, char, Vec<i64>); 6] = [
+            ("ids=1,2,3", ',', vec![1, 2, 3]),
+            ("ids=1%202&ids=3", ' ', vec![1, 2, 3]),
+            ("ids=1+2", ' ', vec![1, 2]),
+            ("ids=1|2", '|', vec![1, 2]),
+            ("ids=", ',', vec![]),
+            ("other=1", ',', vec![]),
+        ];
+        for (query, delimiter, expected) in cases {
+            let mut input = Input::for_test(&[], query, "", false);
+            assert_eq!(input.query_delimited::<i64>("ids", delimiter), expected, "{query}");
+        }
+        let mut input = Input::for_test(&[], "ids=1,x,", "", false);
+        assert_eq!(input.query_delimited::<i64>("ids", ','), [1]);
+        let error = input.finish().unwrap_err();
+        let found: Vec<(&str, &str)> =
+            error.violations().iter().map(|v| (v.path.as_str(), v.message.as_str())).collect();
+        assert_eq!(
+            found,
+            [("query.ids", "expected an integer, found \"x\""), ("query.ids", "expected an integer, found \"\"")]
+        );
+    }
+
+    #[test]
+    fn bracketed_query_lists_read_every_way_clients_write_them() {
+        let cases: [(&str, Vec<i64>); 5] = [
+            ("ids[]=1&ids[]=2", vec![1, 2]),
+            ("ids%5B%5D=1&ids%5B%5D=2", vec![1, 2]),
+            ("ids[1]=2&ids[0]=1&ids=3", vec![1, 2, 3]),
+            ("ids=1&idsx=9&ids[x]=9", vec![1]),
+            ("", vec![]),
+        ];
+        for (query, expected) in cases {
+            let mut input = Input::for_test(&[], query, "", false);
+            assert_eq!(input.query_brackets::<i64>("ids"), expected, "{query}");
+        }
+        let mut input = Input::for_test(&[], "ids[]=x&ids[y]=1", "", false);
+        assert!(input.query_brackets::<i64>("ids").is_empty());
+        let error = input.finish().unwrap_err();
+        let found: Vec<(&str, &str)> =
+            error.violations().iter().map(|v| (v.path.as_str(), v.message.as_str())).collect();
+        assert_eq!(
+            found,
+            [
+                ("query.ids[]", "expected an integer, found \"x\""),
+                ("query.ids[y]", "is not a parameter of this operation")
+            ]
+        );
     }
 
     #[test]

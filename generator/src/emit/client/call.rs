@@ -150,7 +150,8 @@ impl ClientEmitter<'_> {
     }
 
     /// A query, header or cookie parameter pushed as text onto its list: a list as repeated
-    /// query keys, or one comma-separated header value.
+    /// query keys or one delimited query value (its `style`), or one comma-separated header
+    /// value.
     fn send_param(&self, p: &Param) -> TokenStream {
         let wire = &p.wire;
         let field = ident(&p.rust);
@@ -161,17 +162,31 @@ impl ClientEmitter<'_> {
         };
         match &p.ty {
             TypeRef::List(inner) if p.location == ParamIn::Header => {
-                let item = param_text(quote!(item), inner);
+                let joined = joined(quote!(self.#field), inner, ",");
                 quote! {
                     if !self.#field.is_empty() {
-                        let items: ::std::vec::Vec<::std::string::String> = self.#field.iter().map(|item| #item).collect();
-                        headers.push((#name, items.join(",")));
+                        headers.push((#name, #joined));
                     }
                 }
             }
             TypeRef::List(inner) => {
                 let item = param_text(quote!(item), inner);
-                quote! { for item in &self.#field { #list.push((#name, #item)); } }
+                match p.style.delimiter() {
+                    // One value of delimited items (`ids=1,2`); an empty list is left out.
+                    Some(delimiter) => {
+                        let joined = joined(quote!(self.#field), inner, &delimiter.to_string());
+                        quote! {
+                            if !self.#field.is_empty() {
+                                #list.push((#name, #joined));
+                            }
+                        }
+                    }
+                    None if p.style == crate::model::ParamStyle::Brackets => {
+                        let key = format!("{wire}[]");
+                        quote! { for item in &self.#field { #list.push((#key, #item)); } }
+                    }
+                    None => quote! { for item in &self.#field { #list.push((#name, #item)); } },
+                }
             }
             ty if p.required => {
                 let value = param_text(quote!(self.#field), ty);
@@ -231,6 +246,11 @@ impl ClientEmitter<'_> {
                 Encoding::Json => quote! { self.#core.body(#value)? },
                 Encoding::Text => quote! { self.#core.text(#value, #media) },
                 Encoding::Binary => quote! { self.#core.upload(#value, #media) },
+                encoding @ (Encoding::Form | Encoding::Multipart) if body.bracketed(self.api) => {
+                    let multipart = encoding == Encoding::Multipart;
+                    let indexed = body.brackets;
+                    quote! { self.#core.nested_form(#value, #multipart, #indexed)? }
+                }
                 encoding @ (Encoding::Form | Encoding::Multipart) => self.encode_form(&core, body, value, encoding),
             }
         };
@@ -324,6 +344,15 @@ impl ClientEmitter<'_> {
             ::core::option::Option::Some(|status, body| match status { #(#arms)* _ => #fallback })
         }
     }
+}
+
+/// The items of the list `list` as text, joined by `delimiter` (text items joined as they are).
+fn joined(list: TokenStream, inner: &TypeRef, delimiter: &str) -> TokenStream {
+    if matches!(inner, TypeRef::String | TypeRef::Url) {
+        return quote! { #list.join(#delimiter) };
+    }
+    let item = param_text(quote!(item), inner);
+    quote! { #list.iter().map(|item| #item).collect::<::std::vec::Vec<::std::string::String>>().join(#delimiter) }
 }
 
 /// Writing the form field `item` (a reference) as a form pair or a multipart part.

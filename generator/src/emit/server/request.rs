@@ -160,7 +160,12 @@ impl ServerEmitter<'_> {
         if !form {
             return quote! { let body = #json; };
         }
-        let form = self.read_form(&body.ty);
+        let form = if !body.bracketed(self.api) {
+            self.read_form(&body.ty)
+        } else {
+            // Nested objects and lists, in brackets: decoded whole, like JSON.
+            quote! { __input.form_body::<#ty>(#required) }
+        };
         if encodings.contains(&Encoding::Json) {
             quote! { let body = if __input.is_form() { #form } else { #json }; }
         } else {
@@ -334,7 +339,14 @@ impl ServerEmitter<'_> {
             (false, true) => ident(&format!("{place}_required")),
             (false, false) => ident(place),
         };
-        let read = quote! { __input.#reader::<#read_ty>(#wire) };
+        let read = match param.style.delimiter() {
+            // One value of delimited items (`ids=1,2`, `ids=1|2`).
+            Some(delimiter) if is_list => quote! { __input.query_delimited::<#read_ty>(#wire, #delimiter) },
+            None if is_list && param.style == crate::model::ParamStyle::Brackets => {
+                quote! { __input.query_brackets::<#read_ty>(#wire) }
+            }
+            _ => quote! { __input.#reader::<#read_ty>(#wire) },
+        };
         let read = match (convert, is_list) {
             (Some(convert), true) => quote! { #read.into_iter().map(#convert).collect::<::std::vec::Vec<_>>() },
             (Some(convert), false) => quote! { #read.map(#convert) },

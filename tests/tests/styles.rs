@@ -1,0 +1,309 @@
+//! Values beyond scalars on the wire, through the generated server and client of
+//! `tests/fixtures/valid/styles`: a form body of nested objects, maps and lists (Stripe's
+//! `items[0][price]=x`, `metadata[key]=v`), the exact bytes the client sends, what the
+//! handler receives, and the violations of a bad form named by their keys in the form; and
+//! query lists in each style OpenAPI gives them (`ids=1,2`, `tags=a%20b`, `codes=a|b`,
+//! `expand=a&expand=b`).
+
+use apigen_runtime::client::CallBody;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use styles_client::{Client, CreateCheckoutContentType, RetryPolicy};
+use styles_server::types::{Address, Checkout, CheckoutForm, CreateNoteBody, FileLink, LineItem, Mode, Note, Search};
+use styles_server::{
+    ApiError, Authenticator, CheckoutsApi, Context, CreateCheckoutRequest, CreateNoteRequest, Credential,
+    SearchCheckoutsRequest, Secret,
+};
+
+/// The service: answers the checkout it was given.
+#[derive(Default, Clone)]
+struct Echo;
+
+impl Authenticator for Echo {
+    type Principal = ();
+
+    async fn authenticate(&self, credential: Credential<'_>) -> Result<(), ApiError> {
+        match credential.secret {
+            Secret::Bearer("tok") => Ok(()),
+            _ => Err(ApiError::unauthorized("unknown token")),
+        }
+    }
+}
+
+impl CheckoutsApi for Echo {
+    async fn create_checkout(&self, _: Context<()>, request: CreateCheckoutRequest) -> Result<Checkout, ApiError> {
+        let form = request.body;
+        Ok(Checkout {
+            id: "cs_1".into(),
+            customer: form.customer,
+            mode: form.mode,
+            items: form.items,
+            metadata: form.metadata.unwrap_or_default(),
+            shipping: form.shipping,
+            expand: form.expand.unwrap_or_default(),
+            paid: form.paid.unwrap_or(false),
+        })
+    }
+
+    async fn create_note(&self, _: Context<()>, request: CreateNoteRequest) -> Result<Note, ApiError> {
+        Ok(Note { text: request.body.text, link: request.body.link })
+    }
+
+    async fn search_checkouts(&self, _: Context<()>, request: SearchCheckoutsRequest) -> Result<Search, ApiError> {
+        Ok(Search {
+            ids: request.ids,
+            tags: request.tags,
+            codes: request.codes,
+            expand: request.expand,
+            include: request.include,
+        })
+    }
+}
+
+async fn start() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(apigen_runtime::listener::serve(listener, styles_server::router(Echo), Default::default()));
+    format!("http://{address}")
+}
+
+fn client(base: &str) -> Client {
+    Client::builder(base, "tok").retry(RetryPolicy::none()).build().unwrap()
+}
+
+fn form() -> CheckoutForm {
+    CheckoutForm {
+        customer: "cus_1".into(),
+        mode: Mode::Payment,
+        items: vec![
+            LineItem {
+                price: "price_a".into(),
+                quantity: Some(2),
+                tax_rates: Some(vec!["txr_1".into(), "txr_2".into()]),
+            },
+            LineItem { price: "price_b".into(), quantity: None, tax_rates: Some(Vec::new()) },
+        ],
+        metadata: Some(BTreeMap::from([("order".into(), "6735".into()), ("a b&c".into(), "x=y".into())])),
+        shipping: Some(Address { line1: "1 Main St".into(), city: None }),
+        expand: Some(vec!["customer".into(), "line_items".into()]),
+        paid: Some(false),
+    }
+}
+
+/// The status and the violations of an answer, as `(path, message)`.
+async fn violations(base: &str, body: &'static str) -> (u16, Vec<(String, String)>) {
+    let response = styles_client::http_client_builder()
+        .build()
+        .unwrap()
+        .post(format!("{base}/checkouts"))
+        .bearer_auth("tok")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+    let found = body["error"]["violations"].as_array().cloned().unwrap_or_default();
+    let found =
+        found.iter().map(|v| (v["path"].as_str().unwrap().to_owned(), v["message"].as_str().unwrap().to_owned()));
+    (status, found.collect())
+}
+
+#[tokio::test]
+async fn a_nested_form_travels_in_brackets_and_arrives_whole() {
+    let base = start().await;
+    let client = client(&base);
+    match client.checkouts().create(form()).call().unwrap().body {
+        Some(CallBody::Raw { content_type, bytes }) => {
+            assert_eq!(content_type, "application/x-www-form-urlencoded");
+            let expected = concat!(
+                "customer=cus_1&mode=payment",
+                "&items%5B0%5D%5Bprice%5D=price_a&items%5B0%5D%5Bquantity%5D=2",
+                "&items%5B0%5D%5Btax_rates%5D%5B0%5D=txr_1&items%5B0%5D%5Btax_rates%5D%5B1%5D=txr_2",
+                "&items%5B1%5D%5Bprice%5D=price_b&items%5B1%5D%5Btax_rates%5D=",
+                "&metadata%5Ba+b%26c%5D=x%3Dy&metadata%5Border%5D=6735",
+                "&shipping%5Bline1%5D=1+Main+St",
+                "&expand%5B0%5D=customer&expand%5B1%5D=line_items&paid=false",
+            );
+            assert_eq!(std::str::from_utf8(&bytes).unwrap(), expected);
+        }
+        other => panic!("a form, not {other:?}"),
+    }
+    let checkout = client.checkouts().create(form()).send().await.unwrap();
+    let sent = form();
+    assert_eq!(checkout.items, sent.items, "lists of objects, an empty list kept empty");
+    assert_eq!(Some(checkout.metadata.clone()), sent.metadata);
+    assert_eq!(checkout.shipping, sent.shipping);
+    assert_eq!(Some(checkout.expand.clone()), sent.expand);
+    assert_eq!((&checkout.mode, checkout.paid), (&Mode::Payment, false));
+    let as_json = client
+        .checkouts()
+        .create(form())
+        .content_type(CreateCheckoutContentType::ApplicationJson)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(as_json, checkout, "the same body as JSON");
+}
+
+#[tokio::test]
+async fn every_way_clients_write_lists_is_read() {
+    let base = start().await;
+    let bodies = [
+        // Stripe's SDKs: indexes, and `[]`; brackets unencoded.
+        "customer=c&mode=payment&items[0][price]=price_a&items[0][quantity]=3&expand[0]=x&expand[1]=y",
+        "customer=c&mode=payment&items[0][price]=price_a&items[0][quantity]=3&expand[]=x&expand[]=y",
+        "customer=c&mode=payment&items%5B0%5D%5Bprice%5D=price_a&items%5B0%5D%5Bquantity%5D=3&expand=x&expand=y",
+    ];
+    for body in bodies {
+        let response = styles_client::http_client_builder()
+            .build()
+            .unwrap()
+            .post(format!("{base}/checkouts"))
+            .bearer_auth("tok")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 201, "{body}");
+        let checkout: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+        assert_eq!(checkout["items"], json!([{"price": "price_a", "quantity": 3}]), "{body}");
+        assert_eq!(checkout["expand"], json!(["x", "y"]), "{body}");
+    }
+}
+
+#[tokio::test]
+async fn a_bad_form_names_every_violation_by_its_key() {
+    let base = start().await;
+    let bad = "mode=refund&items[0][price]=nope&items[0][quantity]=two&items[1][quantity]=0\
+               &metadata[k][deep]=1&shipping[city]=Paris&paid=maybe&extra=1";
+    // As for JSON, what does not decode is reported first (a closed enumeration's value is
+    // checked once the body decodes).
+    let expected = [
+        ("customer", "is required"),
+        ("items[0][quantity]", "expected an integer, found \"two\""),
+        ("items[1][price]", "is required"),
+        ("metadata[k]", "expected a string, found an object"),
+        ("shipping[line1]", "is required"),
+        ("paid", "expected `true` or `false`, found \"maybe\""),
+        ("extra", "is not a field of this object"),
+    ];
+    let (status, found) = violations(&base, bad).await;
+    let expected: Vec<(String, String)> = expected.iter().map(|(p, m)| (p.to_string(), m.to_string())).collect();
+    assert_eq!((status, found), (400, expected));
+
+    // Decoded, then checked against the spec's constraints, named the same way.
+    let (status, found) = violations(&base, "customer=c&mode=refund&items[0][price]=nope&items[0][quantity]=0").await;
+    let expected = [
+        ("mode", "\"refund\" is not one of: payment, subscription"),
+        ("items[0][price]", "must match the pattern ^price_[a-z0-9]+$"),
+        ("items[0][quantity]", "must be at least 1 (found 0)"),
+    ];
+    let expected: Vec<(String, String)> = expected.iter().map(|(p, m)| (p.to_string(), m.to_string())).collect();
+    assert_eq!((status, found), (400, expected));
+
+    // A key given both as a value and with brackets, and an empty `items`.
+    let (status, found) = violations(&base, "customer=c&mode=payment&items=&shipping=x&shipping[line1]=y").await;
+    let expected = [("shipping[line1]", "is given both as a value and as an object")];
+    let expected: Vec<(String, String)> = expected.iter().map(|(p, m)| (p.to_string(), m.to_string())).collect();
+    assert_eq!((status, found), (400, expected));
+    let (status, found) = violations(&base, "customer=c&mode=payment&items=").await;
+    let expected = [("items", "must hold at least 1 items (found 0)")];
+    let expected: Vec<(String, String)> = expected.iter().map(|(p, m)| (p.to_string(), m.to_string())).collect();
+    assert_eq!((status, found), (400, expected));
+}
+
+#[tokio::test]
+async fn a_multipart_form_without_files_nests_the_same_way_one_part_a_pair() {
+    let base = start().await;
+    let client = client(&base);
+    let note = CreateNoteBody {
+        text: "hello".into(),
+        link: Some(FileLink { create: true, metadata: Some(BTreeMap::from([("k".into(), "v".into())])) }),
+    };
+    let call = client.checkouts().create_note("hello").link(note.link.clone().unwrap()).call().unwrap();
+    match call.body {
+        Some(CallBody::Raw { content_type, bytes }) => {
+            let boundary = content_type.strip_prefix("multipart/form-data; boundary=").expect(&content_type).to_owned();
+            let part = |name: &str, value: &str| {
+                format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n")
+            };
+            let expected = [
+                part("text", "hello"),
+                part("link[create]", "true"),
+                part("link[metadata][k]", "v"),
+                format!("--{boundary}--\r\n"),
+            ]
+            .concat();
+            assert_eq!(String::from_utf8_lossy(&bytes), expected);
+        }
+        other => panic!("a multipart body, not {other:?}"),
+    }
+    let stored = client.checkouts().create_note("x").body(note.clone()).send().await.unwrap();
+    assert_eq!(stored, Note { text: note.text, link: note.link });
+}
+
+/// The query string the runtime sends for `query` (as `Core` writes the URL).
+fn query_string(query: &[(&str, String)]) -> String {
+    let mut out = form_urlencoded::Serializer::new(String::new());
+    out.extend_pairs(query.iter().map(|(k, v)| (*k, v.as_str())));
+    out.finish()
+}
+
+#[tokio::test]
+async fn query_lists_travel_in_their_style_both_ways() {
+    let base = start().await;
+    let client = client(&base);
+    let search = || {
+        client
+            .checkouts()
+            .search()
+            .ids([1, 22, 333])
+            .tags(["a", "b c"])
+            .codes(["x", "y"])
+            .expand(["customer", "items"])
+            .include(["a", "b"])
+    };
+    let call = search().call();
+    assert_eq!(
+        query_string(&call.query),
+        "ids=1%2C22%2C333&tags=a+b+c&codes=x%7Cy&expand=customer&expand=items&include%5B%5D=a&include%5B%5D=b",
+        "a space inside an item of a space-delimited list cannot be told apart"
+    );
+    let found = client.checkouts().search().ids([1, 22, 333]).tags(["a", "b"]).codes(["x", "y"]).send().await.unwrap();
+    let expected = Search {
+        ids: vec![1, 22, 333],
+        tags: vec!["a".into(), "b".into()],
+        codes: vec!["x".into(), "y".into()],
+        expand: Vec::new(),
+        include: Vec::new(),
+    };
+    assert_eq!(found, expected);
+    // Empty lists are left out, and read back empty.
+    assert!(client.checkouts().search().call().query.is_empty());
+
+    // Unencoded delimiters, as other clients write them, and what does not parse.
+    let http = styles_client::http_client_builder().build().unwrap();
+    let get = |query: &'static str| http.get(format!("{base}/checkouts?{query}")).bearer_auth("tok").send();
+    let response = get("ids=1,2&tags=a%20b&codes=x|y&expand=e&include[1]=b&include[0]=a").await.unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+    let expected =
+        json!({"ids": [1, 2], "tags": ["a", "b"], "codes": ["x", "y"], "expand": ["e"], "include": ["a", "b"]});
+    assert_eq!(body, expected);
+    let response = get("ids=1,two&codes=a|b|c|d").await.unwrap();
+    assert_eq!(response.status().as_u16(), 400);
+    let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+    let found: Vec<(&str, &str)> = body["error"]["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| (v["path"].as_str().unwrap(), v["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        found,
+        [("query.ids", "expected an integer, found \"two\""), ("query.codes", "must hold at most 3 items (found 4)")]
+    );
+}
