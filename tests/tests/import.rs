@@ -768,6 +768,18 @@ fn media_types_a_json_response_offers_beside_json_are_a_recorded_gap() {
 }
 
 #[test]
+fn a_page_keeps_one_body_and_leaves_a_bodiless_status_out_as_a_gap() {
+    // A list paged by offset that answers 204 when nothing is left: the page is kept (the
+    // 204 would be a response of its own, which a page cannot have), the 204 is a gap.
+    let (_dir, report, api) = import("fixtures/openapi/page-or-nothing-3.0.json");
+    assert_eq!(report.summary.kept, 1);
+    let list = &api.operations[0];
+    assert!(list.client.streams, "the list pages");
+    assert_eq!(list.response.statuses().collect::<Vec<_>>(), [200]);
+    assert!(api.gaps.contains_key("success-bodies"), "{:?}", api.gaps.keys());
+}
+
+#[test]
 fn a_vendor_json_media_type_is_kept_and_asked_for() {
     let (dir, _, api) = import("fixtures/openapi/vendor-json-3.0.json");
     let list = api.operations.iter().find(|op| op.name == "listOffers").unwrap();

@@ -1119,7 +1119,22 @@ impl Importer<'_> {
         {
             response.insert("description".into(), json!(description));
         }
+        let main_pointer = main.pointer.clone();
         self.success_keys(&mut response, main, cx, op_gaps);
+        if response.contains_key("items") {
+            // A page answers one body: a bodiless status of its own (`204` for no items)
+            // cannot go with it, and is left out as another success.
+            if let Some(Value::Array(also)) = response.get_mut("also") {
+                let before = also.len();
+                also.retain(|a| !a.is_object());
+                if also.len() < before {
+                    op_gaps.push(self.gaps.note(gaps::OTHER_SUCCESS, &main_pointer));
+                }
+                if also.is_empty() {
+                    response.shift_remove("also");
+                }
+            }
+        }
         (response, errors)
     }
 
