@@ -4,7 +4,8 @@
 //! never looks at the query or headers. So the router is given, per operation, its path with
 //! every segment holding a parameter written as a whole-segment capture named by position
 //! (`/v1/{name}` and `/v1/{name}:cancel` both become `/v1/{p1}`), and the rest is done here,
-//! from each operation's [`OperationInfo::segments`] and [`OperationInfo::select`]:
+//! from each operation's path template ([`OperationInfo::path`], parsed once into a [`Route`]) and
+//! [`OperationInfo::select`]:
 //!
 //! - the operations of one route and method are tried most specific first: segment by
 //!   segment, literal text before a mixed segment (more literal text first) before a
@@ -22,7 +23,7 @@ use super::{ApiError, OperationInfo};
 use axum::http::HeaderMap;
 use std::cmp::Ordering;
 
-/// A piece of a path segment, as generated code declares it in [`OperationInfo::segments`].
+/// A piece of a path segment, as the router reads it from the path template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Piece {
     /// Literal text, matched as written.
@@ -83,31 +84,72 @@ impl Selector {
     }
 }
 
+/// An operation's path template parsed once, when the router is built: each segment's pieces
+/// of literal text and parameters; a trailing slash is a last segment of no pieces; `/` has
+/// none. (`{` and `}` only delimit parameters: the spec's literal text never holds them.)
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Route {
+    segments: Vec<Vec<Piece>>,
+}
+
+impl Route {
+    pub(crate) fn parse(path: &'static str) -> Route {
+        let rest = path.strip_prefix('/').unwrap_or(path);
+        if rest.is_empty() {
+            return Route { segments: Vec::new() };
+        }
+        Route { segments: rest.split('/').map(pieces).collect() }
+    }
+}
+
+/// The pieces of one segment of a template: text, and `{name}` parameters.
+fn pieces(segment: &'static str) -> Vec<Piece> {
+    let mut out = Vec::new();
+    let mut rest = segment;
+    while !rest.is_empty() {
+        match rest.find('{') {
+            Some(0) => {
+                let end = rest.find('}').unwrap_or(rest.len());
+                out.push(Piece::Param(&rest[1..end]));
+                rest = rest.get(end + 1..).unwrap_or("");
+            }
+            Some(start) => {
+                out.push(Piece::Text(&rest[..start]));
+                rest = &rest[start..];
+            }
+            None => {
+                out.push(Piece::Text(rest));
+                rest = "";
+            }
+        }
+    }
+    out
+}
+
 /// The axum route of an operation: literal segments as written, each segment holding a
 /// parameter a capture named by its position (`p1`), the trailing slash kept.
-pub(crate) fn axum_route(info: &OperationInfo) -> String {
-    if info.segments.is_empty() {
+pub(crate) fn axum_route(route: &Route) -> String {
+    if route.segments.is_empty() {
         return "/".to_owned();
     }
-    let mut route = String::new();
-    for (index, pieces) in info.segments.iter().enumerate() {
-        route.push('/');
+    let mut out = String::new();
+    for (index, pieces) in route.segments.iter().enumerate() {
+        out.push('/');
         if pieces.iter().any(|p| matches!(p, Piece::Param(_))) {
-            route.push_str(&format!("{{p{index}}}"));
+            out.push_str(&format!("{{p{index}}}"));
         } else {
             for piece in pieces.iter() {
                 if let Piece::Text(text) = piece {
-                    // matchit reads `{` and `}` doubled as themselves (the spec never has them).
-                    route.push_str(&text.replace('{', "{{").replace('}', "}}"));
+                    out.push_str(text);
                 }
             }
         }
     }
-    route
+    out
 }
 
 /// Orders operations sharing a route most specific first (see the module's doc).
-pub(crate) fn specificity(a: &OperationInfo, b: &OperationInfo) -> Ordering {
+pub(crate) fn specificity(a: (&Route, &OperationInfo), b: (&Route, &OperationInfo)) -> Ordering {
     let rank = |pieces: &[Piece]| -> (u8, usize) {
         let text: usize = pieces.iter().map(|p| if let Piece::Text(t) = p { t.len() } else { 0 }).sum();
         match pieces {
@@ -116,23 +158,23 @@ pub(crate) fn specificity(a: &OperationInfo, b: &OperationInfo) -> Ordering {
             _ => (2, text),
         }
     };
-    let ranks = |info: &OperationInfo| info.segments.iter().map(|s| rank(s)).collect::<Vec<_>>();
-    ranks(b).cmp(&ranks(a)).then(b.select.len().cmp(&a.select.len()))
+    let ranks = |route: &Route| route.segments.iter().map(|s| rank(s)).collect::<Vec<_>>();
+    ranks(b.0).cmp(&ranks(a.0)).then(b.1.select.len().cmp(&a.1.select.len()))
 }
 
-/// The path parameters of `info` in the request's raw path (`/v1/x%20y:cancel`), still
+/// The path parameters of `route` in the request's raw path (`/v1/x%20y:cancel`), still
 /// percent-encoded, or `None` when the path does not match.
-pub(crate) fn match_path(info: &OperationInfo, path: &str) -> Option<Vec<(&'static str, String)>> {
+pub(crate) fn match_path(route: &Route, path: &str) -> Option<Vec<(&'static str, String)>> {
     let rest = path.strip_prefix('/')?;
-    if info.segments.is_empty() {
+    if route.segments.is_empty() {
         return rest.is_empty().then(Vec::new);
     }
     let raw: Vec<&str> = rest.split('/').collect();
-    if raw.len() != info.segments.len() {
+    if raw.len() != route.segments.len() {
         return None;
     }
     let mut params = Vec::new();
-    for (pieces, text) in info.segments.iter().zip(raw) {
+    for (pieces, text) in route.segments.iter().zip(raw) {
         match_pieces(pieces, text, &mut params)?;
     }
     Some(params)
@@ -232,8 +274,12 @@ pub(crate) fn decode(raw: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn info(segments: &'static [&'static [Piece]], select: &'static [Selector]) -> OperationInfo {
-        OperationInfo { segments, select, ..BASE }
+    fn info(select: &'static [Selector]) -> OperationInfo {
+        OperationInfo { select, ..BASE }
+    }
+
+    fn route(segments: Segments) -> Route {
+        Route { segments: segments.iter().map(|s| s.to_vec()).collect() }
     }
 
     const BASE: OperationInfo = OperationInfo {
@@ -241,7 +287,6 @@ mod tests {
         tag: "tag",
         method: "GET",
         path: "/",
-        segments: &[],
         select: &[],
         status: 200,
         also: &[],
@@ -273,9 +318,24 @@ mod tests {
     fn routes_for_axum() {
         let cases: [(Segments, &str); 5] =
             [(JSON, "/files/{p1}"), (WHOLE, "/files/{p1}"), (CALL, "/{p0}"), (SLASH, "/a/"), (&[], "/")];
-        for (segments, route) in cases {
-            assert_eq!(axum_route(&info(segments, &[])), route);
+        for (segments, expected) in cases {
+            assert_eq!(axum_route(&route(segments)), expected);
         }
+    }
+
+    #[test]
+    fn parses_templates() {
+        let cases: [(&'static str, Segments); 5] = [
+            ("/files/{id}.json", JSON),
+            ("/files/{id}", WHOLE),
+            ("/fn(a='{a}',b={b})", CALL),
+            ("/{lat},{lon}", COMMA),
+            ("/a/", SLASH),
+        ];
+        for (path, segments) in cases {
+            assert_eq!(Route::parse(path), route(segments), "{path}");
+        }
+        assert_eq!(Route::parse("/"), route(&[]));
     }
 
     #[test]
@@ -295,29 +355,30 @@ mod tests {
             (&[], "/", Some(vec![])),
         ];
         for (segments, path, expected) in cases {
-            assert_eq!(pairs(match_path(&info(segments, &[]), path)), expected, "{path}");
+            assert_eq!(pairs(match_path(&route(segments), path)), expected, "{path}");
         }
     }
 
     #[test]
     fn orders_most_specific_first() {
-        let (json, whole) = (info(JSON, &[]), info(WHOLE, &[]));
-        assert_eq!(specificity(&json, &whole), Ordering::Less);
-        let literal = info(&[&[Piece::Text("files")], &[Piece::Text("list")]], &[]);
-        assert_eq!(specificity(&literal, &json), Ordering::Less);
-        let selected = info(&[], &[Selector::Header("X-Target", "A")]);
-        assert_eq!(specificity(&selected, &info(&[], &[])), Ordering::Less);
+        let plain = info(&[]);
+        let (json, whole) = (route(JSON), route(WHOLE));
+        assert_eq!(specificity((&json, &plain), (&whole, &plain)), Ordering::Less);
+        let literal = route(&[&[Piece::Text("files")], &[Piece::Text("list")]]);
+        assert_eq!(specificity((&literal, &plain), (&json, &plain)), Ordering::Less);
+        let selected = info(&[Selector::Header("X-Target", "A")]);
+        assert_eq!(specificity((&route(&[]), &selected), (&route(&[]), &plain)), Ordering::Less);
     }
 
     #[test]
     fn matches_selectors_and_names_the_missing_one() {
         let mut headers = HeaderMap::new();
         headers.insert("x-target", "Svc.Get".parse().unwrap());
-        let get = info(&[], &[Selector::Header("X-Target", "Svc.Get")]);
-        let put = info(&[], &[Selector::Header("X-Target", "Svc.Put")]);
+        let get = info(&[Selector::Header("X-Target", "Svc.Get")]);
+        let put = info(&[Selector::Header("X-Target", "Svc.Put")]);
         assert!(selected(&get, &headers, ""));
         assert!(!selected(&put, &headers, ""));
-        let query = info(&[], &[Selector::Query("Action", "List")]);
+        let query = info(&[Selector::Query("Action", "List")]);
         assert!(selected(&query, &HeaderMap::new(), "Version=1&Action=List"));
         assert!(!selected(&query, &HeaderMap::new(), "Action=Lis"));
         let message = |h: &HeaderMap| refuse_selectors(&[&get, &put], h, "").message().unwrap().to_owned();

@@ -110,11 +110,9 @@ pub struct OperationInfo {
     pub tag: &'static str,
     /// HTTP method.
     pub method: &'static str,
-    /// Path template, `{param}` placeholders included, as the spec writes it.
+    /// Path template, `{param}` placeholders included, as the spec writes it (parameters may
+    /// share a segment with text; a trailing slash is kept). The router matches on it.
     pub path: &'static str,
-    /// The path's segments, each its pieces of literal text and parameters; a trailing slash
-    /// is a last segment of no pieces; `/` has none. The router matches on these.
-    pub segments: &'static [&'static [Piece]],
     /// The constants selecting this operation among those sharing its method and path: the
     /// router answers it only to a request carrying each of them.
     pub select: &'static [Selector],

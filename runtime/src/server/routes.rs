@@ -253,7 +253,8 @@ impl<S: Authenticator> Routes<S> {
                 let name = info.name;
                 Arc::new(move |_, _| reject(ApiError::not_implemented(name), errors))
             });
-            by_route.entry(dispatch::axum_route(info)).or_default().push(Endpoint { info, handler });
+            let route = dispatch::Route::parse(info.path);
+            by_route.entry(dispatch::axum_route(&route)).or_default().push(Endpoint { info, route, handler });
         }
         let mut router = axum::Router::new();
         for (route, endpoints) in by_route {
@@ -280,6 +281,8 @@ pub struct Refused(pub ApiError);
 
 struct Endpoint<P> {
     info: &'static OperationInfo,
+    /// `info.path`, parsed once.
+    route: dispatch::Route,
     handler: Handler<P>,
 }
 
@@ -291,7 +294,7 @@ fn method_router<S: Authenticator>(
     config: &Arc<ServerConfig>,
     errors: &'static ErrorShape,
 ) -> MethodRouter {
-    endpoints.sort_by(|a, b| dispatch::specificity(a.info, b.info));
+    endpoints.sort_by(|a, b| dispatch::specificity((&a.route, a.info), (&b.route, b.info)));
     let all: Arc<[Arc<Endpoint<S::Principal>>]> = endpoints.into_iter().map(Arc::new).collect();
     let mut by_method: BTreeMap<&str, Vec<Arc<Endpoint<S::Principal>>>> = BTreeMap::new();
     for endpoint in all.iter() {
@@ -327,7 +330,7 @@ async fn dispatch_request<S: Authenticator>(
     let query = request.uri().query().unwrap_or_default().to_owned();
     let mut path_only: Vec<&OperationInfo> = Vec::new();
     for endpoint in candidates.iter() {
-        let Some(params) = dispatch::match_path(endpoint.info, request.uri().path()) else { continue };
+        let Some(params) = dispatch::match_path(&endpoint.route, request.uri().path()) else { continue };
         if !dispatch::selected(endpoint.info, request.headers(), &query) {
             path_only.push(endpoint.info);
             continue;
@@ -358,7 +361,7 @@ async fn dispatch_request<S: Authenticator>(
 /// does.
 fn unmatched<P>(all: &[Arc<Endpoint<P>>], path: &str, errors: &'static ErrorShape) -> Response {
     let mut allow: Vec<&str> = Vec::new();
-    for endpoint in all.iter().filter(|e| dispatch::match_path(e.info, path).is_some()) {
+    for endpoint in all.iter().filter(|e| dispatch::match_path(&e.route, path).is_some()) {
         if !allow.contains(&endpoint.info.method) {
             allow.push(endpoint.info.method);
         }

@@ -277,31 +277,18 @@ fn operation_info(api: &Api, op: &Operation) -> TokenStream {
         quote!(&[#(#schemes),*])
     });
     let cfg = features::cfg_group(api.tag_of(op));
-    let (segments, select) = (route_segments(&op.path), selectors(&op.select));
+    // The runtime parses the path template into its segments once, when it builds the router.
+    let select = selectors(&op.select);
     quote! {
         #cfg
         ::apigen_runtime::server::OperationInfo {
-            name: #name, tag: #tag, method: #method, path: #path, segments: #segments, select: #select,
+            name: #name, tag: #tag, method: #method, path: #path, select: #select,
             status: #status,
             also: &[#(#also),*], public: #public, auth: &[#(#auth),*], has_body: #has_body,
             consumes: &[#(#consumes),*], produces: &[#(#produces),*], streams: #streams,
             headers: &[#(#required),*], link_cursor: #link_cursor,
         }
     }
-}
-
-/// `OperationInfo::segments`: each segment's pieces; a trailing slash is a last empty segment.
-fn route_segments(path: &crate::model::PathTemplate) -> TokenStream {
-    use crate::model::Piece;
-    let segments = path.segments.iter().map(|segment| {
-        let pieces = segment.pieces().into_iter().map(|piece| match piece {
-            Piece::Text(text) => quote!(::apigen_runtime::server::Piece::Text(#text)),
-            Piece::Param(name) => quote!(::apigen_runtime::server::Piece::Param(#name)),
-        });
-        quote!(&[#(#pieces),*])
-    });
-    let slash = path.trailing_slash.then(|| quote!(&[]));
-    quote!(&[#(#segments,)* #slash])
 }
 
 /// `OperationInfo::select`.
