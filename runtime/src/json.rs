@@ -33,10 +33,11 @@ pub enum Mode {
     Exact,
 }
 
-/// One step of a JSON pointer.
+/// One step of a JSON pointer. A key is a range of [`Decoder::keys`], so entering a field
+/// allocates nothing once the buffer has grown to the deepest path.
 #[derive(Debug, Clone)]
 enum Step {
-    Key(String),
+    Key(std::ops::Range<usize>),
     Index(usize),
 }
 
@@ -45,6 +46,8 @@ enum Step {
 pub struct Decoder {
     mode: Mode,
     path: Vec<Step>,
+    /// The keys of `path`, one after the other.
+    keys: String,
     violations: Vec<Violation>,
     /// Lenient mode: optional fields whose value could not be read, left absent (pointer,
     /// reason).
@@ -168,6 +171,7 @@ impl Decoder {
         Decoder {
             mode,
             path: Vec::new(),
+            keys: String::new(),
             violations: Vec::new(),
             not_understood: Vec::new(),
             placeholder: false,
@@ -179,6 +183,7 @@ impl Decoder {
     fn trial(&self, mode: Mode) -> Decoder {
         let mut trial = Decoder::new(mode);
         trial.path = self.path.clone();
+        trial.keys = self.keys.clone();
         trial.text = self.text;
         trial
     }
@@ -203,7 +208,7 @@ impl Decoder {
         for step in &self.path {
             pointer.push('/');
             match step {
-                Step::Key(key) => pointer.push_str(&key.replace('~', "~0").replace('/', "~1")),
+                Step::Key(key) => pointer.push_str(&self.keys[key.clone()].replace('~', "~0").replace('/', "~1")),
                 Step::Index(index) => pointer.push_str(&index.to_string()),
             }
         }
@@ -226,11 +231,15 @@ impl Decoder {
     }
 
     fn enter_key(&mut self, key: &str) {
-        self.path.push(Step::Key(key.to_owned()));
+        let start = self.keys.len();
+        self.keys.push_str(key);
+        self.path.push(Step::Key(start..self.keys.len()));
     }
 
     fn leave(&mut self) {
-        self.path.pop();
+        if let Some(Step::Key(key)) = self.path.pop() {
+            self.keys.truncate(key.start);
+        }
     }
 
     /// Reads `value` as the element at `key` of the current object.
@@ -265,7 +274,7 @@ impl Decoder {
             let reason = if reasons.is_empty() { "does not decode".to_owned() } else { reasons.join("; ") };
             self.not_understood.push((self.pointer(), reason));
         }
-        self.path.pop();
+        self.leave();
         absent
     }
 
@@ -580,7 +589,7 @@ impl Object<'_> {
     fn violation(&mut self, key: &str, message: &str) {
         self.decoder.enter_key(key);
         self.decoder.record(message.to_owned());
-        self.decoder.path.pop();
+        self.decoder.leave();
     }
 
     fn strict(&self) -> bool {
@@ -728,9 +737,9 @@ impl Object<'_> {
     pub fn finish(self) -> Option<()> {
         if self.decoder.mode != Mode::Lenient {
             for key in self.map.keys() {
-                self.decoder.path.push(Step::Key(key.clone()));
+                self.decoder.enter_key(key);
                 self.decoder.record("is not a field of this object".to_owned());
-                self.decoder.path.pop();
+                self.decoder.leave();
             }
         }
         (self.decoder.placeholder || self.decoder.violations.len() == self.before).then_some(())
@@ -754,7 +763,7 @@ pub fn parse_strict(bytes: &[u8]) -> Result<Value, StrictParseError> {
     use serde::de::DeserializeSeed;
     let duplicates = std::cell::RefCell::new(Vec::new());
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let value = UniqueKeys { pointer: String::new(), duplicates: &duplicates }
+    let value = UniqueKeys { at: &Place::Root, duplicates: &duplicates }
         .deserialize(&mut deserializer)
         .and_then(|value| deserializer.end().map(|()| value))
         .map_err(StrictParseError::Syntax)?;
@@ -764,14 +773,26 @@ pub fn parse_strict(bytes: &[u8]) -> Result<Value, StrictParseError> {
 
 /// Builds a [`Value`] like serde_json does, recording the pointer of every repeated key.
 struct UniqueKeys<'a> {
-    pointer: String,
+    /// Where the value is, written out only for a repeated key (most bodies have none).
+    at: &'a Place<'a>,
     duplicates: &'a std::cell::RefCell<Vec<String>>,
 }
 
-impl UniqueKeys<'_> {
-    fn child(&self, step: &str) -> Self {
-        let escaped = step.replace('~', "~0").replace('/', "~1");
-        UniqueKeys { pointer: format!("{}/{escaped}", self.pointer), duplicates: self.duplicates }
+/// A place in the document being parsed, as the chain of steps from its root.
+enum Place<'a> {
+    Root,
+    Key(&'a Place<'a>, &'a str),
+    Index(&'a Place<'a>, usize),
+}
+
+impl Place<'_> {
+    /// The JSON pointer of this place (RFC 6901).
+    fn pointer(&self) -> String {
+        match self {
+            Place::Root => String::new(),
+            Place::Key(parent, key) => format!("{}/{}", parent.pointer(), key.replace('~', "~0").replace('/', "~1")),
+            Place::Index(parent, index) => format!("{}/{index}", parent.pointer()),
+        }
     }
 }
 
@@ -820,8 +841,12 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
 
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(self.child(&items.len().to_string()))? {
-            items.push(item);
+        loop {
+            let at = Place::Index(self.at, items.len());
+            match seq.next_element_seed(UniqueKeys { at: &at, duplicates: self.duplicates })? {
+                Some(item) => items.push(item),
+                None => break,
+            }
         }
         Ok(Value::Array(items))
     }
@@ -829,9 +854,10 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut object = serde_json::Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            let value = map.next_value_seed(self.child(&key))?;
+            let at = Place::Key(self.at, &key);
+            let value = map.next_value_seed(UniqueKeys { at: &at, duplicates: self.duplicates })?;
             if object.contains_key(&key) {
-                self.duplicates.borrow_mut().push(self.child(&key).pointer);
+                self.duplicates.borrow_mut().push(at.pointer());
             }
             object.insert(key, value);
         }

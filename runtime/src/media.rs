@@ -7,6 +7,7 @@
 //! enough, and the crates that stream it pull a charset library into every server build.
 
 use bytes::Bytes;
+use std::borrow::Cow;
 use std::fmt;
 
 /// How a body of a media type is written.
@@ -25,14 +26,24 @@ pub enum Encoding {
 }
 
 /// The media type without parameters, lower-cased (`Text/CSV; charset=utf-8` gives `text/csv`).
-pub fn essence(media_type: &str) -> String {
-    media_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
+pub fn essence(media_type: &str) -> Cow<'_, str> {
+    lower(media_type.split(';').next().unwrap_or_default().trim())
+}
+
+/// `text` in ASCII lower case, copied only when it has upper-case letters (media types on the
+/// wire almost never do).
+fn lower(text: &str) -> Cow<'_, str> {
+    if text.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(text.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(text)
+    }
 }
 
 /// How a body of `media_type` is written.
 pub fn encoding(media_type: &str) -> Encoding {
     let essence = essence(media_type);
-    match essence.as_str() {
+    match &*essence {
         "application/json" | "text/json" => Encoding::Json,
         "application/x-www-form-urlencoded" => Encoding::Form,
         "multipart/form-data" => Encoding::Multipart,
@@ -60,11 +71,11 @@ pub fn accepts(accepted: &[&str], content_type: &str) -> Option<usize> {
 /// takes none (406). No header, or one that does not parse, takes the first.
 pub fn negotiate(accept: Option<&str>, offered: &[&'static str]) -> Option<&'static str> {
     let Some(accept) = accept.filter(|a| !a.trim().is_empty()) else { return offered.first().copied() };
-    let ranges: Vec<(String, f32)> = accept
+    let ranges: Vec<(Cow<'_, str>, f32)> = accept
         .split(',')
         .filter_map(|range| {
             let mut parts = range.split(';');
-            let media = parts.next()?.trim().to_ascii_lowercase();
+            let media = lower(parts.next()?.trim());
             let q = parts
                 .filter_map(|p| p.trim().strip_prefix("q=").or_else(|| p.trim().strip_prefix("Q=")))
                 .find_map(|q| q.trim().parse::<f32>().ok())
@@ -78,7 +89,7 @@ pub fn negotiate(accept: Option<&str>, offered: &[&'static str]) -> Option<&'sta
     // Each offered type's quality: that of the most specific range matching it.
     let quality = |offer: &str| -> f32 {
         let offer = essence(offer);
-        let (major, _) = offer.split_once('/').unwrap_or((offer.as_str(), ""));
+        let (major, _) = offer.split_once('/').unwrap_or((&*offer, ""));
         let exact = ranges.iter().find(|(range, _)| *range == offer);
         let family = ranges.iter().find(|(range, _)| range.strip_suffix("/*") == Some(major));
         let any = ranges.iter().find(|(range, _)| range == "*/*");

@@ -41,7 +41,7 @@ impl ListSpaceChangeRequestsRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let status = __input
@@ -120,7 +120,7 @@ impl CreateSpaceChangeRequestRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let body = __input.body::<::docs_api_types::CreateChangeRequestBody>(true);
@@ -162,7 +162,7 @@ impl GetChangeRequestRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
@@ -202,7 +202,7 @@ impl UpdateChangeRequestRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
@@ -250,7 +250,7 @@ impl MergeChangeRequestRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
@@ -288,7 +288,7 @@ impl UpdateChangeRequestFromMainRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
@@ -334,7 +334,7 @@ impl GetChangeRequestPdfRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
@@ -403,7 +403,7 @@ impl ListOrganizationChangeRequestsRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
         let status = __input

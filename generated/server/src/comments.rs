@@ -44,7 +44,7 @@ impl ListSpaceCommentsRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let order = __input
@@ -128,7 +128,7 @@ impl CreateSpaceCommentRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let body = __input.body::<::docs_api_types::CreateCommentBody>(true);
@@ -177,7 +177,7 @@ impl GetSpaceCommentRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let comment_id = __input.path("commentId");
@@ -220,7 +220,7 @@ impl UpdateSpaceCommentRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let comment_id = __input.path("commentId");
@@ -264,7 +264,7 @@ impl DeleteSpaceCommentRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let comment_id = __input.path("commentId");
@@ -301,7 +301,7 @@ impl CreateSpaceCommentReplyRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let comment_id = __input.path("commentId");
@@ -356,7 +356,7 @@ impl GetSpaceCommentReplyRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let comment_id = __input.path("commentId");
@@ -406,7 +406,7 @@ impl UpdateSpaceCommentReplyRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let comment_id = __input.path("commentId");
@@ -461,7 +461,7 @@ impl DeleteSpaceCommentReplyRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let comment_id = __input.path("commentId");
@@ -506,7 +506,7 @@ impl ListSpaceCommentersRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let page = __input.query::<::std::string::String>("page");
@@ -588,7 +588,7 @@ impl ListChangeRequestCommentsRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
@@ -679,7 +679,7 @@ impl CreateChangeRequestCommentRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
@@ -738,7 +738,7 @@ impl GetChangeRequestCommentRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
@@ -788,7 +788,7 @@ impl UpdateChangeRequestCommentRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
@@ -843,7 +843,7 @@ impl DeleteChangeRequestCommentRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
@@ -897,7 +897,7 @@ impl CreateChangeRequestCommentReplyRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
@@ -970,7 +970,7 @@ impl ListChangeRequestCommentRepliesRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");

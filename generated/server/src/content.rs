@@ -25,7 +25,7 @@ impl SearchSpaceContentRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let query = __input.query_required::<::std::string::String>("query");
@@ -107,7 +107,7 @@ impl GetSpaceContentRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let metadata = __input.query::<bool>("metadata");
@@ -148,7 +148,7 @@ impl ApplySpaceContentTemplateRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let body = __input.body::<::docs_api_types::ApplySpaceContentTemplateBody>(true);
@@ -194,7 +194,7 @@ impl ListSpacePagesRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let metadata = __input.query::<bool>("metadata");
@@ -249,7 +249,7 @@ impl ListSpaceFilesRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let metadata = __input.query::<bool>("metadata");
@@ -320,7 +320,7 @@ impl GetSpaceFileRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let file_id = __input.path("fileId");
@@ -374,7 +374,7 @@ impl ListSpaceFileBacklinksRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let file_id = __input.path("fileId");
@@ -454,7 +454,7 @@ impl GetSpacePageRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let page_id = __input.path("pageId");
@@ -535,7 +535,7 @@ impl ListSpacePageLinksRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let page_id = __input.path("pageId");
@@ -617,7 +617,7 @@ impl GetChangeRequestContentRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
@@ -671,7 +671,7 @@ impl ListChangeRequestPagesRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
@@ -733,7 +733,7 @@ impl ListChangeRequestFilesRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
@@ -811,7 +811,7 @@ impl GetChangeRequestFileRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
@@ -872,7 +872,7 @@ impl ListChangeRequestFileBacklinksRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
@@ -959,7 +959,7 @@ impl GetChangeRequestPageRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");
@@ -1047,7 +1047,7 @@ impl ListChangeRequestPageLinksRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let change_request_id = __input.path("changeRequestId");

@@ -33,7 +33,7 @@ impl ListOrganizationConversationClustersRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
         let order = __input
@@ -121,7 +121,7 @@ impl ListOrganizationConversationsRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
         let source = __input.query::<::std::string::String>("source");
@@ -177,7 +177,7 @@ impl IngestOrganizationConversationsRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
         let body = __input.body::<::docs_api_types::IngestConversationsBody>(true);
@@ -231,7 +231,7 @@ impl ListOrganizationConversationIssuesRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
         let cluster = __input.query::<::std::string::String>("cluster");
@@ -292,7 +292,7 @@ impl GetConversationIssueRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
         let issue_id = __input.path("issueId");
@@ -327,7 +327,7 @@ impl GetConversationRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
         let conversation_id = __input.path("conversationId");

@@ -15,7 +15,7 @@ impl ImportSpaceFromGitRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let body = __input.body::<::docs_api_types::ImportSpaceFromGitBody>(true);
@@ -55,7 +55,7 @@ impl ExportSpaceToGitRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         let body = __input.body::<::docs_api_types::ExportSpaceToGitBody>(true);
@@ -93,7 +93,7 @@ impl GetSpaceGitInfoRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         __input.finish()?;
@@ -122,7 +122,7 @@ impl DeleteSpaceGitLegacyInstallationRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let space_id = __input.path("spaceId");
         __input.finish()?;

@@ -49,7 +49,7 @@ impl ListIntegrationsRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
@@ -145,7 +145,7 @@ impl GetIntegrationRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
@@ -189,7 +189,7 @@ impl PublishIntegrationRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
@@ -240,7 +240,7 @@ impl DeleteIntegrationRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
@@ -294,7 +294,7 @@ impl ListIntegrationInstallationsRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
@@ -363,7 +363,7 @@ impl InstallIntegrationRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
@@ -422,7 +422,7 @@ impl ListIntegrationEventsRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
@@ -490,7 +490,7 @@ impl GetIntegrationEventRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
@@ -550,7 +550,7 @@ impl ListIntegrationSpacesRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
@@ -637,7 +637,7 @@ impl ListIntegrationSitesRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",
@@ -710,7 +710,7 @@ impl UpdateIntegrationDevModeRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-zA-Z0-9-_.]+$",

@@ -37,7 +37,7 @@ impl ListOrganizationMembersRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
         let order = __input
@@ -133,7 +133,7 @@ impl GetOrganizationMemberRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
         let user_id = __input.path("userId");
@@ -168,7 +168,7 @@ impl DeleteOrganizationMemberRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
         let user_id = __input.path("userId");
@@ -205,7 +205,7 @@ impl UpdateOrganizationMemberRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
         let user_id = __input.path("userId");
@@ -249,7 +249,7 @@ impl PingOrganizationRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
         __input.finish()?;
@@ -282,7 +282,7 @@ impl SetOrganizationMemberSsoRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
         let user_id = __input.path("userId");
@@ -329,7 +329,7 @@ impl ListOrganizationMemberSpacesRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
         let user_id = __input.path("userId");
@@ -410,7 +410,7 @@ impl ListOrganizationMemberTeamsRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
         let user_id = __input.path("userId");

@@ -21,7 +21,7 @@ impl ListOrganizationOpenApiSpecsRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
         let page = __input.query::<::std::string::String>("page");
@@ -74,7 +74,7 @@ impl CreateOrganizationOpenApiSpecRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         let organization_id = __input.path("organizationId");
         let body = __input.body::<::docs_api_types::CreateOpenApiSpecBody>(true);
@@ -116,7 +116,7 @@ impl GetOpenApiSpecRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-z0-9]+(?:-[a-z0-9]+)*$",
@@ -171,7 +171,7 @@ impl CreateOrUpdateOpenApiSpecRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-z0-9]+(?:-[a-z0-9]+)*$",
@@ -237,7 +237,7 @@ impl DeleteOpenApiSpecRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-z0-9]+(?:-[a-z0-9]+)*$",
@@ -292,7 +292,7 @@ impl UpdateOpenApiSpecRequest {
     /// Reads the request from the parameters and body of an HTTP request, checking
     /// every constraint of the spec; every problem is reported at once.
     pub fn from_input(
-        mut __input: ::apigen_runtime::server::Input,
+        __input: &mut ::apigen_runtime::server::Input,
     ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
         static PATTERN_0: ::apigen_runtime::codegen::Pattern = ::apigen_runtime::codegen::Pattern::new(
             "^[a-z0-9]+(?:-[a-z0-9]+)*$",

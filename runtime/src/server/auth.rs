@@ -5,6 +5,7 @@ use super::ApiError;
 use crate::auth::{Credential, KeyIn, Scheme, SchemeKind, Secret};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, header};
+use std::borrow::Cow;
 use std::future::Future;
 
 /// Checks credentials. The service implements it; the router calls it on every request to an
@@ -32,15 +33,15 @@ pub trait GroupLeftOut {}
 
 impl<T: ?Sized> GroupLeftOut for T {}
 
-/// A credential found in a request, owning its text (a decoded basic pair, a percent-decoded
-/// query or cookie value).
-struct Found {
+/// A credential found in a request: its text borrowed from a header, or owned when decoded
+/// (a basic pair, a percent-decoded query or cookie value).
+struct Found<'p> {
     scheme: &'static str,
     kind: SchemeKind,
-    text: String,
+    text: Cow<'p, str>,
 }
 
-impl Found {
+impl Found<'_> {
     fn credential(&self) -> Credential<'_> {
         let secret = match self.kind {
             SchemeKind::Bearer => Secret::Bearer(&self.text),
@@ -63,13 +64,14 @@ pub(crate) async fn authenticate<S: Authenticator>(
     parts: &Parts,
     alternatives: &'static [&'static [Scheme]],
 ) -> Result<S::Principal, ApiError> {
-    let carried =
-        alternatives.iter().find_map(|set| set.iter().map(|scheme| find(parts, scheme)).collect::<Option<Vec<_>>>());
-    let Some(found) = carried else {
+    // Found twice (to choose the alternative, then to hand over), which costs less than a
+    // list of what was found on every request.
+    let carried = alternatives.iter().find(|set| set.iter().all(|scheme| find(parts, scheme).is_some()));
+    let Some(set) = carried else {
         return Err(missing(parts, alternatives));
     };
     let mut principal = None;
-    for found in &found {
+    for found in set.iter().filter_map(|scheme| find(parts, scheme)) {
         let accepted = service.authenticate(found.credential()).await?;
         principal.get_or_insert(accepted);
     }
@@ -100,19 +102,19 @@ pub(crate) fn challenge(alternatives: &[&'static [Scheme]]) -> Option<HeaderValu
     if challenges.is_empty() { None } else { HeaderValue::from_str(&challenges.join(", ")).ok() }
 }
 
-fn find(parts: &Parts, scheme: &Scheme) -> Option<Found> {
+fn find<'p>(parts: &'p Parts, scheme: &Scheme) -> Option<Found<'p>> {
     let text = match scheme.kind {
-        SchemeKind::Bearer => authorization(parts, "bearer").filter(|token| is_token(token))?.to_owned(),
-        SchemeKind::Basic => basic(authorization(parts, "basic")?)?,
+        SchemeKind::Bearer => Cow::Borrowed(authorization(parts, "bearer").filter(|token| is_token(token))?),
+        SchemeKind::Basic => Cow::Owned(basic(authorization(parts, "basic")?)?),
         SchemeKind::ApiKey { location: KeyIn::Header, name } => {
-            parts.headers.get(name)?.to_str().ok().map(str::trim).filter(|key| !key.is_empty())?.to_owned()
+            Cow::Borrowed(parts.headers.get(name)?.to_str().ok().map(str::trim).filter(|key| !key.is_empty())?)
         }
         SchemeKind::ApiKey { location: KeyIn::Query, name } => {
             let query = parts.uri.query()?;
-            form_urlencoded::parse(query.as_bytes()).find(|(key, _)| key == name)?.1.into_owned()
+            form_urlencoded::parse(query.as_bytes()).find(|(key, _)| key == name)?.1
         }
         SchemeKind::ApiKey { location: KeyIn::Cookie, name } => {
-            super::input::read_cookies(&parts.headers).into_iter().find(|(key, _)| key == name)?.1
+            Cow::Owned(super::input::read_cookies(&parts.headers).into_iter().find(|(key, _)| key == name)?.1)
         }
     };
     Some(Found { scheme: scheme.name, kind: scheme.kind, text })

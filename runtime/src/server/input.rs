@@ -13,7 +13,8 @@ use std::borrow::Cow;
 /// A request's parameters and body, read by generated code into the operation's typed
 /// request. Every problem is collected; [`Input::finish`] answers them all at once.
 pub struct Input {
-    path: Vec<(String, String)>,
+    /// The path parameters by wire name, each given to the first read of it.
+    path: Vec<(Cow<'static, str>, String)>,
     query: Vec<(String, String, bool)>,
     headers: HeaderMap,
     /// The cookies of the `Cookie` headers, read on first use.
@@ -116,7 +117,7 @@ impl Place {
 
 impl Input {
     pub(crate) fn new(
-        path: Vec<(String, String)>,
+        path: Vec<(Cow<'static, str>, String)>,
         query: &str,
         headers: HeaderMap,
         body: Bytes,
@@ -150,7 +151,7 @@ impl Input {
 
     /// An input built by hand, for tests of generated parsing.
     pub fn for_test(path: &[(&str, &str)], query: &str, body: &str, has_body: bool) -> Self {
-        let path = path.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        let path = path.iter().map(|(k, v)| (Cow::Owned((*k).to_owned()), (*v).to_owned())).collect();
         Input::new(path, query, HeaderMap::new(), Bytes::copy_from_slice(body.as_bytes()), has_body)
     }
 
@@ -160,6 +161,12 @@ impl Input {
         self.headers = headers;
         self.cookies = None;
         self
+    }
+
+    /// The request headers, taken back once parsing is done (the handler's context holds
+    /// them).
+    pub(crate) fn take_headers(&mut self) -> HeaderMap {
+        std::mem::take(&mut self.headers)
     }
 
     /// The input of an operation taking raw bytes: the body streamed to the handler.
@@ -179,9 +186,10 @@ impl Input {
         self.violations.push(Violation::new(path, message));
     }
 
-    /// A path parameter (always present: the route matched it).
+    /// A path parameter (always present: the route matched it). Each is read once: a second
+    /// read of the same name is empty.
     pub fn path(&mut self, name: &str) -> String {
-        self.path.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()).unwrap_or_default()
+        self.path.iter_mut().find(|(k, _)| k == name).map(|(_, v)| std::mem::take(v)).unwrap_or_default()
     }
 
     /// A path parameter of another type than text (integer, number, boolean, date-time); a
@@ -675,9 +683,9 @@ impl Input {
     }
 
     /// Ends parsing: unknown query parameters and an unexpected body are violations; any
-    /// problem answers 400.
-    pub fn finish(mut self) -> Result<(), ApiError> {
-        if let Some(refused) = self.refused {
+    /// problem answers 400. The problems are handed over: a second call finds none.
+    pub fn finish(&mut self) -> Result<(), ApiError> {
+        if let Some(refused) = self.refused.take() {
             return Err(refused);
         }
         // One violation per unknown name, however often it is repeated; a set keeps this
@@ -714,14 +722,15 @@ impl Input {
             }
             None => {}
         }
-        match self.syntax {
-            Some(message) if self.violations.is_empty() => Err(ApiError::bad_request(message)),
+        let mut violations = std::mem::take(&mut self.violations);
+        match self.syntax.take() {
+            Some(message) if violations.is_empty() => Err(ApiError::bad_request(message)),
             Some(message) => {
-                self.violations.push(Violation::new("", message));
-                Err(ApiError::invalid(self.violations))
+                violations.push(Violation::new("", message));
+                Err(ApiError::invalid(violations))
             }
-            None if self.violations.is_empty() => Ok(()),
-            None => Err(ApiError::invalid(self.violations)),
+            None if violations.is_empty() => Ok(()),
+            None => Err(ApiError::invalid(violations)),
         }
     }
 }

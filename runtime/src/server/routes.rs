@@ -19,7 +19,9 @@ use axum::extract::Request;
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodFilter, MethodRouter};
+use futures_util::future::Either;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::future::Future;
@@ -164,7 +166,7 @@ impl<S: Authenticator> Routes<S> {
         &mut self,
         _access: A,
         name: &str,
-        parse: fn(Input) -> Result<R, ApiError>,
+        parse: fn(&mut Input) -> Result<R, ApiError>,
         answer: Answer<T>,
         handler: F,
     ) where
@@ -180,12 +182,14 @@ impl<S: Authenticator> Routes<S> {
         let info = &self.operations[index];
         let (status, required, link_cursor) = (info.status, info.headers, info.link_cursor);
         let (service, errors) = (Arc::clone(&self.service), self.errors);
-        *slot = Some(Arc::new(move |input, context: Context<Option<S::Principal>>| {
-            let request = match parse(input) {
+        *slot = Some(Arc::new(move |mut input: Input, context: Context<Option<S::Principal>>| {
+            let request = match parse(&mut input) {
                 Ok(request) => request,
                 Err(error) => return reject(error, errors),
             };
-            let Context { principal, headers, operation, method, path, uri, extensions, response, media, .. } = context;
+            // The router hands the headers to the input, not a copy: the context gets them back.
+            let headers = input.take_headers();
+            let Context { principal, operation, method, path, uri, extensions, response, media, .. } = context;
             let Some(principal) = A::principal(principal) else {
                 return reject(ApiError::unauthorized("this operation needs credentials"), errors);
             };
@@ -260,16 +264,14 @@ impl<S: Authenticator> Routes<S> {
         for (route, endpoints) in by_route {
             router = router.route(&route, method_router(&self.service, endpoints, &config, errors));
         }
-        router
-            .fallback(move || async move {
-                ApiError::not_found("no operation matches this path").into_response_with(errors)
-            })
-            .layer(axum::middleware::from_fn(move |request: Request, next: axum::middleware::Next| async move {
-                match request.extensions().get::<Refused>() {
-                    Some(Refused(error)) => error.clone().into_response_with(errors),
-                    None => next.run(request).await,
-                }
-            }))
+        // A stand-in for a refused head (`GET /`) reaches the fallback, a method's fallback or
+        // an operation's dispatch: each answers its refusal first.
+        router.fallback(move |request: Request| async move {
+            match request.extensions().get::<Refused>() {
+                Some(Refused(error)) => error.clone().into_response_with(errors),
+                None => ApiError::not_found("no operation matches this path").into_response_with(errors),
+            }
+        })
     }
 }
 
@@ -307,54 +309,78 @@ fn method_router<S: Authenticator>(
         let candidates: Arc<[Arc<Endpoint<S::Principal>>]> = candidates.into();
         let (service, config, all) = (Arc::clone(service), Arc::clone(config), Arc::clone(&all));
         methods = methods.on(filter, move |request: Request| {
-            let (service, config) = (Arc::clone(&service), Arc::clone(&config));
-            dispatch_request(service, request, Arc::clone(&candidates), Arc::clone(&all), config, errors)
+            // The choice is made before the future is built, so the future axum boxes for
+            // each request is the handler's steps alone (a few hundred bytes, not kilobytes).
+            match choose(&candidates, &all, &request, errors) {
+                Choice::Handle(endpoint, path) => {
+                    #[cfg(feature = "tracing")]
+                    let info = endpoint.info;
+                    let (parts, body) = request.into_parts();
+                    let answer = handle(Arc::clone(&service), parts, body, path, endpoint, Arc::clone(&config), errors);
+                    #[cfg(feature = "tracing")]
+                    let answer = crate::trace::request(info, answer);
+                    Either::Left(answer)
+                }
+                Choice::Refuse(refusal) => Either::Right(std::future::ready(refusal)),
+            }
         });
     }
     methods.fallback(move |request: Request| {
         let all = Arc::clone(&all);
-        async move { unmatched(&all, request.uri().path(), errors) }
+        async move {
+            match request.extensions().get::<Refused>() {
+                Some(Refused(error)) => error.clone().into_response_with(errors),
+                None => unmatched(&all, request.uri().path(), errors),
+            }
+        }
     })
 }
 
 /// The first operation of `candidates` (one method's, most specific first) whose path and
-/// selectors the request matches, handled; else the refusal saying what did not match.
-async fn dispatch_request<S: Authenticator>(
-    service: Arc<S>,
-    request: Request,
-    candidates: Arc<[Arc<Endpoint<S::Principal>>]>,
-    all: Arc<[Arc<Endpoint<S::Principal>>]>,
-    config: Arc<ServerConfig>,
+/// selectors the request matches, with its path parameters decoded; else the refusal saying
+/// what did not match (or the refusal a stand-in for a refused head carries).
+fn choose<P>(
+    candidates: &[Arc<Endpoint<P>>],
+    all: &[Arc<Endpoint<P>>],
+    request: &Request,
     errors: &'static ErrorShape,
-) -> Response {
-    let query = request.uri().query().unwrap_or_default().to_owned();
+) -> Choice<P> {
+    if let Some(Refused(error)) = request.extensions().get::<Refused>() {
+        return Choice::Refuse(error.clone().into_response_with(errors));
+    }
+    let query = request.uri().query().unwrap_or_default();
     let mut path_only: Vec<&OperationInfo> = Vec::new();
-    for endpoint in candidates.iter() {
+    for endpoint in candidates {
         let Some(params) = dispatch::match_path(&endpoint.route, request.uri().path()) else { continue };
-        if !dispatch::selected(endpoint.info, request.headers(), &query) {
+        if !dispatch::selected(endpoint.info, request.headers(), query) {
             path_only.push(endpoint.info);
             continue;
         }
         let mut path = Vec::with_capacity(params.len());
         for (name, raw) in params {
-            match dispatch::decode(&raw) {
-                Some(value) => path.push((name.to_owned(), value)),
+            match dispatch::decode(raw) {
+                Some(value) => path.push((Cow::Borrowed(name), value)),
                 None => {
-                    return ApiError::bad_request("a path parameter is not valid UTF-8 once decoded")
-                        .into_response_with(errors);
+                    let error = ApiError::bad_request("a path parameter is not valid UTF-8 once decoded");
+                    return Choice::Refuse(error.into_response_with(errors));
                 }
             }
         }
-        let answer = handle(service, request, path, Arc::clone(endpoint), config, errors);
-        #[cfg(feature = "tracing")]
-        let answer = crate::trace::request(endpoint.info, answer);
-        return answer.await;
+        return Choice::Handle(Arc::clone(endpoint), path);
     }
-    if path_only.is_empty() {
-        unmatched(&all, request.uri().path(), errors)
+    Choice::Refuse(if path_only.is_empty() {
+        unmatched(all, request.uri().path(), errors)
     } else {
-        dispatch::refuse_selectors(&path_only, request.headers(), &query).into_response_with(errors)
-    }
+        dispatch::refuse_selectors(&path_only, request.headers(), query).into_response_with(errors)
+    })
+}
+
+/// What [`choose`] found for a request.
+enum Choice<P> {
+    /// The operation, with the request's path parameters decoded.
+    Handle(Arc<Endpoint<P>>, Vec<(Cow<'static, str>, String)>),
+    /// The answer when no operation takes the request.
+    Refuse(Response),
 }
 
 /// 405 with `Allow` naming the methods of the operations whose path matches, or 404 when none
@@ -378,55 +404,94 @@ fn unmatched<P>(all: &[Arc<Endpoint<P>>], path: &str, errors: &'static ErrorShap
 
 /// The steps before every handler, in order: limits, authentication, path parameters, body
 /// size and type; then the handler, with a panic answered 500.
-async fn handle<S: Authenticator>(
+#[allow(clippy::too_many_arguments)] // The request's parts, where it goes, and the router's settings.
+#[allow(clippy::manual_async_fn)] // On purpose: see the comment on the async block.
+fn handle<S: Authenticator>(
     service: Arc<S>,
-    request: Request,
-    path: Vec<(String, String)>,
+    parts: axum::http::request::Parts,
+    body: Body,
+    path: Vec<(Cow<'static, str>, String)>,
     endpoint: Arc<Endpoint<S::Principal>>,
     config: Arc<ServerConfig>,
     errors: &'static ErrorShape,
-) -> Response {
-    let refuse = |error: ApiError| error.into_response_with(errors);
-    let (parts, body) = request.into_parts();
+) -> impl Future<Output = Response> + Send {
+    // An async block, not an async fn: a fn's arguments would be copied into its future
+    // beside the captured ones, and the request's parts alone are 224 bytes.
+    async move {
+        let refuse = |error: ApiError| error.into_response_with(errors);
+        let info = endpoint.info;
+        if let Some(refusal) = config.refuse(&parts, info.streams) {
+            return refuse(refusal);
+        }
+        let principal = if info.auth.is_empty() {
+            None
+        } else {
+            match authenticate(&*service, &parts, info.auth).await {
+                Ok(principal) => Some(principal),
+                Err(error) => return with_challenge(refuse(error), info.auth),
+            }
+        };
+        let media = match crate::media::negotiate(header_text(&parts.headers, header::ACCEPT), info.produces) {
+            Some(media) => media,
+            None if info.produces.is_empty() => "application/json",
+            None => {
+                let message =
+                    format!("the operation answers {}; `Accept` allows none of them", info.produces.join(", "));
+                return refuse(ApiError::new(StatusCode::NOT_ACCEPTABLE, message));
+            }
+        };
+        let content_type = header_text(&parts.headers, header::CONTENT_TYPE);
+        let accepted = content_type.and_then(|ct| crate::media::accepts(info.consumes, ct)).is_some();
+        let length = header_text(&parts.headers, header::CONTENT_LENGTH).and_then(|l| l.trim().parse::<u64>().ok());
+        let declares_body = length.is_some_and(|l| l > 0) || parts.headers.contains_key(header::TRANSFER_ENCODING);
+        if info.has_body && declares_body && !accepted {
+            return refuse(unsupported(info.consumes));
+        }
+        let (body, stream) = if info.streams {
+            (axum::body::Bytes::new(), Some(super::BodyStream::new(body, config.upload_limit)))
+        } else {
+            match axum::body::to_bytes(body, config.body_limit).await {
+                Ok(bytes) => (bytes, None),
+                Err(error) => return refuse(super::body::body_failure(&error, config.body_limit)),
+            }
+        };
+        if info.has_body && !info.streams && !body.is_empty() && !accepted {
+            return refuse(unsupported(info.consumes));
+        }
+        let ready = Ready { path, body, stream, principal, media };
+        let reply = match start(&endpoint, parts, ready, &config) {
+            Ok(reply) => reply,
+            Err(error) => return refuse(error),
+        };
+        match super::CatchUnwind(AssertUnwindSafe(reply)).await {
+            Ok(response) => response,
+            Err(()) => refuse(ApiError::internal("the handler failed unexpectedly")),
+        }
+    }
+}
+
+/// What [`handle`] found before the handler runs.
+struct Ready<P> {
+    path: Vec<(Cow<'static, str>, String)>,
+    body: axum::body::Bytes,
+    stream: Option<super::BodyStream>,
+    principal: Option<P>,
+    media: &'static str,
+}
+
+/// The handler's future for a request past the router's checks: its input and context built,
+/// the handler called (a panic while parsing or in its synchronous part answers 500, like one
+/// in its future). A plain function, so the future of [`handle`] does not keep these values
+/// across its last wait.
+fn start<P>(
+    endpoint: &Endpoint<P>,
+    parts: axum::http::request::Parts,
+    ready: Ready<P>,
+    config: &ServerConfig,
+) -> Result<Reply, ApiError> {
     let info = endpoint.info;
-    if let Some(refusal) = config.refuse(&parts, info.streams) {
-        return refuse(refusal);
-    }
-    let principal = if info.auth.is_empty() {
-        None
-    } else {
-        match authenticate(&*service, &parts, info.auth).await {
-            Ok(principal) => Some(principal),
-            Err(error) => return with_challenge(refuse(error), info.auth),
-        }
-    };
-    let media = match crate::media::negotiate(header_text(&parts.headers, header::ACCEPT), info.produces) {
-        Some(media) => media,
-        None if info.produces.is_empty() => "application/json",
-        None => {
-            let message = format!("the operation answers {}; `Accept` allows none of them", info.produces.join(", "));
-            return refuse(ApiError::new(StatusCode::NOT_ACCEPTABLE, message));
-        }
-    };
-    let content_type = header_text(&parts.headers, header::CONTENT_TYPE);
-    let accepted = content_type.and_then(|ct| crate::media::accepts(info.consumes, ct)).is_some();
-    let length = header_text(&parts.headers, header::CONTENT_LENGTH).and_then(|l| l.trim().parse::<u64>().ok());
-    let declares_body = length.is_some_and(|l| l > 0) || parts.headers.contains_key(header::TRANSFER_ENCODING);
-    if info.has_body && declares_body && !accepted {
-        return refuse(unsupported(info.consumes));
-    }
-    let (body, stream) = if info.streams {
-        (axum::body::Bytes::new(), Some(super::BodyStream::new(body, config.upload_limit)))
-    } else {
-        match axum::body::to_bytes(body, config.body_limit).await {
-            Ok(bytes) => (bytes, None),
-            Err(error) => return refuse(super::body::body_failure(&error, config.body_limit)),
-        }
-    };
-    if info.has_body && !info.streams && !body.is_empty() && !accepted {
-        return refuse(unsupported(info.consumes));
-    }
-    let mut input = Input::new(path, parts.uri.query().unwrap_or_default(), parts.headers.clone(), body, info.has_body)
+    let Ready { path, body, stream, principal, media } = ready;
+    let mut input = Input::new(path, parts.uri.query().unwrap_or_default(), parts.headers, body, info.has_body)
         .with_max_form_fields(config.max_form_fields);
     if let Some(stream) = stream {
         input = input.with_stream(stream);
@@ -436,29 +501,20 @@ async fn handle<S: Authenticator>(
             input.accept_query(name); // A selector is the route's, not a parameter.
         }
     }
-    for scheme in super::auth::schemes_of(info.auth) {
+    for scheme in info.auth.iter().flat_map(|schemes| schemes.iter()) {
         if let SchemeKind::ApiKey { location: KeyIn::Query, name } = scheme.kind {
             input.accept_query(name); // A key in the query is a credential, not a parameter.
         }
     }
-    let mut context = Context::new(principal);
-    context.headers = parts.headers;
+    let mut context = Context::new(principal); // Its headers come back from the input.
     context.operation = info.name;
     context.method = parts.method;
     context.path = info.path;
     context.uri = parts.uri;
     context.media = media;
     context.extensions = parts.extensions;
-    // A panic while parsing or in the handler's synchronous part is caught like one in its
-    // future.
-    let reply = match std::panic::catch_unwind(AssertUnwindSafe(|| (endpoint.handler)(input, context))) {
-        Ok(reply) => reply,
-        Err(_) => return refuse(ApiError::internal("the handler failed unexpectedly")),
-    };
-    match super::CatchUnwind(AssertUnwindSafe(reply)).await {
-        Ok(response) => response,
-        Err(()) => refuse(ApiError::internal("the handler failed unexpectedly")),
-    }
+    std::panic::catch_unwind(AssertUnwindSafe(|| (endpoint.handler)(input, context)))
+        .map_err(|_| ApiError::internal("the handler failed unexpectedly"))
 }
 
 /// `Link: <path?query>; rel="next"`: the request's path and query with `cursor` set to `next`

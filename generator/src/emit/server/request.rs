@@ -131,7 +131,7 @@ impl ServerEmitter<'_> {
                 /// Reads the request from the parameters and body of an HTTP request, checking
                 /// every constraint of the spec; every problem is reported at once.
                 pub fn from_input(
-                    mut __input: ::apigen_runtime::server::Input,
+                    __input: &mut ::apigen_runtime::server::Input,
                 ) -> ::core::result::Result<Self, ::apigen_runtime::server::ApiError> {
                     #(#patterns)*
                     #(#reads)*
