@@ -307,9 +307,11 @@ impl Generator {
         if let Some(unchanged) = self.proven_current(&dir, &build) {
             return Ok(Generated { warnings, report: WriteReport { unchanged, ..WriteReport::default() } });
         }
-        let output = self.emit_for(&api, &options, &dir, &build);
+        // Each file is written as it is printed: the output is never held whole.
+        let streamed = dir.streaming()?;
+        let output = self.emit_for(&api, &options, &dir, &build, &streamed);
         self.progress.get().phase(progress::phase::WRITE, None);
-        let report = dir.write(&output)?;
+        let report = streamed.finish(&output)?;
         dir.remember(&output, &build);
         Ok(Generated { warnings, report })
     }
@@ -321,7 +323,7 @@ impl Generator {
         if let Some(files) = self.proven_current(&dir, &build) {
             return Ok(Checked { warnings, files, drift: Drift::default() });
         }
-        let output = self.emit_for(&api, &options, &dir, &build);
+        let output = self.emit_for(&api, &options, &dir, &build, &emit::jobs::Keep);
         self.progress.get().phase(progress::phase::COMPARE, None);
         let drift = dir.check(&output)?;
         if drift.is_clean() {
@@ -380,12 +382,19 @@ impl Generator {
 
     /// Every file the spec produces, stamped: printed in full, or reusing the printed Rust
     /// files this build remembers printing into `dir`.
-    fn emit_for(&self, api: &Api, options: &Options, dir: &OutputDir, build: &Build) -> Output {
+    fn emit_for(
+        &self,
+        api: &Api,
+        options: &Options,
+        dir: &OutputDir,
+        build: &Build,
+        sink: &dyn emit::jobs::Sink,
+    ) -> Output {
         let progress = self.progress.get();
         let output = if self.full {
-            emit::emit_reporting(api, options, &emit::jobs::Nothing, progress)
+            emit::emit_into(api, options, &emit::jobs::Nothing, sink, progress)
         } else {
-            emit::emit_reporting(api, options, &dir.printed(build), progress)
+            emit::emit_into(api, options, &dir.printed(build), sink, progress)
         };
         out::stamp::stamped(api, options, output)
     }

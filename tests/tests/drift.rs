@@ -487,3 +487,20 @@ fn a_file_is_reused_only_for_the_same_tokens_and_the_same_printer() {
     let other = Build { printer: "0000000000000000".into(), ..build.clone() };
     assert_eq!(reusing(&api, &other).files()[path], printed.files()[path]);
 }
+
+#[test]
+fn generate_writes_each_file_as_it_is_printed_with_the_bytes_emission_gives() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let out_text = out.to_str().unwrap();
+    let expected = generate("fixtures/valid/shapes", out_text);
+    // `generate` streams: each file goes to disk as its job ends, the stamp last.
+    let generated = generator("fixtures/valid/shapes", out_text).generate().unwrap();
+    let mut all: Vec<String> = expected.files().keys().cloned().collect();
+    all.sort();
+    assert_eq!(generated.report.written, all, "every file, listed in path order whatever order jobs ended in");
+    assert!(check(&expected, &out).unwrap().is_clean(), "the streamed bytes are the in-memory ones");
+    let again = generator("fixtures/valid/shapes", out_text).generate().unwrap();
+    assert!(again.report.written.is_empty(), "{:?}", again.report.written);
+    assert_eq!(again.report.unchanged, all.len());
+}

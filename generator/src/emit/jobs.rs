@@ -40,6 +40,24 @@ pub fn text<'a>(path: impl Into<String>, text: impl FnOnce() -> String + Send + 
     Job { path: path.into(), work: Work::Text(Box::new(text)) }
 }
 
+/// Where a finished file can go at once (the output directory, during `generate`), so its text
+/// is not held until every file is done: the memory emission needs is then its largest files
+/// in flight, not the whole output.
+pub trait Sink: Sync {
+    /// Takes the file at `path`: true when it is handled (written, or found unchanged), and the
+    /// output keeps only its hashes; false to keep its text.
+    fn take(&self, path: &str, text: &str) -> bool;
+}
+
+/// No sink: every file's text is kept in the output.
+pub struct Keep;
+
+impl Sink for Keep {
+    fn take(&self, _: &str, _: &str) -> bool {
+        false
+    }
+}
+
 /// What a finished job gives.
 struct Done {
     path: String,
@@ -48,6 +66,8 @@ struct Done {
     hash: String,
     /// For a Rust file, the hash of what it is printed from.
     source: Option<String>,
+    /// Whether the sink took it (`text` is then empty).
+    taken: bool,
 }
 
 impl Job<'_> {
@@ -57,7 +77,7 @@ impl Job<'_> {
             Work::Text(text) => {
                 let text = text();
                 let hash = crate::hash::hex(text.as_bytes());
-                Done { path, text, hash, source: None }
+                Done { path, text, hash, source: None, taken: false }
             }
             Work::Rust { header, tokens } => {
                 let tokens = tokens();
@@ -67,7 +87,7 @@ impl Job<'_> {
                     let hash = crate::hash::hex(text.as_bytes());
                     (text, hash)
                 });
-                Done { path, text, hash, source: Some(source) }
+                Done { path, text, hash, source: Some(source), taken: false }
             }
         }
     }
@@ -99,24 +119,34 @@ fn has_undelimited_group(tokens: TokenStream) -> bool {
 /// Runs every job (see [`crate::par::map`]) and adds the files, and the source hash of each
 /// Rust file, to `output`.
 pub fn run(jobs: Vec<Job<'_>>, printed: &dyn Printed, output: &mut Output) {
-    run_reporting(jobs, printed, output, &crate::progress::Silent);
+    run_reporting(jobs, printed, &Keep, output, &crate::progress::Silent);
 }
 
-/// [`run`], reporting the phase and each job done to `progress`.
+/// [`run`], handing each file to `sink` as its job finishes (on the job's thread) and
+/// reporting the phase and each job done to `progress`.
 pub fn run_reporting(
     jobs: Vec<Job<'_>>,
     printed: &dyn Printed,
+    sink: &dyn Sink,
     output: &mut Output,
     progress: &dyn crate::progress::Progress,
 ) {
     progress.phase(crate::progress::phase::PRINT, Some(jobs.len() as u64));
     let done_one = |job: Job<'_>| {
-        let done = job.run(printed);
+        let mut done = job.run(printed);
+        if sink.take(&done.path, &done.text) {
+            done.text = String::new();
+            done.taken = true;
+        }
         progress.item();
         done
     };
     for done in crate::par::map(jobs, done_one) {
-        output.add_hashed(done.path, done.text, done.hash, done.source);
+        if done.taken {
+            output.add_taken(done.path, done.hash, done.source);
+        } else {
+            output.add_hashed(done.path, done.text, done.hash, done.source);
+        }
     }
 }
 

@@ -48,6 +48,17 @@ pub fn emit_reporting(
     printed: &dyn Printed,
     progress: &dyn crate::progress::Progress,
 ) -> Output {
+    emit_into(api, options, printed, &jobs::Keep, progress)
+}
+
+/// [`emit_reporting`], handing each file to `sink` as soon as it is done (see [`jobs::Sink`]).
+pub fn emit_into(
+    api: &Api,
+    options: &Options,
+    printed: &dyn Printed,
+    sink: &dyn jobs::Sink,
+    progress: &dyn crate::progress::Progress,
+) -> Output {
     let outputs = options.outputs;
     // Which groups need each type: the cargo features of the three crates.
     let reach = api.reach();
@@ -69,6 +80,6 @@ pub fn emit_reporting(
         queue.extend(client::jobs(api, options, &reach));
     }
     let mut output = Output::default();
-    jobs::run_reporting(queue, printed, &mut output, progress);
+    jobs::run_reporting(queue, printed, sink, &mut output, progress);
     output
 }

@@ -17,6 +17,9 @@ pub struct Output {
     hashes: BTreeMap<String, String>,
     /// For each Rust file, the hash of the header and tokens it was printed from.
     sources: BTreeMap<String, String>,
+    /// The files a sink took as they were done ([`super::jobs::Sink`]): their text is not
+    /// held (an empty string in `files`), only their hashes.
+    taken: std::collections::BTreeSet<String>,
 }
 
 impl PartialEq for Output {
@@ -45,13 +48,24 @@ impl Output {
         self.add(path, contents);
     }
 
+    /// Adds a file a sink took: its path and hashes, without its text.
+    pub(crate) fn add_taken(&mut self, path: String, hash: String, source: Option<String>) {
+        self.taken.insert(path.clone());
+        self.add_hashed(path, String::new(), hash, source);
+    }
+
+    /// Whether a sink took the file at `path` (its text is not held).
+    pub fn is_taken(&self, path: &str) -> bool {
+        self.taken.contains(path)
+    }
+
     /// The hash of the contents of the file at `path`.
     pub fn hash(&self, path: &str) -> Option<String> {
         let known = self.hashes.get(path).cloned();
         known.or_else(|| self.files.get(path).map(|contents| crate::hash::hex(contents.as_bytes())))
     }
 
-    /// The files, by path.
+    /// The files, by path (a file a sink took holds no text: see [`Output::is_taken`]).
     pub fn files(&self) -> &BTreeMap<String, String> {
         &self.files
     }

@@ -3,7 +3,9 @@
 //! only the files apigen wrote, comparing byte for byte and reporting drift.
 //!
 //! Emission ([`crate::emit`]) never touches the disk: it asks [`OutputDir::printed`] for what
-//! an earlier run printed. Writing is careful with the directory it is given: it refuses one
+//! an earlier run printed, and during `generate` hands each finished file to a sink of this
+//! room ([`OutputDir::streaming`]), which writes it at once, so the whole output is never held
+//! in memory (the stamp is written last). Writing is careful with the directory it is given: it refuses one
 //! holding symbolic links or special files (it never writes through, follows or removes them,
 //! so a link cannot lead it outside), and it removes only regular files that the previous
 //! run's stamp lists. The stamp ([`stamp`]) is committed with the output; what one build of
@@ -101,22 +103,17 @@ impl OutputDir {
     /// replaced, never written through. The directory is apigen's only when it is empty or
     /// holds the stamp of an earlier run, and only the files that stamp lists are removed.
     pub fn write(&self, output: &Output) -> Result<WriteReport, WriteError> {
-        // The stamp alone proves ownership; a marker line anyone can copy proves nothing.
-        let Some(written_before) = self.stamp.as_ref().or(self.on_disk.is_empty().then_some(&EMPTY)) else {
-            return Err(WriteError::NotOurs(self.path.clone()));
-        };
+        let written_before = self.owned()?;
         let mut report = WriteReport::default();
         for (path, contents) in output.files() {
-            let target = self.path.join(path);
-            if crate::input::read_regular(&target).is_some_and(|bytes| bytes == contents.as_bytes()) {
+            if output.is_taken(path) {
+                continue; // Written (or found unchanged) by the sink already.
+            }
+            if self.write_one(path, contents.as_bytes())? {
+                report.written.push(path.clone());
+            } else {
                 report.unchanged += 1;
-                continue;
             }
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent).map_err(io_error(parent))?;
-            }
-            replace_file(&target, contents.as_bytes()).map_err(io_error(&target))?;
-            report.written.push(path.clone());
         }
         for path in &self.on_disk {
             if output.files().contains_key(path) || is_build_leftover(path) {
@@ -132,6 +129,42 @@ impl OutputDir {
             report.removed.push(path.clone());
         }
         Ok(report)
+    }
+
+    /// The stamp proving the directory is apigen's (the previous run's, or an empty one for an
+    /// empty directory), or why it is not.
+    fn owned(&self) -> Result<&Stamp, WriteError> {
+        // The stamp alone proves ownership; a marker line anyone can copy proves nothing.
+        self.stamp
+            .as_ref()
+            .or(self.on_disk.is_empty().then_some(&EMPTY))
+            .ok_or_else(|| WriteError::NotOurs(self.path.clone()))
+    }
+
+    /// Writes `bytes` at `path` unless the file holds them already; true when written.
+    fn write_one(&self, path: &str, bytes: &[u8]) -> Result<bool, WriteError> {
+        let target = self.path.join(path);
+        if crate::input::read_regular(&target).is_some_and(|on_disk| on_disk == bytes) {
+            return Ok(false);
+        }
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(io_error(parent))?;
+        }
+        replace_file(&target, bytes).map_err(io_error(&target))?;
+        Ok(true)
+    }
+
+    /// A sink writing each file of an emission as it is done ([`crate::emit::jobs::Sink`]), so
+    /// `generate` holds the largest files in flight instead of the whole output; then
+    /// [`Streamed::finish`] writes the stamp and removes stale files. Refuses a directory that
+    /// is not apigen's before anything is written. An empty directory receives an empty stamp
+    /// first, so a run cut short leaves a directory the next run still owns.
+    pub fn streaming(&self) -> Result<Streamed<'_>, WriteError> {
+        self.owned()?;
+        if self.stamp.is_none() {
+            self.write_one(STAMP, b"# apigen: being written; `apigen generate` finishes it\nfiles = [\n]\n")?;
+        }
+        Ok(Streamed { dir: self, written: std::sync::Mutex::new(Vec::new()), unchanged: 0.into(), failed: None.into() })
     }
 
     /// Compares the directory with `output` (stamped), byte for byte.
@@ -160,6 +193,54 @@ impl OutputDir {
     pub fn remember(&self, output: &Output, build: &Build) {
         self.cache.write(&self.path, &cache::Entry::of(build, output));
     }
+}
+
+/// Files written as emission finished them (see [`OutputDir::streaming`]).
+pub struct Streamed<'d> {
+    dir: &'d OutputDir,
+    written: std::sync::Mutex<Vec<String>>,
+    unchanged: std::sync::atomic::AtomicUsize,
+    /// The first failure: later files are then kept in memory and not written.
+    failed: std::sync::Mutex<Option<WriteError>>,
+}
+
+impl crate::emit::jobs::Sink for Streamed<'_> {
+    fn take(&self, path: &str, text: &str) -> bool {
+        if lock(&self.failed).is_some() {
+            return false;
+        }
+        match self.dir.write_one(path, text.as_bytes()) {
+            Ok(true) => lock(&self.written).push(path.to_owned()),
+            Ok(false) => {
+                self.unchanged.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            Err(error) => {
+                *lock(&self.failed) = Some(error);
+                return false;
+            }
+        }
+        true
+    }
+}
+
+impl Streamed<'_> {
+    /// Writes what the sink did not take (the stamp, last) and removes stale files: the
+    /// report of the whole write, its lists sorted. The first failure of the sink, if any.
+    pub fn finish(self, output: &Output) -> Result<WriteReport, WriteError> {
+        if let Some(error) = self.failed.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
+            return Err(error);
+        }
+        let mut report = self.dir.write(output)?;
+        report.written.extend(self.written.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner));
+        report.written.sort();
+        report.unchanged += self.unchanged.into_inner();
+        Ok(report)
+    }
+}
+
+/// A lock that a panic on another thread does not make unusable (the data is a list).
+fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The stamp of an empty directory: nothing is apigen's to remove.
