@@ -3,8 +3,10 @@ operation, `pass` or `fail`, and each failure as `class<TAB>example` (bench/conf
 
 A failure is `<code> <title>` as schemathesis names it (`ST103 Undocumented status code`). An
 undocumented status that is a refusal the router must make (400 for a request breaking the
-document's rules, 401, 404, 405, 406, 413, 415) is `undocumented-refusal <status>`: the
-document's own incompleteness, counted apart. A failure the format cannot express yet is a
+document's rules, 401, 404, 405, 406, 413, 415, and 414 or 431 for a target or headers past
+the server's limits) is `undocumented-refusal <status>`: the document's own incompleteness,
+counted apart. A request schemathesis calls accepted (ST201) that was answered 414 or 431 was
+refused too (schemathesis' list of rejections lacks those two): it counts the same way. A failure the format cannot express yet is a
 named gap, counted apart too:
   gap open-objects   a request object holding fields its schema does not declare is refused
                      (the format's objects are closed to requests; OpenAPI's are open unless
@@ -22,7 +24,7 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-REFUSALS = {"400", "401", "404", "405", "406", "413", "415"}
+REFUSALS = {"400", "401", "404", "405", "406", "413", "414", "415", "431"}
 doc, path = sys.argv[1], sys.argv[2]
 try:
     suites = ET.parse(path).getroot()
@@ -51,6 +53,7 @@ def failures_of(text):
     # A check that shows no response (ST202 often does not) is judged by the refusal another
     # check of the same case shows.
     shown = [v for b in blocks if "[400]" in b for v in violations_in(b)]
+    limit = re.search(r"\[(414|431)\] ", text)
     for block in blocks:
         head = re.match(r"- (?:([A-Z]+\d+) )?([^\n]+)", block)
         if not head:
@@ -60,6 +63,8 @@ def failures_of(text):
         violations = violations_in(block) or ([] if "[400]" in block else shown)
         if code == "ST103" and received and received.group(1) in REFUSALS:
             cls = f"undocumented-refusal {received.group(1)}"
+        elif code == "ST201" and limit:
+            cls = f"undocumented-refusal {limit.group(1)}"
         elif code == "ST202" and violations and all(v.startswith("is not a field of this") for v in violations):
             cls = "gap open-objects"
         elif code == "ST202" and violations and all(v == "this operation takes no body" for v in violations):

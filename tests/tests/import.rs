@@ -256,6 +256,14 @@ fn nested_forms_and_delimited_query_lists_are_kept_and_what_the_format_cannot_ho
             "postFiles: PostFilesBody multipart/form-data flat=false brackets=false",
         ]
     );
+    // A form body the document closes (`additionalProperties: false`) refuses fields it does
+    // not declare; an open one ignores them, as OpenAPI's objects do.
+    let ignores = |name: &str| match &api.types[name].kind {
+        TypeKind::Object(o) => o.ignores_unknown,
+        _ => panic!("{name} is an object"),
+    };
+    assert!(!ignores("PostCheckoutSessionsBody"), "the closed form refuses undeclared fields");
+    assert!(ignores("PostFilesBody"), "the open form ignores them");
 }
 
 #[test]

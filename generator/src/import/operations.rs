@@ -1315,7 +1315,13 @@ impl Importer<'_> {
                     refs::child(&refs::child(&refs::child(pointer, "content"), media), "schema"),
                     format!("{op_type}Body"),
                 );
-                let inline = json!({"type": "object", "properties": schema_properties(self.doc, &schema)?, "required": schema_required(self.doc, &schema)});
+                let mut inline = json!({"type": "object", "properties": schema_properties(self.doc, &schema)?, "required": schema_required(self.doc, &schema)});
+                // A form closed to undeclared fields stays closed (`unknown_fields: refuse`).
+                if refs::lookup_value(self.doc, &schema).and_then(|s| s.get("additionalProperties"))
+                    == Some(&json!(false))
+                {
+                    inline["additionalProperties"] = json!(false);
+                }
                 let mut typed = self.schema(&inline, &at);
                 typed.description = None;
                 let mut keys = vec![("media_type", json!(media_essence))];
