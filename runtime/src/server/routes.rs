@@ -199,18 +199,20 @@ impl<S: Authenticator> Routes<S> {
                 operation,
                 method,
                 path,
-                uri: uri.clone(),
+                uri,
                 extensions,
                 response: response.clone(),
                 media,
                 status: PhantomData,
             };
+            // The request's URI is kept past the handler only for a `Link` to the next page.
+            let page_uri = link_cursor.map(|_| context.uri.clone());
             let future = handler(Arc::clone(&service), context, request);
             Box::pin(async move {
                 let result = future.await;
                 let (chosen, mut headers, next_page) = response.take();
-                if let (Some(cursor), Some(next)) = (link_cursor, next_page) {
-                    headers.append(header::LINK, next_link(&uri, cursor, &next));
+                if let (Some(cursor), Some(next), Some(uri)) = (link_cursor, next_page, &page_uri) {
+                    headers.append(header::LINK, next_link(uri, cursor, &next));
                 }
                 let result = result.and_then(|value| match required.iter().find(|h| !headers.contains_key(**h)) {
                     Some(missing) => Err(ApiError::internal(format!(
@@ -222,7 +224,9 @@ impl<S: Authenticator> Routes<S> {
                     Ok(reply) => reply,
                     Err(error) => error.into_response_with(errors),
                 };
-                reply.headers_mut().extend(headers);
+                if !headers.is_empty() {
+                    reply.headers_mut().extend(headers);
+                }
                 reply
             })
         }));
@@ -449,6 +453,8 @@ fn handle<S: Authenticator>(
         }
         let (body, stream) = if info.streams {
             (axum::body::Bytes::new(), Some(super::BodyStream::new(body, config.upload_limit)))
+        } else if http_body::Body::is_end_stream(&body) {
+            (axum::body::Bytes::new(), None) // No body (most GETs): nothing to collect.
         } else {
             match axum::body::to_bytes(body, config.body_limit).await {
                 Ok(bytes) => (bytes, None),
