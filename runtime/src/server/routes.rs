@@ -206,12 +206,12 @@ impl<S: Authenticator> Routes<S> {
                 status: PhantomData,
             };
             // The request's URI is kept past the handler only for a `Link` to the next page.
-            let page_uri = link_cursor.map(|_| context.uri.clone());
+            let link_at = link_cursor.map(|cursor| (cursor, context.uri.clone()));
             let future = handler(Arc::clone(&service), context, request);
             Box::pin(async move {
                 let result = future.await;
                 let (chosen, mut headers, next_page) = response.take();
-                if let (Some(cursor), Some(next), Some(uri)) = (link_cursor, next_page, &page_uri) {
+                if let (Some((cursor, uri)), Some(next)) = (&link_at, next_page) {
                     headers.append(header::LINK, next_link(uri, cursor, &next));
                 }
                 let result = result.and_then(|value| match required.iter().find(|h| !headers.contains_key(**h)) {
@@ -271,10 +271,8 @@ impl<S: Authenticator> Routes<S> {
         // A stand-in for a refused head (`GET /`) reaches the fallback, a method's fallback or
         // an operation's dispatch: each answers its refusal first.
         router.fallback(move |request: Request| async move {
-            match request.extensions().get::<Refused>() {
-                Some(Refused(error)) => error.clone().into_response_with(errors),
-                None => ApiError::not_found("no operation matches this path").into_response_with(errors),
-            }
+            refused(&request, errors)
+                .unwrap_or_else(|| ApiError::not_found("no operation matches this path").into_response_with(errors))
         })
     }
 }
@@ -331,12 +329,7 @@ fn method_router<S: Authenticator>(
     }
     methods.fallback(move |request: Request| {
         let all = Arc::clone(&all);
-        async move {
-            match request.extensions().get::<Refused>() {
-                Some(Refused(error)) => error.clone().into_response_with(errors),
-                None => unmatched(&all, request.uri().path(), errors),
-            }
-        }
+        async move { refused(&request, errors).unwrap_or_else(|| unmatched(&all, request.uri().path(), errors)) }
     })
 }
 
@@ -349,8 +342,8 @@ fn choose<P>(
     request: &Request,
     errors: &'static ErrorShape,
 ) -> Choice<P> {
-    if let Some(Refused(error)) = request.extensions().get::<Refused>() {
-        return Choice::Refuse(error.clone().into_response_with(errors));
+    if let Some(refusal) = refused(request, errors) {
+        return Choice::Refuse(refusal);
     }
     let query = request.uri().query().unwrap_or_default();
     let mut path_only: Vec<&OperationInfo> = Vec::new();
@@ -377,6 +370,11 @@ fn choose<P>(
     } else {
         dispatch::refuse_selectors(&path_only, request.headers(), query).into_response_with(errors)
     })
+}
+
+/// The answer to a stand-in for a refused head ([`Refused`]), in the API's error shape.
+fn refused(request: &Request, errors: &'static ErrorShape) -> Option<Response> {
+    request.extensions().get::<Refused>().map(|Refused(error)| error.clone().into_response_with(errors))
 }
 
 /// What [`choose`] found for a request.
