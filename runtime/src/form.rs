@@ -130,7 +130,9 @@ fn place(root: &mut Map<String, Value>, name: &str, segments: &[&str], value: St
     }
     let mut node = root.entry(name.to_owned()).or_insert(Value::Null);
     for segment in segments {
-        if node.is_null() {
+        // An empty value is an empty object (`a[b]=`), which later keys may fill
+        // (`a[b]=&a[b][c]=1` is `{"b": {"c": "1"}}`).
+        if node.is_null() || node.as_str() == Some("") {
             *node = Value::Object(Map::new());
         }
         let Value::Object(map) = node else {
@@ -236,6 +238,8 @@ mod tests {
             ("metadata%5Bk%5D=v+w&metadata%5Bk2%5D=", json!({"metadata": {"k": "v w", "k2": ""}})),
             ("a]b=1&a[b=2&a[b]c=3&[x]=4", json!({"a]b": "1", "a[b": "2", "a[b]c": "3", "[x]": "4"})),
             ("m[a[b]=1", json!({"m": {"a[b": "1"}})),
+            // An empty object, then its fields.
+            ("a[b]=&a[b][c]=1", json!({"a": {"b": {"c": "1"}}})),
         ];
         for (body, expected) in cases {
             assert_eq!(tree(body), (expected, Vec::new()), "{body}");

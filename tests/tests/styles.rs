@@ -3,16 +3,20 @@
 //! `items[0][price]=x`, `metadata[key]=v`), the exact bytes the client sends, what the
 //! handler receives, and the violations of a bad form named by their keys in the form; and
 //! query lists in each style OpenAPI gives them (`ids=1,2`, `tags=a%20b`, `codes=a|b`,
-//! `expand=a&expand=b`).
+//! `expand=a&expand=b`); and object query parameters, in brackets (`created[gt]=1`,
+//! `customer[address][line1]=x`: `deepObject`) and exploded (`number=2&size=10`: `form`).
 
 use apigen_runtime::client::CallBody;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use styles_client::{Client, CreateCheckoutContentType, RetryPolicy};
-use styles_server::types::{Address, Checkout, CheckoutForm, CreateNoteBody, FileLink, LineItem, Mode, Note, Search};
+use styles_server::types::{
+    Address, Checkout, CheckoutForm, CreateNoteBody, CustomerDetails, FileLink, Filter, LineItem, Mode, Note,
+    PageQuery, Range, Search,
+};
 use styles_server::{
     ApiError, Authenticator, CheckoutsApi, Context, CreateCheckoutRequest, CreateNoteRequest, Credential,
-    SearchCheckoutsRequest, Secret,
+    FilterCheckoutsRequest, SearchCheckoutsRequest, Secret,
 };
 
 /// The service: answers the checkout it was given.
@@ -56,6 +60,15 @@ impl CheckoutsApi for Echo {
             codes: request.codes,
             expand: request.expand,
             include: request.include,
+        })
+    }
+
+    async fn filter_checkouts(&self, _: Context<()>, request: FilterCheckoutsRequest) -> Result<Filter, ApiError> {
+        Ok(Filter {
+            created: request.created,
+            customer: request.customer,
+            metadata: request.metadata,
+            page: request.page,
         })
     }
 }
@@ -246,9 +259,9 @@ async fn a_multipart_form_without_files_nests_the_same_way_one_part_a_pair() {
 }
 
 /// The query string the runtime sends for `query` (as `Core` writes the URL).
-fn query_string(query: &[(&str, String)]) -> String {
+fn query_string(query: &[(std::borrow::Cow<'static, str>, String)]) -> String {
     let mut out = form_urlencoded::Serializer::new(String::new());
-    out.extend_pairs(query.iter().map(|(k, v)| (*k, v.as_str())));
+    out.extend_pairs(query.iter().map(|(k, v)| (k.as_ref(), v.as_str())));
     out.finish()
 }
 
@@ -305,5 +318,121 @@ async fn query_lists_travel_in_their_style_both_ways() {
     assert_eq!(
         found,
         [("query.ids", "expected an integer, found \"two\""), ("query.codes", "must hold at most 3 items (found 4)")]
+    );
+}
+
+/// The violations of a 400 answer, as (path, message).
+async fn violations_of(response: apigen_runtime::codegen::client::reqwest::Response) -> (u16, Vec<(String, String)>) {
+    let status = response.status().as_u16();
+    let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+    let found = body["error"]["violations"].as_array().cloned().unwrap_or_default();
+    let found =
+        found.iter().map(|v| (v["path"].as_str().unwrap().to_owned(), v["message"].as_str().unwrap().to_owned()));
+    (status, found.collect())
+}
+
+fn filter() -> Filter {
+    Filter {
+        created: Some(Range { gt: Some(1), lte: Some(5) }),
+        customer: Some(CustomerDetails {
+            address: Address { line1: "1 Main St".into(), city: None },
+            tax_ids: Some(vec!["a".into(), "b".into()]),
+        }),
+        metadata: Some(BTreeMap::from([("k".to_owned(), "v w".to_owned())])),
+        page: Some(PageQuery { number: 2, size: Some(10) }),
+    }
+}
+
+#[tokio::test]
+async fn object_query_parameters_travel_in_brackets_or_exploded_and_arrive_whole() {
+    let base = start().await;
+    let client = client(&base);
+    let wanted = filter();
+    let builder = client
+        .checkouts()
+        .filter()
+        .created(wanted.created.clone().unwrap())
+        .customer(wanted.customer.clone().unwrap())
+        .metadata(wanted.metadata.clone().unwrap())
+        .page(wanted.page.clone().unwrap());
+    let call = builder.call().unwrap();
+    assert_eq!(
+        query_string(&call.query),
+        "created%5Bgt%5D=1&created%5Blte%5D=5&customer%5Baddress%5D%5Bline1%5D=1+Main+St\
+         &customer%5Btax_ids%5D%5B0%5D=a&customer%5Btax_ids%5D%5B1%5D=b&metadata%5Bk%5D=v+w&number=2&size=10",
+        "deepObject in brackets, lists below the top with indexes, the exploded object's fields as parameters"
+    );
+    assert_eq!(builder.send().await.unwrap(), wanted);
+    // None given is none received; an empty object in brackets is `name=`.
+    let none = client.checkouts().filter().send().await.unwrap();
+    assert_eq!(none, Filter { created: None, customer: None, metadata: None, page: None });
+    let empty = client.checkouts().filter().created(Range { gt: None, lte: None });
+    assert_eq!(query_string(&empty.call().unwrap().query), "created=");
+    assert_eq!(empty.send().await.unwrap().created, Some(Range { gt: None, lte: None }));
+
+    // A client validating requests checks an object parameter before sending, naming the
+    // key it would send; the first one that fails stops the call (as a body does).
+    let strict = Client::builder(&base, "tok").retry(RetryPolicy::none()).validate_requests(true).build().unwrap();
+    let invalid = strict
+        .checkouts()
+        .filter()
+        .created(Range { gt: None, lte: Some(2000) })
+        .page(PageQuery { number: 0, size: None });
+    match invalid.send().await {
+        Err(styles_client::Error::Invalid(found)) => {
+            let found: Vec<(&str, &str)> = found.0.iter().map(|v| (v.path.as_str(), v.message.as_str())).collect();
+            assert_eq!(found, [("query.created[lte]", "must be at most 1000 (found 2000)")]);
+        }
+        other => panic!("a validation error, not {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn object_query_parameters_from_other_clients_and_their_violations_by_key() {
+    let base = start().await;
+    let http = styles_client::http_client_builder().build().unwrap();
+    let get = |query: &'static str| http.get(format!("{base}/checkouts/filter?{query}")).bearer_auth("tok").send();
+    // Empty brackets for a list, unencoded brackets, the exploded object's fields in any order.
+    let response =
+        get("size=3&customer[tax_ids][]=x&customer[address][line1]=here&number=1&metadata[a]=b").await.unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+    let expected = json!({
+        "customer": {"address": {"line1": "here"}, "tax_ids": ["x"]},
+        "metadata": {"a": "b"},
+        "page": {"number": 1, "size": 3}
+    });
+    assert_eq!(body, expected);
+
+    // Every problem named by the key the client sent.
+    let (status, found) = violations_of(
+        get("created[gt]=x&created[lte]=2000&customer[address][city]=y&size=500&metadata[a][b]=c&created[other]=1")
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 400);
+    let found: Vec<(&str, &str)> = found.iter().map(|(p, m)| (p.as_str(), m.as_str())).collect();
+    assert_eq!(
+        found,
+        [
+            ("query.created[gt]", "expected an integer, found \"x\""),
+            ("query.created[other]", "is not a field of this object"),
+            ("query.customer[address][line1]", "is required"),
+            ("query.metadata[a]", "expected a string, found an object"),
+            ("query.number", "is required"),
+        ]
+    );
+    // Decoded, then validated: each bound named.
+    let (status, found) = violations_of(get("created[lte]=2000&number=0&size=500").await.unwrap()).await;
+    assert_eq!(status, 400);
+    let found: Vec<(&str, &str)> = found.iter().map(|(p, m)| (p.as_str(), m.as_str())).collect();
+    assert_eq!(
+        found,
+        [
+            ("query.created[lte]", "must be at most 1000 (found 2000)"),
+            ("query.number", "must be at least 1 (found 0)"),
+            ("query.size", "must be at most 100 (found 500)"),
+        ]
     );
 }

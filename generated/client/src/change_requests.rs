@@ -361,25 +361,25 @@ impl<'a> ListSpaceChangeRequestsBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.status {
-            query.push(("status", value.as_str().to_owned()));
+            query.push(("status".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.creator {
-            query.push(("creator", value.clone()));
+            query.push(("creator".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.contributor {
-            query.push(("contributor", value.clone()));
+            query.push(("contributor".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.requested_reviewer {
-            query.push(("requestedReviewer", value.clone()));
+            query.push(("requestedReviewer".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.conversations_issues_cluster {
-            query.push(("conversationsIssuesCluster", value.clone()));
+            query.push(("conversationsIssuesCluster".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listSpaceChangeRequests",
@@ -482,8 +482,8 @@ impl<'a> CreateSpaceChangeRequestBuilder<'a> {
         );
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -642,8 +642,8 @@ impl<'a> UpdateChangeRequestBuilder<'a> {
         );
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -876,10 +876,10 @@ impl<'a> GetChangeRequestPdfBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.only {
-            query.push(("only", value.to_string()));
+            query.push(("only".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         ::apigen_runtime::client::Call {
             operation: "getChangeRequestPdf",
@@ -1010,25 +1010,25 @@ impl<'a> ListOrganizationChangeRequestsBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.status {
-            query.push(("status", value.as_str().to_owned()));
+            query.push(("status".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.creator {
-            query.push(("creator", value.clone()));
+            query.push(("creator".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.contributor {
-            query.push(("contributor", value.clone()));
+            query.push(("contributor".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.requested_reviewer {
-            query.push(("requestedReviewer", value.clone()));
+            query.push(("requestedReviewer".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.conversations_issues_cluster {
-            query.push(("conversationsIssuesCluster", value.clone()));
+            query.push(("conversationsIssuesCluster".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationChangeRequests",

@@ -321,8 +321,8 @@ impl<'a> UpdateCollectionBuilder<'a> {
         self.body.default_level = ::apigen_runtime::Patch::Null;
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -406,10 +406,10 @@ impl<'a> ListCollectionSpacesBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listCollectionSpaces",
@@ -511,8 +511,8 @@ impl<'a> MoveCollectionBuilder<'a> {
         );
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -581,8 +581,8 @@ impl<'a> TransferCollectionBuilder<'a> {
         self.body = body;
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -674,13 +674,13 @@ impl<'a> ListOrganizationCollectionsBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.nested {
-            query.push(("nested", value.to_string()));
+            query.push(("nested".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationCollections",
@@ -783,8 +783,8 @@ impl<'a> CreateOrganizationCollectionBuilder<'a> {
         );
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<

@@ -570,25 +570,25 @@ impl<'a> ListSpaceCommentsBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.order {
-            query.push(("order", value.as_str().to_owned()));
+            query.push(("order".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format", value.clone()));
+            query.push(("format".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.status {
-            query.push(("status", value.as_str().to_owned()));
+            query.push(("status".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.target_page {
-            query.push(("targetPage", value.clone()));
+            query.push(("targetPage".into(), value.clone()));
         }
         for item in &self.authors {
-            query.push(("authors", item.clone()));
+            query.push(("authors".into(), item.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listSpaceComments",
@@ -697,8 +697,8 @@ impl<'a> CreateSpaceCommentBuilder<'a> {
         );
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -777,7 +777,7 @@ impl<'a> GetSpaceCommentBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format", value.clone()));
+            query.push(("format".into(), value.clone()));
         }
         ::apigen_runtime::client::Call {
             operation: "getSpaceComment",
@@ -880,8 +880,8 @@ impl<'a> UpdateSpaceCommentBuilder<'a> {
         );
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -1008,8 +1008,8 @@ impl<'a> CreateSpaceCommentReplyBuilder<'a> {
         self.body = body;
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -1090,7 +1090,7 @@ impl<'a> GetSpaceCommentReplyBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format", value.clone()));
+            query.push(("format".into(), value.clone()));
         }
         ::apigen_runtime::client::Call {
             operation: "getSpaceCommentReply",
@@ -1190,8 +1190,8 @@ impl<'a> UpdateSpaceCommentReplyBuilder<'a> {
         );
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -1362,10 +1362,10 @@ impl<'a> ListSpaceCommentersBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listSpaceCommenters",
@@ -1513,25 +1513,25 @@ impl<'a> ListChangeRequestCommentsBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.order {
-            query.push(("order", value.as_str().to_owned()));
+            query.push(("order".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format", value.clone()));
+            query.push(("format".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.status {
-            query.push(("status", value.as_str().to_owned()));
+            query.push(("status".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.target_page {
-            query.push(("targetPage", value.clone()));
+            query.push(("targetPage".into(), value.clone()));
         }
         for item in &self.authors {
-            query.push(("authors", item.clone()));
+            query.push(("authors".into(), item.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listChangeRequestComments",
@@ -1642,8 +1642,8 @@ impl<'a> CreateChangeRequestCommentBuilder<'a> {
         );
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -1724,7 +1724,7 @@ impl<'a> GetChangeRequestCommentBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format", value.clone()));
+            query.push(("format".into(), value.clone()));
         }
         ::apigen_runtime::client::Call {
             operation: "getChangeRequestComment",
@@ -1829,8 +1829,8 @@ impl<'a> UpdateChangeRequestCommentBuilder<'a> {
         );
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -1972,8 +1972,8 @@ impl<'a> CreateChangeRequestCommentReplyBuilder<'a> {
         self.body = body;
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -1983,7 +1983,7 @@ impl<'a> CreateChangeRequestCommentReplyBuilder<'a> {
         let body = ::core::option::Option::Some(self.core.body(&self.body)?);
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format", value.clone()));
+            query.push(("format".into(), value.clone()));
         }
         ::core::result::Result::Ok(::apigen_runtime::client::Call {
             operation: "createChangeRequestCommentReply",
@@ -2075,13 +2075,13 @@ impl<'a> ListChangeRequestCommentRepliesBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format", value.clone()));
+            query.push(("format".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listChangeRequestCommentReplies",

@@ -389,12 +389,12 @@ impl<'a> SearchSpaceContentBuilder<'a> {
     }
     /// The request as the runtime sends it.
     pub fn call(&self) -> ::apigen_runtime::client::Call {
-        let mut query = ::std::vec![("query", self.query.clone())];
+        let mut query = ::std::vec![("query".into(), self.query.clone())];
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "searchSpaceContent",
@@ -491,10 +491,10 @@ impl<'a> GetSpaceContentBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata", value.to_string()));
+            query.push(("metadata".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed", value.to_string()));
+            query.push(("computed".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "getSpaceContent",
@@ -569,8 +569,8 @@ impl<'a> ApplySpaceContentTemplateBuilder<'a> {
         );
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -650,10 +650,10 @@ impl<'a> ListSpacePagesBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata", value.to_string()));
+            query.push(("metadata".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed", value.to_string()));
+            query.push(("computed".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listSpacePages",
@@ -746,16 +746,16 @@ impl<'a> ListSpaceFilesBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata", value.to_string()));
+            query.push(("metadata".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed", value.to_string()));
+            query.push(("computed".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listSpaceFiles",
@@ -847,10 +847,10 @@ impl<'a> GetSpaceFileBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata", value.to_string()));
+            query.push(("metadata".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed", value.to_string()));
+            query.push(("computed".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "getSpaceFile",
@@ -929,10 +929,10 @@ impl<'a> ListSpaceFileBacklinksBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listSpaceFileBacklinks",
@@ -1054,16 +1054,16 @@ impl<'a> GetSpacePageBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format", value.clone()));
+            query.push(("format".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.evaluated {
-            query.push(("evaluated", value.as_str().to_owned()));
+            query.push(("evaluated".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata", value.to_string()));
+            query.push(("metadata".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed", value.to_string()));
+            query.push(("computed".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "getSpacePage",
@@ -1151,13 +1151,13 @@ impl<'a> ListSpacePageLinksBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.status {
-            query.push(("status", value.as_str().to_owned()));
+            query.push(("status".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listSpacePageLinks",
@@ -1248,10 +1248,10 @@ impl<'a> GetChangeRequestContentBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata", value.to_string()));
+            query.push(("metadata".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed", value.to_string()));
+            query.push(("computed".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "getChangeRequestContent",
@@ -1329,10 +1329,10 @@ impl<'a> ListChangeRequestPagesBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata", value.to_string()));
+            query.push(("metadata".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed", value.to_string()));
+            query.push(("computed".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listChangeRequestPages",
@@ -1427,16 +1427,16 @@ impl<'a> ListChangeRequestFilesBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata", value.to_string()));
+            query.push(("metadata".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed", value.to_string()));
+            query.push(("computed".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listChangeRequestFiles",
@@ -1530,10 +1530,10 @@ impl<'a> GetChangeRequestFileBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata", value.to_string()));
+            query.push(("metadata".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed", value.to_string()));
+            query.push(("computed".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "getChangeRequestFile",
@@ -1614,10 +1614,10 @@ impl<'a> ListChangeRequestFileBacklinksBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listChangeRequestFileBacklinks",
@@ -1741,16 +1741,16 @@ impl<'a> GetChangeRequestPageBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.format {
-            query.push(("format", value.clone()));
+            query.push(("format".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.evaluated {
-            query.push(("evaluated", value.as_str().to_owned()));
+            query.push(("evaluated".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.metadata {
-            query.push(("metadata", value.to_string()));
+            query.push(("metadata".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.computed {
-            query.push(("computed", value.to_string()));
+            query.push(("computed".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "getChangeRequestPage",
@@ -1840,13 +1840,13 @@ impl<'a> ListChangeRequestPageLinksBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.status {
-            query.push(("status", value.as_str().to_owned()));
+            query.push(("status".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listChangeRequestPageLinks",

@@ -190,19 +190,19 @@ impl<'a> ListOrganizationConversationClustersBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.order {
-            query.push(("order", value.as_str().to_owned()));
+            query.push(("order".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.order_by {
-            query.push(("orderBy", value.as_str().to_owned()));
+            query.push(("orderBy".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.status {
-            query.push(("status", value.clone()));
+            query.push(("status".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationConversationClusters",
@@ -309,13 +309,13 @@ impl<'a> ListOrganizationConversationsBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.source {
-            query.push(("source", value.clone()));
+            query.push(("source".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationConversations",
@@ -393,8 +393,8 @@ impl<'a> IngestOrganizationConversationsBuilder<'a> {
         self.headers.push((name.into(), value.into()));
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -495,16 +495,16 @@ impl<'a> ListOrganizationConversationIssuesBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.cluster {
-            query.push(("cluster", value.clone()));
+            query.push(("cluster".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.conversation {
-            query.push(("conversation", value.clone()));
+            query.push(("conversation".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationConversationIssues",

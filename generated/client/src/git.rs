@@ -104,8 +104,8 @@ impl<'a> ImportSpaceFromGitBuilder<'a> {
         self.headers.push((name.into(), value.into()));
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -166,8 +166,8 @@ impl<'a> ExportSpaceToGitBuilder<'a> {
         self.headers.push((name.into(), value.into()));
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<

@@ -493,34 +493,34 @@ impl<'a> ListIntegrationsBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.search {
-            query.push(("search", value.clone()));
+            query.push(("search".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.category {
-            query.push(("category", value.as_str().to_owned()));
+            query.push(("category".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.block_domain {
-            query.push(("blockDomain", value.clone()));
+            query.push(("blockDomain".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.blocks {
-            query.push(("blocks", value.to_string()));
+            query.push(("blocks".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.content_sources {
-            query.push(("contentSources", value.to_string()));
+            query.push(("contentSources".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.owner {
-            query.push(("owner", value.clone()));
+            query.push(("owner".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.scope {
-            query.push(("scope", value.as_str().to_owned()));
+            query.push(("scope".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.target {
-            query.push(("target", value.as_str().to_owned()));
+            query.push(("target".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listIntegrations",
@@ -847,8 +847,8 @@ impl<'a> PublishIntegrationBuilder<'a> {
         );
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -997,13 +997,13 @@ impl<'a> ListIntegrationInstallationsBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.external_id {
-            query.push(("externalId", value.clone()));
+            query.push(("externalId".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listIntegrationInstallations",
@@ -1086,8 +1086,8 @@ impl<'a> InstallIntegrationBuilder<'a> {
         self.body = body;
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -1171,10 +1171,10 @@ impl<'a> ListIntegrationEventsBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listIntegrationEvents",
@@ -1352,16 +1352,16 @@ impl<'a> ListIntegrationSpacesBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.external_id {
-            query.push(("externalId", value.clone()));
+            query.push(("externalId".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.extended {
-            query.push(("extended", value.to_string()));
+            query.push(("extended".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listIntegrationSpaces",
@@ -1480,16 +1480,16 @@ impl<'a> ListIntegrationSitesBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.external_id {
-            query.push(("externalId", value.clone()));
+            query.push(("externalId".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.extended {
-            query.push(("extended", value.to_string()));
+            query.push(("extended".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listIntegrationSites",
@@ -1577,8 +1577,8 @@ impl<'a> UpdateIntegrationDevModeBuilder<'a> {
         self.body.all = value;
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<

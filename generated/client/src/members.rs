@@ -241,22 +241,22 @@ impl<'a> ListOrganizationMembersBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.order {
-            query.push(("order", value.as_str().to_owned()));
+            query.push(("order".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.role {
-            query.push(("role", value.as_str().to_owned()));
+            query.push(("role".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.search {
-            query.push(("search", value.clone()));
+            query.push(("search".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.sort {
-            query.push(("sort", value.as_str().to_owned()));
+            query.push(("sort".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationMembers",
@@ -464,8 +464,8 @@ impl<'a> UpdateOrganizationMemberBuilder<'a> {
         self.body.role = ::apigen_runtime::Patch::Null;
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -680,13 +680,13 @@ impl<'a> ListOrganizationMemberSpacesBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.order {
-            query.push(("order", value.as_str().to_owned()));
+            query.push(("order".into(), value.as_str().to_owned()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationMemberSpaces",
@@ -795,13 +795,13 @@ impl<'a> ListOrganizationMemberTeamsBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.title {
-            query.push(("title", value.clone()));
+            query.push(("title".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationMemberTeams",

@@ -163,10 +163,10 @@ impl<'a> ListOrganizationOpenApiSpecsBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationOpenApiSpecs",
@@ -244,8 +244,8 @@ impl<'a> CreateOrganizationOpenApiSpecBuilder<'a> {
         self.headers.push((name.into(), value.into()));
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -374,8 +374,8 @@ impl<'a> CreateOrUpdateOpenApiSpecBuilder<'a> {
         self.body = body;
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -502,8 +502,8 @@ impl<'a> UpdateOpenApiSpecBuilder<'a> {
         self.body = body;
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<

@@ -401,19 +401,19 @@ impl<'a> ListOrganizationSitesBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.space {
-            query.push(("space", value.clone()));
+            query.push(("space".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.title {
-            query.push(("title", value.clone()));
+            query.push(("title".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.published {
-            query.push(("published", value.to_string()));
+            query.push(("published".into(), value.to_string()));
         }
         if let ::core::option::Option::Some(value) = &self.page {
-            query.push(("page", value.clone()));
+            query.push(("page".into(), value.clone()));
         }
         if let ::core::option::Option::Some(value) = &self.limit {
-            query.push(("limit", value.to_string()));
+            query.push(("limit".into(), value.to_string()));
         }
         ::apigen_runtime::client::Call {
             operation: "listOrganizationSites",
@@ -530,8 +530,8 @@ impl<'a> CreateOrganizationSiteBuilder<'a> {
         );
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -803,8 +803,8 @@ impl<'a> UpdateSiteBuilder<'a> {
         self.body.proxy = ::apigen_runtime::Patch::Null;
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -934,8 +934,8 @@ impl<'a> UpdateSiteAdaptiveSchemaBuilder<'a> {
         self.body = body;
         self
     }
-    /// The request as the runtime sends it; fails when the body is invalid and the
-    /// client validates requests.
+    /// The request as the runtime sends it; fails when the body or an object query
+    /// parameter is invalid and the client validates requests.
     pub fn call(
         &self,
     ) -> ::core::result::Result<
@@ -1115,7 +1115,7 @@ impl<'a> GetPublishedSiteBuilder<'a> {
     pub fn call(&self) -> ::apigen_runtime::client::Call {
         let mut query = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(value) = &self.share_key {
-            query.push(("shareKey", value.clone()));
+            query.push(("shareKey".into(), value.clone()));
         }
         ::apigen_runtime::client::Call {
             operation: "getPublishedSite",

@@ -486,7 +486,7 @@ impl Document<'_> {
         if let Some(d) = &param.description {
             out.push(("description", json!(d.trim())));
         }
-        if matches!(param.ty, TypeRef::List(_)) {
+        if matches!(param.ty, TypeRef::List(_)) || self.api.object_param(param) {
             let (style, explode) = match param.location {
                 ParamIn::Header | ParamIn::Path => ("simple", false),
                 _ => param.style.openapi().unwrap_or(("form", true)),

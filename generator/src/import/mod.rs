@@ -176,6 +176,9 @@ struct Importer<'a> {
     operations: Vec<OperationOut>,
     /// The parameters of the operation being read, and how many of them were left out.
     op_params: (usize, usize),
+    /// The object query parameters of the operation being read that are exploded (`style:
+    /// form`): their wire names and the query names their fields take.
+    exploded: Vec<(String, Vec<String>)>,
     /// The parameters of the operations kept, and how many of them were left out.
     params: (usize, usize),
     /// Shared parameters by wire name: their mapping and the component they come from.
@@ -266,6 +269,7 @@ impl<'a> Importer<'a> {
             share_shapes: true,
             crate_name: None,
             op_params: (0, 0),
+            exploded: Vec::new(),
             params: (0, 0),
             shared_shapes: 0,
             pending_unions: Vec::new(),

@@ -725,6 +725,7 @@ impl Importer<'_> {
             }
         }
         let mut out = Vec::new();
+        self.exploded.clear();
         let mut taken = names::Taken::new(Case::Snake);
         taken.reserve("body");
         let mut wires: BTreeSet<String> = BTreeSet::new();
@@ -797,6 +798,7 @@ impl Importer<'_> {
                 query.push(entry);
             }
         }
+        self.drop_colliding_exploded(&mut query, &wires, select, pointer, op_gaps);
         for name in &in_path {
             if !declared_path.contains(*name) {
                 op_gaps.push(self.gaps.note(gaps::UNDECLARED_PATH_PARAM, pointer));
@@ -816,6 +818,80 @@ impl Importer<'_> {
         }
         out.extend(query);
         out
+    }
+
+    /// Leaves out (with a gap) each exploded object parameter one of whose fields another
+    /// query parameter, selector or exploded object also names: a request could not tell
+    /// them apart, and lint refuses them.
+    fn drop_colliding_exploded(
+        &mut self,
+        query: &mut Vec<Value>,
+        wires: &BTreeSet<String>,
+        select: &[Selector],
+        pointer: &str,
+        op_gaps: &mut Vec<String>,
+    ) {
+        let exploded = std::mem::take(&mut self.exploded);
+        for (wire, fields) in &exploded {
+            let elsewhere = |name: &String| {
+                (name != wire && wires.contains(name))
+                    || select.iter().any(|s| s.location.as_str() == "query" && &s.name == name)
+                    || exploded.iter().any(|(other, theirs)| other != wire && (other == name || theirs.contains(name)))
+            };
+            if fields.iter().any(elsewhere) {
+                let before = query.len();
+                query.retain(|entry| {
+                    entry.as_str() != Some(wire.as_str()) && entry.get("name").and_then(Value::as_str) != Some(wire)
+                });
+                if query.len() < before {
+                    op_gaps.push(self.gaps.note(gaps::OBJECT_PARAM, pointer));
+                    self.op_params.1 += 1;
+                }
+            }
+        }
+    }
+
+    /// How an object query parameter travels, when it can: `Some(true)` in brackets (`style:
+    /// deepObject`, an object or a map of anything but binary values), `Some(false)` exploded
+    /// (`style: form`, the default: an object of scalars and lists of scalars, each field a
+    /// query parameter). `None` for anything else (not an object, `explode: false`, a
+    /// composition, an exploded object of nested values or with additional properties).
+    fn object_param_style(&self, param: &Value, schema: &Value, pointer: &str) -> Option<bool> {
+        let doc = self.doc;
+        let (schema, _) = refs::follow(doc, schema, pointer).ok()?;
+        let is_object = |s: &Value| {
+            s.get("type").and_then(Value::as_str) == Some("object")
+                || (s.get("type").is_none()
+                    && (s.get("properties").is_some() || s.get("additionalProperties").is_some()))
+        };
+        if !is_object(schema) || ["oneOf", "anyOf", "not"].iter().any(|k| schema.get(k).is_some()) {
+            return None;
+        }
+        let style = param.get("style").and_then(Value::as_str).unwrap_or("form");
+        let explode = param.get("explode").and_then(Value::as_bool).unwrap_or(true);
+        match (style, explode) {
+            ("deepObject", true) => (!holds_binary(doc, schema, 0)).then_some(true),
+            ("form", true) => {
+                let properties = schema.get("properties").and_then(Value::as_object).filter(|p| !p.is_empty())?;
+                let closed = matches!(schema.get("additionalProperties"), None | Some(Value::Bool(false)));
+                let scalar = |s: &Value| {
+                    let Ok((s, _)) = refs::follow(doc, s, pointer) else { return false };
+                    s.get("enum").is_some()
+                        || matches!(
+                            s.get("type").and_then(Value::as_str),
+                            Some("string" | "integer" | "number" | "boolean")
+                        ) && s.get("format").and_then(Value::as_str) != Some("binary")
+                };
+                let flat = properties.values().all(|p| {
+                    let Ok((p, _)) = refs::follow(doc, p, pointer) else { return false };
+                    scalar(p)
+                        || p.get("type").and_then(Value::as_str) == Some("array") && p.get("items").is_some_and(scalar)
+                });
+                let plain = schema.get("allOf").is_none();
+                (closed && flat && plain).then_some(false)
+            }
+            _ => None,
+        }
     }
 
     /// One parameter: a shared one by name (declared once under `parameters:`), or inline.
@@ -880,12 +956,38 @@ impl Importer<'_> {
         };
         let at = At::new(refs::child(pointer, "schema"), derived);
         let mut typed = self.schema(&schema, &at);
-        if typed.expr == Expr::Json {
-            typed.expr = Expr::Scalar("string"); // A value without a type travels as text.
-        }
-        if !self.travels(&typed.expr, matches!(location, "query" | "header")) {
-            op_gaps.push(self.gaps.note(gaps::OBJECT_PARAM, pointer));
-            return None;
+        let object_style = if location == "query" { self.object_param_style(param, &schema, pointer) } else { None };
+        let mut object_keys = Vec::new();
+        if let Some(deep) = object_style {
+            // An object or a map, named (the format holds no inline object parameter).
+            let resolved = refs::follow(self.doc, &schema, pointer).map(|(s, _)| s.clone()).unwrap_or_default();
+            let properties = resolved.get("properties").and_then(Value::as_object);
+            let exploded_fields: Vec<String> = properties.map(|p| p.keys().cloned().collect()).unwrap_or_default();
+            if typed.expr == Expr::Json {
+                typed.expr = Expr::Map(Box::new(Expr::Json)); // A free-form object: any keys.
+            }
+            let expr = self.complete(typed.clone(), pointer);
+            typed = super::typed::Typed {
+                expr,
+                description: typed.description,
+                sample: typed.sample,
+                gaps: typed.gaps,
+                ..Default::default()
+            };
+            if deep {
+                object_keys.push(("style", json!("deepObject")));
+            } else {
+                let wire = param.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+                self.exploded.push((wire, exploded_fields));
+            }
+        } else {
+            if typed.expr == Expr::Json {
+                typed.expr = Expr::Scalar("string"); // A value without a type travels as text.
+            }
+            if !self.travels(&typed.expr, matches!(location, "query" | "header")) {
+                op_gaps.push(self.gaps.note(gaps::OBJECT_PARAM, pointer));
+                return None;
+            }
         }
         let required = location == "path" || param.get("required") == Some(&Value::Bool(true));
         if let Some(description) =
@@ -902,22 +1004,23 @@ impl Importer<'_> {
         // Query lists travel as repeated keys (`form`, exploded) or one delimited value (the
         // spec's `style`/`explode`), header lists as one comma-separated value (`simple`,
         // OpenAPI's default for headers).
-        let mut style_keys = Vec::new();
-        let as_format = match location {
-            "header" => style == "simple" || param.get("style").is_none(),
-            _ => match (style, explode) {
-                ("form", true) => true,
-                ("form", false) | ("spaceDelimited" | "pipeDelimited", false) | ("deepObject", true) if list => {
-                    style_keys.push(("style", json!(style)));
-                    if style == "form" {
-                        style_keys.push(("explode", json!(false)));
+        let mut style_keys = object_keys;
+        let as_format = object_style.is_some()
+            || match location {
+                "header" => style == "simple" || param.get("style").is_none(),
+                _ => match (style, explode) {
+                    ("form", true) => true,
+                    ("form", false) | ("spaceDelimited" | "pipeDelimited", false) | ("deepObject", true) if list => {
+                        style_keys.push(("style", json!(style)));
+                        if style == "form" {
+                            style_keys.push(("explode", json!(false)));
+                        }
+                        // `deepObject` is exploded by default: `explode: true` says nothing more.
+                        true
                     }
-                    // `deepObject` is exploded by default: `explode: true` says nothing more.
-                    true
-                }
-                _ => false,
-            },
-        };
+                    _ => false,
+                },
+            };
         if list && !as_format {
             typed.gap(self.gaps.note(gaps::PARAM_STYLE, pointer));
         }
@@ -1670,6 +1773,23 @@ fn untagged_group(path: &str) -> &str {
         lower == "api" || numbered || segment.starts_with(|c: char| c.is_ascii_digit())
     };
     literal.iter().find(|s| !version(s)).or(literal.first()).copied().unwrap_or("default")
+}
+
+/// Whether `schema` holds a binary string (`format: binary`) within a few levels: such an
+/// object cannot travel in a query.
+fn holds_binary(doc: &Value, schema: &Value, depth: usize) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    let Ok((schema, _)) = refs::follow(doc, schema, "") else { return false };
+    if schema.get("format").and_then(Value::as_str) == Some("binary") {
+        return true;
+    }
+    let children = schema.get("properties").and_then(Value::as_object).into_iter().flat_map(|p| p.values());
+    let more = ["items", "additionalProperties"].into_iter().filter_map(|k| schema.get(k));
+    let parts =
+        ["allOf", "oneOf", "anyOf"].into_iter().filter_map(|k| schema.get(k)).filter_map(Value::as_array).flatten();
+    children.chain(more).chain(parts).any(|child| holds_binary(doc, child, depth + 1))
 }
 
 #[cfg(test)]

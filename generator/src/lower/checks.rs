@@ -297,16 +297,134 @@ impl Lowerer<'_> {
                     TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_) | TypeRef::Bytes | TypeRef::File => false,
                     _ => true,
                 };
+                if param.location == ParamIn::Query && self.object_like(&param.ty) {
+                    self.check_object_param(op, param);
+                    continue;
+                }
                 let fits = match (&param.ty, param.location) {
                     (TypeRef::List(inner), ParamIn::Query | ParamIn::Header) => scalar(inner, &self.types),
                     (ty, _) => scalar(ty, &self.types),
                 };
+                if fits && param.style == ParamStyle::Brackets && !matches!(param.ty, TypeRef::List(_)) {
+                    self.diags
+                        .error(op.origin.clone(), format!("parameter `{}` of `{}` is `deepObject`, but its type `{}` is neither a list nor an object", param.wire, op.name, param.ty))
+                        .hint("drop `style: deepObject`: a scalar travels as `name=value`");
+                }
                 if !fits {
                     self.diags
                         .error(op.origin.clone(), format!("parameter `{}` of `{}` has type `{}`, which cannot travel in a {}", param.wire, op.name, param.ty, param.location.as_str()))
-                        .hint("parameters are scalars or enumerations; a query or header parameter may also be a list of those (repeated keys, comma-separated values)");
+                        .hint("parameters are scalars or enumerations; a query or header parameter may also be a list of those (repeated keys, comma-separated values), and a query parameter an object or a map (`style: deepObject`, or `style: form` for an object of scalars)");
                 }
             }
+        }
+    }
+
+    /// Whether `ty` is an object or a map: what a query parameter may be beyond scalars and
+    /// lists.
+    fn object_like(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::Map(_) => true,
+            TypeRef::Named(n) => matches!(self.types.get(n).map(|t| &t.kind), Some(TypeKind::Object(_))),
+            _ => false,
+        }
+    }
+
+    /// An object query parameter travels in one of two ways. In brackets (`style:
+    /// deepObject`: `filter[status]=open`), it is an object or a map holding anything but
+    /// files and raw bytes, at any depth (as a form of nested values). Exploded (`style:
+    /// form`, the default: `status=open&limit=2`), it is an object of scalars and lists of
+    /// scalars, whose field names no other query parameter of the operation takes (a request
+    /// could not tell them apart). A map exploded, or an object as one comma-separated value
+    /// (`explode: false`), is refused.
+    fn check_object_param(&mut self, op: &Operation, param: &Param) {
+        let element = format!("query parameter `{}` of `{}`", param.wire, op.name);
+        let problem = match (param.style, &param.ty) {
+            (ParamStyle::Brackets, ty) if self.holds_bytes(ty) => {
+                Some(("holds files or raw bytes, which a query cannot carry".to_owned(), "keep files in a multipart body".to_owned()))
+            }
+            (ParamStyle::Brackets, _) => None,
+            (ParamStyle::Default, TypeRef::Named(name)) => self.exploded_object_problem(op, param, name),
+            (ParamStyle::Default, _) => Some((
+                "is a map exploded into the query (`style: form`), whose keys could be any parameter's".to_owned(),
+                "send it in brackets: `style: deepObject` (`name[key]=value`)".to_owned(),
+            )),
+            (_, _) => Some((
+                "is an object sent as one delimited value, which apigen does not write".to_owned(),
+                "an object parameter is `style: deepObject` (`name[field]=value`) or `style: form`, exploded (each field a parameter)".to_owned(),
+            )),
+        };
+        if let Some((problem, hint)) = problem {
+            self.diags.error(op.origin.clone(), format!("{element} {problem}")).hint(hint);
+        }
+    }
+
+    /// Why the object `name` cannot be exploded into the query of `op` (each field a query
+    /// parameter of its own), with a hint; `None` when it can.
+    fn exploded_object_problem(&self, op: &Operation, param: &Param, name: &str) -> Option<(String, String)> {
+        let TypeKind::Object(object) = &self.types[name].kind else { return None };
+        let flat = |ty: &TypeRef| match ty {
+            TypeRef::List(inner) => self.form_scalar(inner),
+            other => self.form_scalar(other),
+        };
+        let deep_hint = || "send it in brackets: `style: deepObject` (`name[field]=value`)".to_owned();
+        if object.additional.is_some() {
+            return Some(("is exploded into the query (`style: form`) but keeps keys beyond its fields, which could be any parameter's".to_owned(), deep_hint()));
+        }
+        if let Some(field) = object.fields.iter().find(|f| !flat(&f.ty)) {
+            return Some((
+                format!(
+                    "is exploded into the query (`style: form`), but its field `{}` is `{}`: each field is a parameter, a scalar or a list of scalars",
+                    field.wire, field.ty
+                ),
+                deep_hint(),
+            ));
+        }
+        let taken = |wire: &str| {
+            let other = op
+                .params_in(ParamIn::Query)
+                .filter(|p| !std::ptr::eq(*p, param))
+                .find(|p| p.wire == wire || self.exploded_fields(p).iter().any(|f| f == wire));
+            other.map(|p| p.wire.clone()).or_else(|| {
+                op.select.iter().find(|s| s.location == SelectIn::Query && s.name == wire).map(|s| s.name.clone())
+            })
+        };
+        object.fields.iter().find_map(|f| taken(&f.wire).map(|other| (f, other))).map(|(field, other)| {
+            (
+                format!("is exploded into the query (`style: form`), and its field `{}` is also query parameter `{other}` (or its field)", field.wire),
+                deep_hint(),
+            )
+        })
+    }
+
+    /// The query names an exploded object parameter takes (its fields); none for others.
+    fn exploded_fields(&self, param: &Param) -> Vec<String> {
+        match (&param.ty, param.style) {
+            (TypeRef::Named(n), ParamStyle::Default) => match self.types.get(n).map(|t| &t.kind) {
+                Some(TypeKind::Object(o)) => o.fields.iter().map(|f| f.wire.clone()).collect(),
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether a value of `ty` holds a file or raw bytes, at any depth.
+    fn holds_bytes(&self, ty: &TypeRef) -> bool {
+        let direct = |t: &TypeRef| contains(t, &TypeRef::File) || contains(t, &TypeRef::Bytes);
+        direct(ty)
+            || self.reachable(std::slice::from_ref(ty)).iter().any(|n| match self.types.get(n).map(|t| &t.kind) {
+                Some(TypeKind::Object(o)) => {
+                    o.fields.iter().any(|f| direct(&f.ty)) || o.additional.as_ref().is_some_and(direct)
+                }
+                _ => false,
+            })
+    }
+
+    /// Whether `ty` is written in a form as one value: a scalar or an enumeration.
+    fn form_scalar(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::Named(n) => matches!(self.types.get(n).map(|d| &d.kind), Some(TypeKind::Enum(_))),
+            TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_) | TypeRef::Bytes | TypeRef::File => false,
+            _ => true,
         }
     }
 

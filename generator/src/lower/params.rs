@@ -120,11 +120,14 @@ impl Lowerer<'_> {
             return ParamStyle::Default;
         }
         let list = matches!(ty, TypeRef::List(_));
+        // An object or a map (told from an enumeration once types are lowered: see
+        // `check_object_param`).
+        let composite = matches!(ty, TypeRef::Named(_) | TypeRef::Map(_));
         let style = raw.style.as_deref();
         let (explode_default, held) = match (location, style) {
             (ParamIn::Query, None | Some("form")) => (true, true),
             (ParamIn::Query, Some("spaceDelimited" | "pipeDelimited")) => (false, list),
-            (ParamIn::Query, Some("deepObject")) => (true, list),
+            (ParamIn::Query, Some("deepObject")) => (true, list || composite),
             (ParamIn::Path | ParamIn::Header, None | Some("simple")) => (false, true),
             (ParamIn::Cookie, None | Some("form")) => (true, true),
             _ => (false, false),
@@ -134,7 +137,7 @@ impl Lowerer<'_> {
         if !held {
             let allowed = match location {
                 ParamIn::Query => {
-                    "`form` (a list as repeated keys, or with `explode: false` one comma-separated value), `spaceDelimited`, `pipeDelimited` or `deepObject` (lists only: `name[]=a`); objects are not held yet"
+                    "`form` (a list as repeated keys, or with `explode: false` one comma-separated value; an object's fields as parameters), `spaceDelimited`, `pipeDelimited` or `deepObject` (lists and objects: `name[]=a`, `name[field]=a`)"
                 }
                 ParamIn::Path => "`simple` (`label` and `matrix` are not held yet)",
                 ParamIn::Header => "`simple`",
@@ -162,7 +165,7 @@ impl Lowerer<'_> {
             (ParamIn::Query, Some("deepObject")) => ParamStyle::Brackets,
             (ParamIn::Query, Some("spaceDelimited")) => ParamStyle::Space,
             (ParamIn::Query, Some("pipeDelimited")) => ParamStyle::Pipe,
-            (ParamIn::Query, _) if list && !explode => ParamStyle::Comma,
+            (ParamIn::Query, _) if (list || composite) && !explode => ParamStyle::Comma,
             // A `simple` list is comma-separated exploded or not; a cookie holds what it holds.
             _ => ParamStyle::Default,
         }

@@ -88,6 +88,24 @@ impl Api {
         }
     }
 
+    /// Whether `param` is an object query parameter (an object or a map: `filter[status]=x`
+    /// in brackets, or its fields as parameters), sent and read whole like a form of nested
+    /// values (`apigen_runtime::form`).
+    pub fn object_param(&self, param: &Param) -> bool {
+        param.location == ParamIn::Query
+            && match &param.ty {
+                TypeRef::Map(_) => true,
+                TypeRef::Named(n) => matches!(self.types.get(n).map(|d| &d.kind), Some(TypeKind::Object(_))),
+                _ => false,
+            }
+    }
+
+    /// Whether building the request of `op` can fail: serializing (and validating) its body
+    /// or an object query parameter.
+    pub fn call_can_fail(&self, op: &Operation) -> bool {
+        op.body.is_some() || op.params.iter().any(|p| self.object_param(p))
+    }
+
     /// Whether a form body of type `ty` is flat, read field by field: an object whose every
     /// field is a scalar, an enumeration, a list of those, or a file. A urlencoded body that
     /// is not (objects, maps, lists of objects at any depth) travels in brackets
@@ -729,8 +747,9 @@ impl ParamIn {
 /// How a list parameter travels, in OpenAPI's words (`style` and `explode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ParamStyle {
-    /// A query list as repeated keys (`ids=1&ids=2`: `form`, exploded, the default), a header
-    /// list as one comma-separated value (`simple`), a scalar as itself.
+    /// A query list as repeated keys (`ids=1&ids=2`: `form`, exploded, the default), a query
+    /// object as its fields (`status=open&limit=2`), a header list as one comma-separated
+    /// value (`simple`), a scalar as itself.
     Default,
     /// A query list as one comma-separated value (`ids=1,2`: `form`, `explode: false`).
     Comma,
@@ -739,7 +758,8 @@ pub enum ParamStyle {
     /// A query list as one `|`-separated value (`ids=1|2`: `pipeDelimited`).
     Pipe,
     /// A query list in brackets (`expand[]=a&expand[]=b`: `deepObject` on a list, as Stripe's
-    /// document writes it and its API and SDKs read it).
+    /// document writes it and its API and SDKs read it), or a query object (`filter[status]=x`,
+    /// nested values as a form writes them).
     Brackets,
 }
 
@@ -787,7 +807,8 @@ pub struct Param {
     pub rust: String,
     /// Path, query, header or cookie.
     pub location: ParamIn,
-    /// Type (a scalar, an enumeration, or a list of those for repeated query keys).
+    /// Type (a scalar, an enumeration, or a list of those for repeated query keys; in the
+    /// query also an object or a map, see [`Api::object_param`]).
     pub ty: TypeRef,
     /// Must be given.
     pub required: bool,

@@ -21,8 +21,10 @@ pub struct Call {
     pub method: reqwest::Method,
     /// Path with parameters already percent-encoded.
     pub path: String,
-    /// Query parameters, in order; repeated keys for lists.
-    pub query: Vec<(&'static str, String)>,
+    /// Query parameters, in order; repeated keys for lists. A key is the parameter's name,
+    /// or one an object parameter's value gives (`filter[status]`, see
+    /// [`Core::query_object`]).
+    pub query: Vec<(std::borrow::Cow<'static, str>, String)>,
     /// The body.
     pub body: Option<CallBody>,
     /// The auth schemes the operation accepts, by name, in the spec's order (empty for a
@@ -195,7 +197,7 @@ impl Core {
             }
         };
         if !call.query.is_empty() {
-            url.query_pairs_mut().extend_pairs(call.query.iter().map(|(key, value)| (*key, value.as_str())));
+            url.query_pairs_mut().extend_pairs(call.query.iter().map(|(key, value)| (key.as_ref(), value.as_str())));
         }
         Ok(url)
     }

@@ -18,6 +18,18 @@ use futures_util::stream::{self, Stream};
 pub type Items<T> = std::pin::Pin<Box<dyn Stream<Item = Result<T, Error>> + Send + 'static>>;
 
 impl Core {
+    /// [`Core::stream`] of a call whose building can fail (an object query parameter that
+    /// does not validate): the stream's only item is then that error.
+    pub fn try_stream<I>(&self, call: Result<Call, Error>, paging: &'static Paging) -> Items<I>
+    where
+        I: FromJson + Send + 'static,
+    {
+        match call {
+            Ok(call) => self.stream(call, paging),
+            Err(error) => Box::pin(stream::once(async move { Err(error) })),
+        }
+    }
+
     /// Every item of every page, following the operation's pagination (`paging`) with the
     /// original query; fails after `max_pages` pages or when the service repeats a cursor.
     pub fn stream<I>(&self, call: Call, paging: &'static Paging) -> Items<I>
@@ -30,7 +42,7 @@ impl Core {
             pager: Pager,
             items: std::vec::IntoIter<I>,
         }
-        let first = call.query.iter().find(|(key, _)| *key == paging.cursor).map(|(_, value)| value.clone());
+        let first = call.query.iter().find(|(key, _)| key == paging.cursor).map(|(_, value)| value.clone());
         let pager = Pager {
             core: self.clone(),
             call,
@@ -107,8 +119,8 @@ impl Pager {
         match next {
             Next::First => {}
             Next::Position(value) => {
-                call.query.retain(|(key, _)| *key != self.paging.cursor);
-                call.query.push((self.paging.cursor, value.clone()));
+                call.query.retain(|(key, _)| key != self.paging.cursor);
+                call.query.push((self.paging.cursor.into(), value.clone()));
                 self.position = Some(value);
             }
             Next::Link(relative) => {

@@ -252,6 +252,69 @@ impl Input {
         found.iter().filter_map(|(_, _, value)| self.parse(Place::Query, &at, value)).collect()
     }
 
+    /// An object query parameter, decoded strictly and validated like a form body of nested
+    /// values (see [`crate::form`]), each violation named by its key in the query
+    /// (`query.filter[status]`). With `fields` `None` (`style: deepObject`) its pairs are
+    /// those under its name in brackets (`filter[status]=open`; `filter=` is an empty
+    /// object); with `Some(fields)` (`style: form`, exploded) they are the object's fields
+    /// given as query parameters of their own (`status=open&limit=2`), and the object is
+    /// absent only when none is given. `None` when absent (a violation when `required`) or
+    /// invalid.
+    pub fn query_object<T: FromJson + Validate>(
+        &mut self,
+        name: &str,
+        fields: Option<&[&str]>,
+        required: bool,
+    ) -> Option<T> {
+        let mut pairs: Vec<(Cow<'_, str>, Cow<'_, str>)> = Vec::new();
+        for (key, value, used) in &mut self.query {
+            let (field, _) = key.split_once('[').unwrap_or((key.as_str(), ""));
+            let ours = match fields {
+                None => field == name,
+                Some(fields) => fields.contains(&field),
+            };
+            if ours {
+                *used = true;
+                pairs.push((Cow::Borrowed(key.as_str()), Cow::Borrowed(value.as_str())));
+            }
+        }
+        let absent = pairs.is_empty() && (fields.is_none() || !required);
+        if absent {
+            if required {
+                self.violations.push(Violation::new(format!("query.{name}"), "is required"));
+            }
+            return None;
+        }
+        let (tree, problems) = crate::form::from_pairs(pairs);
+        let tree = match (fields, tree) {
+            (None, serde_json::Value::Object(mut top)) => top.remove(name).unwrap_or_default(),
+            (_, tree) => tree,
+        };
+        let named = |problems: Vec<Violation>| {
+            problems.into_iter().map(|v| Violation::new(format!("query.{}", v.path), v.message))
+        };
+        if !problems.is_empty() {
+            let named: Vec<Violation> = named(problems).collect();
+            self.violations.extend(named);
+            return None;
+        }
+        match crate::json::decode_form::<T>(tree).and_then(|decoded| decoded.validate().map(|()| decoded)) {
+            Ok(decoded) => Some(decoded),
+            Err(found) => {
+                let keys = found.0.into_iter().map(|v| {
+                    let pointer = if fields.is_none() { format!("/{name}{}", v.path) } else { v.path };
+                    match crate::form::key_of_pointer(&pointer) {
+                        key if key.is_empty() => Violation::new(format!("query.{name}"), v.message),
+                        key => Violation::new(format!("query.{key}"), v.message),
+                    }
+                });
+                let keys: Vec<Violation> = keys.collect();
+                self.violations.extend(keys);
+                None
+            }
+        }
+    }
+
     /// An optional header parameter (its name compared without case); given twice is a
     /// violation at `header.<name>`.
     pub fn header<T: FromParam>(&mut self, name: &str) -> Option<T> {

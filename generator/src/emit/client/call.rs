@@ -5,7 +5,9 @@
 use super::ClientEmitter;
 use crate::emit::rust::{ident, param_text};
 use crate::model::shape::{AcceptHeader, BodyStyle};
-use crate::model::{Access, Body, Encoding, ErrorStatus, Method, Operation, Param, ParamIn, Piece, Presence, SelectIn};
+use crate::model::{
+    Access, Api, Body, Encoding, ErrorStatus, Method, Operation, Param, ParamIn, Piece, Presence, SelectIn,
+};
 use crate::model::{TypeKind, TypeRef};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -15,13 +17,17 @@ use quote::quote;
 struct ListStart<'o> {
     start: Vec<&'o Param>,
     pushed: bool,
+    /// The query's keys are `Cow`s (an object parameter writes keys of its own).
+    cow_keys: bool,
 }
 
 impl<'o> ListStart<'o> {
-    fn of(op: &'o Operation, location: ParamIn) -> Self {
-        let start: Vec<&Param> =
-            op.params_in(location).take_while(|p| p.required && !matches!(p.ty, TypeRef::List(_))).collect();
-        ListStart { pushed: op.params_in(location).count() > start.len(), start }
+    fn of(api: &Api, op: &'o Operation, location: ParamIn) -> Self {
+        let start: Vec<&Param> = op
+            .params_in(location)
+            .take_while(|p| p.required && !matches!(p.ty, TypeRef::List(_)) && !api.object_param(p))
+            .collect();
+        ListStart { pushed: op.params_in(location).count() > start.len(), start, cow_keys: location == ParamIn::Query }
     }
 
     fn holds(&self, param: &Param) -> bool {
@@ -31,9 +37,13 @@ impl<'o> ListStart<'o> {
     /// The list's initial value: `constants` (the operation's selectors), then the leading
     /// required scalars.
     fn initial(&self, constants: &[(&str, &str)]) -> TokenStream {
-        let constants = constants.iter().map(|(name, value)| quote! { (#name, ::std::string::String::from(#value)) });
+        let key = |name: &str| if self.cow_keys { quote!(#name.into()) } else { quote!(#name) };
+        let constants = constants.iter().map(|(name, value)| {
+            let name = key(name);
+            quote! { (#name, ::std::string::String::from(#value)) }
+        });
         let items = self.start.iter().map(|p| {
-            let wire = &p.wire;
+            let wire = key(&p.wire);
             let field = ident(&p.rust);
             let value = param_text(quote!(self.#field), &p.ty);
             quote! { (#wire, #value) }
@@ -48,12 +58,13 @@ impl ClientEmitter<'_> {
     pub(super) fn call(&self, op: &Operation) -> TokenStream {
         let name = &op.name;
         let method = method_ident(op.method);
-        let (query, cookies) = (ListStart::of(op, ParamIn::Query), ListStart::of(op, ParamIn::Cookie));
+        let query = ListStart::of(self.api, op, ParamIn::Query);
+        let cookies = ListStart::of(self.api, op, ParamIn::Cookie);
         let sent = op
             .params
             .iter()
             .filter(|p| p.location != ParamIn::Path && !query.holds(p) && !cookies.holds(p))
-            .map(|p| self.send_param(p));
+            .map(|p| self.send_param(op, p));
         let body = self.body_expr(op);
         let (decls, headers_field, cookies_field) = self.list_decls(op, &query, &cookies);
         let auth = op.auth.alternatives().iter().map(|set| quote!(&[#(#set),*]));
@@ -73,14 +84,15 @@ impl ClientEmitter<'_> {
                 #body_field
             }
         };
-        // Only serializing (and validating) a body can fail: it comes first, so that failing
-        // leaves nothing else built to drop.
-        if op.body.is_some() {
+        // Only serializing (and validating) a body or an object query parameter can fail; the
+        // body comes first, so that failing leaves nothing else built to drop.
+        if self.api.call_can_fail(op) {
+            let body = op.body.is_some().then(|| quote! { let body = #body; });
             quote! {
-                /// The request as the runtime sends it; fails when the body is invalid and the
-                /// client validates requests.
+                /// The request as the runtime sends it; fails when the body or an object query
+                /// parameter is invalid and the client validates requests.
                 pub fn call(&self) -> ::core::result::Result<::apigen_runtime::client::Call, ::apigen_runtime::client::Error> {
-                    let body = #body;
+                    #body
                     #decls
                     #(#sent)*
                     ::core::result::Result::Ok(#value)
@@ -152,13 +164,27 @@ impl ClientEmitter<'_> {
     /// A query, header or cookie parameter pushed as text onto its list: a list as repeated
     /// query keys or one delimited query value (its `style`), or one comma-separated header
     /// value.
-    fn send_param(&self, p: &Param) -> TokenStream {
+    fn send_param(&self, op: &Operation, p: &Param) -> TokenStream {
         let wire = &p.wire;
         let field = ident(&p.rust);
+        if self.api.object_param(p) {
+            // Its pairs as a form writes them (`apigen_runtime::form`), validated first.
+            let core = ident(&op.client.members.core);
+            let deep = p.style == crate::model::ParamStyle::Brackets;
+            return if p.required {
+                quote! { self.#core.query_object(&mut query, #wire, &self.#field, #deep)?; }
+            } else {
+                quote! {
+                    if let ::core::option::Option::Some(value) = &self.#field {
+                        self.#core.query_object(&mut query, #wire, value, #deep)?;
+                    }
+                }
+            };
+        }
         let (list, name) = match p.location {
             ParamIn::Header => (quote!(headers), quote!(::std::string::String::from(#wire))),
             ParamIn::Cookie => (quote!(cookies), quote!(#wire)),
-            _ => (quote!(query), quote!(#wire)),
+            _ => (quote!(query), quote!(#wire.into())),
         };
         match &p.ty {
             TypeRef::List(inner) if p.location == ParamIn::Header => {
@@ -183,7 +209,7 @@ impl ClientEmitter<'_> {
                     }
                     None if p.style == crate::model::ParamStyle::Brackets => {
                         let key = format!("{wire}[]");
-                        quote! { for item in &self.#field { #list.push((#key, #item)); } }
+                        quote! { for item in &self.#field { #list.push((#key.into(), #item)); } }
                     }
                     None => quote! { for item in &self.#field { #list.push((#name, #item)); } },
                 }

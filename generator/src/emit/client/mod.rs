@@ -90,7 +90,12 @@ impl ClientEmitter<'_> {
         let example = api
             .operations
             .iter()
-            .find(|op| op.method == Method::Get && op.response.status == 200)
+            // A sample written as a literal: no object parameter among the arguments.
+            .find(|op| {
+                op.method == Method::Get
+                    && op.response.status == 200
+                    && !op.params.iter().any(|p| p.required && api.object_param(p))
+            })
             .map(|op| {
                 let tag = &api.tag_of(op).rust;
                 let args: Vec<String> = self.positional_samples(op).iter().map(ToString::to_string).collect();

@@ -16,7 +16,11 @@ impl ClientEmitter<'_> {
         let client_arg = if self.api.operations.is_empty() { quote!(_client) } else { quote!(client) };
         // The helpers only where a call uses them: generated code has no dead code.
         let ops = &self.api.operations;
-        let sample_fn = ops.iter().any(|op| op.body.as_ref().is_some_and(|b| b.ty != TypeRef::Bytes)).then(|| {
+        let decodes = |op: &Operation| {
+            op.body.as_ref().is_some_and(|b| b.ty != TypeRef::Bytes)
+                || op.params.iter().any(|p| self.api.object_param(p))
+        };
+        let sample_fn = ops.iter().any(decodes).then(|| {
             quote! {
                 fn sample<T: ::apigen_runtime::FromJson>(json: &str) -> ::core::result::Result<T, Error> {
                     let value = ::apigen_runtime::serde_json::from_str(json).map_err(|e| Error::Config(e.to_string()))?;
@@ -76,8 +80,29 @@ impl ClientEmitter<'_> {
         let name = &op.name;
         let tag = ident(&self.api.tag_of(op).rust);
         let method = ident(&op.client.method);
+        // An object parameter's sample is decoded from its JSON, as a body's is.
+        let objects = op.params.iter().filter(|p| self.api.object_param(p)).map(|p| {
+            let local = ident(&format!("__{}", p.rust));
+            let ty = self.paths.ty(self.api, &p.ty);
+            let json = crate::model::sample::of_param(self.api, p).to_string();
+            quote! {
+                let #local: #ty = match sample(#json) {
+                    ::core::result::Result::Ok(value) => value,
+                    ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
+                };
+            }
+        });
+        let objects: Vec<TokenStream> = objects.collect();
+        let value_of = |param: &crate::model::Param| {
+            if self.api.object_param(param) {
+                let local = ident(&format!("__{}", param.rust));
+                quote!(#local)
+            } else {
+                self.sample_literal(param)
+            }
+        };
         let args = op.client.args.iter().map(|arg| match arg.target {
-            ArgTarget::Param(index) => self.sample_literal(Self::param(op, index)),
+            ArgTarget::Param(index) => value_of(Self::param(op, index)),
             ArgTarget::Body => quote!(body.clone()),
             ArgTarget::Field(index) => {
                 let field = &shape::body_object(self.api, op).expect("a body object").1.fields[index];
@@ -111,7 +136,7 @@ impl ClientEmitter<'_> {
             let name = ident(&setter.name);
             match setter.target {
                 SetterTarget::Param(index) => {
-                    let value = self.sample_literal(Self::param(op, index));
+                    let value = value_of(Self::param(op, index));
                     Some(quote! { .#name(#value) })
                 }
                 SetterTarget::Body if matches!(op.client.body, BodyStyle::Fields | BodyStyle::Optional) => {
@@ -130,6 +155,7 @@ impl ClientEmitter<'_> {
         };
         quote! {
             (#name, ::std::boxed::Box::pin(async move {
+                #(#objects)*
                 #decode_body
                 #deprecated
                 let result = client.#tag().#method(#(#args),*) #(#setters)* .send().await;

@@ -9,9 +9,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 impl ClientEmitter<'_> {
-    /// `self.call()`, with `?` when building the request can fail (it has a body).
-    fn call_expr(op: &Operation) -> TokenStream {
-        if op.body.is_some() {
+    /// `self.call()`, with `?` when building the request can fail (a body, an object query
+    /// parameter).
+    fn call_expr(&self, op: &Operation) -> TokenStream {
+        if self.api.call_can_fail(op) {
             quote! { self.call()? }
         } else {
             quote! { self.call() }
@@ -20,7 +21,7 @@ impl ClientEmitter<'_> {
 
     pub(super) fn send(&self, op: &Operation) -> TokenStream {
         let core = ident(&op.client.members.core);
-        let call = Self::call_expr(op);
+        let call = self.call_expr(op);
         match op.client.answer {
             AnswerKind::Varied => self.send_varied(op),
             AnswerKind::Download => quote! {
@@ -60,7 +61,7 @@ impl ClientEmitter<'_> {
                 quote! { self.#core.send_with_response::<#response>(call).await },
             ),
         };
-        let call = Self::call_expr(op);
+        let call = self.call_expr(op);
         quote! {
             #docs
             pub async fn send(self) -> ::core::result::Result<#response, ::apigen_runtime::client::Error> {
@@ -96,7 +97,7 @@ impl ClientEmitter<'_> {
             quote! { #status => #value, }
         });
         let fallback = variant_of(op.response.status, &op.response.body);
-        let call = Self::call_expr(op);
+        let call = self.call_expr(op);
         let docs = doc("Sends the request and decodes the answer by its status (one variant per status).");
         quote! {
             fn decode_answer(answer: &::apigen_runtime::codegen::client::Answer) -> ::core::result::Result<#response, ::apigen_runtime::client::Error> {
@@ -144,6 +145,7 @@ impl ClientEmitter<'_> {
             "Every item of every page, following {follows}, with the same query. Fails after the client's page guard (1000 pages unless set), or when the service repeats a cursor."
         );
         let docs = doc(&text);
+        let stream = if self.api.call_can_fail(op) { quote!(try_stream) } else { quote!(stream) };
         Some(quote! {
             #docs
             pub fn stream(self) -> ::apigen_runtime::client::Items<#item> {
@@ -152,7 +154,7 @@ impl ClientEmitter<'_> {
                     items: #items,
                     style: ::apigen_runtime::codegen::PageStyle::#style,
                 };
-                self.#core.stream::<#item>(self.call(), &PAGING)
+                self.#core.#stream::<#item>(self.call(), &PAGING)
             }
         })
     }

@@ -302,6 +302,23 @@ impl ServerEmitter<'_> {
     /// How a parameter is read, and whether the result is an `Option`.
     fn read_param(&self, param: &Param) -> (TokenStream, bool) {
         let wire = &param.wire;
+        if self.api.object_param(param) {
+            // Decoded whole, like a form of nested values: in brackets (`filter[status]=x`),
+            // or exploded, from the query parameters its fields name.
+            let ty = self.paths.ty(self.api, &param.ty);
+            let required = param.required;
+            let fields = match (&param.ty, param.style) {
+                (TypeRef::Named(name), crate::model::ParamStyle::Default) => match &self.api.ty(name).kind {
+                    TypeKind::Object(object) => {
+                        let wires = object.fields.iter().map(|f| &f.wire);
+                        quote! { ::core::option::Option::Some(&[#(#wires),*]) }
+                    }
+                    _ => quote! { ::core::option::Option::None },
+                },
+                _ => quote! { ::core::option::Option::None },
+            };
+            return (quote! { __input.query_object::<#ty>(#wire, #fields, #required) }, true);
+        }
         if param.location == ParamIn::Path {
             return match &param.ty {
                 TypeRef::String | TypeRef::Url => (quote! { __input.path(#wire) }, false),
