@@ -4,7 +4,8 @@
 //! handler receives, and the violations of a bad form named by their keys in the form; and
 //! query lists in each style OpenAPI gives them (`ids=1,2`, `tags=a%20b`, `codes=a|b`,
 //! `expand=a&expand=b`); and object query parameters, in brackets (`created[gt]=1`,
-//! `customer[address][line1]=x`: `deepObject`) and exploded (`number=2&size=10`: `form`).
+//! `customer[address][line1]=x`: `deepObject`) and exploded (`number=2&size=10`: `form`); and
+//! parameters written as JSON (OpenAPI's `content`: `bounds={"gt":1}`), in the query and a header.
 
 use apigen_runtime::client::CallBody;
 use serde_json::{Value, json};
@@ -12,11 +13,11 @@ use std::collections::BTreeMap;
 use styles_client::{Client, CreateCheckoutContentType, RetryPolicy};
 use styles_server::types::{
     Address, Checkout, CheckoutForm, CreateNoteBody, CustomerDetails, FileLink, Filter, LineItem, Mode, Note,
-    PageQuery, Range, Search,
+    PageQuery, Range, Report, Search,
 };
 use styles_server::{
     ApiError, Authenticator, CheckoutsApi, Context, CreateCheckoutRequest, CreateNoteRequest, Credential,
-    FilterCheckoutsRequest, SearchCheckoutsRequest, Secret,
+    FilterCheckoutsRequest, ReportCheckoutsRequest, SearchCheckoutsRequest, Secret,
 };
 
 /// The service: answers the checkout it was given.
@@ -61,6 +62,11 @@ impl CheckoutsApi for Echo {
             expand: request.expand,
             include: request.include,
         })
+    }
+
+    async fn report_checkouts(&self, _: Context<()>, request: ReportCheckoutsRequest) -> Result<Report, ApiError> {
+        let ids = (!request.ids.is_empty()).then_some(request.ids);
+        Ok(Report { bounds: request.bounds, ids, customer: request.x_customer })
     }
 
     async fn filter_checkouts(&self, _: Context<()>, request: FilterCheckoutsRequest) -> Result<Filter, ApiError> {
@@ -434,5 +440,58 @@ async fn object_query_parameters_from_other_clients_and_their_violations_by_key(
             ("query.number", "must be at least 1 (found 0)"),
             ("query.size", "must be at most 100 (found 500)"),
         ]
+    );
+}
+
+#[tokio::test]
+async fn parameters_written_as_json_travel_as_one_json_text_and_arrive_typed() {
+    let base = start().await;
+    let client = client(&base);
+    let customer = CustomerDetails { address: Address { line1: "1 Main St".into(), city: None }, tax_ids: None };
+    let report =
+        || client.checkouts().report(Range { gt: Some(1), lte: Some(5) }).ids([1, 2]).x_customer(customer.clone());
+    let call = report().call().unwrap();
+    assert_eq!(query_string(&call.query), "bounds=%7B%22gt%22%3A1%2C%22lte%22%3A5%7D&ids=%5B1%2C2%5D");
+    let header = call.headers.iter().find(|(name, _)| name == "X-Customer").map(|(_, value)| value.as_str());
+    assert_eq!(header, Some(r#"{"address":{"line1":"1 Main St"}}"#));
+    let expected =
+        Report { bounds: Range { gt: Some(1), lte: Some(5) }, ids: Some(vec![1, 2]), customer: Some(customer.clone()) };
+    assert_eq!(report().send().await.unwrap(), expected);
+    // An empty list is left out, and read back empty.
+    let bare = client.checkouts().report(Range { gt: None, lte: None });
+    assert_eq!(query_string(&bare.call().unwrap().query), "bounds=%7B%7D");
+    assert_eq!(bare.send().await.unwrap().ids, None);
+
+    // What other clients send, and every problem named by the parameter and the JSON pointer.
+    let http = styles_client::http_client_builder().build().unwrap();
+    let get = |query: &'static str, header: Option<&'static str>| {
+        let request = http.get(format!("{base}/checkouts/report?{query}")).bearer_auth("tok");
+        match header {
+            Some(value) => request.header("x-customer", value).send(),
+            None => request.send(),
+        }
+    };
+    let response = get(r#"bounds={"gt":2}&ids=[7]"#, Some(r#"{"address":{"line1":"x"}}"#)).await.unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+    assert_eq!(body, json!({"bounds": {"gt": 2}, "ids": [7], "customer": {"address": {"line1": "x"}}}));
+    let (status, found) =
+        violations_of(get(r#"bounds={"gt":"x","gt":1}&ids=[1,2,3,4]"#, Some(r#"{"address":{}}"#)).await.unwrap()).await;
+    assert_eq!(status, 400);
+    let found: Vec<(&str, &str)> = found.iter().map(|(p, m)| (p.as_str(), m.as_str())).collect();
+    assert_eq!(
+        found,
+        [
+            ("query.bounds/gt", "is given more than once in the object"),
+            ("query.ids", "must hold at most 3 items (found 4)"),
+            ("header.X-Customer/address/line1", "is required"),
+        ]
+    );
+    let (status, found) = violations_of(get("ids=nope", None).await.unwrap()).await;
+    assert_eq!(status, 400);
+    let found: Vec<(&str, &str)> = found.iter().map(|(p, m)| (p.as_str(), m.as_str())).collect();
+    assert_eq!(
+        found,
+        [("query.bounds", "is required"), ("query.ids", "is not valid JSON: expected ident at line 1 column 2")]
     );
 }

@@ -486,6 +486,18 @@ impl Document<'_> {
         if let Some(d) = &param.description {
             out.push(("description", json!(d.trim())));
         }
+        if param.style == crate::model::ParamStyle::Json {
+            // One JSON text: the schema and example go under the media type.
+            let example = sample::of_param(self.api, param);
+            out.push(("content", json!({"application/json": {"schema": schema, "example": example}})));
+            if param.sensitive {
+                out.push(("x-sensitive", json!(true)));
+            }
+            if let Some(gaps) = self.x_gap(&param.gaps) {
+                out.push(("x-gap", gaps));
+            }
+            return object(out);
+        }
         if matches!(param.ty, TypeRef::List(_)) || self.api.object_param(param) {
             let (style, explode) = match param.location {
                 ParamIn::Header | ParamIn::Path => ("simple", false),

@@ -35,8 +35,10 @@ kinds! {
         "Read as the operation's credential: a bearer scheme of the document when it has one, else a bearer scheme `authorization` (the client sends `Authorization: Bearer <token>`), for operations needing no other credential.";
     COOKIE_PARAM = "cookie-params", "Cookie parameters whose names are not HTTP tokens.",
         "Left out of the operation.";
-    OBJECT_PARAM = "object-params", "Parameters of an object, nested list or union type (deepObject, `content`): a parameter is a scalar, an enumeration or a list of those.",
+    OBJECT_PARAM = "object-params", "Parameters the format cannot hold yet: unions and lists of objects outside `content: application/json`, exploded objects of nested values, without fields or with a field another parameter names, objects in a path or header, `content` in a path or in a media type that is not JSON.",
         "Left out of the operation.";
+    CONTENT_SCALAR = "content-scalar-params", "Scalar parameters declared with `content: application/json` (as JSON a string would travel quoted: `\"abc\"`).",
+        "Kept as plain scalar parameters, the value unquoted.";
     PARAM_STYLE = "param-styles", "Query lists sent as one comma-, space- or pipe-separated value (`explode: false`).",
         "Sent as repeated keys (`a=1&a=2`), the format's only list style.";
     PARAM_COLLISION = "param-name-collisions", "Two parameters of one operation share a name, or their Rust names collide.",

@@ -820,6 +820,73 @@ impl Importer<'_> {
         out
     }
 
+    /// The schema of a parameter declared with `content`, and whether it travels as JSON
+    /// text: one JSON media type, a value that is not a scalar, in the query or a header. A
+    /// scalar is a plain parameter (gap `content-scalar-params`); `None` for anything else.
+    fn content_schema(
+        &mut self,
+        content: &Value,
+        location: &str,
+        pointer: &str,
+        op_gaps: &mut Vec<String>,
+    ) -> Option<(Value, bool)> {
+        let content = content.as_object().filter(|c| c.len() == 1)?;
+        let (media, entry) = content.iter().next()?;
+        if crate::model::Encoding::of(media) != crate::model::Encoding::Json {
+            return None;
+        }
+        let schema = entry.get("schema")?.clone();
+        let (resolved, _) = refs::follow(self.doc, &schema, pointer).ok()?;
+        let scalar = resolved.get("enum").is_some()
+            || matches!(
+                resolved.get("type").and_then(Value::as_str),
+                Some("string" | "integer" | "number" | "boolean")
+            );
+        if scalar {
+            op_gaps.push(self.gaps.note(gaps::CONTENT_SCALAR, pointer));
+            return Some((schema, false));
+        }
+        matches!(location, "query" | "header").then_some((schema, true))
+    }
+
+    /// The mapping of a parameter written as JSON (`media_type: application/json`): any type.
+    fn json_parameter_node(
+        &mut self,
+        param: &Value,
+        mut typed: super::typed::Typed,
+        location: &str,
+        json_keys: Vec<(&str, Value)>,
+        pointer: &str,
+    ) -> Map<String, Value> {
+        let required = param.get("required") == Some(&Value::Bool(true));
+        if let Some(description) =
+            param.get("description").and_then(Value::as_str).map(str::trim).filter(|d| !d.is_empty())
+        {
+            typed.description = Some(description.to_owned());
+        }
+        let expr = self.complete(typed.clone(), pointer);
+        let mut typed = super::typed::Typed {
+            expr,
+            description: typed.description,
+            sample: typed.sample,
+            gaps: typed.gaps,
+            constraints: if typed.expr.is_inline() { Default::default() } else { typed.constraints },
+            ..Default::default()
+        };
+        let at = At::new(refs::child(pointer, "content"), "");
+        self.settle_values(&mut typed, !required, &at);
+        let mut node: Map<String, Value> = Map::new();
+        node.insert("in".into(), json!(location));
+        if required {
+            node.insert("required".into(), json!(true));
+        }
+        for (key, value) in json_keys {
+            node.insert(key.to_owned(), value);
+        }
+        node.extend(typed.node(Vec::new()));
+        node
+    }
+
     /// Leaves out (with a gap) each exploded object parameter one of whose fields another
     /// query parameter, selector or exploded object also names: a request could not tell
     /// them apart, and lint refuses them.
@@ -946,16 +1013,26 @@ impl Importer<'_> {
         pointer: &str,
         op_gaps: &mut Vec<String>,
     ) -> Option<Map<String, Value>> {
+        let mut json_keys = Vec::new();
         let schema = match (param.get("schema"), param.get("content")) {
             (Some(schema), _) => schema.clone(),
-            (None, Some(_)) => {
-                op_gaps.push(self.gaps.note(gaps::OBJECT_PARAM, pointer));
-                return None;
+            (None, Some(content)) => {
+                let Some((schema, as_json)) = self.content_schema(content, location, pointer, op_gaps) else {
+                    op_gaps.push(self.gaps.note(gaps::OBJECT_PARAM, pointer));
+                    return None;
+                };
+                if as_json {
+                    json_keys.push(("media_type", json!("application/json")));
+                }
+                schema
             }
             (None, None) => json!({"type": "string"}),
         };
         let at = At::new(refs::child(pointer, "schema"), derived);
         let mut typed = self.schema(&schema, &at);
+        if !json_keys.is_empty() {
+            return Some(self.json_parameter_node(param, typed, location, json_keys, pointer));
+        }
         let object_style = if location == "query" { self.object_param_style(param, &schema, pointer) } else { None };
         let mut object_keys = Vec::new();
         if let Some(deep) = object_style {

@@ -297,6 +297,20 @@ impl Lowerer<'_> {
                     TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_) | TypeRef::Bytes | TypeRef::File => false,
                     _ => true,
                 };
+                if param.style == ParamStyle::Json {
+                    if self.holds_bytes(&param.ty) {
+                        self.diags
+                            .error(
+                                op.origin.clone(),
+                                format!(
+                                    "parameter `{}` of `{}` is written as JSON but holds files or raw bytes",
+                                    param.wire, op.name
+                                ),
+                            )
+                            .hint("keep files in a multipart body");
+                    }
+                    continue;
+                }
                 if param.location == ParamIn::Query && self.object_like(&param.ty) {
                     self.check_object_param(op, param);
                     continue;

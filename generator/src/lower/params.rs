@@ -116,6 +116,9 @@ impl Lowerer<'_> {
         element: &str,
         origin: &Origin,
     ) -> ParamStyle {
+        if let Some(media) = &raw.media_type {
+            return self.lower_json_param(raw, location, &media.0, element, origin);
+        }
         if raw.style.is_none() && raw.explode.is_none() {
             return ParamStyle::Default;
         }
@@ -169,6 +172,37 @@ impl Lowerer<'_> {
             // A `simple` list is comma-separated exploded or not; a cookie holds what it holds.
             _ => ParamStyle::Default,
         }
+    }
+}
+
+impl Lowerer<'_> {
+    /// A parameter written in a media type (OpenAPI's `content`): one JSON media type, in the
+    /// query or a header, with no `style` (its value is one JSON text).
+    fn lower_json_param(
+        &mut self,
+        raw: &RawField,
+        location: ParamIn,
+        media: &[String],
+        element: &str,
+        origin: &Origin,
+    ) -> ParamStyle {
+        let at = self.at(&origin.key("media_type"));
+        let json = matches!(media, [one] if crate::model::Encoding::of(one) == crate::model::Encoding::Json);
+        if !json {
+            self.diags.error(at, format!("{element} is written as `{}`", media.join("`, `"))).hint(
+                "a parameter's media type is one JSON media type (`application/json`): its value travels as JSON text",
+            );
+        } else if !matches!(location, ParamIn::Query | ParamIn::Header) {
+            self.diags
+                .error(at, format!("{element} is written as JSON in the {}", location.as_str()))
+                .hint("a parameter written as JSON travels in the query or a header");
+        } else if raw.style.is_some() || raw.explode.is_some() {
+            let at = self.at(&origin.key(if raw.style.is_some() { "style" } else { "explode" }));
+            self.diags
+                .error(at, format!("{element} is written as JSON and has a style"))
+                .hint("drop `style` and `explode`: a JSON value travels as one text");
+        }
+        ParamStyle::Json
     }
 }
 

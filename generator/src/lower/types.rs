@@ -373,7 +373,11 @@ impl Lowerer<'_> {
             ("nullable", raw.nullable && role != Role::Field, "only object fields may be null"),
             ("const", raw.constant.is_some() && role != Role::Field, "only object fields hold constants"),
             ("sensitive", raw.sensitive && role == Role::Body, "mark the sensitive field of the body type instead"),
-            ("media_type", raw.media_type.is_some() && role != Role::Body, "a media type describes a request body"),
+            (
+                "media_type",
+                raw.media_type.is_some() && role == Role::Field,
+                "a media type describes a request body, or a parameter written as JSON",
+            ),
         ];
         for (key, misplaced, why) in checks {
             if misplaced {

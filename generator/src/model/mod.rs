@@ -93,6 +93,7 @@ impl Api {
     /// values (`apigen_runtime::form`).
     pub fn object_param(&self, param: &Param) -> bool {
         param.location == ParamIn::Query
+            && param.style != ParamStyle::Json
             && match &param.ty {
                 TypeRef::Map(_) => true,
                 TypeRef::Named(n) => matches!(self.types.get(n).map(|d| &d.kind), Some(TypeKind::Object(_))),
@@ -103,7 +104,13 @@ impl Api {
     /// Whether building the request of `op` can fail: serializing (and validating) its body
     /// or an object query parameter.
     pub fn call_can_fail(&self, op: &Operation) -> bool {
-        op.body.is_some() || op.params.iter().any(|p| self.object_param(p))
+        op.body.is_some() || op.params.iter().any(|p| self.decoded_param(p))
+    }
+
+    /// Whether `param` is sent and read whole, not as text of a scalar or list: an object
+    /// query parameter, or one written as JSON (its samples are decoded from JSON too).
+    pub fn decoded_param(&self, param: &Param) -> bool {
+        param.style == ParamStyle::Json || self.object_param(param)
     }
 
     /// Whether a form body of type `ty` is flat, read field by field: an object whose every
@@ -761,6 +768,9 @@ pub enum ParamStyle {
     /// document writes it and its API and SDKs read it), or a query object (`filter[status]=x`,
     /// nested values as a form writes them).
     Brackets,
+    /// A value of any type written as JSON text (`filter={"a":1}`: OpenAPI's `content:
+    /// application/json`), in the query or a header.
+    Json,
 }
 
 impl ParamStyle {
@@ -768,7 +778,7 @@ impl ParamStyle {
     /// or a header's commas).
     pub fn delimiter(self) -> Option<char> {
         match self {
-            ParamStyle::Default | ParamStyle::Brackets => None,
+            ParamStyle::Default | ParamStyle::Brackets | ParamStyle::Json => None,
             ParamStyle::Comma => Some(','),
             ParamStyle::Space => Some(' '),
             ParamStyle::Pipe => Some('|'),
@@ -783,6 +793,7 @@ impl ParamStyle {
             ParamStyle::Space => "one space-separated value",
             ParamStyle::Pipe => "one `|`-separated value",
             ParamStyle::Brackets => "keys in brackets (`name[]`)",
+            ParamStyle::Json => "one JSON value (`media_type: application/json`)",
         }
     }
 
@@ -794,6 +805,7 @@ impl ParamStyle {
             ParamStyle::Space => Some(("spaceDelimited", false)),
             ParamStyle::Pipe => Some(("pipeDelimited", false)),
             ParamStyle::Brackets => Some(("deepObject", true)),
+            ParamStyle::Json => None,
         }
     }
 }

@@ -315,6 +315,59 @@ impl Input {
         }
     }
 
+    /// A query parameter written as JSON (OpenAPI's `content: application/json`:
+    /// `filter={"a":1}`), parsed strictly, decoded and validated like a JSON body, each
+    /// violation named `query.filter/a`. `None` when absent (a violation when `required`),
+    /// given twice, or invalid.
+    pub fn query_json<T: FromJson + Validate>(&mut self, name: &str, required: bool) -> Option<T> {
+        self.json(Place::Query, name, required)
+    }
+
+    /// A header parameter written as JSON, as [`Input::query_json`] reads a query one.
+    pub fn header_json<T: FromJson + Validate>(&mut self, name: &str, required: bool) -> Option<T> {
+        self.json(Place::Header, name, required)
+    }
+
+    fn json<T: FromJson + Validate>(&mut self, place: Place, name: &str, required: bool) -> Option<T> {
+        let values = self.values(place, name);
+        let text = match values.as_slice() {
+            [] => {
+                if required {
+                    self.fail(place.at(name), "is required");
+                }
+                return None;
+            }
+            [text] => text,
+            _ => {
+                self.fail(place.at(name), "is given more than once");
+                return None;
+            }
+        };
+        let at = place.at(name);
+        let value = match crate::json::parse_strict(text.as_bytes()) {
+            Ok(value) => value,
+            Err(crate::json::StrictParseError::Syntax(error)) => {
+                self.fail(at, format!("is not valid JSON: {error}"));
+                return None;
+            }
+            Err(crate::json::StrictParseError::DuplicateKeys(paths)) => {
+                for path in paths {
+                    self.fail(format!("{at}{path}"), "is given more than once in the object");
+                }
+                return None;
+            }
+        };
+        match crate::json::decode::<T>(value, Mode::Strict).and_then(|decoded| decoded.validate().map(|()| decoded)) {
+            Ok(decoded) => Some(decoded),
+            Err(found) => {
+                let named: Vec<Violation> =
+                    found.0.into_iter().map(|v| Violation::new(format!("{at}{}", v.path), v.message)).collect();
+                self.violations.extend(named);
+                None
+            }
+        }
+    }
+
     /// An optional header parameter (its name compared without case); given twice is a
     /// violation at `header.<name>`.
     pub fn header<T: FromParam>(&mut self, name: &str) -> Option<T> {

@@ -25,7 +25,7 @@ impl<'o> ListStart<'o> {
     fn of(api: &Api, op: &'o Operation, location: ParamIn) -> Self {
         let start: Vec<&Param> = op
             .params_in(location)
-            .take_while(|p| p.required && !matches!(p.ty, TypeRef::List(_)) && !api.object_param(p))
+            .take_while(|p| p.required && !matches!(p.ty, TypeRef::List(_)) && !api.decoded_param(p))
             .collect();
         ListStart { pushed: op.params_in(location).count() > start.len(), start, cow_keys: location == ParamIn::Query }
     }
@@ -186,6 +186,27 @@ impl ClientEmitter<'_> {
             ParamIn::Cookie => (quote!(cookies), quote!(#wire)),
             _ => (quote!(query), quote!(#wire.into())),
         };
+        if p.style == crate::model::ParamStyle::Json {
+            // One JSON text, validated first.
+            let core = ident(&op.client.members.core);
+            let place = p.location.as_str();
+            return if matches!(p.ty, TypeRef::List(_)) {
+                // An empty list is left out, as for the other list parameters.
+                quote! {
+                    if !self.#field.is_empty() {
+                        #list.push((#name, self.#core.json_param(#place, #wire, &self.#field)?));
+                    }
+                }
+            } else if p.required {
+                quote! { #list.push((#name, self.#core.json_param(#place, #wire, &self.#field)?)); }
+            } else {
+                quote! {
+                    if let ::core::option::Option::Some(value) = &self.#field {
+                        #list.push((#name, self.#core.json_param(#place, #wire, value)?));
+                    }
+                }
+            };
+        }
         match &p.ty {
             TypeRef::List(inner) if p.location == ParamIn::Header => {
                 let joined = joined(quote!(self.#field), inner, ",");

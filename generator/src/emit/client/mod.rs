@@ -90,11 +90,11 @@ impl ClientEmitter<'_> {
         let example = api
             .operations
             .iter()
-            // A sample written as a literal: no object parameter among the arguments.
+            // A sample written as a literal: no object or JSON parameter among the arguments.
             .find(|op| {
                 op.method == Method::Get
                     && op.response.status == 200
-                    && !op.params.iter().any(|p| p.required && api.object_param(p))
+                    && !op.params.iter().any(|p| p.required && api.decoded_param(p))
             })
             .map(|op| {
                 let tag = &api.tag_of(op).rust;

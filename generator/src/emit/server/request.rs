@@ -302,6 +302,18 @@ impl ServerEmitter<'_> {
     /// How a parameter is read, and whether the result is an `Option`.
     fn read_param(&self, param: &Param) -> (TokenStream, bool) {
         let wire = &param.wire;
+        if param.style == crate::model::ParamStyle::Json {
+            let ty = self.paths.ty(self.api, &param.ty);
+            let required = param.required;
+            let reader = ident(&format!("{}_json", param.location.as_str()));
+            let read = quote! { __input.#reader::<#ty>(#wire, #required) };
+            // A list absent is the empty list, as for the other list parameters.
+            return if matches!(param.ty, TypeRef::List(_)) {
+                (quote! { #read.unwrap_or_default() }, false)
+            } else {
+                (read, true)
+            };
+        }
         if self.api.object_param(param) {
             // Decoded whole, like a form of nested values: in brackets (`filter[status]=x`),
             // or exploded, from the query parameters its fields name.
