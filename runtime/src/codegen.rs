@@ -42,7 +42,7 @@ pub use crate::validate::{Pattern, Validator};
 pub mod client {
     pub use crate::client::{
         Answer, Builder, Call, Core, DecodeSource, Items, Received, Settings, decode_body, decode_error_as, reqwest,
-        segment,
+        scalar_text, segment,
     };
 }
 

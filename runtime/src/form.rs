@@ -37,6 +37,17 @@ pub const MAX_DEPTH: usize = 32;
 /// (`expand[0]=a`, `style: deepObject`). Fails on a map key holding `]` and on a value that is
 /// not an object.
 pub fn to_pairs(value: &Value, indexed: bool) -> Result<Vec<(String, String)>, String> {
+    write_top(value, indexed, true)
+}
+
+/// The pairs of a query parameter's value under its name, or of an exploded object's fields
+/// (see [`to_pairs`]), except that an empty object or list is left out: OpenAPI writes it as
+/// nothing, and the server reads an empty value as an empty string.
+pub fn to_query_pairs(value: &Value) -> Result<Vec<(String, String)>, String> {
+    write_top(value, false, false)
+}
+
+fn write_top(value: &Value, indexed: bool, empty_containers: bool) -> Result<Vec<(String, String)>, String> {
     let Value::Object(fields) = value else {
         return Err("a form body is an object".to_owned());
     };
@@ -46,10 +57,10 @@ pub fn to_pairs(value: &Value, indexed: bool) -> Result<Vec<(String, String)>, S
             // The top level's lists of scalars are repeated keys, as a form of scalars sends them.
             Value::Array(items) if !indexed && !items.is_empty() && items.iter().all(is_scalar) => {
                 for item in items {
-                    write(name.clone(), item, &mut pairs)?;
+                    write(name.clone(), item, &mut pairs, empty_containers)?;
                 }
             }
-            value => write(name.clone(), value, &mut pairs)?,
+            value => write(name.clone(), value, &mut pairs, empty_containers)?,
         }
     }
     Ok(pairs)
@@ -59,18 +70,27 @@ fn is_scalar(value: &Value) -> bool {
     !matches!(value, Value::Array(_) | Value::Object(_))
 }
 
-/// Writes `value` under the key `key`.
-fn write(key: String, value: &Value, pairs: &mut Vec<(String, String)>) -> Result<(), String> {
+/// Writes `value` under the key `key` (an empty list or object as `key=` when
+/// `empty_containers`, else not at all).
+fn write(key: String, value: &Value, pairs: &mut Vec<(String, String)>, empty_containers: bool) -> Result<(), String> {
     match value {
         Value::Null => {}
         Value::Bool(b) => pairs.push((key, b.to_string())),
         Value::Number(n) => pairs.push((key, n.to_string())),
         Value::String(s) => pairs.push((key, s.clone())),
-        Value::Array(items) if items.is_empty() => pairs.push((key, String::new())),
-        Value::Object(fields) if fields.is_empty() => pairs.push((key, String::new())),
+        Value::Array(items) if items.is_empty() => {
+            if empty_containers {
+                pairs.push((key, String::new()));
+            }
+        }
+        Value::Object(fields) if fields.is_empty() => {
+            if empty_containers {
+                pairs.push((key, String::new()));
+            }
+        }
         Value::Array(items) => {
             for (index, item) in items.iter().enumerate() {
-                write(format!("{key}[{index}]"), item, pairs)?;
+                write(format!("{key}[{index}]"), item, pairs, empty_containers)?;
             }
         }
         Value::Object(fields) => {
@@ -78,7 +98,7 @@ fn write(key: String, value: &Value, pairs: &mut Vec<(String, String)>) -> Resul
                 if name.contains(']') {
                     return Err(format!("the key {name:?} of `{key}` holds `]`, which a form key cannot carry"));
                 }
-                write(format!("{key}[{name}]"), item, pairs)?;
+                write(format!("{key}[{name}]"), item, pairs, empty_containers)?;
             }
         }
     }

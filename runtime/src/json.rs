@@ -57,6 +57,10 @@ pub struct Decoder {
     /// Reading a form body ([`decode_form`]): its scalars arrive as text and are parsed by
     /// their type, and lists and objects take the forms a form gives them.
     text: bool,
+    /// In a form's text, an empty value is an empty list or object where one is wanted (a
+    /// form body's way, Stripe's to clear `metadata`); not in a query ([`decode_query`]),
+    /// where OpenAPI writes an empty object or list as nothing.
+    empty_is_container: bool,
 }
 
 /// A part of a response the client could not read. Reading a response degrades locally: an
@@ -88,6 +92,19 @@ pub fn decode<T: FromJson>(value: Value, mode: Mode) -> Result<T, Violations> {
 /// expected), a list given by repeated keys, `[]` or indexes, an empty value an empty list or
 /// object.
 pub fn decode_form<T: FromJson>(value: Value) -> Result<T, Violations> {
+    let mut decoder = Decoder::new(Mode::Strict);
+    decoder.text = true;
+    decoder.empty_is_container = true;
+    match T::from_json(value, &mut decoder) {
+        Some(decoded) if decoder.violations.is_empty() => Ok(decoded),
+        _ => Err(decoder.into_error()),
+    }
+}
+
+/// Decodes a query parameter read as a form's tree (an object or union parameter: see
+/// [`crate::form`]) strictly, as [`decode_form`] does, except that an empty value is an
+/// empty string, never an empty list or object.
+pub fn decode_query<T: FromJson>(value: Value) -> Result<T, Violations> {
     let mut decoder = Decoder::new(Mode::Strict);
     decoder.text = true;
     match T::from_json(value, &mut decoder) {
@@ -176,6 +193,7 @@ impl Decoder {
             not_understood: Vec::new(),
             placeholder: false,
             text: false,
+            empty_is_container: false,
         }
     }
 
@@ -185,6 +203,7 @@ impl Decoder {
         trial.path = self.path.clone();
         trial.keys = self.keys.clone();
         trial.text = self.text;
+        trial.empty_is_container = self.empty_is_container;
         trial
     }
 
@@ -305,8 +324,8 @@ impl Decoder {
             return value;
         }
         match (value, want) {
-            (Value::String(s), Want::List) if s.is_empty() => Value::Array(Vec::new()),
-            (Value::String(s), Want::Object) if s.is_empty() => Value::Object(Map::new()),
+            (Value::String(s), Want::List) if s.is_empty() && self.empty_is_container => Value::Array(Vec::new()),
+            (Value::String(s), Want::Object) if s.is_empty() && self.empty_is_container => Value::Object(Map::new()),
             (Value::String(s), Want::List) => Value::Array(vec![Value::String(s)]),
             (Value::Object(map), Want::List) if crate::form::indexed(&map) => crate::form::by_index(map),
             (value, _) => value,

@@ -5,19 +5,21 @@
 //! query lists in each style OpenAPI gives them (`ids=1,2`, `tags=a%20b`, `codes=a|b`,
 //! `expand=a&expand=b`); and object query parameters, in brackets (`created[gt]=1`,
 //! `customer[address][line1]=x`: `deepObject`) and exploded (`number=2&size=10`: `form`); and
-//! parameters written as JSON (OpenAPI's `content`: `bounds={"gt":1}`), in the query and a header.
+//! parameters written as JSON (OpenAPI's `content`: `bounds={"gt":1}`), in the query and a header;
+//! and parameters of union types, in the path (`/checkouts/by/7`) and the query (`created=5` or
+//! `created[gt]=1`).
 
 use apigen_runtime::client::CallBody;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use styles_client::{Client, CreateCheckoutContentType, RetryPolicy};
 use styles_server::types::{
-    Address, Checkout, CheckoutForm, CreateNoteBody, CustomerDetails, FileLink, Filter, LineItem, Mode, Note,
-    PageQuery, Range, Report, Search,
+    Address, Checkout, CheckoutForm, CreateNoteBody, Created, CustomerDetails, FileLink, Filter, Key, LineItem, Lookup,
+    Mode, Note, PageQuery, Range, Report, Search,
 };
 use styles_server::{
     ApiError, Authenticator, CheckoutsApi, Context, CreateCheckoutRequest, CreateNoteRequest, Credential,
-    FilterCheckoutsRequest, ReportCheckoutsRequest, SearchCheckoutsRequest, Secret,
+    FilterCheckoutsRequest, LookupCheckoutRequest, ReportCheckoutsRequest, SearchCheckoutsRequest, Secret,
 };
 
 /// The service: answers the checkout it was given.
@@ -62,6 +64,10 @@ impl CheckoutsApi for Echo {
             expand: request.expand,
             include: request.include,
         })
+    }
+
+    async fn lookup_checkout(&self, _: Context<()>, request: LookupCheckoutRequest) -> Result<Lookup, ApiError> {
+        Ok(Lookup { key: request.key, created: request.created, label: request.label })
     }
 
     async fn report_checkouts(&self, _: Context<()>, request: ReportCheckoutsRequest) -> Result<Report, ApiError> {
@@ -369,12 +375,20 @@ async fn object_query_parameters_travel_in_brackets_or_exploded_and_arrive_whole
         "deepObject in brackets, lists below the top with indexes, the exploded object's fields as parameters"
     );
     assert_eq!(builder.send().await.unwrap(), wanted);
-    // None given is none received; an empty object in brackets is `name=`.
+    // None given is none received; an empty object is nothing, as OpenAPI writes it (so it
+    // arrives absent), and `created=` is an empty string, not an object.
     let none = client.checkouts().filter().send().await.unwrap();
     assert_eq!(none, Filter { created: None, customer: None, metadata: None, page: None });
     let empty = client.checkouts().filter().created(Range { gt: None, lte: None });
-    assert_eq!(query_string(&empty.call().unwrap().query), "created=");
-    assert_eq!(empty.send().await.unwrap().created, Some(Range { gt: None, lte: None }));
+    assert_eq!(query_string(&empty.call().unwrap().query), "");
+    assert_eq!(empty.send().await.unwrap().created, None);
+    let http = styles_client::http_client_builder().build().unwrap();
+    let response = http.get(format!("{base}/checkouts/filter?created=")).bearer_auth("tok").send().await.unwrap();
+    let (status, found) = violations_of(response).await;
+    assert_eq!(
+        (status, found),
+        (400, vec![("query.created".to_owned(), "expected an object, found the string \"\"".to_owned())])
+    );
 
     // A client validating requests checks an object parameter before sending, naming the
     // key it would send; the first one that fails stops the call (as a body does).
@@ -494,4 +508,46 @@ async fn parameters_written_as_json_travel_as_one_json_text_and_arrive_typed() {
         found,
         [("query.bounds", "is required"), ("query.ids", "is not valid JSON: expected ident at line 1 column 2")]
     );
+}
+
+#[tokio::test]
+async fn union_parameters_travel_as_the_variant_they_hold_and_arrive_as_the_first_variant_that_fits() {
+    let base = start().await;
+    let client = client(&base);
+    let lookup =
+        client.checkouts().lookup(Key::Integer(7)).created(Created::Integer(5)).label(Key::String("x y".into()));
+    let call = lookup.call().unwrap();
+    assert_eq!((call.path.as_str(), query_string(&call.query).as_str()), ("/checkouts/by/7", "created=5&label=x+y"));
+    assert_eq!(
+        lookup.send().await.unwrap(),
+        Lookup { key: Key::Integer(7), created: Some(Created::Integer(5)), label: Some(Key::String("x y".into())) }
+    );
+    let bounds = Created::Range(Box::new(Range { gt: Some(1), lte: None }));
+    let by_name = client.checkouts().lookup(Key::String("spring sale".into())).created(bounds.clone());
+    let call = by_name.call().unwrap();
+    assert_eq!(
+        (call.path.as_str(), query_string(&call.query).as_str()),
+        ("/checkouts/by/spring%20sale", "created%5Bgt%5D=1")
+    );
+    assert_eq!(
+        by_name.send().await.unwrap(),
+        Lookup { key: Key::String("spring sale".into()), created: Some(bounds), label: None }
+    );
+
+    // Text fitting the first variant is read as it: a name of digits arrives as a number.
+    let http = styles_client::http_client_builder().build().unwrap();
+    let get = |target: &'static str| http.get(format!("{base}{target}")).bearer_auth("tok").send();
+    let response = get("/checkouts/by/0012?label=12&created[lte]=3").await.unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+    assert_eq!(body, json!({"key": 12, "created": {"lte": 3}, "label": 12}));
+    let (status, found) = violations_of(get("/checkouts/by/x?created=soon&created[gt]=1").await.unwrap()).await;
+    assert_eq!(status, 400);
+    let found: Vec<(&str, &str)> = found.iter().map(|(p, m)| (p.as_str(), m.as_str())).collect();
+    assert_eq!(found, [("query.created[gt]", "is given both as a value and as an object")]);
+    let (status, found) = violations_of(get("/checkouts/by/x?created=soon").await.unwrap()).await;
+    assert_eq!(status, 400);
+    let found: Vec<(&str, &str)> = found.iter().map(|(p, m)| (p.as_str(), m.as_str())).collect();
+    let message = "matches no variant (Integer: (root): expected an integer, found \"soon\"; Range: (root): expected an object, found the string \"soon\")";
+    assert_eq!(found, [("query.created", message)]);
 }

@@ -961,6 +961,62 @@ impl Importer<'_> {
         }
     }
 
+    /// How a parameter of a union type (`oneOf`, `anyOf`) travels, when it can: `Some(true)`
+    /// in the query in brackets (`style: deepObject`: `created=5` or `created[gt]=1`),
+    /// `Some(false)` under its name (the query's `form`, exploded, when every variant is a
+    /// scalar or a list of scalars; a path segment, when every variant is a scalar). `None`
+    /// when the import did not make it a union type, or it cannot travel.
+    fn union_param_style(
+        &self,
+        param: &Value,
+        schema: &Value,
+        expr: &Expr,
+        location: &str,
+        pointer: &str,
+    ) -> Option<bool> {
+        let doc = self.doc;
+        let (resolved, _) = refs::follow(doc, schema, pointer).ok()?;
+        let variants = ["oneOf", "anyOf"].iter().find_map(|k| resolved.get(k)).and_then(Value::as_array)?;
+        if !matches!(expr, Expr::Named(_)) || variants.is_empty() {
+            return None;
+        }
+        // Variants of distinct JSON kinds only: a union the import later finds overlapping is
+        // typed `json`, which no parameter can be.
+        let kinds: Vec<&str> = variants
+            .iter()
+            .map(|v| {
+                match refs::follow(doc, v, pointer).ok().and_then(|(v, _)| v.get("type")).and_then(Value::as_str) {
+                    Some("integer" | "number") => "number",
+                    Some(kind) => kind,
+                    None => "?",
+                }
+            })
+            .collect();
+        let distinct: BTreeSet<&str> = kinds.iter().copied().collect();
+        if distinct.len() < kinds.len() || distinct.contains("?") {
+            return None;
+        }
+        let scalar = |s: &Value| {
+            let Ok((s, _)) = refs::follow(doc, s, pointer) else { return false };
+            s.get("enum").is_some()
+                || matches!(s.get("type").and_then(Value::as_str), Some("string" | "integer" | "number" | "boolean"))
+                    && s.get("format").and_then(Value::as_str) != Some("binary")
+        };
+        let list_of_scalars = |s: &Value| {
+            let Ok((s, _)) = refs::follow(doc, s, pointer) else { return false };
+            s.get("type").and_then(Value::as_str) == Some("array") && s.get("items").is_some_and(scalar)
+        };
+        let style =
+            param.get("style").and_then(Value::as_str).unwrap_or(if location == "path" { "simple" } else { "form" });
+        let explode = param.get("explode").and_then(Value::as_bool).unwrap_or(style == "form" || style == "deepObject");
+        match (location, style, explode) {
+            ("path", "simple", _) => variants.iter().all(scalar).then_some(false),
+            ("query", "form", true) => variants.iter().all(|v| scalar(v) || list_of_scalars(v)).then_some(false),
+            ("query", "deepObject", true) => (!holds_binary(doc, resolved, 0)).then_some(true),
+            _ => None,
+        }
+    }
+
     /// One parameter: a shared one by name (declared once under `parameters:`), or inline.
     fn parameter(
         &mut self,
@@ -1033,8 +1089,17 @@ impl Importer<'_> {
         if !json_keys.is_empty() {
             return Some(self.json_parameter_node(param, typed, location, json_keys, pointer));
         }
-        let object_style = if location == "query" { self.object_param_style(param, &schema, pointer) } else { None };
+        let object_style = match location {
+            "query" => self
+                .object_param_style(param, &schema, pointer)
+                .or_else(|| self.union_param_style(param, &schema, &typed.expr, location, pointer)),
+            "path" => self.union_param_style(param, &schema, &typed.expr, location, pointer),
+            _ => None,
+        };
         let mut object_keys = Vec::new();
+        let is_union = ["oneOf", "anyOf"]
+            .iter()
+            .any(|k| refs::follow(self.doc, &schema, pointer).is_ok_and(|(s, _)| s.get(k).is_some()));
         if let Some(deep) = object_style {
             // An object or a map, named (the format holds no inline object parameter).
             let resolved = refs::follow(self.doc, &schema, pointer).map(|(s, _)| s.clone()).unwrap_or_default();
@@ -1053,7 +1118,9 @@ impl Importer<'_> {
             };
             if deep {
                 object_keys.push(("style", json!("deepObject")));
-            } else {
+            } else if !is_union {
+                // An exploded object's fields are query names of their own (a union travels
+                // under its name, or as the path segment).
                 let wire = param.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
                 self.exploded.push((wire, exploded_fields));
             }

@@ -317,6 +317,8 @@ impl Lowerer<'_> {
                 }
                 let fits = match (&param.ty, param.location) {
                     (TypeRef::List(inner), ParamIn::Query | ParamIn::Header) => scalar(inner, &self.types),
+                    // A path segment holds one scalar of a union's (`integer` or `string`).
+                    (ty, ParamIn::Path) if self.union_of(ty, |v| self.form_scalar(v)) => true,
                     (ty, _) => scalar(ty, &self.types),
                 };
                 if fits && param.style == ParamStyle::Brackets && !matches!(param.ty, TypeRef::List(_)) {
@@ -327,7 +329,7 @@ impl Lowerer<'_> {
                 if !fits {
                     self.diags
                         .error(op.origin.clone(), format!("parameter `{}` of `{}` has type `{}`, which cannot travel in a {}", param.wire, op.name, param.ty, param.location.as_str()))
-                        .hint("parameters are scalars or enumerations; a query or header parameter may also be a list of those (repeated keys, comma-separated values), and a query parameter an object or a map (`style: deepObject`, or `style: form` for an object of scalars)");
+                        .hint("parameters are scalars or enumerations; a query or header parameter may also be a list of those (repeated keys, comma-separated values), a query parameter an object, a map or a union (`style: deepObject`, or `style: form` for an object of scalars), and a path parameter a union of scalars");
                 }
             }
         }
@@ -338,7 +340,20 @@ impl Lowerer<'_> {
     fn object_like(&self, ty: &TypeRef) -> bool {
         match ty {
             TypeRef::Map(_) => true,
-            TypeRef::Named(n) => matches!(self.types.get(n).map(|t| &t.kind), Some(TypeKind::Object(_))),
+            TypeRef::Named(n) => {
+                matches!(self.types.get(n).map(|t| &t.kind), Some(TypeKind::Object(_) | TypeKind::Union(_)))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `ty` is a union whose every variant passes `fits`.
+    fn union_of(&self, ty: &TypeRef, fits: impl Fn(&TypeRef) -> bool) -> bool {
+        match ty {
+            TypeRef::Named(n) => match self.types.get(n).map(|t| &t.kind) {
+                Some(TypeKind::Union(union)) => union.variants.iter().all(|v| fits(&v.ty)),
+                _ => false,
+            },
             _ => false,
         }
     }
@@ -357,6 +372,19 @@ impl Lowerer<'_> {
                 Some(("holds files or raw bytes, which a query cannot carry".to_owned(), "keep files in a multipart body".to_owned()))
             }
             (ParamStyle::Brackets, _) => None,
+            // A union travels under its name: `created=5`, or in brackets when it is `deepObject`.
+            (ParamStyle::Default, ty) if self.union_of(ty, |_| true) => {
+                let scalar = |t: &TypeRef| match t {
+                    TypeRef::List(inner) => self.form_scalar(inner),
+                    other => self.form_scalar(other),
+                };
+                (!self.union_of(ty, scalar)).then(|| {
+                    (
+                        "is a union exploded into the query (`style: form`) whose variants are not all scalars or lists of scalars".to_owned(),
+                        "send it in brackets: `style: deepObject` (`name=5` or `name[field]=value`)".to_owned(),
+                    )
+                })
+            }
             (ParamStyle::Default, TypeRef::Named(name)) => self.exploded_object_problem(op, param, name),
             (ParamStyle::Default, _) => Some((
                 "is a map exploded into the query (`style: form`), whose keys could be any parameter's".to_owned(),
@@ -429,6 +457,7 @@ impl Lowerer<'_> {
                 Some(TypeKind::Object(o)) => {
                     o.fields.iter().any(|f| direct(&f.ty)) || o.additional.as_ref().is_some_and(direct)
                 }
+                Some(TypeKind::Union(u)) => u.variants.iter().any(|v| direct(&v.ty)),
                 _ => false,
             })
     }

@@ -89,16 +89,24 @@ impl Api {
     }
 
     /// Whether `param` is an object query parameter (an object or a map: `filter[status]=x`
-    /// in brackets, or its fields as parameters), sent and read whole like a form of nested
-    /// values (`apigen_runtime::form`).
+    /// in brackets, or its fields as parameters; or a union: `created=5` or
+    /// `created[gt]=1`), sent and read whole like a form of nested values
+    /// (`apigen_runtime::form`).
     pub fn object_param(&self, param: &Param) -> bool {
         param.location == ParamIn::Query
             && param.style != ParamStyle::Json
             && match &param.ty {
                 TypeRef::Map(_) => true,
-                TypeRef::Named(n) => matches!(self.types.get(n).map(|d| &d.kind), Some(TypeKind::Object(_))),
+                TypeRef::Named(n) => {
+                    matches!(self.types.get(n).map(|d| &d.kind), Some(TypeKind::Object(_) | TypeKind::Union(_)))
+                }
                 _ => false,
             }
+    }
+
+    /// Whether `param`'s type is a union (of scalars, in a path; of anything, in a query).
+    pub fn union_param(&self, param: &Param) -> bool {
+        matches!(&param.ty, TypeRef::Named(n) if matches!(self.types.get(n).map(|d| &d.kind), Some(TypeKind::Union(_))))
     }
 
     /// Whether building the request of `op` can fail: serializing (and validating) its body
@@ -110,7 +118,9 @@ impl Api {
     /// Whether `param` is sent and read whole, not as text of a scalar or list: an object
     /// query parameter, or one written as JSON (its samples are decoded from JSON too).
     pub fn decoded_param(&self, param: &Param) -> bool {
-        param.style == ParamStyle::Json || self.object_param(param)
+        param.style == ParamStyle::Json
+            || self.object_param(param)
+            || (param.location == ParamIn::Path && self.union_param(param))
     }
 
     /// Whether a form body of type `ty` is flat, read field by field: an object whose every

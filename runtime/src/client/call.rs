@@ -73,6 +73,22 @@ impl fmt::Debug for CallBody {
     }
 }
 
+/// The text of a scalar value (a union of scalars, as a path parameter holds it): a string
+/// as it is, a number or a boolean as JSON writes it. Fails on anything else (an object, a
+/// list, `null`), which no path segment can carry.
+#[doc(hidden)]
+pub fn scalar_text<T: serde::Serialize>(name: &str, value: &T) -> Result<String, Error> {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(text)) => Ok(text),
+        Ok(serde_json::Value::Number(number)) => Ok(number.to_string()),
+        Ok(serde_json::Value::Bool(flag)) => Ok(flag.to_string()),
+        Ok(other) => {
+            Err(Error::Config(format!("the path parameter `{name}` holds {other}, which a path segment cannot carry")))
+        }
+        Err(e) => Err(Error::Config(format!("the path parameter `{name}` cannot be serialized: {e}"))),
+    }
+}
+
 /// Percent-encodes a path parameter (everything but unreserved characters; `.` and `..` in
 /// full, so a value can never climb out of its path).
 #[doc(hidden)]

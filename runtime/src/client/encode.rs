@@ -73,9 +73,9 @@ impl Core {
     /// Adds the pairs of an object query parameter to `query`. With `deep` (`style:
     /// deepObject`) every value goes under the parameter's name in brackets, as a form of
     /// nested values writes it ([`crate::form`]: `filter[status]=open`, `range[ids][0]=1`,
-    /// `metadata[k]=v`; an empty object is `filter=`); without (`style: form`, exploded), each
-    /// field is a query parameter of its own (`status=open&limit=2`, a list as repeated keys;
-    /// an empty object sends nothing). Validated first when the client validates requests,
+    /// `metadata[k]=v`); without (`style: form`, exploded), each field is a query parameter of
+    /// its own (`status=open&limit=2`, a list as repeated keys). An empty object or list sends
+    /// nothing, as OpenAPI writes it. Validated first when the client validates requests,
     /// the violations named as the query reads (`query.filter[status]`). Fails on a map key
     /// holding `]`.
     pub fn query_object<T: serde::Serialize + Validate>(
@@ -102,7 +102,7 @@ impl Core {
             .map_err(|e| Error::Config(format!("the query parameter `{name}` cannot be serialized: {e}")))?;
         let value =
             if deep { serde_json::Value::Object([(name.to_owned(), value)].into_iter().collect()) } else { value };
-        let pairs = crate::form::to_pairs(&value, false)
+        let pairs = crate::form::to_query_pairs(&value)
             .map_err(|e| Error::Config(format!("the query parameter `{name}` cannot be sent: {e}")))?;
         query.extend(pairs.into_iter().map(|(key, value)| (std::borrow::Cow::Owned(key), value)));
         Ok(())

@@ -205,6 +205,23 @@ impl Input {
         }
     }
 
+    /// A path parameter of a union of scalars (`integer` or `string`), decoded from its text
+    /// as a form's value is (the first variant the text fits, in declared order) and
+    /// validated; a violation is named `path.<name>`.
+    pub fn path_decoded<T: FromJson + Validate>(&mut self, name: &str) -> Option<T> {
+        let text = self.path(name);
+        let decoded = crate::json::decode_query::<T>(serde_json::Value::String(text));
+        match decoded.and_then(|decoded| decoded.validate().map(|()| decoded)) {
+            Ok(decoded) => Some(decoded),
+            Err(found) => {
+                let named: Vec<Violation> =
+                    found.0.into_iter().map(|v| Violation::new(format!("path.{name}{}", v.path), v.message)).collect();
+                self.violations.extend(named);
+                None
+            }
+        }
+    }
+
     /// An optional query parameter; given twice is a violation.
     pub fn query<T: FromParam>(&mut self, name: &str) -> Option<T> {
         self.one(Place::Query, name, false)
@@ -252,14 +269,15 @@ impl Input {
         found.iter().filter_map(|(_, _, value)| self.parse(Place::Query, &at, value)).collect()
     }
 
-    /// An object query parameter, decoded strictly and validated like a form body of nested
-    /// values (see [`crate::form`]), each violation named by its key in the query
-    /// (`query.filter[status]`). With `fields` `None` (`style: deepObject`) its pairs are
-    /// those under its name in brackets (`filter[status]=open`; `filter=` is an empty
-    /// object); with `Some(fields)` (`style: form`, exploded) they are the object's fields
-    /// given as query parameters of their own (`status=open&limit=2`), and the object is
-    /// absent only when none is given. `None` when absent (a violation when `required`) or
-    /// invalid.
+    /// An object (or union) query parameter, decoded strictly and validated like a form body
+    /// of nested values (see [`crate::form`]), each violation named by its key in the query
+    /// (`query.filter[status]`). With `fields` `None` (`style: deepObject`, or a union) its
+    /// pairs are those under its name (`filter[status]=open`, `created=5`); with
+    /// `Some(fields)` (`style: form`, exploded) they are the object's fields given as query
+    /// parameters of their own (`status=open&limit=2`), and the object is absent only when
+    /// none is given. An empty value is an empty string (`filter=` is no object), as OpenAPI
+    /// writes an empty object or list as nothing. `None` when absent (a violation when
+    /// `required`) or invalid.
     pub fn query_object<T: FromJson + Validate>(
         &mut self,
         name: &str,
@@ -298,7 +316,7 @@ impl Input {
             self.violations.extend(named);
             return None;
         }
-        match crate::json::decode_form::<T>(tree).and_then(|decoded| decoded.validate().map(|()| decoded)) {
+        match crate::json::decode_query::<T>(tree).and_then(|decoded| decoded.validate().map(|()| decoded)) {
             Ok(decoded) => Some(decoded),
             Err(found) => {
                 let keys = found.0.into_iter().map(|v| {

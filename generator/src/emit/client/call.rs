@@ -69,7 +69,7 @@ impl ClientEmitter<'_> {
         let (decls, headers_field, cookies_field) = self.list_decls(op, &query, &cookies);
         let auth = op.auth.alternatives().iter().map(|set| quote!(&[#(#set),*]));
         let errors = self.error_types(op);
-        let path = path_expr(op);
+        let path = path_expr(self.api, op);
         let body_field = if op.body.is_some() { quote!(body,) } else { quote!(body: #body,) };
         let value = quote! {
             ::apigen_runtime::client::Call {
@@ -170,7 +170,8 @@ impl ClientEmitter<'_> {
         if self.api.object_param(p) {
             // Its pairs as a form writes them (`apigen_runtime::form`), validated first.
             let core = ident(&op.client.members.core);
-            let deep = p.style == crate::model::ParamStyle::Brackets;
+            // A union travels under its name (`created=5`, `created[gt]=1`), as in brackets.
+            let deep = p.style == crate::model::ParamStyle::Brackets || self.api.union_param(p);
             return if p.required {
                 quote! { self.#core.query_object(&mut query, #wire, &self.#field, #deep)?; }
             } else {
@@ -445,7 +446,7 @@ fn form_write(field: &crate::model::Field, multipart: bool) -> TokenStream {
 
 /// The path with its parameters: a `format!` of the template, literal text as written, each
 /// parameter's value percent-encoded as a segment, the trailing slash kept.
-fn path_expr(op: &Operation) -> TokenStream {
+fn path_expr(api: &Api, op: &Operation) -> TokenStream {
     let mut format = String::new();
     let mut args = Vec::new();
     for segment in &op.path.segments {
@@ -455,7 +456,7 @@ fn path_expr(op: &Operation) -> TokenStream {
                 Piece::Text(text) => format.push_str(&text.replace('{', "{{").replace('}', "}}")),
                 Piece::Param(wire) => {
                     format.push_str("{}");
-                    args.push(segment_arg(op, &wire));
+                    args.push(segment_arg(api, op, &wire));
                 }
             }
         }
@@ -471,9 +472,15 @@ fn path_expr(op: &Operation) -> TokenStream {
 }
 
 /// A path parameter's value, percent-encoded by the runtime's `segment`.
-fn segment_arg(op: &Operation, wire: &str) -> TokenStream {
+fn segment_arg(api: &Api, op: &Operation, wire: &str) -> TokenStream {
     let param = op.params.iter().find(|p| p.wire == wire).expect("lowered");
     let field = ident(&param.rust);
+    if api.union_param(param) {
+        // The text of the variant it holds (`call()` fails on anything but a scalar).
+        return quote! {
+            ::apigen_runtime::codegen::client::segment(&::apigen_runtime::codegen::client::scalar_text(#wire, &self.#field)?)
+        };
+    }
     match &param.ty {
         TypeRef::String | TypeRef::Url => quote! { ::apigen_runtime::codegen::client::segment(&self.#field) },
         TypeRef::Named(_) => quote! { ::apigen_runtime::codegen::client::segment(self.#field.as_str()) },

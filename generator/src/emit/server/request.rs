@@ -331,6 +331,10 @@ impl ServerEmitter<'_> {
             };
             return (quote! { __input.query_object::<#ty>(#wire, #fields, #required) }, true);
         }
+        if param.location == ParamIn::Path && self.api.union_param(param) {
+            let ty = self.paths.ty(self.api, &param.ty);
+            return (quote! { __input.path_decoded::<#ty>(#wire) }, true);
+        }
         if param.location == ParamIn::Path {
             return match &param.ty {
                 TypeRef::String | TypeRef::Url => (quote! { __input.path(#wire) }, false),
