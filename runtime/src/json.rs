@@ -495,6 +495,21 @@ impl FromJson for chrono::DateTime<chrono::Utc> {
     }
 }
 
+/// A value that may be `null` (a response body the document declares nullable): `null` is
+/// `None`.
+impl<T: FromJson> FromJson for Option<T> {
+    fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
+        match value {
+            Value::Null => Some(None),
+            value => T::from_json(value, d).map(Some),
+        }
+    }
+
+    fn placeholder() -> Self {
+        None
+    }
+}
+
 impl<T: FromJson> FromJson for Box<T> {
     fn from_json(value: Value, d: &mut Decoder) -> Option<Self> {
         T::from_json(value, d).map(Box::new)

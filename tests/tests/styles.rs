@@ -19,7 +19,8 @@ use styles_server::types::{
 };
 use styles_server::{
     ApiError, Authenticator, CheckoutsApi, Context, CreateCheckoutRequest, CreateNoteRequest, Credential,
-    FilterCheckoutsRequest, LookupCheckoutRequest, ReportCheckoutsRequest, SearchCheckoutsRequest, Secret,
+    FilterCheckoutsRequest, FindNoteRequest, LookupCheckoutRequest, ReportCheckoutsRequest, SearchCheckoutsRequest,
+    Secret,
 };
 
 /// The service: answers the checkout it was given.
@@ -64,6 +65,10 @@ impl CheckoutsApi for Echo {
             expand: request.expand,
             include: request.include,
         })
+    }
+
+    async fn find_note(&self, _: Context<()>, request: FindNoteRequest) -> Result<Option<Note>, ApiError> {
+        Ok((request.text == "kept").then_some(Note { text: request.text, link: None }))
     }
 
     async fn lookup_checkout(&self, _: Context<()>, request: LookupCheckoutRequest) -> Result<Lookup, ApiError> {
@@ -550,4 +555,21 @@ async fn union_parameters_travel_as_the_variant_they_hold_and_arrive_as_the_firs
     let found: Vec<(&str, &str)> = found.iter().map(|(p, m)| (p.as_str(), m.as_str())).collect();
     let message = "matches no variant (Integer: (root): expected an integer, found \"soon\"; Range: (root): expected an object, found the string \"soon\")";
     assert_eq!(found, [("query.created", message)]);
+}
+
+#[tokio::test]
+async fn a_nullable_body_answers_null_and_arrives_as_none() {
+    let base = start().await;
+    let client = client(&base);
+    let found = client.checkouts().find_note("kept").send().await.unwrap();
+    assert_eq!(found, Some(Note { text: "kept".into(), link: None }));
+    assert_eq!(client.checkouts().find_note("gone").send().await.unwrap(), None);
+    let http = styles_client::http_client_builder().build().unwrap();
+    let response = http.get(format!("{base}/notes/gone")).bearer_auth("tok").send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(response.headers()["content-type"], "application/json");
+    assert_eq!(&response.bytes().await.unwrap()[..], b"null");
+    let openapi: Value = serde_json::from_str(include_str!("../fixtures/generated/styles/openapi.json")).unwrap();
+    let schema = &openapi["paths"]["/notes/{text}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"];
+    assert_eq!(*schema, json!({"anyOf": [{"$ref": "#/components/schemas/Note"}, {"type": "null"}]}));
 }

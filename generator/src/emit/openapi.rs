@@ -427,6 +427,7 @@ impl Document<'_> {
         let body = other.map_or(&op.response.body, |o| &o.body);
         let schema = match body {
             ResponseBody::Empty => return object(out),
+            ResponseBody::Value(ty) if other.is_none() && op.response.nullable => nullable(self.schema(ty)),
             ResponseBody::Value(ty) => self.schema(ty),
             ResponseBody::Page { envelope: Some(e), .. } => self.schema(&TypeRef::Named(e.clone())),
             ResponseBody::Page { item, envelope: None } if op.pagination.as_ref().is_some_and(|p| !p.is_standard()) => {

@@ -170,6 +170,10 @@ impl Paths {
         }
         match &op.response.body {
             ResponseBody::Empty => quote!(()),
+            ResponseBody::Value(ty) if op.response.nullable => {
+                let ty = self.ty(api, ty);
+                quote!(::core::option::Option<#ty>)
+            }
             ResponseBody::Value(ty) => self.ty(api, ty),
             // A page whose body is the list itself (its convention reads nothing else there).
             ResponseBody::Page { item, envelope: None } if op.pagination.as_ref().is_some_and(|p| !p.is_standard()) => {

@@ -78,6 +78,8 @@ pub fn operation_doc(api: &Api, op: &Operation) -> String {
         let each: Vec<String> =
             op.response.bodies().map(|(status, body)| format!("{status} with {}", body_text(body))).collect();
         each.join(", ")
+    } else if op.response.nullable {
+        format!("{} with {} or `null` (`None`)", statuses_text(op), body_text(&op.response.body))
     } else {
         format!("{} with {}", statuses_text(op), body_text(&op.response.body))
     };

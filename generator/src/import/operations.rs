@@ -1368,6 +1368,17 @@ impl Importer<'_> {
         }
         let main_pointer = main.pointer.clone();
         self.success_keys(&mut response, main, cx, op_gaps);
+        // Only a JSON body of one kind may be `null` (the answer an `Option`).
+        let varied = response.get("also").and_then(Value::as_array).is_some_and(|a| a.iter().any(Value::is_object));
+        let media: Vec<&str> = match response.get("media_type") {
+            Some(Value::String(one)) => vec![one.as_str()],
+            Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let not_json = media.iter().any(|m| crate::model::Encoding::of(m) != crate::model::Encoding::Json);
+        if varied || not_json || response.contains_key("items") {
+            response.shift_remove("nullable");
+        }
         if response.contains_key("items") {
             // A page answers one body: a bodiless status of its own (`204` for no items)
             // cannot go with it, and is left out as another success.
@@ -1531,6 +1542,12 @@ impl Importer<'_> {
         }
         let at = At::new(refs::child(pointer, "content"), format!("{op_type}Response"));
         let typed = self.schema(schema, &at);
+        // A body that may be `null` (stream-io's every response): the answer is an `Option`.
+        let root = refs::follow(self.doc, schema, pointer).map(|(s, _)| s).ok();
+        let null_type = |s: &Value| s.get("type").and_then(Value::as_array).is_some_and(|t| t.contains(&json!("null")));
+        if typed.nullable || root.is_some_and(|s| s.get("nullable") == Some(&Value::Bool(true)) || null_type(s)) {
+            response.insert("nullable".into(), json!(true));
+        }
         if typed.expr == Expr::Object && typed.fields.is_some() && typed.additional.is_none() {
             if let (Some(name), Some(derived)) = (&typed.inline_name, &typed.derived_name)
                 && name != derived

@@ -554,6 +554,10 @@ pub struct RawResponse {
     /// A response other than 204 that has no body (the documents' "201 no content").
     #[serde(default)]
     pub empty: bool,
+    /// The JSON body may be `null` instead of a value of its type (OpenAPI's nullable root):
+    /// the handler returns, and the client receives, an `Option`.
+    #[serde(default)]
+    pub nullable: bool,
     /// Gaps this response depends on (a success code the documents leave as "—").
     #[serde(default)]
     pub gaps: Vec<String>,

@@ -479,12 +479,22 @@ impl Lowerer<'_> {
             ResponseBody::Empty => None,
         };
         let media_types = self.lower_media_types(raw.media_type.as_ref(), body_ty.as_ref(), true, origin);
+        let json_value = matches!(&body, ResponseBody::Value(ty) if ty != &TypeRef::Bytes)
+            && media_types
+                .iter()
+                .all(|m| crate::model::body_encoding(body_ty.as_ref().unwrap_or(&TypeRef::Json), m) == Encoding::Json);
+        if raw.nullable && (!json_value || !others.is_empty()) {
+            self.diags
+                .error(self.at(&origin.key("nullable")), "only a JSON body of one kind may be `nullable`")
+                .hint("`nullable: true` says the JSON body may be `null`: drop it from a page, text, bytes or a response with statuses of their own");
+        }
         Some(Response {
             status: raw.status,
             also,
             description: raw.description.clone(),
             body,
             media_types,
+            nullable: raw.nullable && json_value && others.is_empty(),
             others,
             headers,
         })

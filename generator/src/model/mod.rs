@@ -893,6 +893,9 @@ pub struct Response {
     pub others: Vec<Alternative>,
     /// Response headers, in declared order (the same for every success status).
     pub headers: Vec<ResponseHeader>,
+    /// The JSON body may be `null` (OpenAPI's nullable root): the handler returns, and the
+    /// client receives, an `Option` of the body's type.
+    pub nullable: bool,
 }
 
 /// A success status with a body of its own.
