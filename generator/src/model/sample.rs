@@ -28,9 +28,52 @@ pub fn of_ref(api: &Api, ty: &TypeRef, constraints: &Constraints, hint: &str) ->
     Sampler { api }.value(ty, constraints, hint, 0)
 }
 
-/// A sample value of a parameter: its own sample, else one built from its type.
+/// A sample value of a parameter: its own sample, else one built from its type. A union of
+/// scalars travels as text, where the text of one variant may read as another (`1` is a
+/// number and a string): its sample is the first variant's whose text fits no other, so that
+/// it matches exactly one (OpenAPI's `oneOf`).
 pub fn of_param(api: &Api, param: &Param) -> Value {
-    param.sample.clone().unwrap_or_else(|| of_ref(api, &param.ty, &param.constraints, &param.wire))
+    if let Some(sample) = &param.sample {
+        return sample.clone();
+    }
+    let sampler = Sampler { api };
+    if let Some(super::TypeKind::Union(union)) = param.ty.named().map(|n| &api.ty(n).kind) {
+        let samples: Vec<Value> =
+            union.variants.iter().map(|v| sampler.value(&v.ty, &Constraints::default(), &param.wire, 0)).collect();
+        let unique = samples.iter().enumerate().find(|(index, sample)| {
+            let text = text_of(sample);
+            union.variants.iter().enumerate().all(|(other, v)| other == *index || !text_fits(api, &v.ty, &text))
+        });
+        if let Some((_, sample)) = unique {
+            return sample.clone();
+        }
+    }
+    sampler.value(&param.ty, &param.constraints, &param.wire, 0)
+}
+
+/// A scalar sample as a parameter's text.
+fn text_of(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Whether `text` reads as a value of `ty` (a scalar or an enumeration; anything else never).
+fn text_fits(api: &Api, ty: &TypeRef, text: &str) -> bool {
+    match ty {
+        TypeRef::String | TypeRef::Url => true,
+        TypeRef::Integer => text.parse::<i64>().is_ok(),
+        TypeRef::Number => text.parse::<f64>().is_ok(),
+        TypeRef::Boolean => text == "true" || text == "false",
+        // The shape of RFC 3339 (`2024-01-31T12:00:00Z`): the samples compared are ours.
+        TypeRef::DateTime => text.len() >= 20 && text.as_bytes().get(4) == Some(&b'-') && text.contains('T'),
+        TypeRef::Named(name) => match &api.ty(name).kind {
+            TypeKind::Enum(e) => e.values.iter().any(|v| v.wire == text),
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 /// A sample value of a response header: its own sample, else one built from its type.
