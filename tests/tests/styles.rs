@@ -15,12 +15,12 @@ use std::collections::BTreeMap;
 use styles_client::{Client, CreateCheckoutContentType, RetryPolicy};
 use styles_server::types::{
     Address, Checkout, CheckoutForm, CreateNoteBody, Created, CustomerDetails, FileLink, Filter, Key, LineItem, Lookup,
-    Mode, Note, PageQuery, Range, Report, Search,
+    Mode, Note, PageQuery, Position, Range, Report, Search,
 };
 use styles_server::{
-    ApiError, Authenticator, CheckoutsApi, Context, CreateCheckoutRequest, CreateNoteRequest, Credential,
-    FilterCheckoutsRequest, FindNoteRequest, LookupCheckoutRequest, ReportCheckoutsRequest, SearchCheckoutsRequest,
-    Secret,
+    ApiError, Authenticator, CheckoutAtRequest, CheckoutsApi, Context, CreateCheckoutRequest, CreateNoteRequest,
+    Credential, FilterCheckoutsRequest, FindNoteRequest, LookupCheckoutRequest, ReportCheckoutsRequest,
+    SearchCheckoutsRequest, Secret,
 };
 
 /// The service: answers the checkout it was given.
@@ -65,6 +65,10 @@ impl CheckoutsApi for Echo {
             expand: request.expand,
             include: request.include,
         })
+    }
+
+    async fn checkout_at(&self, _: Context<()>, request: CheckoutAtRequest) -> Result<Position, ApiError> {
+        Ok(Position { day: request.day, rev: request.rev })
     }
 
     async fn find_note(&self, _: Context<()>, request: FindNoteRequest) -> Result<Option<Note>, ApiError> {
@@ -577,4 +581,22 @@ async fn a_nullable_body_answers_null_and_arrives_as_none() {
     let openapi: Value = serde_json::from_str(include_str!("../fixtures/generated/styles/openapi.json")).unwrap();
     let schema = &openapi["paths"]["/notes/{text}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"];
     assert_eq!(*schema, json!({"anyOf": [{"$ref": "#/components/schemas/Note"}, {"type": "null"}]}));
+}
+
+#[tokio::test]
+async fn label_and_matrix_path_parameters_carry_their_prefix_both_ways() {
+    let base = start().await;
+    let client = client(&base);
+    let at = client.checkouts().checkout_at(5, "a 1");
+    assert_eq!(at.call().path, "/checkouts/at/.5/;rev=a%201");
+    assert_eq!(at.send().await.unwrap(), Position { day: 5, rev: "a 1".into() });
+    let http = styles_client::http_client_builder().build().unwrap();
+    let response = http.get(format!("{base}/checkouts/at/5/rev=x")).bearer_auth("tok").send().await.unwrap();
+    let (status, found) = violations_of(response).await;
+    assert_eq!(status, 400);
+    let found: Vec<(&str, &str)> = found.iter().map(|(p, m)| (p.as_str(), m.as_str())).collect();
+    assert_eq!(found, [("path.day", "is written `.` and the value"), ("path.rev", "is written `;rev=` and the value")]);
+    let openapi: Value = serde_json::from_str(include_str!("../fixtures/generated/styles/openapi.json")).unwrap();
+    let params = &openapi["paths"]["/checkouts/at/{day}/{rev}"]["get"]["parameters"];
+    assert_eq!((&params[0]["style"], &params[1]["style"]), (&json!("label"), &json!("matrix")));
 }

@@ -499,7 +499,10 @@ impl Document<'_> {
             }
             return object(out);
         }
-        if matches!(param.ty, TypeRef::List(_)) || self.api.object_param(param) {
+        if let (ParamIn::Path, Some((style, explode))) = (param.location, param.style.openapi()) {
+            out.push(("style", json!(style)));
+            out.push(("explode", json!(explode)));
+        } else if matches!(param.ty, TypeRef::List(_)) || self.api.object_param(param) {
             let (style, explode) = match param.location {
                 ParamIn::Header | ParamIn::Path => ("simple", false),
                 _ => param.style.openapi().unwrap_or(("form", true)),

@@ -1152,6 +1152,11 @@ impl Importer<'_> {
         let as_format = object_style.is_some()
             || match location {
                 "header" => style == "simple" || param.get("style").is_none(),
+                // A scalar after a dot or its name in the path (`.5`, `;id=5`).
+                "path" if matches!(style, "label" | "matrix") && !list => {
+                    style_keys.push(("style", json!(style)));
+                    true
+                }
                 _ => match (style, explode) {
                     ("form", true) => true,
                     ("form", false) | ("spaceDelimited" | "pipeDelimited", false) | ("deepObject", true) if list => {

@@ -132,6 +132,8 @@ impl Lowerer<'_> {
             (ParamIn::Query, Some("spaceDelimited" | "pipeDelimited")) => (false, list),
             (ParamIn::Query, Some("deepObject")) => (true, list || composite),
             (ParamIn::Path | ParamIn::Header, None | Some("simple")) => (false, true),
+            // A scalar after a dot or after its name (`.5`, `;id=5`): explode changes nothing.
+            (ParamIn::Path, Some("label" | "matrix")) => (false, !list),
             (ParamIn::Cookie, None | Some("form")) => (true, true),
             _ => (false, false),
         };
@@ -142,7 +144,7 @@ impl Lowerer<'_> {
                 ParamIn::Query => {
                     "`form` (a list as repeated keys, or with `explode: false` one comma-separated value; an object's fields as parameters), `spaceDelimited`, `pipeDelimited` or `deepObject` (lists and objects: `name[]=a`, `name[field]=a`)"
                 }
-                ParamIn::Path => "`simple` (`label` and `matrix` are not held yet)",
+                ParamIn::Path => "`simple`, or for a scalar `label` (`.5`) or `matrix` (`;id=5`)",
                 ParamIn::Header => "`simple`",
                 ParamIn::Cookie => "`form`",
             };
@@ -166,6 +168,8 @@ impl Lowerer<'_> {
                 ParamStyle::Default
             }
             (ParamIn::Query, Some("deepObject")) => ParamStyle::Brackets,
+            (ParamIn::Path, Some("label")) => ParamStyle::Label,
+            (ParamIn::Path, Some("matrix")) => ParamStyle::Matrix,
             (ParamIn::Query, Some("spaceDelimited")) => ParamStyle::Space,
             (ParamIn::Query, Some("pipeDelimited")) => ParamStyle::Pipe,
             (ParamIn::Query, _) if (list || composite) && !explode => ParamStyle::Comma,

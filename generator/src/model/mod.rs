@@ -781,6 +781,10 @@ pub enum ParamStyle {
     /// A value of any type written as JSON text (`filter={"a":1}`: OpenAPI's `content:
     /// application/json`), in the query or a header.
     Json,
+    /// A path parameter after a dot (`/files/.5`: OpenAPI's `label`).
+    Label,
+    /// A path parameter after its name (`/files/;id=5`: OpenAPI's `matrix`).
+    Matrix,
 }
 
 impl ParamStyle {
@@ -788,7 +792,9 @@ impl ParamStyle {
     /// or a header's commas).
     pub fn delimiter(self) -> Option<char> {
         match self {
-            ParamStyle::Default | ParamStyle::Brackets | ParamStyle::Json => None,
+            ParamStyle::Default | ParamStyle::Brackets | ParamStyle::Json | ParamStyle::Label | ParamStyle::Matrix => {
+                None
+            }
             ParamStyle::Comma => Some(','),
             ParamStyle::Space => Some(' '),
             ParamStyle::Pipe => Some('|'),
@@ -804,6 +810,8 @@ impl ParamStyle {
             ParamStyle::Pipe => "one `|`-separated value",
             ParamStyle::Brackets => "keys in brackets (`name[]`)",
             ParamStyle::Json => "one JSON value (`media_type: application/json`)",
+            ParamStyle::Label => "after a dot in the path (`label`: `.5`)",
+            ParamStyle::Matrix => "after its name in the path (`matrix`: `;id=5`)",
         }
     }
 
@@ -816,6 +824,8 @@ impl ParamStyle {
             ParamStyle::Pipe => Some(("pipeDelimited", false)),
             ParamStyle::Brackets => Some(("deepObject", true)),
             ParamStyle::Json => None,
+            ParamStyle::Label => Some(("label", false)),
+            ParamStyle::Matrix => Some(("matrix", false)),
         }
     }
 }
@@ -848,6 +858,18 @@ pub struct Param {
     pub sensitive: bool,
     /// How it travels, when a list.
     pub style: ParamStyle,
+}
+
+impl Param {
+    /// The text before a path parameter's value in its segment: `.` for `label`, `;name=` for
+    /// `matrix`; `None` for the others.
+    pub fn path_prefix(&self) -> Option<String> {
+        match self.style {
+            ParamStyle::Label => Some(".".to_owned()),
+            ParamStyle::Matrix => Some(format!(";{}=", self.wire)),
+            _ => None,
+        }
+    }
 }
 
 /// A request body.

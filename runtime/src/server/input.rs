@@ -192,6 +192,20 @@ impl Input {
         self.path.iter_mut().find(|(k, _)| k == name).map(|(_, v)| std::mem::take(v)).unwrap_or_default()
     }
 
+    /// Takes the prefix of a path parameter written after a dot or after its name (OpenAPI's
+    /// `label`, `.5`, and `matrix`, `;id=5`) off its value before it is read; a value without
+    /// it is a violation at `path.<name>`.
+    pub fn path_prefix(&mut self, name: &str, prefix: &str) {
+        let Some((_, value)) = self.path.iter_mut().find(|(k, _)| k == name) else { return };
+        match value.strip_prefix(prefix) {
+            Some(rest) => *value = rest.to_owned(),
+            None => {
+                let message = format!("is written `{prefix}` and the value");
+                self.fail(format!("path.{name}"), message);
+            }
+        }
+    }
+
     /// A path parameter of another type than text (integer, number, boolean, date-time); a
     /// value that does not parse is a violation at `path.<name>`.
     pub fn path_as<T: FromParam>(&mut self, name: &str) -> Option<T> {

@@ -455,6 +455,10 @@ fn path_expr(api: &Api, op: &Operation) -> TokenStream {
             match piece {
                 Piece::Text(text) => format.push_str(&text.replace('{', "{{").replace('}', "}}")),
                 Piece::Param(wire) => {
+                    let param = op.params.iter().find(|p| p.wire == wire);
+                    if let Some(prefix) = param.and_then(Param::path_prefix) {
+                        format.push_str(&prefix.replace('{', "{{").replace('}', "}}"));
+                    }
                     format.push_str("{}");
                     args.push(segment_arg(api, op, &wire));
                 }

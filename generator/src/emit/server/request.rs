@@ -74,6 +74,9 @@ impl ServerEmitter<'_> {
             let wire = &param.wire;
             let location = format!("{}.{wire}", param.location.as_str());
             let (read, is_option) = self.read_param(param);
+            if let Some(prefix) = param.path_prefix() {
+                reads.push(quote! { __input.path_prefix(#wire, #prefix); });
+            }
             reads.push(quote! { let #local = #read; });
             let checks = self.param_checks(param, &mut patterns);
             if !checks.is_empty() {
