@@ -12,6 +12,7 @@
 #   JUDGES=prism (or schemathesis)              one judge only (default: both)
 #   MAX_EXAMPLES=5 TIME_LIMIT=240               schemathesis's examples per operation and
 #                                               seconds per document
+#   PRISM_WAIT=30                               seconds Prism may take to start on a document
 #   MIN_CLIENT=94 MIN_SERVER=50                 fail (exit 1) below these pass rates, or on
 #                                               any hung call or server error (CI's gate)
 #
@@ -125,7 +126,8 @@ for id in "${ids[@]}"; do
   port=$((port + 1))
   "$prism" mock -d --errors -h 127.0.0.1 -p "$port" "$doc" >"$work/$id.prism.log" 2>&1 &
   prism_pid=$!
-  for _ in $(seq 300); do
+  # PRISM_WAIT: seconds Prism may take to start (30; Stripe's 6 MB document takes minutes).
+  for _ in $(seq $((${PRISM_WAIT:-30} * 10))); do
     grep -q "Prism is listening" "$work/$id.prism.log" && break
     kill -0 "$prism_pid" 2>/dev/null || break
     sleep 0.1
