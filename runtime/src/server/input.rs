@@ -225,15 +225,7 @@ impl Input {
     pub fn path_decoded<T: FromJson + Validate>(&mut self, name: &str) -> Option<T> {
         let text = self.path(name);
         let decoded = crate::json::decode_query::<T>(serde_json::Value::String(text));
-        match decoded.and_then(|decoded| decoded.validate().map(|()| decoded)) {
-            Ok(decoded) => Some(decoded),
-            Err(found) => {
-                let named: Vec<Violation> =
-                    found.0.into_iter().map(|v| Violation::new(format!("path.{name}{}", v.path), v.message)).collect();
-                self.violations.extend(named);
-                None
-            }
-        }
+        self.validated(decoded, &format!("path.{name}"))
     }
 
     /// An optional query parameter; given twice is a violation.
@@ -389,11 +381,16 @@ impl Input {
                 return None;
             }
         };
-        match crate::json::decode::<T>(value, Mode::Strict).and_then(|decoded| decoded.validate().map(|()| decoded)) {
+        self.validated(crate::json::decode::<T>(value, Mode::Strict), &at)
+    }
+
+    /// A value decoded, then validated; its violations recorded under `at` (`path.key`,
+    /// `query.bounds`: a JSON pointer inside the value follows).
+    fn validated<T: Validate>(&mut self, decoded: Result<T, crate::validate::Violations>, at: &str) -> Option<T> {
+        match decoded.and_then(|decoded| decoded.validate().map(|()| decoded)) {
             Ok(decoded) => Some(decoded),
             Err(found) => {
-                let named: Vec<Violation> =
-                    found.0.into_iter().map(|v| Violation::new(format!("{at}{}", v.path), v.message)).collect();
+                let named = found.0.into_iter().map(|v| Violation::new(format!("{at}{}", v.path), v.message));
                 self.violations.extend(named);
                 None
             }
