@@ -223,7 +223,7 @@ fn nested_forms_and_delimited_query_lists_are_kept_and_what_the_format_cannot_ho
     assert_eq!((report.summary.kept, report.summary.operations), (3, 4));
     assert_eq!(
         (report.summary.params, report.summary.params_left_out),
-        (12, 2),
+        (13, 2),
         "the exploded object whose field is another parameter (`window.ids`) and the CSV one (`shape`) are left out"
     );
     let kinds = &report.summary.kinds;
@@ -244,9 +244,17 @@ fn nested_forms_and_delimited_query_lists_are_kept_and_what_the_format_cannot_ho
             "page GetSearchPage Default",
             "created GetSearchCreated Brackets",
             "where GetSearchWhere Json",
-            "label string Default"
+            "label string Default",
+            "flag GetSearchFlag Default"
         ]
     );
+    // An enumeration of booleans is that of their texts: `flag=true` only.
+    let flag = search.params.iter().find(|p| p.wire == "flag").unwrap();
+    let apigen::model::TypeKind::Enum(values) = &api.ty(flag.ty.named().unwrap()).kind else {
+        panic!("an enumeration")
+    };
+    let texts: Vec<&str> = values.values.iter().map(|v| v.wire.as_str()).collect();
+    assert_eq!((texts, values.open), (vec!["true"], false));
     let left_out: Vec<(&str, usize)> = report.summary.left_out.iter().map(|(k, n)| (k.as_str(), *n)).collect();
     assert_eq!(left_out, [("non-json-request-bodies", 1)]);
     let bodies: Vec<String> = api

@@ -1084,6 +1084,7 @@ impl Importer<'_> {
             }
             (None, None) => json!({"type": "string"}),
         };
+        let schema = boolean_enum_as_text(self.doc, schema, pointer);
         let at = At::new(refs::child(pointer, "schema"), derived);
         let mut typed = self.schema(&schema, &at);
         if !json_keys.is_empty() {
@@ -1939,6 +1940,27 @@ fn untagged_group(path: &str) -> &str {
         lower == "api" || numbered || segment.starts_with(|c: char| c.is_ascii_digit())
     };
     literal.iter().find(|s| !version(s)).or(literal.first()).copied().unwrap_or("default")
+}
+
+/// A parameter's enumeration of booleans (discourse's `enum: [true]`) as the enumeration of
+/// their texts (`"true"`), which a parameter carries exactly (the format's enumerations hold
+/// strings or integers, and a boolean typed alone would accept `false`); any other schema as
+/// it is.
+fn boolean_enum_as_text(doc: &Value, schema: Value, pointer: &str) -> Value {
+    let Ok((resolved, _)) = refs::follow(doc, &schema, pointer) else { return schema };
+    let values = resolved.get("enum").and_then(Value::as_array);
+    let booleans = values.filter(|v| !v.is_empty() && v.iter().all(Value::is_boolean));
+    match (resolved.get("type").and_then(Value::as_str), booleans) {
+        (Some("boolean") | None, Some(values)) => {
+            let texts: Vec<Value> = values.iter().map(|v| json!(v.to_string())).collect();
+            let mut text = json!({"type": "string", "enum": texts});
+            if let Some(description) = resolved.get("description") {
+                text["description"] = description.clone();
+            }
+            text
+        }
+        _ => schema,
+    }
 }
 
 /// Whether `schema` holds a binary string (`format: binary`) within a few levels: such an
