@@ -92,21 +92,22 @@ pub fn decode<T: FromJson>(value: Value, mode: Mode) -> Result<T, Violations> {
 /// expected), a list given by repeated keys, `[]` or indexes, an empty value an empty list or
 /// object.
 pub fn decode_form<T: FromJson>(value: Value) -> Result<T, Violations> {
-    let mut decoder = Decoder::new(Mode::Strict);
-    decoder.text = true;
-    decoder.empty_is_container = true;
-    match T::from_json(value, &mut decoder) {
-        Some(decoded) if decoder.violations.is_empty() => Ok(decoded),
-        _ => Err(decoder.into_error()),
-    }
+    decode_text(value, true)
 }
 
 /// Decodes a query parameter read as a form's tree (an object or union parameter: see
 /// [`crate::form`]) strictly, as [`decode_form`] does, except that an empty value is an
 /// empty string, never an empty list or object.
 pub fn decode_query<T: FromJson>(value: Value) -> Result<T, Violations> {
+    decode_text(value, false)
+}
+
+/// Decodes a tree of text strictly, each scalar parsed by its type ([`decode_form`],
+/// [`decode_query`]).
+fn decode_text<T: FromJson>(value: Value, empty_is_container: bool) -> Result<T, Violations> {
     let mut decoder = Decoder::new(Mode::Strict);
     decoder.text = true;
+    decoder.empty_is_container = empty_is_container;
     match T::from_json(value, &mut decoder) {
         Some(decoded) if decoder.violations.is_empty() => Ok(decoded),
         _ => Err(decoder.into_error()),

@@ -836,13 +836,10 @@ impl Importer<'_> {
             return None;
         }
         let schema = entry.get("schema")?.clone();
-        let (resolved, _) = refs::follow(self.doc, &schema, pointer).ok()?;
-        let scalar = resolved.get("enum").is_some()
-            || matches!(
-                resolved.get("type").and_then(Value::as_str),
-                Some("string" | "integer" | "number" | "boolean")
-            );
-        if scalar {
+        if holds_binary(self.doc, &schema, 0) {
+            return None; // Bytes travel in no parameter.
+        }
+        if scalar_schema(self.doc, &schema, pointer) {
             op_gaps.push(self.gaps.note(gaps::CONTENT_SCALAR, pointer));
             return Some((schema, false));
         }
@@ -864,15 +861,7 @@ impl Importer<'_> {
         {
             typed.description = Some(description.to_owned());
         }
-        let expr = self.complete(typed.clone(), pointer);
-        let mut typed = super::typed::Typed {
-            expr,
-            description: typed.description,
-            sample: typed.sample,
-            gaps: typed.gaps,
-            constraints: if typed.expr.is_inline() { Default::default() } else { typed.constraints },
-            ..Default::default()
-        };
+        let mut typed = self.named_param_type(typed, true, pointer);
         let at = At::new(refs::child(pointer, "content"), "");
         self.settle_values(&mut typed, !required, &at);
         let mut node: Map<String, Value> = Map::new();
@@ -885,6 +874,27 @@ impl Importer<'_> {
         }
         node.extend(typed.node(Vec::new()));
         node
+    }
+
+    /// A parameter's type as a named one (an inline object, union or enumeration becomes a type
+    /// of its own), keeping what the parameter says of it: its description, sample and gaps,
+    /// and with `constraints` those of a type not made inline (a JSON list's `max_items`).
+    fn named_param_type(
+        &mut self,
+        typed: super::typed::Typed,
+        constraints: bool,
+        pointer: &str,
+    ) -> super::typed::Typed {
+        let expr = self.complete(typed.clone(), pointer);
+        let keep = constraints && !typed.expr.is_inline();
+        super::typed::Typed {
+            expr,
+            description: typed.description,
+            sample: typed.sample,
+            gaps: typed.gaps,
+            constraints: if keep { typed.constraints } else { Default::default() },
+            ..Default::default()
+        }
     }
 
     /// Leaves out (with a gap) each exploded object parameter one of whose fields another
@@ -941,19 +951,8 @@ impl Importer<'_> {
             ("form", true) => {
                 let properties = schema.get("properties").and_then(Value::as_object).filter(|p| !p.is_empty())?;
                 let closed = matches!(schema.get("additionalProperties"), None | Some(Value::Bool(false)));
-                let scalar = |s: &Value| {
-                    let Ok((s, _)) = refs::follow(doc, s, pointer) else { return false };
-                    s.get("enum").is_some()
-                        || matches!(
-                            s.get("type").and_then(Value::as_str),
-                            Some("string" | "integer" | "number" | "boolean")
-                        ) && s.get("format").and_then(Value::as_str) != Some("binary")
-                };
-                let flat = properties.values().all(|p| {
-                    let Ok((p, _)) = refs::follow(doc, p, pointer) else { return false };
-                    scalar(p)
-                        || p.get("type").and_then(Value::as_str) == Some("array") && p.get("items").is_some_and(scalar)
-                });
+                let flat =
+                    properties.values().all(|p| scalar_schema(doc, p, pointer) || list_of_scalars(doc, p, pointer));
                 let plain = schema.get("allOf").is_none();
                 (closed && flat && plain).then_some(false)
             }
@@ -996,22 +995,15 @@ impl Importer<'_> {
         if distinct.len() < kinds.len() || distinct.contains("?") {
             return None;
         }
-        let scalar = |s: &Value| {
-            let Ok((s, _)) = refs::follow(doc, s, pointer) else { return false };
-            s.get("enum").is_some()
-                || matches!(s.get("type").and_then(Value::as_str), Some("string" | "integer" | "number" | "boolean"))
-                    && s.get("format").and_then(Value::as_str) != Some("binary")
-        };
-        let list_of_scalars = |s: &Value| {
-            let Ok((s, _)) = refs::follow(doc, s, pointer) else { return false };
-            s.get("type").and_then(Value::as_str) == Some("array") && s.get("items").is_some_and(scalar)
-        };
+        let scalar = |s: &Value| scalar_schema(doc, s, pointer);
         let style =
             param.get("style").and_then(Value::as_str).unwrap_or(if location == "path" { "simple" } else { "form" });
         let explode = param.get("explode").and_then(Value::as_bool).unwrap_or(style == "form" || style == "deepObject");
         match (location, style, explode) {
             ("path", "simple", _) => variants.iter().all(scalar).then_some(false),
-            ("query", "form", true) => variants.iter().all(|v| scalar(v) || list_of_scalars(v)).then_some(false),
+            ("query", "form", true) => {
+                variants.iter().all(|v| scalar(v) || list_of_scalars(doc, v, pointer)).then_some(false)
+            }
             ("query", "deepObject", true) => (!holds_binary(doc, resolved, 0)).then_some(true),
             _ => None,
         }
@@ -1098,25 +1090,16 @@ impl Importer<'_> {
             _ => None,
         };
         let mut object_keys = Vec::new();
-        let is_union = ["oneOf", "anyOf"]
-            .iter()
-            .any(|k| refs::follow(self.doc, &schema, pointer).is_ok_and(|(s, _)| s.get(k).is_some()));
         if let Some(deep) = object_style {
-            // An object or a map, named (the format holds no inline object parameter).
+            // An object, a map or a union, named (the format holds no inline object parameter).
             let resolved = refs::follow(self.doc, &schema, pointer).map(|(s, _)| s.clone()).unwrap_or_default();
+            let is_union = ["oneOf", "anyOf"].iter().any(|k| resolved.get(k).is_some());
             let properties = resolved.get("properties").and_then(Value::as_object);
             let exploded_fields: Vec<String> = properties.map(|p| p.keys().cloned().collect()).unwrap_or_default();
             if typed.expr == Expr::Json {
                 typed.expr = Expr::Map(Box::new(Expr::Json)); // A free-form object: any keys.
             }
-            let expr = self.complete(typed.clone(), pointer);
-            typed = super::typed::Typed {
-                expr,
-                description: typed.description,
-                sample: typed.sample,
-                gaps: typed.gaps,
-                ..Default::default()
-            };
+            typed = self.named_param_type(typed, false, pointer);
             if deep {
                 object_keys.push(("style", json!("deepObject")));
             } else if !is_union {
@@ -1961,6 +1944,22 @@ fn boolean_enum_as_text(doc: &Value, schema: Value, pointer: &str) -> Value {
         }
         _ => schema,
     }
+}
+
+/// Whether `schema` (a reference followed) is one scalar a parameter carries as text: a string
+/// (not binary), a number, a boolean or an enumeration.
+fn scalar_schema(doc: &Value, schema: &Value, pointer: &str) -> bool {
+    let Ok((schema, _)) = refs::follow(doc, schema, pointer) else { return false };
+    schema.get("enum").is_some()
+        || matches!(schema.get("type").and_then(Value::as_str), Some("string" | "integer" | "number" | "boolean"))
+            && schema.get("format").and_then(Value::as_str) != Some("binary")
+}
+
+/// Whether `schema` (a reference followed) is a list of scalars ([`scalar_schema`]).
+fn list_of_scalars(doc: &Value, schema: &Value, pointer: &str) -> bool {
+    let Ok((schema, _)) = refs::follow(doc, schema, pointer) else { return false };
+    schema.get("type").and_then(Value::as_str) == Some("array")
+        && schema.get("items").is_some_and(|items| scalar_schema(doc, items, pointer))
 }
 
 /// Whether `schema` holds a binary string (`format: binary`) within a few levels: such an

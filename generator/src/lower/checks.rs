@@ -464,11 +464,7 @@ impl Lowerer<'_> {
 
     /// Whether `ty` is written in a form as one value: a scalar or an enumeration.
     fn form_scalar(&self, ty: &TypeRef) -> bool {
-        match ty {
-            TypeRef::Named(n) => matches!(self.types.get(n).map(|d| &d.kind), Some(TypeKind::Enum(_))),
-            TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_) | TypeRef::Bytes | TypeRef::File => false,
-            _ => true,
-        }
+        crate::model::form_scalar(&self.types, ty)
     }
 
     /// Response headers are scalars, enumerations or lists of those (comma-separated).

@@ -81,11 +81,7 @@ impl Api {
 
     /// Whether `ty` travels in a form as text: a scalar or an enumeration.
     pub fn form_scalar(&self, ty: &TypeRef) -> bool {
-        match ty {
-            TypeRef::Named(n) => matches!(self.types.get(n).map(|d| &d.kind), Some(TypeKind::Enum(_))),
-            TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_) | TypeRef::Bytes | TypeRef::File => false,
-            _ => true,
-        }
+        form_scalar(&self.types, ty)
     }
 
     /// Whether `param` is an object query parameter (an object or a map: `filter[status]=x`
@@ -732,6 +728,16 @@ impl Response {
             return matches!(self.body, ResponseBody::Page { .. }).then_some(Encoding::Json);
         };
         Some(self.media_types.first().map_or(Encoding::Json, |m| body_encoding(ty, m)))
+    }
+}
+
+/// Whether `ty` travels in a form or a parameter as text: a scalar or an enumeration of
+/// `types` (lowering asks before the [`Api`] exists).
+pub fn form_scalar(types: &BTreeMap<String, TypeDef>, ty: &TypeRef) -> bool {
+    match ty {
+        TypeRef::Named(n) => matches!(types.get(n).map(|d| &d.kind), Some(TypeKind::Enum(_))),
+        TypeRef::Json | TypeRef::List(_) | TypeRef::Map(_) | TypeRef::Bytes | TypeRef::File => false,
+        _ => true,
     }
 }
 

@@ -27,6 +27,18 @@ impl Core {
         Ok(())
     }
 
+    /// Validates a parameter when the client validates requests, each violation named by
+    /// `name` from its JSON pointer in the value (as the server names it).
+    fn check_named<T: Validate>(&self, value: &T, name: impl Fn(&str) -> String) -> Result<(), Error> {
+        if !self.settings.validate_requests {
+            return Ok(());
+        }
+        value.validate().map_err(|found| {
+            let named = found.0.into_iter().map(|v| crate::validate::Violation::new(name(&v.path), v.message));
+            Error::Invalid(crate::validate::Violations(named.collect()))
+        })
+    }
+
     /// A form body (`application/x-www-form-urlencoded`) of these fields, lists as repeated
     /// keys (generated code lists them, after [`Core::check`]).
     pub fn form(&self, fields: &[(&'static str, String)]) -> CallBody {
@@ -92,12 +104,7 @@ impl Core {
                 key => format!("query.{key}"),
             }
         };
-        if self.settings.validate_requests {
-            value.validate().map_err(|found| {
-                let named = found.0.into_iter().map(|v| crate::validate::Violation::new(key_of(&v.path), v.message));
-                Error::Invalid(crate::validate::Violations(named.collect()))
-            })?;
-        }
+        self.check_named(value, key_of)?;
         let value = crate::json::writing(crate::json::Direction::Request, || serde_json::to_value(value))
             .map_err(|e| Error::Config(format!("the query parameter `{name}` cannot be serialized: {e}")))?;
         let value =
@@ -117,15 +124,7 @@ impl Core {
         name: &'static str,
         value: &T,
     ) -> Result<String, Error> {
-        if self.settings.validate_requests {
-            value.validate().map_err(|found| {
-                let named = found
-                    .0
-                    .into_iter()
-                    .map(|v| crate::validate::Violation::new(format!("{place}.{name}{}", v.path), v.message));
-                Error::Invalid(crate::validate::Violations(named.collect()))
-            })?;
-        }
+        self.check_named(value, |pointer| format!("{place}.{name}{pointer}"))?;
         crate::json::writing(crate::json::Direction::Request, || serde_json::to_string(value))
             .map_err(|e| Error::Config(format!("the {place} parameter `{name}` cannot be serialized: {e}")))
     }

@@ -167,20 +167,12 @@ impl ClientEmitter<'_> {
     fn send_param(&self, op: &Operation, p: &Param) -> TokenStream {
         let wire = &p.wire;
         let field = ident(&p.rust);
+        let core = ident(&op.client.members.core);
         if self.api.object_param(p) {
-            // Its pairs as a form writes them (`apigen_runtime::form`), validated first.
-            let core = ident(&op.client.members.core);
-            // A union travels under its name (`created=5`, `created[gt]=1`), as in brackets.
+            // Its pairs as a form writes them (`apigen_runtime::form`), validated first; a
+            // union travels under its name (`created=5`, `created[gt]=1`), as in brackets.
             let deep = p.style == crate::model::ParamStyle::Brackets || self.api.union_param(p);
-            return if p.required {
-                quote! { self.#core.query_object(&mut query, #wire, &self.#field, #deep)?; }
-            } else {
-                quote! {
-                    if let ::core::option::Option::Some(value) = &self.#field {
-                        self.#core.query_object(&mut query, #wire, value, #deep)?;
-                    }
-                }
-            };
+            return when_given(p, |value| quote! { self.#core.query_object(&mut query, #wire, #value, #deep)?; });
         }
         let (list, name) = match p.location {
             ParamIn::Header => (quote!(headers), quote!(::std::string::String::from(#wire))),
@@ -189,24 +181,11 @@ impl ClientEmitter<'_> {
         };
         if p.style == crate::model::ParamStyle::Json {
             // One JSON text, validated first.
-            let core = ident(&op.client.members.core);
             let place = p.location.as_str();
-            return if matches!(p.ty, TypeRef::List(_)) {
-                // An empty list is left out, as for the other list parameters.
-                quote! {
-                    if !self.#field.is_empty() {
-                        #list.push((#name, self.#core.json_param(#place, #wire, &self.#field)?));
-                    }
-                }
-            } else if p.required {
-                quote! { #list.push((#name, self.#core.json_param(#place, #wire, &self.#field)?)); }
-            } else {
-                quote! {
-                    if let ::core::option::Option::Some(value) = &self.#field {
-                        #list.push((#name, self.#core.json_param(#place, #wire, value)?));
-                    }
-                }
-            };
+            return when_given(
+                p,
+                |value| quote! { #list.push((#name, self.#core.json_param(#place, #wire, #value)?)); },
+            );
         }
         match &p.ty {
             TypeRef::List(inner) if p.location == ParamIn::Header => {
@@ -441,6 +420,22 @@ fn form_write(field: &crate::model::Field, multipart: bool) -> TokenStream {
             quote! { for item in item { #each } }
         }
         scalar => push(param_text(quote!(item), scalar)),
+    }
+}
+
+/// `send(value)` for a parameter sent whole (an object, a union, JSON) when the caller gave
+/// it: a required one always, an optional one when set, a list when not empty (as the other
+/// list parameters); `value` is a reference to it.
+fn when_given(p: &Param, send: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
+    let field = ident(&p.rust);
+    if matches!(p.ty, TypeRef::List(_)) {
+        let sent = send(quote!(&self.#field));
+        quote! { if !self.#field.is_empty() { #sent } }
+    } else if p.required {
+        send(quote!(&self.#field))
+    } else {
+        let sent = send(quote!(value));
+        quote! { if let ::core::option::Option::Some(value) = &self.#field { #sent } }
     }
 }
 
