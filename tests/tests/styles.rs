@@ -600,3 +600,26 @@ async fn label_and_matrix_path_parameters_carry_their_prefix_both_ways() {
     let params = &openapi["paths"]["/checkouts/at/{day}/{rev}"]["get"]["parameters"];
     assert_eq!((&params[0]["style"], &params[1]["style"]), (&json!("label"), &json!("matrix")));
 }
+
+#[tokio::test]
+async fn hostile_object_and_json_parameters_are_refused_by_name_without_harm() {
+    let base = start().await;
+    let http = styles_client::http_client_builder().build().unwrap();
+    let get = |target: String| http.get(format!("{base}{target}")).bearer_auth("tok").send();
+    // Brackets nested past the form's depth limit, and JSON nested past serde_json's.
+    let deep = format!("/checkouts/filter?created{}=1", "[a]".repeat(40));
+    let (status, found) = violations_of(get(deep).await.unwrap()).await;
+    assert_eq!(status, 400);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].0.starts_with("query.created[a][a]") && found[0].1 == "nests deeper than 32 levels", "{found:?}");
+    let nested = format!("/checkouts/report?bounds={}{}", "[".repeat(2000), "]".repeat(2000));
+    let (status, found) = violations_of(get(nested).await.unwrap()).await;
+    assert_eq!(status, 400);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "query.bounds");
+    assert!(found[0].1.starts_with("is not valid JSON: recursion limit exceeded"), "{found:?}");
+    // A number too large for the integer variant is the string one.
+    let response = get("/checkouts/by/99999999999999999999999".to_owned()).await.unwrap();
+    let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+    assert_eq!(body["key"], json!("99999999999999999999999"));
+}
