@@ -199,13 +199,14 @@ fn importing_the_export_of_nested_forms_and_query_styles_gives_them_back() {
     assert_eq!(report.summary.kept, 8);
     let fields = |api: &Api, name: &str| -> Vec<String> {
         let TypeKind::Object(object) = &api.ty(name).kind else { panic!("{name} is an object") };
-        object.fields.iter().map(|f| format!("{} {} optional={}", f.wire, f.ty, f.optional)).collect()
+        object.fields.iter().map(|f| format!("{} {} {} optional={}", f.wire, f.rust, f.ty, f.optional)).collect()
     };
-    for name in ["CheckoutForm", "LineItem", "Address", "FileLink"] {
+    for name in ["CheckoutForm", "LineItem", "Address", "FileLink", "Position"] {
         assert_eq!(fields(&imported, name), fields(&original, name), "{name}");
     }
     let styles = |api: &Api| -> Vec<String> {
-        api.operations.iter().flat_map(|op| op.params.iter().map(|p| format!("{} {:?}", p.wire, p.style))).collect()
+        let params = api.operations.iter().flat_map(|op| op.params.iter());
+        params.map(|p| format!("{} {} {:?}", p.wire, p.rust, p.style)).collect()
     };
     assert_eq!(styles(&imported), styles(&original));
     for op in imported.operations.iter().filter(|op| op.body.is_some()) {
@@ -444,6 +445,73 @@ fn invalid_schemas_and_references_to_nothing_are_gaps_not_failures() {
          range: { type: integer, optional: true, gaps: [contradictory-constraints] }\n      \
          self: { type: Thing, optional: true }\n"
     );
+}
+
+#[test]
+fn required_names_the_properties_do_not_declare_are_required_fields_of_any_value() {
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Loose", "version": "1"},
+        "paths": {"/things": {"get": {"operationId": "listThings", "responses": {"200": {
+            "description": "ok",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}}}}}}},
+        "components": {"schemas": {
+            "Thing": {"type": "object", "required": ["id", "output"], "properties": {"id": {"type": "string"}}},
+            "Counts": {"type": "object", "required": ["total"], "properties": {"id": {"type": "string"}},
+                "additionalProperties": {"type": "integer"}},
+            "Closed": {"type": "object", "required": ["gone"], "properties": {"id": {"type": "string"}},
+                "additionalProperties": false}
+        }}
+    });
+    let imported = apigen::import::import(&doc, "loose.json").unwrap();
+    assert!(imported.summary.line().contains("undeclared-required 3"), "{}", imported.summary.line());
+    let schemas = &imported.files.iter().find(|(name, _)| name == "schemas.yaml").unwrap().1;
+    assert!(
+        schemas.contains("  Thing:\n    fields:\n      id: { type: string }\n      output: { type: json, gaps: [undeclared-required] }\n"),
+        "{schemas}"
+    );
+    assert!(schemas.contains("total: { type: integer, gaps: [undeclared-required] }"), "{schemas}");
+    assert!(!schemas.contains("gone"), "additionalProperties: false leaves no room for `gone`: {schemas}");
+}
+
+#[test]
+fn names_whose_rust_names_collide_keep_their_wire_names_and_take_rust_names_of_their_own() {
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Feeds", "version": "1"},
+        "paths": {"/statements/{statementID}": {"get": {"operationId": "getStatement",
+            "parameters": [
+                {"name": "statementID", "in": "path", "required": true, "schema": {"type": "string"}},
+                {"name": "statementId", "in": "query", "required": true, "schema": {"type": "string"}},
+                {"name": "body", "in": "query", "schema": {"type": "string"}}
+            ],
+            "responses": {"200": {"description": "ok",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Statement"}}}}}}}},
+        "components": {"schemas": {"Statement": {"type": "object", "additionalProperties": true, "properties": {
+            "fooBar": {"type": "string"}, "foo_bar": {"type": "integer"}, "extra": {"type": "string"},
+            "kept": {"type": "string", "x-rust-name": "held"}
+        }}}}
+    });
+    let imported = apigen::import::import(&doc, "feeds.json").unwrap();
+    assert!(
+        imported.summary.line().starts_with("1 of 1 operations kept, 3 of 3 parameters kept"),
+        "{}",
+        imported.summary.line()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in &imported.files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let api = match apigen::load(dir.path()) {
+        Ok((api, _)) => api,
+        Err(diags) => panic!("the renamed names do not lint:\n{}", diags.render()),
+    };
+    let op = api.operations.iter().find(|op| op.name == "getStatement").unwrap();
+    let params: Vec<(&str, &str)> = op.params.iter().map(|p| (p.wire.as_str(), p.rust.as_str())).collect();
+    assert_eq!(params, [("statementID", "statement_id"), ("statementId", "statement_id_2"), ("body", "body_2")]);
+    let TypeKind::Object(object) = &api.ty("Statement").kind else { panic!("Statement is an object") };
+    let fields: Vec<(&str, &str)> = object.fields.iter().map(|f| (f.wire.as_str(), f.rust.as_str())).collect();
+    assert_eq!(fields, [("fooBar", "foo_bar"), ("foo_bar", "foo_bar_2"), ("extra", "extra_2"), ("kept", "held")]);
 }
 
 #[test]

@@ -68,7 +68,7 @@ impl CheckoutsApi for Echo {
     }
 
     async fn checkout_at(&self, _: Context<()>, request: CheckoutAtRequest) -> Result<Position, ApiError> {
-        Ok(Position { day: request.day, rev: request.rev })
+        Ok(Position { day: request.day, rev: request.rev, seen_rev: request.seen_rev })
     }
 
     async fn find_note(&self, _: Context<()>, request: FindNoteRequest) -> Result<Option<Note>, ApiError> {
@@ -589,7 +589,13 @@ async fn label_and_matrix_path_parameters_carry_their_prefix_both_ways() {
     let client = client(&base);
     let at = client.checkouts().checkout_at(5, "a 1");
     assert_eq!(at.call().path, "/checkouts/at/.5/;rev=a%201");
-    assert_eq!(at.send().await.unwrap(), Position { day: 5, rev: "a 1".into() });
+    assert_eq!(at.send().await.unwrap(), Position { day: 5, rev: "a 1".into(), seen_rev: None });
+    // `Rev` beside `rev`: each under its own wire name, the query's under its `rust_name`.
+    let seen = client.checkouts().checkout_at(5, "a1").seen_rev("a0");
+    assert_eq!(seen.call().query, [("Rev".into(), "a0".to_owned())]);
+    let answer = seen.send_with_response().await.unwrap();
+    assert_eq!(answer.body, Position { day: 5, rev: "a1".into(), seen_rev: Some("a0".into()) });
+    assert_eq!(serde_json::to_value(&answer.body).unwrap(), json!({"day": 5, "rev": "a1", "Rev": "a0"}));
     let http = styles_client::http_client_builder().build().unwrap();
     let response = http.get(format!("{base}/checkouts/at/5/rev=x")).bearer_auth("tok").send().await.unwrap();
     let (status, found) = violations_of(response).await;
@@ -599,6 +605,8 @@ async fn label_and_matrix_path_parameters_carry_their_prefix_both_ways() {
     let openapi: Value = serde_json::from_str(include_str!("../fixtures/generated/styles/openapi.json")).unwrap();
     let params = &openapi["paths"]["/checkouts/at/{day}/{rev}"]["get"]["parameters"];
     assert_eq!((&params[0]["style"], &params[1]["style"]), (&json!("label"), &json!("matrix")));
+    assert_eq!((&params[2]["name"], &params[2]["x-rust-name"]), (&json!("Rev"), &json!("seen_rev")));
+    assert_eq!(openapi["components"]["schemas"]["Position"]["properties"]["Rev"]["x-rust-name"], "seen_rev");
 }
 
 #[tokio::test]

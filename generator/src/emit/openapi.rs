@@ -415,6 +415,9 @@ impl Document<'_> {
                 if header.required {
                     value.push(("required", json!(true)));
                 }
+                if let Some(rust) = renamed(&header.wire, &header.rust) {
+                    value.push(("x-rust-name", rust));
+                }
                 (header.wire.clone(), object(value))
             });
             let mut headers: Map<String, Value> = headers.collect();
@@ -491,12 +494,7 @@ impl Document<'_> {
             // One JSON text: the schema and example go under the media type.
             let example = sample::of_param(self.api, param);
             out.push(("content", json!({"application/json": {"schema": schema, "example": example}})));
-            if param.sensitive {
-                out.push(("x-sensitive", json!(true)));
-            }
-            if let Some(gaps) = self.x_gap(&param.gaps) {
-                out.push(("x-gap", gaps));
-            }
+            self.param_extensions(param, &mut out);
             return object(out);
         }
         if let (ParamIn::Path, Some((style, explode))) = (param.location, param.style.openapi()) {
@@ -512,13 +510,22 @@ impl Document<'_> {
         }
         out.push(("schema", schema));
         out.push(("example", sample::of_param(self.api, param)));
+        self.param_extensions(param, &mut out);
+        object(out)
+    }
+
+    /// A parameter's extensions: `x-rust-name` (a `rust_name` the import reads back),
+    /// `x-sensitive` and `x-gap`.
+    fn param_extensions(&self, param: &Param, out: &mut Vec<(&str, Value)>) {
+        if let Some(rust) = renamed(&param.wire, &param.rust) {
+            out.push(("x-rust-name", rust));
+        }
         if param.sensitive {
             out.push(("x-sensitive", json!(true)));
         }
         if let Some(gaps) = self.x_gap(&param.gaps) {
             out.push(("x-gap", gaps));
         }
-        object(out)
     }
 
     /// The schema of a type reference.
@@ -703,6 +710,9 @@ impl Document<'_> {
         if let Some(sample) = &field.sample {
             map.insert("examples".into(), json!([sample]));
         }
+        if let Some(rust) = renamed(&field.wire, &field.rust) {
+            map.insert("x-rust-name".into(), rust);
+        }
         if field.sensitive {
             map.insert("x-sensitive".into(), json!(true));
         }
@@ -841,4 +851,10 @@ fn select_value(select: &[crate::model::Selector]) -> Value {
         entry[selector.name.as_str()] = json!(selector.value);
     }
     Value::Object(out)
+}
+
+/// A Rust name the spec set (`rust_name`), for `x-rust-name`: `None` when it is the wire
+/// name's own.
+fn renamed(wire: &str, rust: &str) -> Option<Value> {
+    (crate::model::names::sanitize(wire, crate::model::names::Case::Snake) != rust).then(|| json!(rust))
 }

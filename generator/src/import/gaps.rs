@@ -41,8 +41,8 @@ kinds! {
         "Kept as plain scalar parameters, the value unquoted.";
     PARAM_STYLE = "param-styles", "Query lists sent as one comma-, space- or pipe-separated value (`explode: false`).",
         "Sent as repeated keys (`a=1&a=2`), the format's only list style.";
-    PARAM_COLLISION = "param-name-collisions", "Two parameters of one operation share a name, or their Rust names collide.",
-        "The later one is left out.";
+    PARAM_COLLISION = "param-name-collisions", "Two parameters of one operation share a name and a place (header names compared without case).",
+        "The later one is left out. (Parameters whose Rust names collide keep their wire names and take `rust_name: <name>_2`.)";
     PATH_PARAM_RENAMED = "path-param-names", "Path parameters named with characters the format refuses, or named differently by operations sharing a route.",
         "Renamed (a path parameter's name never travels: the wire is unchanged).";
     UNDECLARED_PATH_PARAM = "undeclared-path-params", "A `{parameter}` of the path that the operation does not declare.",
@@ -146,8 +146,8 @@ kinds! {
     BROKEN_REF = "broken-refs", "References to nothing, or to something that is not a schema.", "Typed `json`.";
     TOO_DEEP = "deep-schemas", "Schemas nesting deeper than the format's limits (16 levels of lists and maps, 32 of inline schemas) or aliases of themselves.",
         "Typed `json` below the limit.";
-    FIELD_COLLISION = "field-name-collisions", "Fields whose Rust names collide (`fooBar` and `foo_bar`), or named like the map of additional properties (`extra`).",
-        "The later field is not declared; its value is kept in the object's additional properties.";
+    UNDECLARED_REQUIRED = "undeclared-required", "Names an object's `required` lists that its `properties` do not declare (any value fits them), or that `additionalProperties: false` forbids.",
+        "A required field of any JSON value (`json`; the additional properties' type when they have one); left out under `additionalProperties: false`.";
     INFINITE = "infinite-types", "Types that must contain themselves (a required, non-nullable field leading back to its own type), which no finite value has.",
         "The field that closes the cycle is optional.";
     WEBHOOKS = "webhooks", "Webhooks: requests the API sends, which the format does not describe.", "Left out.";

@@ -5,7 +5,7 @@
 use super::errors::ErrorsTold;
 use super::gaps::{self, Kind};
 use super::refs;
-use super::schema::At;
+use super::schema::{At, free_rust_name};
 use super::typed::Expr;
 use super::{Importer, OperationOut, add_gaps, is_default_error_body, names};
 use crate::model::names::{Case, sanitize};
@@ -780,17 +780,22 @@ impl Importer<'_> {
             }
             // Header names are compared without case.
             let key = if location == "header" { wire.to_ascii_lowercase() } else { wire.clone() };
-            if wires.contains(&key) || !taken.is_free(&wire) {
+            if wires.contains(&key) {
                 op_gaps.push(self.gaps.note(gaps::PARAM_COLLISION, &param_pointer));
                 continue;
             }
-            let entry = match self.parameter(&param, &wire, &location, op_type, &param_pointer, op_gaps) {
-                Some(entry) => entry,
-                None => continue,
+            // A Rust name another parameter took (`statementId` beside the path's
+            // `statementID`): the parameter keeps its wire name and takes `<name>_2`.
+            let resolved = refs::follow(doc, &param, &param_pointer).ok().map(|(resolved, _)| resolved);
+            let wanted = resolved.and_then(|r| r.get("x-rust-name")).and_then(Value::as_str);
+            let rust = free_rust_name(&mut taken, &wire, wanted);
+            let at = (&param_pointer[..], &mut *op_gaps);
+            let Some(entry) = self.parameter(&param, (&wire, &rust), &location, op_type, at) else {
+                continue;
             };
             self.op_params.1 -= 1;
             wires.insert(key);
-            taken.claim(&wire);
+            taken.claim(&rust);
             if location == "path" {
                 declared_path.insert(wire.clone());
                 path_out.insert(wire, entry);
@@ -1013,11 +1018,10 @@ impl Importer<'_> {
     fn parameter(
         &mut self,
         param: &Value,
-        wire: &str,
+        (wire, rust): (&str, &str),
         location: &str,
         op_type: &str,
-        pointer: &str,
-        op_gaps: &mut Vec<String>,
+        (pointer, op_gaps): (&str, &mut Vec<String>),
     ) -> Option<Value> {
         let doc = self.doc;
         let component = param
@@ -1031,6 +1035,9 @@ impl Importer<'_> {
             None => format!("{op_type}{}", sanitize(wire, Case::Pascal)),
         };
         let mut node = self.parameter_node(resolved, location, &derived, pointer, op_gaps)?;
+        if sanitize(wire, Case::Snake) != rust {
+            node.insert("rust_name".into(), json!(rust));
+        }
         if let Some(component) = component {
             let original = resolved.get("name").and_then(Value::as_str).unwrap_or_default();
             let shareable = original == wire && !wire.is_empty();

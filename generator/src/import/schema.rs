@@ -6,7 +6,7 @@
 use super::gaps::{self, Kind};
 use super::refs::{self, RefProblem};
 use super::typed::{Expr, Typed};
-use super::{Importer, TypeOut, names};
+use super::{Importer, TypeOut, add_gaps, names};
 use crate::model::names::{Case, sanitize};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
@@ -782,35 +782,20 @@ impl Importer<'_> {
             }
             _ => None,
         };
-        let (fields, collided) = fields;
-        if collided && typed.additional.is_none() {
-            typed.additional = Some("json".to_owned());
-        }
-        if typed.additional.is_some() && fields.keys().any(|k| sanitize(k, Case::Snake) == "extra") {
-            // The map of additional properties is `extra`: such a field moves into it.
-            let mut kept = Map::new();
-            for (k, v) in fields {
-                if sanitize(&k, Case::Snake) == "extra" {
-                    typed.gap(self.gaps.note(gaps::FIELD_COLLISION, &at.pointer));
-                } else {
-                    kept.insert(k, v);
-                }
-            }
-            typed.fields = Some(kept);
-        } else {
-            typed.fields = Some(fields);
-        }
+        typed.fields = Some(fields);
         typed
     }
 
-    /// The fields of an object named `owner`; true when a field was left out for its Rust name.
+    /// The fields of an object named `owner`. A field whose Rust name another took (`foo_bar`
+    /// beside `fooBar`, or `extra` beside the map of additional properties) keeps its wire name
+    /// and takes `<name>_2` as `rust_name` (its `x-rust-name` when the document gives one).
     fn fields<'v>(
         &mut self,
         owner: &str,
         map: &Map<String, Value>,
         properties: impl Iterator<Item = (&'v String, &'v Value)>,
         at: &At,
-    ) -> (Map<String, Value>, bool) {
+    ) -> Map<String, Value> {
         let required: Vec<&str> = match map.get("required") {
             Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
             Some(_) => {
@@ -820,21 +805,58 @@ impl Importer<'_> {
             None => Vec::new(),
         };
         let mut taken = names::Taken::new(Case::Snake);
+        if matches!(map.get("additionalProperties"), Some(Value::Bool(true) | Value::Object(_))) {
+            taken.reserve("extra");
+        }
         let mut fields = Map::new();
-        let mut collided = false;
         let properties_at = At { pointer: refs::child(&at.pointer, "properties"), ..at.clone() };
         for (wire, schema) in properties {
-            if !taken.is_free(wire) {
-                self.gaps.note(gaps::FIELD_COLLISION, &refs::child(&properties_at.pointer, wire));
-                collided = true;
-                continue;
-            }
-            taken.claim(wire);
             let field_at = properties_at.below(wire, format!("{owner}{}", sanitize(wire, Case::Pascal)));
-            let field = self.field(schema, required.contains(&wire.as_str()), &field_at);
+            let mut field = self.field(schema, required.contains(&wire.as_str()), &field_at);
+            let wanted = schema.get("x-rust-name").and_then(Value::as_str);
+            if let Some(rust) = claim_rust_name(&mut taken, wire, wanted) {
+                field.insert("rust_name".into(), json!(rust));
+            }
             fields.insert(wire.clone(), Value::Object(field));
         }
-        (fields, collided)
+        self.undeclared_required(owner, map, &required, (&mut fields, &mut taken), at);
+        fields
+    }
+
+    /// Names `required` lists that `properties` does not declare: JSON Schema asks for the key,
+    /// with any value (or the additional properties' schema), so each is a required field of
+    /// that type, with gap `undeclared-required`. Under `additionalProperties: false` no object
+    /// fits; the name is left out with the same gap.
+    fn undeclared_required(
+        &mut self,
+        owner: &str,
+        map: &Map<String, Value>,
+        required: &[&str],
+        (fields, taken): (&mut Map<String, Value>, &mut names::Taken),
+        at: &At,
+    ) {
+        let additional = match map.get("additionalProperties") {
+            Some(Value::Bool(false)) => None,
+            Some(schema @ Value::Object(_)) => Some(schema.clone()),
+            _ => Some(json!({})),
+        };
+        let required_at = refs::child(&at.pointer, "required");
+        for (i, &wire) in required.iter().enumerate() {
+            if fields.contains_key(wire) {
+                continue;
+            }
+            let pointer = refs::child(&required_at, &i.to_string());
+            let gap = self.gaps.note(gaps::UNDECLARED_REQUIRED, &pointer);
+            let Some(schema) = &additional else { continue };
+            let field_at =
+                At { pointer: pointer.clone(), ..at.below(wire, format!("{owner}{}", sanitize(wire, Case::Pascal))) };
+            let mut field = self.field(schema, true, &field_at);
+            add_gaps(&mut field, &[gap]);
+            if let Some(rust) = claim_rust_name(taken, wire, None) {
+                field.insert("rust_name".into(), json!(rust));
+            }
+            fields.insert(wire.to_owned(), Value::Object(field));
+        }
     }
 
     /// One field: its type and value keys, `optional` unless required.
@@ -1237,4 +1259,20 @@ fn format_range(format: &str) -> Option<(f64, f64)> {
         "uint32" => Some((0.0, 4_294_967_295.0)),
         _ => None,
     }
+}
+
+/// The Rust name a field or parameter named `wire` can take in `taken` (not taken yet):
+/// `wanted` (a document's `x-rust-name`) or the wire name's own, else the first free
+/// `<name>_2`, `<name>_3`, ...
+pub(super) fn free_rust_name(taken: &mut names::Taken, wire: &str, wanted: Option<&str>) -> String {
+    let wanted = sanitize(wanted.unwrap_or(wire), Case::Snake);
+    taken.first_free(&wanted, "_", |taken, name| taken.is_free(name))
+}
+
+/// Takes [`free_rust_name`] in `taken`; returns it when the spec must say it (`rust_name`),
+/// `None` when it is the wire name's own.
+fn claim_rust_name(taken: &mut names::Taken, wire: &str, wanted: Option<&str>) -> Option<String> {
+    let rust = free_rust_name(taken, wire, wanted);
+    taken.claim(&rust);
+    (rust != sanitize(wire, Case::Snake)).then_some(rust)
 }

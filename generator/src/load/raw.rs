@@ -309,6 +309,9 @@ pub struct RawField {
     pub ty: Option<String>,
     /// Inline type: its Rust name, when the derived one reads badly.
     pub type_name: Option<String>,
+    /// Field, parameter or response header: its Rust name, when the one derived from the wire
+    /// name collides or reads badly (an API's own names cannot be renamed).
+    pub rust_name: Option<String>,
     /// What it means.
     pub description: Option<String>,
     /// May be absent.

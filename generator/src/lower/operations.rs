@@ -673,7 +673,7 @@ impl Lowerer<'_> {
             }
             let derived = format!("{}Header", sanitize(wire, Case::Pascal));
             let Some(ty) = self.lower_value_type(field, &derived, &element, &header_origin) else { continue };
-            let rust = sanitize(wire, Case::Snake);
+            let rust = self.rust_name_of(wire, field, &header_origin);
             if !scope.claim(&rust, &element, &at, self.diags) {
                 continue;
             }

@@ -89,7 +89,7 @@ impl Lowerer<'_> {
         let style = self.lower_style(raw, location, &ty, &element, origin);
         Some(Param {
             wire: wire.to_owned(),
-            rust: sanitize(wire, Case::Snake),
+            rust: self.rust_name_of(wire, raw, origin),
             location,
             ty,
             required,

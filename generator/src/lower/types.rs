@@ -236,7 +236,7 @@ impl Lowerer<'_> {
         for (wire, raw) in fields.into_iter().flatten() {
             let field_origin = origin.key("fields").key(wire);
             let at = self.at(&field_origin);
-            let rust = sanitize(wire, Case::Snake);
+            let rust = self.rust_name_of(wire, raw, &field_origin);
             scope.claim(&rust, &format!("field `{wire}`"), &at, self.diags);
             if let Some(field) = self.lower_field(type_name, wire, rust, raw, &field_origin) {
                 lowered.push(field);
@@ -248,6 +248,21 @@ impl Lowerer<'_> {
             self.complete_ref(expr, &at)
         });
         Object { fields: lowered, additional, includes: Vec::new(), ignores_unknown: self.ignore_unknown }
+    }
+
+    /// The Rust name of a field, parameter or response header: its `rust_name` when the spec
+    /// sets one (the wire names of an API someone else owns cannot be renamed: `statementId`
+    /// beside `statementID`), else the wire name in snake case.
+    pub(super) fn rust_name_of(&mut self, wire: &str, raw: &RawField, origin: &Origin) -> String {
+        let Some(name) = &raw.rust_name else { return sanitize(wire, Case::Snake) };
+        let fitted = sanitize(name, Case::Snake);
+        if fitted != *name {
+            let at = self.at(&origin.key("rust_name"));
+            self.diags
+                .error(at, format!("`rust_name: {name}` is not a snake_case Rust name"))
+                .hint(format!("write `{fitted}`"));
+        }
+        fitted
     }
 
     pub(super) fn lower_field(
@@ -357,7 +372,7 @@ impl Lowerer<'_> {
 
     /// Reports keys that make no sense for what the raw field is being read as.
     pub(super) fn reject_misplaced(&mut self, raw: &RawField, role: Role, origin: &Origin) {
-        let checks: [(&str, bool, &str); 12] = [
+        let checks: [(&str, bool, &str); 13] = [
             ("read_only", raw.read_only && role != Role::Field, "only object fields are read-only"),
             ("write_only", raw.write_only && role != Role::Field, "only object fields are write-only"),
             ("name", raw.name.is_some() && role != Role::Param, "`name` names inline parameters"),
@@ -373,6 +388,7 @@ impl Lowerer<'_> {
             ("nullable", raw.nullable && role != Role::Field, "only object fields may be null"),
             ("const", raw.constant.is_some() && role != Role::Field, "only object fields hold constants"),
             ("sensitive", raw.sensitive && role == Role::Body, "mark the sensitive field of the body type instead"),
+            ("rust_name", raw.rust_name.is_some() && role == Role::Body, "a request body is the builder's `body`"),
             (
                 "media_type",
                 raw.media_type.is_some() && role == Role::Field,
