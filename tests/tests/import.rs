@@ -515,6 +515,23 @@ fn names_whose_rust_names_collide_keep_their_wire_names_and_take_rust_names_of_t
 }
 
 #[test]
+fn an_azure_enumeration_that_may_grow_is_closed_to_requests_as_its_schema_says() {
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Gateways", "version": "1"},
+        "paths": {"/gateways": {"put": {"operationId": "putGateway",
+            "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Sku"}}}},
+            "responses": {"204": {"description": "done"}}}}},
+        "components": {"schemas": {"Sku": {"type": "object", "properties": {"name": {
+            "type": "string", "enum": ["Standard"], "x-ms-enum": {"name": "SkuName", "modelAsString": true}
+        }}}}}
+    });
+    let imported = apigen::import::import(&doc, "gateways.json").unwrap();
+    let schemas = &imported.files.iter().find(|(name, _)| name == "schemas.yaml").unwrap().1;
+    assert!(schemas.contains("name: { optional: true, open: false, enum: [Standard] }"), "{schemas}");
+}
+
+#[test]
 fn an_inline_shape_met_twice_is_declared_once_with_its_constraints() {
     let body = |op: &str| {
         serde_json::json!({"operationId": op, "requestBody": {"content": {"application/json": {"schema": {

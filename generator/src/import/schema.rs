@@ -956,8 +956,10 @@ impl Importer<'_> {
         }
         let mut taken = names::Taken::new(Case::Pascal);
         let mut listed: Vec<Value> = Vec::new();
-        let mut open =
-            map.get("x-ms-enum").and_then(|x| x.get("modelAsString")).and_then(Value::as_bool).unwrap_or(false);
+        // Closed, also under Azure's `x-ms-enum: {modelAsString: true}` (values may be added
+        // later): the generated server knows the values this document lists and refuses others,
+        // as the schema says; the client keeps any value it receives, as for every enumeration.
+        let mut open = false;
         let mut typed = Typed::default();
         let mut seen = BTreeSet::new();
         for value in strings {
