@@ -9,7 +9,8 @@
 //!    answered as the one used most, when the fields the router writes have the same types in
 //!    all of them. None: the built-in error body, gap `error-body`.
 //! 2. Its media type: the one it is answered in most often (the first met of a tie); `*/*`
-//!    is written `application/json`.
+//!    is written `application/json`. When the schema cannot be mapped, the built-in body is
+//!    answered in that media type (`api.errors: { media_type: application/problem+json }`).
 //! 3. `message`: a string field named `message`, `detail`, `error_description`, `title` or
 //!    `error` (in that order; names compared without case and separators) at the top of the
 //!    body, else inside its `error` object (Google's and Azure's `/error/message`).
@@ -53,8 +54,9 @@ pub enum ErrorsTold {
     /// No error response has a JSON body, or no schema is the body of more than half.
     #[default]
     NotShared,
-    /// A shared schema `api.errors` cannot describe: the built-in error body is kept.
-    Unmapped,
+    /// A shared schema `api.errors` cannot describe, or apigen's own body: the built-in error
+    /// body is kept, in the media type the document answers errors in.
+    Unmapped(String),
     /// The shared schema, as `api.errors` says it.
     Mapped(Map<String, Value>),
 }
@@ -77,7 +79,9 @@ impl Importer<'_> {
         let Some(Shared { key, media, alike }) = self.shared_error_schema() else { return };
         let schema = &self.doc["components"]["schemas"][&key];
         if is_default_error_body(self.doc, schema) {
-            return; // The format's own error body (apigen's export): nothing to declare.
+            // The format's own error body (apigen's export): only its media type to declare.
+            self.errors = ErrorsTold::Unmapped(media);
+            return;
         }
         let pointer = refs::child("#/components/schemas", &key);
         let name = self.components.get(&key).cloned().flatten().filter(|n| self.types.contains_key(n));
@@ -89,11 +93,12 @@ impl Importer<'_> {
             && !alike.iter().all(|other| self.writes_alike(name, other, node))
         {
             self.gaps.note(gaps::ERROR_BODY, &pointer);
+            self.errors = ErrorsTold::Unmapped(media);
             return; // Alike in names, not in the types of what the router writes.
         }
         let (told, kind) = match node {
             Ok(node) => (ErrorsTold::Mapped(node), gaps::ERROR_BODY_BY_NAME),
-            Err(kind) => (ErrorsTold::Unmapped, kind),
+            Err(kind) => (ErrorsTold::Unmapped(media), kind),
         };
         let id = self.gaps.note(kind, &pointer);
         if let Some(ty) = name.and_then(|name| self.types.get_mut(&name)) {

@@ -147,8 +147,16 @@ impl Importer<'_> {
         if !self.servers.is_empty() {
             api.insert("servers".into(), Value::Array(self.servers.clone()));
         }
-        if let super::errors::ErrorsTold::Mapped(errors) = &self.errors {
-            api.insert("errors".into(), Value::Object(errors.clone()));
+        match &self.errors {
+            super::errors::ErrorsTold::Mapped(errors) => {
+                api.insert("errors".into(), Value::Object(errors.clone()));
+            }
+            // The built-in body, answered in the document's error media type
+            // (`application/problem+json`), so refusals carry the type the document lists.
+            super::errors::ErrorsTold::Unmapped(media) if media != "application/json" => {
+                api.insert("errors".into(), json!({ "media_type": media }));
+            }
+            _ => {}
         }
         if self.open_objects {
             // OpenAPI's objects take fields they do not declare unless `additionalProperties:

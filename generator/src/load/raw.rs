@@ -97,15 +97,17 @@ pub struct RawServerVariable {
 /// `api.errors:` the API's error body.
 #[derive(Debug, Deserialize)]
 pub struct RawErrors {
-    /// The named object type of every error body.
+    /// The named object type of every error body; absent: the built-in envelope (then only
+    /// `media_type` may be given).
     #[serde(rename = "type")]
-    pub ty: String,
+    pub ty: Option<String>,
     /// Its media type (default `application/json`; `application/problem+json` for RFC 9457).
     pub media_type: Option<String>,
     /// JSON pointer of the HTTP status in the body, if it carries one (`/status`).
     pub status: Option<String>,
-    /// JSON pointer of the message (`/message`, `/detail`, `/error/message`).
-    pub message: String,
+    /// JSON pointer of the message (`/message`, `/detail`, `/error/message`); required with
+    /// `type`.
+    pub message: Option<String>,
     /// JSON pointer of the list of violations, if it carries one (`/errors`).
     pub violations: Option<String>,
     /// The keys of one violation object (default `path` and `message`).

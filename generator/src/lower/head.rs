@@ -297,7 +297,31 @@ impl Lowerer<'_> {
     /// `api.errors` as far as it can be checked before types are lowered: the type is a
     /// reference, the pointers are JSON pointers, the media type is JSON.
     fn lower_error_convention(&mut self, raw: &RawErrors, origin: &Origin) -> ErrorConvention {
-        let ty = match self.complete_ref(&raw.ty, &self.at(&origin.key("type"))) {
+        let media_type = raw.media_type.clone().unwrap_or_else(|| "application/json".into());
+        if !is_json_media_type(&media_type) {
+            let at = self.at(&origin.key("media_type"));
+            self.diags
+                .error(at, format!("`{media_type}` is not a JSON media type"))
+                .hint("error bodies are JSON: `application/json`, or `application/<something>+json`");
+        }
+        let Some(ty) = &raw.ty else {
+            // The built-in envelope, in the media type given (an API answering its errors as
+            // `application/problem+json` in a body apigen cannot point into).
+            let given = [
+                ("status", raw.status.is_some()),
+                ("message", raw.message.is_some()),
+                ("violations", raw.violations.is_some()),
+                ("violation", raw.violation.is_some()),
+            ];
+            for (key, _) in given.into_iter().filter(|(_, given)| *given) {
+                let at = self.at(&origin.key(key));
+                self.diags
+                    .error(at, format!("`{key}` points into an error body `type` names, and there is none"))
+                    .hint("name the error body's type, or remove the key to keep the built-in body");
+            }
+            return ErrorConvention { media_type, ..ErrorConvention::default() };
+        };
+        let ty = match self.complete_ref(ty, &self.at(&origin.key("type"))) {
             Some(TypeRef::Named(name)) => Some(name),
             Some(other) => {
                 let at = self.at(&origin.key("type"));
@@ -308,12 +332,11 @@ impl Lowerer<'_> {
             }
             None => None,
         };
-        let media_type = raw.media_type.clone().unwrap_or_else(|| "application/json".into());
-        if !is_json_media_type(&media_type) {
-            let at = self.at(&origin.key("media_type"));
+        if raw.message.is_none() {
+            let at = self.at(origin);
             self.diags
-                .error(at, format!("`{media_type}` is not a JSON media type"))
-                .hint("error bodies are JSON: `application/json`, or `application/<something>+json`");
+                .error(at, "`api.errors` names a `type` without the pointer to its `message`")
+                .hint("add `message: /message` (or wherever the body holds it)");
         }
         let mut pointer = |key: &str, value: &Option<String>| {
             let value = value.clone()?;
@@ -327,7 +350,7 @@ impl Lowerer<'_> {
             Some(value)
         };
         let status = pointer("status", &raw.status);
-        let message = pointer("message", &Some(raw.message.clone())).unwrap_or_else(|| "/message".into());
+        let message = pointer("message", &raw.message).unwrap_or_else(|| "/message".into());
         let violations = pointer("violations", &raw.violations);
         let keys = raw.violation.as_ref();
         ErrorConvention {
