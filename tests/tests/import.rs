@@ -532,6 +532,37 @@ fn an_azure_enumeration_that_may_grow_is_closed_to_requests_as_its_schema_says()
 }
 
 #[test]
+fn overlapping_variants_each_holding_one_constant_of_a_field_are_tagged_by_it() {
+    let kind = |value: &str| serde_json::json!({"type": "string", "enum": [value]});
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Verifications", "version": "1"},
+        "paths": {"/verifications": {
+            "post": {"operationId": "addVerification",
+                "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/AddEmail"}}}},
+                "responses": {"204": {"description": "done"}}},
+            "get": {"operationId": "listVerifications", "responses": {"200": {"description": "ok",
+                "content": {"application/json": {"schema": {"type": "array", "items": {"oneOf": [
+                    {"$ref": "#/components/schemas/Email"}, {"$ref": "#/components/schemas/Sms"}
+                ]}}}}}}}
+        }},
+        "components": {"schemas": {
+            // Met first: `Email.type` shares its inline shape.
+            "AddEmail": {"type": "object", "properties": {"type": kind("email"), "email": {"type": "string"}}},
+            "Email": {"type": "object", "properties": {"type": kind("email"), "email": {"type": "string"}}},
+            "Sms": {"type": "object", "properties": {"type": kind("sms"), "sms": {"type": "string"}}}
+        }}
+    });
+    let imported = apigen::import::import(&doc, "verifications.json").unwrap();
+    assert!(imported.summary.line().contains("implicit-tags 1"), "{}", imported.summary.line());
+    assert!(!imported.summary.line().contains("union-overlaps"), "{}", imported.summary.line());
+    let schemas = &imported.files.iter().find(|(name, _)| name == "schemas.yaml").unwrap().1;
+    assert!(schemas.contains("union: { tag: type, variants: [Email, Sms], open: false }"), "{schemas}");
+    assert!(schemas.contains("  Sms:\n    fields:\n      type: { const: sms }\n"), "{schemas}");
+    assert!(schemas.contains("  Email:\n    fields:\n      type: { const: email }\n"), "{schemas}");
+}
+
+#[test]
 fn an_inline_shape_met_twice_is_declared_once_with_its_constraints() {
     let body = |op: &str| {
         serde_json::json!({"operationId": op, "requestBody": {"content": {"application/json": {"schema": {

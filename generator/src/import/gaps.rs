@@ -115,6 +115,8 @@ kinds! {
         "Items are not nullable: a null item fails to decode.";
     UNION_OVERLAP = "union-overlaps", "Unions (oneOf, anyOf) whose variants cannot be told apart (the format decodes untagged unions by shape), or mix a union with other variants.",
         "Typed `json`: any value decodes, unchecked.";
+    IMPLICIT_TAG = "implicit-tags", "Unions without a discriminator whose variants overlap in shape but each hold one constant in a field of one name (`type: {enum: [email]}`, `type: {enum: [sms]}`).",
+        "Tagged by that field: a value without it fits several variants, which `oneOf` refuses, so every value carries it.";
     DISCRIMINATOR = "discriminators", "A discriminator the format cannot use: a variant that is not an object, that serves two tag values, or that another union tags differently.",
         "Read as an untagged union (variants told apart by shape) where possible, else typed `json`.";
     POLYMORPHIC_BASE = "polymorphic-bases", "A schema with a discriminator whose subtypes extend it (allOf) instead of being listed (oneOf).",

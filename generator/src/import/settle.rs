@@ -43,14 +43,7 @@ impl Importer<'_> {
                     for (variant, value) in variants.iter().zip(&values) {
                         self.set_tag(variant, tag, value);
                     }
-                    if let Some(Value::Object(u)) =
-                        self.types.get_mut(&union.name).and_then(|t| t.node.get_mut("union"))
-                    {
-                        let mut ordered = Map::new();
-                        ordered.insert("tag".into(), json!(tag));
-                        ordered.append(u);
-                        *u = ordered;
-                    }
+                    self.set_union_tag(&union.name, tag);
                 }
                 None => {
                     let id = self.gaps.note(gaps::DISCRIMINATOR, &union.pointer);
@@ -143,6 +136,9 @@ impl Importer<'_> {
                 (0..shapes.len()).any(|i| ((i + 1)..shapes.len()).any(|j| overlap(&shapes[i], &shapes[j])));
             let mut rust = BTreeSet::new();
             let names_clash = variants.iter().any(|v| !rust.insert(self.untagged_variant_name(&name, v)));
+            if overlapping && !names_clash && self.tag_implicitly(&name, &variants) {
+                continue;
+            }
             if overlapping || names_clash {
                 let pointer = self.types.get(&name).map(|t| t.pointer.clone()).unwrap_or_default();
                 self.gaps.note(gaps::UNION_OVERLAP, &pointer);
@@ -152,6 +148,78 @@ impl Importer<'_> {
             }
         }
         failed_any
+    }
+
+    /// Tags a union without a discriminator whose variants overlap in shape but each hold one
+    /// constant in a field of one name (`type: {enum: [email]}` beside `type: {enum: [sms]}`):
+    /// under `oneOf`, a value without that field fits several variants and so none, so the
+    /// field is the tag every value carries. True when the union is tagged (gap
+    /// `implicit-tags`).
+    fn tag_implicitly(&mut self, union: &str, variants: &[String]) -> bool {
+        let constants = |ty: Option<&super::TypeOut>| -> Option<Vec<(String, String)>> {
+            let fields = ty?.node.get("fields")?.as_object()?;
+            let one = |field: &Value| -> Option<String> {
+                if let Some(constant) = field.get("const").and_then(Value::as_str) {
+                    return Some(constant.to_owned());
+                }
+                // An inline enumeration, a named one, or the shape of an inline one met before
+                // (shared shapes).
+                let values = match (field.get("enum"), field.get("type").and_then(Value::as_str)) {
+                    (Some(values), _) => values.clone(),
+                    (None, Some(name)) => match self.types.get(name) {
+                        Some(ty) => ty.node.get("enum")?.clone(),
+                        None => self.inline_shape(name)?.get("enum")?.clone(),
+                    },
+                    (None, None) => return None,
+                };
+                match values.as_array()?.as_slice() {
+                    [only] => only.as_str().map(str::to_owned),
+                    _ => None,
+                }
+            };
+            Some(fields.iter().filter_map(|(name, field)| Some((name.clone(), one(field)?))).collect())
+        };
+        let Some(all) = variants.iter().map(|v| constants(self.types.get(v))).collect::<Option<Vec<_>>>() else {
+            return false;
+        };
+        let Some(first) = all.first() else { return false };
+        let tag = first.iter().map(|(name, _)| name).find(|tag| {
+            let mut rust = BTreeSet::new();
+            all.iter().all(|fields| {
+                fields
+                    .iter()
+                    .find(|(name, _)| name == *tag)
+                    .is_some_and(|(_, value)| !value.is_empty() && rust.insert(sanitize(value, Case::Pascal)))
+            })
+        });
+        let Some(tag) = tag.cloned() else { return false };
+        for (variant, fields) in variants.iter().zip(&all) {
+            let value = fields.iter().find(|(name, _)| *name == tag).map(|(_, v)| v.clone()).unwrap_or_default();
+            self.set_tag(variant, &tag, &value);
+        }
+        self.set_union_tag(union, &tag);
+        let pointer = self.types.get(union).map(|t| t.pointer.clone()).unwrap_or_default();
+        let id = self.gaps.note(gaps::IMPLICIT_TAG, &pointer);
+        if let Some(ty) = self.types.get_mut(union) {
+            add_gaps(&mut ty.node, &[id]);
+        }
+        true
+    }
+
+    /// The shape of the inline type named `name` that later places share (`enum`, `fields`).
+    fn inline_shape(&self, name: &str) -> Option<Map<String, Value>> {
+        let (key, _) = self.inline_shapes.iter().find(|(_, first)| *first == name)?;
+        serde_json::from_str(key).ok()
+    }
+
+    /// Makes `tag` the tag of the union type `union`, first among its keys.
+    fn set_union_tag(&mut self, union: &str, tag: &str) {
+        if let Some(Value::Object(u)) = self.types.get_mut(union).and_then(|t| t.node.get_mut("union")) {
+            let mut ordered = Map::new();
+            ordered.insert("tag".into(), json!(tag));
+            ordered.append(u);
+            *u = ordered;
+        }
     }
 
     /// The Rust variant name lowering gives an untagged variant.
