@@ -563,6 +563,38 @@ fn overlapping_variants_each_holding_one_constant_of_a_field_are_tagged_by_it() 
 }
 
 #[test]
+fn a_list_whose_items_have_constraints_the_format_cannot_keep_gets_a_sample_fitting_them() {
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Rows", "version": "1"},
+        "paths": {"/rows": {"post": {"operationId": "deleteRows",
+            "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Rows"}}}},
+            "responses": {"204": {"description": "done"}}}}},
+        "components": {"schemas": {"Rows": {"type": "object", "properties": {
+            "rowIds": {"type": "array", "minItems": 2, "items": {
+                "type": "string", "minLength": 8, "maxLength": 8, "pattern": "^row:[0-9]{4}$"}},
+            "edges": {"type": "array", "items": {"type": "array", "minItems": 2, "items": {"type": "string"}}},
+            "cells": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 5}},
+            "tags": {"type": "array", "items": {"type": "string", "maxLength": 3}, "example": ["a", "b"]}
+        }}}}
+    });
+    let imported = apigen::import::import(&doc, "rows.json").unwrap();
+    let schemas = &imported.files.iter().find(|(name, _)| name == "schemas.yaml").unwrap().1;
+    for expected in
+        ["sample: [\"row:0000\", \"row:0000\"]", "sample: [[item, item]]", "sample: { key: 5 }", "sample: [a, b]"]
+    {
+        assert!(schemas.contains(expected), "{expected} in {schemas}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in &imported.files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    if let Err(diags) = apigen::load(dir.path()) {
+        panic!("the samples do not lint:\n{}", diags.render());
+    }
+}
+
+#[test]
 fn an_inline_shape_met_twice_is_declared_once_with_its_constraints() {
     let body = |op: &str| {
         serde_json::json!({"operationId": op, "requestBody": {"content": {"application/json": {"schema": {

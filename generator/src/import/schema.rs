@@ -667,6 +667,41 @@ impl Importer<'_> {
         typed
     }
 
+    /// One item fitting the constraints of `item` that its list or map cannot keep: the
+    /// document's example when it fits, else a scalar invented to fit (a pattern walked within
+    /// its lengths, a format's sample, a number in range) or a list of those of the count
+    /// asked; `None` for other items.
+    fn item_sample(&self, item: &Typed) -> Option<Value> {
+        if let Some(example) = item.sample.as_ref().filter(|example| self.fits(example, item)) {
+            return Some(example.clone());
+        }
+        let find = |key: &str| item.constraints.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+        let count = |key: &str| find(key).and_then(Value::as_u64);
+        let constraints = crate::model::Constraints {
+            min_length: count("min_length"),
+            max_length: count("max_length"),
+            pattern: find("pattern").and_then(Value::as_str).map(str::to_owned),
+            format: find("format").and_then(Value::as_str).and_then(crate::model::Format::parse),
+            minimum: find("minimum").and_then(|v| v.as_number().cloned()),
+            maximum: find("maximum").and_then(|v| v.as_number().cloned()),
+            ..crate::model::Constraints::default()
+        };
+        let sample = match &item.expr {
+            Expr::Scalar(name) => crate::model::sample::of_scalar(&scalar_ref(name)?, &constraints, "item")?,
+            Expr::List(inner) => {
+                let Expr::Scalar(name) = inner.as_ref() else { return None };
+                let one = crate::model::sample::of_scalar(&scalar_ref(name)?, &Default::default(), "item")?;
+                let n = count("exact_items").or(count("min_items")).unwrap_or(1).max(1);
+                if n > crate::model::sample::MAX_ITEMS {
+                    return None;
+                }
+                json!(vec![one; n as usize])
+            }
+            _ => return None,
+        };
+        self.fits(&sample, item).then_some(sample)
+    }
+
     fn array(&mut self, map: &Map<String, Value>, at: &At) -> Typed {
         let items = map.get("items").cloned().unwrap_or(Value::Bool(true));
         let inner = self.schema(&items, &at.below("items", format!("{}Item", at.name)));
@@ -688,15 +723,28 @@ impl Importer<'_> {
         if map.get("uniqueItems") == Some(&Value::Bool(true)) {
             typed.gap(self.gaps.note(gaps::UNIQUE_ITEMS, &at.pointer));
         }
+        // A sample of one item (for item constraints) repeated to the count the list asks.
+        let wanted = typed.constraints.iter().find(|(k, _)| matches!(*k, "exact_items" | "min_items"));
+        let wanted = wanted.and_then(|(_, v)| v.as_u64()).unwrap_or(1);
+        if let Some(Value::Array(items)) = &typed.sample
+            && let [one] = items.as_slice()
+            && wanted > 1
+        {
+            let fits = wanted <= crate::model::sample::MAX_ITEMS;
+            typed.sample = fits.then(|| json!(vec![one.clone(); wanted as usize]));
+        }
         typed
     }
 
     /// `list<inner>` or `map<inner>`: the inner shape is kept, its value keys (constraints,
-    /// nullability, default, sample) cannot be said of items.
+    /// nullability, default, sample) cannot be said of items. An item's constraints become the
+    /// list's sample (one item fitting them, [`Self::item_sample`]), so the samples apigen
+    /// sends stay valid by the document's rules.
     fn wrap(&mut self, inner: Typed, list: bool, at: &At) -> Typed {
         if inner.expr.nesting() + 1 > MAX_NESTING {
             return self.json_because(gaps::TOO_DEEP, &at.pointer);
         }
+        let item = if inner.constraints.is_empty() { None } else { self.item_sample(&inner) };
         let mut typed = Typed {
             expr: if list { Expr::List(Box::new(inner.expr)) } else { Expr::Map(Box::new(inner.expr)) },
             inline_name: inner.inline_name,
@@ -713,6 +761,7 @@ impl Importer<'_> {
         if !inner.constraints.is_empty() {
             typed.gap(self.gaps.note(gaps::ITEM_CONSTRAINTS, &at.pointer));
         }
+        typed.sample = item.map(|item| if list { json!([item]) } else { json!({ "key": item }) });
         if let Some(constant) = inner.constant {
             // A constant item is a one-value enumeration item.
             typed.expr = typed.expr.with_core(Expr::Enum);
@@ -1124,6 +1173,15 @@ impl Importer<'_> {
             }
             (Expr::Named(name), Value::String(s)) => self.enum_accepts(name, value) && string_fits(s),
             (Expr::Named(name), Value::Number(n)) => n.is_i64() && self.enum_accepts(name, value),
+            (Expr::List(_), Value::Array(items)) => {
+                let count = items.len() as u64;
+                let exact = check("exact_items").and_then(Value::as_u64);
+                exact.is_none_or(|n| count == n)
+                    && check("min_items").and_then(Value::as_u64).is_none_or(|n| count >= n)
+                    && check("max_items").and_then(Value::as_u64).is_none_or(|n| count <= n)
+                    && items.iter().all(|item| self.fits(item, &typed.item()))
+            }
+            (Expr::Map(_), Value::Object(values)) => values.values().all(|value| self.fits(value, &typed.item())),
             _ => false,
         }
     }
@@ -1277,4 +1335,18 @@ fn claim_rust_name(taken: &mut names::Taken, wire: &str, wanted: Option<&str>) -
     let rust = free_rust_name(taken, wire, wanted);
     taken.claim(&rust);
     (rust != sanitize(wire, Case::Snake)).then_some(rust)
+}
+
+/// The model's type of a scalar of the format (`string`, `integer`, ...); `None` for `json`.
+fn scalar_ref(name: &str) -> Option<crate::model::TypeRef> {
+    use crate::model::TypeRef;
+    Some(match name {
+        "string" => TypeRef::String,
+        "integer" => TypeRef::Integer,
+        "number" => TypeRef::Number,
+        "boolean" => TypeRef::Boolean,
+        "date-time" => TypeRef::DateTime,
+        "url" => TypeRef::Url,
+        _ => return None,
+    })
 }

@@ -109,6 +109,16 @@ pub struct Typed {
 }
 
 impl Typed {
+    /// An item of this list or value of this map, as far as its type goes (its constraints,
+    /// the list's own, are not the item's).
+    pub fn item(&self) -> Typed {
+        let expr = match &self.expr {
+            Expr::List(inner) | Expr::Map(inner) => inner.as_ref().clone(),
+            other => other.clone(),
+        };
+        Typed { expr, enum_values: self.enum_values.clone(), open: self.open, ..Typed::default() }
+    }
+
     /// A type with nothing else.
     pub fn of(expr: Expr) -> Self {
         Typed { expr, ..Typed::default() }

@@ -164,24 +164,12 @@ impl Sampler<'_> {
 
     fn value(&self, ty: &TypeRef, c: &Constraints, hint: &str, depth: usize) -> Value {
         match ty {
-            TypeRef::String => Value::String(
-                fit_pattern(c)
-                    .or_else(|| c.format.map(|f| f.sample().to_owned()))
-                    .unwrap_or_else(|| fit_length(hint, c)),
-            ),
-            TypeRef::Url => Value::String(format!("https://example.com/{hint}")),
-            TypeRef::DateTime => Value::String("2024-01-15T09:30:00Z".into()),
-            TypeRef::Integer => {
-                let low = c.minimum.as_ref().and_then(Number::as_i64).unwrap_or(1);
-                let high = c.maximum.as_ref().and_then(Number::as_i64).unwrap_or(i64::MAX);
-                json!(low.max(1).min(high))
-            }
-            TypeRef::Number => {
-                let low = c.minimum.as_ref().and_then(Number::as_f64).unwrap_or(1.5);
-                let high = c.maximum.as_ref().and_then(Number::as_f64).unwrap_or(f64::MAX);
-                json!(low.max(1.5).min(high))
-            }
-            TypeRef::Boolean => Value::Bool(true),
+            TypeRef::String
+            | TypeRef::Url
+            | TypeRef::DateTime
+            | TypeRef::Integer
+            | TypeRef::Number
+            | TypeRef::Boolean => of_scalar(ty, c, hint).unwrap_or(Value::Null),
             TypeRef::Json => json!({ "key": "value" }),
             // Raw bytes travel outside JSON; a file of a multipart body is sampled as its
             // text (the runtime's `FilePart` reads a string leniently).
@@ -210,6 +198,30 @@ impl Sampler<'_> {
             }
         }
     }
+}
+
+/// A sample of a scalar type fitting `c`: a string its pattern, format or lengths allow (from
+/// `hint`, a field name), a number in range; `None` for other types.
+pub fn of_scalar(ty: &TypeRef, c: &Constraints, hint: &str) -> Option<Value> {
+    Some(match ty {
+        TypeRef::String => Value::String(
+            fit_pattern(c).or_else(|| c.format.map(|f| f.sample().to_owned())).unwrap_or_else(|| fit_length(hint, c)),
+        ),
+        TypeRef::Url => Value::String(format!("https://example.com/{hint}")),
+        TypeRef::DateTime => Value::String("2024-01-15T09:30:00Z".into()),
+        TypeRef::Integer => {
+            let low = c.minimum.as_ref().and_then(Number::as_i64).unwrap_or(1);
+            let high = c.maximum.as_ref().and_then(Number::as_i64).unwrap_or(i64::MAX);
+            json!(low.max(1).min(high))
+        }
+        TypeRef::Number => {
+            let low = c.minimum.as_ref().and_then(Number::as_f64).unwrap_or(1.5);
+            let high = c.maximum.as_ref().and_then(Number::as_f64).unwrap_or(f64::MAX);
+            json!(low.max(1.5).min(high))
+        }
+        TypeRef::Boolean => Value::Bool(true),
+        _ => return None,
+    })
 }
 
 /// A string matching the pattern of `c` within its lengths, when it has a pattern and one can
