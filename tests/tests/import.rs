@@ -595,6 +595,21 @@ fn a_list_whose_items_have_constraints_the_format_cannot_keep_gets_a_sample_fitt
 }
 
 #[test]
+fn a_path_list_of_numbers_is_kept_as_text_whose_sample_is_one_item() {
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Apps", "version": "1"},
+        "paths": {"/apps/{ID}": {"get": {"operationId": "getApps",
+            "parameters": [{"in": "path", "name": "ID", "required": true, "style": "simple", "schema": {
+                "type": "array", "maxItems": 100, "items": {"type": "integer", "format": "int32", "minimum": 3}}}],
+            "responses": {"204": {"description": "done"}}}}}
+    });
+    let imported = apigen::import::import(&doc, "apps.json").unwrap();
+    let ops = &imported.files.iter().find(|(name, _)| name != "api.yaml" && name != "schemas.yaml").unwrap().1;
+    assert!(ops.contains("- { name: ID, in: path, sample: \"3\" }"), "{ops}");
+}
+
+#[test]
 fn an_inline_shape_met_twice_is_declared_once_with_its_constraints() {
     let body = |op: &str| {
         serde_json::json!({"operationId": op, "requestBody": {"content": {"application/json": {"schema": {

@@ -46,7 +46,7 @@ kinds! {
     PATH_PARAM_RENAMED = "path-param-names", "Path parameters named with characters the format refuses, or named differently by operations sharing a route.",
         "Renamed (a path parameter's name never travels: the wire is unchanged).";
     UNDECLARED_PATH_PARAM = "undeclared-path-params", "A `{parameter}` of the path that the operation does not declare.",
-        "Declared as a required string path parameter.";
+        "Declared as a required string path parameter (its sample one item, as text, when the document's was a list of numbers the format cannot type).";
     API_KEY = "api-key-auth", "API keys whose location is not a header, the query or a cookie, or that name no parameter.",
         "The scheme is left out: operations needing only it are public; add the key to the HTTP client's default headers.";
     BASIC = "other-http-auth", "HTTP authentication other than bearer and basic (digest, mutual TLS, ...).",

@@ -733,6 +733,8 @@ impl Importer<'_> {
         let mut declared_path: BTreeSet<String> = BTreeSet::new();
         let mut query = Vec::new();
         let mut path_out: BTreeMap<String, Value> = BTreeMap::new();
+        // Path parameters left out for their type, with a text one item of the list they hold.
+        let mut dropped_path: BTreeMap<String, String> = BTreeMap::new();
         // Path parameters first: a path cannot do without them, so another parameter whose
         // Rust name collides with one is the one left out.
         let mut merged: Vec<_> = merged.into_iter().collect();
@@ -791,6 +793,11 @@ impl Importer<'_> {
             let rust = free_rust_name(&mut taken, &wire, wanted);
             let at = (&param_pointer[..], &mut *op_gaps);
             let Some(entry) = self.parameter(&param, (&wire, &rust), &location, op_type, at) else {
+                if location == "path"
+                    && let Some(sample) = resolved.and_then(|r| r.get("schema")).and_then(list_item_text)
+                {
+                    dropped_path.insert(wire.clone(), sample);
+                }
                 continue;
             };
             self.op_params.1 -= 1;
@@ -813,7 +820,13 @@ impl Importer<'_> {
                     continue;
                 }
                 taken.claim(&wire);
-                path_out.insert(wire.clone(), json!({ "name": wire, "in": "path" }));
+                // A list of scalars (`1,2,3`) the format cannot type: text, its sample one item,
+                // which the document's list takes.
+                let entry = match dropped_path.get(&wire) {
+                    Some(sample) => json!({ "name": wire, "in": "path", "sample": sample }),
+                    None => json!({ "name": wire, "in": "path" }),
+                };
+                path_out.insert(wire.clone(), entry);
             }
         }
         for name in in_path {
@@ -1984,6 +1997,25 @@ fn holds_binary(doc: &Value, schema: &Value, depth: usize) -> bool {
     let parts =
         ["allOf", "oneOf", "anyOf"].into_iter().filter_map(|k| schema.get(k)).filter_map(Value::as_array).flatten();
     children.chain(more).chain(parts).any(|child| holds_binary(doc, child, depth + 1))
+}
+
+/// The text of one item of a list-of-scalars schema (a path parameter `1,2,3` the format
+/// cannot type), fitting the item's constraints; `None` for other schemas.
+fn list_item_text(schema: &Value) -> Option<String> {
+    use crate::model::{Constraints, TypeRef, sample};
+    if schema.get("type")? != "array" {
+        return None;
+    }
+    let items = schema.get("items")?;
+    let number = |key: &str| items.get(key).and_then(Value::as_number).cloned();
+    let constraints = Constraints { minimum: number("minimum"), maximum: number("maximum"), ..Constraints::default() };
+    let ty = match items.get("type")?.as_str()? {
+        "integer" => TypeRef::Integer,
+        "number" => TypeRef::Number,
+        "boolean" => TypeRef::Boolean,
+        _ => return None,
+    };
+    sample::of_scalar(&ty, &constraints, "item").map(|value| value.to_string())
 }
 
 #[cfg(test)]
