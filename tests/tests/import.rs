@@ -610,6 +610,21 @@ fn a_path_list_of_numbers_is_kept_as_text_whose_sample_is_one_item() {
 }
 
 #[test]
+fn a_number_of_an_integer_format_is_an_integer() {
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Spaces", "version": "1"},
+        "paths": {"/spaces": {"get": {"operationId": "getSpaces",
+            "parameters": [{"in": "query", "name": "numberOfResults", "schema": {
+                "type": "number", "format": "int32", "minimum": 0, "maximum": 255}}],
+            "responses": {"204": {"description": "done"}}}}}
+    });
+    let imported = apigen::import::import(&doc, "spaces.json").unwrap();
+    let ops = &imported.files.iter().find(|(name, _)| name != "api.yaml" && name != "schemas.yaml").unwrap().1;
+    assert!(ops.contains("{ name: numberOfResults, in: query, type: integer, minimum: 0, maximum: 255 }"), "{ops}");
+}
+
+#[test]
 fn an_inline_shape_met_twice_is_declared_once_with_its_constraints() {
     let body = |op: &str| {
         serde_json::json!({"operationId": op, "requestBody": {"content": {"application/json": {"schema": {

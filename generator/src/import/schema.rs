@@ -611,7 +611,10 @@ impl Importer<'_> {
     }
 
     fn number(&mut self, ty: &str, map: &Map<String, Value>, at: &At) -> Typed {
-        let integer = ty == "integer";
+        // `type: number` with an integer format (`int32`, `int64`): an integer, as every
+        // validator of the format reads it.
+        let format = map.get("format").and_then(Value::as_str);
+        let integer = ty == "integer" || format.is_some_and(|f| f == "int64" || format_range(f).is_some());
         let mut typed = Typed::of(Expr::Scalar(if integer { "integer" } else { "number" }));
         let bound = |key: &str, exclusive: &str, step: i64, this: &mut Self, typed: &mut Typed| -> Option<f64> {
             // 3.0: `exclusiveMinimum: true` beside `minimum`; 3.1: `exclusiveMinimum: <number>`.
