@@ -625,6 +625,22 @@ fn a_number_of_an_integer_format_is_an_integer() {
 }
 
 #[test]
+fn a_number_enumeration_of_whole_numbers_is_one_of_integers_and_another_is_sampled_from_its_values() {
+    let param = |name: &str, values: serde_json::Value| serde_json::json!({"in": "query", "name": name, "schema": {"type": "number", "enum": values}});
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Facilities", "version": "1"},
+        "paths": {"/facilities": {"get": {"operationId": "getFacilities",
+            "parameters": [param("years", serde_json::json!([1, 2, 5])), param("ratio", serde_json::json!([2.5, 0.5]))],
+            "responses": {"204": {"description": "done"}}}}}
+    });
+    let imported = apigen::import::import(&doc, "facilities.json").unwrap();
+    let ops = &imported.files.iter().find(|(name, _)| name != "api.yaml" && name != "schemas.yaml").unwrap().1;
+    assert!(ops.contains("{ name: years, in: query, open: false, enum: [1, 2, 5] }"), "{ops}");
+    assert!(ops.contains("{ name: ratio, in: query, type: number, sample: 2.5, gaps: [non-string-enums] }"), "{ops}");
+}
+
+#[test]
 fn an_inline_shape_met_twice_is_declared_once_with_its_constraints() {
     let body = |op: &str| {
         serde_json::json!({"operationId": op, "requestBody": {"content": {"application/json": {"schema": {

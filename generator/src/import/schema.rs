@@ -991,7 +991,8 @@ impl Importer<'_> {
         let strings: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
         let non_null = values.iter().filter(|v| !v.is_null()).count();
         let integers: Vec<i64> = values.iter().filter_map(Value::as_i64).collect();
-        if ty == "integer" && integers.len() == non_null && !integers.is_empty() {
+        // `type: number` listing only whole numbers is an enumeration of integers too.
+        if matches!(ty, "integer" | "number") && integers.len() == non_null && !integers.is_empty() {
             return self.integer_enumeration(&integers, values, at);
         }
         if ty != "string" || strings.len() != non_null || strings.is_empty() {
@@ -1004,6 +1005,8 @@ impl Importer<'_> {
             };
             typed.gap(self.gaps.note(gaps::NON_STRING_ENUM, &at.pointer));
             typed.nullable |= values.iter().any(Value::is_null);
+            // Unchecked, but sampled with a value the document lists.
+            typed.sample = values.iter().find(|v| !v.is_null() && self.fits(v, &typed)).cloned();
             return typed;
         }
         let mut taken = names::Taken::new(Case::Pascal);
