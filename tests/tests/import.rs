@@ -641,6 +641,39 @@ fn a_number_enumeration_of_whole_numbers_is_one_of_integers_and_another_is_sampl
 }
 
 #[test]
+fn a_content_type_header_parameter_is_kept_where_no_body_sets_it() {
+    let header = serde_json::json!({"in": "header", "name": "Content-Type", "required": true,
+        "schema": {"type": "string", "enum": ["application/json"]}});
+    let doc = serde_json::json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Orders", "version": "1"},
+        "paths": {"/orders": {
+            "get": {"operationId": "getOrders", "parameters": [header],
+                "responses": {"204": {"description": "done"}}},
+            "post": {"operationId": "createOrder", "parameters": [header],
+                "requestBody": {"content": {"application/json": {"schema": {"type": "object"}}}},
+                "responses": {"204": {"description": "done"}}}
+        }}
+    });
+    let imported = apigen::import::import(&doc, "orders.json").unwrap();
+    assert!(imported.summary.line().contains("header-params 1"), "{}", imported.summary.line());
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in &imported.files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let api = match apigen::load(dir.path()) {
+        Ok((api, _)) => api,
+        Err(diags) => panic!("the orders do not lint:\n{}", diags.render()),
+    };
+    let headers = |op: &str| -> Vec<String> {
+        let op = api.operations.iter().find(|o| o.name == op).unwrap();
+        op.params.iter().map(|p| format!("{} {} required={}", p.location.as_str(), p.wire, p.required)).collect()
+    };
+    assert_eq!(headers("getOrders"), ["header Content-Type required=true"]);
+    assert!(headers("createOrder").is_empty(), "the body's media type is its Content-Type");
+}
+
+#[test]
 fn an_inline_shape_met_twice_is_declared_once_with_its_constraints() {
     let body = |op: &str| {
         serde_json::json!({"operationId": op, "requestBody": {"content": {"application/json": {"schema": {

@@ -14,8 +14,8 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use styles_client::{Client, CreateCheckoutContentType, RetryPolicy};
 use styles_server::types::{
-    Address, Checkout, CheckoutForm, CreateNoteBody, Created, CustomerDetails, FileLink, Filter, Key, LineItem, Lookup,
-    Mode, Note, PageQuery, Position, Range, Report, Search,
+    Address, Checkout, CheckoutForm, CreateNoteBody, Created, CustomerDetails, FileLink, Filter, FindNoteContentType,
+    Key, LineItem, Lookup, Mode, Note, PageQuery, Position, Range, Report, Search,
 };
 use styles_server::{
     ApiError, Authenticator, CheckoutAtRequest, CheckoutsApi, Context, CreateCheckoutRequest, CreateNoteRequest,
@@ -573,7 +573,16 @@ async fn a_nullable_body_answers_null_and_arrives_as_none() {
     let found = client.checkouts().find_note("kept").send().await.unwrap();
     assert_eq!(found, Some(Note { text: "kept".into(), link: None }));
     assert_eq!(client.checkouts().find_note("gone").send().await.unwrap(), None);
+    // A `Content-Type` header parameter of a bodiless request is sent and checked.
+    let typed = client.checkouts().find_note("kept").content_type_(FindNoteContentType::ApplicationJson);
+    let sent: Vec<(String, String)> = typed.call().headers;
+    assert_eq!(sent, [("Content-Type".to_owned(), "application/json".to_owned())]);
+    assert!(typed.send().await.unwrap().is_some());
     let http = styles_client::http_client_builder().build().unwrap();
+    let response = http.get(format!("{base}/notes/kept")).bearer_auth("tok").header("content-type", "text/plain");
+    let (status, found) = violations_of(response.send().await.unwrap()).await;
+    assert_eq!(status, 400);
+    assert_eq!(found[0].0, "header.Content-Type");
     let response = http.get(format!("{base}/notes/gone")).bearer_auth("tok").send().await.unwrap();
     assert_eq!(response.status().as_u16(), 200);
     assert_eq!(response.headers()["content-type"], "application/json");

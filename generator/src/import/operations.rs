@@ -758,6 +758,8 @@ impl Importer<'_> {
                     self.op_params.1 -= 1; // Kept: it is the operation's credential.
                     continue;
                 }
+                // A `Content-Type` an operation without a body asks for is its own parameter.
+                "header" if name.eq_ignore_ascii_case("content-type") && op.get("requestBody").is_none() => {}
                 "header" if !is_token(&name) || is_reserved_header(&name) => {
                     op_gaps.push(self.gaps.note(gaps::HEADER_PARAM, &param_pointer));
                     continue;

@@ -118,6 +118,9 @@ impl Lowerer<'_> {
             self.lower_operation_params(name, &rust_type, raw, path.as_ref(), response.as_ref(), &pagination, origin);
         let body =
             raw.body.as_ref().and_then(|body| self.lower_body(name, &rust_type, body, method, &origin.key("body")));
+        if let (Some(params), Some(_)) = (&params, &body) {
+            self.check_content_type_param(name, params, origin);
+        }
         let errors = self.lower_errors(name, &raw.errors, origin);
         let auth = super::auth::resolve(
             raw.auth.as_ref(),
@@ -211,6 +214,19 @@ impl Lowerer<'_> {
             }
         }
         ok.then_some(select)
+    }
+
+    /// A `Content-Type` header parameter is an operation's only when it has no body: with one,
+    /// the body's media type is the header.
+    fn check_content_type_param(&mut self, op: &str, params: &[Param], origin: &Origin) {
+        let declared =
+            params.iter().any(|p| p.location == ParamIn::Header && p.wire.eq_ignore_ascii_case("content-type"));
+        if declared {
+            let at = self.at(&origin.key("params"));
+            self.diags
+                .error(at, format!("operation `{op}` declares a `Content-Type` header parameter beside its body"))
+                .hint("the body's `media_type` sets `Content-Type`; remove the parameter");
+        }
     }
 
     #[allow(clippy::too_many_arguments)]

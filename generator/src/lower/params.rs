@@ -53,7 +53,10 @@ impl Lowerer<'_> {
                 .hint("header and cookie names are HTTP tokens: letters, digits and `!#$%&'*+-.^_`|~`");
             return None;
         }
-        if location == ParamIn::Header && is_reserved_header(wire) {
+        // `Content-Type` is the body's, but an operation without one may ask for it (Walmart's
+        // GETs require `Content-Type: application/json`): checked with the body, in
+        // `check_content_type_param`.
+        if location == ParamIn::Header && is_reserved_header(wire) && !wire.eq_ignore_ascii_case("content-type") {
             let at = self.at(origin);
             self.diags
                 .error(at, format!("{element} is a header the generated code sets itself"))
