@@ -483,7 +483,9 @@ fn names_whose_rust_names_collide_keep_their_wire_names_and_take_rust_names_of_t
             "parameters": [
                 {"name": "statementID", "in": "path", "required": true, "schema": {"type": "string"}},
                 {"name": "statementId", "in": "query", "required": true, "schema": {"type": "string"}},
-                {"name": "body", "in": "query", "schema": {"type": "string"}}
+                {"name": "body", "in": "query", "schema": {"type": "string"}},
+                // A query parameter named like the path's (SendGrid's `list_id`): one of its own.
+                {"name": "statementID", "in": "query", "schema": {"type": "integer"}}
             ],
             "responses": {"200": {"description": "ok",
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Statement"}}}}}}}},
@@ -494,7 +496,7 @@ fn names_whose_rust_names_collide_keep_their_wire_names_and_take_rust_names_of_t
     });
     let imported = apigen::import::import(&doc, "feeds.json").unwrap();
     assert!(
-        imported.summary.line().starts_with("1 of 1 operations kept, 3 of 3 parameters kept"),
+        imported.summary.line().starts_with("1 of 1 operations kept, 4 of 4 parameters kept"),
         "{}",
         imported.summary.line()
     );
@@ -508,7 +510,13 @@ fn names_whose_rust_names_collide_keep_their_wire_names_and_take_rust_names_of_t
     };
     let op = api.operations.iter().find(|op| op.name == "getStatement").unwrap();
     let params: Vec<(&str, &str)> = op.params.iter().map(|p| (p.wire.as_str(), p.rust.as_str())).collect();
-    assert_eq!(params, [("statementID", "statement_id"), ("statementId", "statement_id_2"), ("body", "body_2")]);
+    let expected = [
+        ("statementID", "statement_id"),
+        ("statementId", "statement_id_2"),
+        ("body", "body_2"),
+        ("statementID", "statement_id_3"),
+    ];
+    assert_eq!(params, expected);
     let TypeKind::Object(object) = &api.ty("Statement").kind else { panic!("Statement is an object") };
     let fields: Vec<(&str, &str)> = object.fields.iter().map(|f| (f.wire.as_str(), f.rust.as_str())).collect();
     assert_eq!(fields, [("fooBar", "foo_bar"), ("foo_bar", "foo_bar_2"), ("extra", "extra_2"), ("kept", "held")]);

@@ -782,8 +782,9 @@ impl Importer<'_> {
                 self.op_params.1 -= 1;
                 continue;
             }
-            // Header names are compared without case.
+            // Parameters are told by place and name (header names without case).
             let key = if location == "header" { wire.to_ascii_lowercase() } else { wire.clone() };
+            let key = format!("{location} {key}");
             if wires.contains(&key) {
                 op_gaps.push(self.gaps.note(gaps::PARAM_COLLISION, &param_pointer));
                 continue;
@@ -931,7 +932,7 @@ impl Importer<'_> {
         let exploded = std::mem::take(&mut self.exploded);
         for (wire, fields) in &exploded {
             let elsewhere = |name: &String| {
-                (name != wire && wires.contains(name))
+                (name != wire && wires.contains(&format!("query {name}")))
                     || select.iter().any(|s| s.location.as_str() == "query" && &s.name == name)
                     || exploded.iter().any(|(other, theirs)| other != wire && (other == name || theirs.contains(name)))
             };

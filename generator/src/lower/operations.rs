@@ -292,29 +292,24 @@ impl Lowerer<'_> {
                 }
             }
         }
-        // Each name once per location (headers without case), query names distinct from path
-        // names.
-        let mut seen: BTreeMap<(bool, String), (ParamIn, usize)> = BTreeMap::new();
+        // Each name once per location (headers without case). A query parameter may share a
+        // path parameter's name (OpenAPI tells parameters by name and place: SendGrid's PATCH
+        // `/contactdb/lists/{list_id}?list_id=`), with a Rust name of its own (`rust_name`).
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         let mut scope = Scope::reserving(&["body"], "the request body");
         for (i, (param, param_origin)) in declared.iter().enumerate() {
             let at = self.at(param_origin);
             let key = match param.location {
-                ParamIn::Path | ParamIn::Query => (false, param.wire.clone()),
-                ParamIn::Header => (true, format!("header {}", param.wire.to_ascii_lowercase())),
-                ParamIn::Cookie => (true, format!("cookie {}", param.wire)),
+                ParamIn::Header => format!("header {}", param.wire.to_ascii_lowercase()),
+                location => format!("{} {}", location.as_str(), param.wire),
             };
-            if let Some((first_in, first)) = seen.get(&key) {
-                let message = match (first_in, param.location) {
-                    (ParamIn::Path, ParamIn::Query) | (ParamIn::Query, ParamIn::Path) => {
-                        format!("query parameter `{}` repeats a path parameter of `{op}`", param.wire)
-                    }
-                    _ => format!("parameter `{}` of `{op}` is declared twice (items {first} and {i})", param.wire),
-                };
+            if let Some(first) = seen.get(&key) {
+                let message = format!("parameter `{}` of `{op}` is declared twice (items {first} and {i})", param.wire);
                 self.diags.error(at, message).hint("declare each parameter once");
                 ok = false;
                 continue;
             }
-            seen.insert(key, (param.location, i));
+            seen.insert(key, i);
             ok &= scope.claim(&param.rust, &format!("parameter `{}`", param.wire), &at, self.diags);
         }
         if let Some(path) = path {
